@@ -1,0 +1,38 @@
+# The two set-up commands: `make run` (dashboard on the bundled data) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+PORT ?= 8501
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(RUN_STAMP): requirements.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -r requirements.txt
+	$(BIN)/python -m pip install -q --no-deps -e .
+	touch $@
+
+$(TEST_STAMP): $(RUN_STAMP) requirements-test.txt
+	$(BIN)/python -m pip install -q -r requirements-test.txt
+	touch $@
+
+run: $(RUN_STAMP)
+	$(BIN)/python -m streamlit run app.py --server.port $(PORT)
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+
+test: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+bench: $(TEST_STAMP)
+	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache artifacts

@@ -1,0 +1,65 @@
+"""Command-line interface: ``python -m rumap SUBCOMMAND ...`` with JSON output.
+
+Each subcommand lives in a module of this package with two functions,
+``add_parser(subparsers)`` and ``run(args) -> int``, registered in
+:data:`SUBCOMMANDS`. Bad input exits with code 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rumap.errors import InputError
+from rumap.result import json_safe
+
+__all__ = ["main", "SUBCOMMANDS", "OneLineParser", "print_json"]
+
+#: Subcommand name -> module under rumap.cli that implements it.
+SUBCOMMANDS: dict[str, str] = {
+    "analytic": "rumap.cli.analytic",
+}
+
+
+class UsageError(Exception):
+    """An argument the parser rejects."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def print_json(obj: Any) -> None:
+    """Print ``obj`` as JSON, with non-finite numbers as null."""
+    print(json.dumps(json_safe(obj), indent=2, allow_nan=False))
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(prog="python -m rumap", description="R-U confidentiality maps.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    subparsers.required = True
+    for module_name in SUBCOMMANDS.values():
+        module = importlib.import_module(module_name)
+        sub = module.add_parser(subparsers)
+        sub.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 2 bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args._run(args) or 0)
+    except (UsageError, InputError) as exc:
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
