@@ -89,6 +89,16 @@ PARAMETERS: dict[str, Interval] = {
     "max_risk": Interval("float", 0.0, None, "neither", "maximum tolerable risk"),
     "observed_extreme": Interval("float", None, None, "neither", "observed sample extreme"),
     "grid_num": Interval("int", 1, 1_000_000, "both", "number of grid values"),
+    # tables (rumap.sensitivity, rumap.dominance, rumap.table_risk)
+    "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule"),
+    "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule"),
+    "p_percent": Interval("float", 0.0, 100.0, "right", "accuracy p, in percent, of the p% and pq rules"),
+    "q_percent": Interval("float", 0.0, 100.0, "right", "prior accuracy q, in percent, of the pq rule"),
+    "threshold": Interval("int", 1, None, "left", "least number of contributors of a non-sensitive cell"),
+    "contributions_n": Interval("int", 2, 100_000, "both", "number N of contributions to a cell"),
+    "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b"),
+    "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
+    "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
 }
 
 
