@@ -1,0 +1,151 @@
+"""``python -m rumap table``: sensitivity rules and a posteriori disclosure risk of tables.
+
+Sub-subcommands:
+
+- ``bounds``: LP bounds and risk 1/log2 m of the suppressed cells of a 2-D table
+  (Domingo-Ferrer, Oganian & Torra, Section 4.1);
+- ``rules``: threshold, (n,k)-dominance, p% or pq rule on each cell of a
+  magnitude table given by its contributions;
+- ``dominance-flaw``: Lemma 1 and Constructions 1-2 of Domingo-Ferrer & Torra
+  (2004) for given n, k and number of contributions N.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+import pandas as pd
+
+from rumap.dominance import dominance_flaw
+from rumap.errors import InputError
+from rumap.sensitivity import RULES, apply_rule, read_contributions
+from rumap.table_risk import insider_bounds, read_published_table, suppression_bounds
+
+HELP = "tables: sensitivity rules, the dominance rule's flaw, LP bounds and risk of suppressed cells"
+
+
+def _print_frame(frame: pd.DataFrame) -> None:
+    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 120):
+        print(frame.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
+
+
+def _run_bounds(args: argparse.Namespace) -> int:
+    table = read_published_table(args.table)
+    insider_args = (args.insider_row, args.insider_column, args.contribution)
+    if any(a is not None for a in insider_args) and not all(a is not None for a in insider_args):
+        raise InputError("--insider-row, --insider-column and --contribution go together")
+    bounds = suppression_bounds(table, resolution=args.resolution)
+    insider = (insider_bounds(table, args.insider_row, args.insider_column, args.contribution,
+                              resolution=args.resolution) if args.contribution is not None else None)
+    if args.json:
+        from rumap.cli import print_json
+
+        out = bounds.to_dict()
+        if insider is not None:
+            out["insider"] = {"row": insider.row, "column": insider.column, "contribution": insider.contribution,
+                              "cells": insider.insider.to_dict()["cells"], "others": insider.view.to_dict()}
+        print_json(out)
+        return 0
+    if not bounds.labels:
+        print("no suppressed cells")
+        return 0
+    _print_frame(bounds.to_frame())
+    print(f"largest risk {bounds.max_risk:.6g}, mean risk {bounds.mean_risk:.6g}")
+    if insider is not None:
+        print(f"insider of row {insider.row!r}, column {insider.column!r} contributing {insider.contribution:g}:")
+        _print_frame(insider.insider.to_frame())
+        v = insider.view
+        print(f"the other contributors to that cell total {v.insider_min:g} .. {v.insider_max:g} "
+              f"(risk {v.insider_risk:.6g}; an outsider: 0 .. {v.outsider_max:g}, risk {v.outsider_risk:.6g})")
+    return 0
+
+
+def _run_rules(args: argparse.Namespace) -> int:
+    contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
+    given = {name: getattr(args, name) for name in ("n", "k", "p", "q", "threshold")}
+    parameters = {name: value for name, value in given.items() if value is not None}
+    result = apply_rule(contributions, rule=args.rule, **parameters)
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json(result.to_dict())
+        return 0
+    _print_frame(result.to_frame())
+    sensitive = result.sensitive_cells
+    print(f"{len(sensitive)} of {len(result.cells)} cells sensitive" + (f": {', '.join(sensitive)}" if sensitive
+                                                                         else ""))
+    return 0
+
+
+def _run_dominance_flaw(args: argparse.Namespace) -> int:
+    flaw = dominance_flaw(args.n, args.k, args.cells)
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json(flaw.to_dict())
+        return 0
+    print(f"Lemma 1: r = {flaw.r:.6g} solves (r^{flaw.n} - 1)/(r^{flaw.cells} - 1) = {flaw.k:g}")
+    _print_frame(flaw.to_frame())
+    print(f"non-sensitive cell (Construction 1): tail of the {flaw.cells - flaw.n - 1} smallest = "
+          f"{flaw.nonsensitive_tail:.6g}, coalition's bound on the largest = {flaw.nonsensitive_bound:.6g}")
+    print(f"sensitive cell (Construction 2): tail = {flaw.sensitive_tail:.6g}, "
+          f"coalition's bound on the largest = {flaw.sensitive_bound:.6g}")
+    print("Theorem 1 " + ("holds: the cell the rule lets through gives the closer bound" if flaw.theorem_holds
+                          else f"does not hold yet for N = {flaw.cells}: take more contributions"))
+    return 0
+
+
+#: table sub-subcommand -> its runner.
+RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "bounds": _run_bounds,
+    "rules": _run_rules,
+    "dominance-flaw": _run_dominance_flaw,
+}
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    from rumap.cli import OneLineParser
+
+    p = subparsers.add_parser("table", help=HELP, description=HELP)
+    commands = p.add_subparsers(dest="table_command", metavar="TABLE_COMMAND", parser_class=OneLineParser)
+    commands.required = True
+
+    b = commands.add_parser("bounds", help="LP bounds and risk 1/log2 m of suppressed cells",
+                            description="Bounds of the suppressed cells (written x) of a 2-D table with its totals "
+                                        "(first column: row labels; last row and last column: totals).")
+    b.add_argument("--table", required=True, metavar="FILE", help="the published table (CSV, Excel, ...)")
+    b.add_argument("--resolution", type=float, default=1.0,
+                   help="step between possible cell values (default 1: integer cells)")
+    b.add_argument("--insider-row", metavar="ROW", help="an insider's suppressed cell: its row label")
+    b.add_argument("--insider-column", metavar="COLUMN", help="the insider's cell: its column label")
+    b.add_argument("--contribution", type=float, help="the insider's own contribution to that cell")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+
+    r = commands.add_parser("rules", help="sensitivity rules on each cell of a magnitude table",
+                            description="Apply a sensitivity rule to each cell. The contributions file has one row "
+                                        "per respondent: column 'cell' (the cell it falls in) and column 'value' "
+                                        "(its non-negative contribution).")
+    r.add_argument("--contributions", required=True, metavar="FILE", help="contributions file (columns cell,value)")
+    r.add_argument("--rule", required=True, choices=list(RULES), help="the sensitivity rule")
+    r.add_argument("--n", type=int, help="dominance: number of largest contributions")
+    r.add_argument("--k", type=float, help="dominance: fraction of the cell total, in (0, 1]")
+    r.add_argument("--p", type=float, help="p-percent and pq: accuracy p in percent")
+    r.add_argument("--q", type=float, help="pq: prior accuracy q in percent (p < q <= 100)")
+    r.add_argument("--threshold", type=int, help="threshold: least number of contributors")
+    r.add_argument("--cell-column", default="cell", help="column naming the cell (default cell)")
+    r.add_argument("--value-column", default="value", help="column with the contribution (default value)")
+    r.add_argument("--json", action="store_true", help="print one JSON object")
+
+    d = commands.add_parser("dominance-flaw", help="Lemma 1 and Constructions 1-2 of the dominance rule's flaw",
+                            description="Domingo-Ferrer & Torra (2004): a non-sensitive and a sensitive cell of N "
+                                        "contributions whose coalition bounds favour the non-sensitive one.")
+    d.add_argument("--n", type=int, required=True, help="the dominance rule's n")
+    d.add_argument("--k", type=float, required=True, help="the dominance rule's k, n/N < k < 1")
+    d.add_argument("--cells", type=int, required=True, metavar="NUM", help="number N of contributions per cell")
+    d.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    return RUNNERS[args.table_command](args)
