@@ -120,7 +120,8 @@ def entropy_risk(probabilities: Sequence[float] | np.ndarray) -> float:
     total = p.sum()
     if total <= 0:
         raise InputError("the distribution's weights add up to 0")
-    p = p[p > 0] / total
+    p = p / total
+    p = p[p > 0]  # 0 log 0 = 0 (tiny weights may underflow to 0 here)
     entropy = float(-(p * np.log2(p)).sum())
     return math.inf if entropy <= 0 else 1.0 / entropy
 
