@@ -46,6 +46,7 @@ __all__ = [
     "merge_categories",
     "paper_table1",
     "paper_table1_bounds",
+    "paper_table1_completed",
     "published_table_from_frame",
     "read_published_table",
     "redesign_bounds",
@@ -240,6 +241,11 @@ class PublishedTable:
         return pd.DataFrame(self.values, index=[*self.row_labels, TOTAL_LABEL],
                             columns=[*self.column_labels, TOTAL_LABEL])
 
+    def to_text_frame(self, mark: str = "x") -> pd.DataFrame:
+        """The table as text, as it would be printed: suppressed entries written ``mark``."""
+        text = np.where(self.suppressed, mark, np.vectorize(lambda v: f"{v:g}", otypes=[object])(self.values))
+        return pd.DataFrame(text, index=[*self.row_labels, TOTAL_LABEL], columns=[*self.column_labels, TOTAL_LABEL])
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (suppressed entries are ``None``)."""
         return json_safe({"rows": list(self.row_labels), "columns": list(self.column_labels),
@@ -327,6 +333,19 @@ def paper_table1() -> PublishedTable:
     full[:5, 5] = [387, 7143, 3898, 4281, 4430]
     full[5] = [1448, 4353, 4281, 4847, 5210, 20139]
     return PublishedTable(("2,3", "4", "5", "6", "7"), ("4", "5", "6", "7", "8"), full)
+
+
+def paper_table1_completed() -> PublishedTable:
+    """Table 1 with its four suppressed cells filled by one feasible completion (for demonstrations).
+
+    x1 = 100, x2 = 1437, x3 = 306, x4 = 945 satisfy every published total of
+    :func:`paper_table1`; the paper does not give the true values. Merging rows
+    5 and 6 of this table gives the paper's Table 2 exactly.
+    """
+    table = paper_table1()
+    values = np.array(table.values)
+    values[2, 1], values[2, 3], values[3, 1], values[3, 3] = 100, 1437, 306, 945
+    return PublishedTable(table.row_labels, table.column_labels, values)
 
 
 # ---------------------------------------------------------------------------------------------------------------
