@@ -86,7 +86,7 @@ def _check_contributions(cells: Any, values: Any) -> tuple[np.ndarray, np.ndarra
     if negative.any():
         raise InputError(f"contribution {int(np.argmax(negative)) + 1} is negative ({value_arr[negative][0]:g}); "
                          "the rules are for non-negative magnitudes")
-    return np.array([str(c) for c in cell_arr], dtype=object), value_arr
+    return cell_arr.astype(str).astype(object), value_arr
 
 
 def contributions_from_frame(frame: pd.DataFrame, cell_column: str = "cell", value_column: str = "value",
