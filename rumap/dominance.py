@@ -21,7 +21,7 @@ from scipy.optimize import brentq
 from rumap._validation import PARAMETERS, Interval, check_array, check_scalar
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.sensitivity import apply_rule
+from rumap.sensitivity import apply_rule, freeze_array_fields
 
 __all__ = [
     "CoalitionBound",
@@ -184,6 +184,9 @@ class DominanceFlaw:
     sensitive_dominance: bool
     config: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        freeze_array_fields(self)
+
     @property
     def theorem_holds(self) -> bool:
         """Whether the non-sensitive cell gives the coalition the closer upper bound (smaller tail)."""
@@ -298,6 +301,9 @@ class TheoremScan:
     limit_nonsensitive: float
     limit_sensitive: float
 
+    def __post_init__(self) -> None:
+        freeze_array_fields(self)
+
     @property
     def holds(self) -> np.ndarray:
         """For each N, whether X_ns gives the closer bound."""
@@ -398,6 +404,9 @@ class CoalitionBound:
     relative_gap: float
     sensitive: bool
     reason: str
+
+    def __post_init__(self) -> None:
+        freeze_array_fields(self)
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the cell, its verdict and the coalition's bound."""

@@ -14,7 +14,7 @@ The input is microdata: one contribution per row with the cell it falls in
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,16 @@ __all__ = [
     "example_contributions",
     "read_contributions",
 ]
+
+
+def freeze_array_fields(result: Any) -> None:
+    """Make every numpy array field of a frozen result dataclass a read-only copy."""
+    for f in fields(result):
+        value = getattr(result, f.name)
+        if isinstance(value, np.ndarray):
+            value = np.array(value, copy=True)
+            value.setflags(write=False)
+            object.__setattr__(result, f.name, value)
 
 
 @dataclass(frozen=True)
@@ -291,6 +301,9 @@ class SensitivityResult:
     reasons: tuple[str, ...]
     statistic_label: str = ""
     config: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        freeze_array_fields(self)
 
     @property
     def sensitive_cells(self) -> list[str]:

@@ -30,6 +30,7 @@ from scipy.optimize import linprog
 from rumap._validation import PARAMETERS, check_array, check_scalar
 from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
+from rumap.sensitivity import freeze_array_fields
 
 __all__ = [
     "RISK_STATISTICS",
@@ -382,6 +383,9 @@ class TableBounds:
     risk: np.ndarray
     method: str = "suppression"
     config: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        freeze_array_fields(self)
 
     @property
     def max_risk(self) -> float:
@@ -1065,6 +1069,9 @@ class RoundingRisk:
     values: np.ndarray
     risk: np.ndarray
     mse: float
+
+    def __post_init__(self) -> None:
+        freeze_array_fields(self)
 
     @property
     def max_risk(self) -> float:

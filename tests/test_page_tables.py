@@ -28,7 +28,7 @@ def _markdown_with(at, fragment: str) -> str:
 def test_runs_without_exception_or_error(page):
     assert not page.exception
     assert [e.value for e in page.error] == []
-    assert len(page.tabs) == 5
+    assert len(page.tabs) == 6
     assert _metric(page, "r (Lemma 1)") == "0.900010"  # Example 2: n = 1, k = 0.369, N = 3
     assert _metric(page, "tail of X_ns (not sensitive)") == "0.298896"
     assert _metric(page, "largest cell risk") == "0.1154"  # Table 1: 1/log2 407
@@ -64,3 +64,11 @@ def test_insider_contribution_changes_the_range(page):
     assert "0 .. 106" in _markdown_with(page, "for the insider")
     page.number_input(key="insider_own").set_value(100.0).run()
     assert "0 .. 306" in _markdown_with(page, "for the insider")
+
+
+def test_releasing_more_projections_raises_risk(page):
+    risks = [m.value for m in page.metric if m.label == "mean cell risk"]
+    page.multiselect(key="linked_released").set_value(["AS"]).run()
+    fewer = [m.value for m in page.metric if m.label == "mean cell risk"]
+    assert not page.exception and risks[-1] != fewer[-1]
+    assert float(fewer[-1]) < float(risks[-1])
