@@ -3,26 +3,44 @@
 The core package: masking procedures, snooper attacks, risk and utility
 measures, analytic formulas, the simulation engine, data loading, plotting and
 reports. It never imports streamlit.
+
+The names below are imported on first use, so that ``python -m rumap`` starts
+without loading every module.
 """
 
-from rumap.analytic import STATES, AnalyticSetting, analytic_map, state_risk
-from rumap.errors import InputError
-from rumap.optimum import Crossing, Optimum, crossings, describe_optimum, envelope, max_tolerable_risk
-from rumap.result import RUMap
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "AnalyticSetting",
-    "Crossing",
-    "InputError",
-    "Optimum",
-    "RUMap",
-    "STATES",
-    "analytic_map",
-    "crossings",
-    "describe_optimum",
-    "envelope",
-    "max_tolerable_risk",
-    "state_risk",
-]
+#: Public name -> module that defines it.
+_EXPORTS: dict[str, str] = {
+    "AnalyticSetting": "rumap.analytic",
+    "STATES": "rumap.analytic",
+    "analytic_map": "rumap.analytic",
+    "state_risk": "rumap.analytic",
+    "InputError": "rumap.errors",
+    "Crossing": "rumap.optimum",
+    "Optimum": "rumap.optimum",
+    "crossings": "rumap.optimum",
+    "describe_optimum": "rumap.optimum",
+    "envelope": "rumap.optimum",
+    "max_tolerable_risk": "rumap.optimum",
+    "RUMap": "rumap.result",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'rumap' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + list(_EXPORTS))

@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from statistics import NormalDist
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special, stats
 
 from rumap._validation import check_array, check_scalar
 from rumap.errors import InputError
@@ -183,22 +183,29 @@ def risk_record(lambda2: ArrayLike) -> np.ndarray:
 class _Family:
     """A location-scale family standardized to mean 0 and variance 1."""
 
-    make: Callable[[float | None], stats.rv_continuous]
+    make: Callable[[float | None], object]
     shape_name: str | None
     default_shape: float | None
 
-    def frozen(self, shape: float | None) -> stats.rv_continuous:
+    def frozen(self, shape: float | None):
         return self.make(self.default_shape if shape is None else shape)
 
 
+def _stats():
+    # scipy.stats is imported on first use: it takes a second, and the CLI's start-up should not pay it.
+    from scipy import stats
+
+    return stats
+
+
 FAMILIES: dict[str, _Family] = {
-    "normal": _Family(lambda s: stats.norm(), None, None),
-    "logistic": _Family(lambda s: stats.logistic(), None, None),
-    "laplace": _Family(lambda s: stats.laplace(), None, None),
-    "uniform": _Family(lambda s: stats.uniform(), None, None),
-    "lognormal": _Family(lambda s: stats.lognorm(s), "s", 0.5),
-    "gamma": _Family(lambda s: stats.gamma(s), "a", 2.0),
-    "t": _Family(lambda s: stats.t(s), "df", 5.0),
+    "normal": _Family(lambda s: _stats().norm(), None, None),
+    "logistic": _Family(lambda s: _stats().logistic(), None, None),
+    "laplace": _Family(lambda s: _stats().laplace(), None, None),
+    "uniform": _Family(lambda s: _stats().uniform(), None, None),
+    "lognormal": _Family(lambda s: _stats().lognorm(s), "s", 0.5),
+    "gamma": _Family(lambda s: _stats().gamma(s), "a", 2.0),
+    "t": _Family(lambda s: _stats().t(s), "df", 5.0),
 }
 
 
@@ -214,7 +221,7 @@ def _standardized(family: str, shape: float | None):
 
 
 def _risk_percentile_normal(lam: np.ndarray, n: int, sigma2: float, p: float) -> np.ndarray:
-    z = special.ndtri(p)
+    z = NormalDist().inv_cdf(p)
     phi = math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
     total = sigma2 + lam
     mse = p * (1 - p) / (n * phi**2) * total + z**2 * (np.sqrt(total) - math.sqrt(sigma2)) ** 2

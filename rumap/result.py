@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["RUMap", "json_safe"]
 
@@ -82,6 +84,8 @@ class RUMap:
 
     def to_frame(self) -> pd.DataFrame:
         """The curve as a table, one row per parameter value."""
+        import pandas as pd
+
         frame = pd.DataFrame({self.parameter: self.values, "risk": self.risk, "utility": self.utility})
         if self.risk_se is not None:
             frame["risk_se"] = self.risk_se

@@ -42,11 +42,15 @@ def print_json(obj: Any) -> None:
     print(json.dumps(json_safe(obj), indent=2, allow_nan=False))
 
 
-def build_parser() -> OneLineParser:
+def build_parser(command: str | None = None) -> OneLineParser:
+    """The argument parser; only the module of ``command`` is imported (all of them when None)."""
     parser = OneLineParser(prog="python -m rumap", description="R-U confidentiality maps.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     subparsers.required = True
-    for module_name in SUBCOMMANDS.values():
+    for name, module_name in SUBCOMMANDS.items():
+        if command is not None and name != command:
+            subparsers.add_parser(name, help=f"see: python -m rumap {name} --help")
+            continue
         module = importlib.import_module(module_name)
         sub = module.add_parser(subparsers)
         sub.set_defaults(_run=module.run)
@@ -55,7 +59,9 @@ def build_parser() -> OneLineParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 2 bad input)."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    parser = build_parser(command)
     try:
         args = parser.parse_args(argv)
         return int(args._run(args) or 0)
