@@ -89,6 +89,8 @@ PARAMETERS: dict[str, Interval] = {
     "max_risk": Interval("float", 0.0, None, "neither", "maximum tolerable risk"),
     "observed_extreme": Interval("float", None, None, "neither", "observed sample extreme"),
     "grid_num": Interval("int", 1, 1_000_000, "both", "number of grid values"),
+    "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
+    "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
 }
 
 
