@@ -157,8 +157,9 @@ def standardize_columns(values: np.ndarray) -> np.ndarray:
     -------
     ndarray, shape (n, p)
     """
-    centered = values - values.mean(axis=0)
-    sd = values.std(axis=0, ddof=1) if values.shape[0] > 1 else np.zeros(values.shape[1])
+    shifted = values - values[:1]  # exact zeros for a constant column
+    centered = shifted - shifted.mean(axis=0)
+    sd = shifted.std(axis=0, ddof=1) if values.shape[0] > 1 else np.zeros(values.shape[1])
     scale = np.where(sd > 0, sd, 1.0)
     return centered / scale
 
@@ -189,6 +190,7 @@ def sum_of_squares(values: np.ndarray, labels: np.ndarray) -> tuple[float, float
     values = np.asarray(values, dtype=float)
     if values.ndim == 1:
         values = values[:, None]
+    values = values - values[:1]  # shifting changes nothing but rounding; a constant column gives exact zeros
     sst = float(((values - values.mean(axis=0)) ** 2).sum())
     if labels.ndim == 1:
         means = _group_means(values, labels, int(labels.max()) + 1)
@@ -595,12 +597,9 @@ ALGORITHMS: dict[str, Callable[[np.ndarray, int, str], np.ndarray]] = {
 }
 
 
-def _relabel_in_order(labels: np.ndarray) -> np.ndarray:
-    """Renumber labels 0..g-1 by first appearance (labels from recursion may have gaps)."""
-    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
-    rank = np.empty(first.size, dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    return rank[inverse.reshape(-1)]
+def _compact_labels(labels: np.ndarray) -> np.ndarray:
+    """Renumber labels 0..g-1 keeping their order (labels from recursion may have gaps)."""
+    return np.unique(labels, return_inverse=True)[1].reshape(-1)
 
 
 # --------------------------------------------------------------------------- public function
@@ -670,7 +669,7 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
     space = standardize_columns(values) if standardize else values
     labels = ALGORITHMS[algorithm](space, k, criterion)
     if labels.ndim == 1:
-        labels = _relabel_in_order(labels)
+        labels = _compact_labels(labels)
         group_sizes = np.bincount(labels)
         masked = _group_means(values, labels, group_sizes.size)[labels]
     else:
@@ -680,7 +679,7 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
     sse, sst = sum_of_squares(space, labels)
     return MicroaggregationResult(
         masked=masked, groups=labels, group_sizes=group_sizes, k=k, algorithm=algorithm, n=n, sse=sse, sst=sst,
-        information_loss=sse / sst if sst > 0 else 0.0, columns=tuple(names), standardized=bool(standardize),
+        information_loss=min(sse / sst, 1.0) if sst > 0 else 0.0, columns=tuple(names), standardized=bool(standardize),
         criterion=criterion,
     )
 
