@@ -41,8 +41,8 @@ from rumap.errors import InputError
 __all__ = ["ALGORITHMS", "CRITERIA", "MicroaggregationResult", "microaggregate", "standardize_columns",
            "sum_of_squares"]
 
-# Rows of the pairwise-distance blocks (bounds memory to about CHUNK_ROWS * n floats).
-_CHUNK_ROWS = 1024
+# Entries of one block of pairwise distances (rows of the block = this // number of columns).
+_BLOCK_PAIRS = 1 << 16
 # Largest number of entries of one dynamic-programming block of the optimal algorithm.
 _BLOCK_ENTRIES = 1 << 20
 
@@ -455,9 +455,10 @@ def _farthest_pair(points: np.ndarray) -> tuple[int, int]:
     """The two most distant rows (exact, in blocks of rows to bound memory)."""
     norms = np.einsum("ij,ij->i", points, points)
     best, pair = -1.0, (0, min(1, points.shape[0] - 1))
-    for start in range(0, points.shape[0], _CHUNK_ROWS):
-        block = points[start:start + _CHUNK_ROWS]
-        dist = norms[start:start + _CHUNK_ROWS, None] - 2.0 * block @ points.T + norms[None, :]
+    step = max(1, _BLOCK_PAIRS // points.shape[0])
+    for start in range(0, points.shape[0], step):
+        block = points[start:start + step]
+        dist = norms[start:start + step, None] - 2.0 * block @ points.T + norms[None, :]
         flat = int(np.argmax(dist))
         i, j = divmod(flat, points.shape[0])
         if dist[i, j] > best:
@@ -482,19 +483,27 @@ def _grow_group(points: np.ndarray, seed: int, free: np.ndarray, k: int) -> np.n
     return np.array(members, dtype=np.int64)
 
 
-def _ward_costs(rows: np.ndarray, sizes: np.ndarray, centroids: np.ndarray, active: np.ndarray,
+def _ward_costs(rows: np.ndarray, sizes: np.ndarray, centroids: np.ndarray, sq: np.ndarray,
                 k: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each cluster in ``rows``: its best allowed Ward partner and the SSE increase of the merge."""
-    best_cost = np.full(rows.size, np.inf)
-    best_partner = np.full(rows.size, -1, dtype=np.int64)
-    sq = np.einsum("ij,ij->i", centroids, centroids)
-    for start in range(0, rows.size, _CHUNK_ROWS):
-        chunk = rows[start:start + _CHUNK_ROWS]
-        dist = sq[chunk, None] - 2.0 * centroids[chunk] @ centroids.T + sq[None, :]
-        na = sizes[chunk, None].astype(float)
-        cost = na * sizes[None, :] / (na + sizes[None, :]) * np.maximum(dist, 0.0)
-        forbidden = ~active[None, :] | ((sizes[chunk, None] >= k) & (sizes[None, :] >= k))
-        cost[forbidden] = np.inf
+    """For each cluster in ``rows``: its best allowed Ward partner and the SSE increase of the merge.
+
+    ``sq`` holds the squared norms of the centroids. A pair is allowed unless
+    both clusters have k or more records.
+    """
+    best_cost = np.empty(rows.size)
+    best_partner = np.empty(rows.size, dtype=np.int64)
+    big = sizes >= k
+    inverse = 1.0 / sizes
+    step = max(1, _BLOCK_PAIRS // sizes.size)
+    for start in range(0, rows.size, step):
+        chunk = rows[start:start + step]
+        cost = centroids[chunk] @ centroids.T
+        cost *= -2.0
+        cost += sq[chunk, None]
+        cost += sq[None, :]
+        np.maximum(cost, 0.0, out=cost)
+        cost /= inverse[chunk, None] + inverse[None, :]
+        cost[big[chunk][:, None] & big[None, :]] = np.inf
         cost[np.arange(chunk.size), chunk] = np.inf
         choice = np.argmin(cost, axis=1)
         best_partner[start:start + chunk.size] = choice
@@ -509,9 +518,12 @@ def _mwa_multivariate(points: np.ndarray, k: int) -> np.ndarray:
     grown from each (the record nearest the group's centroid joins next).
     Step 2: Ward's method (merge the allowed pair of least SSE increase
     ``n_a n_b / (n_a + n_b) ||c_a - c_b||^2``, never two groups of size >= k)
-    until every group has k or more records; every cluster keeps its best
-    partner, updated after each merge. Step 3: recurse into groups of 2k or
-    more. Time O(n^2 p) per level, memory O(n p) (distances in row blocks).
+    until every group has k or more records. Every cluster keeps its best
+    partner; after a merge only the clusters whose partner was one of the two
+    are searched again, the others compare with the merged cluster. Clusters
+    are kept compact (the last one moves into a merged one's slot).
+    Step 3: recurse into groups of 2k or more. Time O(n^2 p) per level,
+    memory O(n p) (distances in row blocks).
     """
     m = points.shape[0]
     if m < 2 * k:
@@ -530,43 +542,50 @@ def _mwa_multivariate(points: np.ndarray, k: int) -> np.ndarray:
     owner[group_first], owner[group_last] = 0, 1
     owner[singles] = np.arange(2, 2 + singles.size)
     g = 2 + singles.size
-    sizes = np.ones(g, dtype=np.int64)
+    sizes = np.ones(g)
     sizes[0] = sizes[1] = k
     centroids = np.empty((g, points.shape[1]))
     centroids[0], centroids[1] = points[group_first].mean(axis=0), points[group_last].mean(axis=0)
     centroids[2:] = points[singles]
-    active = np.ones(g, dtype=bool)
-    best_cost, best_partner = _ward_costs(np.arange(g), sizes, centroids, active, k)
+    sq = np.einsum("ij,ij->i", centroids, centroids)
+    best_cost, best_partner = _ward_costs(np.arange(g), sizes, centroids, sq, k)
     n_small = int((sizes < k).sum())
     while n_small:
-        a = int(np.argmin(best_cost))
+        a = int(np.argmin(best_cost[:g]))
         b = int(best_partner[a])
+        stale = (best_partner[:g] == a) | (best_partner[:g] == b)
         n_small -= int(sizes[a] < k) + int(sizes[b] < k)
         total = sizes[a] + sizes[b]
         centroids[a] = (sizes[a] * centroids[a] + sizes[b] * centroids[b]) / total
+        sq[a] = centroids[a] @ centroids[a]
         sizes[a] = total
         n_small += int(total < k)
-        active[b] = False
         owner[owner == b] = a
-        best_cost[b] = np.inf
-        best_partner[b] = -1
-        # Costs to the merged cluster; clusters whose partner vanished or changed are redone in full.
-        diff = centroids - centroids[a]
-        to_a = sizes * total / (sizes + total) * np.einsum("ij,ij->i", diff, diff)
-        to_a[~active | ((sizes >= k) & (total >= k))] = np.inf
+        # Remove b: the last cluster takes its slot.
+        tail = g - 1
+        if b != tail:
+            sizes[b], centroids[b], sq[b] = sizes[tail], centroids[tail], sq[tail]
+            best_cost[b], best_partner[b], stale[b] = best_cost[tail], best_partner[tail], stale[tail]
+            best_partner[:g][best_partner[:g] == tail] = b
+            owner[owner == tail] = b
+            if a == tail:
+                a = b
+        g -= 1
+        stale = stale[:g]
+        stale[a] = True
+        diff = centroids[:g] - centroids[a]
+        to_a = np.einsum("ij,ij->i", diff, diff) / (1.0 / sizes[:g] + 1.0 / total)
+        if total >= k:
+            to_a[sizes[:g] >= k] = np.inf
         to_a[a] = np.inf
-        stale = np.flatnonzero(active & ((best_partner == a) | (best_partner == b)))
-        stale = np.union1d(stale, [a])
-        better = to_a < best_cost
-        better[stale] = False
-        best_cost[better] = to_a[better]
-        best_partner[better] = a
-        if stale.size:
-            best_cost[stale], best_partner[stale] = _ward_costs(stale, sizes, centroids, active, k)
-            best_cost[~active] = np.inf
+        better = (to_a < best_cost[:g]) & ~stale
+        best_cost[:g][better] = to_a[better]
+        best_partner[:g][better] = a
+        rows = np.flatnonzero(stale)
+        best_cost[rows], best_partner[rows] = _ward_costs(rows, sizes[:g], centroids[:g], sq[:g], k)
     labels = np.empty(m, dtype=np.int64)
     next_label = 0
-    for cluster in np.flatnonzero(active):
+    for cluster in range(g):
         members = np.flatnonzero(owner == cluster)
         if members.size >= 2 * k:
             sub = _mwa_multivariate(points[members], k)
