@@ -439,13 +439,27 @@ def _mwa_univariate_sorted(values: np.ndarray, k: int) -> np.ndarray:
     other value is a group of its own. Step 2: Ward's method on adjacent
     groups (merge the pair whose union increases SSE least,
     ``n_a n_b / (n_a + n_b) (mean_a - mean_b)^2``), never joining two groups of
-    size >= k, until every group has at least k values. Step 3: recurse into
-    every group of 2k or more values. The agglomeration is sequential: one
-    heap step per merge, O(n log n).
+    size >= k, until every group has at least k values. Step 3: apply the
+    algorithm again to every group of 2k or more values (a stack of segments,
+    not recursion). The agglomeration is sequential: one heap step per merge,
+    O(n log n).
     """
+    runs: list[int] = []
+    segments = [(0, values.size)]
+    while segments:
+        start, size = segments.pop()
+        if size < 2 * k:
+            runs.append(size)
+            continue
+        level = _ward_adjacent_runs(values[start:start + size], k)
+        ends = start + np.cumsum(level)
+        segments.extend(zip((ends - level)[::-1].tolist(), level[::-1].tolist(), strict=True))
+    return np.array(runs, dtype=np.int64)
+
+
+def _ward_adjacent_runs(values: np.ndarray, k: int) -> np.ndarray:
+    """Steps 1 and 2 of the univariate MWA on sorted values (n >= 2k): the run lengths."""
     n = values.size
-    if n < 2 * k:
-        return np.array([n], dtype=np.int64)
     # Clusters as a doubly linked list of runs: start, size, sum.
     starts = [0] + list(range(k, n - k)) + [n - k]
     sizes = [k] + [1] * (n - 2 * k) + [k]
@@ -483,11 +497,7 @@ def _mwa_univariate_sorted(values: np.ndarray, k: int) -> np.ndarray:
     runs: list[int] = []
     a = 0
     while a >= 0:
-        start, size = starts[a], sizes[a]
-        if size >= 2 * k:
-            runs.extend(_mwa_univariate_sorted(values[start:start + size], k).tolist())
-        else:
-            runs.append(size)
+        runs.append(sizes[a])
         a = nxt[a]
     return np.array(runs, dtype=np.int64)
 
@@ -555,6 +565,28 @@ def _ward_costs(rows: np.ndarray, sizes: np.ndarray, centroids: np.ndarray, sq: 
 def _mwa_multivariate(points: np.ndarray, k: int) -> np.ndarray:
     """Multivariate MWA with the maximum-distance criterion; labels of the rows of ``points``.
 
+    Steps 1 and 2 in :func:`_ward_split`; step 3 applies them again to every
+    group of 2k or more records (a stack of groups, not recursion).
+    """
+    labels = np.empty(points.shape[0], dtype=np.int64)
+    next_label = 0
+    pending = [np.arange(points.shape[0])]
+    while pending:
+        members = pending.pop()
+        if members.size < 2 * k:
+            labels[members] = next_label
+            next_label += 1
+            continue
+        owner = _ward_split(points[members], k)
+        order = np.argsort(owner, kind="stable")
+        groups = np.split(members[order], np.flatnonzero(np.diff(owner[order])) + 1)
+        pending.extend(groups[::-1])
+    return labels
+
+
+def _ward_split(points: np.ndarray, k: int) -> np.ndarray:
+    """Steps 1 and 2 of the multivariate MWA (m >= 2k records): cluster of every row, numbered 0..g-1.
+
     Step 1: the two most distant records are the extremes; a group of k is
     grown from each (the record nearest the group's centroid joins next).
     Step 2: Ward's method (merge the allowed pair of least SSE increase
@@ -563,12 +595,9 @@ def _mwa_multivariate(points: np.ndarray, k: int) -> np.ndarray:
     partner; after a merge only the clusters whose partner was one of the two
     are searched again, the others compare with the merged cluster. Clusters
     are kept compact (the last one moves into a merged one's slot).
-    Step 3: recurse into groups of 2k or more. Time O(n^2 p) per level,
-    memory O(n p) (distances in row blocks).
+    Time O(m^2 p), memory O(m p) (distances in row blocks).
     """
     m = points.shape[0]
-    if m < 2 * k:
-        return np.zeros(m, dtype=np.int64)
     first, last = _farthest_pair(points)
     free = np.ones(m, dtype=bool)
     group_first = _grow_group(points, first, free, k)
@@ -624,18 +653,7 @@ def _mwa_multivariate(points: np.ndarray, k: int) -> np.ndarray:
         best_partner[:g][better] = a
         rows = np.flatnonzero(stale)
         best_cost[rows], best_partner[rows] = _ward_costs(rows, sizes[:g], centroids[:g], sq[:g], k)
-    labels = np.empty(m, dtype=np.int64)
-    next_label = 0
-    for cluster in range(g):
-        members = np.flatnonzero(owner == cluster)
-        if members.size >= 2 * k:
-            sub = _mwa_multivariate(points[members], k)
-            labels[members] = sub + next_label
-            next_label += int(sub.max()) + 1
-        else:
-            labels[members] = next_label
-            next_label += 1
-    return labels
+    return owner
 
 
 def _mwa(space: np.ndarray, k: int, criterion: str) -> np.ndarray:
