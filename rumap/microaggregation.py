@@ -44,6 +44,9 @@ __all__ = ["ALGORITHMS", "CRITERIA", "MicroaggregationResult", "microaggregate",
 # Entries of one block of pairwise distances (rows of the block = this // number of columns).
 _BLOCK_PAIRS = 1 << 16
 _EPS32 = float(np.finfo(np.float32).eps)
+# Columns of one vector-matrix product: larger products make OpenBLAS start threads, which is far slower
+# for this memory-bound product (60x at 100,000 columns on a busy 2-core machine).
+_MATVEC_COLUMNS = 1 << 15
 # Largest number of entries of one dynamic-programming block of the optimal algorithm.
 _BLOCK_ENTRIES = 1 << 20
 
@@ -269,7 +272,10 @@ class _MdavState:
         m = self.index.size
         prod, buf = self.product[:m], self.dist[:m]
         centred = q - self.shift
-        np.matmul(centred.astype(np.float32), self.scan, out=prod)
+        centred32 = centred.astype(np.float32)
+        for start in range(0, m, _MATVEC_COLUMNS):
+            stop = start + _MATVEC_COLUMNS
+            np.matmul(centred32, self.scan[:, start:stop], out=prod[start:stop])
         np.add(penalised, prod, out=buf)
         return buf, 2.0 * self.tol_factor * (self.radius + float(np.sqrt(centred @ centred))) ** 2
 
