@@ -267,48 +267,53 @@ class _MdavState:
         self.radius = float(np.sqrt(norms.max()))
         self.n_removed = 0
 
-    def _scan(self, q: np.ndarray, penalised: np.ndarray) -> tuple[np.ndarray, float]:
-        """float32 ``||x - q||^2 - ||q||^2`` (+- penalty) on centred data, and twice its error bound."""
+    def _scan(self, q: np.ndarray) -> tuple[np.ndarray, float]:
+        """float32 ``-2 q.x`` for the array's records (centred data), and twice the error bound of
+        ``||x||^2 - 2 q.x``, which is ``||x - q||^2 - ||q||^2``."""
         m = self.index.size
-        prod, buf = self.product[:m], self.dist[:m]
+        prod = self.product[:m]
         centred = q - self.shift
         centred32 = centred.astype(np.float32)
         for start in range(0, m, _MATVEC_COLUMNS):
             stop = start + _MATVEC_COLUMNS
             np.matmul(centred32, self.scan[:, start:stop], out=prod[start:stop])
-        np.add(penalised, prod, out=buf)
-        return buf, 2.0 * self.tol_factor * (self.radius + float(np.sqrt(centred @ centred))) ** 2
+        return prod, 2.0 * self.tol_factor * (self.radius + float(np.sqrt(centred @ centred))) ** 2
 
     def _exact(self, candidates: np.ndarray, q: np.ndarray) -> np.ndarray:
         return ((self.raw[candidates] - q) ** 2).sum(axis=1)
 
-    def farthest(self, q: np.ndarray) -> int:
-        dist, slack = self._scan(q, self.far)
-        best = int(np.argmax(dist))
+    def farthest(self, q: np.ndarray, scanned: tuple[np.ndarray, float]) -> int:
+        """Position of the remaining record farthest from q (``scanned = self._scan(q)``)."""
+        prod, slack = scanned
+        dist = np.add(self.far, prod, out=self.dist[:prod.size])
+        best = int(dist.argmax())
         top = dist[best]
         dist[best] = -np.inf
-        if dist[int(np.argmax(dist))] < top - slack:  # clearly the farthest
+        if dist[dist.argmax()] < top - slack:  # clearly the farthest
             return best
         dist[best] = top
         candidates = np.flatnonzero(dist >= top - slack)
-        return int(candidates[np.argmax(self._exact(candidates, q))])
+        return int(candidates[self._exact(candidates, q).argmax()])
 
-    def nearest(self, q: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
-        dist, slack = self._scan(q, self.near)
+    def nearest(self, q: np.ndarray, scanned: tuple[np.ndarray, float], exclude: np.ndarray | None = None) -> np.ndarray:
+        """Positions of the k remaining records nearest q, ``exclude`` left out."""
+        prod, slack = scanned
+        dist = np.add(self.near, prod, out=self.dist[:prod.size])
         if exclude is not None:
             dist[exclude] = np.inf
         k = self.k
         if k <= 8:  # k passes of argmin beat one argpartition
             chosen = np.empty(k, dtype=np.int64)
             for i in range(k):
-                chosen[i] = np.argmin(dist)
-                kth = dist[chosen[i]]
-                dist[chosen[i]] = np.inf
+                j = dist.argmin()
+                chosen[i] = j
+                kth = dist[j]
+                dist[j] = np.inf
         else:
             chosen = np.argpartition(dist, k - 1)[:k]
             kth = dist[chosen].max()
             dist[chosen] = np.inf
-        if dist[int(np.argmin(dist))] > kth + slack:  # no other record can be as near
+        if dist[dist.argmin()] > kth + slack:  # no other record can be as near
             return chosen
         candidates = np.concatenate((chosen, np.flatnonzero(dist <= kth + slack)))
         return candidates[np.lexsort((candidates, self._exact(candidates, q)))[:k]]
@@ -317,12 +322,16 @@ class _MdavState:
         k, remaining, label = self.k, self.index.size, 0
         while remaining >= 2 * k:
             two_groups = remaining >= 3 * k
-            r = self.farthest(self.total / remaining)
+            centroid = self.total / remaining
+            r = self.farthest(centroid, self._scan(centroid))
+            xr = self.raw[r]
+            around_r = self._scan(xr)  # shared by the search for s and the group of r
             if two_groups:
-                s = self.farthest(self.raw[r])
-            groups = [self.nearest(self.raw[r])]
+                s = self.farthest(xr, around_r)
+            groups = [self.nearest(xr, around_r)]
             if two_groups:
-                groups.append(self.nearest(self.raw[s], exclude=groups[0]))
+                xs = self.raw[s]
+                groups.append(self.nearest(xs, self._scan(xs), exclude=groups[0]))
             for members in groups:
                 self.labels[self.index[members]] = label
                 label += 1
