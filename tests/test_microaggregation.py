@@ -268,3 +268,15 @@ def test_invariants(problem):
         ssa += float((sizes * (group_means - space[:, j].mean()) ** 2).sum())
     assert result.sse + ssa == pytest.approx(result.sst, rel=1e-9, abs=1e-9 * (scale ** 2) * n)
     assert 0.0 <= result.information_loss <= 1.0 + 1e-12
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(arrays(np.float64, st.tuples(st.integers(2, 60), st.integers(1, 3)),
+              elements=st.sampled_from([0.0, 1.0, 2.0, 5.0]) | st.floats(-1e3, 1e3, allow_subnormal=False)),
+       st.integers(1, 12), st.booleans())
+def test_mdav_equals_plain_implementation_property(values, k, shift):
+    """The float32 scans with float64 re-checks give the partition of the direct float64 algorithm."""
+    k = min(k, values.shape[0])
+    if shift:
+        values = values + 1e6
+    assert same_partition(microaggregate(values, k, "mdav").groups, plain_mdav(values, k))
