@@ -124,6 +124,28 @@ def test_optimal_below_every_univariate_heuristic_and_equal_to_microagg1d(k):
     assert optimal.sse <= sse_default * (1 + 1e-12)
 
 
+@pytest.mark.parametrize("k", [3, 5])
+def test_optimal_keeps_precision_on_tight_clusters_far_apart(k):
+    # Runs of SSE ~1e-6 among values spread over 1e6: prefix sums over the whole
+    # sorted array lose the runs' SSE to rounding; sums anchored at each run do not.
+    rng = np.random.default_rng(0)
+    centres = rng.integers(0, 1000, 500).astype(float) * 1000
+    x = np.repeat(centres, 6) + rng.normal(0, 1e-3, 3000)
+    optimal = microaggregate(x, k, "optimal")
+    for name in UNIVARIATE_HEURISTICS:
+        assert optimal.sse <= microaggregate(x, k, name).sse * (1 + 1e-9), name
+
+
+def test_optimal_large_k_uses_prefix_sums():
+    from microagg1d import univariate_microaggregation
+
+    x = np.random.default_rng(5).lognormal(size=3000)
+    optimal = microaggregate(x, 600, "optimal")
+    sse, _ = sum_of_squares(x, univariate_microaggregation(x, 600, method="wilber"))
+    assert optimal.sse == pytest.approx(sse, rel=1e-9)
+    assert optimal.group_sizes.min() >= 600
+
+
 def test_optimal_on_census_column(census):
     from microagg1d import univariate_microaggregation
 
