@@ -99,6 +99,8 @@ PARAMETERS: dict[str, Interval] = {
     "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b"),
     "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
     "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
+    "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
+    "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
 }
 
 
