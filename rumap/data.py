@@ -47,8 +47,18 @@ def _read_dta(buffer: io.BytesIO) -> pd.DataFrame:
     return pd.read_stata(buffer)
 
 
-def _read_sas(buffer: io.BytesIO) -> pd.DataFrame:
-    return pd.read_sas(buffer, format="sas7bdat", encoding="utf-8")
+def _pyreadstat_sas7bdat(buffer: io.BytesIO) -> pd.DataFrame:
+    import pyreadstat
+
+    frame, _meta = pyreadstat.read_sas7bdat(buffer)
+    return frame
+
+
+def _pyreadstat_xport(buffer: io.BytesIO) -> pd.DataFrame:
+    import pyreadstat
+
+    frame, _meta = pyreadstat.read_xport(buffer)
+    return frame
 
 
 def _pyreadstat_sav(buffer: io.BytesIO) -> pd.DataFrame:
@@ -70,7 +80,8 @@ READERS: dict[str, Callable[[io.BytesIO], pd.DataFrame]] = {
     ".pq": _read_parquet,
     ".dta": _read_dta,
     ".sav": _pyreadstat_sav,
-    ".sas7bdat": _read_sas,
+    ".sas7bdat": _pyreadstat_sas7bdat,
+    ".xpt": _pyreadstat_xport,
 }
 
 
