@@ -40,9 +40,12 @@ def prefill_from_data(values: np.ndarray, digest: str) -> None:
         return
     st.session_state[PREFILLED] = digest
     column = np.asarray(values, dtype=float).reshape(len(values), -1)[:, 0]
-    state.set_widgets({"an_n": int(column.size), "an_sigma2": float(np.var(column, ddof=1)),
-                       "an_mu": float(np.mean(column)), "an_tau": float(np.max(column)),
-                       "an_use_data": True})
+    sigma2 = float(np.var(column, ddof=1))
+    # the grid and the bound scale with the variance: the paper's n = 200, sigma^2 = 1 map has lambda^2 up to
+    # 3 sigma^2 and R_max = 5 / sigma^2 (a snooper's mean squared error of 0.2 sigma^2)
+    state.set_widgets({"an_n": int(column.size), "an_sigma2": sigma2, "an_mu": float(np.mean(column)),
+                       "an_tau": float(np.max(column)), "an_use_data": True, "an_lam_start": 0.0,
+                       "an_lam_stop": 3.0 * sigma2, "an_max_risk": 5.0 / sigma2})
 
 
 def run_and_keep(specs: list, names: list[str]) -> list:

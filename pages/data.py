@@ -9,12 +9,17 @@ from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.widgets import errors_shown
 from rumap.data import BUNDLED_DATA, MAX_BYTES, READERS, numeric_column_names, summary_table
+from rumap.fingerprint import bytes_digest
 
 st.title("Data")
 st.caption("Files are read in this session's memory only: never written to disk or logs, and gone when you "
            "close the tab. Formats: " + ", ".join(sorted(READERS)) + f"; at most {MAX_BYTES // 2**20} MB.")
 
+loaded = state.loaded_data()
+state.init_widget("data_source", "Upload a file" if loaded is not None and loaded.kind == "upload" else "Bundled data set")
+state.init_widget("data_missing", "refuse")
 source = st.radio("Source", ["Bundled data set", "Upload a file"], horizontal=True, key="data_source")
+state.remember("data_source")
 if source == "Bundled data set":
     available = [name for name, path in BUNDLED_DATA.items() if path.is_file()]
     if not available:
@@ -33,8 +38,6 @@ else:
     if upload is not None:
         content = upload.getvalue()
         current = state.loaded_data()
-        from rumap.fingerprint import bytes_digest
-
         if current is None or current.kind != "upload" or current.digest != bytes_digest(content) \
                 or current.name != upload.name:
             with errors_shown():
@@ -67,6 +70,7 @@ columns = st.multiselect("Numeric column(s) to mask", numeric, key="data_columns
                          help="Noise and the analytic map use the first column; microaggregation can use several.")
 missing = st.radio("Rows with missing values", ["refuse", "drop"], horizontal=True, key="data_missing",
                    format_func={"refuse": "refuse the data", "drop": "drop those rows"}.get)
+state.remember("data_missing")
 if not columns:
     st.warning("Choose at least one numeric column.")
     st.stop()

@@ -6,6 +6,7 @@ They take :class:`rumap.specs.Analysis` results and never recompute them.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -24,11 +25,23 @@ __all__ = ["analysis_figure", "comparison_figure", "presentation_figure", "paret
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "ru_map"}}
 
 
+def _readable_axes(fig: go.Figure) -> go.Figure:
+    """Exponents as 1e-06 rather than SI prefixes (a utility of 1μ reads as a unit)."""
+    fig.update_xaxes(exponentformat="e")
+    fig.update_yaxes(exponentformat="e")
+    return fig
+
+
+def _wrap(title: str | None, width: int = 60) -> str | None:
+    return None if title is None else "<br>".join(textwrap.wrap(title, width)) or title
+
+
 def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: int = 14) -> go.Figure:
     """The maps of one analysis, with its maximum tolerable risk and optima."""
     spec = analysis.spec
-    return ru_map_figure(list(analysis.maps), log_x=spec.log_x, log_y=spec.log_y, max_risk=spec.max_risk,
-                         optima=list(analysis.optima), title=title, font_size=font_size)
+    return _readable_axes(ru_map_figure(list(analysis.maps), log_x=spec.log_x, log_y=spec.log_y,
+                                        max_risk=spec.max_risk, optima=list(analysis.optima), title=_wrap(title, 90),
+                                        font_size=font_size))
 
 
 def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: bool = False, log_y: bool = True,
@@ -38,7 +51,7 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
     ``choice`` (from :func:`rumap.pareto.best_under_risk`) is marked with a star.
     """
     named = [replace(m, method=name, knowledge="", target="") for m, name in zip(maps, names, strict=True)]
-    fig = ru_map_figure(named, log_x=log_x, log_y=log_y, max_risk=max_risk)
+    fig = _readable_axes(ru_map_figure(named, log_x=log_x, log_y=log_y, max_risk=max_risk))
     if choice is not None and choice.reachable:
         symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
         fig.add_trace(go.Scatter(
@@ -51,8 +64,9 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
 def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_x: bool = False,
                         log_y: bool = True, font_size: int = 24) -> go.Figure:
     """One map in large type with the chosen parameter annotated, for committees."""
-    fig = ru_map_figure([m], log_x=log_x, log_y=log_y, max_risk=None if choice is None else choice.max_risk,
-                        title=title, font_size=font_size, labelled_markers=4)
+    fig = _readable_axes(ru_map_figure([m], log_x=log_x, log_y=log_y,
+                                       max_risk=None if choice is None else choice.max_risk,
+                                       title=_wrap(title, 55), font_size=font_size, labelled_markers=4))
     if choice is not None and choice.reachable and math.isfinite(choice.utility) and math.isfinite(choice.risk):
         symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
         fig.add_trace(go.Scatter(x=[choice.utility], y=[choice.risk], mode="markers", name="chosen",
@@ -64,7 +78,7 @@ def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_
             text=f"<b>chosen: {symbol} = {choice.value:.3g}</b><br>R = {choice.risk:.3g}, U = {choice.utility:.3g}",
             showarrow=True, arrowhead=2, arrowsize=1.5, ax=-120, ay=-80, font={"size": font_size},
             bgcolor="rgba(255,255,255,0.85)", bordercolor="black")
-    fig.update_layout(height=650, showlegend=False)
+    fig.update_layout(height=680, showlegend=False, margin={"t": 150})
     return fig
 
 
@@ -92,4 +106,4 @@ def pareto_figure(points: pd.DataFrame, frontier: pd.DataFrame, *, log_x: bool =
         fig.update_xaxes(type="log")
     if log_y:
         fig.update_yaxes(type="log")
-    return fig
+    return _readable_axes(fig)
