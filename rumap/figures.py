@@ -39,9 +39,13 @@ def _wrap(title: str | None, width: int = 60) -> str | None:
 def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: int = 14) -> go.Figure:
     """The maps of one analysis, with its maximum tolerable risk and optima."""
     spec = analysis.spec
-    return _readable_axes(ru_map_figure(list(analysis.maps), log_x=spec.log_x, log_y=spec.log_y,
-                                        max_risk=spec.max_risk, optima=list(analysis.optima), title=_wrap(title, 90),
-                                        font_size=font_size))
+    fig = _readable_axes(ru_map_figure(list(analysis.maps), log_x=spec.log_x, log_y=spec.log_y,
+                                       max_risk=spec.max_risk, optima=list(analysis.optima), title=_wrap(title, 90),
+                                       font_size=font_size))
+    if title is not None:  # the legend goes to the right, clear of the title
+        fig.update_layout(legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left", "yanchor": "top"},
+                          margin={"r": 20, "t": 80})
+    return fig
 
 
 def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: bool = False, log_y: bool = True,
