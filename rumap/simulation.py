@@ -45,6 +45,7 @@ from rumap.attacks import (
     Target,
     attack_squared_errors,
     check_knowledge,
+    parse_target,
     publication_effect,
     rational_envelope,
     resolve_targets,
@@ -257,6 +258,8 @@ class SimulationConfig:
                 raise InputError(f"unknown risk measure {m!r}; choose from {', '.join(DATASET_RISK_MEASURES) or '(none)'}")
         if not targets and not measures:
             raise InputError("give at least one target (or a dataset risk measure)")
+        for target in targets:
+            parse_target(target)
         object.__setattr__(self, "targets", tuple(dict.fromkeys(targets)))
         object.__setattr__(self, "knowledge", check_knowledge(knowledge) if targets else tuple(knowledge))
         object.__setattr__(self, "risk_measures", tuple(dict.fromkeys(measures)))
@@ -391,7 +394,7 @@ def _units(plan: _Plan, n_records: int) -> list[tuple[np.ndarray, np.ndarray]]:
 # --- results -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimulationResult:
     """An empirical R-U map: one :class:`rumap.result.RUMap` per method, target and knowledge state.
 
@@ -412,6 +415,14 @@ class SimulationResult:
     n_records: int
     n_columns: int
     elapsed: float = field(default=0.0, compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every number, label and the config are equal (``elapsed`` aside)."""
+        if not isinstance(other, SimulationResult):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_frame(self) -> pd.DataFrame:
         """Every curve in one long table (one row per map and parameter value)."""

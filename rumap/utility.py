@@ -71,22 +71,22 @@ def moments(masked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --- per-replicate statistics --------------------------------------------------------------
 
 
-def _stats_mean(masked: np.ndarray, ref: Reference, moments: tuple | None = None) -> np.ndarray:
-    mean, var = moments(masked) if moments is None else moments
+def _stats_mean(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    mean, var = moments(masked) if known_moments is None else known_moments
     return np.column_stack([var.sum(axis=1) / ref.n, mean])
 
 
-def _stats_mean_error(masked: np.ndarray, ref: Reference, moments: tuple | None = None) -> np.ndarray:
-    mean = masked.mean(axis=1) if moments is None else moments[0]
+def _stats_mean_error(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    mean = masked.mean(axis=1) if known_moments is None else known_moments[0]
     return ((mean - ref.mean) ** 2).sum(axis=1)[:, None]
 
 
-def _stats_variance(masked: np.ndarray, ref: Reference, moments: tuple | None = None) -> np.ndarray:
-    var = masked.var(axis=1, ddof=1) if moments is None else moments[1]
+def _stats_variance(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    var = masked.var(axis=1, ddof=1) if known_moments is None else known_moments[1]
     return ((var - ref.var) ** 2).sum(axis=1)[:, None]
 
 
-def _stats_quantiles(masked: np.ndarray, ref: Reference, moments: tuple | None = None) -> np.ndarray:
+def _stats_quantiles(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
     q = np.quantile(masked, ref.extra["quantiles"], axis=1)  # (q, r, p)
     return ((q - ref.extra["x_quantiles"][:, None, :]) ** 2).sum(axis=(0, 2))[:, None]
 
@@ -99,7 +99,7 @@ def _correlations(data: np.ndarray) -> np.ndarray:
         return cov / (sd[..., :, None] * sd[..., None, :])
 
 
-def _stats_correlation(masked: np.ndarray, ref: Reference, moments: tuple | None = None) -> np.ndarray:
+def _stats_correlation(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
     iu = np.triu_indices(masked.shape[2], k=1)
     corr = _correlations(masked)[:, iu[0], iu[1]]
     return np.nan_to_num((corr - ref.extra["x_correlation"]) ** 2, nan=4.0).sum(axis=1)[:, None]
@@ -115,12 +115,12 @@ def _slopes(data: np.ndarray, response: int) -> np.ndarray:
     return (np.linalg.pinv(xtx) @ xty[..., None])[..., 0]
 
 
-def _stats_regression(masked: np.ndarray, ref: Reference, moments: tuple | None = None) -> np.ndarray:
+def _stats_regression(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
     slopes = _slopes(masked, ref.extra["response"])
     return ((slopes - ref.extra["x_slopes"]) ** 2).sum(axis=1)[:, None]
 
 
-def _stats_sse(masked: np.ndarray, ref: Reference, moments: tuple | None = None) -> np.ndarray:
+def _stats_sse(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
     sse = ((masked - ref.x) ** 2).sum(axis=1)  # (r, p)
     return (1.0 - (sse / ref.extra["sst"]).mean(axis=1))[:, None]
 
