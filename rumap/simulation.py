@@ -75,6 +75,8 @@ DATASET_RISK_MEASURES: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {}
 
 #: Values per array in a chunk of replicates when ``chunk_size`` is not given.
 _CHUNK_VALUES = 2_000_000
+#: Seconds to wait for a Dask scheduler given by address.
+_CONNECT_TIMEOUT = 10
 #: Most threads of a local run (each holds a few chunk-sized arrays).
 _MAX_THREADS = 8
 
@@ -543,7 +545,7 @@ def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]
     own = isinstance(client, str)
     if own:
         try:
-            client = Client(client, timeout=10)
+            client = Client(client, timeout=_CONNECT_TIMEOUT)
         except OSError as exc:
             raise InputError(f"cannot reach the Dask scheduler {client!r}: {exc}") from None
     try:
