@@ -89,6 +89,14 @@ PARAMETERS: dict[str, Interval] = {
     "max_risk": Interval("float", 0.0, None, "neither", "maximum tolerable risk"),
     "observed_extreme": Interval("float", None, None, "neither", "observed sample extreme"),
     "grid_num": Interval("int", 1, 1_000_000, "both", "number of grid values"),
+    "truncate_below": Interval("float", None, None, "neither", "lower bound of the masked values"),
+    "truncate_above": Interval("float", None, None, "neither", "upper bound of the masked values"),
+    "unequal_above": Interval("float", None, None, "neither", "threshold above which records are sensitive"),
+    "unequal_below": Interval("float", None, None, "neither", "threshold below which records are sensitive"),
+    "unequal_factor": Interval("float", 0.0, None, "neither", "noise variance factor for sensitive records"),
+    "replicates": Interval("int", 1, 10_000_000, "both", "Monte-Carlo replicates per parameter value"),
+    "seed": Interval("int", 0, None, "both", "random seed"),
+    "chunk_size": Interval("int", 1, None, "both", "replicates per chunk"),
 }
 
 
