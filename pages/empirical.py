@@ -58,12 +58,13 @@ with st.sidebar:
         start = number("lambda2", "smallest λ²" + (" / S²" if relative else ""), "em_start", 0.05)
         stop = number("lambda2", "largest λ²" + (" / S²" if relative else ""), "em_stop", 1.0)
         num = number("grid_num", "number of λ² values", "em_num", 20)
-        values = np.linspace(start, stop, int(num)).round(12).tolist()
+        values = np.linspace(start, stop, int(num)).tolist()
         options["relative"] = relative
         if st.checkbox("Truncate released values from below (Eq 11)", key="em_trunc_on"):
             options["truncate_below"] = number("truncate_below", "lower bound", "em_trunc", 0.0)
         if st.checkbox("Unequal variance for sensitive values", key="em_unequal_on",
                        help="the paper's Figure 7 doubles the noise variance above $35K"):
+            options["unequal_column"] = int(st.session_state.get("em_target_column", 0))
             options["unequal_above"] = number("unequal_above", "sensitive above", "em_unequal_above",
                                               float(np.percentile(first, 80)))
             options["unequal_factor"] = number("unequal_factor", "variance factor", "em_unequal_factor", 2.0)
@@ -86,7 +87,7 @@ with st.sidebar:
         s_start = st.number_input("smallest swap %", min_value=0.0, max_value=100.0, key="em_swap_start")
         s_stop = st.number_input("largest swap %", min_value=0.0, max_value=100.0, key="em_swap_stop")
         s_num = number("grid_num", "number of values", "em_swap_num", 10)
-        values = np.linspace(s_start, s_stop, int(s_num)).round(12).tolist()
+        values = np.linspace(s_start, s_stop, int(s_num)).tolist()
 
     st.header("Snooper")
     targets = st.multiselect("Targets", TARGETS, key="em_targets", accept_new_options=True,

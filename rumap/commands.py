@@ -13,6 +13,8 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from rumap.data import BUNDLED_DATA
 from rumap.errors import InputError
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
@@ -42,7 +44,9 @@ def data_path(source: DataSource) -> str:
 
 
 def _num(x: float) -> str:
-    return repr(float(x)) if not float(x).is_integer() else repr(float(x)).removesuffix(".0") or "0"
+    """A number as the shortest text that reads back to the same float (``2`` for 2.0)."""
+    text = repr(float(x))
+    return text.removesuffix(".0") if float(x).is_integer() else text
 
 
 def _analytic_cli(spec: AnalyticSpec) -> str:
@@ -89,10 +93,81 @@ def _analytic_python(spec: AnalyticSpec) -> str:
     return "\n".join(lines)
 
 
-def _empirical_cli(spec: EmpiricalSpec) -> str:
-    from rumap.cli.simulate import command_for
+def _grid_text(values: list[float], integer: bool) -> str | None:
+    """``START:STOP:NUM`` (or ``START:STOP:STEP`` for integers) that gives exactly ``values``, else ``None``."""
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0:
+        return None
+    if integer:
+        step = int(arr[1] - arr[0]) if arr.size > 1 else 1
+        if step >= 1 and np.array_equal(arr, np.arange(arr[0], arr[-1] + 1, step)):
+            return f"{int(arr[0])}:{int(arr[-1])}" + (f":{step}" if step != 1 else "")
+        return None
+    if np.array_equal(arr, np.linspace(arr[0], arr[-1], arr.size)):
+        return f"{_num(arr[0])}:{_num(arr[-1])}:{arr.size}"
+    return None
 
-    return command_for(spec.simulation, data_path(spec.data), list(spec.data.columns), spec.data.missing)
+
+_GRID_FLAGS = {"noise": ("--lambda2", False), "microaggregation": ("--k", True), "rankswap": ("--swap-percent", False)}
+
+
+def _empirical_cli(spec: EmpiricalSpec) -> str:
+    sim = dict(spec.simulation)
+    columns = list(spec.data.columns)
+    method = sim.get("method", "noise")
+    options = dict(sim.get("method_options") or {})
+    notes = []
+    parts = ["python", "-m", "rumap", "simulate", "--data", data_path(spec.data)]
+    parts += ["--column", columns[0]] if len(columns) == 1 else ["--columns", ",".join(columns)]
+    target_column = int(sim.get("target_column", 0))
+    if target_column:
+        parts += ["--target-column", columns[target_column]]
+    parts += ["--method", method]
+    flag, integer = _GRID_FLAGS.get(method, ("--lambda2", False))
+    if method == "noise" and options.get("relative"):
+        flag = "--lambda2-frac"
+    grid = _grid_text(list(sim.get("values", [])), integer)
+    if grid is None:
+        notes.append("the grid is not evenly spaced: the command line cannot give it; use the Python call")
+        grid = ",".join(_num(v) for v in sim.get("values", []))
+    parts += [flag, grid]
+    if method == "noise":
+        for key in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
+            if options.get(key) is not None:
+                parts += ["--" + key.replace("_", "-"), _num(options[key])]
+        if options.get("unequal_above") is not None or options.get("unequal_below") is not None:
+            parts += ["--unequal-factor", _num(options.get("unequal_factor", 2.0))]
+            if int(options.get("unequal_column", 0)) != target_column:
+                notes.append("the sensitive records are chosen on another column than the attacked one")
+        if options.get("correlated"):
+            parts.append("--correlated")
+    elif method == "microaggregation":
+        parts += ["--algorithm", str(options.get("algorithm", "mdav"))]
+        if options.get("criterion", "pc1") != "pc1":
+            parts += ["--criterion", str(options["criterion"])]
+        if options.get("standardize"):
+            parts.append("--standardize")
+    for target in sim.get("targets", []):
+        parts += ["--target", str(target)]
+    for state in sim.get("knowledge", []):
+        parts += ["--knowledge", str(state)]
+    if sim.get("rational"):
+        parts.append("--rational")
+    for measure in sim.get("risk_measures", []) or []:
+        parts += ["--risk-measure", str(measure)]
+    parts += ["--utility", str(sim.get("utility", "mean"))]
+    utility_options = dict(sim.get("utility_options") or {})
+    if "quantiles" in utility_options:
+        parts += ["--quantiles", ",".join(_num(q) for q in utility_options["quantiles"])]
+    if "response" in utility_options:
+        parts += ["--response", columns[int(utility_options["response"])]]
+    parts += ["--replicates", str(int(sim.get("replicates", 200))), "--seed", str(int(sim.get("seed", 0)))]
+    if sim.get("chunk_size"):
+        parts += ["--chunk-size", str(int(sim["chunk_size"]))]
+    parts.append("--json")
+    if spec.data.missing == "drop":
+        notes.append("rows with missing values were dropped: remove them from the file first")
+    return "".join(f"# note: {n}\n" for n in notes) + shlex.join(parts)
 
 
 def _empirical_python(spec: EmpiricalSpec) -> str:

@@ -61,7 +61,7 @@ def _income_noise(targets: list[str], knowledge: list[str], unequal: bool = Fals
         options.update({"unequal_above": 35000.0, "unequal_factor": 2.0})
     return {
         "method": "noise",
-        "values": [round(v, 10) for v in np.linspace(0.05, 1.0, 20)],
+        "values": np.linspace(0.05, 1.0, 20).tolist(),
         "method_options": options,
         "targets": targets,
         "knowledge": knowledge,
