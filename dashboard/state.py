@@ -48,9 +48,12 @@ class Selection:
         return self.values[:, 0]
 
 
-def load_bytes(kind: str, name: str, content: bytes) -> LoadedData:
-    """Read a file held in memory (raises InputError naming the problem) and make it the session's data."""
-    frame = read_table_bytes(content, name)
+def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None) -> LoadedData:
+    """Read a file held in memory (raises InputError naming the problem) and make it the session's data.
+
+    ``filename`` (default ``name``) chooses the reader by its extension.
+    """
+    frame = read_table_bytes(content, filename or name)
     data = LoadedData(kind=kind, name=name, frame=frame, digest=bytes_digest(content))
     st.session_state[DATA] = data
     st.session_state.pop(SELECTION, None)
@@ -61,7 +64,7 @@ def load_bundled(name: str) -> LoadedData:
     """Load a data set shipped with rumap."""
     path = BUNDLED_DATA[name]
     with open(path, "rb") as handle:
-        return load_bytes("bundled", name, handle.read())
+        return load_bytes("bundled", name, handle.read(), filename=path.name)
 
 
 def loaded_data() -> LoadedData | None:

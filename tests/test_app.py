@@ -231,3 +231,42 @@ def test_presentation_page_one_map_per_screen():
     assert fig2["layout"]["title"]["text"].endswith("population")
     assert "knows only that the target is from the population" in \
         [m.value for m in at.markdown if "rumap-statement" in m.value][0]
+
+
+def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
+    at = _app()
+    _goto(at, "empirical")
+    assert not _errors(at)
+    assert not _figures(at)
+    at.number_input(key="em_replicates").set_value(30).run()
+    at.button(key="em_run").click().run()
+    assert not at.exception and not _errors(at)
+    (fig,) = _figures(at)
+    lines = _traces(fig)
+    assert set(lines) == {"noise / index / max", "noise / position / max", "noise / index / p99",
+                          "noise / position / p99"}
+    assert any(t.get("fill") == "toself" for t in fig["data"])  # confidence bands
+    assert any(c.value.startswith("python -m rumap simulate --data data/income.csv --column income") for c in at.code)
+    at.multiselect(key="em_targets").set_value(["min"]).run()
+    assert any("press “Run simulation”" in i.value for i in at.info)
+    at.button(key="em_run").click().run()
+    (fig2,) = _figures(at)
+    assert set(_traces(fig2)) == {"noise / index / min", "noise / position / min"}
+    at.selectbox(key="em_method").set_value("microaggregation").run()
+    at.button(key="em_run").click().run()
+    assert not _errors(at), _errors(at)
+    (fig3,) = _figures(at)
+    assert set(_traces(fig3)) == {"microaggregation / index / min", "microaggregation / position / min"}
+    assert "k=" in "".join(_traces(fig3, "markers+text")["microaggregation / index / min markers"]["text"])
+    _keep(at, "empirical", "micro")
+    from dashboard.state import ANALYSES
+
+    assert [a.name for a in at.session_state[ANALYSES]] == ["micro"]
+
+
+def test_home_figure_7_runs_both_maskings_and_compares_them():
+    at = _app()
+    _example(at, "figure-7", page="compare")
+    (fig,) = _figures(at)
+    assert set(_traces(fig)) == {"Figure 7: equal variance", "Figure 7: unequal variance"}
+    assert "Figure 7: unequal variance" in at.success[0].value
