@@ -62,4 +62,5 @@ def run_and_keep(specs: list, names: list[str]) -> list:
         state.keep(analysis)
         done.append(analysis)
     bar.empty()
+    state.focus([a.name for a in done])
     return done

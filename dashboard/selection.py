@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard import state
 from rumap.errors import InputError
 from rumap.optimum import envelope
 from rumap.result import RUMap
@@ -25,8 +26,9 @@ def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMa
         One curve per chosen analysis and state (or each analysis's worst case),
         the curve names, and the analysis each curve comes from.
     """
-    names = [a.name for a in kept]
-    chosen_names = st.multiselect("Kept maps", names, default=names, key=f"{key}_maps")
+    names = state.kept_choice(f"{key}_maps")
+    chosen_names = st.multiselect("Kept maps", names, key=f"{key}_maps")
+    state.remember(f"{key}_maps")
     chosen = [a for a in kept if a.name in chosen_names]
     if not chosen:
         raise InputError("choose at least one kept map")

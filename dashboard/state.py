@@ -108,10 +108,34 @@ def analyses() -> list[Analysis]:
     return st.session_state.setdefault(ANALYSES, [])
 
 
+#: The widgets (on Compare, Pareto and Report) that choose among the kept analyses.
+KEPT_CHOICES = ("compare_maps", "pareto_maps", "report_maps")
+
+
 def keep(analysis: Analysis) -> None:
-    """Keep an analysis for Compare, Pareto, Report and Presentation (replacing one of the same name)."""
+    """Keep an analysis for Compare, Pareto, Report and Presentation (replacing one of the same name).
+
+    The new analysis is added to the maps chosen on those pages.
+    """
     kept = analyses()
     kept[:] = [a for a in kept if a.name != analysis.name] + [analysis]
+    store = st.session_state.setdefault(STORE, {})
+    for key in KEPT_CHOICES:
+        chosen = store.get(key, st.session_state.get(key, [a.name for a in kept[:-1]]))
+        set_widgets({key: [*[n for n in chosen if n != analysis.name], analysis.name]})
+
+
+def focus(names: list[str]) -> None:
+    """Choose exactly these kept analyses on Compare and Pareto (e.g. after loading an example)."""
+    set_widgets({"compare_maps": list(names), "pareto_maps": list(names)})
+
+
+def kept_choice(key: str) -> list[str]:
+    """Prepare a multiselect of kept analyses: its remembered choice, limited to the kept names."""
+    names = [a.name for a in analyses()]
+    init_widget(key, names)
+    st.session_state[key] = [n for n in st.session_state[key] if n in names]
+    return names
 
 
 def cache() -> BoundedCache:

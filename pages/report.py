@@ -35,8 +35,9 @@ if not kept:
     st.stop()
 
 with errors_shown():
-    names = [a.name for a in kept]
-    chosen_names = st.multiselect("Maps in the report", names, default=names, key="report_maps")
+    names = state.kept_choice("report_maps")
+    chosen_names = st.multiselect("Maps in the report", names, key="report_maps")
+    state.remember("report_maps")
     chosen: list[Analysis] = [a for a in kept if a.name in chosen_names]
     if not chosen:
         st.warning("Choose at least one map.")

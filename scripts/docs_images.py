@@ -54,6 +54,7 @@ def _free_port() -> int:
 
 def _idle(pg) -> None:
     pg.wait_for_selector('[data-testid="stApp"]')
+    pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()  # st.navigation has run
     pg.wait_for_timeout(500)
     pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=120_000)
     pg.wait_for_timeout(800)

@@ -85,6 +85,7 @@ def page(server):
 def _idle(pg) -> None:
     """Wait until the app has finished running its script."""
     pg.wait_for_selector('[data-testid="stApp"]')
+    pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()  # st.navigation has run
     pg.wait_for_timeout(400)
     pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=TIMEOUT_MS)
     pg.wait_for_timeout(300)
