@@ -103,3 +103,18 @@ def test_figure_image_is_bytes_or_none():
     assert png is None or png[:4] == b"\x89PNG"
     with pytest.raises(InputError):
         figure_image(fig, "gif")
+
+
+def test_empirical_configuration_loads_back_to_the_same_simulation():
+    from rumap.examples import example_specs
+    from rumap.specs import EmpiricalSpec
+
+    (_, spec), = example_specs("figure-6")
+    spec = EmpiricalSpec(simulation={**spec.simulation, "replicates": 30}, data=spec.data, max_risk=spec.max_risk)
+    original = spec.run().renamed("p99")
+    (name, loaded), = load_config(report_html([original]))
+    assert name == "p99" and loaded == spec
+    for a, b in zip(original.maps, loaded.run().maps, strict=True):
+        np.testing.assert_array_equal(a.risk, b.risk)
+        np.testing.assert_array_equal(a.risk_se, b.risk_se)
+        np.testing.assert_array_equal(a.utility, b.utility)
