@@ -270,3 +270,42 @@ def test_home_figure_7_runs_both_maskings_and_compares_them():
     (fig,) = _figures(at)
     assert set(_traces(fig)) == {"Figure 7: equal variance", "Figure 7: unequal variance"}
     assert "Figure 7: unequal variance" in at.success[0].value
+
+
+def test_data_page_upload_and_a_bad_file():
+    at = _app()
+    _goto(at, "data")
+    at.radio(key="data_source").set_value("Upload a file").run()
+    content = b"income,region\n" + b"\n".join(f"{1000 + 37 * i % 900},r{i % 3}".encode() for i in range(60))
+    at.file_uploader(key="data_upload").set_value(("survey.csv", content, "text/csv")).run()
+    assert not at.exception and not _errors(at)
+    assert "Using income (n = 60)" in at.success[0].value
+    at.file_uploader(key="data_upload").set_value(("survey.xyz", b"hello", "application/octet-stream")).run()
+    assert not at.exception
+    assert any("survey.xyz: unknown file format '.xyz'" in e for e in _errors(at))
+    at.file_uploader(key="data_upload").set_value(("latin.csv", "x\n1\nMüller\n".encode("latin-1"), "text/csv")).run()
+    assert any("latin.csv: the file is not UTF-8 text" in e for e in _errors(at))
+
+
+def test_report_page_loads_a_configuration_back():
+    from rumap.report import config_json, report_html
+    from rumap.specs import AnalyticSpec
+
+    spec = AnalyticSpec(n=200, sigma2=1.0, states=("record", "maximum"), max_risk=5.0, lambda2_num=41)
+    original = spec.run().renamed("from a file")
+    at = _app()
+    _goto(at, "report")
+    for name, content in [("config.json", config_json([original]).encode()),
+                          ("report.html", report_html([original]).encode())]:
+        at.file_uploader(key="report_config").set_value((name, content, "application/json")).run()
+        at.button(key="report_load").click().run()
+        assert not at.exception and not _errors(at), _errors(at)
+        assert "Reproduced 1 map(s)" in at.success[0].value
+    from dashboard.state import ANALYSES
+
+    (kept,) = at.session_state[ANALYSES]
+    assert kept.name == "from a file" and kept.spec == spec
+    np.testing.assert_array_equal(kept.maps[1].risk, original.maps[1].risk)
+    at.file_uploader(key="report_config").set_value(("bad.json", b"{oops", "application/json")).run()
+    at.button(key="report_load").click().run()
+    assert any("not valid JSON" in e for e in _errors(at))
