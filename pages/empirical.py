@@ -45,6 +45,10 @@ defaults = {"em_method": "noise", "em_relative": True, "em_trunc_on": bool(first
             "em_knowledge": ["index", "position"], "em_utility": "mean", "em_log_x": False, "em_log_y": True,
             "em_k_start": 2, "em_k_stop": 10, "em_swap_start": 1.0, "em_swap_stop": 20.0, "em_target_column": 0,
             "em_error": float(5000.0 if sd > 5000 else (round(0.375 * sd, 6) or 1.0))}
+if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
+    st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest
+    state.set_widgets({key: defaults[key] for key in ("em_error", "em_trunc_on")}
+                      | {"em_unequal_above": float(np.percentile(first, 80)), "em_target_column": 0})
 for key, value in defaults.items():
     state.init_widget(key, value)
 
