@@ -75,6 +75,8 @@ DATASET_RISK_MEASURES: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {}
 
 #: Values per array in a chunk of replicates when ``chunk_size`` is not given.
 _CHUNK_VALUES = 2_000_000
+#: Keys the CLI adds to the JSON config (where the data came from); not part of a config.
+_CLI_CONTEXT_KEYS = frozenset({"data", "columns"})
 #: Seconds to wait for a Dask scheduler given by address.
 _CONNECT_TIMEOUT = 10
 #: Most threads of a local run (each holds a few chunk-sized arrays).
@@ -297,8 +299,13 @@ class SimulationConfig:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SimulationConfig:
-        """Rebuild a config from :meth:`to_dict` output (unknown keys are refused)."""
+        """Rebuild a config from :meth:`to_dict` output (or the CLI's ``config``).
+
+        The CLI's additions ``data`` and ``columns`` are ignored; other unknown
+        keys are refused.
+        """
         names = {f.name for f in fields(cls)}
+        data = {k: v for k, v in data.items() if k not in _CLI_CONTEXT_KEYS}
         unknown = sorted(set(data) - names)
         if unknown:
             raise InputError(f"unknown simulation config key(s): {', '.join(unknown)}")

@@ -11,6 +11,7 @@ import pytest
 from cli_helpers import ROOT, assert_bad_input, run_cli
 
 from rumap.cli import main
+from rumap.simulation import SimulationConfig
 
 INCOME = str(ROOT / "data" / "income.csv")
 CURVE_KEYS = {"method", "target", "knowledge", "parameter", "values", "risk", "risk_se", "utility", "utility_se"}
@@ -38,6 +39,8 @@ def test_json_contract(paper_json):
     config = paper_json["config"]
     assert config["seed"] == 1 and config["replicates"] == 200 and config["columns"] == ["income"]
     assert config["method_options"]["truncate_below"] == 0
+    rebuilt = SimulationConfig.from_dict(config)
+    assert (rebuilt.method, rebuilt.values[0], rebuilt.targets) == ("noise", 0.05, ("max", "min", "p99"))
 
 
 def test_json_reproduces_the_paper_findings(paper_json):
