@@ -68,6 +68,8 @@ __all__ = ["SimulationConfig", "SimulationResult", "simulate", "METHODS", "DATAS
            "replicate_generator", "RISK_LABEL"]
 
 RISK_LABEL = "R = 1 / snooper's MSE (Eq 12)"
+#: Half-width of the 95% bands in standard errors.
+BAND_Z = 1.96
 
 #: Dataset-level risk measures that can be the R of a map: name -> f(original (n, p), masked (n, p)) -> float.
 #: Each yields one map (``knowledge`` = its name) whose R is the measure's mean over the replicates.
@@ -434,8 +436,16 @@ class SimulationResult:
     __hash__ = None  # type: ignore[assignment]
 
     def to_frame(self) -> pd.DataFrame:
-        """Every curve in one long table (one row per map and parameter value)."""
-        return pd.concat([m.to_frame() for m in self.maps], ignore_index=True)
+        """Every curve in one long table (one row per map and parameter value), with 95% bands.
+
+        ``risk_low``/``risk_high`` and ``utility_low``/``utility_high`` are
+        ``estimate -+ 1.96 SE`` (normal approximation of the Monte-Carlo error).
+        """
+        frame = pd.concat([m.to_frame() for m in self.maps], ignore_index=True)
+        for name in ("risk", "utility"):
+            frame[f"{name}_low"] = frame[name] - BAND_Z * frame[f"{name}_se"]
+            frame[f"{name}_high"] = frame[name] + BAND_Z * frame[f"{name}_se"]
+        return frame
 
     def map_for(self, target: str, knowledge: str) -> RUMap:
         """The map of one target and knowledge state."""
