@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from rumap._validation import Interval, check_array, check_scalar
+from rumap._validation import check_array, check_scalar
 from rumap.attacks import (
     Target,
     attack_squared_errors,
@@ -157,19 +157,15 @@ def _check_lambda2(values: Sequence[float]) -> tuple:
     return tuple(float(v) for v in check_array("lambda2", values))
 
 
-_K = Interval("int", 1, None, "both", "microaggregation group size k")
-_SWAP = Interval("float", 0.0, 100.0, "both", "rank swapping window, % of the records")
-
-
 def _check_k(values: Sequence[float]) -> tuple:
-    arr = check_array("k", values, _K)
+    arr = check_array("k", values)
     if np.any(arr != np.round(arr)):
         raise InputError(f"every k must be an integer >= 1, got {arr[np.argmax(arr != np.round(arr))]!r}")
     return tuple(int(v) for v in arr)
 
 
 def _check_swap(values: Sequence[float]) -> tuple:
-    return tuple(float(v) for v in check_array("swap_percent", values, _SWAP))
+    return tuple(float(v) for v in check_array("swap_percent", values))
 
 
 _NOISE_DEFAULTS = {f.name: f.default for f in fields(NoiseSpec)}

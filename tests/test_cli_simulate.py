@@ -165,8 +165,12 @@ def test_microaggregation_form(tmp_path):
 @pytest.mark.skipif(not _HAS_SWAP, reason="rumap.swapping is not available")
 def test_rankswap_form():
     _, out = run_cli("simulate", "--data", INCOME, "--columns", "income", "--method", "rankswap", "--swap-percent",
-                     "1:10:3", "--target", "p90", "--knowledge", "index", "--utility", "quantiles", "--replicates", "20",
-                     "--json", check_json=True)
-    (curve,) = out["curves"]
-    assert curve["parameter"] == "swap_percent" and curve["values"] == [1, 5.5, 10]
-    assert all(se > 0 for se in curve["risk_se"])
+                     "1:10:3", "--target", "p90", "--knowledge", "index", "--knowledge", "position", "--utility", "sse",
+                     "--replicates", "20", "--json", check_json=True)
+    index, position = out["curves"]
+    assert index["parameter"] == "swap_percent" and index["values"] == [1, 5.5, 10]
+    # a 1% window on 177 records swaps neighbours only: no randomness left; wider windows vary
+    assert index["risk_se"][0] == 0 and all(se > 0 for se in index["risk_se"][1:])
+    assert index["risk"][0] > index["risk"][1] > index["risk"][2]
+    assert position["risk"] == [None, None, None]  # infinite: a swap permutes values, order statistics stay
+    assert all(0 < u < 1 for u in index["utility"])
