@@ -11,6 +11,7 @@ import pytest
 from cli_helpers import ROOT, assert_bad_input, run_cli
 
 from rumap.cli import main
+from rumap.simulation import SimulationConfig
 
 INCOME = str(ROOT / "data" / "income.csv")
 CURVE_KEYS = {"method", "target", "knowledge", "parameter", "values", "risk", "risk_se", "utility", "utility_se"}
@@ -38,6 +39,8 @@ def test_json_contract(paper_json):
     config = paper_json["config"]
     assert config["seed"] == 1 and config["replicates"] == 200 and config["columns"] == ["income"]
     assert config["method_options"]["truncate_below"] == 0
+    rebuilt = SimulationConfig.from_dict(config)
+    assert (rebuilt.method, rebuilt.values[0], rebuilt.targets) == ("noise", 0.05, ("max", "min", "p99"))
 
 
 def test_json_reproduces_the_paper_findings(paper_json):
@@ -162,8 +165,12 @@ def test_microaggregation_form(tmp_path):
 @pytest.mark.skipif(not _HAS_SWAP, reason="rumap.swapping is not available")
 def test_rankswap_form():
     _, out = run_cli("simulate", "--data", INCOME, "--columns", "income", "--method", "rankswap", "--swap-percent",
-                     "1:10:3", "--target", "p90", "--knowledge", "index", "--utility", "quantiles", "--replicates", "20",
-                     "--json", check_json=True)
-    (curve,) = out["curves"]
-    assert curve["parameter"] == "swap_percent" and curve["values"] == [1, 5.5, 10]
-    assert all(se > 0 for se in curve["risk_se"])
+                     "1:10:3", "--target", "p90", "--knowledge", "index", "--knowledge", "position", "--utility", "sse",
+                     "--replicates", "20", "--json", check_json=True)
+    index, position = out["curves"]
+    assert index["parameter"] == "swap_percent" and index["values"] == [1, 5.5, 10]
+    # a 1% window on 177 records swaps neighbours only: no randomness left; wider windows vary
+    assert index["risk_se"][0] == 0 and all(se > 0 for se in index["risk_se"][1:])
+    assert index["risk"][0] > index["risk"][1] > index["risk"][2]
+    assert position["risk"] == [None, None, None]  # infinite: a swap permutes values, order statistics stay
+    assert all(0 < u < 1 for u in index["utility"])
