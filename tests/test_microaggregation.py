@@ -73,6 +73,15 @@ def test_mdav_equals_plain_implementation(seed, n, p, k):
     assert same_partition(fast.groups, plain_mdav(x, k))
 
 
+@pytest.mark.parametrize("k", [2, 3, 9])
+def test_mdav_ties_and_offsets_equal_plain_implementation(k):
+    rng = np.random.default_rng(k)
+    grid = rng.integers(0, 4, size=(240, 3)).astype(float)  # many duplicates and equal distances
+    assert same_partition(microaggregate(grid, k, "mdav").groups, plain_mdav(grid, k))
+    shifted = 1e7 + rng.normal(size=(200, 2))  # large offset, small spread
+    assert same_partition(microaggregate(shifted, k, "mdav").groups, plain_mdav(shifted - 1e7, k))
+
+
 def test_mdav_group_sizes_and_large_k():
     x = np.random.default_rng(3).normal(size=(103, 3))
     sizes = microaggregate(x, 10, "mdav").group_sizes
