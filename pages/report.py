@@ -55,8 +55,11 @@ with errors_shown():
                    and a.spec.data.digest not in data_values and a.spec.data.kind != "bundled"]
         if missing:
             st.warning("The data of " + ", ".join(missing) + " are no longer loaded and cannot be included.")
+    include_summary = st.checkbox("Include the data's summary table (n, mean, sd, min, percentiles, max)",
+                                  value=False, key="report_include_summary",
+                                  help="off by default: the summary shows values of the data, such as the maximum")
     data_summary = None
-    if sel is not None and any(getattr(a.spec, "data", None) is not None
+    if include_summary and sel is not None and any(getattr(a.spec, "data", None) is not None
                                and a.spec.data.digest == sel.source.digest for a in chosen):
         data_summary = summary_table(sel.column).rename(columns={"value": sel.source.columns[0]})
 

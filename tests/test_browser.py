@@ -27,6 +27,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT_MS = 60_000
+UPLOADED: dict[str, np.ndarray] = {}  # what test_upload_a_csv sent, for the report's privacy check
 
 
 def _free_port() -> int:
@@ -125,6 +126,7 @@ def test_upload_a_csv(page):
     _idle(page)
     rng = np.random.default_rng(2001)
     income = np.round(np.exp(rng.normal(9.7, 0.6, size=177)), 2)
+    UPLOADED["income"] = income
     regions = ["north", "south", "east", "west"]
     content = ("income,region\n" + "\n".join(f"{v},{regions[i % 4]}" for i, v in enumerate(income))).encode()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
@@ -177,6 +179,10 @@ def test_download_the_html_report(page, tmp_path):
     assert "python -m rumap analytic" in html and "incomes.csv" in html
     assert "a snooper who can link the target to its masked record" in html
     assert '"format": "rumap-config/1"' in html
+    # the data stay out of the report unless asked: no values, no summary table
+    assert "<h2>Data</h2>" not in html
+    for value in (UPLOADED["income"].max(), UPLOADED["income"].min(), UPLOADED["income"][0]):
+        assert repr(float(value)) not in html
     _shot(page, "report")
 
 
