@@ -27,9 +27,11 @@ def analytic_widget_values(spec: AnalyticSpec) -> dict:
     }
 
 
-def apply_analytic_spec(spec: AnalyticSpec) -> None:
+def apply_analytic_spec(spec: AnalyticSpec, name: str | None = None) -> None:
     """Fill the Analytic page's widgets from a specification (an example, or a loaded map)."""
     state.set_widgets(analytic_widget_values(spec))
+    if name:
+        state.set_name_hint(spec, name)
     sel = state.selection()
     st.session_state[PREFILLED] = sel.source.digest if sel is not None else None
 

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from rumap.data import BUNDLED_DATA, numeric_columns, read_table_bytes
-from rumap.fingerprint import BoundedCache, bytes_digest, cache_key
+from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
 from rumap.specs import Analysis, DataSource
 
 DATA = "rumap_data"
@@ -146,6 +146,15 @@ def run_cached(spec, data: np.ndarray | None, progress: Callable[[float], None] 
     """Run a specification, reusing the session's result for the same data digest and configuration."""
     digest = spec.data.digest if getattr(spec, "data", None) is not None else None
     return cache().get_or_compute(cache_key(digest, spec.to_dict()), lambda: spec.run(data, progress=progress))
+
+
+def set_name_hint(spec, name: str) -> None:
+    """Propose ``name`` (e.g. an example's title) for maps made with exactly this specification."""
+    st.session_state.setdefault("rumap_name_hints", {})[config_digest(spec.to_dict())] = name
+
+
+def name_hint(digest: str) -> str | None:
+    return st.session_state.get("rumap_name_hints", {}).get(digest)
 
 
 def data_for(spec) -> np.ndarray | None:

@@ -13,6 +13,7 @@ from rumap._validation import PARAMETERS
 from rumap.commands import cli_command, python_call
 from rumap.errors import InputError
 from rumap.figures import PLOTLY_CONFIG
+from rumap.fingerprint import config_digest
 from rumap.specs import Analysis
 
 
@@ -76,8 +77,12 @@ def reproduce(spec) -> None:
 
 def keep_controls(analysis: Analysis, key: str) -> None:
     """A name field and a button that keep the analysis for Compare, Pareto, Report and Presentation."""
+    digest = config_digest(analysis.spec.to_dict())
+    if st.session_state.get(f"{key}_name_for") != digest:  # new settings: propose their name
+        st.session_state[f"{key}_name_for"] = digest
+        st.session_state[f"{key}_name"] = state.name_hint(digest) or analysis.name
     cols = st.columns([3, 1], vertical_alignment="bottom")
-    name = cols[0].text_input("Name for this map", value=analysis.name, key=f"{key}_name")
+    name = cols[0].text_input("Name for this map", key=f"{key}_name")
     if cols[1].button("Keep this map", key=f"{key}_keep", type="primary"):
         state.keep(analysis.renamed(name.strip() or analysis.name))
         st.toast(f"Kept “{name}”. {len(state.analyses())} map(s) kept.")

@@ -46,7 +46,7 @@ for i, (key, example) in enumerate(EXAMPLES.items()):
             with errors_shown():
                 named = example_specs(key)
                 if isinstance(named[0][1], AnalyticSpec):
-                    apply_analytic_spec(named[0][1])
+                    apply_analytic_spec(named[0][1], named[0][0])
                     st.switch_page("pages/analytic.py")
                 run_and_keep([spec for _, spec in named], [name for name, _ in named])
                 st.switch_page("pages/compare.py")

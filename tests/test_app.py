@@ -94,13 +94,16 @@ def test_home_draws_a_map_and_loads_figure_4():
     star = _traces(fig, "markers+text")["optimum (record)"]
     assert star["x"][0] == pytest.approx(200 / 1.2) and star["y"][0] == pytest.approx(5.0)
     assert any("λ² = 0.2," in m.value for m in at.markdown)
+    assert at.text_input(key="analytic_name").value == "Figure 4: adding the maximum"
 
 
 def test_analytic_page_widgets_change_the_map():
     at = _app()
     _example(at, "figure-2")
     (before,) = _figures(at)
+    assert at.text_input(key="analytic_name").value == "Figure 2: record vs population"
     at.number_input(key="an_n").set_value(50).run()
+    assert at.text_input(key="analytic_name").value == "analytic, n = 50, σ² = 1: record, population"
     (after,) = _figures(at)
     assert _traces(after)["population"]["y"] != _traces(before)["population"]["y"]
     assert max(_traces(after)["population"]["x"]) == pytest.approx(50.0)
