@@ -6,7 +6,7 @@ RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 PORT ?= 8501
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,14 @@ run: $(RUN_STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
-test: $(TEST_STAMP)
+# The browser tests drive Debian's Chromium (Playwright's own browser download is not used).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; \
+	fi
+
+test: $(TEST_STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

@@ -1,41 +1,33 @@
-"""rumap dashboard: R-U confidentiality maps in the browser (``make run``)."""
+"""rumap dashboard: R-U confidentiality maps in the browser (``make run``).
+
+The entry point: it sets up the session (data in memory only) and hands over
+to the page chosen in the navigation. Each page is a file in ``pages/``; adding
+a page is one line in :data:`PAGES`.
+"""
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
-from rumap.analytic import STATES, AnalyticSetting, analytic_map
-from rumap.errors import InputError
-from rumap.optimum import describe_optimum, max_tolerable_risk
-from rumap.plotting import ru_map_figure
+from dashboard import state
 
-st.set_page_config(page_title="rumap: R-U confidentiality maps", layout="wide")
-st.title("R-U confidentiality map: additive noise")
-st.caption("Duncan, Keller-McNulty & Stokes (2001), Equations 1-10. Risk R = 1 / snooper's MSE; "
-           "utility U = n / (sigma^2 + lambda^2).")
+st.set_page_config(page_title="rumap: R-U confidentiality maps", page_icon=":material/scatter_plot:",
+                   layout="wide")
 
-with st.sidebar:
-    n = st.number_input("n (records)", min_value=3, value=200, step=1)
-    sigma2 = st.number_input("sigma^2 (data variance)", min_value=1e-9, value=1.0, format="%.4g")
-    p = st.slider("percentile p", min_value=0.01, max_value=0.99, value=0.99)
-    states = st.multiselect("knowledge states", [s for s in STATES if s not in ("sample", "mean-target")],
-                            default=["record", "population", "percentile", "maximum"])
-    lam_max = st.number_input("largest lambda^2", min_value=0.01, value=3.0)
-    max_risk = st.number_input("maximum tolerable risk", min_value=1e-6, value=5.0)
-    log_y = st.checkbox("log risk axis", value=True)
+#: (file, title, icon) of every page, in menu order; the first is the home page.
+PAGES = [
+    ("pages/home.py", "Home", ":material/home:"),
+    ("pages/data.py", "Data", ":material/table:"),
+    ("pages/analytic.py", "Analytic map", ":material/functions:"),
+    ("pages/empirical.py", "Empirical map", ":material/casino:"),
+    ("pages/tables.py", "Tables", ":material/grid_on:"),
+    ("pages/compare.py", "Compare", ":material/compare:"),
+    ("pages/pareto.py", "Pareto", ":material/trending_down:"),
+    ("pages/report.py", "Report", ":material/description:"),
+    ("pages/presentation.py", "Presentation", ":material/slideshow:"),
+]
 
-try:
-    setting = AnalyticSetting(n=int(n), sigma2=float(sigma2), p=float(p))
-    maps = analytic_map(states, np.linspace(0, lam_max, 301), setting) if states else []
-    optima = [max_tolerable_risk(s, setting, max_risk) for s in states]
-except InputError as exc:
-    st.error(str(exc))
-    st.stop()
-
-if maps:
-    st.plotly_chart(ru_map_figure(maps, log_y=log_y, max_risk=max_risk, optima=optima), width="stretch")
-    for opt in optima:
-        st.write("- " + describe_optimum(opt))
-else:
-    st.info("Choose at least one knowledge state.")
+state.ensure_default_data()
+page = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
+                      for i, (path, title, icon) in enumerate(PAGES)])
+page.run()

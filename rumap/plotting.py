@@ -103,9 +103,12 @@ def ru_map_figure(
                 textposition="top right", textfont={"size": max(font_size - 3, 9), "color": color},
                 customdata=custom[idx], hovertemplate=hover, name=f"{name} markers"))
     if max_risk is not None:
-        fig.add_hline(y=max_risk, line={"dash": "dash", "color": "black"},
-                      annotation_text=f"maximum tolerable risk {_fmt(max_risk)}",
-                      annotation_position="top left")
+        fig.add_hline(y=max_risk, line={"dash": "dash", "color": "black"})
+        # an annotation's y on a log axis is log10 of the value (add_hline's own annotation gets this wrong
+        # and stretches the axis to 10 ** max_risk)
+        label_y = math.log10(max_risk) if log_y and max_risk > 0 else max_risk
+        fig.add_annotation(x=0, xref="paper", y=label_y, yref="y", text=f"maximum tolerable risk {_fmt(max_risk)}",
+                           showarrow=False, xanchor="left", yanchor="bottom")
     for opt in optima or []:
         if not getattr(opt, "reachable", False) or not math.isfinite(opt.utility):
             continue

@@ -23,6 +23,7 @@ __all__ = ["main", "SUBCOMMANDS", "OneLineParser", "print_json"]
 SUBCOMMANDS: dict[str, str] = {
     "analytic": "rumap.cli.analytic",
     "table": "rumap.cli.table",
+    "simulate": "rumap.cli.simulate",
     "microaggregate": "rumap.cli.microaggregate",
 }
 

@@ -1,0 +1,70 @@
+"""Choosing which curves of the kept analyses to compare, on common R and U measures."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import state
+from rumap.errors import InputError
+from rumap.optimum import envelope
+from rumap.result import RUMap
+from rumap.specs import Analysis
+
+WORST = "worst case over each map's curves"
+
+
+def _measure(m: RUMap) -> str:
+    return f"R: {m.risk_label} | U: {m.utility_label}"
+
+
+def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMap], list[str], list[Analysis]]:
+    """Widgets that pick kept analyses, a pair of R/U measures and a knowledge state; returns the curves.
+
+    Returns
+    -------
+    maps, names, analyses
+        One curve per chosen analysis and state (or each analysis's worst case),
+        the curve names, and the analysis each curve comes from.
+    """
+    names = state.kept_choice(f"{key}_maps")
+    chosen_names = st.multiselect("Kept maps", names, key=f"{key}_maps")
+    state.remember(f"{key}_maps")
+    chosen = [a for a in kept if a.name in chosen_names]
+    if not chosen:
+        raise InputError("choose at least one kept map")
+    measures = list(dict.fromkeys(_measure(m) for a in chosen for m in a.maps))
+    measure = st.selectbox("Risk and utility measures", measures, key=f"{key}_measure",
+                           help="only curves that measure R and U the same way can be compared")
+    candidates = [(a, m) for a in chosen for m in a.maps if _measure(m) == measure]
+    knowledge = [WORST, *dict.fromkeys(m.label for _, m in candidates)]
+    which = st.selectbox("Snooper's knowledge", knowledge, key=f"{key}_knowledge",
+                         help="the worst case is, at each parameter value, the largest risk of a map's curves "
+                              "(the rational snooper)")
+    maps, curve_names, owners = [], [], []
+    for a in chosen:
+        mine = [m for aa, m in candidates if aa is a]
+        if not mine:
+            continue
+        if which == WORST:
+            if len(mine) == 1:
+                maps.append(mine[0])
+            else:
+                try:
+                    maps.append(envelope(mine))
+                except InputError:  # curves over different grids: compare each one
+                    for m in mine:
+                        maps.append(m)
+                        curve_names.append(f"{a.name}: {m.label}")
+                        owners.append(a)
+                    continue
+            curve_names.append(a.name)
+            owners.append(a)
+        else:
+            for m in mine:
+                if m.label == which:
+                    maps.append(m)
+                    curve_names.append(f"{a.name}: {m.label}")
+                    owners.append(a)
+    if not maps:
+        raise InputError(f"no chosen map has a curve for {which!r}")
+    return maps, curve_names, owners

@@ -1,0 +1,204 @@
+"""The session's state: the loaded data set, the chosen columns, the kept analyses and a result cache.
+
+Everything lives in ``st.session_state``, i.e. in this browser session's memory
+only: nothing is written to disk and everything ends with the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from rumap.data import BUNDLED_DATA, numeric_columns, read_table_bytes
+from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
+from rumap.specs import Analysis, DataSource
+
+DATA = "rumap_data"
+SELECTION = "rumap_selection"
+ANALYSES = "rumap_analyses"
+CACHE = "rumap_cache"
+STORE = "rumap_widgets"
+CURRENT = "rumap_current"
+
+
+@dataclass(frozen=True)
+class LoadedData:
+    """A data set held in memory: where it came from, its table and a digest of its bytes."""
+
+    kind: str
+    name: str
+    frame: pd.DataFrame
+    digest: str
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The chosen numeric column(s) of the loaded data, after the missing-value policy."""
+
+    source: DataSource
+    values: np.ndarray  # shape (n, d)
+
+    @property
+    def column(self) -> np.ndarray:
+        """The first chosen column, shape (n,)."""
+        return self.values[:, 0]
+
+
+def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None) -> LoadedData:
+    """Read a file held in memory (raises InputError naming the problem) and make it the session's data.
+
+    ``filename`` (default ``name``) chooses the reader by its extension.
+    """
+    frame = read_table_bytes(content, filename or name)
+    data = LoadedData(kind=kind, name=name, frame=frame, digest=bytes_digest(content))
+    st.session_state[DATA] = data
+    st.session_state.pop(SELECTION, None)
+    return data
+
+
+def load_bundled(name: str) -> LoadedData:
+    """Load a data set shipped with rumap."""
+    path = BUNDLED_DATA[name]
+    with open(path, "rb") as handle:
+        return load_bytes("bundled", name, handle.read(), filename=path.name)
+
+
+def loaded_data() -> LoadedData | None:
+    return st.session_state.get(DATA)
+
+
+def select(columns: list[str], missing: str) -> Selection:
+    """Choose the column(s) of the loaded data (raises InputError for a bad choice)."""
+    data = loaded_data()
+    values = numeric_columns(data.frame, list(columns), source=data.name, missing=missing)
+    source = DataSource.of(data.kind, data.name, columns, values, missing=missing)
+    selection = Selection(source=source, values=values)
+    st.session_state[SELECTION] = selection
+    return selection
+
+
+def selection() -> Selection | None:
+    return st.session_state.get(SELECTION)
+
+
+def ensure_default_data() -> None:
+    """On a session's first run, load the first bundled data set and its first numeric column."""
+    if DATA in st.session_state or st.session_state.get("rumap_default_tried"):
+        return
+    st.session_state["rumap_default_tried"] = True
+    for name, path in BUNDLED_DATA.items():
+        try:
+            if path.is_file():
+                data = load_bundled(name)
+                from rumap.data import numeric_column_names
+
+                select(numeric_column_names(data.frame)[:1], "refuse")
+        except Exception:  # a broken bundled file must not stop the app; the Data page will say why
+            st.session_state.pop(DATA, None)
+            st.session_state.pop(SELECTION, None)
+        return
+
+
+def analyses() -> list[Analysis]:
+    """The kept analyses (a list owned by the session)."""
+    return st.session_state.setdefault(ANALYSES, [])
+
+
+#: The widgets (on Compare, Pareto and Report) that choose among the kept analyses.
+KEPT_CHOICES = ("compare_maps", "pareto_maps", "report_maps")
+
+
+def keep(analysis: Analysis) -> None:
+    """Keep an analysis for Compare, Pareto, Report and Presentation (replacing one of the same name).
+
+    The new analysis is added to the maps chosen on those pages.
+    """
+    kept = analyses()
+    kept[:] = [a for a in kept if a.name != analysis.name] + [analysis]
+    store = st.session_state.setdefault(STORE, {})
+    for key in KEPT_CHOICES:
+        chosen = store.get(key, st.session_state.get(key, [a.name for a in kept[:-1]]))
+        set_widgets({key: [*[n for n in chosen if n != analysis.name], analysis.name]})
+
+
+def focus(names: list[str]) -> None:
+    """Choose exactly these kept analyses on Compare and Pareto (e.g. after loading an example)."""
+    set_widgets({"compare_maps": list(names), "pareto_maps": list(names)})
+
+
+def kept_choice(key: str) -> list[str]:
+    """Prepare a multiselect of kept analyses: its remembered choice, limited to the kept names."""
+    names = [a.name for a in analyses()]
+    init_widget(key, names)
+    st.session_state[key] = [n for n in st.session_state[key] if n in names]
+    return names
+
+
+def cache() -> BoundedCache:
+    return st.session_state.setdefault(CACHE, BoundedCache(max_entries=24))
+
+
+def run_cached(spec, data: np.ndarray | None, progress: Callable[[float], None] | None = None) -> Analysis:
+    """Run a specification, reusing the session's result for the same data digest and configuration."""
+    digest = spec.data.digest if getattr(spec, "data", None) is not None else None
+    return cache().get_or_compute(cache_key(digest, spec.to_dict()), lambda: spec.run(data, progress=progress))
+
+
+def set_name_hint(spec, name: str) -> None:
+    """Propose ``name`` (e.g. an example's title) for maps made with exactly this specification."""
+    st.session_state.setdefault("rumap_name_hints", {})[config_digest(spec.to_dict())] = name
+
+
+def name_hint(digest: str) -> str | None:
+    return st.session_state.get("rumap_name_hints", {}).get(digest)
+
+
+def data_for(spec) -> np.ndarray | None:
+    """The session's chosen data if they are the data ``spec`` was made for, else ``None``.
+
+    With ``None`` a specification falls back to its stored or bundled data.
+    """
+    source = getattr(spec, "data", None)
+    sel = selection()
+    if source is not None and sel is not None and sel.source.digest == source.digest:
+        return sel.values
+    return None
+
+
+def set_current(page: str, analysis: Analysis | None) -> None:
+    st.session_state.setdefault(CURRENT, {})[page] = analysis
+
+
+def current(page: str) -> Analysis | None:
+    return st.session_state.get(CURRENT, {}).get(page)
+
+
+def init_widget(key: str, default) -> None:
+    """Give a widget its remembered value (or ``default``) before it is drawn.
+
+    Streamlit forgets the state of widgets on pages that are not shown; the
+    values are kept in a separate store so they survive a change of page.
+    """
+    store = st.session_state.setdefault(STORE, {})
+    if key not in st.session_state:
+        st.session_state[key] = store.get(key, default)
+
+
+def remember(*keys: str) -> None:
+    """Save the widgets' current values so they survive a change of page."""
+    store = st.session_state.setdefault(STORE, {})
+    for key in keys:
+        if key in st.session_state:
+            store[key] = st.session_state[key]
+
+
+def set_widgets(values: dict) -> None:
+    """Set widgets' values (e.g. from an example) for the next time their page is drawn."""
+    store = st.session_state.setdefault(STORE, {})
+    for key, value in values.items():
+        store[key] = value
+        st.session_state.pop(key, None)

@@ -1,0 +1,51 @@
+"""Compare: overlay kept maps on common R and U measures; the most utility under a risk bound."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.selection import curves_on_common_measures
+from dashboard.widgets import errors_shown, number, plot
+from rumap.figures import comparison_figure
+from rumap.pareto import best_under_risk
+from rumap.plotting import PARAMETER_SYMBOLS
+
+st.title("Compare kept maps")
+kept = state.analyses()
+if not kept:
+    st.info("No map kept yet: draw a map on the Analytic or Empirical page and press “Keep this map”, "
+            "or load a worked example on the Home page.")
+    st.stop()
+
+with errors_shown():
+    maps, names, owners = curves_on_common_measures(kept, "compare")
+    bounds = [a.max_risk for a in owners if a.max_risk is not None]
+    cols = st.columns(3)
+    with cols[0]:
+        max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk", bounds[0] if bounds else 5.0)
+    log_x = cols[1].checkbox("log utility axis", value=False, key="compare_log_x")
+    log_y = cols[2].checkbox("log risk axis", value=True, key="compare_log_y")
+    state.remember("compare_max_risk")
+    choice = best_under_risk(maps, max_risk, labels=names)
+    plot(comparison_figure(maps, names, log_x=log_x, log_y=log_y, max_risk=max_risk, choice=choice),
+         key="compare_map")
+    if choice.reachable:
+        symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
+        st.success(f"For risk at most {max_risk:.4g}, the most utility ({choice.utility:.4g}) comes from "
+                   f"**{choice.map}** with {symbol} = {choice.value:.4g} (risk {choice.risk:.4g}).")
+    else:
+        st.warning(f"No compared map reaches risk {max_risk:.4g} on its grid.")
+    rows = []
+    for m, name in zip(maps, names, strict=True):
+        c = best_under_risk([m], max_risk)
+        rows.append({"map": name, "parameter": m.parameter, "best value": c.value if c.reachable else None,
+                     "utility": c.utility if c.reachable else None, "risk": c.risk if c.reachable else None,
+                     "reaches the bound": c.reachable})
+    st.dataframe(rows, width="stretch", hide_index=True)
+
+with st.expander("Remove kept maps"):
+    for a in list(kept):
+        if st.button(f"Remove “{a.name}”", key=f"remove_{a.name}"):
+            kept.remove(a)
+            st.rerun()

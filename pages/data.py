@@ -1,0 +1,88 @@
+"""Data: upload a file or pick a bundled data set, preview it, choose the numeric column(s)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from dashboard.forms import prefill_from_data
+from dashboard.widgets import errors_shown
+from rumap.data import BUNDLED_DATA, MAX_BYTES, READERS, numeric_column_names, summary_table
+from rumap.fingerprint import bytes_digest
+
+st.title("Data")
+st.caption("Files are read in this session's memory only: never written to disk or logs, and gone when you "
+           "close the tab. Formats: " + ", ".join(sorted(READERS)) + f"; at most {MAX_BYTES // 2**20} MB.")
+
+loaded = state.loaded_data()
+state.init_widget("data_source", "Upload a file" if loaded is not None and loaded.kind == "upload" else "Bundled data set")
+state.init_widget("data_missing", "refuse")
+source = st.radio("Source", ["Bundled data set", "Upload a file"], horizontal=True, key="data_source")
+state.remember("data_source")
+if source == "Bundled data set":
+    available = [name for name, path in BUNDLED_DATA.items() if path.is_file()]
+    if not available:
+        st.warning("No bundled data set is installed.")
+    else:
+        current = state.loaded_data()
+        index = available.index(current.name) if current is not None and current.kind == "bundled" \
+            and current.name in available else 0
+        name = st.selectbox("Data set", available, index=index, key="data_bundled")
+        if current is None or current.kind != "bundled" or current.name != name:
+            with errors_shown():
+                state.load_bundled(name)
+else:
+    upload = st.file_uploader("Data file", type=None, key="data_upload", max_upload_size=MAX_BYTES // 2**20,
+                              help="CSV/TSV, Excel, Parquet, Stata (.dta), SPSS (.sav) or SAS (.sas7bdat)")
+    if upload is not None:
+        content = upload.getvalue()
+        current = state.loaded_data()
+        if current is None or current.kind != "upload" or current.digest != bytes_digest(content) \
+                or current.name != upload.name:
+            with errors_shown():
+                state.load_bytes("upload", upload.name, content)
+                st.session_state.pop("data_columns", None)
+            if state.loaded_data() is None or state.loaded_data().digest != bytes_digest(content):
+                st.session_state.pop(state.DATA, None)
+                st.session_state.pop(state.SELECTION, None)
+                st.stop()
+
+data = state.loaded_data()
+if data is None:
+    st.info("Choose a bundled data set or upload a file.")
+    st.stop()
+
+st.subheader(f"{data.name}")
+st.caption(f"{data.frame.shape[0]} rows × {data.frame.shape[1]} columns")
+st.dataframe(data.frame.head(20), width="stretch", height=280)
+
+numeric = numeric_column_names(data.frame)
+if not numeric:
+    st.error(f"{data.name}: no numeric column; the maps need numbers.")
+    st.stop()
+
+sel = state.selection()
+default = [c for c in (sel.source.columns if sel is not None else ()) if c in numeric] or numeric[:1]
+if "data_columns" not in st.session_state or not set(st.session_state["data_columns"]) <= set(numeric):
+    st.session_state["data_columns"] = default
+columns = st.multiselect("Numeric column(s) to mask", numeric, key="data_columns",
+                         help="Noise and the analytic map use the first column; microaggregation can use several.")
+missing = st.radio("Rows with missing values", ["refuse", "drop"], horizontal=True, key="data_missing",
+                   format_func={"refuse": "refuse the data", "drop": "drop those rows"}.get)
+state.remember("data_missing")
+if not columns:
+    st.warning("Choose at least one numeric column.")
+    st.stop()
+
+with errors_shown():
+    chosen = state.select(columns, missing)
+    prefill_from_data(chosen.values, chosen.source.digest)
+    dropped = data.frame.shape[0] - chosen.values.shape[0]
+    if dropped:
+        st.info(f"{dropped} row(s) with missing values dropped; {chosen.values.shape[0]} rows used.")
+    st.subheader("Summary (as Table 1 of Duncan et al. 2001)")
+    tables = [summary_table(chosen.values[:, j]).set_index("statistic")["value"].rename(col)
+              for j, col in enumerate(columns)]
+    st.dataframe(pd.concat(tables, axis=1), width="content")
+    st.success(f"Using {', '.join(columns)} (n = {chosen.values.shape[0]}). The map pages now start from these data.")

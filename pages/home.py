@@ -1,0 +1,52 @@
+"""Home: what an R-U map is, and the paper's worked examples in one click."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.forms import apply_analytic_spec, run_and_keep
+from dashboard.widgets import errors_shown, plot
+from rumap.examples import EXAMPLES, example_specs
+from rumap.figures import analysis_figure
+from rumap.specs import AnalyticSpec
+
+st.title("R-U confidentiality maps")
+st.markdown(
+    "A statistical agency that releases microdata must keep **disclosure risk R** low and **data utility U** "
+    "high. Masking the data (adding noise, microaggregating) lowers both. An **R-U confidentiality map** "
+    "(Duncan, Keller-McNulty & Stokes 2001) draws the pair (U, R) as the masking parameter changes, once for "
+    "each thing a data snooper may know about a target record. A **maximum tolerable risk** is a horizontal "
+    "line: the best parameter is the one that keeps the most utility below it.")
+
+left, right = st.columns([3, 2])
+with left:
+    picture = AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_stop=3.0, max_risk=5.0)
+    plot(analysis_figure(state.run_cached(picture, None), title="Additive noise, n = 200, σ² = 1"), key="home_map")
+with right:
+    st.markdown(
+        "**Reading the map.** Utility is on the horizontal axis, risk on the vertical one. Each curve starts at "
+        "the right (no noise: full utility, highest risk) and moves left as the noise variance λ² grows. "
+        "A snooper who can link a target to its masked record (red) is stopped only by noise; one who knows "
+        "only that the target comes from the population (blue) learns little even from the raw data. "
+        "With a maximum tolerable risk of 5 (dashed line) the agency needs λ² = 0.2 (star) and keeps 83% "
+        "of the utility.")
+    st.markdown("**Pages.** *Data*: upload or pick a data set. *Analytic map*: the paper's formulas. "
+                "*Empirical map*: simulate masking on your data. *Compare* and *Pareto*: choose among kept maps. "
+                "*Report*: export everything. *Presentation*: one map per screen for a committee.")
+
+st.header("Worked examples from the paper")
+st.caption("Each button loads the example's settings and draws its map.")
+cols = st.columns(3)
+for i, (key, example) in enumerate(EXAMPLES.items()):
+    with cols[i % 3], st.container(border=True):
+        st.markdown(f"**{example.figures}: {example.title}**")
+        st.caption(example.description)
+        if st.button(f"Load {example.figures}", key=f"example_{key}"):
+            with errors_shown():
+                named = example_specs(key)
+                if isinstance(named[0][1], AnalyticSpec):
+                    apply_analytic_spec(named[0][1], named[0][0])
+                    st.switch_page("pages/analytic.py")
+                run_and_keep([spec for _, spec in named], [name for name, _ in named])
+                st.switch_page("pages/compare.py")

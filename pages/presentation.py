@@ -1,0 +1,55 @@
+"""Presentation: one map per screen in large type, the chosen parameter annotated, one sentence."""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.widgets import bounds, errors_shown, plot
+from rumap.figures import presentation_figure
+from rumap.statements import map_choice, one_sentence
+
+st.html("""<style>
+.stMainBlockContainer p, .stMainBlockContainer li {font-size: 1.6rem; line-height: 1.4;}
+.rumap-statement {font-size: 2.1rem; line-height: 1.35; font-weight: 500; margin: 0.4em 0 0.8em 0;}
+</style>""")
+
+kept = state.analyses()
+slides = [(a, i) for a in kept for i in range(len(a.maps))]
+if not slides:
+    st.title("Presentation")
+    st.info("No map kept yet: keep maps on the Analytic or Empirical page, or load an example on the Home page.")
+    st.stop()
+
+state.init_widget("present_index", 0)
+if st.session_state["present_index"] >= len(slides):
+    st.session_state["present_index"] = 0
+index = st.session_state["present_index"]
+analysis, curve = slides[index]
+m = analysis.maps[curve]
+
+with errors_shown():
+    bound = analysis.max_risk
+    with st.sidebar:
+        st.header("Presentation")
+        st.caption(f"Map {index + 1} of {len(slides)}")
+        override = st.number_input("Maximum tolerable risk", value=float(bound) if bound is not None else 1.0,
+                                   format="%.4g", key=f"present_bound_{index}", **bounds("max_risk"))
+    choice = map_choice(analysis, curve, max_risk=override)
+    title = f"{analysis.name}: {m.label}" if len(analysis.maps) > 1 else analysis.name
+    st.markdown(f"<div class='rumap-statement'>{html.escape(one_sentence(m, choice))}</div>",
+                unsafe_allow_html=True)
+    plot(presentation_figure(m, choice, title=title, log_x=analysis.spec.log_x, log_y=analysis.spec.log_y),
+         key=f"present_map_{index}")
+
+prev, _, nxt = st.columns([1, 4, 1])
+if prev.button("◀ Previous", disabled=index == 0, key="present_prev", width="stretch"):
+    st.session_state["present_index"] = index - 1
+    state.remember("present_index")
+    st.rerun()
+if nxt.button("Next ▶", disabled=index >= len(slides) - 1, key="present_next", width="stretch"):
+    st.session_state["present_index"] = index + 1
+    state.remember("present_index")
+    st.rerun()

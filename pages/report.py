@@ -1,0 +1,96 @@
+"""Report: export the kept maps (HTML, CSV, JSON, images, configuration) and load a configuration back."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.widgets import errors_shown
+from rumap.data import summary_table
+from rumap.figures import analysis_figure
+from rumap.report import config_json, curves_csv, curves_json, figure_image, load_config, report_html
+from rumap.specs import Analysis
+
+st.title("Report")
+kept = state.analyses()
+
+st.subheader("Load a configuration")
+st.caption("A configuration file (or an HTML report made here) reproduces its maps exactly. Maps computed on "
+           "uploaded data need the same data loaded on the Data page, unless the file includes the data.")
+config_file = st.file_uploader("Configuration (.json or .html)", type=["json", "html"], key="report_config")
+if config_file is not None and st.button("Reproduce the maps in this file", key="report_load"):
+    with errors_shown():
+        loaded = load_config(config_file.getvalue())
+        bar = st.progress(0.0, text="Reproducing…")
+        for i, (name, spec) in enumerate(loaded):
+            analysis = state.run_cached(spec, state.data_for(spec))
+            state.keep(analysis.renamed(name) if name else analysis)
+            bar.progress((i + 1) / len(loaded), text=f"Reproduced {name}")
+        st.success(f"Reproduced {len(loaded)} map(s); they are now kept.")
+        kept = state.analyses()
+
+st.subheader("Export")
+if not kept:
+    st.info("No map kept yet: keep maps on the Analytic or Empirical page, or load an example on the Home page.")
+    st.stop()
+
+with errors_shown():
+    names = state.kept_choice("report_maps")
+    chosen_names = st.multiselect("Maps in the report", names, key="report_maps")
+    state.remember("report_maps")
+    chosen: list[Analysis] = [a for a in kept if a.name in chosen_names]
+    if not chosen:
+        st.warning("Choose at least one map.")
+        st.stop()
+    title = st.text_input("Title", value="R-U confidentiality maps", key="report_title")
+    include_data = st.checkbox("Include the data in the report and the configuration", value=False,
+                               key="report_include_data",
+                               help="off by default: the report then names the data set and records a digest of "
+                                    "it, but holds none of its values")
+    sel = state.selection()
+    data_values = None
+    if include_data:
+        data_values = {sel.source.digest: sel.values} if sel is not None else {}
+        missing = [a.name for a in chosen if getattr(a.spec, "data", None) is not None
+                   and a.spec.data.digest not in data_values and a.spec.data.kind != "bundled"]
+        if missing:
+            st.warning("The data of " + ", ".join(missing) + " are no longer loaded and cannot be included.")
+    include_summary = st.checkbox("Include the data's summary table (n, mean, sd, min, percentiles, max)",
+                                  value=False, key="report_include_summary",
+                                  help="off by default: the summary shows values of the data, such as the maximum")
+    data_summary = None
+    if include_summary and sel is not None and any(getattr(a.spec, "data", None) is not None
+                               and a.spec.data.digest == sel.source.digest for a in chosen):
+        data_summary = summary_table(sel.column).rename(columns={"value": sel.source.columns[0]})
+
+    html_text = report_html(chosen, title=title, data_values=data_values, data_summary=data_summary)
+    cols = st.columns(4)
+    cols[0].download_button("HTML report", html_text, file_name="rumap_report.html", mime="text/html",
+                            on_click="ignore", type="primary", key="dl_html")
+    cols[1].download_button("Curves (CSV)", curves_csv(chosen), file_name="rumap_curves.csv", mime="text/csv",
+                            on_click="ignore", key="dl_csv")
+    cols[2].download_button("Curves (JSON)", curves_json(chosen), file_name="rumap_curves.json",
+                            mime="application/json", on_click="ignore", key="dl_json")
+    cols[3].download_button("Configuration (JSON)", config_json(chosen, data_values), file_name="rumap_config.json",
+                            mime="application/json", on_click="ignore", key="dl_config")
+    st.caption(f"The HTML report is one file ({len(html_text) / 1e6:.1f} MB) that works offline, with interactive "
+               "figures. Every figure's toolbar (camera icon) also saves it as SVG.")
+
+    if st.checkbox("Figures as PNG and SVG files", value=False, key="report_images"):
+        for i, a in enumerate(chosen):
+            fig = analysis_figure(a, title=a.name)
+            png = figure_image(fig, "png")
+            if png is None:
+                st.info("This server has no image engine (kaleido) for PNG/SVG files; use the camera icon "
+                        "in each figure's toolbar instead.")
+                break
+            c = st.columns(2)
+            c[0].download_button(f"{a.name} (PNG)", png, file_name=f"rumap_map_{i + 1}.png", mime="image/png",
+                                 on_click="ignore", key=f"dl_png_{i}")
+            svg = figure_image(fig, "svg")
+            if svg is not None:
+                c[1].download_button(f"{a.name} (SVG)", svg, file_name=f"rumap_map_{i + 1}.svg",
+                                     mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{i}")
+
+    with st.expander("Preview: configuration"):
+        st.code(config_json(chosen, data_values), language="json")

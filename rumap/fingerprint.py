@@ -1,0 +1,99 @@
+"""Digests of data and configurations, and a small bounded cache keyed on them.
+
+The dashboard caches results per session under a key made of a digest of the
+data's bytes and the configuration. Hashing every byte (rather than sampling a
+large frame, as Streamlit's own hasher does) means two data sets that differ in
+one value never share a cache entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from rumap.errors import InputError
+from rumap.result import json_safe
+
+__all__ = ["bytes_digest", "array_digest", "config_digest", "cache_key", "BoundedCache"]
+
+T = TypeVar("T")
+
+
+def bytes_digest(content: bytes) -> str:
+    """SHA-256 of a file's bytes, as 64 hex digits."""
+    return hashlib.sha256(content).hexdigest()
+
+
+def array_digest(values: np.ndarray) -> str:
+    """SHA-256 of an array's shape, dtype and every value (C order).
+
+    Two arrays get the same digest only if they have the same shape and the
+    same values (as float64).
+    """
+    arr = np.ascontiguousarray(np.asarray(values, dtype=float))
+    h = hashlib.sha256()
+    h.update(repr(arr.shape).encode())
+    h.update(arr.tobytes())
+    return h.hexdigest()
+
+
+def config_digest(config: Mapping[str, Any]) -> str:
+    """SHA-256 of a configuration's canonical JSON (sorted keys)."""
+    try:
+        text = json.dumps(json_safe(config), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"the configuration cannot be written as JSON: {exc}") from None
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_key(data_digest: str | None, config: Mapping[str, Any]) -> str:
+    """The cache key of a result: the data's digest plus the configuration's digest."""
+    return f"{data_digest or 'no-data'}:{config_digest(config)}"
+
+
+class BoundedCache(Generic[T]):
+    """A least-recently-used cache holding at most ``max_entries`` results.
+
+    It lives wherever its owner keeps it (the dashboard keeps one in each
+    session's state, so it ends with the session).
+
+    Parameters
+    ----------
+    max_entries : int, default 16
+    """
+
+    def __init__(self, max_entries: int = 16) -> None:
+        if max_entries < 1:
+            raise InputError(f"max_entries must be at least 1, got {max_entries}")
+        self.max_entries = int(max_entries)
+        self._entries: OrderedDict[str, T] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._entries
+
+    def get_or_compute(self, key: str, compute: Callable[[], T]) -> T:
+        """The cached value for ``key``, computing and storing it on a miss."""
+        if key in self._entries:
+            self.hits += 1
+            self._entries.move_to_end(key)
+            return self._entries[key]
+        self.misses += 1
+        value = compute()
+        self._entries[key] = value
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._entries.clear()

@@ -1,0 +1,388 @@
+"""Specifications that reproduce R-U maps, and the analyses they produce.
+
+A *specification* holds every input of a map (the parameters, the grid, the
+snooper's knowledge states and which data were used), converts to JSON and back
+without loss, and re-runs to give the same maps. The dashboard keeps
+:class:`Analysis` objects (a specification, its maps and optima); the report
+writes the specifications out so that they can be loaded back.
+
+Data never enter a specification unless asked for: :class:`DataSource` names
+the data set and column(s) and records a digest of the values used, so a loaded
+specification can check that it is applied to the same data.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rumap._validation import check_scalar
+from rumap.analytic import FAMILIES, STATES, AnalyticSetting, analytic_map
+from rumap.errors import InputError
+from rumap.fingerprint import array_digest
+from rumap.optimum import Crossing, Optimum, crossings, max_tolerable_risk
+from rumap.result import RUMap, json_safe
+
+__all__ = ["DataSource", "AnalyticSpec", "EmpiricalSpec", "Analysis", "spec_from_dict", "SPEC_KINDS"]
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """Which data a map was computed on.
+
+    Parameters
+    ----------
+    kind : {"bundled", "upload", "inline"}
+        A data set shipped with rumap, an uploaded file, or values stored in
+        the specification itself.
+    name : str
+        The bundled data set's name or the uploaded file's name.
+    columns : tuple of str
+        The numeric column(s) used.
+    missing : {"refuse", "drop"}
+        The missing-value policy applied.
+    digest : str
+        :func:`rumap.fingerprint.array_digest` of the values used, shape (n, d).
+    n : int
+        Number of rows used.
+    values : tuple of tuple of float, optional
+        The values themselves, only when the user chose to include them.
+    """
+
+    kind: str
+    name: str
+    columns: tuple[str, ...]
+    missing: str = "refuse"
+    digest: str = ""
+    n: int = 0
+    values: tuple[tuple[float, ...], ...] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("bundled", "upload", "inline"):
+            raise InputError(f"data source kind must be bundled, upload or inline, got {self.kind!r}")
+        if self.missing not in ("refuse", "drop"):
+            raise InputError(f"missing must be 'refuse' or 'drop', got {self.missing!r}")
+        object.__setattr__(self, "columns", tuple(str(c) for c in self.columns))
+        if not self.columns:
+            raise InputError("a data source needs at least one column")
+
+    @classmethod
+    def of(cls, kind: str, name: str, columns: Sequence[str], values: np.ndarray, missing: str = "refuse",
+           include_values: bool = False) -> DataSource:
+        """A data source for ``values`` (shape (n,) or (n, d)), with its digest."""
+        arr = np.asarray(values, dtype=float)
+        arr2 = arr.reshape(arr.shape[0], -1)
+        stored = tuple(tuple(float(v) for v in row) for row in arr2) if include_values else None
+        return cls(kind=kind, name=name, columns=tuple(columns), missing=missing, digest=array_digest(arr2),
+                   n=int(arr2.shape[0]), values=stored)
+
+    def with_values(self, values: np.ndarray | None) -> DataSource:
+        """A copy that stores ``values`` (or drops them with ``None``)."""
+        if values is None:
+            return DataSource(self.kind, self.name, self.columns, self.missing, self.digest, self.n, None)
+        arr2 = np.asarray(values, dtype=float).reshape(len(values), -1)
+        if array_digest(arr2) != self.digest:
+            raise InputError(f"the values given for {self.name!r} are not the data this map was computed on")
+        return DataSource(self.kind, self.name, self.columns, self.missing, self.digest, self.n,
+                          tuple(tuple(float(v) for v in row) for row in arr2))
+
+    def stored_values(self) -> np.ndarray | None:
+        """The stored values as an array of shape (n, d), or ``None``."""
+        if self.values is None:
+            return None
+        return np.array(self.values, dtype=float).reshape(len(self.values), -1)
+
+    def check(self, values: np.ndarray) -> np.ndarray:
+        """``values`` as shape (n, d) after checking they are the data this source describes."""
+        arr2 = np.asarray(values, dtype=float).reshape(len(values), -1)
+        if array_digest(arr2) != self.digest:
+            raise InputError(f"the loaded data are not {self.name!r} [{', '.join(self.columns)}] "
+                             f"as used for this map (n = {self.n}); load that data set first")
+        return arr2
+
+    def resolve(self, values: np.ndarray | None = None) -> np.ndarray:
+        """The data as shape (n, d): ``values`` if given, else the stored values, else the bundled file.
+
+        Raises
+        ------
+        InputError
+            No data available, or data that are not the ones this source describes.
+        """
+        if values is None:
+            values = self.stored_values()
+        if values is None and self.kind == "bundled":
+            from rumap.data import BUNDLED_DATA, numeric_columns, read_table
+
+            if self.name not in BUNDLED_DATA:
+                raise InputError(f"no bundled data set named {self.name!r}")
+            values = numeric_columns(read_table(BUNDLED_DATA[self.name]), list(self.columns), source=self.name,
+                                     missing=self.missing)
+        if values is None:
+            raise InputError(f"this map needs the data {self.name!r} [{', '.join(self.columns)}]; load it first")
+        return self.check(values)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"kind": self.kind, "name": self.name, "columns": list(self.columns), "missing": self.missing,
+               "digest": self.digest, "n": self.n}
+        if self.values is not None:
+            out["values"] = [list(row) for row in self.values]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DataSource:
+        try:
+            values = data.get("values")
+            return cls(kind=data["kind"], name=data["name"], columns=tuple(data["columns"]),
+                       missing=data.get("missing", "refuse"), digest=data.get("digest", ""), n=int(data.get("n", 0)),
+                       values=None if values is None else tuple(tuple(float(v) for v in row) for row in values))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"bad data source in the configuration: {exc}") from None
+
+
+@dataclass(frozen=True)
+class AnalyticSpec:
+    """An analytic map of additive noise (Duncan et al. 2001, Eq 1-10).
+
+    Parameters
+    ----------
+    n, sigma2, mu, tau, p, family, shape
+        As in :class:`rumap.analytic.AnalyticSetting`.
+    states : tuple of str
+        Knowledge states, keys of :data:`rumap.analytic.STATES`.
+    lambda2_start, lambda2_stop : float
+        The range of noise variances.
+    lambda2_num : int
+        Number of evenly spaced values (``numpy.linspace``).
+    max_risk : float, optional
+        The maximum tolerable risk.
+    log_x, log_y : bool
+        Logarithmic axes when drawn.
+    data : DataSource, optional
+        The data column whose observed extremes (Eq 9) and values (Eq 3) are
+        used; needed by the ``sample`` state.
+    """
+
+    n: int
+    sigma2: float
+    states: tuple[str, ...]
+    mu: float = 0.0
+    tau: float | None = None
+    p: float = 0.99
+    family: str = "normal"
+    shape: float | None = None
+    lambda2_start: float = 0.0
+    lambda2_stop: float = 3.0
+    lambda2_num: int = 301
+    max_risk: float | None = None
+    log_x: bool = False
+    log_y: bool = True
+    data: DataSource | None = None
+
+    kind = "analytic"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "states", tuple(dict.fromkeys(self.states)))
+        if not self.states:
+            raise InputError("choose at least one knowledge state")
+        for state in self.states:
+            if state not in STATES:
+                raise InputError(f"unknown state {state!r}; choose from {', '.join(STATES)}")
+        if self.family not in FAMILIES:
+            raise InputError(f"family must be one of {', '.join(FAMILIES)}, got {self.family!r}")
+        check_scalar("lambda2", self.lambda2_start)
+        check_scalar("lambda2", self.lambda2_stop)
+        check_scalar("grid_num", self.lambda2_num)
+        if self.lambda2_stop < self.lambda2_start:
+            raise InputError(f"the lambda2 range must have start <= stop, got {self.lambda2_start}:{self.lambda2_stop}")
+        if self.max_risk is not None:
+            check_scalar("max_risk", self.max_risk)
+        if self.data is None and "sample" in self.states:
+            raise InputError("state 'sample' needs a data column: load data first")
+        if "mean-target" in self.states and self.tau is None:
+            raise InputError("state 'mean-target' needs the target value tau")
+
+    def grid(self) -> np.ndarray:
+        """The noise variances, shape (lambda2_num,)."""
+        return np.linspace(self.lambda2_start, self.lambda2_stop, int(self.lambda2_num))
+
+    def setting(self, data: np.ndarray | None = None) -> AnalyticSetting:
+        """The analytic setting; ``data`` (checked against :attr:`data`) supplies the observed values."""
+        column = None if self.data is None else self.data.resolve(data)[:, 0]
+        return AnalyticSetting(n=self.n, sigma2=self.sigma2, mu=self.mu, tau=self.tau, p=self.p,
+                               family=self.family, shape=self.shape, data=column)
+
+    def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None) -> Analysis:
+        """Compute the maps and, with :attr:`max_risk`, each state's optimum."""
+        setting = self.setting(data)
+        maps = analytic_map(list(self.states), self.grid(), setting)
+        optima = tuple(max_tolerable_risk(s, setting, self.max_risk) for s in self.states) \
+            if self.max_risk is not None else ()
+        crossed = tuple(crossings(list(self.states), setting, (self.lambda2_start, self.lambda2_stop))) \
+            if len(self.states) > 1 else ()
+        if progress is not None:
+            progress(1.0)
+        return Analysis(spec=self, maps=tuple(maps), optima=optima, crossings=crossed)
+
+    def title(self) -> str:
+        return (f"analytic, n = {self.n}, σ² = {self.sigma2:.4g}: " + ", ".join(self.states))
+
+    def to_dict(self) -> dict[str, Any]:
+        return json_safe({
+            "kind": "analytic", "n": self.n, "sigma2": self.sigma2, "mu": self.mu, "tau": self.tau, "p": self.p,
+            "family": self.family, "shape": self.shape, "states": list(self.states),
+            "lambda2": {"start": self.lambda2_start, "stop": self.lambda2_stop, "num": self.lambda2_num},
+            "max_risk": self.max_risk, "log_x": self.log_x, "log_y": self.log_y,
+            "data": None if self.data is None else self.data.to_dict(),
+        })
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> AnalyticSpec:
+        try:
+            grid = d["lambda2"]
+            return cls(n=int(d["n"]), sigma2=float(d["sigma2"]), states=tuple(d["states"]), mu=float(d.get("mu", 0.0)),
+                       tau=_opt_float(d.get("tau")), p=float(d.get("p", 0.99)), family=d.get("family", "normal"),
+                       shape=_opt_float(d.get("shape")), lambda2_start=float(grid["start"]),
+                       lambda2_stop=float(grid["stop"]), lambda2_num=int(grid["num"]),
+                       max_risk=_opt_float(d.get("max_risk")), log_x=bool(d.get("log_x", False)),
+                       log_y=bool(d.get("log_y", True)),
+                       data=None if d.get("data") is None else DataSource.from_dict(d["data"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"bad analytic map in the configuration: missing or invalid {exc}") from None
+
+
+@dataclass(frozen=True)
+class EmpiricalSpec:
+    """An empirical (simulated) map: a :class:`rumap.simulation.SimulationConfig` plus its data.
+
+    Parameters
+    ----------
+    simulation : mapping
+        ``SimulationConfig.to_dict()``.
+    data : DataSource
+        The data set and column(s) the simulation masks.
+    max_risk : float, optional
+    log_x, log_y : bool
+    """
+
+    simulation: Mapping[str, Any]
+    data: DataSource
+    max_risk: float | None = None
+    log_x: bool = False
+    log_y: bool = True
+
+    kind = "empirical"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "simulation", json_safe(dict(self.simulation)))
+        if self.max_risk is not None:
+            check_scalar("max_risk", self.max_risk)
+
+    def config(self):
+        """The :class:`rumap.simulation.SimulationConfig`."""
+        from rumap.simulation import SimulationConfig
+
+        return SimulationConfig.from_dict(self.simulation)
+
+    def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None) -> Analysis:
+        """Run the simulation on ``data`` (checked against :attr:`data`) or on the stored values."""
+        from rumap.simulation import simulate
+
+        arr = self.data.resolve(data)
+
+        def report(done: int, total: int) -> None:
+            progress(done / total if total else 1.0)
+
+        result = simulate(arr, self.config(), progress=None if progress is None else report)
+        return Analysis(spec=self, maps=tuple(result.maps), optima=())
+
+    def title(self) -> str:
+        method = self.simulation.get("method", "simulation")
+        return f"{method}, {self.data.name} [{', '.join(self.data.columns)}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return json_safe({"kind": "empirical", "simulation": dict(self.simulation), "data": self.data.to_dict(),
+                          "max_risk": self.max_risk, "log_x": self.log_x, "log_y": self.log_y})
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> EmpiricalSpec:
+        try:
+            return cls(simulation=dict(d["simulation"]), data=DataSource.from_dict(d["data"]),
+                       max_risk=_opt_float(d.get("max_risk")), log_x=bool(d.get("log_x", False)),
+                       log_y=bool(d.get("log_y", True)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"bad empirical map in the configuration: missing or invalid {exc}") from None
+
+
+#: Specification classes by their ``kind``.
+SPEC_KINDS: dict[str, type] = {"analytic": AnalyticSpec, "empirical": EmpiricalSpec}
+
+
+def spec_from_dict(d: Mapping[str, Any]) -> AnalyticSpec | EmpiricalSpec:
+    """Rebuild a specification from its ``to_dict()`` output."""
+    if not isinstance(d, Mapping):
+        raise InputError(f"a map configuration must be a JSON object, got {type(d).__name__}")
+    kind = d.get("kind")
+    if kind not in SPEC_KINDS:
+        raise InputError(f"unknown map kind {kind!r} in the configuration; expected one of {', '.join(SPEC_KINDS)}")
+    return SPEC_KINDS[kind].from_dict(d)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One computed set of maps: the specification, its maps and (analytic) optima.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+    maps : tuple of RUMap
+    optima : tuple of Optimum
+        One per state for analytic maps with a maximum tolerable risk.
+    crossings : tuple of Crossing
+        Where the analytic curves of two states cross in the grid's range.
+    name : str
+        A label chosen by the user (default: the specification's title).
+    """
+
+    spec: AnalyticSpec | EmpiricalSpec
+    maps: tuple[RUMap, ...]
+    optima: tuple[Optimum, ...] = ()
+    crossings: tuple[Crossing, ...] = ()
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "maps", tuple(self.maps))
+        object.__setattr__(self, "optima", tuple(self.optima))
+        object.__setattr__(self, "crossings", tuple(self.crossings))
+        if not self.name:
+            object.__setattr__(self, "name", self.spec.title())
+
+    @property
+    def max_risk(self) -> float | None:
+        return self.spec.max_risk
+
+    def renamed(self, name: str) -> Analysis:
+        return Analysis(self.spec, self.maps, self.optima, self.crossings, name)
+
+    def to_frame(self):
+        """Every curve as one long table with a ``map`` column."""
+        import pandas as pd
+
+        frames = [m.to_frame().assign(analysis=self.name) for m in self.maps]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def to_dict(self) -> dict[str, Any]:
+        return json_safe({"name": self.name, "spec": self.spec.to_dict(), "maps": [m.to_dict() for m in self.maps],
+                          "optima": [{"state": o.state, "max_risk": o.max_risk, **(o.to_dict() or {"reachable": False})}
+                                     for o in self.optima],
+                          "crossings": [c.to_dict() for c in self.crossings]})
+
+
+def _opt_float(value: Any) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) else value

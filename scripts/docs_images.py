@@ -1,0 +1,142 @@
+"""Render the README's images with Debian's Chromium: the analytic map and screenshots of the dashboard.
+
+    .venv/bin/python scripts/docs_images.py            # both
+    .venv/bin/python scripts/docs_images.py --map-only # docs/analytic_map.png only
+
+The map is drawn by Plotly in the browser (``Plotly.toImage``), so no image
+engine is needed on the server. The screenshots drive ``streamlit run app.py``
+through the paper's worked examples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rumap.figures import analysis_figure  # noqa: E402
+from rumap.specs import AnalyticSpec  # noqa: E402
+
+DOCS = ROOT / "docs"
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def analytic_map_png(browser) -> bytes:
+    """The paper's Figure 4 setting: n = 200, sigma^2 = 1, four knowledge states, R_max = 5."""
+    spec = AnalyticSpec(n=200, sigma2=1.0, p=0.99, states=("record", "population", "percentile", "maximum"),
+                        lambda2_start=0.0, lambda2_stop=1.0, lambda2_num=201, max_risk=5.0, log_y=True)
+    fig = analysis_figure(spec.run(), title="Analytic R-U map, n = 200, σ² = 1, maximum tolerable risk 5")
+    fig.update_yaxes(range=[-0.3, 2.2])  # log10 of R from 0.5 to 160
+    page = browser.new_page()
+    page.set_content(fig.to_html(full_html=True, include_plotlyjs=True, div_id="map"))
+    page.wait_for_function("() => window.Plotly && document.querySelector('#map .main-svg')")
+    url = page.evaluate("() => Plotly.toImage(document.getElementById('map'), "
+                        "{format: 'png', width: 1000, height: 620, scale: 2})")
+    page.close()
+    return base64.b64decode(url.split(",", 1)[1])
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _idle(pg) -> None:
+    pg.wait_for_selector('[data-testid="stApp"]')
+    pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()  # st.navigation has run
+    pg.wait_for_timeout(500)
+    pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=120_000)
+    pg.wait_for_timeout(800)
+
+
+def _shot(pg, name: str) -> None:
+    pg.evaluate("() => document.querySelectorAll('*').forEach(el => { if (el.scrollTop > 0) el.scrollTop = 0; })")
+    pg.mouse.move(0, 0)
+    pg.wait_for_timeout(400)
+    (DOCS / "screenshots").mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(DOCS / "screenshots" / f"{name}.png"))
+    print(f"docs/screenshots/{name}.png")
+
+
+def _nav(pg, title: str) -> None:
+    pg.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    _idle(pg)
+
+
+def dashboard_screenshots(browser) -> None:
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                             "--server.port", str(port), "--server.address", "127.0.0.1"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.3)
+        pg = browser.new_page(viewport={"width": 1400, "height": 900})
+        pg.set_default_timeout(120_000)
+        pg.goto(url)
+        _idle(pg)
+        _shot(pg, "home")
+        _nav(pg, "Data")
+        _shot(pg, "data")
+        _nav(pg, "Home")
+        pg.get_by_role("button", name="Load Figure 4").click()
+        _idle(pg)
+        _shot(pg, "analytic")
+        pg.get_by_role("button", name="Keep this map").click()
+        _idle(pg)
+        _nav(pg, "Empirical map")
+        pg.get_by_role("button", name="Run simulation").click()
+        _idle(pg)
+        _shot(pg, "empirical")
+        pg.get_by_role("button", name="Keep this map").click()
+        _idle(pg)
+        _nav(pg, "Home")
+        pg.get_by_role("button", name="Load Figure 7").click()
+        _idle(pg)
+        _shot(pg, "compare")
+        _nav(pg, "Pareto")
+        _shot(pg, "pareto")
+        _nav(pg, "Report")
+        _shot(pg, "report")
+        _nav(pg, "Presentation")
+        _shot(pg, "presentation")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--map-only", action="store_true", help="only docs/analytic_map.png")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    DOCS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        (DOCS / "analytic_map.png").write_bytes(analytic_map_png(browser))
+        print("docs/analytic_map.png")
+        if not args.map_only:
+            dashboard_screenshots(browser)
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
