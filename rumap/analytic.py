@@ -47,7 +47,7 @@ __all__ = [
 
 EULER_GAMMA = 0.5772156649015329
 RISK_LABEL = "R = 1 / snooper's MSE"
-UTILITY_LABEL = "U = n / (sigma^2 + lambda^2)"
+UTILITY_LABEL = "U = n / (σ² + λ²)"
 
 
 def _lambda2(lambda2: ArrayLike) -> np.ndarray:
