@@ -7,6 +7,7 @@ that names the file, column or value.
 
 from __future__ import annotations
 
+import csv
 import io
 import os
 from collections.abc import Callable
@@ -28,7 +29,14 @@ BUNDLED_DATA = {"income (synthetic, Table 1)": Path(__file__).resolve().parent.p
 
 
 def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:
-    return pd.read_csv(buffer, sep=None, engine="python", encoding="utf-8-sig")
+    # Sniff among the usual delimiters only: a free sniff takes a letter of a
+    # one-column header (e.g. the "o" of "income") for the delimiter.
+    head = buffer.getvalue()[:65536].decode("utf-8-sig", errors="ignore")
+    try:
+        sep = csv.Sniffer().sniff(head, delimiters=",;\t|").delimiter
+    except csv.Error:
+        sep = ","
+    return pd.read_csv(buffer, sep=sep, encoding="utf-8-sig")
 
 
 def _read_tsv(buffer: io.BytesIO) -> pd.DataFrame:

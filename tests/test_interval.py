@@ -110,3 +110,16 @@ def test_property_rank_rule_ignores_monotone_transforms(n, seed, p):
     x = rng.normal(size=n)
     y = x + rng.normal(scale=0.5, size=n)
     assert interval_disclosure(np.exp(x), np.exp(y), p).risk == interval_disclosure(x, y, p).risk
+
+
+def test_empirical_map_with_interval_disclosure_falls_as_noise_grows():
+    from rumap.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+
+    assert DATASET_RISK_MEASURES["interval-disclosure"] is interval_risk
+    assert DATASET_RISK_MEASURES["sdid"] is sdid_risk
+    x = np.random.default_rng(21).normal(size=(400, 2))
+    config = SimulationConfig(method="noise", values=(0.01, 0.1, 1.0), targets=(), knowledge=(),
+                              risk_measures=("interval-disclosure", "sdid"), replicates=3,
+                              method_options={"relative": True})
+    for ru in simulate(x, config).maps:
+        assert np.all(np.diff(ru.risk) < 0), (ru.knowledge, ru.risk)

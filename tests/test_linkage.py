@@ -242,3 +242,23 @@ def test_probabilistic_rejects_bad_options(data):
         probabilistic_linkage(data, data, block_size=1)
     with pytest.raises(InputError, match="tolerance"):
         probabilistic_linkage(data, data, tolerance=-1)
+
+
+# --- as the R of an empirical map ----------------------------------------------
+
+def test_empirical_map_with_record_linkage_falls_as_noise_grows():
+    from rumap.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+
+    assert DATASET_RISK_MEASURES["record-linkage"] is linkage_risk_distance
+    assert DATASET_RISK_MEASURES["probabilistic-linkage"] is linkage_risk_probabilistic
+    x = np.random.default_rng(20).normal(size=(300, 3))
+    config = SimulationConfig(method="noise", values=(0.01, 0.1, 0.5, 2.0), targets=(), knowledge=(),
+                              risk_measures=("record-linkage", "probabilistic-linkage"), replicates=4,
+                              method_options={"relative": True}, seed=1)
+    maps = {m.knowledge: m for m in simulate(x, config).maps}
+    for name in ("record-linkage", "probabilistic-linkage"):
+        ru = maps[name]
+        assert np.all(np.diff(ru.risk) < 0), (name, ru.risk)
+        assert np.all(np.diff(ru.utility) < 0)
+        assert 0.0 <= ru.risk.min() and ru.risk.max() <= 1.0
+    assert maps["record-linkage"].risk[0] > 0.7 and maps["record-linkage"].risk[-1] < 0.05

@@ -22,6 +22,7 @@ __all__ = ["main", "SUBCOMMANDS", "OneLineParser", "print_json"]
 #: Subcommand name -> module under rumap.cli that implements it.
 SUBCOMMANDS: dict[str, str] = {
     "analytic": "rumap.cli.analytic",
+    "simulate": "rumap.cli.simulate",
     "risk": "rumap.cli.risk",
 }
 

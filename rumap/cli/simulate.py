@@ -1,0 +1,193 @@
+"""``python -m rumap simulate``: empirical R-U maps of a data file (Duncan et al. 2001, section 4)."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pandas as pd
+
+from rumap._validation import parse_grid
+from rumap.attacks import KNOWLEDGE, TARGET_FORMS
+from rumap.data import numeric_columns, read_table
+from rumap.errors import InputError
+from rumap.simulation import DATASET_RISK_MEASURES, METHODS, SimulationConfig, simulate
+from rumap.utility import UTILITIES
+
+HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
+
+#: The grid flag of each method: (attribute, flag, parser arguments).
+_GRIDS = {
+    "noise": (("lambda2", "--lambda2", {}), ("lambda2_frac", "--lambda2-frac", {})),
+    "microaggregation": (("k", "--k", {"integer": True}),),
+    "rankswap": (("swap_percent", "--swap-percent", {}),),
+}
+
+#: Flags that belong to one method only: attribute -> (flag, method).
+_METHOD_FLAGS = {
+    "truncate_below": ("--truncate-below", "noise"),
+    "truncate_above": ("--truncate-above", "noise"),
+    "unequal_above": ("--unequal-above", "noise"),
+    "unequal_below": ("--unequal-below", "noise"),
+    "unequal_factor": ("--unequal-factor", "noise"),
+    "correlated": ("--correlated", "noise"),
+    "algorithm": ("--algorithm", "microaggregation"),
+    "standardize": ("--standardize", "microaggregation"),
+    "criterion": ("--criterion", "microaggregation"),
+}
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = subparsers.add_parser("simulate", help=HELP, description=HELP)
+    p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    p.add_argument("--column", help="the numeric column to mask and attack")
+    p.add_argument("--columns", help="several numeric columns, comma-separated (the first is attacked unless "
+                                     "--target-column is given)")
+    p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
+    p.add_argument("--method", default="noise", choices=list(METHODS), help="masking method (default noise)")
+    grid = p.add_argument_group("parameter grid (one, by method)")
+    grid.add_argument("--lambda2", metavar="START:STOP:NUM", help="noise variances (data units squared)")
+    grid.add_argument("--lambda2-frac", metavar="START:STOP:NUM",
+                      help="noise variances as fractions of each variable's variance (0.05:1:20 is the paper's grid)")
+    grid.add_argument("--k", metavar="START:STOP[:STEP]", help="microaggregation group sizes")
+    grid.add_argument("--swap-percent", metavar="START:STOP:NUM", help="rank swapping windows, %% of the records")
+    noise = p.add_argument_group("additive noise")
+    noise.add_argument("--truncate-below", type=float, metavar="V", help="release max(V, x + e) (Eq 11: 0)")
+    noise.add_argument("--truncate-above", type=float, metavar="V", help="release min(V, x + e)")
+    unequal = noise.add_mutually_exclusive_group()
+    unequal.add_argument("--unequal-above", type=float, metavar="T",
+                         help="multiply the noise variance of records above T by --unequal-factor (Figure 7)")
+    unequal.add_argument("--unequal-below", type=float, metavar="T", help="the same for records below T")
+    noise.add_argument("--unequal-factor", type=float, metavar="F", help="variance factor (default 2)")
+    noise.add_argument("--correlated", action="store_true",
+                       help="noise correlated like the data (Kim 1986; with several columns)")
+    micro = p.add_argument_group("microaggregation")
+    micro.add_argument("--algorithm", help="mdav, mwa, fixed, individual or optimal (default mdav)")
+    micro.add_argument("--standardize", action="store_true", help="standardize the columns first")
+    micro.add_argument("--criterion", help="sorting criterion of 'fixed' (default pc1)")
+    attack = p.add_argument_group("snooper and utility")
+    attack.add_argument("--target", action="append", required=True, metavar="TARGET",
+                        help=f"repeatable: {TARGET_FORMS}")
+    attack.add_argument("--knowledge", action="append", metavar="STATE",
+                        help=f"repeatable: {', '.join(KNOWLEDGE)} (default index and position)")
+    attack.add_argument("--rational", action="store_true", help="add the rational snooper's envelope per target")
+    attack.add_argument("--risk-measure", action="append", default=[], metavar="NAME",
+                        help="repeatable: a dataset-level risk measure as R "
+                             f"({', '.join(DATASET_RISK_MEASURES) or 'none available'})")
+    attack.add_argument("--utility", default="mean", help=f"{', '.join(UTILITIES)} (default mean, Eq 14)")
+    attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")
+    attack.add_argument("--response", help="response column of --utility regression (default: the first)")
+    run_group = p.add_argument_group("run")
+    run_group.add_argument("--replicates", type=int, default=200, metavar="M", help="masked copies per value (200)")
+    run_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    run_group.add_argument("--chunk-size", type=int, metavar="R", help="replicates per chunk (memory; not results)")
+    run_group.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: run the replicates there")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def _split(text: str, flag: str) -> list[str]:
+    items = [c.strip() for c in text.split(",")]
+    if not all(items):
+        raise InputError(f"{flag} must be comma-separated names, got {text!r}")
+    return items
+
+
+def _columns(args: argparse.Namespace) -> list[str]:
+    if (args.column is None) == (args.columns is None):
+        raise InputError("give --column COL or --columns A,B,... (one of them)")
+    columns = [args.column] if args.column is not None else _split(args.columns, "--columns")
+    if len(set(columns)) != len(columns):
+        raise InputError(f"--columns names a column twice: {','.join(columns)}")
+    return columns
+
+
+def _index_of(name: str | None, columns: list[str], flag: str) -> int:
+    if name is None:
+        return 0
+    if name not in columns:
+        raise InputError(f"{flag} {name!r} is not one of the masked columns ({', '.join(columns)})")
+    return columns.index(name)
+
+
+def _grid(args: argparse.Namespace) -> tuple[tuple, bool]:
+    """The grid values and, for noise, whether they are fractions of the variance."""
+    given = {attr: getattr(args, attr) for method in _GRIDS.values() for attr, _, _ in method
+             if getattr(args, attr) is not None}
+    own = _GRIDS[args.method]
+    for attr in given:
+        if attr not in [a for a, _, _ in own]:
+            flag = next(f for m in _GRIDS.values() for a, f, _ in m if a == attr)
+            raise InputError(f"{flag} does not apply to --method {args.method}")
+    if len(given) != 1:
+        raise InputError(f"--method {args.method} needs one grid: {' or '.join(f for _, f, _ in own)}")
+    attr, text = next(iter(given.items()))
+    flag, kwargs = next((f, kw) for a, f, kw in own if a == attr)
+    values = parse_grid(text, flag.lstrip("-").replace("-", "_"), **kwargs)
+    return tuple(values.tolist()), attr == "lambda2_frac"
+
+
+def config_from_args(args: argparse.Namespace, columns: list[str]) -> SimulationConfig:
+    """The simulation config described by the command line."""
+    for attr, (flag, method) in _METHOD_FLAGS.items():
+        value = getattr(args, attr)
+        if value not in (None, False) and method != args.method:
+            raise InputError(f"{flag} applies to --method {method}, not {args.method}")
+    values, relative = _grid(args)
+    options: dict = {}
+    if args.method == "noise":
+        options = {"relative": relative, "correlated": args.correlated, "truncate_below": args.truncate_below,
+                   "truncate_above": args.truncate_above, "unequal_above": args.unequal_above,
+                   "unequal_below": args.unequal_below,
+                   "unequal_column": _index_of(args.target_column, columns, "--target-column")}
+        if args.unequal_factor is not None:
+            if args.unequal_above is None and args.unequal_below is None:
+                raise InputError("--unequal-factor needs --unequal-above or --unequal-below")
+            options["unequal_factor"] = args.unequal_factor
+    elif args.method == "microaggregation":
+        options = {k: v for k, v in (("algorithm", args.algorithm), ("criterion", args.criterion)) if v is not None}
+        options["standardize"] = args.standardize
+    utility_options: dict = {}
+    if args.quantiles is not None:
+        try:
+            utility_options["quantiles"] = tuple(float(q) for q in _split(args.quantiles, "--quantiles"))
+        except ValueError:
+            raise InputError(f"--quantiles must be numbers in (0, 1), got {args.quantiles!r}") from None
+    if args.response is not None:
+        utility_options["response"] = _index_of(args.response, columns, "--response")
+    return SimulationConfig(
+        method=args.method, values=values, method_options=options, targets=tuple(args.target),
+        knowledge=tuple(args.knowledge or ("index", "position")),
+        target_column=_index_of(args.target_column, columns, "--target-column"), utility=args.utility,
+        utility_options=utility_options, replicates=args.replicates, seed=args.seed, chunk_size=args.chunk_size,
+        risk_measures=tuple(args.risk_measure), rational=args.rational)
+
+
+def run(args: argparse.Namespace) -> int:
+    columns = _columns(args)
+    config = config_from_args(args, columns)
+    data = numeric_columns(read_table(args.data), columns, source=args.data)
+    result = simulate(data, config, client=args.scheduler)
+    if args.json:
+        from rumap.cli import print_json
+
+        out = result.to_dict()
+        out["config"] = {**out["config"], "data": args.data, "columns": columns}
+        print_json(out)
+        return 0
+    first = result.maps[0]
+    table = pd.DataFrame({config.parameter: first.values, "U": first.utility, "U_se": first.utility_se})
+    if first.efficiency is not None:
+        table["efficiency"] = first.efficiency
+    for m in result.maps:
+        name = f"{m.target}/{m.knowledge}" if m.target else m.knowledge
+        table[f"R[{name}]"] = m.risk
+        if m.risk_se is not None:
+            table[f"se[{name}]"] = m.risk_se
+    print(f"{config.method} on {', '.join(columns)} (n = {result.n_records}, M = "
+          f"{1 if config.deterministic else config.replicates}, seed {config.seed}); U: {first.utility_label}")
+    with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 250):
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if any(np.isinf(m.risk).any() for m in result.maps) or np.isinf(first.utility).any():
+        print("note: inf means a mean squared error of 0 (the snooper or user is exact)")
+    return 0

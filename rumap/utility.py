@@ -1,0 +1,256 @@
+"""Data utility of masked data, estimated over M masked replicates (:data:`UTILITIES`).
+
+Each measure compares a statistic of the masked data with the same statistic
+of the original data. Most are ``U = 1 / MSE``, the reciprocal of the mean
+squared error of the statistic over replicates (summed over its components);
+``1 - SSE/SST`` is a utility directly.
+
+=================  ================================================================
+name               U
+=================  ================================================================
+``mean``           Eq 13-14: ``1 / [(1/M) sum_m s_m^2 / n + (mean_m Ybar_m - xbar)^2]``
+``mean-error``     ``1 / E(Ybar - xbar)^2`` given the data (masking error of the mean only)
+``variance``       ``1 / E sum_k (s^2_Yk - s^2_xk)^2``
+``quantiles``      ``1 / E sum_k sum_q (Q_q(Y_k) - Q_q(x_k))^2`` (default q = 0.1, 0.5, 0.9)
+``correlation``    ``1 / E sum_{k<l} (r_Y,kl - r_x,kl)^2`` (needs p >= 2)
+``regression``     ``1 / E sum_j (b_Y,j - b_x,j)^2``, slopes of a least-squares regression
+                   of one column (``response``) on the others (needs p >= 2)
+``sse``            ``1 - SSE/SST``, ``SSE/SST = mean_k sum_i (Y_ik - x_ik)^2 / sum_i (x_ik - xbar_k)^2``
+=================  ================================================================
+
+Microaggregation and rank swapping keep every column's mean exactly, so the
+masking error of the mean is 0 (``mean-error`` is infinite) and Eq 14's
+``mean`` changes only through the masked data's smaller variance ``s_m^2``: it
+does not measure what they lose. Maps that compare them with noise need one of
+the other measures; the map's utility label says so.
+
+References
+----------
+Duncan, Keller-McNulty & Stokes (2001), Eq 13-14 (utility of the mean);
+Domingo-Ferrer & Torra (2001) for information loss ``SSE/SST``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rumap.errors import InputError
+
+__all__ = ["UtilityMeasure", "UTILITIES", "Reference", "make_reference", "utility_estimate", "utility_label",
+           "MEAN_PRESERVING_METHODS", "moments"]
+
+#: Masking methods that keep every column's mean exactly.
+MEAN_PRESERVING_METHODS = frozenset({"microaggregation", "rankswap"})
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The original data's statistics that a utility measure compares with."""
+
+    x: np.ndarray
+    n: int
+    mean: np.ndarray
+    var: np.ndarray
+    options: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def moments(masked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-replicate column means and variances (ddof 1) of (r, n, p) data, each (r, p)."""
+    mean = masked.mean(axis=1)
+    centred = masked - mean[:, None, :]
+    var = np.einsum("rnp,rnp->rp", centred, centred) / (masked.shape[1] - 1)
+    return mean, var
+
+
+# --- per-replicate statistics --------------------------------------------------------------
+
+
+def _stats_mean(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    mean, var = moments(masked) if known_moments is None else known_moments
+    return np.column_stack([var.sum(axis=1) / ref.n, mean])
+
+
+def _stats_mean_error(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    mean = masked.mean(axis=1) if known_moments is None else known_moments[0]
+    return ((mean - ref.mean) ** 2).sum(axis=1)[:, None]
+
+
+def _stats_variance(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    var = masked.var(axis=1, ddof=1) if known_moments is None else known_moments[1]
+    return ((var - ref.var) ** 2).sum(axis=1)[:, None]
+
+
+def _stats_quantiles(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    q = np.quantile(masked, ref.extra["quantiles"], axis=1)  # (q, r, p)
+    return ((q - ref.extra["x_quantiles"][:, None, :]) ** 2).sum(axis=(0, 2))[:, None]
+
+
+def _correlations(data: np.ndarray) -> np.ndarray:
+    centred = data - data.mean(axis=-2, keepdims=True)
+    cov = np.einsum("...ni,...nj->...ij", centred, centred)
+    sd = np.sqrt(np.einsum("...ii->...i", cov))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return cov / (sd[..., :, None] * sd[..., None, :])
+
+
+def _stats_correlation(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    iu = np.triu_indices(masked.shape[2], k=1)
+    corr = _correlations(masked)[:, iu[0], iu[1]]
+    return np.nan_to_num((corr - ref.extra["x_correlation"]) ** 2, nan=4.0).sum(axis=1)[:, None]
+
+
+def _slopes(data: np.ndarray, response: int) -> np.ndarray:
+    predictors = [j for j in range(data.shape[-1]) if j != response]
+    centred = data - data.mean(axis=-2, keepdims=True)
+    xs = centred[..., predictors]
+    y = centred[..., response]
+    xtx = np.einsum("...ni,...nj->...ij", xs, xs)
+    xty = np.einsum("...ni,...n->...i", xs, y)
+    return (np.linalg.pinv(xtx) @ xty[..., None])[..., 0]
+
+
+def _stats_regression(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    slopes = _slopes(masked, ref.extra["response"])
+    return ((slopes - ref.extra["x_slopes"]) ** 2).sum(axis=1)[:, None]
+
+
+def _stats_sse(masked: np.ndarray, ref: Reference, known_moments: tuple | None = None) -> np.ndarray:
+    sse = ((masked - ref.x) ** 2).sum(axis=1)  # (r, p)
+    return (1.0 - (sse / ref.extra["sst"]).mean(axis=1))[:, None]
+
+
+# --- combining replicates ------------------------------------------------------------------
+
+
+def _reciprocal(mse: float, se_mse: float) -> tuple[float, float]:
+    if mse <= 0:
+        return math.inf, 0.0
+    return 1.0 / mse, se_mse / mse**2
+
+
+def _combine_mean(stats: np.ndarray, ref: Reference) -> tuple[float, float]:
+    """Eq 14 and its delta-method standard error."""
+    m = stats.shape[0]
+    variance_term = stats[:, 0]
+    means = stats[:, 1:]
+    grand = means.mean(axis=0)
+    bias = grand - ref.mean
+    mse = float(variance_term.mean() + (bias**2).sum())
+    influence = (variance_term - variance_term.mean()) + ((means - grand) * (2 * bias)).sum(axis=1)
+    se = float(influence.std(ddof=1) / math.sqrt(m)) if m > 1 else 0.0
+    return _reciprocal(mse, se)
+
+
+def _combine_error(stats: np.ndarray, ref: Reference) -> tuple[float, float]:
+    errors = stats[:, 0]
+    se = float(errors.std(ddof=1) / math.sqrt(errors.size)) if errors.size > 1 else 0.0
+    return _reciprocal(float(errors.mean()), se)
+
+
+def _combine_average(stats: np.ndarray, ref: Reference) -> tuple[float, float]:
+    values = stats[:, 0]
+    se = float(values.std(ddof=1) / math.sqrt(values.size)) if values.size > 1 else 0.0
+    return float(values.mean()), se
+
+
+# --- references ----------------------------------------------------------------------------
+
+
+def _extra_none(x: np.ndarray, options: Mapping[str, Any]) -> dict:
+    return {}
+
+
+def _extra_quantiles(x: np.ndarray, options: Mapping[str, Any]) -> dict:
+    qs = np.atleast_1d(np.asarray(options.get("quantiles", (0.1, 0.5, 0.9)), dtype=float))
+    if qs.ndim != 1 or qs.size == 0 or np.any(~(qs > 0) | ~(qs < 1)):
+        raise InputError(f"utility quantiles must be numbers in (0, 1), got {options.get('quantiles')!r}")
+    return {"quantiles": qs, "x_quantiles": np.quantile(x, qs, axis=0)}
+
+
+def _needs_columns(x: np.ndarray, name: str) -> None:
+    if x.shape[1] < 2:
+        raise InputError(f"utility {name!r} needs at least 2 columns, got {x.shape[1]}")
+
+
+def _extra_correlation(x: np.ndarray, options: Mapping[str, Any]) -> dict:
+    _needs_columns(x, "correlation")
+    iu = np.triu_indices(x.shape[1], k=1)
+    return {"x_correlation": _correlations(x)[iu]}
+
+
+def _extra_regression(x: np.ndarray, options: Mapping[str, Any]) -> dict:
+    _needs_columns(x, "regression")
+    response = options.get("response", 0)
+    if isinstance(response, bool) or not isinstance(response, (int, np.integer)) or not 0 <= response < x.shape[1]:
+        raise InputError(f"utility regression: response must be a column index in [0, {x.shape[1] - 1}], "
+                         f"got {response!r}")
+    return {"response": int(response), "x_slopes": _slopes(x, int(response))}
+
+
+def _extra_sse(x: np.ndarray, options: Mapping[str, Any]) -> dict:
+    sst = ((x - x.mean(axis=0)) ** 2).sum(axis=0)
+    if np.any(sst == 0):
+        raise InputError("utility 'sse': a column is constant (SST = 0)")
+    return {"sst": sst}
+
+
+@dataclass(frozen=True)
+class UtilityMeasure:
+    """One utility measure: per-replicate statistics, how to combine them, its axis label."""
+
+    stats: Callable[..., np.ndarray]
+    combine: Callable[[np.ndarray, Reference], tuple[float, float]]
+    reference_extra: Callable[[np.ndarray, Mapping[str, Any]], dict]
+    label: str
+    unmasked: Callable[[Reference], float]
+
+
+#: Utility measures by name.
+UTILITIES: dict[str, UtilityMeasure] = {
+    "mean": UtilityMeasure(_stats_mean, _combine_mean, _extra_none, "U = 1 / MSE of the mean (Eq 14)",
+                           lambda ref: ref.n / float(ref.var.sum())),
+    "mean-error": UtilityMeasure(_stats_mean_error, _combine_error, _extra_none,
+                                 "U = 1 / E(mean(Y) - mean(x))^2", lambda ref: math.inf),
+    "variance": UtilityMeasure(_stats_variance, _combine_error, _extra_none, "U = 1 / MSE of the variance",
+                               lambda ref: math.inf),
+    "quantiles": UtilityMeasure(_stats_quantiles, _combine_error, _extra_quantiles, "U = 1 / MSE of the quantiles",
+                                lambda ref: math.inf),
+    "correlation": UtilityMeasure(_stats_correlation, _combine_error, _extra_correlation,
+                                  "U = 1 / MSE of the correlations", lambda ref: math.inf),
+    "regression": UtilityMeasure(_stats_regression, _combine_error, _extra_regression,
+                                 "U = 1 / MSE of the regression slopes", lambda ref: math.inf),
+    "sse": UtilityMeasure(_stats_sse, _combine_average, _extra_sse, "U = 1 - SSE/SST", lambda ref: 1.0),
+}
+
+
+def check_utility(name: str) -> UtilityMeasure:
+    if name not in UTILITIES:
+        raise InputError(f"unknown utility {name!r}; choose from {', '.join(UTILITIES)}")
+    return UTILITIES[name]
+
+
+def make_reference(name: str, x: np.ndarray, options: Mapping[str, Any] | None = None) -> Reference:
+    """The original data's statistics for utility ``name``; ``x`` has shape (n, p)."""
+    measure = check_utility(name)
+    options = dict(options or {})
+    return Reference(x=x, n=x.shape[0], mean=x.mean(axis=0), var=x.var(axis=0, ddof=1), options=options,
+                     extra=measure.reference_extra(x, options))
+
+
+def utility_label(name: str, method: str = "noise") -> str:
+    """The axis label of a utility measure, with a warning where the method keeps the mean exactly."""
+    label = check_utility(name).label
+    if method in MEAN_PRESERVING_METHODS and name in ("mean", "mean-error"):
+        label += f" ({method} keeps the mean exactly: use another utility to compare methods)"
+    return label
+
+
+def utility_estimate(name: str, masked_stats: np.ndarray, ref: Reference) -> tuple[float, float]:
+    """Utility and its Monte-Carlo standard error from per-replicate statistics of shape (M, s)."""
+    return check_utility(name).combine(masked_stats, ref)
