@@ -301,8 +301,8 @@ def _brute_force_nearest(keys: _Keys, aggregation: _Aggregation) -> tuple[np.nda
 
 def _kdtree_nearest(keys: _Keys, aggregation: _Aggregation) -> tuple[np.ndarray, np.ndarray]:
     """As :func:`_brute_force_nearest` for numeric keys, with a KD-tree (O(n log n))."""
-    tree = cKDTree(keys.original)
-    dist, idx = tree.query(keys.masked, k=2, p=aggregation.minkowski_p)
+    tree = cKDTree(keys.original, balanced_tree=False, compact_nodes=False)
+    dist, idx = tree.query(keys.masked, k=2, p=aggregation.minkowski_p, workers=-1)
     n = keys.original.shape[0]
     first_is_own = idx[:, 0] == np.arange(n)
     other = aggregation.from_kdtree(np.where(first_is_own, dist[:, 1], dist[:, 0]))
@@ -459,11 +459,12 @@ def fellegi_sunter_em(pattern_counts: Any, n_keys: int, match_share: float = 0.0
 
 def _agreement_codes(keys: _Keys, rows_m: np.ndarray, rows_o: np.ndarray, tolerance: float) -> np.ndarray:
     """Agreement pattern of every (masked, original) pair of one block, shape (len(rows_m), len(rows_o))."""
-    codes = np.zeros((rows_m.size, rows_o.size), dtype=np.int64)
+    dtype = np.uint8 if len(keys.kinds) <= 8 else np.uint16
+    codes = np.zeros((rows_m.size, rows_o.size), dtype=dtype)
     for j, kind in enumerate(keys.kinds):
         a, b = keys.masked[rows_m, j][:, None], keys.original[rows_o, j][None, :]
         agree = np.abs(a - b) <= tolerance if kind == "numeric" else a == b
-        codes |= agree.astype(np.int64) << j
+        codes |= agree.view(np.uint8).astype(dtype) << dtype(j)
     return codes
 
 
