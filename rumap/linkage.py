@@ -52,6 +52,8 @@ TIE_RTOL = 1e-9
 MAX_PROBABILISTIC_KEYS = 16
 #: Elements of one block of the brute-force distance matrix (bounds memory to ~32 MB).
 CHUNK_ELEMENTS = 4_000_000
+#: Largest memory (bytes) for keeping the agreement patterns of probabilistic linkage between its two passes.
+CACHE_BYTES = 256 * 2**20
 
 
 # ---------------------------------------------------------------------------
@@ -301,7 +303,7 @@ def _brute_force_nearest(keys: _Keys, aggregation: _Aggregation) -> tuple[np.nda
 
 def _kdtree_nearest(keys: _Keys, aggregation: _Aggregation) -> tuple[np.ndarray, np.ndarray]:
     """As :func:`_brute_force_nearest` for numeric keys, with a KD-tree (O(n log n))."""
-    tree = cKDTree(keys.original, balanced_tree=False, compact_nodes=False)
+    tree = cKDTree(keys.original)
     dist, idx = tree.query(keys.masked, k=2, p=aggregation.minkowski_p, workers=-1)
     n = keys.original.shape[0]
     first_is_own = idx[:, 0] == np.arange(n)
@@ -555,15 +557,22 @@ def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] 
         raise InputError(f"probabilistic linkage takes at most {MAX_PROBABILISTIC_KEYS} keys, got {n_keys}")
     blocks = _blocks(encoded, block_size)
     counts = np.zeros(2 ** n_keys)
+    # keep the agreement patterns for the pairing pass when they fit in CACHE_BYTES, else recompute them
+    cache = sum(rm.size * ro.size for rm, ro in blocks) * (1 if n_keys <= 8 else 2) <= CACHE_BYTES
+    cached: list[np.ndarray] = []
     for rows_m, rows_o in blocks:
-        counts += np.bincount(_agreement_codes(encoded, rows_m, rows_o, tolerance).ravel(), minlength=2 ** n_keys)
+        codes = _agreement_codes(encoded, rows_m, rows_o, tolerance)
+        counts += np.bincount(codes.ravel(), minlength=2 ** n_keys)
+        if cache:
+            cached.append(codes)
     n = encoded.original.shape[0]
     m, u, p, iterations = fellegi_sunter_em(counts, n_keys, match_share=n / counts.sum(), max_iter=max_iter)
     gamma = ((np.arange(2 ** n_keys)[:, None] >> np.arange(n_keys)[None, :]) & 1).astype(float)
     pattern_weight = gamma @ np.log(m / u) + (1 - gamma) @ np.log((1 - m) / (1 - u))
     n_correct = n_tied = 0
-    for rows_m, rows_o in blocks:
-        score = pattern_weight[_agreement_codes(encoded, rows_m, rows_o, tolerance)]
+    for b, (rows_m, rows_o) in enumerate(blocks):
+        codes = cached[b] if cache else _agreement_codes(encoded, rows_m, rows_o, tolerance)
+        score = pattern_weight[codes]
         r, c = linear_sum_assignment(score, maximize=True)
         own = rows_m[r] == rows_o[c]
         clear = _unambiguous_matches(score, r, c)
