@@ -57,6 +57,7 @@ __all__ = [
     "identity_risk_from_data",
     "subsampling_map",
     "recoding_map",
+    "recoding_total_risk",
     "RISK_LABEL",
 ]
 
@@ -678,3 +679,55 @@ def recoding_map(data: Any, key: Sequence[str | int], variable: str, widths: Arr
                  knowledge="acquaintances", target=" x ".join(names), efficiency=utilities,
                  config={"N": float(N), "a": acquaintances.tolist(), "key": names, "variable": variable,
                          "sample_uniques": uniques, "cells": cell_counts, "f_u": fus, "method": method})
+
+
+def recoding_total_risk(data: Any, key: Sequence[str | int], variable: str, widths: ArrayLike, N: float,
+                        acquaintances: ArrayLike, method: str = "ml", approximate: bool = False,
+                        source: str = "the data") -> float:
+    """Total risk over nested keys made by recoding one key variable at several levels of detail.
+
+    Parameters
+    ----------
+    data, key, variable, N, method, source
+        As in :func:`recoding_map`.
+    widths : array_like, shape (m,)
+        Band widths of the levels; the widest band is the coarsest key K_1.
+    acquaintances : array_like, shape (m,)
+        Acquaintances at each level, in the order of ``widths`` (the investigator
+        knows the coarse key of more people than the fine one).
+    approximate : bool
+        Eq 27 instead of Eq 26.
+
+    Returns
+    -------
+    float
+        ``TR`` (Eq 26) with ``f_ai = a_i / N`` and ``f_ui`` the Poisson-gamma
+        estimate for level i.
+
+    Notes
+    -----
+    Assumption (24) needs f_u non-decreasing from the coarsest key to the finest.
+    Estimates may violate it locally; each level's f_u is then raised to the
+    largest f_u of the coarser levels (the paper's "in a global sense").
+
+    References
+    ----------
+    Mokken et al. (1992), Section 5.1, Equations 24, 26 and 27 (and Section 5.3).
+    """
+    w = check_array("band_width", widths)
+    a = check_array("a", acquaintances)
+    if a.size != w.size:
+        raise InputError(f"give one number of acquaintances per width: {w.size} widths, {a.size} values of a")
+    N = check_scalar("N", N)
+    order = np.argsort(-w, kind="stable")  # coarsest (widest) first
+    frame = as_frame(data, source)
+    names = select_columns(frame, key, source, what="key")
+    if variable not in names:
+        raise InputError(f"variable {variable!r} is not one of the key variables ({', '.join(names)})")
+    x = frame[variable].to_numpy(dtype=float)
+    f_u = []
+    for width in w[order]:  # one fit per level
+        recoded = frame.assign(**{variable: _band(x, width)})
+        f_u.append(identity_risk_from_data(recoded, names, N, 0.0, method=method, source=source).f_u)
+    f_u_monotone = np.maximum.accumulate(np.asarray(f_u))
+    return nested_keys_total_risk(frame.shape[0], a[order] / N, f_u_monotone, approximate)

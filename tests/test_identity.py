@@ -282,3 +282,22 @@ def test_property_risk_is_a_probability_increasing_in_f_a_and_f_u(f, a, f_u, N, 
 def test_property_more_investigators_never_lower_the_risk(a, N, m):
     assert expected_acquaintances(a, N, m) <= expected_acquaintances(a, N, m + 1) <= N
     assert multiple_investigators_risk(0.01, a, 1e-3, N, m) <= multiple_investigators_risk(0.01, a, 1e-3, N, m + 1)
+
+
+def test_recoding_total_risk_over_nested_levels():
+    from rumap.identity import recoding_total_risk
+
+    frame = _persons(3000, seed=4)
+    key = ["age", "sex", "marital", "region"]
+    N = 150_000
+    finest = identity_risk_from_data(frame, key, N, 50)
+    # the same a at every level: TR is the risk of the finest key (Section 5.1, the special case)
+    same = recoding_total_risk(frame, key, "age", [20, 5, 1], N, [50, 50, 50], approximate=True)
+    assert same == pytest.approx(-math.expm1(-finest.n * 50 / N * finest.f_u), rel=1e-9)
+    # more acquaintances on coarser keys add risk
+    wider = recoding_total_risk(frame, key, "age", [20, 5, 1], N, [2000, 400, 50])
+    assert wider > same
+    # order of the levels does not matter: the widest band is the coarsest key
+    assert recoding_total_risk(frame, key, "age", [1, 20, 5], N, [50, 2000, 400]) == pytest.approx(wider)
+    with pytest.raises(InputError, match="one number of acquaintances per width"):
+        recoding_total_risk(frame, key, "age", [1, 5], N, [50])
