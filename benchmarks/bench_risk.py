@@ -36,6 +36,12 @@ def main() -> None:
     y = x + rng.normal(scale=0.3, size=x.shape)
     result = timed(f"distance linkage, n = {n:,}, 5 numeric keys (KD-tree)", lambda: distance_linkage(x, y), 3)
     print(f"  linked correctly: {result.linked_correctly:.4f}")
+    mixed_o = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "region": rng.choice(list("abcdefgh"), n),
+                            "size": rng.integers(0, 10, n)})
+    mixed_m = mixed_o.assign(a=y[:, 0], b=y[:, 1])
+    result = timed(f"distance linkage, n = {n:,}, 2 numeric + 1 nominal (8) + 1 ordinal (10) keys (KD-tree)",
+                   lambda: distance_linkage(mixed_o, mixed_m, kinds={"size": "ordinal"}))
+    print(f"  linked correctly: {result.linked_correctly:.4f}")
     result = timed(f"probabilistic linkage, n = {n:,}, 5 keys, blocks of 1,000",
                    lambda: probabilistic_linkage(x, y, block_size=1000))
     print(f"  linked correctly: {result.linked_correctly:.4f}")

@@ -52,6 +52,9 @@ TIE_RTOL = 1e-9
 MAX_PROBABILISTIC_KEYS = 16
 #: Elements of one block of the brute-force distance matrix (bounds memory to ~32 MB).
 CHUNK_ELEMENTS = 4_000_000
+#: Largest number of embedded dimensions (one per numeric key, one per category of a nominal key,
+#: one per category of an ordinal key) for which ``engine="auto"`` uses the KD-tree.
+MAX_KDTREE_DIMENSIONS = 24
 #: Largest memory (bytes) for keeping the agreement patterns of probabilistic linkage between its two passes.
 CACHE_BYTES = 256 * 2**20
 
@@ -282,8 +285,9 @@ class LinkageResult:
 # ---------------------------------------------------------------------------
 # distance-based linkage
 
-def _brute_force_nearest(keys: _Keys, aggregation: _Aggregation) -> tuple[np.ndarray, np.ndarray]:
-    """Own distance and the nearest other original's distance, for each masked record."""
+def _brute_force_nearest(keys: _Keys, aggregation: str) -> tuple[np.ndarray, np.ndarray]:
+    """Own distance and the nearest other original's distance, for each masked record (O(n^2) time)."""
+    agg = AGGREGATIONS[aggregation]
     n = keys.original.shape[0]
     own, other = np.empty(n), np.empty(n)
     chunk = max(1, CHUNK_ELEMENTS // n)
@@ -293,7 +297,7 @@ def _brute_force_nearest(keys: _Keys, aggregation: _Aggregation) -> tuple[np.nda
         acc = np.zeros((stop - start, n))
         for j, distance in enumerate(functions):
             d = distance(keys.masked[start:stop, j][:, None], keys.original[None, :, j], keys.cardinality[j])
-            acc = aggregation.combine(acc, aggregation.elementwise(d))
+            acc = agg.combine(acc, agg.elementwise(d))
         rows = np.arange(stop - start)
         own[start:stop] = acc[rows, rows + start]
         acc[rows, rows + start] = np.inf
@@ -301,32 +305,85 @@ def _brute_force_nearest(keys: _Keys, aggregation: _Aggregation) -> tuple[np.nda
     return own, other
 
 
-def _kdtree_nearest(keys: _Keys, aggregation: _Aggregation) -> tuple[np.ndarray, np.ndarray]:
-    """As :func:`_brute_force_nearest` for numeric keys, with a KD-tree (O(n log n))."""
-    tree = cKDTree(keys.original)
-    dist, idx = tree.query(keys.masked, k=2, p=aggregation.minkowski_p, workers=-1)
-    n = keys.original.shape[0]
-    first_is_own = idx[:, 0] == np.arange(n)
-    other = aggregation.from_kdtree(np.where(first_is_own, dist[:, 1], dist[:, 0]))
-    d = np.abs(keys.masked - keys.original)
-    own = aggregation.combine.reduce(aggregation.elementwise(d), axis=1)
-    return own, other
+def _own_distance(keys: _Keys, aggregation: str) -> np.ndarray:
+    """Aggregated distance between each masked record and its own original."""
+    agg = AGGREGATIONS[aggregation]
+    per_variable = np.column_stack([VARIABLE_DISTANCES[kind](keys.masked[:, j], keys.original[:, j],
+                                                             keys.cardinality[j])
+                                    for j, kind in enumerate(keys.kinds)])
+    return agg.combine.reduce(agg.elementwise(per_variable), axis=1)
 
 
-def _engine_auto(keys: _Keys, aggregation: _Aggregation) -> tuple[np.ndarray, np.ndarray]:
-    if all(kind == "numeric" for kind in keys.kinds):
-        return _kdtree_nearest(keys, aggregation)
+#: How nominal keys are placed in a Minkowski space so that the KD-tree metric gives the
+#: aggregated distance of Definition 1: one-hot codes times this scale.
+_NOMINAL_SCALE = {"sum_of_squares": math.sqrt(0.5), "sum": 0.5, "max": 1.0}
+
+
+def _embedding(keys: _Keys, aggregation: str) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """Coordinates of both files whose Minkowski distance, plus a constant, is the aggregated distance.
+
+    numeric: the standardized value. nominal: a one-hot code (squared Euclidean,
+    city-block or maximum distance 1 between different categories). ordinal with
+    rank r of D categories: ``(|r - s| + 1) / D`` is ``|r - s| / D + 1 / D`` for the
+    sum, and its square ``(r - s)^2 / D^2 + 2 |r - s| / D^2 + 1 / D^2`` is the squared
+    Euclidean distance of the coordinate r / D and a thermometer code of r scaled
+    by ``sqrt(2) / D``, plus ``1 / D^2``. ``None`` when no such embedding exists
+    (ordinal keys under the maximum).
+    """
+    parts_o, parts_m, constant = [], [], 0.0
+    for j, kind in enumerate(keys.kinds):
+        o, m, card = keys.original[:, j], keys.masked[:, j], keys.cardinality[j]
+        if kind == "numeric":
+            parts_o.append(o[:, None])
+            parts_m.append(m[:, None])
+        elif kind == "nominal":
+            levels = np.arange(int(card))
+            scale = _NOMINAL_SCALE[aggregation]
+            parts_o.append((o[:, None] == levels[None, :]) * scale)
+            parts_m.append((m[:, None] == levels[None, :]) * scale)
+        elif aggregation == "sum":
+            parts_o.append(o[:, None] / card)
+            parts_m.append(m[:, None] / card)
+            constant += 1.0 / card
+        elif aggregation == "sum_of_squares":
+            steps = np.arange(int(card) - 1)
+            scale = math.sqrt(2.0) / card
+            parts_o.append(np.column_stack([o / card, (o[:, None] > steps[None, :]) * scale]))
+            parts_m.append(np.column_stack([m / card, (m[:, None] > steps[None, :]) * scale]))
+            constant += 1.0 / card ** 2
+        else:
+            return None
+    return np.hstack(parts_o).astype(float), np.hstack(parts_m).astype(float), constant
+
+
+def _kdtree_nearest(keys: _Keys, aggregation: str,
+                    embedded: tuple[np.ndarray, np.ndarray, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """As :func:`_brute_force_nearest`, with a KD-tree on the embedded keys (O(n log n) for few dimensions)."""
+    agg = AGGREGATIONS[aggregation]
+    coords_o, coords_m, constant = embedded if embedded is not None else _embedding(keys, aggregation)
+    tree = cKDTree(coords_o)
+    dist, idx = tree.query(coords_m, k=2, p=agg.minkowski_p, workers=-1)
+    first_is_own = idx[:, 0] == np.arange(coords_o.shape[0])
+    other = agg.from_kdtree(np.where(first_is_own, dist[:, 1], dist[:, 0])) + constant
+    return _own_distance(keys, aggregation), other
+
+
+def _engine_auto(keys: _Keys, aggregation: str) -> tuple[np.ndarray, np.ndarray]:
+    embedded = _embedding(keys, aggregation)
+    if embedded is not None and embedded[0].shape[1] <= MAX_KDTREE_DIMENSIONS:
+        return _kdtree_nearest(keys, aggregation, embedded)
     return _brute_force_nearest(keys, aggregation)
 
 
-def _engine_kdtree(keys: _Keys, aggregation: _Aggregation) -> tuple[np.ndarray, np.ndarray]:
-    if not all(kind == "numeric" for kind in keys.kinds):
-        raise InputError("engine 'kdtree' needs numeric keys only; use engine 'brute' or 'auto'")
-    return _kdtree_nearest(keys, aggregation)
+def _engine_kdtree(keys: _Keys, aggregation: str) -> tuple[np.ndarray, np.ndarray]:
+    embedded = _embedding(keys, aggregation)
+    if embedded is None:
+        raise InputError("engine 'kdtree' cannot combine ordinal keys with aggregation 'max'; use engine 'brute'")
+    return _kdtree_nearest(keys, aggregation, embedded)
 
 
 #: Nearest-neighbour search strategies.
-ENGINES: dict[str, Callable[[_Keys, _Aggregation], tuple[np.ndarray, np.ndarray]]] = {
+ENGINES: dict[str, Callable[[_Keys, str], tuple[np.ndarray, np.ndarray]]] = {
     "auto": _engine_auto,
     "kdtree": _engine_kdtree,
     "brute": _brute_force_nearest,
@@ -357,8 +414,10 @@ def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | Non
         Numeric keys are standardized with the original file's mean and standard
         deviation (default), each file with its own, or not at all.
     engine : {"auto", "kdtree", "brute"}
-        ``"auto"`` uses a KD-tree when every key is numeric (O(n log n)) and
-        otherwise a brute-force search in blocks of bounded memory.
+        ``"auto"`` uses a KD-tree (O(n log n)) when the keys embed in at most
+        :data:`MAX_KDTREE_DIMENSIONS` coordinates (one per numeric key, one per
+        category of a nominal or ordinal key) and otherwise a brute-force
+        search (O(n^2) time) in blocks of bounded memory. Both give the same links.
 
     Returns
     -------
@@ -384,7 +443,7 @@ def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | Non
     if engine not in ENGINES:
         raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     encoded = _encode_keys(original, masked, keys, kinds, orders, standardize)
-    own, other = ENGINES[engine](encoded, AGGREGATIONS[aggregation])
+    own, other = ENGINES[engine](encoded, aggregation)
     correct = own < other * (1.0 - TIE_RTOL)
     tied = ~correct & (own <= other * (1.0 + TIE_RTOL))
     return LinkageResult("distance", int(own.size), int(correct.sum()), int(tied.sum()), encoded.names,

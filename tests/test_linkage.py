@@ -131,6 +131,34 @@ def test_nominal_and_ordinal_keys():
     assert only_categorical.linked_correctly < 0.1
 
 
+def _mixed(n: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rng = np.random.default_rng(seed)
+    original = pd.DataFrame({"x": rng.normal(size=n), "y": rng.normal(size=n),
+                             "region": rng.choice(list("abcde"), n), "size": rng.integers(0, 6, n)})
+    masked = original.copy()
+    masked[["x", "y"]] += rng.normal(scale=0.3, size=(n, 2))
+    swap = rng.random(n) < 0.2
+    masked.loc[swap, "size"] = rng.integers(0, 6, int(swap.sum()))
+    return original, masked
+
+
+@pytest.mark.parametrize("aggregation", list(AGGREGATIONS))
+@pytest.mark.parametrize("ordinal", [True, False])
+def test_mixed_keys_kdtree_equals_brute_force(aggregation, ordinal):
+    original, masked = _mixed(600, seed=13)
+    kinds = {"size": "ordinal" if ordinal else "nominal"}
+    brute = distance_linkage(original, masked, kinds=kinds, aggregation=aggregation, engine="brute")
+    auto = distance_linkage(original, masked, kinds=kinds, aggregation=aggregation)
+    assert (auto.n_correct, auto.n_tied) == (brute.n_correct, brute.n_tied)
+    assert 0.2 < brute.linked_correctly < 1.0
+    # categorical keys alone: many exact ties, found alike
+    cat = distance_linkage(original, masked, keys=["region", "size"], kinds=kinds, aggregation=aggregation,
+                           engine="brute")
+    assert cat.n_tied > 0
+    assert (cat.n_correct, cat.n_tied) == (lambda r: (r.n_correct, r.n_tied))(
+        distance_linkage(original, masked, keys=["region", "size"], kinds=kinds, aggregation=aggregation))
+
+
 def test_one_dimensional_arrays_and_to_dict(data):
     result = distance_linkage(data[:, 0], data[:, 0] + 1e-9)
     d = result.to_dict()
@@ -165,7 +193,7 @@ def test_unknown_key_and_options(data):
     with pytest.raises(InputError, match="'d'.*not in its given order"):
         distance_linkage(frame, frame.replace("c", "d"), orders={"s": ["a", "b", "c"]})
     with pytest.raises(InputError, match="kdtree"):
-        distance_linkage(frame, frame, engine="kdtree")
+        distance_linkage(frame, frame, kinds={"s": "ordinal"}, aggregation="max", engine="kdtree")
 
 
 @settings(max_examples=30, deadline=None)
