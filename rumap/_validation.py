@@ -97,6 +97,8 @@ PARAMETERS: dict[str, Interval] = {
     "replicates": Interval("int", 1, 10_000_000, "both", "Monte-Carlo replicates per parameter value"),
     "seed": Interval("int", 0, None, "both", "random seed"),
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk"),
+    "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
+    "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
     # disclosure risk measures (rumap.linkage, rumap.interval, rumap.identity)
     "tolerance": Interval("float", 0.0, None, "left", "agreement tolerance of numeric keys (standard deviations)"),
     "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage"),

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from rumap._validation import Interval, check_array, check_scalar
+from rumap._validation import check_array, check_scalar
 from rumap.attacks import (
     Target,
     attack_squared_errors,
@@ -70,6 +70,8 @@ __all__ = ["SimulationConfig", "SimulationResult", "simulate", "METHODS", "DATAS
            "replicate_generator", "RISK_LABEL"]
 
 RISK_LABEL = "R = 1 / snooper's MSE (Eq 12)"
+#: Half-width of the 95% bands in standard errors.
+BAND_Z = 1.96
 
 #: Dataset-level risk measures that can be the R of a map: name -> f(original (n, p), masked (n, p)) -> float.
 #: Each yields one map (``knowledge`` = its name) whose R is the measure's mean over the replicates.
@@ -82,6 +84,10 @@ DATASET_RISK_MEASURES: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {
 
 #: Values per array in a chunk of replicates when ``chunk_size`` is not given.
 _CHUNK_VALUES = 2_000_000
+#: Keys the CLI adds to the JSON config (where the data came from); not part of a config.
+_CLI_CONTEXT_KEYS = frozenset({"data", "columns"})
+#: Seconds to wait for a Dask scheduler given by address.
+_CONNECT_TIMEOUT = 10
 #: Most threads of a local run (each holds a few chunk-sized arrays).
 _MAX_THREADS = 8
 
@@ -158,19 +164,15 @@ def _check_lambda2(values: Sequence[float]) -> tuple:
     return tuple(float(v) for v in check_array("lambda2", values))
 
 
-_K = Interval("int", 1, None, "both", "microaggregation group size k")
-_SWAP = Interval("float", 0.0, 100.0, "both", "rank swapping window, % of the records")
-
-
 def _check_k(values: Sequence[float]) -> tuple:
-    arr = check_array("k", values, _K)
+    arr = check_array("k", values)
     if np.any(arr != np.round(arr)):
         raise InputError(f"every k must be an integer >= 1, got {arr[np.argmax(arr != np.round(arr))]!r}")
     return tuple(int(v) for v in arr)
 
 
 def _check_swap(values: Sequence[float]) -> tuple:
-    return tuple(float(v) for v in check_array("swap_percent", values, _SWAP))
+    return tuple(float(v) for v in check_array("swap_percent", values))
 
 
 _NOISE_DEFAULTS = {f.name: f.default for f in fields(NoiseSpec)}
@@ -302,8 +304,13 @@ class SimulationConfig:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SimulationConfig:
-        """Rebuild a config from :meth:`to_dict` output (unknown keys are refused)."""
+        """Rebuild a config from :meth:`to_dict` output (or the CLI's ``config``).
+
+        The CLI's additions ``data`` and ``columns`` are ignored; other unknown
+        keys are refused.
+        """
         names = {f.name for f in fields(cls)}
+        data = {k: v for k, v in data.items() if k not in _CLI_CONTEXT_KEYS}
         unknown = sorted(set(data) - names)
         if unknown:
             raise InputError(f"unknown simulation config key(s): {', '.join(unknown)}")
@@ -432,8 +439,16 @@ class SimulationResult:
     __hash__ = None  # type: ignore[assignment]
 
     def to_frame(self) -> pd.DataFrame:
-        """Every curve in one long table (one row per map and parameter value)."""
-        return pd.concat([m.to_frame() for m in self.maps], ignore_index=True)
+        """Every curve in one long table (one row per map and parameter value), with 95% bands.
+
+        ``risk_low``/``risk_high`` and ``utility_low``/``utility_high`` are
+        ``estimate -+ 1.96 SE`` (normal approximation of the Monte-Carlo error).
+        """
+        frame = pd.concat([m.to_frame() for m in self.maps], ignore_index=True)
+        for name in ("risk", "utility"):
+            frame[f"{name}_low"] = frame[name] - BAND_Z * frame[f"{name}_se"]
+            frame[f"{name}_high"] = frame[name] + BAND_Z * frame[f"{name}_se"]
+        return frame
 
     def map_for(self, target: str, knowledge: str) -> RUMap:
         """The map of one target and knowledge state."""
@@ -550,7 +565,7 @@ def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]
     own = isinstance(client, str)
     if own:
         try:
-            client = Client(client, timeout=10)
+            client = Client(client, timeout=_CONNECT_TIMEOUT)
         except OSError as exc:
             raise InputError(f"cannot reach the Dask scheduler {client!r}: {exc}") from None
     try:

@@ -23,6 +23,7 @@ __all__ = ["main", "SUBCOMMANDS", "OneLineParser", "print_json"]
 SUBCOMMANDS: dict[str, str] = {
     "analytic": "rumap.cli.analytic",
     "simulate": "rumap.cli.simulate",
+    "microaggregate": "rumap.cli.microaggregate",
     "risk": "rumap.cli.risk",
 }
 
