@@ -43,6 +43,7 @@ __all__ = [
     "fellegi_sunter_em",
     "variable_distance",
     "linkage_risk_distance",
+    "linkage_risk_distance_shared_ties",
     "linkage_risk_probabilistic",
 ]
 
@@ -243,6 +244,10 @@ class LinkageResult:
     n_tied : int
         Masked records whose own original was among several equally good
         candidates; they are *not* counted as correct.
+    tie_credit : float
+        With ``ties="share"`` (distance linkage), the expected number of correct
+        links among the tied records when the intruder picks one of the t
+        equally near originals at random (``sum 1 / t``); 0 otherwise.
     keys : tuple of str
         The intruder's key variables.
     kinds : tuple of str
@@ -259,21 +264,23 @@ class LinkageResult:
     keys: tuple[str, ...]
     kinds: tuple[str, ...]
     settings: Mapping[str, Any] = field(default_factory=dict)
+    tie_credit: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "settings", dict(self.settings))
 
     @property
     def linked_correctly(self) -> float:
-        """Share of masked records linked to their own original, in [0, 1]."""
-        return self.n_correct / self.n
+        """Share of masked records linked to their own original, in [0, 1] (plus the tie credit, if any)."""
+        return (self.n_correct + self.tie_credit) / self.n
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary: method, n, linked_correctly, counts, keys, settings."""
         from rumap.result import json_safe
 
         return json_safe({"method": self.method, "n": self.n, "linked_correctly": self.linked_correctly,
-                          "n_correct": self.n_correct, "n_tied": self.n_tied, "keys": list(self.keys),
+                          "n_correct": self.n_correct, "n_tied": self.n_tied, "tie_credit": self.tie_credit,
+                          "keys": list(self.keys),
                           "kinds": list(self.kinds), **self.settings})
 
     def to_frame(self) -> pd.DataFrame:
@@ -382,6 +389,49 @@ def _engine_kdtree(keys: _Keys, aggregation: str) -> tuple[np.ndarray, np.ndarra
     return _kdtree_nearest(keys, aggregation, embedded)
 
 
+def _tie_sizes(keys: _Keys, aggregation: str, rows: np.ndarray, own: np.ndarray) -> np.ndarray:
+    """For masked records ``rows``, the number of originals at most as far as their own (own included)."""
+    if rows.size == 0:
+        return np.zeros(0, dtype=int)
+    limit = own * (1.0 + TIE_RTOL)
+    embedded = _embedding(keys, aggregation)
+    if embedded is not None:
+        coords_o, coords_m, constant = embedded
+        target = np.maximum(limit - constant, 0.0)
+        radius = np.sqrt(target) if aggregation == "sum_of_squares" else target
+        tree = cKDTree(coords_o)
+        sizes = tree.query_ball_point(coords_m[rows], r=radius * (1 + 1e-12) + 1e-300,
+                                      p=AGGREGATIONS[aggregation].minkowski_p, return_length=True)
+        return np.maximum(np.asarray(sizes, dtype=int), 1)
+    agg = AGGREGATIONS[aggregation]
+    sizes = np.empty(rows.size, dtype=int)
+    n = keys.original.shape[0]
+    chunk = max(1, CHUNK_ELEMENTS // n)
+    for start in range(0, rows.size, chunk):
+        part = rows[start:start + chunk]
+        acc = np.zeros((part.size, n))
+        for j, kind in enumerate(keys.kinds):
+            d = VARIABLE_DISTANCES[kind](keys.masked[part, j][:, None], keys.original[None, :, j], keys.cardinality[j])
+            acc = agg.combine(acc, agg.elementwise(d))
+        sizes[start:start + part.size] = (acc <= limit[start:start + part.size, None]).sum(axis=1)
+    return np.maximum(sizes, 1)
+
+
+def _no_tie_credit(keys: _Keys, aggregation: str, rows: np.ndarray, own: np.ndarray) -> float:
+    return 0.0
+
+
+def _share_tie_credit(keys: _Keys, aggregation: str, rows: np.ndarray, own: np.ndarray) -> float:
+    return float(np.sum(1.0 / _tie_sizes(keys, aggregation, rows, own)))
+
+
+#: How tied records count: not at all (a tie is not a link), or 1 / t for t equally near originals.
+TIES: dict[str, Callable[[_Keys, str, np.ndarray, np.ndarray], float]] = {
+    "none": _no_tie_credit,
+    "share": _share_tie_credit,
+}
+
+
 #: Nearest-neighbour search strategies.
 ENGINES: dict[str, Callable[[_Keys, str], tuple[np.ndarray, np.ndarray]]] = {
     "auto": _engine_auto,
@@ -393,7 +443,7 @@ ENGINES: dict[str, Callable[[_Keys, str], tuple[np.ndarray, np.ndarray]]] = {
 def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | None = None, *,
                      kinds: Mapping[str, str] | None = None, orders: Mapping[str, Sequence[Any]] | None = None,
                      aggregation: str = "sum_of_squares", standardize: str = "original",
-                     engine: str = "auto") -> LinkageResult:
+                     engine: str = "auto", ties: str = "none") -> LinkageResult:
     """Distance-based record linkage (Domingo-Ferrer & Torra 2004, Section 2.1).
 
     Parameters
@@ -418,6 +468,10 @@ def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | Non
         :data:`MAX_KDTREE_DIMENSIONS` coordinates (one per numeric key, one per
         category of a nominal or ordinal key) and otherwise a brute-force
         search (O(n^2) time) in blocks of bounded memory. Both give the same links.
+    ties : {"none", "share"}
+        A tie is not a correct link (default); ``"share"`` credits ``1 / t`` to a
+        record whose own original is one of t equally near originals (the
+        intruder's chance when picking one at random), in ``tie_credit``.
 
     Returns
     -------
@@ -443,11 +497,16 @@ def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | Non
     if engine not in ENGINES:
         raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     encoded = _encode_keys(original, masked, keys, kinds, orders, standardize)
+    if ties not in TIES:
+        raise InputError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
     own, other = ENGINES[engine](encoded, aggregation)
     correct = own < other * (1.0 - TIE_RTOL)
     tied = ~correct & (own <= other * (1.0 + TIE_RTOL))
+    rows = np.flatnonzero(tied)
+    credit = TIES[ties](encoded, aggregation, rows, own[rows])
     return LinkageResult("distance", int(own.size), int(correct.sum()), int(tied.sum()), encoded.names,
-                         encoded.kinds, {"aggregation": aggregation, "standardize": standardize, "engine": engine})
+                         encoded.kinds, {"aggregation": aggregation, "standardize": standardize, "engine": engine,
+                                         "ties": ties}, tie_credit=credit)
 
 
 # ---------------------------------------------------------------------------
@@ -667,6 +726,15 @@ def linkage_risk_distance(original: np.ndarray, masked: np.ndarray) -> float:
     A dataset-level risk measure for empirical R-U maps; see :func:`distance_linkage`.
     """
     return distance_linkage(original, masked).linked_correctly
+
+
+def linkage_risk_distance_shared_ties(original: np.ndarray, masked: np.ndarray) -> float:
+    """As :func:`linkage_risk_distance`, a tie among t originals counting 1 / t (``ties="share"``).
+
+    For microaggregation with k = 2 every masked record is the midpoint of two
+    originals: the default measure gives 0, this one the intruder's 1/2 chance.
+    """
+    return distance_linkage(original, masked, ties="share").linked_correctly
 
 
 def linkage_risk_probabilistic(original: np.ndarray, masked: np.ndarray) -> float:

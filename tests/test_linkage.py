@@ -14,6 +14,7 @@ from rumap.linkage import (
     distance_linkage,
     fellegi_sunter_em,
     linkage_risk_distance,
+    linkage_risk_distance_shared_ties,
     linkage_risk_probabilistic,
     probabilistic_linkage,
     record_linkage,
@@ -290,3 +291,51 @@ def test_empirical_map_with_record_linkage_falls_as_noise_grows():
         assert np.all(np.diff(ru.utility) < 0)
         assert 0.0 <= ru.risk.min() and ru.risk.max() <= 1.0
     assert maps["record-linkage"].risk[0] > 0.7 and maps["record-linkage"].risk[-1] < 0.05
+
+
+def test_tie_share_credits_one_over_t(data):
+    x = data.copy()
+    x[5] = x[17]                 # a pair of identical originals: credit 1/2 each
+    x[30] = x[40] = x[50]        # three: credit 1/3 each
+    for engine in ("kdtree", "brute"):
+        result = distance_linkage(x, x.copy(), engine=engine, ties="share")
+        assert result.n_correct == 795 and result.n_tied == 5
+        assert result.tie_credit == pytest.approx(2 * 0.5 + 3 / 3)
+        assert result.linked_correctly == pytest.approx((795 + 2) / 800)
+    assert distance_linkage(x, x.copy()).linked_correctly == 795 / 800  # default: ties are not links
+    with pytest.raises(InputError, match="ties"):
+        distance_linkage(x, x, ties="random")
+
+
+def test_tie_share_with_categorical_keys_and_midpoints():
+    original, masked = _mixed(300, seed=14)
+    for aggregation in AGGREGATIONS:
+        kinds = {"size": "ordinal"}
+        brute = distance_linkage(original, masked, keys=["region", "size"], kinds=kinds, aggregation=aggregation,
+                                 engine="brute", ties="share")
+        auto = distance_linkage(original, masked, keys=["region", "size"], kinds=kinds, aggregation=aggregation,
+                                ties="share")
+        assert brute.tie_credit == pytest.approx(auto.tie_credit)
+        assert 0 < brute.tie_credit < brute.n_tied
+    # a masked record at the midpoint of two originals (microaggregation with k = 2) is a tie of 2
+    x = np.array([[0.0], [1.0], [10.0], [11.0]])
+    y = np.array([[0.5], [0.5], [10.5], [10.5]])
+    assert distance_linkage(x, y).linked_correctly == 0.0
+    assert distance_linkage(x, y, ties="share").linked_correctly == pytest.approx(0.5)
+
+
+def test_microaggregation_map_with_record_linkage():
+    from rumap.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+
+    assert DATASET_RISK_MEASURES["record-linkage-shared-ties"] is linkage_risk_distance_shared_ties
+    x = np.random.default_rng(22).normal(size=(300, 3))
+    config = SimulationConfig(method="microaggregation", values=(1, 2, 3, 5, 10), targets=(), knowledge=(),
+                              risk_measures=("record-linkage", "record-linkage-shared-ties"))
+    maps = {m.knowledge: m for m in simulate(x, config).maps}
+    strict, shared = maps["record-linkage"].risk, maps["record-linkage-shared-ties"].risk
+    assert strict[0] == shared[0] == 1.0          # k = 1 releases the data
+    assert strict[1] == 0.0                       # k = 2: every masked record is the midpoint of two
+    # ... which the intruder guesses right half the time, unless a third original is nearer still
+    assert 0.4 < shared[1] <= 0.5
+    assert np.all(np.diff(shared) < 0), shared
+    assert np.all(strict[2:] <= shared[2:])

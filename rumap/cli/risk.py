@@ -55,6 +55,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     link.add_argument("--aggregation", default="sum_of_squares", choices=list(AGGREGATIONS),
                       help="record-level aggregation of distances (distance method; default sum_of_squares)")
     link.add_argument("--ordinal", metavar="A,B,...", help="key variables to treat as ordinal (distance method)")
+    link.add_argument("--ties", default="none", choices=["none", "share"],
+                      help="a tie among t equally near originals counts 0 (default) or 1/t (distance method)")
     link.add_argument("--tolerance", type=float, default=0.1,
                       help="numeric agreement tolerance in standard deviations (probabilistic; default 0.1)")
     link.add_argument("--block-size", type=int, default=1000, help="records per block (probabilistic; default 1000)")
@@ -129,7 +131,7 @@ def run_linkage(args: argparse.Namespace) -> int:
             if name not in keys:
                 raise InputError(f"--ordinal column {name!r} is not one of the keys ({', '.join(keys)})")
         result = distance_linkage(original[keys], masked[keys], keys, kinds={c: "ordinal" for c in ordinal},
-                                  aggregation=args.aggregation)
+                                  aggregation=args.aggregation, ties=args.ties)
     else:
         result = probabilistic_linkage(original[keys], masked[keys], keys, tolerance=args.tolerance,
                                        block_size=args.block_size)
