@@ -16,7 +16,13 @@ import streamlit as st
 
 from rumap.data import BUNDLED_DATA, read_table, read_table_bytes
 from rumap.errors import InputError
-from rumap.identity import BETA_ESTIMATORS, identity_risk_from_data, recoding_map, subsampling_map
+from rumap.identity import (
+    BETA_ESTIMATORS,
+    identity_risk_from_data,
+    multiple_investigators_risk,
+    recoding_map,
+    subsampling_map,
+)
 from rumap.plotting import ru_map_figure
 
 EXAMPLE = "persons (synthetic, categorical keys)"
@@ -81,6 +87,14 @@ try:
              + ("The file is within the bound." if result.risk <= bound else
                 f"The risk exceeds {bound:g}: release at most a fraction {result.f_max:.4g} of the population, "
                 "or coarsen the key."))
+
+    with st.expander("Several investigators (Mokken et al., Section 4)"):
+        investigators = st.number_input("number of investigators m, each with a acquaintances", min_value=1,
+                                        value=1, step=1, key="identity_investigators")
+        risk_m = multiple_investigators_risk(result.f, min(acquaintances, population), result.f_u, population,
+                                             int(investigators))
+        st.metric("risk that at least one of them identifies someone", f"{risk_m:.4g}")
+        st.caption("R_m = 1 - (1 - (E(a_m)/N) f_u)^n with E(a_m) = N - N (1 - a/N)^m (Eq 19, 21).")
 
     subsampling, recoding = st.tabs(["Subsampling map", "Global recoding map"])
     with subsampling:

@@ -48,3 +48,11 @@ def test_bad_band_widths_show_an_error(app):
     assert any("band widths" in e.value for e in app.error)
     app.text_input(key="identity_widths").set_value("0, 5").run()
     assert any("band_width" in e.value for e in app.error)
+
+
+def test_more_investigators_raise_the_risk(app):
+    label = "risk that at least one of them identifies someone"
+    one = float(metric(app, label))
+    assert one == pytest.approx(float(metric(app, "identification risk R")), rel=1e-3)
+    app.number_input(key="identity_investigators").set_value(50).run()
+    assert float(metric(app, label)) > one
