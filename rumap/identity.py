@@ -608,9 +608,10 @@ def subsampling_map(data: Any, key: Sequence[str | int], N: float, a: float, fra
                          f"got {values.max():.6g}")
     p = base.a / base.N * base.f_u
     risk = np.array([_risk_eq5(p, v * base.N) for v in values])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        utility = values / base.f * np.where(base.f < 1, (1 - base.f) / np.maximum(1 - values, 1e-300), 1.0)
-    utility = np.where(values >= 1.0, 1.0, utility)
+    if base.f < 1:
+        utility = values / base.f * (1 - base.f) / (1 - values)
+    else:  # a census: its mean is exact, any subsample loses all of that precision
+        utility = np.where(values >= 1.0, 1.0, 0.0)
     return RUMap(parameter="f", values=values, risk=risk, utility=utility, risk_label=RISK_LABEL,
                  utility_label="U = precision of a mean relative to the whole file", method="subsampling",
                  knowledge=f"a = {base.a:g} acquaintances", target=" x ".join(base.key), efficiency=utility,
