@@ -124,3 +124,16 @@ def test_bad_input_as_a_subprocess(files):
     assert_bad_input(run_cli("risk", "linkage", "--original", files["original"], "--masked", files["short"]),
                      "400 rows")
     assert_bad_input(run_cli("risk"), "MEASURE")
+
+
+def test_linkage_ties_share(tmp_path, capsys):
+    frame = pd.DataFrame({"a": [0.0, 1.0, 10.0, 11.0]})
+    masked = pd.DataFrame({"a": [0.5, 0.5, 10.5, 10.5]})  # midpoints: every record ties with another
+    frame.to_csv(tmp_path / "o.csv", index=False)
+    masked.to_csv(tmp_path / "m.csv", index=False)
+    strict = run_main(capsys, "risk", "linkage", "--original", tmp_path / "o.csv", "--masked", tmp_path / "m.csv",
+                      "--json")
+    shared = run_main(capsys, "risk", "linkage", "--original", tmp_path / "o.csv", "--masked", tmp_path / "m.csv",
+                      "--ties", "share", "--json")
+    assert strict["linked_correctly"] == 0.0 and strict["n_tied"] == 4
+    assert shared["linked_correctly"] == 0.5 and shared["tie_credit"] == 2.0
