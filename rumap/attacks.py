@@ -282,7 +282,8 @@ def risk_estimate(squared_errors: np.ndarray, deterministic: bool = False) -> tu
     Returns
     -------
     risk, risk_se : ndarray, shape (...)
-        ``R`` is infinite where every error is 0.
+        ``R`` is infinite where every error is 0 (its SE is then NaN, or 0
+        for deterministic masking).
 
     Notes
     -----
@@ -294,9 +295,11 @@ def risk_estimate(squared_errors: np.ndarray, deterministic: bool = False) -> tu
         se_mse = np.zeros_like(mse)
     else:
         se_mse = squared_errors.std(axis=0, ddof=1) / math.sqrt(m)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        risk = np.where(mse > 0, 1.0 / np.where(mse > 0, mse, 1.0), np.inf)
-        risk_se = np.where(mse > 0, se_mse / np.where(mse > 0, mse, 1.0) ** 2, np.nan if not deterministic else 0.0)
+    positive = mse > 0
+    safe_mse = np.where(positive, mse, 1.0)
+    risk = np.where(positive, 1.0 / safe_mse, np.inf)
+    # an exact snooper (MSE 0) has infinite risk; its standard error is undefined unless nothing is random
+    risk_se = np.where(positive, se_mse / safe_mse**2, 0.0 if deterministic else np.nan)
     return risk, risk_se
 
 

@@ -25,7 +25,7 @@ from numpy.typing import ArrayLike
 from rumap._validation import check_scalar
 from rumap.errors import InputError
 
-__all__ = ["NoiseSpec", "add_noise", "noise_shape", "mask_with", "as_matrix"]
+__all__ = ["NoiseSpec", "add_noise", "noise_shape", "mask_with", "as_matrix", "standard_noise"]
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 import numpy as np
 import pandas as pd
@@ -56,7 +57,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     noise.add_argument("--truncate-above", type=float, metavar="V", help="release min(V, x + e)")
     unequal = noise.add_mutually_exclusive_group()
     unequal.add_argument("--unequal-above", type=float, metavar="T",
-                         help="multiply the noise variance of records above T by --unequal-factor (Figure 7)")
+                         help="multiply the noise variance of records whose attacked column is above T by "
+                              "--unequal-factor (Figure 7)")
     unequal.add_argument("--unequal-below", type=float, metavar="T", help="the same for records below T")
     noise.add_argument("--unequal-factor", type=float, metavar="F", help="variance factor (default 2)")
     noise.add_argument("--correlated", action="store_true",
@@ -163,11 +165,18 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
         risk_measures=tuple(args.risk_measure), rational=args.rational)
 
 
+def _terminal_progress(done: int, total: int) -> None:
+    """Progress on stderr, overwritten in place (only when stderr is a terminal)."""
+    end = "\n" if done >= total else ""
+    print(f"\rsimulating: {done}/{total} replicate-values ({done / total:.0%})", end=end, file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     columns = _columns(args)
     config = config_from_args(args, columns)
     data = numeric_columns(read_table(args.data), columns, source=args.data)
-    result = simulate(data, config, client=args.scheduler)
+    progress = _terminal_progress if sys.stderr.isatty() else None
+    result = simulate(data, config, client=args.scheduler, progress=progress)
     if args.json:
         from rumap.cli import print_json
 
