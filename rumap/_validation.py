@@ -109,6 +109,21 @@ PARAMETERS: dict[str, Interval] = {
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk"),
     "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
     "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
+    # disclosure risk measures (rumap.linkage, rumap.interval, rumap.identity)
+    "tolerance": Interval("float", 0.0, None, "left", "agreement tolerance of numeric keys (standard deviations)"),
+    "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage"),
+    "max_iter": Interval("int", 1, 1_000_000, "both", "maximum number of EM iterations"),
+    "p_percent": Interval("float", 0.0, 100.0, "right", "interval width in percent"),
+    "f": Interval("float", 0.0, 1.0, "right", "sample fraction n / N"),
+    "a": Interval("float", 0.0, None, "left", "number of acquaintances of the investigator"),
+    "f_u": Interval("float", 0.0, 1.0, "both", "fraction of population uniques u / N"),
+    "N": Interval("float", 1.0, None, "left", "population size"),
+    "investigators": Interval("int", 1, None, "left", "number of investigators"),
+    "risk_bound": Interval("float", 0.0, 1.0, "neither", "maximum tolerable identification risk (a probability)"),
+    "beta": Interval("float", 0.0, None, "left", "scale parameter of the Poisson-gamma model"),
+    "f_a": Interval("float", 0.0, 1.0, "both", "fraction of acquaintances a / N"),
+    "band_width": Interval("float", 0.0, None, "neither", "width of the bands of a recoded variable"),
+    "cells": Interval("int", 1, None, "left", "number of cells k of the key"),
 }
 
 

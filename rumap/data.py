@@ -25,7 +25,8 @@ __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_co
 MAX_BYTES = 200 * 1024 * 1024
 
 #: Data sets shipped with rumap, by name.
-BUNDLED_DATA = {"income (synthetic, Table 1)": Path(__file__).resolve().parent.parent / "data" / "income.csv"}
+BUNDLED_DATA = {"income (synthetic, Table 1)": Path(__file__).resolve().parent.parent / "data" / "income.csv",
+                "persons (synthetic, categorical keys)": Path(__file__).resolve().parent.parent / "data" / "persons.csv"}
 
 
 def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:

@@ -52,6 +52,8 @@ from rumap.attacks import (
     risk_estimate,
 )
 from rumap.errors import InputError
+from rumap.interval import interval_risk, sdid_risk
+from rumap.linkage import linkage_risk_distance, linkage_risk_distance_shared_ties, linkage_risk_probabilistic
 from rumap.noise import NoiseSpec, as_matrix, mask_with, noise_shape, standard_noise
 from rumap.result import RUMap, json_safe
 from rumap.utility import (
@@ -73,7 +75,13 @@ BAND_Z = 1.96
 
 #: Dataset-level risk measures that can be the R of a map: name -> f(original (n, p), masked (n, p)) -> float.
 #: Each yields one map (``knowledge`` = its name) whose R is the measure's mean over the replicates.
-DATASET_RISK_MEASURES: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {}
+DATASET_RISK_MEASURES: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {
+    "record-linkage": linkage_risk_distance,  # share of records whose nearest original is their own
+    "record-linkage-shared-ties": linkage_risk_distance_shared_ties,  # ... a tie among t originals counts 1/t
+    "probabilistic-linkage": linkage_risk_probabilistic,  # share paired correctly (Fellegi-Sunter)
+    "interval-disclosure": interval_risk,  # share of original values in a rank interval of 10% of records
+    "sdid": sdid_risk,  # share of original values within 5% of a standard deviation of the masked value
+}
 
 #: Values per array in a chunk of replicates when ``chunk_size`` is not given.
 _CHUNK_VALUES = 2_000_000

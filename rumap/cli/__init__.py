@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
     "table": "rumap.cli.table",
     "simulate": "rumap.cli.simulate",
     "microaggregate": "rumap.cli.microaggregate",
+    "risk": "rumap.cli.risk",
 }
 
 

@@ -1,0 +1,205 @@
+"""``python -m rumap risk``: disclosure risk measures (record linkage, interval disclosure, identity risk).
+
+::
+
+    python -m rumap risk linkage --original FILE --masked FILE [--keys A,B,...] \\
+        [--method distance|probabilistic] [--json]
+    python -m rumap risk interval --original FILE --masked FILE [--columns A,B,...] [--p PERCENT] [--json]
+    python -m rumap risk identity --f F --a A --fu FU [--N N] [--investigators M] [--json]
+    python -m rumap risk identity --data FILE --key A,B,... --N N --a A [--max-risk G] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+from rumap.data import read_table
+from rumap.errors import InputError
+from rumap.identity import (
+    BETA_ESTIMATORS,
+    identification_risk,
+    identity_risk_from_data,
+    max_sample_fraction,
+    multiple_investigators_risk,
+)
+from rumap.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
+from rumap.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
+
+HELP = "disclosure risk: record linkage, interval disclosure, identity (population uniques)"
+
+
+def _names(text: str | None, flag: str) -> list[str] | None:
+    if text is None:
+        return None
+    names = [part.strip() for part in text.split(",")]
+    if not all(names):
+        raise InputError(f"{flag} must be comma-separated column names, got {text!r}")
+    return names
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = subparsers.add_parser("risk", help=HELP, description=HELP)
+    sub = p.add_subparsers(dest="risk_command", metavar="MEASURE", parser_class=type(p))
+    sub.required = True
+
+    link = sub.add_parser("linkage", help="share of masked records linked to their own original",
+                          description="Record linkage between an original file and its masked version "
+                                      "(row i of the masked file is the masked record i).")
+    link.add_argument("--original", required=True, help="original data file")
+    link.add_argument("--masked", required=True, help="masked data file (same rows, same columns)")
+    link.add_argument("--keys", metavar="A,B,...", help="the intruder's key variables (default: every column)")
+    link.add_argument("--method", default="distance", choices=list(LINKAGE_METHODS),
+                      help="distance-based (default) or probabilistic (Fellegi-Sunter) linkage")
+    link.add_argument("--aggregation", default="sum_of_squares", choices=list(AGGREGATIONS),
+                      help="record-level aggregation of distances (distance method; default sum_of_squares)")
+    link.add_argument("--ordinal", metavar="A,B,...", help="key variables to treat as ordinal (distance method)")
+    link.add_argument("--ties", default="none", choices=["none", "share"],
+                      help="a tie among t equally near originals counts 0 (default) or 1/t (distance method)")
+    link.add_argument("--tolerance", type=float, default=0.1,
+                      help="numeric agreement tolerance in standard deviations (probabilistic; default 0.1)")
+    link.add_argument("--block-size", type=int, default=1000, help="records per block (probabilistic; default 1000)")
+    link.add_argument("--json", action="store_true", help="print one JSON object")
+    link.set_defaults(_risk_run=run_linkage)
+
+    interval = sub.add_parser("interval", help="share of original values inside an interval around the masked value",
+                              description="Interval disclosure (rank intervals, or standard-deviation intervals).")
+    interval.add_argument("--original", required=True, help="original data file")
+    interval.add_argument("--masked", required=True, help="masked data file (same rows, same columns)")
+    interval.add_argument("--columns", metavar="A,B,...", help="numeric variables (default: every numeric column)")
+    interval.add_argument("--p", type=float, metavar="PERCENT",
+                          help=f"interval width in percent (default {DEFAULT_P['rank']:g} for rank, "
+                               f"{DEFAULT_P['sd']:g} for sd)")
+    interval.add_argument("--method", default="rank", choices=list(INTERVAL_METHODS),
+                          help="rank intervals (default) or sd intervals (SDID)")
+    interval.add_argument("--json", action="store_true", help="print one JSON object")
+    interval.set_defaults(_risk_run=run_interval)
+
+    identity = sub.add_parser("identity", help="risk of identification through population uniques (Mokken et al.)",
+                              description="Identity disclosure risk from figures (--f --a --fu) or estimated "
+                                          "from a data file's key (--data --key --N --a).")
+    identity.add_argument("--f", type=float, help="sample fraction n / N")
+    identity.add_argument("--a", type=float, help="acquaintances of the investigator")
+    identity.add_argument("--fu", type=float, help="fraction of population uniques u / N")
+    identity.add_argument("--N", type=float, help="population size")
+    identity.add_argument("--investigators", type=int, metavar="M", help="number of investigators (needs --N)")
+    identity.add_argument("--data", help="sample data file")
+    identity.add_argument("--key", metavar="A,B,...", help="key variables of --data")
+    identity.add_argument("--max-risk", type=float, metavar="G", help="risk bound in (0, 1): gives f_max")
+    identity.add_argument("--cells", type=int, help="number of key values k (default: product of category counts)")
+    identity.add_argument("--estimator", default="ml", choices=list(BETA_ESTIMATORS),
+                          help="estimator of the Poisson-gamma beta (default ml)")
+    identity.add_argument("--json", action="store_true", help="print one JSON object")
+    identity.set_defaults(_risk_run=run_identity)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    runner: Callable[[argparse.Namespace], int] = args._risk_run
+    return runner(args)
+
+
+def _emit(args: argparse.Namespace, payload: dict, lines: list[str]) -> int:
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json(payload)
+    else:
+        print("\n".join(lines))
+    return 0
+
+
+def run_linkage(args: argparse.Namespace) -> int:
+    original, masked = read_table(args.original), read_table(args.masked)
+    keys = _names(args.keys, "--keys")
+    for frame, name in ((original, args.original), (masked, args.masked)):
+        for key in keys or []:
+            if key not in frame.columns:
+                raise InputError(f"{name}: no column {key!r}; columns are {', '.join(frame.columns)}")
+    if original.shape[0] != masked.shape[0]:
+        raise InputError(f"{args.original} has {original.shape[0]} rows but {args.masked} has {masked.shape[0]}: "
+                         "row i of the masked file must be the masked version of row i")
+    if keys is None:
+        missing = [c for c in original.columns if c not in masked.columns]
+        if missing:
+            raise InputError(f"{args.masked}: no column {missing[0]!r} (the original has it); choose --keys")
+        keys = list(original.columns)
+    if args.method == "distance":
+        ordinal = _names(args.ordinal, "--ordinal") or []
+        for name in ordinal:
+            if name not in keys:
+                raise InputError(f"--ordinal column {name!r} is not one of the keys ({', '.join(keys)})")
+        result = distance_linkage(original[keys], masked[keys], keys, kinds={c: "ordinal" for c in ordinal},
+                                  aggregation=args.aggregation, ties=args.ties)
+    else:
+        result = probabilistic_linkage(original[keys], masked[keys], keys, tolerance=args.tolerance,
+                                       block_size=args.block_size)
+    lines = [f"{result.method} record linkage on {', '.join(result.keys)} ({result.n} records)",
+             f"linked correctly: {result.linked_correctly:.4f} ({result.n_correct} of {result.n}; "
+             f"{result.n_tied} ties not counted)"]
+    return _emit(args, result.to_dict(), lines)
+
+
+def run_interval(args: argparse.Namespace) -> int:
+    original, masked = read_table(args.original), read_table(args.masked)
+    columns = _names(args.columns, "--columns")
+    if columns is None:
+        from rumap.data import numeric_column_names
+
+        columns = numeric_column_names(original)
+        if not columns:
+            raise InputError(f"{args.original}: no numeric column")
+    for frame, name in ((original, args.original), (masked, args.masked)):
+        for col in columns:
+            if col not in frame.columns:
+                raise InputError(f"{name}: no column {col!r}; columns are {', '.join(frame.columns)}")
+    result = interval_disclosure(original[columns], masked[columns], args.p, args.method, columns)
+    lines = [f"{result.method} interval disclosure, p = {result.p:g}%, {result.n} records",
+             *(f"  {c}: {r:.4f}" for c, r in zip(result.columns, result.per_variable, strict=True)),
+             f"risk (share of original values inside their interval): {result.risk:.4f}"]
+    return _emit(args, result.to_dict(), lines)
+
+
+def _identity_from_figures(args: argparse.Namespace) -> int:
+    if args.f is None or args.a is None or args.fu is None:
+        raise InputError("identity risk from figures needs --f, --a and --fu (or use --data --key --N --a)")
+    if args.key is not None:
+        raise InputError("--key goes with --data")
+    if args.investigators is not None:
+        if args.N is None:
+            raise InputError("--investigators needs --N (the population size)")
+        risk = multiple_investigators_risk(args.f, args.a, args.fu, args.N, args.investigators)
+        formula = "R_m = 1 - (1 - (E(a_m)/N) f_u)^(f N), E(a_m) = N - N (1 - a/N)^m (Mokken et al. Eq 19, 21)"
+    else:
+        risk = identification_risk(args.f, args.a, args.fu, args.N)
+        formula = ("R = 1 - (1 - (a/N) f_u)^(f N) (Mokken et al. Eq 5)" if args.N is not None
+                   else "R = 1 - exp(-f a f_u) (Mokken et al. Eq 6)")
+    payload = {"risk": risk, "formula": formula, "f": args.f, "a": args.a, "f_u": args.fu, "N": args.N,
+               "investigators": args.investigators}
+    lines = [f"risk: {risk:.6g}", f"formula: {formula}"]
+    if args.max_risk is not None and args.investigators is None:
+        payload["f_max"] = max_sample_fraction(args.max_risk, args.a, args.fu, args.N)
+        lines.append(f"largest sample fraction with risk <= {args.max_risk:g}: {payload['f_max']:.6g}")
+    return _emit(args, payload, lines)
+
+
+def run_identity(args: argparse.Namespace) -> int:
+    if args.data is None:
+        return _identity_from_figures(args)
+    if args.key is None or args.N is None or args.a is None:
+        raise InputError("identity risk from --data needs --key, --N and --a")
+    for flag, value in (("--f", args.f), ("--fu", args.fu), ("--investigators", args.investigators)):
+        if value is not None:
+            raise InputError(f"{flag} goes with the figures form (--f --a --fu), not with --data")
+    result = identity_risk_from_data(read_table(args.data), _names(args.key, "--key"), args.N, args.a,
+                                     max_risk=args.max_risk, cells=args.cells, method=args.estimator,
+                                     source=args.data)
+    lines = [f"key {' x '.join(result.key)}: {result.cells} cells, {result.observed_cells} observed, "
+             f"{result.sample_uniques} sample uniques (n = {result.n}, f = {result.f:.6g})",
+             f"Poisson-gamma beta = {result.beta:.6g} ({result.method}); estimated population uniques "
+             f"{result.population_uniques:.6g} (f_u = {result.f_u:.6g})",
+             f"risk with a = {result.a:g} acquaintances: {result.risk:.6g}"]
+    if not math.isnan(result.f_max):
+        lines.append(f"largest sample fraction with risk <= {result.max_risk:g}: {result.f_max:.6g}")
+    return _emit(args, result.to_dict(), lines)
