@@ -20,6 +20,8 @@ PAGES = [
     ("pages/data.py", "Data", ":material/table:"),
     ("pages/analytic.py", "Analytic map", ":material/functions:"),
     ("pages/empirical.py", "Empirical map", ":material/casino:"),
+    ("pages/risk_measures.py", "Linkage & interval risk", ":material/link:"),
+    ("pages/identity.py", "Identity risk", ":material/fingerprint:"),
     ("pages/tables.py", "Tables", ":material/grid_on:"),
     ("pages/compare.py", "Compare", ":material/compare:"),
     ("pages/pareto.py", "Pareto", ":material/trending_down:"),
