@@ -113,7 +113,7 @@ PARAMETERS: dict[str, Interval] = {
     "tolerance": Interval("float", 0.0, None, "left", "agreement tolerance of numeric keys (standard deviations)"),
     "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage"),
     "max_iter": Interval("int", 1, 1_000_000, "both", "maximum number of EM iterations"),
-    "p_percent": Interval("float", 0.0, 100.0, "right", "interval width in percent"),
+    "interval_percent": Interval("float", 0.0, 100.0, "right", "interval width in percent"),
     "f": Interval("float", 0.0, 1.0, "right", "sample fraction n / N"),
     "a": Interval("float", 0.0, None, "left", "number of acquaintances of the investigator"),
     "f_u": Interval("float", 0.0, 1.0, "both", "fraction of population uniques u / N"),

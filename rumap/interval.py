@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from rumap._paired import numeric_matrix, paired_frames, select_columns
-from rumap._validation import check_scalar
+from rumap._validation import PARAMETERS, check_scalar
 from rumap.errors import InputError
 
 __all__ = ["INTERVAL_METHODS", "DEFAULT_P", "IntervalResult", "interval_disclosure", "rank_half_width",
@@ -153,7 +153,7 @@ def interval_disclosure(original: Any, masked: Any, p: float | None = None, meth
     """
     if method not in INTERVAL_METHODS:
         raise InputError(f"method must be one of {', '.join(INTERVAL_METHODS)}, got {method!r}")
-    p = DEFAULT_P[method] if p is None else check_scalar("p_percent", p)
+    p = DEFAULT_P[method] if p is None else check_scalar("p_percent", p, PARAMETERS["interval_percent"])
     orig, mask = paired_frames(original, masked)
     names = select_columns(orig, columns, "original", what="interval")
     x = numeric_matrix(orig, names, "original")
