@@ -312,3 +312,23 @@ def test_report_page_loads_a_configuration_back():
     at.file_uploader(key="report_config").set_value(("bad.json", b"{oops", "application/json")).run()
     at.button(key="report_load").click().run()
     assert any("not valid JSON" in e for e in _errors(at))
+
+
+def test_empirical_page_record_linkage_as_the_risk_measure():
+    at = _app()
+    _goto(at, "empirical")
+    at.number_input(key="em_replicates").set_value(10).run()
+    at.radio(key="em_risk_kind").set_value("share of records re-identified or disclosed").run()
+    at.multiselect(key="em_measures").set_value(["record-linkage", "interval-disclosure"]).run()
+    at.button(key="em_run").click().run()
+    assert not at.exception and not _errors(at), _errors(at)
+    (fig,) = _figures(at)
+    lines = _traces(fig)
+    assert set(lines) == {"noise / record-linkage", "noise / interval-disclosure"}
+    linked = lines["noise / record-linkage"]["y"]
+    assert all(0 <= v <= 1 for v in linked)
+    assert linked[-1] < linked[0]  # more noise, fewer records re-identified (curve drawn from small lambda2 up)
+    assert any("--risk-measure record-linkage" in c.value for c in at.code)
+    at.multiselect(key="em_measures").set_value([]).run()
+    assert not at.exception
+    assert any("dataset risk measure" in e for e in _errors(at))
