@@ -43,6 +43,10 @@ __all__ = ["ALGORITHMS", "CRITERIA", "MicroaggregationResult", "microaggregate",
 
 # Entries of one block of pairwise distances (rows of the block = this // number of columns).
 _BLOCK_PAIRS = 1 << 16
+_EPS32 = float(np.finfo(np.float32).eps)
+# Columns of one vector-matrix product: larger products make OpenBLAS start threads, which is far slower
+# for this memory-bound product (60x at 100,000 columns on a busy 2-core machine).
+_MATVEC_COLUMNS = 1 << 15
 # Largest number of entries of one dynamic-programming block of the optimal algorithm.
 _BLOCK_ENTRIES = 1 << 20
 
@@ -220,74 +224,126 @@ def _mdav(space: np.ndarray, k: int, criterion: str) -> np.ndarray:
     records nearest r (r included) form a group, then the k nearest s among
     those left. If 2k .. 3k-1 remain: one group of the k nearest the record
     farthest from the centroid, the rest a last group; fewer than 2k: one
-    group. Ties of the farthest record go to the one that comes first.
+    group. Ties go to the record that comes first in the data.
 
-    The remaining records are a compact (p, m) array in their original order:
-    removed columns carry a +-inf penalty until they are a quarter of the
-    array, then it is compacted. Squared distances are
-    ``||x||^2 - 2 x.y + ||y||^2`` on centred data (one vector-matrix product per
-    distance); the centroid is updated incrementally.
+    Speed: the remaining records are a compact (p, m) array in their original
+    order; removed ones carry a +-inf penalty until they are a quarter of the
+    array, which is then compacted. Squared distances to a point q are
+    scanned as ``||x||^2 - 2 q.x`` (+ ``||q||^2``) on centred data in float32,
+    one vector-matrix product each (half the memory traffic of float64); every
+    record within the float32 error bound of the answer is then compared with
+    ``sum((x - q)^2)`` in float64, so the result is that of the direct float64
+    computation. The sum of the remaining records is updated incrementally.
     """
     del criterion
-    n = space.shape[0]
-    labels = np.full(n, -1, dtype=np.int64)
-    centred = space - space.mean(axis=0)
-    scaled = np.ascontiguousarray(-2.0 * centred.T)  # x @ scaled = -2 x.y for every remaining y
-    index = np.arange(n)
-    norms = np.einsum("ij,ij->i", centred, centred)
-    # norms + penalty (removed -> +inf) for nearest searches, norms - penalty for farthest searches.
-    norms_near, norms_far = norms.copy(), norms.copy()
-    total = centred.sum(axis=0)
-    # Work buffers, reused: fresh large temporaries cost a page fault per page.
-    product, dist = np.empty(n), np.empty(n)
-    remaining, n_removed, label = n, 0, 0
-    while remaining >= 2 * k:
-        m = index.size
-        prod, buf = product[:m], dist[:m]
-        two_groups = remaining >= 3 * k
-        np.matmul(total / remaining, scaled, out=prod)
-        r = int(np.argmax(np.add(norms_far, prod, out=buf)))
-        np.matmul(scaled[:, r] * -0.5, scaled, out=prod)
-        if two_groups:
-            s = int(np.argmax(np.add(norms_far, prod, out=buf)))
-        groups = [_k_smallest(np.add(norms_near, prod, out=buf), k)]
-        if two_groups:
-            np.matmul(scaled[:, s] * -0.5, scaled, out=prod)
-            np.add(norms_near, prod, out=buf)
-            buf[groups[0]] = np.inf
-            groups.append(_k_smallest(buf, k))
-        for members in groups:
-            labels[index[members]] = label
-            label += 1
-            norms_near[members] = np.inf
-            norms_far[members] = -np.inf
-            total += 0.5 * scaled[:, members].sum(axis=1)
-            remaining -= k
-            n_removed += k
-        if n_removed * 4 > m and remaining > 0:
-            keep = np.isfinite(norms_near)
-            scaled, index, norms = np.ascontiguousarray(scaled[:, keep]), index[keep], norms[keep]
-            norms_near, norms_far = norms.copy(), norms.copy()
-            total = -0.5 * scaled.sum(axis=1)
-            n_removed = 0
-    if remaining:
-        labels[labels < 0] = label
-    return labels
+    return _MdavState(space, k).run()
 
 
-def _k_smallest(dist: np.ndarray, k: int) -> np.ndarray:
-    """Positions of the k least entries of ``dist`` (overwritten); ties go to the first position.
+class _MdavState:
+    """Working arrays of one MDAV run (see :func:`_mdav`)."""
 
-    For small k, k passes of ``argmin`` beat one ``argpartition``.
-    """
-    if k > 8:
-        order = np.argpartition(dist, k - 1)[:k]
-        return order[np.lexsort((order, dist[order]))]
-    chosen = np.empty(k, dtype=np.int64)
-    for i in range(k):
-        chosen[i] = np.argmin(dist)
-        dist[chosen[i]] = np.inf
-    return chosen
+    def __init__(self, space: np.ndarray, k: int) -> None:
+        n, p = space.shape
+        self.k = k
+        self.labels = np.full(n, -1, dtype=np.int64)
+        self.shift = space.mean(axis=0)
+        self.raw = space  # (m, p) rows: float64 distances are computed from them directly
+        self.index = np.arange(n)
+        self._compact(np.ones(n, dtype=bool))
+        # |float32 scan - exact value| <= tol_factor (|x| + |q|)^2 (centred norms): rounding of the inputs,
+        # a p-term dot product and two additions, each at most eps32 / 2 relative; a factor 2 to spare.
+        self.tol_factor = 2.0 * _EPS32 * (p + 5)
+        # Work buffers, reused: fresh large temporaries cost a page fault per page.
+        self.product, self.dist = np.empty(n, dtype=np.float32), np.empty(n, dtype=np.float32)
+
+    def _compact(self, keep: np.ndarray) -> None:
+        self.raw, self.index = self.raw[keep], self.index[keep]
+        centred = self.raw - self.shift
+        norms = np.einsum("ij,ij->i", centred, centred)
+        self.scan = np.ascontiguousarray(-2.0 * centred.T, dtype=np.float32)  # q @ scan ~ -2 q.x
+        self.near = norms.astype(np.float32)  # + inf for removed records
+        self.far = self.near.copy()  # - inf for removed records
+        self.total = self.raw.sum(axis=0)
+        self.radius = float(np.sqrt(norms.max()))
+        self.n_removed = 0
+
+    def _scan(self, q: np.ndarray) -> tuple[np.ndarray, float]:
+        """float32 ``-2 q.x`` for the array's records (centred data), and twice the error bound of
+        ``||x||^2 - 2 q.x``, which is ``||x - q||^2 - ||q||^2``."""
+        m = self.index.size
+        prod = self.product[:m]
+        centred = q - self.shift
+        centred32 = centred.astype(np.float32)
+        for start in range(0, m, _MATVEC_COLUMNS):
+            stop = start + _MATVEC_COLUMNS
+            np.matmul(centred32, self.scan[:, start:stop], out=prod[start:stop])
+        return prod, 2.0 * self.tol_factor * (self.radius + float(np.sqrt(centred @ centred))) ** 2
+
+    def _exact(self, candidates: np.ndarray, q: np.ndarray) -> np.ndarray:
+        return ((self.raw[candidates] - q) ** 2).sum(axis=1)
+
+    def farthest(self, q: np.ndarray, scanned: tuple[np.ndarray, float]) -> int:
+        """Position of the remaining record farthest from q (``scanned = self._scan(q)``)."""
+        prod, slack = scanned
+        dist = np.add(self.far, prod, out=self.dist[:prod.size])
+        best = int(dist.argmax())
+        top = dist[best]
+        dist[best] = -np.inf
+        if dist[dist.argmax()] < top - slack:  # clearly the farthest
+            return best
+        dist[best] = top
+        candidates = np.flatnonzero(dist >= top - slack)
+        return int(candidates[self._exact(candidates, q).argmax()])
+
+    def nearest(self, q: np.ndarray, scanned: tuple[np.ndarray, float], exclude: np.ndarray | None = None) -> np.ndarray:
+        """Positions of the k remaining records nearest q, ``exclude`` left out."""
+        prod, slack = scanned
+        dist = np.add(self.near, prod, out=self.dist[:prod.size])
+        if exclude is not None:
+            dist[exclude] = np.inf
+        k = self.k
+        if k <= 8:  # k passes of argmin beat one argpartition
+            chosen = np.empty(k, dtype=np.int64)
+            for i in range(k):
+                j = dist.argmin()
+                chosen[i] = j
+                kth = dist[j]
+                dist[j] = np.inf
+        else:
+            chosen = np.argpartition(dist, k - 1)[:k]
+            kth = dist[chosen].max()
+            dist[chosen] = np.inf
+        if dist[dist.argmin()] > kth + slack:  # no other record can be as near
+            return chosen
+        candidates = np.concatenate((chosen, np.flatnonzero(dist <= kth + slack)))
+        return candidates[np.lexsort((candidates, self._exact(candidates, q)))[:k]]
+
+    def run(self) -> np.ndarray:
+        k, remaining, label = self.k, self.index.size, 0
+        while remaining >= 2 * k:
+            two_groups = remaining >= 3 * k
+            centroid = self.total / remaining
+            r = self.farthest(centroid, self._scan(centroid))
+            xr = self.raw[r]
+            around_r = self._scan(xr)  # shared by the search for s and the group of r
+            if two_groups:
+                s = self.farthest(xr, around_r)
+            groups = [self.nearest(xr, around_r)]
+            if two_groups:
+                xs = self.raw[s]
+                groups.append(self.nearest(xs, self._scan(xs), exclude=groups[0]))
+            for members in groups:
+                self.labels[self.index[members]] = label
+                label += 1
+                self.near[members] = np.inf
+                self.far[members] = -np.inf
+                self.total -= self.raw[members].sum(axis=0)
+                remaining -= k
+                self.n_removed += k
+            if self.n_removed * 4 > self.index.size and remaining > 0:
+                self._compact(np.isfinite(self.near))
+        self.labels[self.labels < 0] = label
+        return self.labels
 
 
 # --------------------------------------------------------------------------- fixed size and individual ranking
@@ -337,30 +393,33 @@ def _individual(space: np.ndarray, k: int, criterion: str) -> np.ndarray:
 def _optimal_sorted(sorted_values: np.ndarray, k: int) -> np.ndarray:
     """Group lengths of the least-SSE partition of sorted values into runs of k .. 2k-1.
 
-    Dynamic programming over prefix sums (Hansen & Mukherjee 2003): with
-    ``best[j]`` the least SSE of the first j values,
+    Dynamic programming (Hansen & Mukherjee 2003): with ``best[j]`` the least
+    SSE of the first j values,
     ``best[j] = min_{k <= L <= 2k-1} best[j-L] + SSE(values[j-L:j])``. The
     positions of a block of k consecutive j depend only on ``best`` before the
     block, so each block is one vectorized step: O(n/k) steps of O(k^2) work.
+    The SSE of a run is computed from cumulative sums of the values minus the
+    run's first value (:func:`_run_costs_anchored`), so that tight runs far from
+    the mean keep their precision; for k > 512 from global prefix sums in
+    extended precision (:func:`_run_costs_prefix`), to bound memory.
     """
     n = sorted_values.size
     sd = sorted_values.std()
     x = (sorted_values - sorted_values.mean()) / (sd if sd > 0 else 1.0)
-    s1 = np.concatenate(([0.0], np.cumsum(x)))
-    s2 = np.concatenate(([0.0], np.cumsum(x * x)))
     best = np.full(n + 1, np.inf)
     best[0] = 0.0
     back = np.zeros(n + 1, dtype=np.int64)
     lengths = np.arange(k, 2 * k)
-    step = max(1, min(k, _BLOCK_ENTRIES // k))
+    if k <= 512:
+        run_costs, step = _run_costs_anchored(x, k), k
+    else:
+        run_costs, step = _run_costs_prefix(x, k), max(1, min(k, _BLOCK_ENTRIES // k))
     for start in range(k, n + 1, step):
         ends = np.arange(start, min(start + step, n + 1))
         begins = ends[:, None] - lengths[None, :]
         valid = begins >= 0
         begins_c = np.where(valid, begins, 0)
-        sums = s1[ends][:, None] - s1[begins_c]
-        cost = s2[ends][:, None] - s2[begins_c] - sums * sums / lengths[None, :]
-        total = np.where(valid, best[begins_c] + np.maximum(cost, 0.0), np.inf)
+        total = np.where(valid, best[begins_c] + run_costs(ends, begins_c), np.inf)
         choice = np.argmin(total, axis=1)
         best[ends] = total[np.arange(ends.size), choice]
         back[ends] = lengths[choice]
@@ -370,6 +429,49 @@ def _optimal_sorted(sorted_values: np.ndarray, k: int) -> np.ndarray:
         runs.append(back[j])
         j -= back[j]
     return np.array(runs[::-1], dtype=np.int64)
+
+
+def _run_costs_anchored(x: np.ndarray, k: int) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """SSE of the runs ``x[b:e]`` (``ends`` e, ``begins`` b, shape (m, k)) from sums of ``x - x[b]``.
+
+    The cumulative sums over each begin's window of 2k-1 values are computed
+    for a span of about 2^20 / (2k) begins at a time and reused by the blocks
+    that fall in it.
+    """
+    n = x.size
+    offsets = np.arange(2 * k - 1)
+    span = max(4 * k, _BLOCK_ENTRIES // (2 * k - 1))
+    cache: dict[str, Any] = {"first": 0, "last": -1}
+
+    def fill(first: int) -> None:
+        anchors = np.arange(first, min(first + span, n))
+        window = x[np.minimum(anchors[:, None] + offsets[None, :], n - 1)] - x[anchors][:, None]
+        cache.update(first=first, last=int(anchors[-1]), sums=np.cumsum(window, axis=1),
+                     squares=np.cumsum(window * window, axis=1))
+
+    def costs(ends: np.ndarray, begins: np.ndarray) -> np.ndarray:
+        if begins.min() < cache["first"] or begins.max() > cache["last"]:
+            fill(int(begins.min()))
+        length = ends[:, None] - begins
+        row, col = begins - cache["first"], length - 1
+        s1 = cache["sums"][row, col]
+        return np.maximum(cache["squares"][row, col] - s1 * s1 / length, 0.0)
+
+    return costs
+
+
+def _run_costs_prefix(x: np.ndarray, k: int) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """SSE of the runs ``x[b:e]`` from global prefix sums (extended precision)."""
+    wide = x.astype(np.longdouble)
+    s1 = np.concatenate(([0.0], np.cumsum(wide))).astype(np.longdouble)
+    s2 = np.concatenate(([0.0], np.cumsum(wide * wide))).astype(np.longdouble)
+
+    def costs(ends: np.ndarray, begins: np.ndarray) -> np.ndarray:
+        length = ends[:, None] - begins
+        sums = s1[ends][:, None] - s1[begins]
+        return np.maximum(s2[ends][:, None] - s2[begins] - sums * sums / length, 0.0).astype(float)
+
+    return costs
 
 
 def _labels_from_runs(order: np.ndarray, runs: np.ndarray) -> np.ndarray:
@@ -398,13 +500,27 @@ def _mwa_univariate_sorted(values: np.ndarray, k: int) -> np.ndarray:
     other value is a group of its own. Step 2: Ward's method on adjacent
     groups (merge the pair whose union increases SSE least,
     ``n_a n_b / (n_a + n_b) (mean_a - mean_b)^2``), never joining two groups of
-    size >= k, until every group has at least k values. Step 3: recurse into
-    every group of 2k or more values. The agglomeration is sequential: one
-    heap step per merge, O(n log n).
+    size >= k, until every group has at least k values. Step 3: apply the
+    algorithm again to every group of 2k or more values (a stack of segments,
+    not recursion). The agglomeration is sequential: one heap step per merge,
+    O(n log n).
     """
+    runs: list[int] = []
+    segments = [(0, values.size)]
+    while segments:
+        start, size = segments.pop()
+        if size < 2 * k:
+            runs.append(size)
+            continue
+        level = _ward_adjacent_runs(values[start:start + size], k)
+        ends = start + np.cumsum(level)
+        segments.extend(zip((ends - level)[::-1].tolist(), level[::-1].tolist(), strict=True))
+    return np.array(runs, dtype=np.int64)
+
+
+def _ward_adjacent_runs(values: np.ndarray, k: int) -> np.ndarray:
+    """Steps 1 and 2 of the univariate MWA on sorted values (n >= 2k): the run lengths."""
     n = values.size
-    if n < 2 * k:
-        return np.array([n], dtype=np.int64)
     # Clusters as a doubly linked list of runs: start, size, sum.
     starts = [0] + list(range(k, n - k)) + [n - k]
     sizes = [k] + [1] * (n - 2 * k) + [k]
@@ -442,11 +558,7 @@ def _mwa_univariate_sorted(values: np.ndarray, k: int) -> np.ndarray:
     runs: list[int] = []
     a = 0
     while a >= 0:
-        start, size = starts[a], sizes[a]
-        if size >= 2 * k:
-            runs.extend(_mwa_univariate_sorted(values[start:start + size], k).tolist())
-        else:
-            runs.append(size)
+        runs.append(sizes[a])
         a = nxt[a]
     return np.array(runs, dtype=np.int64)
 
@@ -514,6 +626,28 @@ def _ward_costs(rows: np.ndarray, sizes: np.ndarray, centroids: np.ndarray, sq: 
 def _mwa_multivariate(points: np.ndarray, k: int) -> np.ndarray:
     """Multivariate MWA with the maximum-distance criterion; labels of the rows of ``points``.
 
+    Steps 1 and 2 in :func:`_ward_split`; step 3 applies them again to every
+    group of 2k or more records (a stack of groups, not recursion).
+    """
+    labels = np.empty(points.shape[0], dtype=np.int64)
+    next_label = 0
+    pending = [np.arange(points.shape[0])]
+    while pending:
+        members = pending.pop()
+        if members.size < 2 * k:
+            labels[members] = next_label
+            next_label += 1
+            continue
+        owner = _ward_split(points[members], k)
+        order = np.argsort(owner, kind="stable")
+        groups = np.split(members[order], np.flatnonzero(np.diff(owner[order])) + 1)
+        pending.extend(groups[::-1])
+    return labels
+
+
+def _ward_split(points: np.ndarray, k: int) -> np.ndarray:
+    """Steps 1 and 2 of the multivariate MWA (m >= 2k records): cluster of every row, numbered 0..g-1.
+
     Step 1: the two most distant records are the extremes; a group of k is
     grown from each (the record nearest the group's centroid joins next).
     Step 2: Ward's method (merge the allowed pair of least SSE increase
@@ -522,12 +656,9 @@ def _mwa_multivariate(points: np.ndarray, k: int) -> np.ndarray:
     partner; after a merge only the clusters whose partner was one of the two
     are searched again, the others compare with the merged cluster. Clusters
     are kept compact (the last one moves into a merged one's slot).
-    Step 3: recurse into groups of 2k or more. Time O(n^2 p) per level,
-    memory O(n p) (distances in row blocks).
+    Time O(m^2 p), memory O(m p) (distances in row blocks).
     """
     m = points.shape[0]
-    if m < 2 * k:
-        return np.zeros(m, dtype=np.int64)
     first, last = _farthest_pair(points)
     free = np.ones(m, dtype=bool)
     group_first = _grow_group(points, first, free, k)
@@ -583,18 +714,7 @@ def _mwa_multivariate(points: np.ndarray, k: int) -> np.ndarray:
         best_partner[:g][better] = a
         rows = np.flatnonzero(stale)
         best_cost[rows], best_partner[rows] = _ward_costs(rows, sizes[:g], centroids[:g], sq[:g], k)
-    labels = np.empty(m, dtype=np.int64)
-    next_label = 0
-    for cluster in range(g):
-        members = np.flatnonzero(owner == cluster)
-        if members.size >= 2 * k:
-            sub = _mwa_multivariate(points[members], k)
-            labels[members] = sub + next_label
-            next_label += int(sub.max()) + 1
-        else:
-            labels[members] = next_label
-            next_label += 1
-    return labels
+    return owner
 
 
 def _mwa(space: np.ndarray, k: int, criterion: str) -> np.ndarray:

@@ -73,6 +73,15 @@ def test_mdav_equals_plain_implementation(seed, n, p, k):
     assert same_partition(fast.groups, plain_mdav(x, k))
 
 
+@pytest.mark.parametrize("k", [2, 3, 9])
+def test_mdav_ties_and_offsets_equal_plain_implementation(k):
+    rng = np.random.default_rng(k)
+    grid = rng.integers(0, 4, size=(240, 3)).astype(float)  # many duplicates and equal distances
+    assert same_partition(microaggregate(grid, k, "mdav").groups, plain_mdav(grid, k))
+    shifted = 1e7 + rng.normal(size=(200, 2))  # large offset, small spread
+    assert same_partition(microaggregate(shifted, k, "mdav").groups, plain_mdav(shifted - 1e7, k))
+
+
 def test_mdav_group_sizes_and_large_k():
     x = np.random.default_rng(3).normal(size=(103, 3))
     sizes = microaggregate(x, 10, "mdav").group_sizes
@@ -113,6 +122,28 @@ def test_optimal_below_every_univariate_heuristic_and_equal_to_microagg1d(k):
         assert optimal.sse == pytest.approx(sse, rel=1e-9), method
     sse_default, _ = sum_of_squares(x, univariate_microaggregation(x, k))
     assert optimal.sse <= sse_default * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("k", [3, 5])
+def test_optimal_keeps_precision_on_tight_clusters_far_apart(k):
+    # Runs of SSE ~1e-6 among values spread over 1e6: prefix sums over the whole
+    # sorted array lose the runs' SSE to rounding; sums anchored at each run do not.
+    rng = np.random.default_rng(0)
+    centres = rng.integers(0, 1000, 500).astype(float) * 1000
+    x = np.repeat(centres, 6) + rng.normal(0, 1e-3, 3000)
+    optimal = microaggregate(x, k, "optimal")
+    for name in UNIVARIATE_HEURISTICS:
+        assert optimal.sse <= microaggregate(x, k, name).sse * (1 + 1e-9), name
+
+
+def test_optimal_large_k_uses_prefix_sums():
+    from microagg1d import univariate_microaggregation
+
+    x = np.random.default_rng(5).lognormal(size=3000)
+    optimal = microaggregate(x, 600, "optimal")
+    sse, _ = sum_of_squares(x, univariate_microaggregation(x, 600, method="wilber"))
+    assert optimal.sse == pytest.approx(sse, rel=1e-9)
+    assert optimal.group_sizes.min() >= 600
 
 
 def test_optimal_on_census_column(census):
@@ -259,3 +290,15 @@ def test_invariants(problem):
         ssa += float((sizes * (group_means - space[:, j].mean()) ** 2).sum())
     assert result.sse + ssa == pytest.approx(result.sst, rel=1e-9, abs=1e-9 * (scale ** 2) * n)
     assert 0.0 <= result.information_loss <= 1.0 + 1e-12
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(arrays(np.float64, st.tuples(st.integers(2, 60), st.integers(1, 3)),
+              elements=st.sampled_from([0.0, 1.0, 2.0, 5.0]) | st.floats(-1e3, 1e3, allow_subnormal=False)),
+       st.integers(1, 12), st.booleans())
+def test_mdav_equals_plain_implementation_property(values, k, shift):
+    """The float32 scans with float64 re-checks give the partition of the direct float64 algorithm."""
+    k = min(k, values.shape[0])
+    if shift:
+        values = values + 1e6
+    assert same_partition(microaggregate(values, k, "mdav").groups, plain_mdav(values, k))
