@@ -29,6 +29,13 @@ _EXPORTS: dict[str, str] = {
     "envelope": "rumap.optimum",
     "max_tolerable_risk": "rumap.optimum",
     "RUMap": "rumap.result",
+    "SimulationConfig": "rumap.simulation",
+    "SimulationResult": "rumap.simulation",
+    "simulate": "rumap.simulation",
+    "microaggregate": "rumap.microaggregation",
+    "rank_swap": "rumap.swapping",
+    "add_noise": "rumap.noise",
+    "NoiseSpec": "rumap.noise",
 }
 
 __all__ = sorted(_EXPORTS)

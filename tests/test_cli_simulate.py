@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from types import SimpleNamespace
 
@@ -130,7 +129,8 @@ def test_non_numeric_and_missing_values(tmp_path, capsys):
 
 
 def test_scheduler_address(capsys, monkeypatch):
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     args = ["simulate", "--data", INCOME, "--column", "income", "--lambda2-frac", "0.1:1:3", "--target", "max",
             "--replicates", "12", "--chunk-size", "5", "--json"]
     assert main(args) == 0
@@ -147,11 +147,6 @@ def test_scheduler_address(capsys, monkeypatch):
                      "cannot reach the Dask scheduler")
 
 
-_HAS_MICRO = importlib.util.find_spec("rumap.microaggregation") is not None
-_HAS_SWAP = importlib.util.find_spec("rumap.swapping") is not None
-
-
-@pytest.mark.skipif(not _HAS_MICRO, reason="rumap.microaggregation is not available")
 def test_microaggregation_form(tmp_path):
     _, out = run_cli("simulate", "--data", INCOME, "--columns", "income", "--method", "microaggregation",
                      "--algorithm", "mdav", "--k", "2:6:2", "--target", "max", "--target", "p90", "--knowledge", "index",
@@ -162,7 +157,6 @@ def test_microaggregation_form(tmp_path):
                              "--k", "2:500", "--target", "max"), "k")
 
 
-@pytest.mark.skipif(not _HAS_SWAP, reason="rumap.swapping is not available")
 def test_rankswap_form():
     _, out = run_cli("simulate", "--data", INCOME, "--columns", "income", "--method", "rankswap", "--swap-percent",
                      "1:10:3", "--target", "p90", "--knowledge", "index", "--knowledge", "position", "--utility", "sse",

@@ -237,7 +237,8 @@ def test_progress_reports_every_chunk(income):
 
 
 def test_dask_local_cluster_gives_the_local_results(income):
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     local = simulate(income, _small_config(chunk_size=6))
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
@@ -293,7 +294,8 @@ def test_bad_data_and_config_keys(income):
 
 
 def test_microaggregation_is_computed_once_per_k_and_has_no_monte_carlo_error(income):
-    micro = pytest.importorskip("rumap.microaggregation")
+    from rumap import microaggregation as micro
+
     ks = (2, 3, 5)
     config = SimulationConfig(method="microaggregation", values=ks, targets=("max", "p99"),
                               knowledge=("index", "position"), utility="variance", replicates=200)
@@ -309,7 +311,6 @@ def test_microaggregation_is_computed_once_per_k_and_has_no_monte_carlo_error(in
 
 
 def test_rank_swapping_is_reproducible_and_chunk_free(income):
-    pytest.importorskip("rumap.swapping")
     config = SimulationConfig(method="rankswap", values=(5.0, 20.0), targets=("max", "p90"),
                               knowledge=("index", "position"), utility="quantiles", replicates=12, seed=3)
     result = simulate(income, config)
