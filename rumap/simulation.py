@@ -537,26 +537,25 @@ def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> Simul
                             elapsed=elapsed)
 
 
+def _collect(finished, progress, total) -> list[_ChunkOutput]:
+    """Gather chunk outputs as they finish, reporting progress in replicate x grid-value units."""
+    outputs, done = [], 0
+    for out in finished:
+        outputs.append(out)
+        done += len(out.replicates) * len(out.grid)
+        if progress is not None:
+            progress(done, total)
+    return outputs
+
+
 def _run_local(plan: _Plan, units, progress, total) -> list[_ChunkOutput]:
     """Run the chunks on this machine's cores (numpy releases the GIL in the heavy loops)."""
     workers = max(1, min(len(units), os.cpu_count() or 1, _MAX_THREADS))
-    outputs, done = [], 0
     if workers == 1:
-        for reps, grid in units:
-            outputs.append(_run_chunk(plan, reps, grid))
-            done += len(reps) * len(grid)
-            if progress is not None:
-                progress(done, total)
-        return outputs
+        return _collect((_run_chunk(plan, reps, grid) for reps, grid in units), progress, total)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(_run_chunk, plan, reps, grid) for reps, grid in units]
-        for future in as_completed(futures):
-            out = future.result()
-            outputs.append(out)
-            done += len(out.replicates) * len(out.grid)
-            if progress is not None:
-                progress(done, total)
-    return outputs
+        return _collect((future.result() for future in as_completed(futures)), progress, total)
 
 
 def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]:
@@ -572,14 +571,7 @@ def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]
     try:
         plan_future = client.scatter(plan, broadcast=True)
         futures = [client.submit(_run_chunk, plan_future, reps, grid, pure=False) for reps, grid in units]
-        outputs, done = [], 0
-        for future in dask_as_completed(futures):
-            out = future.result()
-            outputs.append(out)
-            done += len(out.replicates) * len(out.grid)
-            if progress is not None:
-                progress(done, total)
-        return outputs
+        return _collect((future.result() for future in dask_as_completed(futures)), progress, total)
     finally:
         if own:
             client.close()
