@@ -569,7 +569,8 @@ def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]
         except OSError as exc:
             raise InputError(f"cannot reach the Dask scheduler {client!r}: {exc}") from None
     try:
-        plan_future = client.scatter(plan, broadcast=True)
+        # hash=False: a unique key per run, so two runs of the same data never share (and release) one key
+        plan_future = client.scatter(plan, broadcast=True, hash=False)
         futures = [client.submit(_run_chunk, plan_future, reps, grid, pure=False) for reps, grid in units]
         return _collect((future.result() for future in dask_as_completed(futures)), progress, total)
     finally:
