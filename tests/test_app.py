@@ -216,6 +216,10 @@ def test_report_page_offers_every_export():
     assert [a["name"] for a in config["analyses"]] == ["sigma 1", "sigma 2"]
     at.multiselect(key="report_maps").set_value(["sigma 2"]).run()
     assert [a["name"] for a in json.loads(at.code[-1].value)["analyses"]] == ["sigma 2"]
+    at.checkbox(key="report_images").check().run()
+    assert not at.exception and not _errors(at)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels[-2:] == ["sigma 2 (PNG)", "sigma 2 (SVG)"]
 
 
 def test_presentation_page_one_map_per_screen():

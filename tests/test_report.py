@@ -97,10 +97,13 @@ def test_curves_csv_and_json():
         curves_csv([])
 
 
-def test_figure_image_is_bytes_or_none():
+def test_figure_image_png_and_svg():
+    # kaleido drives the machine's Chromium, which `make test` installs.
     fig = analysis_figure(PAPER.run())
     png = figure_image(fig, "png")
-    assert png is None or png[:4] == b"\x89PNG"
+    assert png is not None and png[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = figure_image(fig, "svg")
+    assert svg is not None and b"<svg" in svg[:200]
     with pytest.raises(InputError):
         figure_image(fig, "gif")
 
