@@ -8,62 +8,25 @@ screenshot of each page is saved under ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pytest
+from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # one server, steps in order
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT_MS = 60_000
 UPLOADED: dict[str, np.ndarray] = {}  # what test_upload_a_csv sent, for the report's privacy check
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("streamlit did not start: " + proc.stdout.read().decode(errors="replace")[-2000:])
-        time.sleep(0.3)
+    proc, url = start_streamlit("app.py")
     yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop_streamlit(proc)
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +35,7 @@ def page(server):
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True)
+        browser = launch_chromium(pw)
         context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
         pg = context.new_page()
         pg.set_default_timeout(TIMEOUT_MS)

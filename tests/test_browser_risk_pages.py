@@ -2,32 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
 
 pytestmark = [pytest.mark.browser]
-
-
-def _chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    if path is None:
-        pytest.fail("no Chromium on this machine: `make test` installs Debian's chromium")
-    return path
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture()
@@ -35,28 +13,13 @@ def serve():
     processes = []
 
     def start(page: str) -> str:
-        port = _free_port()
-        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", page, "--server.headless", "true",
-                                 "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc, url = start_streamlit(page)
         processes.append(proc)
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{url}/_stcore/health", timeout=1)
-                return url
-            except OSError:
-                time.sleep(0.5)
-        pytest.fail(f"streamlit did not start for {page}")
+        return url
 
     yield start
     for proc in processes:
-        proc.terminate()
-        proc.wait(timeout=30)
-
-
-def _browser(playwright):
-    return playwright.chromium.launch(executable_path=_chromium(), headless=True)
+        stop_streamlit(proc)
 
 
 def test_identity_page_in_a_browser(serve):
@@ -64,7 +27,7 @@ def test_identity_page_in_a_browser(serve):
 
     url = serve("pages/identity.py")
     with sync_playwright() as p:
-        browser = _browser(p)
+        browser = launch_chromium(p)
         page = browser.new_page()
         page.goto(url)
         expect(page.get_by_text("sample uniques")).to_be_visible(timeout=90_000)
@@ -79,7 +42,7 @@ def test_risk_measures_page_in_a_browser(serve):
 
     url = serve("pages/risk_measures.py")
     with sync_playwright() as p:
-        browser = _browser(p)
+        browser = launch_chromium(p)
         page = browser.new_page()
         page.goto(url)
         expect(page.get_by_text("linked correctly", exact=True)).to_be_visible(timeout=90_000)

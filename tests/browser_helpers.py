@@ -1,0 +1,64 @@
+"""Shared by the browser tests: a ``streamlit run`` server on localhost and Debian's headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+# Without the networking flags Chromium's background connections are refused by the closed network.
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_streamlit(script: str, timeout: float = 60) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run script`` on a free local port; returns the process and its URL once healthy."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return proc, url
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"streamlit did not start for {script}: "
+                        + proc.stdout.read().decode(errors="replace")[-2000:])
+        time.sleep(0.3)
+
+
+def stop_streamlit(proc: subprocess.Popen) -> None:
+    """Stop a server started by :func:`start_streamlit`."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium, headless, through Playwright (its own browser download does not work here)."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True)
