@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from rumap.analytic import STATES, AnalyticSetting, analytic_map
+from rumap.maps.analytic import STATES, AnalyticSetting, analytic_map
 
 
 def main() -> None:

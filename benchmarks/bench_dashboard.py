@@ -9,10 +9,10 @@ import time
 
 import numpy as np
 
-from rumap.examples import EXAMPLES, example_specs
 from rumap.fingerprint import array_digest
-from rumap.pareto import pareto_frontier
-from rumap.report import config_json, report_html
+from rumap.maps.pareto import pareto_frontier
+from rumap.present.examples import EXAMPLES, example_specs
+from rumap.present.report import config_json, report_html
 from rumap.result import RUMap
 
 

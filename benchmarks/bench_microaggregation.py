@@ -15,8 +15,8 @@ import time
 
 import numpy as np
 
-from rumap.microaggregation import microaggregate
-from rumap.swapping import rank_swap
+from rumap.masking.microaggregation import microaggregate
+from rumap.masking.swapping import rank_swap
 
 TARGETS = {5_000: "target < 0.15 s (sdcMicro C++)", 20_000: "target < 2.5 s (sdcMicro C++)",
            100_000: "target < 60 s"}

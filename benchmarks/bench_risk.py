@@ -14,9 +14,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from rumap.identity import identity_risk_from_data
-from rumap.interval import interval_disclosure
-from rumap.linkage import distance_linkage, probabilistic_linkage
+from rumap.risk.identity import identity_risk_from_data
+from rumap.risk.interval import interval_disclosure
+from rumap.risk.linkage import distance_linkage, probabilistic_linkage
 
 
 def timed(label: str, fn, repeats: int = 1):

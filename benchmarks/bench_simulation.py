@@ -21,8 +21,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rumap.data import numeric_column, read_table  # noqa: E402
-from rumap.simulation import SimulationConfig, simulate  # noqa: E402
+from rumap.io.data import numeric_column, read_table  # noqa: E402
+from rumap.maps.simulation import SimulationConfig, simulate  # noqa: E402
 
 TARGETS = ("max", "min", "p01", "p10", "p90", "p99")
 

@@ -9,8 +9,8 @@ import time
 
 import numpy as np
 
-from rumap.sensitivity import apply_rule
-from rumap.table_risk import PublishedTable, linked_bounds, paper_table1, rounding_ru_map, suppression_bounds
+from rumap.tables.bounds import PublishedTable, linked_bounds, paper_table1, rounding_ru_map, suppression_bounds
+from rumap.tables.rules import apply_rule
 
 
 def _time(label: str, func, repeats: int = 3) -> None:

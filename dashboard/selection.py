@@ -6,7 +6,7 @@ import streamlit as st
 
 from dashboard import state
 from rumap.errors import InputError
-from rumap.optimum import envelope
+from rumap.maps.optimum import envelope
 from rumap.result import RUMap
 from rumap.specs import Analysis
 

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from rumap.data import BUNDLED_DATA, numeric_columns, read_table_bytes
 from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
+from rumap.io.data import BUNDLED_DATA, numeric_columns, read_table_bytes
 from rumap.specs import Analysis, DataSource
 
 DATA = "rumap_data"
@@ -94,7 +94,7 @@ def ensure_default_data() -> None:
         try:
             if path.is_file():
                 data = load_bundled(name)
-                from rumap.data import numeric_column_names
+                from rumap.io.data import numeric_column_names
 
                 select(numeric_column_names(data.frame)[:1], "refuse")
         except Exception:  # a broken bundled file must not stop the app; the Data page will say why

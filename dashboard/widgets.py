@@ -10,10 +10,10 @@ import streamlit as st
 
 from dashboard import state
 from rumap._validation import PARAMETERS
-from rumap.commands import cli_command, python_call
 from rumap.errors import InputError
-from rumap.figures import PLOTLY_CONFIG
 from rumap.fingerprint import config_digest
+from rumap.present.commands import cli_command, python_call
+from rumap.present.figures import PLOTLY_CONFIG
 from rumap.specs import Analysis
 
 

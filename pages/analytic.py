@@ -8,10 +8,10 @@ import streamlit as st
 from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.widgets import errors_shown, keep_controls, number, plot, reproduce
-from rumap.analytic import FAMILIES, STATES
-from rumap.figures import analysis_figure
+from rumap.maps.analytic import FAMILIES, STATES
+from rumap.present.figures import analysis_figure
+from rumap.present.statements import summary_lines
 from rumap.specs import AnalyticSpec
-from rumap.statements import summary_lines
 
 st.title("Analytic R-U map: additive noise")
 st.caption("Duncan, Keller-McNulty & Stokes (2001), Equations 1-10. Released values Y = x + e with noise "

@@ -7,9 +7,9 @@ import streamlit as st
 from dashboard import state
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, number, plot
-from rumap.figures import comparison_figure
-from rumap.pareto import best_under_risk
-from rumap.plotting import PARAMETER_SYMBOLS
+from rumap.maps.pareto import best_under_risk
+from rumap.present.figures import comparison_figure
+from rumap.present.plotting import PARAMETER_SYMBOLS
 
 st.title("Compare kept maps")
 kept = state.analyses()

@@ -8,8 +8,8 @@ import streamlit as st
 from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.widgets import errors_shown
-from rumap.data import BUNDLED_DATA, MAX_BYTES, READERS, numeric_column_names, summary_table
 from rumap.fingerprint import bytes_digest
+from rumap.io.data import BUNDLED_DATA, MAX_BYTES, READERS, numeric_column_names, summary_table
 
 st.title("Data")
 st.caption("Files are read in this session's memory only: never written to disk or logs, and gone when you "

@@ -7,14 +7,14 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.widgets import errors_shown, keep_controls, number, plot, reproduce
-from rumap.attacks import KNOWLEDGE
 from rumap.errors import InputError
-from rumap.figures import analysis_figure
-from rumap.microaggregation import ALGORITHMS
-from rumap.simulation import DATASET_RISK_MEASURES, METHODS
+from rumap.maps.attacks import KNOWLEDGE
+from rumap.maps.simulation import DATASET_RISK_MEASURES, METHODS
+from rumap.maps.utility import UTILITIES
+from rumap.masking.microaggregation import ALGORITHMS
+from rumap.present.figures import analysis_figure
+from rumap.present.statements import summary_lines
 from rumap.specs import EmpiricalSpec
-from rumap.statements import summary_lines
-from rumap.utility import UTILITIES
 
 st.title("Empirical R-U map: simulated masking")
 st.caption("Duncan, Keller-McNulty & Stokes (2001), Section 4: the data are masked M times per parameter value; "

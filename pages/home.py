@@ -7,8 +7,8 @@ import streamlit as st
 from dashboard import state
 from dashboard.forms import apply_analytic_spec, run_and_keep
 from dashboard.widgets import errors_shown, plot
-from rumap.examples import EXAMPLES, example_specs
-from rumap.figures import analysis_figure
+from rumap.present.examples import EXAMPLES, example_specs
+from rumap.present.figures import analysis_figure
 from rumap.specs import AnalyticSpec
 
 st.title("R-U confidentiality maps")

@@ -5,7 +5,7 @@ Poisson-gamma model; the risk that an investigator with ``a`` acquaintances
 identifies at least one record is ``R = 1 - (1 - (a/N) f_u)^n``. Two R-U maps
 show what subsampling and global recoding buy: the parameter is the released
 sample fraction, or the width of the bands of a recoded numeric key variable.
-A thin layer over :mod:`rumap.identity`; runs on its own (``streamlit run pages/identity.py``).
+A thin layer over :mod:`rumap.risk.identity`; runs on its own (``streamlit run pages/identity.py``).
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from rumap.data import BUNDLED_DATA, read_table, read_table_bytes
 from rumap.errors import InputError
-from rumap.identity import (
+from rumap.io.data import BUNDLED_DATA, read_table, read_table_bytes
+from rumap.present.plotting import ru_map_figure
+from rumap.risk.identity import (
     BETA_ESTIMATORS,
     identity_risk_from_data,
     multiple_investigators_risk,
     recoding_map,
     subsampling_map,
 )
-from rumap.plotting import ru_map_figure
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 DEFAULT_KEY = ("age", "sex", "marital", "region")

@@ -7,8 +7,8 @@ import streamlit as st
 from dashboard import state
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot
-from rumap.figures import pareto_figure
-from rumap.pareto import map_points, pareto_frontier
+from rumap.maps.pareto import map_points, pareto_frontier
+from rumap.present.figures import pareto_figure
 
 st.title("Pareto frontier")
 st.caption("A point beats another if it has at least the utility and at most the risk. The frontier holds the "

@@ -8,8 +8,8 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.widgets import bounds, errors_shown, plot
-from rumap.figures import presentation_figure
-from rumap.statements import map_choice, one_sentence
+from rumap.present.figures import presentation_figure
+from rumap.present.statements import map_choice, one_sentence
 
 st.html("""<style>
 .stMainBlockContainer p, .stMainBlockContainer li {font-size: 1.6rem; line-height: 1.4;}

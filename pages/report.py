@@ -6,9 +6,9 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.widgets import errors_shown
-from rumap.data import summary_table
-from rumap.figures import analysis_figure
-from rumap.report import config_json, curves_csv, curves_json, figure_image, load_config, report_html
+from rumap.io.data import summary_table
+from rumap.present.figures import analysis_figure
+from rumap.present.report import config_json, curves_csv, curves_json, figure_image, load_config, report_html
 from rumap.specs import Analysis
 
 st.title("Report")

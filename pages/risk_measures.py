@@ -2,7 +2,7 @@
 
 Upload both files (row i of the masked file is the masked record i), or use the
 example: the bundled persons file with additive noise on its numeric columns.
-A thin layer over :mod:`rumap.linkage` and :mod:`rumap.interval`; runs on its
+A thin layer over :mod:`rumap.risk.linkage` and :mod:`rumap.risk.interval`; runs on its
 own (``streamlit run pages/risk_measures.py``).
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from rumap.data import BUNDLED_DATA, numeric_column_names, read_table, read_table_bytes
 from rumap.errors import InputError
-from rumap.interval import DEFAULT_P, interval_disclosure
-from rumap.linkage import AGGREGATIONS, distance_linkage, probabilistic_linkage
-from rumap.noise import NoiseSpec, add_noise
+from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table, read_table_bytes
+from rumap.masking.noise import NoiseSpec, add_noise
+from rumap.risk.interval import DEFAULT_P, interval_disclosure
+from rumap.risk.linkage import AGGREGATIONS, distance_linkage, probabilistic_linkage
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 

@@ -1,6 +1,6 @@
 """Tables: sensitivity rules, the dominance rule's flaw, a posteriori risk of protected tables.
 
-A thin layer over rumap.sensitivity, rumap.dominance and rumap.table_risk; runs
+A thin layer over rumap.tables.rules, rumap.tables.dominance and rumap.tables.bounds; runs
 on its own (``streamlit run pages/tables.py``) or as a page of ``app.py``.
 """
 
@@ -10,13 +10,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from rumap.data import read_table_bytes
-from rumap.dominance import dominance_flaw, example1, theorem1_scan
 from rumap.errors import InputError
-from rumap.plotting import ru_map_figure
-from rumap.sensitivity import RULES, apply_rule, contributions_from_frame, example_contributions
-from rumap.table_figures import bounds_figure, constructions_figure, theorem_figure
-from rumap.table_risk import (
+from rumap.io.data import read_table_bytes
+from rumap.present.plotting import ru_map_figure
+from rumap.present.table_figures import bounds_figure, constructions_figure, theorem_figure
+from rumap.tables.bounds import (
     insider_bounds,
     linked_bounds,
     merge_categories,
@@ -27,6 +25,8 @@ from rumap.table_risk import (
     rounding_ru_map,
     suppression_bounds,
 )
+from rumap.tables.dominance import dominance_flaw, example1, theorem1_scan
+from rumap.tables.rules import RULES, apply_rule, contributions_from_frame, example_contributions
 
 TABLE_TYPES = ["csv", "txt", "tsv", "xlsx", "parquet"]
 

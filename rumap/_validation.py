@@ -89,7 +89,7 @@ PARAMETERS: dict[str, Interval] = {
     "max_risk": Interval("float", 0.0, None, "neither", "maximum tolerable risk"),
     "observed_extreme": Interval("float", None, None, "neither", "observed sample extreme"),
     "grid_num": Interval("int", 1, 1_000_000, "both", "number of grid values"),
-    # tables (rumap.sensitivity, rumap.dominance, rumap.table_risk)
+    # tables (rumap.tables.rules, rumap.tables.dominance, rumap.tables.bounds)
     "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule"),
     "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule"),
     "p_percent": Interval("float", 0.0, 100.0, "right", "accuracy p, in percent, of the p% and pq rules"),
@@ -109,7 +109,7 @@ PARAMETERS: dict[str, Interval] = {
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk"),
     "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
     "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
-    # disclosure risk measures (rumap.linkage, rumap.interval, rumap.identity)
+    # disclosure risk measures (rumap.risk.linkage, rumap.risk.interval, rumap.risk.identity)
     "tolerance": Interval("float", 0.0, None, "left", "agreement tolerance of numeric keys (standard deviations)"),
     "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage"),
     "max_iter": Interval("int", 1, 1_000_000, "both", "maximum number of EM iterations"),

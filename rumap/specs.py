@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from rumap._validation import check_scalar
-from rumap.analytic import FAMILIES, STATES, AnalyticSetting, analytic_map
 from rumap.errors import InputError
 from rumap.fingerprint import array_digest
-from rumap.optimum import Crossing, Optimum, crossings, max_tolerable_risk
+from rumap.maps.analytic import FAMILIES, STATES, AnalyticSetting, analytic_map
+from rumap.maps.optimum import Crossing, Optimum, crossings, max_tolerable_risk
 from rumap.result import RUMap, json_safe
 
 __all__ = ["DataSource", "AnalyticSpec", "EmpiricalSpec", "Analysis", "spec_from_dict", "SPEC_KINDS"]
@@ -115,7 +115,7 @@ class DataSource:
         if values is None:
             values = self.stored_values()
         if values is None and self.kind == "bundled":
-            from rumap.data import BUNDLED_DATA, numeric_columns, read_table
+            from rumap.io.data import BUNDLED_DATA, numeric_columns, read_table
 
             if self.name not in BUNDLED_DATA:
                 raise InputError(f"no bundled data set named {self.name!r}")
@@ -150,9 +150,9 @@ class AnalyticSpec:
     Parameters
     ----------
     n, sigma2, mu, tau, p, family, shape
-        As in :class:`rumap.analytic.AnalyticSetting`.
+        As in :class:`rumap.maps.analytic.AnalyticSetting`.
     states : tuple of str
-        Knowledge states, keys of :data:`rumap.analytic.STATES`.
+        Knowledge states, keys of :data:`rumap.maps.analytic.STATES`.
     lambda2_start, lambda2_stop : float
         The range of noise variances.
     lambda2_num : int
@@ -256,7 +256,7 @@ class AnalyticSpec:
 
 @dataclass(frozen=True)
 class EmpiricalSpec:
-    """An empirical (simulated) map: a :class:`rumap.simulation.SimulationConfig` plus its data.
+    """An empirical (simulated) map: a :class:`rumap.maps.simulation.SimulationConfig` plus its data.
 
     Parameters
     ----------
@@ -282,14 +282,14 @@ class EmpiricalSpec:
             check_scalar("max_risk", self.max_risk)
 
     def config(self):
-        """The :class:`rumap.simulation.SimulationConfig`."""
-        from rumap.simulation import SimulationConfig
+        """The :class:`rumap.maps.simulation.SimulationConfig`."""
+        from rumap.maps.simulation import SimulationConfig
 
         return SimulationConfig.from_dict(self.simulation)
 
     def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None) -> Analysis:
         """Run the simulation on ``data`` (checked against :attr:`data`) or on the stored values."""
-        from rumap.simulation import simulate
+        from rumap.maps.simulation import simulate
 
         arr = self.data.resolve(data)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rumap.figures import analysis_figure  # noqa: E402
+from rumap.present.figures import analysis_figure  # noqa: E402
 from rumap.specs import AnalyticSpec  # noqa: E402
 
 DOCS = ROOT / "docs"

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 
 from rumap._validation import parse_grid
-from rumap.analytic import FAMILIES, STATES, AnalyticSetting, analytic_map
-from rumap.data import numeric_column, read_table
 from rumap.errors import InputError
-from rumap.optimum import crossings, describe_optimum, envelope, max_tolerable_risk
+from rumap.io.data import numeric_column, read_table
+from rumap.maps.analytic import FAMILIES, STATES, AnalyticSetting, analytic_map
+from rumap.maps.optimum import crossings, describe_optimum, envelope, max_tolerable_risk
 
 HELP = "analytic R-U map of additive noise for the snooper's knowledge states"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from rumap.data import numeric_column_names, numeric_columns, read_table
 from rumap.errors import InputError
-from rumap.microaggregation import ALGORITHMS, CRITERIA, microaggregate
+from rumap.io.data import numeric_column_names, numeric_columns, read_table
+from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
 
 HELP = "microaggregate numeric columns (groups of at least k records) and report the information loss"
 

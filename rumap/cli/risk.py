@@ -15,17 +15,17 @@ import argparse
 import math
 from collections.abc import Callable
 
-from rumap.data import read_table
 from rumap.errors import InputError
-from rumap.identity import (
+from rumap.io.data import read_table
+from rumap.risk.identity import (
     BETA_ESTIMATORS,
     identification_risk,
     identity_risk_from_data,
     max_sample_fraction,
     multiple_investigators_risk,
 )
-from rumap.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
-from rumap.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
+from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
+from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
 
 HELP = "disclosure risk: record linkage, interval disclosure, identity (population uniques)"
 
@@ -145,7 +145,7 @@ def run_interval(args: argparse.Namespace) -> int:
     original, masked = read_table(args.original), read_table(args.masked)
     columns = _names(args.columns, "--columns")
     if columns is None:
-        from rumap.data import numeric_column_names
+        from rumap.io.data import numeric_column_names
 
         columns = numeric_column_names(original)
         if not columns:

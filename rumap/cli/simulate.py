@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 
 from rumap._validation import parse_grid
-from rumap.attacks import KNOWLEDGE, TARGET_FORMS
-from rumap.data import numeric_columns, read_table
 from rumap.errors import InputError
-from rumap.simulation import DATASET_RISK_MEASURES, METHODS, SimulationConfig, simulate
-from rumap.utility import UTILITIES
+from rumap.io.data import numeric_columns, read_table
+from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
+from rumap.maps.simulation import DATASET_RISK_MEASURES, METHODS, SimulationConfig, simulate
+from rumap.maps.utility import UTILITIES
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
 

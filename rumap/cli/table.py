@@ -17,10 +17,10 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from rumap.dominance import dominance_flaw
 from rumap.errors import InputError
-from rumap.sensitivity import RULES, apply_rule, read_contributions
-from rumap.table_risk import insider_bounds, read_published_table, suppression_bounds
+from rumap.tables.bounds import insider_bounds, read_published_table, suppression_bounds
+from rumap.tables.dominance import dominance_flaw
+from rumap.tables.rules import RULES, apply_rule, read_contributions
 
 HELP = "tables: sensitivity rules, the dominance rule's flaw, LP bounds and risk of suppressed cells"
 

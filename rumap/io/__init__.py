@@ -1,0 +1,1 @@
+"""Reading data: microdata files from disk or from uploaded bytes, kept in memory."""

@@ -1,0 +1,236 @@
+"""Loading and validating microdata files.
+
+Files are read into memory only: uploads arrive as bytes and are never written
+to disk. Every problem raises :class:`rumap.errors.InputError` with a message
+that names the file, column or value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rumap.errors import InputError
+
+__all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
+           "numeric_column_names", "summary_table", "BUNDLED_DATA"]
+
+#: Largest file accepted (bytes).
+MAX_BYTES = 200 * 1024 * 1024
+
+#: Data sets shipped with rumap, by name.
+BUNDLED_DATA = {"income (synthetic, Table 1)": Path(__file__).resolve().parents[2] / "data" / "income.csv",
+                "persons (synthetic, categorical keys)": Path(__file__).resolve().parents[2] / "data" / "persons.csv"}
+
+
+def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:
+    # Sniff among the usual delimiters only: a free sniff takes a letter of a
+    # one-column header (e.g. the "o" of "income") for the delimiter.
+    head = buffer.getvalue()[:65536].decode("utf-8-sig", errors="ignore")
+    try:
+        sep = csv.Sniffer().sniff(head, delimiters=",;\t|").delimiter
+    except csv.Error:
+        sep = ","
+    return pd.read_csv(buffer, sep=sep, encoding="utf-8-sig")
+
+
+def _read_tsv(buffer: io.BytesIO) -> pd.DataFrame:
+    return pd.read_csv(buffer, sep="\t", encoding="utf-8-sig")
+
+
+def _read_excel(buffer: io.BytesIO) -> pd.DataFrame:
+    return pd.read_excel(buffer, engine="openpyxl")
+
+
+def _read_parquet(buffer: io.BytesIO) -> pd.DataFrame:
+    return pd.read_parquet(buffer)
+
+
+def _read_dta(buffer: io.BytesIO) -> pd.DataFrame:
+    return pd.read_stata(buffer)
+
+
+def _pyreadstat_sas7bdat(buffer: io.BytesIO) -> pd.DataFrame:
+    import pyreadstat
+
+    frame, _meta = pyreadstat.read_sas7bdat(buffer)
+    return frame
+
+
+def _pyreadstat_xport(buffer: io.BytesIO) -> pd.DataFrame:
+    import pyreadstat
+
+    frame, _meta = pyreadstat.read_xport(buffer)
+    return frame
+
+
+def _pyreadstat_sav(buffer: io.BytesIO) -> pd.DataFrame:
+    import pyreadstat
+
+    frame, _meta = pyreadstat.read_sav(buffer)
+    return frame
+
+
+#: Readers by file extension.
+READERS: dict[str, Callable[[io.BytesIO], pd.DataFrame]] = {
+    ".csv": _read_csv,
+    ".txt": _read_csv,
+    ".tsv": _read_tsv,
+    ".tab": _read_tsv,
+    ".xlsx": _read_excel,
+    ".xlsm": _read_excel,
+    ".parquet": _read_parquet,
+    ".pq": _read_parquet,
+    ".dta": _read_dta,
+    ".sav": _pyreadstat_sav,
+    ".sas7bdat": _pyreadstat_sas7bdat,
+    ".xpt": _pyreadstat_xport,
+}
+
+
+def read_table_bytes(content: bytes, name: str) -> pd.DataFrame:
+    """Read a data file held in memory.
+
+    Parameters
+    ----------
+    content : bytes
+        The file's bytes.
+    name : str
+        Its name; the extension chooses the reader (:data:`READERS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    InputError
+        Unknown format, empty file, over :data:`MAX_BYTES`, bad encoding, or a
+        file the reader cannot parse; the message names the file.
+    """
+    suffix = Path(name).suffix.lower()
+    if suffix not in READERS:
+        raise InputError(f"{name}: unknown file format {suffix or '(no extension)'!r}; "
+                         f"use one of {', '.join(sorted(READERS))}")
+    if len(content) == 0:
+        raise InputError(f"{name}: the file is empty")
+    if len(content) > MAX_BYTES:
+        raise InputError(f"{name}: the file is {len(content) / 2**20:.0f} MB, over the "
+                         f"{MAX_BYTES / 2**20:.0f} MB limit")
+    buffer = io.BytesIO(content)
+    try:
+        frame = READERS[suffix](buffer)
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: the file is not UTF-8 text (bad encoding)") from None
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{name}: the file has no data") from None
+    except ImportError as exc:
+        raise InputError(f"{name}: reading {suffix} files needs an extra package ({exc.name})") from None
+    except Exception as exc:  # every reader has its own error types
+        raise InputError(f"{name}: cannot read the file as {suffix}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        raise InputError(f"{name}: the file has no rows or no columns")
+    frame.columns = [str(c) for c in frame.columns]
+    return frame
+
+
+def read_table(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a data file from disk (CSV/TSV, Excel, Parquet, Stata, SPSS, SAS).
+
+    Raises
+    ------
+    InputError
+        Missing or unreadable file, or any problem of :func:`read_table_bytes`.
+    """
+    path = Path(path)
+    try:
+        content = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file ({exc.strerror})") from None
+    return read_table_bytes(content, str(path))
+
+
+def numeric_column_names(frame: pd.DataFrame) -> list[str]:
+    """Names of the columns that hold numbers."""
+    return [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
+
+
+def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str = "the data",
+                    missing: str = "refuse") -> np.ndarray:
+    """The chosen numeric columns as a float array of shape ``(n, len(columns))``.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    columns : list of str, optional
+        Default: every numeric column.
+    source : str
+        Name of the file, for messages.
+    missing : {"refuse", "drop"}
+        Refuse missing values (raise), or drop the rows that have any.
+
+    Raises
+    ------
+    InputError
+        Unknown or non-numeric column, missing values under ``"refuse"``, fewer
+        than 2 rows.
+    """
+    if columns is None:
+        columns = numeric_column_names(frame)
+        if not columns:
+            raise InputError(f"{source}: no numeric column")
+    for col in columns:
+        if col not in frame.columns:
+            raise InputError(f"{source}: no column {col!r}; columns are {', '.join(map(str, frame.columns))}")
+        if not pd.api.types.is_numeric_dtype(frame[col]) or pd.api.types.is_bool_dtype(frame[col]):
+            bad = frame[col][pd.to_numeric(frame[col], errors="coerce").isna() & frame[col].notna()]
+            example = f" (e.g. {bad.iloc[0]!r} in row {bad.index[0] + 1})" if len(bad) else ""
+            raise InputError(f"{source}: column {col!r} is not numeric{example}")
+    values = frame[columns].to_numpy(dtype=float)
+    bad_rows = ~np.isfinite(values).all(axis=1)
+    if bad_rows.any():
+        if missing == "drop":
+            values = values[~bad_rows]
+        elif missing == "refuse":
+            row = int(np.argmax(bad_rows))
+            col = columns[int(np.argmax(~np.isfinite(values[row])))]
+            raise InputError(f"{source}: column {col!r} has {int(bad_rows.sum())} missing or non-finite "
+                             f"value(s), first in row {row + 1}")
+        else:
+            raise InputError(f"missing must be 'refuse' or 'drop', got {missing!r}")
+    if values.shape[0] < 2:
+        raise InputError(f"{source}: needs at least 2 complete rows, got {values.shape[0]}")
+    return values
+
+
+def numeric_column(frame: pd.DataFrame, column: str, source: str = "the data", missing: str = "refuse") -> np.ndarray:
+    """One numeric column as a float array of shape ``(n,)`` (see :func:`numeric_columns`)."""
+    return numeric_columns(frame, [column], source, missing)[:, 0]
+
+
+def summary_table(x: np.ndarray) -> pd.DataFrame:
+    """A summary like Table 1 of Duncan et al. (2001): n, mean, sd, min, percentiles, max."""
+    x = np.asarray(x, dtype=float)
+    rows = {
+        "n": x.size,
+        "mean": float(np.mean(x)),
+        "sd": float(np.std(x, ddof=1)),
+        "min": float(np.min(x)),
+        "1st percentile": float(np.percentile(x, 1)),
+        "10th percentile": float(np.percentile(x, 10)),
+        "median": float(np.median(x)),
+        "90th percentile": float(np.percentile(x, 90)),
+        "99th percentile": float(np.percentile(x, 99)),
+        "max": float(np.max(x)),
+    }
+    return pd.DataFrame({"statistic": list(rows), "value": list(rows.values())})

@@ -1,0 +1,1 @@
+"""R-U maps: analytic formulas, decisions on a map, the simulation engine, attacks, utility and Pareto choice."""

@@ -1,0 +1,302 @@
+"""Decisions on an analytic R-U map: the rational snooper, crossings, maximum tolerable risk.
+
+A snooper who holds several kinds of knowledge uses the estimator with the
+smallest error, so its risk is the upper envelope of those states' curves; where
+two curves cross, the better estimator changes. An agency with a maximum
+tolerable risk ``R_max`` picks the smallest noise variance whose risk is at most
+``R_max``: that keeps the most utility.
+
+References
+----------
+Duncan, Keller-McNulty & Stokes (2001), Sections 2-3 (Figures 2-4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+from scipy import optimize
+
+from rumap._validation import check_array, check_scalar
+from rumap.errors import InputError
+from rumap.maps.analytic import STATES, AnalyticSetting, efficiency, state_risk, utility_mean
+from rumap.result import RUMap
+
+__all__ = ["Optimum", "Crossing", "max_tolerable_risk", "crossings", "envelope", "describe_optimum"]
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The smallest noise variance that meets a risk bound, for one knowledge state.
+
+    Attributes
+    ----------
+    state : str
+    max_risk : float
+    reachable : bool
+        False when no noise variance brings the risk down to ``max_risk``.
+    lambda2, risk, utility, efficiency : float
+        The chosen noise variance and the map's values there (NaN when not
+        reachable).
+    """
+
+    state: str
+    max_risk: float
+    reachable: bool
+    lambda2: float = math.nan
+    risk: float = math.nan
+    utility: float = math.nan
+    efficiency: float = math.nan
+
+    def to_dict(self) -> dict | None:
+        """The CLI's JSON form: ``None`` when the bound is unreachable."""
+        if not self.reachable:
+            return None
+        return {"lambda2": self.lambda2, "risk": self.risk, "utility": self.utility, "efficiency": self.efficiency}
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """A noise variance at which the risk curves of two states cross."""
+
+    states: tuple[str, str]
+    lambda2: float
+    risk: float
+
+    def to_dict(self) -> dict:
+        return {"states": list(self.states), "lambda2": self.lambda2, "risk": self.risk}
+
+
+# Closed forms of the smallest lambda2 with R <= r for the states whose risk is
+# monotone and invertible; the others are found by root finding.
+def _closed_mean_target(r: float, s: AnalyticSetting) -> float:
+    return s.n / r - s.sigma2 - s.n * (s.mu - s.tau) ** 2
+
+
+def _closed_population(r: float, s: AnalyticSetting) -> float:
+    return s.n / r - (s.n + 1) * s.sigma2
+
+
+def _closed_sample(r: float, s: AnalyticSetting) -> float:
+    return s.n / r - s.sigma2 - float(np.sum((s.mu - s.data) ** 2))
+
+
+def _closed_record(r: float, s: AnalyticSetting) -> float:
+    return 1.0 / r
+
+
+_CLOSED_FORMS: dict[str, Callable[[float, AnalyticSetting], float]] = {
+    "mean-target": _closed_mean_target,
+    "population": _closed_population,
+    "sample": _closed_sample,
+    "record": _closed_record,
+}
+
+_SEARCH_POINTS = 4000
+
+
+def _search_grid(setting: AnalyticSetting, upper: float) -> np.ndarray:
+    low = max(setting.sigma2 * 1e-10, upper * 1e-14)
+    return np.concatenate([[0.0], np.geomspace(low, upper, _SEARCH_POINTS)])
+
+
+def _root_smallest(state: str, setting: AnalyticSetting, max_risk: float, upper: float) -> float | None:
+    """Smallest lambda2 in [0, upper] with R(lambda2) <= max_risk, by bracketing and Brent's method."""
+    grid = _search_grid(setting, upper)
+    excess = state_risk(state, grid, setting) - max_risk
+    ok = excess <= 0
+    if not ok.any():
+        return None
+    first = int(np.argmax(ok))
+    if first == 0:
+        return 0.0
+    lo, hi = grid[first - 1], grid[first]
+
+    def f(lam: float) -> float:
+        return float(state_risk(state, [lam], setting)[0]) - max_risk
+
+    if not math.isfinite(f(lo)):
+        lo = hi * 1e-12
+    root = optimize.brentq(f, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps)
+    # brentq may land on the side where R is a hair above the bound; step to the feasible side.
+    return hi if f(root) > 1e-12 * max_risk else root
+
+
+def max_tolerable_risk(
+    state: str, setting: AnalyticSetting, max_risk: float, upper: float | None = None
+) -> Optimum:
+    """The smallest noise variance with risk at most ``max_risk``, for one state.
+
+    Parameters
+    ----------
+    state : str
+        A key of :data:`rumap.maps.analytic.STATES`.
+    setting : AnalyticSetting
+    max_risk : float
+        The maximum tolerable risk ``R_max`` (> 0).
+    upper : float, optional
+        The largest noise variance the agency would consider; default
+        ``1e12 * sigma2`` (in effect unbounded).
+
+    Returns
+    -------
+    Optimum
+        ``lambda2 = 0`` when the bound already holds without noise;
+        ``reachable = False`` when no ``lambda2 <= upper`` reaches it.
+
+    Notes
+    -----
+    Eq 1-4 are monotone in ``lambda2`` and are inverted in closed form, e.g.
+    record knowledge ``lambda2 = 1 / R_max`` and population knowledge
+    ``lambda2 = n / R_max - (n + 1) sigma2``. The others are solved by Brent's
+    method on the first bracket where ``R - R_max`` changes sign, so a
+    non-monotone curve (Eq 9 with an outlying observed maximum) still gives the
+    smallest solution.
+
+    References
+    ----------
+    Duncan, Keller-McNulty & Stokes (2001), Section 2 and Figure 2.
+    """
+    if state not in STATES:
+        raise InputError(f"unknown state {state!r}; choose from {', '.join(STATES)}")
+    max_risk = check_scalar("max_risk", max_risk)
+    upper = setting.sigma2 * 1e12 if upper is None else check_scalar("lambda2", upper)
+    closed = _CLOSED_FORMS.get(state)
+    if closed is not None and not (state == "mean-target" and setting.tau is None) \
+            and not (state == "sample" and setting.data is None):
+        lam = max(0.0, closed(max_risk, setting))
+        lam_opt: float | None = lam if lam <= upper else None
+    else:
+        lam_opt = _root_smallest(state, setting, max_risk, upper)
+    if lam_opt is None:
+        return Optimum(state=state, max_risk=max_risk, reachable=False)
+    risk = float(state_risk(state, [lam_opt], setting)[0])
+    return Optimum(
+        state=state,
+        max_risk=max_risk,
+        reachable=True,
+        lambda2=float(lam_opt),
+        risk=risk,
+        utility=float(utility_mean([lam_opt], setting.n, setting.sigma2)[0]),
+        efficiency=float(efficiency([lam_opt], setting.sigma2)[0]),
+    )
+
+
+def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tuple[float, float]) -> list[Crossing]:
+    """Noise variances in a range at which the risk curves of two states cross.
+
+    Parameters
+    ----------
+    states : sequence of str
+    setting : AnalyticSetting
+    lambda2_range : (float, float)
+        The interval ``[start, stop]`` to search.
+
+    Returns
+    -------
+    list of Crossing
+        Sorted by ``lambda2``. Each is a root of ``R_A - R_B`` found by Brent's
+        method on a fine (log-spaced) bracketing grid.
+
+    Notes
+    -----
+    Where curves cross, a rational snooper switches estimator (Figures 3-4).
+    """
+    start, stop = (float(v) for v in lambda2_range)
+    check_array("lambda2", [start, stop])
+    if stop < start:
+        raise InputError(f"the lambda2 range must have start <= stop, got {start}:{stop}")
+    if stop == start:
+        return []
+    low = start if start > 0 else min(stop * 1e-9, setting.sigma2 * 1e-9)
+    grid = np.unique(np.concatenate([np.geomspace(low, stop, _SEARCH_POINTS), np.linspace(low, stop, 1000)]))
+    curves = {s: state_risk(s, grid, setting) for s in dict.fromkeys(states)}
+    found: list[Crossing] = []
+    for a, b in combinations(curves, 2):
+        with np.errstate(invalid="ignore"):
+            diff = curves[a] - curves[b]
+        sign = np.sign(diff)
+        for i in np.flatnonzero(np.isfinite(diff[:-1]) & np.isfinite(diff[1:]) & (sign[:-1] * sign[1:] < 0)):
+
+            def f(lam: float, a=a, b=b) -> float:
+                return float(state_risk(a, [lam], setting)[0] - state_risk(b, [lam], setting)[0])
+
+            root = optimize.brentq(f, grid[i], grid[i + 1], xtol=1e-15, rtol=4 * np.finfo(float).eps)
+            found.append(Crossing((a, b), float(root), float(state_risk(a, [root], setting)[0])))
+        for i in np.flatnonzero(diff == 0):
+            found.append(Crossing((a, b), float(grid[i]), float(curves[a][i])))
+    return sorted(found, key=lambda c: c.lambda2)
+
+
+def envelope(maps: Sequence[RUMap]) -> RUMap:
+    """The rational snooper's map: at each parameter value, the largest risk of the given maps.
+
+    Parameters
+    ----------
+    maps : sequence of RUMap
+        Maps over the same parameter values (and so the same utility).
+
+    Returns
+    -------
+    RUMap
+        ``knowledge = "rational"``; its config names the state that is best for
+        the snooper at each value (``"best_state"``).
+    """
+    if not maps:
+        raise InputError("the envelope needs at least one map")
+    first = maps[0]
+    for m in maps[1:]:
+        if m.values.shape != first.values.shape or not np.allclose(m.values, first.values):
+            raise InputError("the envelope needs maps over the same parameter values")
+    stacked = np.vstack([m.risk for m in maps])
+    best = np.argmax(stacked, axis=0)
+    states = [m.knowledge or m.label for m in maps]
+    return RUMap(
+        parameter=first.parameter,
+        values=first.values,
+        risk=stacked.max(axis=0),
+        utility=first.utility,
+        risk_label=first.risk_label,
+        utility_label=first.utility_label,
+        method=first.method,
+        knowledge="rational",
+        efficiency=first.efficiency,
+        config={"states": states, "best_state": [states[i] for i in best]},
+    )
+
+
+_STATE_PHRASES = {
+    "mean-target": "knowledge of the target's value",
+    "population": "population knowledge",
+    "sample": "sample knowledge",
+    "record": "record knowledge",
+    "percentile": "percentile knowledge",
+    "maximum": "knowledge that the target is the maximum",
+    "minimum": "knowledge that the target is the minimum",
+}
+
+
+def _num(x: float) -> str:
+    return f"{x:.2f}" if 0.01 <= abs(x) < 1e4 else f"{x:.3g}"
+
+
+def describe_optimum(optimum: Optimum) -> str:
+    """A plain-language sentence about an optimum, for reports and committees.
+
+    Example: "with record knowledge, noise variance 0.20 keeps the snooper's
+    mean squared error at or above 0.20 while the mean keeps 83% efficiency".
+    """
+    phrase = _STATE_PHRASES.get(optimum.state, f"{optimum.state} knowledge")
+    mse = 1.0 / optimum.max_risk
+    if not optimum.reachable:
+        return (f"with {phrase}, no noise variance keeps the snooper's mean squared error "
+                f"at or above {_num(mse)}")
+    if optimum.lambda2 == 0:
+        return (f"with {phrase}, no noise is needed: the snooper's mean squared error is already "
+                f"at or above {_num(mse)} and the mean keeps 100% efficiency")
+    return (f"with {phrase}, noise variance {_num(optimum.lambda2)} keeps the snooper's mean squared error "
+            f"at or above {_num(mse)} while the mean keeps {optimum.efficiency:.0%} efficiency")

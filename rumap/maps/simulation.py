@@ -1,0 +1,634 @@
+"""The simulation engine of empirical R-U maps: mask the data M times per parameter value and attack it.
+
+For each value of the masking parameter (noise variance ``lambda2``, group
+size ``k``, swap percentage) the engine makes M masked copies of the data, lets
+the snooper attack each one (:mod:`rumap.maps.attacks`) and measures the utility of
+each one (:mod:`rumap.maps.utility`). Risk ``R = 1 / snooper's MSE`` (Eq 12) and
+utility (Eq 14 or another measure) come with Monte-Carlo standard errors.
+
+Design
+------
+- **Common random numbers.** Replicate m of additive noise draws one standard
+  noise matrix and scales it by ``sqrt(lambda2)`` for every value of the grid,
+  so the curves are smooth in ``lambda2``; rank swapping reuses replicate m's
+  seed at every swap percentage.
+- **Reproducible and chunk-free.** Replicate m's generator is
+  ``SeedSequence(seed, spawn_key=(m,))``: keyed by the replicate, not by the
+  chunk, so neither the chunk size nor a Dask cluster changes a single number.
+- **Bounded memory.** Replicates run in chunks of ``chunk_size`` (by default
+  about 4 million values per array), so n = 1,000,000 records fit in 2 GB.
+- **Deterministic methods** (microaggregation) are computed once per ``k``.
+- **Dask.** With a ``dask.distributed`` client or scheduler address the chunks
+  run on the cluster; the results equal the local run's.
+
+References
+----------
+Duncan, Keller-McNulty & Stokes (2001), section 4 (Eq 11-14, Figures 5-7).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from rumap._validation import check_array, check_scalar
+from rumap.errors import InputError
+from rumap.maps.attacks import (
+    Target,
+    attack_squared_errors,
+    check_knowledge,
+    parse_target,
+    publication_effect,
+    rational_envelope,
+    resolve_targets,
+    risk_estimate,
+)
+from rumap.maps.utility import (
+    UTILITIES,
+    Reference,
+    check_utility,
+    make_reference,
+    moments,
+    utility_estimate,
+    utility_label,
+)
+from rumap.masking.noise import NoiseSpec, as_matrix, mask_with, noise_shape, standard_noise
+from rumap.result import RUMap, json_safe
+from rumap.risk.interval import interval_risk, sdid_risk
+from rumap.risk.linkage import linkage_risk_distance, linkage_risk_distance_shared_ties, linkage_risk_probabilistic
+
+__all__ = ["SimulationConfig", "SimulationResult", "simulate", "METHODS", "DATASET_RISK_MEASURES",
+           "replicate_generator", "RISK_LABEL"]
+
+RISK_LABEL = "R = 1 / snooper's MSE (Eq 12)"
+#: Half-width of the 95% bands in standard errors.
+BAND_Z = 1.96
+
+#: Dataset-level risk measures that can be the R of a map: name -> f(original (n, p), masked (n, p)) -> float.
+#: Each yields one map (``knowledge`` = its name) whose R is the measure's mean over the replicates.
+DATASET_RISK_MEASURES: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {
+    "record-linkage": linkage_risk_distance,  # share of records whose nearest original is their own
+    "record-linkage-shared-ties": linkage_risk_distance_shared_ties,  # ... a tie among t originals counts 1/t
+    "probabilistic-linkage": linkage_risk_probabilistic,  # share paired correctly (Fellegi-Sunter)
+    "interval-disclosure": interval_risk,  # share of original values in a rank interval of 10% of records
+    "sdid": sdid_risk,  # share of original values within 5% of a standard deviation of the masked value
+}
+
+#: Values per array in a chunk of replicates when ``chunk_size`` is not given.
+_CHUNK_VALUES = 2_000_000
+#: Keys the CLI adds to the JSON config (where the data came from); not part of a config.
+_CLI_CONTEXT_KEYS = frozenset({"data", "columns"})
+#: Seconds to wait for a Dask scheduler given by address.
+_CONNECT_TIMEOUT = 10
+#: Most threads of a local run (each holds a few chunk-sized arrays).
+_MAX_THREADS = 8
+
+
+def replicate_generator(seed: int, replicate: int) -> np.random.Generator:
+    """The generator of replicate ``replicate``: ``SeedSequence(seed, spawn_key=(replicate,))``.
+
+    The same as child ``replicate`` of ``SeedSequence(seed).spawn(M)``.
+    """
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(int(replicate),)))
+
+
+# --- masking methods -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Method:
+    """A masking method for the engine."""
+
+    parameter: Callable[[Mapping[str, Any]], str]
+    defaults: Mapping[str, Any]
+    check_values: Callable[[Sequence[float]], tuple]
+    deterministic: bool
+    make_masker: Callable[[_Plan, np.ndarray], Callable[[int], np.ndarray]]
+    published_lambda2: Callable[[_Plan, int], float | None]
+
+
+def _noise_spec(options: Mapping[str, Any]) -> NoiseSpec:
+    return NoiseSpec(**{k: options[k] for k in (f.name for f in fields(NoiseSpec))})
+
+
+def _noise_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], np.ndarray]:
+    spec = _noise_spec(plan.config.method_options)
+    noise = np.stack([standard_noise(replicate_generator(plan.config.seed, m), plan.x, spec,
+                                     plan.noise_shape, plan.variance_factor) for m in reps])
+    scales = np.sqrt(np.asarray(plan.config.values, dtype=float))
+    buffer = np.empty_like(noise)  # each grid value's masked data is used up before the next is made
+    return lambda j: mask_with(plan.x, noise, float(scales[j]), spec, out=buffer)
+
+
+def _noise_lambda2(plan: _Plan, j: int) -> float:
+    c = plan.config.target_column
+    shape = plan.noise_shape
+    return float(plan.config.values[j]) * float(shape[c] @ shape[c])
+
+
+def _microaggregation_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], np.ndarray]:
+    from rumap.masking.microaggregation import microaggregate
+
+    opts = plan.config.method_options
+
+    def masked(j: int) -> np.ndarray:
+        result = microaggregate(plan.x, int(plan.config.values[j]), opts["algorithm"],
+                                standardize=bool(opts["standardize"]), criterion=opts["criterion"])
+        return np.asarray(result.masked, dtype=float).reshape(plan.x.shape)[None]
+
+    return masked
+
+
+def _rankswap_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], np.ndarray]:
+    from rumap.masking.swapping import rank_swap
+
+    seeds = [int(np.random.SeedSequence(plan.config.seed, spawn_key=(int(m),)).generate_state(1)[0]) for m in reps]
+
+    def masked(j: int) -> np.ndarray:
+        percent = float(plan.config.values[j])
+        return np.stack([np.asarray(rank_swap(plan.x, percent, seed=s), dtype=float).reshape(plan.x.shape)
+                         for s in seeds])
+
+    return masked
+
+
+def _check_lambda2(values: Sequence[float]) -> tuple:
+    return tuple(float(v) for v in check_array("lambda2", values))
+
+
+def _check_k(values: Sequence[float]) -> tuple:
+    arr = check_array("k", values)
+    if np.any(arr != np.round(arr)):
+        raise InputError(f"every k must be an integer >= 1, got {arr[np.argmax(arr != np.round(arr))]!r}")
+    return tuple(int(v) for v in arr)
+
+
+def _check_swap(values: Sequence[float]) -> tuple:
+    return tuple(float(v) for v in check_array("swap_percent", values))
+
+
+_NOISE_DEFAULTS = {f.name: f.default for f in fields(NoiseSpec)}
+
+#: Masking methods of the engine, by name.
+METHODS: dict[str, _Method] = {
+    "noise": _Method(lambda o: "lambda2_frac" if o.get("relative") else "lambda2", _NOISE_DEFAULTS,
+                     _check_lambda2, False, _noise_masker, _noise_lambda2),
+    "microaggregation": _Method(lambda o: "k", {"algorithm": "mdav", "standardize": False, "criterion": "pc1"},
+                                _check_k, True, _microaggregation_masker, lambda plan, j: None),
+    "rankswap": _Method(lambda o: "swap_percent", {}, _check_swap, False, _rankswap_masker, lambda plan, j: None),
+}
+
+
+
+# --- configuration -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """Everything that defines an empirical R-U map, so that a run can be repeated.
+
+    Parameters
+    ----------
+    method : {"noise", "microaggregation", "rankswap"}
+        The masking method (:data:`METHODS`).
+    values : sequence of float
+        The grid of the masking parameter: ``lambda2`` (noise; a fraction of
+        each variable's variance with ``method_options["relative"]``), ``k``
+        (microaggregation) or the swap percentage (rank swapping).
+    method_options : mapping
+        Noise: the fields of :class:`rumap.masking.noise.NoiseSpec` (``relative``,
+        ``correlated``, ``truncate_below``, ``truncate_above``,
+        ``unequal_above``, ``unequal_below``, ``unequal_factor``,
+        ``unequal_column``). Microaggregation: ``algorithm`` (default
+        ``"mdav"``), ``standardize`` (False), ``criterion`` (``"pc1"``).
+    targets : sequence of str
+        ``"max"``, ``"min"``, ``"pXX"``, ``"row:I"`` (:func:`rumap.maps.attacks.parse_target`).
+    knowledge : sequence of str
+        Keys of :data:`rumap.maps.attacks.KNOWLEDGE`.
+    target_column : int, default 0
+        The column the snooper attacks.
+    utility : str, default "mean"
+        A key of :data:`rumap.maps.utility.UTILITIES`.
+    utility_options : mapping
+        ``quantiles`` (for ``"quantiles"``), ``response`` (for ``"regression"``).
+    replicates : int, default 200
+        M, masked data sets per parameter value (1 is used for deterministic methods).
+    seed : int, default 0
+    chunk_size : int, optional
+        Replicates per chunk; default about 4 million values per array. It
+        changes memory and speed, never the results.
+    risk_measures : sequence of str
+        Keys of :data:`DATASET_RISK_MEASURES`; each adds a map.
+    rational : bool, default False
+        Add, per target, the rational snooper's envelope over the knowledge states.
+    """
+
+    method: str = "noise"
+    values: tuple = ()
+    method_options: Mapping[str, Any] = field(default_factory=dict)
+    targets: tuple = ("max",)
+    knowledge: tuple = ("index", "position")
+    target_column: int = 0
+    utility: str = "mean"
+    utility_options: Mapping[str, Any] = field(default_factory=dict)
+    replicates: int = 200
+    seed: int = 0
+    chunk_size: int | None = None
+    risk_measures: tuple = ()
+    rational: bool = False
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise InputError(f"unknown method {self.method!r}; choose from {', '.join(METHODS)}")
+        spec = METHODS[self.method]
+        options = dict(self.method_options or {})
+        unknown = sorted(set(options) - set(spec.defaults))
+        if unknown:
+            raise InputError(f"unknown option(s) {', '.join(unknown)} for method {self.method!r}; "
+                             f"options are {', '.join(spec.defaults) or '(none)'}")
+        options = {**spec.defaults, **options}
+        if self.method == "noise":
+            _noise_spec(options)  # validates
+        object.__setattr__(self, "method_options", options)
+        object.__setattr__(self, "values", spec.check_values(self.values))
+        targets = tuple(str(t) for t in ([self.targets] if isinstance(self.targets, str) else self.targets))
+        knowledge = ([self.knowledge] if isinstance(self.knowledge, str) else list(self.knowledge))
+        measures = tuple([self.risk_measures] if isinstance(self.risk_measures, str) else self.risk_measures)
+        for m in measures:
+            if m not in DATASET_RISK_MEASURES:
+                raise InputError(f"unknown risk measure {m!r}; choose from {', '.join(DATASET_RISK_MEASURES) or '(none)'}")
+        if not targets and not measures:
+            raise InputError("give at least one target (or a dataset risk measure)")
+        for target in targets:
+            parse_target(target)
+        object.__setattr__(self, "targets", tuple(dict.fromkeys(targets)))
+        object.__setattr__(self, "knowledge", check_knowledge(knowledge) if targets else tuple(knowledge))
+        object.__setattr__(self, "risk_measures", tuple(dict.fromkeys(measures)))
+        if "corrected" in self.knowledge and self.method != "noise":
+            raise InputError("knowledge 'corrected' needs a published noise variance: it applies to method 'noise'")
+        check_utility(self.utility)
+        object.__setattr__(self, "utility_options", dict(self.utility_options or {}))
+        object.__setattr__(self, "replicates", check_scalar("replicates", self.replicates))
+        object.__setattr__(self, "seed", check_scalar("seed", self.seed))
+        if self.chunk_size is not None:
+            object.__setattr__(self, "chunk_size", check_scalar("chunk_size", self.chunk_size))
+        if isinstance(self.target_column, bool) or not isinstance(self.target_column, (int, np.integer)) \
+                or self.target_column < 0:
+            raise InputError(f"target_column must be a column index >= 0, got {self.target_column!r}")
+        object.__setattr__(self, "rational", bool(self.rational))
+
+    @property
+    def parameter(self) -> str:
+        """The name of the masking parameter: ``lambda2``, ``lambda2_frac``, ``k`` or ``swap_percent``."""
+        return METHODS[self.method].parameter(self.method_options)
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether the masking has no randomness (then one replicate suffices)."""
+        return METHODS[self.method].deterministic
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary; :meth:`from_dict` rebuilds the same config."""
+        out = asdict(self)
+        out["method_options"] = dict(self.method_options)
+        out["utility_options"] = dict(self.utility_options)
+        return json_safe(out)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SimulationConfig:
+        """Rebuild a config from :meth:`to_dict` output (or the CLI's ``config``).
+
+        The CLI's additions ``data`` and ``columns`` are ignored; other unknown
+        keys are refused.
+        """
+        names = {f.name for f in fields(cls)}
+        data = {k: v for k, v in data.items() if k not in _CLI_CONTEXT_KEYS}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise InputError(f"unknown simulation config key(s): {', '.join(unknown)}")
+        values = dict(data)
+        for key in ("values", "targets", "knowledge", "risk_measures"):
+            if key in values and isinstance(values[key], list):
+                values[key] = tuple(values[key])
+        options = dict(values.get("utility_options") or {})
+        if isinstance(options.get("quantiles"), list):
+            options["quantiles"] = tuple(options["quantiles"])
+        values["utility_options"] = options
+        return cls(**values)
+
+
+# --- the plan that chunks share --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every chunk needs: the data, the config and everything derived once from them."""
+
+    x: np.ndarray
+    config: SimulationConfig
+    targets: tuple[Target, ...]
+    reference: Reference
+    noise_shape: np.ndarray | None
+    variance_factor: np.ndarray | None
+
+    @property
+    def n_replicates(self) -> int:
+        return 1 if self.config.deterministic else self.config.replicates
+
+
+@dataclass(frozen=True)
+class _ChunkOutput:
+    replicates: np.ndarray  # (r,)
+    grid: np.ndarray  # (g,)
+    squared_errors: np.ndarray  # (r, g, a)
+    utility_stats: np.ndarray  # (r, g, s)
+    dataset_risk: np.ndarray  # (r, g, d)
+
+
+def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
+    if config.target_column >= x.shape[1]:
+        raise InputError(f"target_column {config.target_column} is out of range for {x.shape[1]} column(s)")
+    column = x[:, config.target_column]
+    targets = resolve_targets(config.targets, column)
+    reference = make_reference(config.utility, x, config.utility_options)
+    shape = factor = None
+    if config.method == "noise":
+        spec = _noise_spec(config.method_options)
+        shape = noise_shape(x, spec)
+        factor = spec.variance_factor(x)
+    if config.method == "microaggregation" and max(config.values) > x.shape[0]:
+        raise InputError(f"k must be at most the number of records ({x.shape[0]}), got {max(config.values)}")
+    return _Plan(x, config, targets, reference, shape, factor)
+
+
+def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
+    """Mask, attack and measure replicates ``reps`` at grid indices ``grid``."""
+    config = plan.config
+    method = METHODS[config.method]
+    masker = method.make_masker(plan, reps)
+    c = config.target_column
+    measure = UTILITIES[config.utility]
+    n_attacks = len(plan.targets) * len(config.knowledge)
+    errors = np.empty((len(reps), len(grid), n_attacks))
+    stats_list = []
+    risks = np.empty((len(reps), len(grid), len(config.risk_measures)))
+    for g, j in enumerate(grid):
+        masked = masker(int(j))  # (r, n, p)
+        column = masked[:, :, c]
+        mean, var = moments(masked)
+        if n_attacks:
+            errors[:, g, :] = attack_squared_errors(column, plan.targets, config.knowledge,
+                                                    lambda2=method.published_lambda2(plan, int(j)),
+                                                    mean=mean[:, c], var=var[:, c])
+        stats_list.append(measure.stats(masked, plan.reference, (mean, var)))
+        for d, name in enumerate(config.risk_measures):
+            risks[:, g, d] = [float(DATASET_RISK_MEASURES[name](plan.x, masked[i])) for i in range(masked.shape[0])]
+    return _ChunkOutput(np.asarray(reps), np.asarray(grid), errors, np.stack(stats_list, axis=1), risks)
+
+
+def _units(plan: _Plan, n_records: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The chunks: (replicate indices, grid indices)."""
+    config = plan.config
+    n_grid = len(config.values)
+    if config.deterministic:
+        return [(np.array([0]), np.array([j])) for j in range(n_grid)]
+    size = config.chunk_size or max(1, _CHUNK_VALUES // (n_records * plan.x.shape[1]))
+    reps = np.arange(config.replicates)
+    return [(reps[i:i + size], np.arange(n_grid)) for i in range(0, config.replicates, size)]
+
+
+# --- results -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """An empirical R-U map: one :class:`rumap.result.RUMap` per method, target and knowledge state.
+
+    Attributes
+    ----------
+    maps : list of RUMap
+        With ``risk_se`` and ``utility_se`` (Monte-Carlo standard errors; 95%
+        bands are ``+- 1.96 SE``) and ``config`` (the run's config plus the
+        target's record, rank and value).
+    config : SimulationConfig
+    n_records, n_columns : int
+    elapsed : float
+        Seconds (not part of equality).
+    """
+
+    maps: list
+    config: SimulationConfig
+    n_records: int
+    n_columns: int
+    elapsed: float = field(default=0.0, compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every number, label and the config are equal (``elapsed`` aside)."""
+        if not isinstance(other, SimulationResult):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_frame(self) -> pd.DataFrame:
+        """Every curve in one long table (one row per map and parameter value), with 95% bands.
+
+        ``risk_low``/``risk_high`` and ``utility_low``/``utility_high`` are
+        ``estimate -+ 1.96 SE`` (normal approximation of the Monte-Carlo error).
+        """
+        frame = pd.concat([m.to_frame() for m in self.maps], ignore_index=True)
+        for name in ("risk", "utility"):
+            frame[f"{name}_low"] = frame[name] - BAND_Z * frame[f"{name}_se"]
+            frame[f"{name}_high"] = frame[name] + BAND_Z * frame[f"{name}_se"]
+        return frame
+
+    def map_for(self, target: str, knowledge: str) -> RUMap:
+        """The map of one target and knowledge state."""
+        for m in self.maps:
+            if m.target == target and m.knowledge == knowledge:
+                return m
+        raise InputError(f"no map for target {target!r} and knowledge {knowledge!r}")
+
+    def lambda_publication(self) -> list[dict[str, Any]]:
+        """Per target with both ``position`` and ``corrected`` maps: ``R(corrected) / R(position)``."""
+        out = []
+        for target in self.config.targets:
+            try:
+                position, corrected = self.map_for(target, "position"), self.map_for(target, "corrected")
+            except InputError:
+                continue
+            ratio, se = publication_effect(position, corrected)
+            out.append({"target": target, "values": position.values, "ratio": ratio, "ratio_se": se})
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The CLI's JSON object: ``{"curves": [...], "config": {...}}``."""
+        curves = []
+        for m in self.maps:
+            curves.append({
+                "method": m.method, "target": m.target, "knowledge": m.knowledge, "parameter": m.parameter,
+                "values": m.values, "risk": m.risk, "risk_se": m.risk_se, "utility": m.utility,
+                "utility_se": m.utility_se, "efficiency": m.efficiency, "risk_label": m.risk_label,
+                "utility_label": m.utility_label,
+                **({"best_knowledge": m.config["best_state"]} if m.knowledge == "rational" else {}),
+                **({"target_value": m.config["target_value"], "target_row": m.config["target_row"]}
+                   if "target_value" in m.config else {}),
+            })
+        out: dict[str, Any] = {"curves": curves, "config": self.config.to_dict(), "n": self.n_records}
+        publication = self.lambda_publication()
+        if publication:
+            out["lambda_publication"] = publication
+        return json_safe(out)
+
+
+def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> SimulationResult:
+    config = plan.config
+    m_eff, n_grid = plan.n_replicates, len(config.values)
+    n_attacks = len(plan.targets) * len(config.knowledge)
+    errors = np.empty((m_eff, n_grid, n_attacks))
+    stats = None
+    risks = np.empty((m_eff, n_grid, len(config.risk_measures)))
+    for out in outputs:
+        idx = np.ix_(out.replicates, out.grid)
+        errors[idx] = out.squared_errors
+        risks[idx] = out.dataset_risk
+        if stats is None:
+            stats = np.empty((m_eff, n_grid, out.utility_stats.shape[2]))
+        stats[idx] = out.utility_stats
+    deterministic = config.deterministic
+    util = np.empty(n_grid)
+    util_se = np.empty(n_grid)
+    for j in range(n_grid):
+        u, se = utility_estimate(config.utility, stats[:, j, :], plan.reference)
+        util[j], util_se[j] = u, (0.0 if deterministic else se)
+    unmasked = UTILITIES[config.utility].unmasked(plan.reference)
+    eff = util / unmasked if math.isfinite(unmasked) and config.utility == "mean" else None
+    base = {"method": config.method, "parameter": config.parameter, "values": np.asarray(config.values, dtype=float),
+            "utility": util, "utility_se": util_se, "utility_label": utility_label(config.utility, config.method),
+            "efficiency": eff}
+    maps: list[RUMap] = []
+    run_config = config.to_dict()
+    for i, target in enumerate(plan.targets):
+        per_target = []
+        for k, name in enumerate(config.knowledge):
+            risk, risk_se = risk_estimate(errors[:, :, i * len(config.knowledge) + k], deterministic)
+            per_target.append(RUMap(**base, risk=risk, risk_se=risk_se, risk_label=RISK_LABEL, knowledge=name,
+                                    target=target.name,
+                                    config={**run_config, "target_row": target.record + 1,
+                                            "target_rank": target.rank, "target_value": target.value}))
+        maps.extend(per_target)
+        if config.rational and len(per_target) > 1:
+            maps.append(rational_envelope(per_target))
+    for d, name in enumerate(config.risk_measures):
+        values = risks[:, :, d]
+        se = values.std(axis=0, ddof=1) / math.sqrt(m_eff) if m_eff > 1 else np.zeros(n_grid)
+        maps.append(RUMap(**base, risk=values.mean(axis=0), risk_se=se, risk_label=f"R = {name}",
+                          knowledge=name, config=run_config))
+    return SimulationResult(maps=maps, config=config, n_records=plan.x.shape[0], n_columns=plan.x.shape[1],
+                            elapsed=elapsed)
+
+
+def _collect(finished, progress, total) -> list[_ChunkOutput]:
+    """Gather chunk outputs as they finish, reporting progress in replicate x grid-value units."""
+    outputs, done = [], 0
+    for out in finished:
+        outputs.append(out)
+        done += len(out.replicates) * len(out.grid)
+        if progress is not None:
+            progress(done, total)
+    return outputs
+
+
+def _run_local(plan: _Plan, units, progress, total) -> list[_ChunkOutput]:
+    """Run the chunks on this machine's cores (numpy releases the GIL in the heavy loops)."""
+    workers = max(1, min(len(units), os.cpu_count() or 1, _MAX_THREADS))
+    if workers == 1:
+        return _collect((_run_chunk(plan, reps, grid) for reps, grid in units), progress, total)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_run_chunk, plan, reps, grid) for reps, grid in units]
+        return _collect((future.result() for future in as_completed(futures)), progress, total)
+
+
+def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]:
+    from distributed import Client
+    from distributed import as_completed as dask_as_completed
+
+    own = isinstance(client, str)
+    if own:
+        try:
+            client = Client(client, timeout=_CONNECT_TIMEOUT)
+        except OSError as exc:
+            raise InputError(f"cannot reach the Dask scheduler {client!r}: {exc}") from None
+    try:
+        # hash=False: a unique key per run, so two runs of the same data never share (and release) one key
+        plan_future = client.scatter(plan, broadcast=True, hash=False)
+        futures = [client.submit(_run_chunk, plan_future, reps, grid, pure=False) for reps, grid in units]
+        return _collect((future.result() for future in dask_as_completed(futures)), progress, total)
+    finally:
+        if own:
+            client.close()
+
+
+def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[int, int], None] | None = None,
+             client: Any = None) -> SimulationResult:
+    """Simulate an empirical R-U map.
+
+    Parameters
+    ----------
+    data : array_like, shape (n,) or (n, p)
+        The original data (finite numbers, n >= 2).
+    config : SimulationConfig
+        Method, grid, targets, knowledge, utility, replicates, seed.
+    progress : callable(done, total), optional
+        Called after each chunk with the number of (replicate, parameter
+        value) pairs done and their total.
+    client : dask.distributed.Client or str, optional
+        A client, or a scheduler address such as ``"tcp://10.0.0.5:8786"``:
+        the chunks run on that cluster. Local when ``None``.
+
+    Returns
+    -------
+    SimulationResult
+
+    Notes
+    -----
+    For each parameter value and replicate m the snooper's squared error
+    ``(tau - tau_hat_m)^2`` is recorded; ``R = 1 / mean_m(...)`` (Eq 12) with
+    delta-method standard error ``SE(MSE) / MSE^2``. Utility ``mean`` is Eq 14.
+    The same seed gives identical results whatever the chunk size or cluster.
+
+    References
+    ----------
+    Duncan, Keller-McNulty & Stokes (2001), section 4, Eq 11-14.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.maps.simulation import SimulationConfig, simulate
+    >>> x = np.random.default_rng(1).normal(size=300)
+    >>> cfg = SimulationConfig(values=(0.1, 0.5, 1.0), targets=("max",), knowledge=("index",), replicates=50)
+    >>> simulate(x, cfg).maps[0].risk.shape
+    (3,)
+    """
+    if not isinstance(config, SimulationConfig):
+        raise InputError(f"config must be a SimulationConfig, got {type(config).__name__}")
+    start = time.perf_counter()
+    x = np.ascontiguousarray(as_matrix(data))
+    plan = _make_plan(x, config)
+    units = _units(plan, x.shape[0])
+    total = plan.n_replicates * len(config.values)
+    if client is None:
+        outputs = _run_local(plan, units, progress, total)
+    else:
+        outputs = _run_dask(plan, units, progress, total, client)
+    return _assemble(plan, outputs, time.perf_counter() - start)
+

@@ -1,0 +1,1 @@
+"""Masking methods: additive noise, microaggregation and rank swapping."""

@@ -1,0 +1,212 @@
+"""Additive noise masking: ``Y = x + e``, optionally correlated, truncated or of unequal variance.
+
+Every function is pure: data, parameters and a seed (or generator) in, masked
+data out. The engine (:mod:`rumap.maps.simulation`) uses the two building blocks
+:func:`noise_shape` and :func:`mask_with` so that one draw of standard noise
+serves every noise variance of a grid (common random numbers).
+
+References
+----------
+.. [1] G. T. Duncan, S. A. Keller-McNulty, S. L. Stokes (2001), "Disclosure
+   Risk vs. Data Utility: The R-U Confidentiality Map", section 3 (additive
+   noise), Eq 11 (truncation at 0) and Figure 7 (unequal-variance masking).
+.. [2] J. J. Kim (1986), "A method for limiting disclosure in microdata based
+   on random noise and transformation", ASA Proceedings of the Section on
+   Survey Research Methods (noise with covariance proportional to the data's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from rumap._validation import check_scalar
+from rumap.errors import InputError
+
+__all__ = ["NoiseSpec", "add_noise", "noise_shape", "mask_with", "as_matrix", "standard_noise"]
+
+
+@dataclass(frozen=True)
+class NoiseSpec:
+    """How the noise is made, apart from its size ``lambda2``.
+
+    Parameters
+    ----------
+    relative : bool, default False
+        ``lambda2`` is a fraction of each variable's variance (noise variance
+        ``lambda2 * S_k^2`` for variable k) instead of a variance in the data's
+        units.
+    correlated : bool, default False
+        Noise correlated like the data (Kim 1986): covariance ``lambda2 *
+        Sigma`` when ``relative``, ``lambda2 * R`` (R the data's correlation
+        matrix) otherwise. Uncorrelated noise has a diagonal covariance.
+    truncate_below, truncate_above : float, optional
+        Bounds of the released values: ``Y = min(upper, max(lower, x + e))``
+        (Eq 11 is ``truncate_below = 0``).
+    unequal_above, unequal_below : float, optional
+        Threshold of the sensitive records for unequal-variance masking: the
+        records whose value in ``unequal_column`` is above (or below) it get
+        noise variance multiplied by ``unequal_factor``. At most one is given.
+    unequal_factor : float, default 2
+        The variance factor for sensitive records (Figure 7 doubles it).
+    unequal_column : int, default 0
+        The column that decides which records are sensitive.
+    """
+
+    relative: bool = False
+    correlated: bool = False
+    truncate_below: float | None = None
+    truncate_above: float | None = None
+    unequal_above: float | None = None
+    unequal_below: float | None = None
+    unequal_factor: float = 2.0
+    unequal_column: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, check_scalar(name, value))
+        if self.unequal_above is not None and self.unequal_below is not None:
+            raise InputError("give unequal_above or unequal_below, not both")
+        object.__setattr__(self, "unequal_factor", check_scalar("unequal_factor", self.unequal_factor))
+        if isinstance(self.unequal_column, bool) or not isinstance(self.unequal_column, (int, np.integer)) \
+                or self.unequal_column < 0:
+            raise InputError(f"unequal_column must be a column index >= 0, got {self.unequal_column!r}")
+        if (self.truncate_below is not None and self.truncate_above is not None
+                and self.truncate_below >= self.truncate_above):
+            raise InputError(f"truncate_below ({self.truncate_below:g}) must be below truncate_above "
+                             f"({self.truncate_above:g})")
+
+    @property
+    def truncated(self) -> bool:
+        return self.truncate_below is not None or self.truncate_above is not None
+
+    def variance_factor(self, x: np.ndarray) -> np.ndarray | None:
+        """Per-record noise variance factor, shape (n,), or ``None`` for equal variance."""
+        if self.unequal_above is None and self.unequal_below is None:
+            return None
+        if self.unequal_column >= x.shape[1]:
+            raise InputError(f"unequal_column {self.unequal_column} is out of range for {x.shape[1]} column(s)")
+        column = x[:, self.unequal_column]
+        sensitive = column > self.unequal_above if self.unequal_above is not None else column < self.unequal_below
+        return np.where(sensitive, self.unequal_factor, 1.0)
+
+
+def as_matrix(data: ArrayLike, name: str = "data") -> np.ndarray:
+    """Data as a finite float array of shape (n, p), n >= 2 (a 1-D array becomes one column)."""
+    try:
+        x = np.asarray(data, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be numeric") from None
+    if x.ndim == 1:
+        x = x[:, None]
+    if x.ndim != 2:
+        raise InputError(f"{name} must be a 1-D or 2-D array, got shape {x.shape}")
+    if x.shape[0] < 2 or x.shape[1] < 1:
+        raise InputError(f"{name} needs at least 2 records and 1 column, got shape {x.shape}")
+    if not np.all(np.isfinite(x)):
+        raise InputError(f"{name} has missing or infinite values")
+    return x
+
+
+def noise_shape(x: np.ndarray, spec: NoiseSpec) -> np.ndarray:
+    """The factor ``L`` with ``Cov(e) = lambda2 * L L^T`` for one record, shape (p, p).
+
+    Uncorrelated noise has ``L = I`` (absolute) or ``diag(S_k)`` (relative);
+    correlated noise the Cholesky factor of the correlation matrix (absolute)
+    or the covariance matrix (relative). A singular matrix uses its symmetric
+    square root instead.
+    """
+    p = x.shape[1]
+    if p == 1 or not spec.correlated:
+        scale = np.sqrt(np.var(x, axis=0, ddof=1)) if spec.relative else np.ones(p)
+        if spec.relative and np.any(scale == 0):
+            raise InputError("a column is constant (variance 0): noise relative to its variance is zero")
+        return np.diag(scale)
+    cov = np.atleast_2d(np.cov(x, rowvar=False))
+    if not spec.relative:
+        sd = np.sqrt(np.diag(cov))
+        if np.any(sd == 0):
+            raise InputError("a column is constant (variance 0): its correlations are undefined")
+        cov = cov / np.outer(sd, sd)
+    try:
+        return np.linalg.cholesky(cov)
+    except np.linalg.LinAlgError:
+        values, vectors = np.linalg.eigh(cov)
+        return vectors @ np.diag(np.sqrt(np.clip(values, 0.0, None))) @ vectors.T
+
+
+def mask_with(x: np.ndarray, noise: np.ndarray, scale: float, spec: NoiseSpec,
+              out: np.ndarray | None = None) -> np.ndarray:
+    """Masked data ``clip(x + scale * noise)``; ``noise`` of shape (..., n, p) is already shaped.
+
+    Broadcasting over leading axes lets the engine mask many replicates at
+    once; ``out`` (the shape of ``noise``) is reused instead of a new array.
+    """
+    masked = np.multiply(noise, scale, out=out)
+    masked += x
+    if spec.truncated:
+        np.clip(masked, spec.truncate_below, spec.truncate_above, out=masked)
+    return masked
+
+
+def add_noise(
+    data: ArrayLike,
+    lambda2: float,
+    spec: NoiseSpec | None = None,
+    *,
+    seed: int | np.random.Generator | None = None,
+) -> np.ndarray:
+    """Mask data with additive normal noise.
+
+    Parameters
+    ----------
+    data : array_like, shape (n,) or (n, p)
+        The original data.
+    lambda2 : float
+        The noise variance (in the data's squared units), or a fraction of each
+        variable's variance when ``spec.relative``.
+    spec : NoiseSpec, optional
+        Correlation, truncation and unequal variance; default plain
+        uncorrelated noise of variance ``lambda2``.
+    seed : int or numpy.random.Generator, optional
+        Seed or generator of the noise.
+
+    Returns
+    -------
+    ndarray, same shape as ``data``
+        The masked data.
+
+    Notes
+    -----
+    ``Y_i = x_i + e_i`` with ``e_i ~ N(0, lambda2 f_i L L^T)`` independent over
+    records, ``L`` from :func:`noise_shape` and ``f_i`` the unequal-variance
+    factor (1 for records that are not sensitive); then truncation
+    ``Y_i = max(lower, min(upper, Y_i))``, Eq 11 with ``lower = 0``.
+
+    References
+    ----------
+    Duncan, Keller-McNulty & Stokes (2001), Eq 11 and Figure 7; Kim (1986).
+    """
+    spec = spec or NoiseSpec()
+    original_shape = np.shape(data)
+    x = as_matrix(data)
+    lambda2 = check_scalar("lambda2", lambda2)
+    rng = np.random.default_rng(seed)
+    noise = standard_noise(rng, x, spec)
+    return mask_with(x, noise, float(np.sqrt(lambda2)), spec).reshape(original_shape)
+
+
+def standard_noise(rng: np.random.Generator, x: np.ndarray, spec: NoiseSpec,
+                   shape_factor: np.ndarray | None = None, variance_factor: np.ndarray | None = None) -> np.ndarray:
+    """One draw of noise for ``lambda2 = 1``, shape (n, p): ``sqrt(f_i) * z_i L^T``, ``z_i ~ N(0, I)``."""
+    shape_factor = noise_shape(x, spec) if shape_factor is None else shape_factor
+    variance_factor = spec.variance_factor(x) if variance_factor is None else variance_factor
+    z = rng.standard_normal(x.shape)
+    noise = z @ shape_factor.T if x.shape[1] > 1 else z * shape_factor[0, 0]
+    if variance_factor is not None:
+        noise *= np.sqrt(variance_factor)[:, None]
+    return noise

@@ -1,0 +1,1 @@
+"""Presentation: figures, plain-language statements, the HTML report, reproducing commands and worked examples."""

@@ -1,0 +1,205 @@
+"""The command line and the Python call that reproduce a map seen in the dashboard.
+
+:func:`cli_command` gives the equivalent ``python -m rumap ...`` command and
+:func:`python_call` a short Python script, for a specification from
+:mod:`rumap.specs`. Numbers are written with ``repr`` so that the command gives
+exactly the same floating-point inputs.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from rumap.errors import InputError
+from rumap.io.data import BUNDLED_DATA
+from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
+
+__all__ = ["cli_command", "python_call", "data_path"]
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def data_path(source: DataSource) -> str:
+    """The file name to pass on the command line for a data source.
+
+    Bundled data sets are given relative to the project's root; an uploaded
+    file by its own name (the user has it); inline values by a placeholder.
+    """
+    if source.kind == "bundled":
+        path = BUNDLED_DATA.get(source.name)
+        if path is None:
+            return source.name
+        try:
+            return str(Path(path).resolve().relative_to(_ROOT))
+        except ValueError:
+            return str(path)
+    if source.kind == "upload":
+        return source.name
+    return "DATA_FILE"
+
+
+def _num(x: float) -> str:
+    """A number as the shortest text that reads back to the same float (``2`` for 2.0)."""
+    text = repr(float(x))
+    return text.removesuffix(".0") if float(x).is_integer() else text
+
+
+def _analytic_cli(spec: AnalyticSpec) -> str:
+    parts = ["python", "-m", "rumap", "analytic"]
+    if spec.data is not None:
+        parts += ["--data", data_path(spec.data), "--column", spec.data.columns[0]]
+    parts += ["--n", str(spec.n), "--sigma2", _num(spec.sigma2), "--mu", _num(spec.mu)]
+    if spec.tau is not None:
+        parts += ["--tau", _num(spec.tau)]
+    parts += ["--p", _num(spec.p)]
+    if spec.family != "normal":
+        parts += ["--family", spec.family]
+    if spec.shape is not None:
+        parts += ["--shape", _num(spec.shape)]
+    parts += ["--lambda2", f"{_num(spec.lambda2_start)}:{_num(spec.lambda2_stop)}:{spec.lambda2_num}"]
+    for state in spec.states:
+        parts += ["--state", state]
+    if spec.max_risk is not None:
+        parts += ["--max-risk", _num(spec.max_risk)]
+    parts.append("--json")
+    return shlex.join(parts)
+
+
+def _analytic_python(spec: AnalyticSpec) -> str:
+    lines = ["import numpy as np", "from rumap import AnalyticSetting, analytic_map, max_tolerable_risk"]
+    data_arg = ""
+    if spec.data is not None:
+        lines.append("from rumap.io.data import numeric_column, read_table")
+        lines.append(f"column = numeric_column(read_table({data_path(spec.data)!r}), {spec.data.columns[0]!r}, "
+                     f"missing={spec.data.missing!r})")
+        data_arg = ", data=column"
+    args = [f"n={spec.n}", f"sigma2={spec.sigma2!r}", f"mu={spec.mu!r}", f"p={spec.p!r}"]
+    if spec.tau is not None:
+        args.append(f"tau={spec.tau!r}")
+    if spec.family != "normal":
+        args.append(f"family={spec.family!r}")
+    if spec.shape is not None:
+        args.append(f"shape={spec.shape!r}")
+    lines.append(f"setting = AnalyticSetting({', '.join(args)}{data_arg})")
+    lines.append(f"lambda2 = np.linspace({spec.lambda2_start!r}, {spec.lambda2_stop!r}, {spec.lambda2_num})")
+    lines.append(f"maps = analytic_map({list(spec.states)!r}, lambda2, setting)")
+    if spec.max_risk is not None:
+        lines.append(f"optima = [max_tolerable_risk(s, setting, {spec.max_risk!r}) for s in {list(spec.states)!r}]")
+    return "\n".join(lines)
+
+
+def _grid_text(values: list[float], integer: bool) -> str | None:
+    """``START:STOP:NUM`` (or ``START:STOP:STEP`` for integers) that gives exactly ``values``, else ``None``."""
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0:
+        return None
+    if integer:
+        step = int(arr[1] - arr[0]) if arr.size > 1 else 1
+        if step >= 1 and np.array_equal(arr, np.arange(arr[0], arr[-1] + 1, step)):
+            return f"{int(arr[0])}:{int(arr[-1])}" + (f":{step}" if step != 1 else "")
+        return None
+    if np.array_equal(arr, np.linspace(arr[0], arr[-1], arr.size)):
+        return f"{_num(arr[0])}:{_num(arr[-1])}:{arr.size}"
+    return None
+
+
+_GRID_FLAGS = {"noise": ("--lambda2", False), "microaggregation": ("--k", True), "rankswap": ("--swap-percent", False)}
+
+
+def _empirical_cli(spec: EmpiricalSpec) -> str:
+    sim = dict(spec.simulation)
+    columns = list(spec.data.columns)
+    method = sim.get("method", "noise")
+    options = dict(sim.get("method_options") or {})
+    notes = []
+    parts = ["python", "-m", "rumap", "simulate", "--data", data_path(spec.data)]
+    parts += ["--column", columns[0]] if len(columns) == 1 else ["--columns", ",".join(columns)]
+    target_column = int(sim.get("target_column", 0))
+    if target_column:
+        parts += ["--target-column", columns[target_column]]
+    parts += ["--method", method]
+    flag, integer = _GRID_FLAGS.get(method, ("--lambda2", False))
+    if method == "noise" and options.get("relative"):
+        flag = "--lambda2-frac"
+    grid = _grid_text(list(sim.get("values", [])), integer)
+    if grid is None:
+        notes.append("the grid is not evenly spaced: the command line cannot give it; use the Python call")
+        grid = ",".join(_num(v) for v in sim.get("values", []))
+    parts += [flag, grid]
+    if method == "noise":
+        for key in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
+            if options.get(key) is not None:
+                parts += ["--" + key.replace("_", "-"), _num(options[key])]
+        if options.get("unequal_above") is not None or options.get("unequal_below") is not None:
+            parts += ["--unequal-factor", _num(options.get("unequal_factor", 2.0))]
+            if int(options.get("unequal_column", 0)) != target_column:
+                notes.append("the sensitive records are chosen on another column than the attacked one")
+        if options.get("correlated"):
+            parts.append("--correlated")
+    elif method == "microaggregation":
+        parts += ["--algorithm", str(options.get("algorithm", "mdav"))]
+        if options.get("criterion", "pc1") != "pc1":
+            parts += ["--criterion", str(options["criterion"])]
+        if options.get("standardize"):
+            parts.append("--standardize")
+    for target in sim.get("targets", []):
+        parts += ["--target", str(target)]
+    for state in sim.get("knowledge", []):
+        parts += ["--knowledge", str(state)]
+    if sim.get("rational"):
+        parts.append("--rational")
+    for measure in sim.get("risk_measures", []) or []:
+        parts += ["--risk-measure", str(measure)]
+    parts += ["--utility", str(sim.get("utility", "mean"))]
+    utility_options = dict(sim.get("utility_options") or {})
+    if "quantiles" in utility_options:
+        parts += ["--quantiles", ",".join(_num(q) for q in utility_options["quantiles"])]
+    if "response" in utility_options:
+        parts += ["--response", columns[int(utility_options["response"])]]
+    parts += ["--replicates", str(int(sim.get("replicates", 200))), "--seed", str(int(sim.get("seed", 0)))]
+    if sim.get("chunk_size"):
+        parts += ["--chunk-size", str(int(sim["chunk_size"]))]
+    parts.append("--json")
+    if spec.data.missing == "drop":
+        notes.append("rows with missing values were dropped: remove them from the file first")
+    return "".join(f"# note: {n}\n" for n in notes) + shlex.join(parts)
+
+
+def _empirical_python(spec: EmpiricalSpec) -> str:
+    config = json.dumps(spec.simulation, sort_keys=True)
+    columns = list(spec.data.columns)
+    pick = "[:, 0]" if len(columns) == 1 else ""
+    return "\n".join([
+        "import json",
+        "from rumap.io.data import numeric_columns, read_table",
+        "from rumap.maps.simulation import SimulationConfig, simulate",
+        f"data = numeric_columns(read_table({data_path(spec.data)!r}), {columns!r}, missing={spec.data.missing!r}){pick}",
+        f"config = SimulationConfig.from_dict(json.loads({config!r}))",
+        "result = simulate(data, config)",
+        "maps = result.maps",
+    ])
+
+
+_CLI: dict[type, Callable] = {AnalyticSpec: _analytic_cli, EmpiricalSpec: _empirical_cli}
+_PYTHON: dict[type, Callable] = {AnalyticSpec: _analytic_python, EmpiricalSpec: _empirical_python}
+
+
+def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
+    """The ``python -m rumap ...`` command that computes the same maps (JSON output)."""
+    try:
+        return _CLI[type(spec)](spec)
+    except KeyError:
+        raise InputError(f"no command line for {type(spec).__name__}") from None
+
+
+def python_call(spec: AnalyticSpec | EmpiricalSpec) -> str:
+    """A Python script that computes the same maps (``maps`` is the list of RUMap)."""
+    try:
+        return _PYTHON[type(spec)](spec)
+    except KeyError:
+        raise InputError(f"no Python call for {type(spec).__name__}") from None

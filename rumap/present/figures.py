@@ -1,0 +1,113 @@
+"""Figures of analyses for the dashboard and the report, built on :func:`rumap.present.plotting.ru_map_figure`.
+
+They take :class:`rumap.specs.Analysis` results and never recompute them.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from rumap.maps.pareto import GridChoice
+from rumap.present.plotting import PARAMETER_SYMBOLS, ru_map_figure
+from rumap.result import RUMap
+from rumap.specs import Analysis
+
+__all__ = ["analysis_figure", "comparison_figure", "presentation_figure", "pareto_figure", "PLOTLY_CONFIG"]
+
+#: Plotly options: the toolbar's camera button saves the figure as SVG (vector) in the browser.
+PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "ru_map"}}
+
+
+def _readable_axes(fig: go.Figure) -> go.Figure:
+    """Exponents as 1e-06 rather than SI prefixes (a utility of 1μ reads as a unit)."""
+    fig.update_xaxes(exponentformat="e")
+    fig.update_yaxes(exponentformat="e")
+    return fig
+
+
+def _wrap(title: str | None, width: int = 60) -> str | None:
+    return None if title is None else "<br>".join(textwrap.wrap(title, width)) or title
+
+
+def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: int = 14) -> go.Figure:
+    """The maps of one analysis, with its maximum tolerable risk and optima."""
+    spec = analysis.spec
+    fig = _readable_axes(ru_map_figure(list(analysis.maps), log_x=spec.log_x, log_y=spec.log_y,
+                                       max_risk=spec.max_risk, optima=list(analysis.optima), title=_wrap(title, 90),
+                                       font_size=font_size))
+    if title is not None:  # the legend goes to the right, clear of the title
+        fig.update_layout(legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left", "yanchor": "top"},
+                          margin={"r": 20, "t": 80})
+    return fig
+
+
+def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: bool = False, log_y: bool = True,
+                      max_risk: float | None = None, choice: GridChoice | None = None) -> go.Figure:
+    """Maps from several analyses on one set of axes, each named ``analysis: curve``.
+
+    ``choice`` (from :func:`rumap.maps.pareto.best_under_risk`) is marked with a star.
+    """
+    named = [replace(m, method=name, knowledge="", target="") for m, name in zip(maps, names, strict=True)]
+    fig = _readable_axes(ru_map_figure(named, log_x=log_x, log_y=log_y, max_risk=max_risk))
+    if choice is not None and choice.reachable:
+        symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
+        fig.add_trace(go.Scatter(
+            x=[choice.utility], y=[choice.risk], mode="markers+text", name="most utility under the bound",
+            marker={"symbol": "star", "size": 18, "color": "gold", "line": {"color": "black", "width": 1}},
+            text=[f"{choice.map}: {symbol}={choice.value:.3g}"], textposition="bottom right"))
+    return fig
+
+
+def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_x: bool = False,
+                        log_y: bool = True, font_size: int = 24) -> go.Figure:
+    """One map in large type with the chosen parameter annotated, for committees."""
+    fig = _readable_axes(ru_map_figure([m], log_x=log_x, log_y=log_y,
+                                       max_risk=None if choice is None else choice.max_risk,
+                                       title=_wrap(title, 55), font_size=font_size, labelled_markers=4))
+    if choice is not None and choice.reachable and math.isfinite(choice.utility) and math.isfinite(choice.risk):
+        symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
+        fig.add_trace(go.Scatter(x=[choice.utility], y=[choice.risk], mode="markers", name="chosen",
+                                 marker={"symbol": "star", "size": 26, "color": "gold",
+                                         "line": {"color": "black", "width": 2}}, showlegend=False))
+        fig.add_annotation(
+            x=math.log10(choice.utility) if log_x else choice.utility,
+            y=math.log10(choice.risk) if log_y and choice.risk > 0 else choice.risk,
+            text=f"<b>chosen: {symbol} = {choice.value:.3g}</b><br>R = {choice.risk:.3g}, U = {choice.utility:.3g}",
+            showarrow=True, arrowhead=2, arrowsize=1.5, ax=-120, ay=-80, font={"size": font_size},
+            bgcolor="rgba(255,255,255,0.85)", bordercolor="black")
+    fig.update_layout(height=680, showlegend=False, margin={"t": 150})
+    return fig
+
+
+def pareto_figure(points: pd.DataFrame, frontier: pd.DataFrame, *, log_x: bool = False,
+                  log_y: bool = True, risk_label: str = "R", utility_label: str = "U") -> go.Figure:
+    """Every point (grey) and the Pareto frontier (a step line, with each point's map and parameter)."""
+    fig = go.Figure()
+    shown = points[np.isfinite(points["risk"]) & np.isfinite(points["utility"])]
+    fig.add_trace(go.Scatter(x=shown["utility"], y=shown["risk"], mode="markers", name="all points",
+                             marker={"color": "lightgrey", "size": 6},
+                             text=[f"{a}: {p}={v:.3g}" for a, p, v in zip(shown["map"], shown["parameter"],
+                                                                         shown["value"], strict=True)],
+                             hovertemplate="%{text}<br>U = %{x:.4g}<br>R = %{y:.4g}<extra></extra>"))
+    front = frontier[np.isfinite(frontier["risk"]) & np.isfinite(frontier["utility"])]
+    for name, group in front.groupby("map", sort=False):
+        fig.add_trace(go.Scatter(
+            x=group["utility"], y=group["risk"], mode="markers", name=f"frontier: {name}", marker={"size": 9},
+            text=[f"{name}: {p}={v:.3g}" for p, v in zip(group["parameter"], group["value"], strict=True)],
+            hovertemplate="%{text}<br>U = %{x:.4g}<br>R = %{y:.4g}<extra>frontier</extra>"))
+    fig.add_trace(go.Scatter(x=front["utility"], y=front["risk"], mode="lines", name="frontier",
+                             line={"shape": "hv", "color": "black", "width": 1.5}, hoverinfo="skip"))
+    fig.update_layout(template="plotly_white", xaxis_title=utility_label, yaxis_title=risk_label,
+                      legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0})
+    if log_x:
+        fig.update_xaxes(type="log")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return _readable_axes(fig)

@@ -1,0 +1,231 @@
+"""Exports of analyses: a standalone HTML report, the curves as CSV and JSON, and a configuration that loads back.
+
+The HTML report is one file that works offline: Plotly's JavaScript is inlined
+once, every figure stays interactive, and the configuration is embedded so the
+report itself can be loaded back to reproduce its maps. The data enter the
+configuration (and so the report) only with ``include_data=True``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from rumap import __version__
+from rumap.errors import InputError
+from rumap.present.commands import cli_command, python_call
+from rumap.present.figures import PLOTLY_CONFIG, analysis_figure
+from rumap.present.statements import summary_lines
+from rumap.result import json_safe
+from rumap.specs import Analysis, spec_from_dict
+
+__all__ = ["config_dict", "config_json", "load_config", "curves_csv", "curves_json", "report_html",
+           "figure_image", "CONFIG_FORMAT"]
+
+#: Identifies rumap configuration files (and their version).
+CONFIG_FORMAT = "rumap-config/1"
+
+_EMBED_ID = "rumap-config"
+
+
+def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The configuration of the analyses, to reproduce them exactly.
+
+    Parameters
+    ----------
+    analyses : sequence of Analysis
+    data_values : mapping, optional
+        Data digest -> values (shape (n,) or (n, d)); the values of every data
+        source whose digest is a key are stored in the configuration. Leave it
+        out to keep data out of the file.
+    """
+    entries = []
+    for a in analyses:
+        spec = a.spec
+        spec_dict = spec.to_dict()
+        source = getattr(spec, "data", None)
+        if source is not None and data_values and source.digest in data_values:
+            spec_dict["data"] = source.with_values(data_values[source.digest]).to_dict()
+        entries.append({"name": a.name, "spec": spec_dict})
+    return {"format": CONFIG_FORMAT, "rumap_version": __version__, "analyses": entries}
+
+
+def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> str:
+    """:func:`config_dict` as JSON text."""
+    return json.dumps(json_safe(config_dict(analyses, data_values)), indent=2, allow_nan=False)
+
+
+def load_config(text: str | bytes) -> list[tuple[str, Any]]:
+    """Read a configuration (JSON, or an HTML report that embeds one).
+
+    Returns
+    -------
+    list of (name, spec)
+        The analyses' names and specifications, in order; run each with
+        ``spec.run(data)`` to reproduce it.
+
+    Raises
+    ------
+    InputError
+        Not JSON, not a rumap configuration, or a bad specification.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InputError("the configuration file is not UTF-8 text") from None
+    stripped = text.lstrip()
+    if stripped.startswith("<"):
+        match = re.search(rf'<script type="application/json" id="{_EMBED_ID}">(.*?)</script>', text, re.S)
+        if match is None:
+            raise InputError("this HTML file holds no rumap configuration")
+        stripped = html.unescape(match.group(1))
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"the configuration is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != CONFIG_FORMAT:
+        raise InputError(f"not a rumap configuration (expected \"format\": \"{CONFIG_FORMAT}\")")
+    entries = data.get("analyses")
+    if not isinstance(entries, list) or not entries:
+        raise InputError("the configuration holds no analyses")
+    out = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or "spec" not in entry:
+            raise InputError(f"analysis {i + 1} in the configuration has no \"spec\"")
+        out.append((str(entry.get("name", "")), spec_from_dict(entry["spec"])))
+    return out
+
+
+def curves_frame(analyses: Sequence[Analysis]) -> pd.DataFrame:
+    """Every curve of every analysis in one long table (column ``analysis`` first)."""
+    frames = [a.to_frame() for a in analyses]
+    if not frames:
+        raise InputError("no maps to export")
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[["analysis", *[c for c in frame.columns if c != "analysis"]]]
+
+
+def curves_csv(analyses: Sequence[Analysis]) -> str:
+    """The curves as CSV text."""
+    return curves_frame(analyses).to_csv(index=False)
+
+
+def curves_json(analyses: Sequence[Analysis]) -> str:
+    """The curves, optima and specifications as JSON text (non-finite numbers as null)."""
+    if not analyses:
+        raise InputError("no maps to export")
+    return json.dumps(json_safe({"format": "rumap-curves/1", "analyses": [a.to_dict() for a in analyses]}),
+                      indent=2, allow_nan=False)
+
+
+def figure_image(fig, fmt: str = "png") -> bytes | None:
+    """The figure as PNG or SVG bytes, or ``None`` where no image engine (kaleido) is installed."""
+    if fmt not in ("png", "svg"):
+        raise InputError(f"image format must be png or svg, got {fmt!r}")
+    try:
+        return fig.to_image(format=fmt, width=1000, height=650, scale=2 if fmt == "png" else 1)
+    except Exception:  # no kaleido, or no browser for it: the report and the toolbar still export images
+        return None
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
+color:#222;line-height:1.45}
+h1{font-size:1.8em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;font-size:.9em;margin:.5em 0}th,td{border:1px solid #ddd;padding:.25em .6em;
+text-align:right}th{background:#f4f4f4}pre{background:#f6f8fa;padding:.8em;overflow-x:auto;font-size:.85em}
+.summary li{margin:.3em 0}details{margin:.6em 0}.note{color:#555;font-size:.9em}
+"""
+
+
+def _table(frame: pd.DataFrame, max_rows: int | None = None) -> str:
+    shown = frame if max_rows is None or len(frame) <= max_rows else frame.iloc[:max_rows]
+    return shown.to_html(index=False, float_format=lambda v: f"{v:.6g}", na_rep="", border=0, escape=True)
+
+
+def _optima_frame(a: Analysis) -> pd.DataFrame | None:
+    if not a.optima:
+        return None
+    return pd.DataFrame([{"state": o.state, "max_risk": o.max_risk, "reachable": o.reachable, "lambda2": o.lambda2,
+                          "risk": o.risk, "utility": o.utility, "efficiency": o.efficiency} for o in a.optima])
+
+
+def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiality maps",
+                data_values: Mapping[str, Any] | None = None, data_summary: pd.DataFrame | None = None,
+                generated: _dt.datetime | None = None) -> str:
+    """One standalone HTML file: summary, interactive figures, configuration, commands and tables.
+
+    Parameters
+    ----------
+    analyses : sequence of Analysis
+    title : str
+    data_values : mapping, optional
+        Data to embed in the configuration (see :func:`config_dict`); the
+        default keeps data out of the report.
+    data_summary : DataFrame, optional
+        A summary table of the data (e.g. :func:`rumap.io.data.summary_table`).
+    generated : datetime, optional
+        Time stamp shown in the report (default: now, UTC).
+
+    Returns
+    -------
+    str
+        The HTML document. Plotly's JavaScript is inlined once, so the file
+        works without a network connection.
+    """
+    if not analyses:
+        raise InputError("no maps to report: keep at least one map first")
+    stamp = (generated or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%d %H:%M UTC")
+    config = config_json(analyses, data_values)
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f'<p class="note">Generated by rumap {__version__} on {stamp}. Risk R is what a data snooper gains, '
+        "utility U what a data user keeps; each curve traces (U, R) as the masking parameter varies "
+        "(Duncan, Keller-McNulty &amp; Stokes 2001).</p>",
+        "<h2>Summary</h2>",
+    ]
+    for a in analyses:
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in summary_lines(a))
+        parts.append(f'<h3>{html.escape(a.name)}</h3><ul class="summary">{items}</ul>')
+    if data_summary is not None:
+        parts += ["<h2>Data</h2>", _table(data_summary)]
+    for i, a in enumerate(analyses):
+        fig = analysis_figure(a, title=a.name)
+        parts.append(f"<h2>{i + 1}. {html.escape(a.name)}</h2>")
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=(i == 0), config=PLOTLY_CONFIG,
+                                 div_id=f"figure-{i + 1}"))
+        optima = _optima_frame(a)
+        if optima is not None:
+            parts += ["<h3>Optimum under the maximum tolerable risk</h3>", _table(optima)]
+        parts += [
+            "<h3>Reproduce</h3><p>Command line:</p>", f"<pre>{html.escape(_safe_command(a))}</pre>",
+            "<p>Python:</p>", f"<pre>{html.escape(python_call(a.spec))}</pre>",
+            "<details><summary>Configuration (JSON)</summary>",
+            f"<pre>{html.escape(json.dumps(a.spec.to_dict(), indent=2))}</pre></details>",
+            "<details><summary>Table of the curves</summary>", _table(a.to_frame()), "</details>",
+        ]
+    parts += [
+        "<h2>Configuration</h2>",
+        "<p>Load this file (or the JSON below) on the dashboard's Report page to reproduce every map.</p>",
+        f'<script type="application/json" id="{_EMBED_ID}">{html.escape(config, quote=False)}</script>',
+        f"<details><summary>Configuration file</summary><pre>{html.escape(config)}</pre></details>",
+        "</body></html>",
+    ]
+    return "\n".join(parts)
+
+
+def _safe_command(a: Analysis) -> str:
+    try:
+        return cli_command(a.spec)
+    except (InputError, ImportError) as exc:
+        return f"# no command line: {exc}"

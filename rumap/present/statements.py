@@ -1,0 +1,145 @@
+"""Plain-language statements about R-U maps, for reports, committees and students.
+
+:func:`map_choice` picks, for one map and a maximum tolerable risk, the
+parameter that keeps the most utility (exact for analytic maps, the best grid
+point otherwise); :func:`one_sentence` states risk and utility there in one
+sentence; :func:`summary_lines` gives a short summary of a whole analysis.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rumap.maps.pareto import GridChoice, best_under_risk
+from rumap.present.plotting import PARAMETER_SYMBOLS
+from rumap.result import RUMap
+from rumap.specs import Analysis, AnalyticSpec
+
+__all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase"]
+
+_ANALYTIC_PHRASES = {
+    "mean-target": "who knows the target's value comes from this population",
+    "population": "who knows only that the target is from the population",
+    "sample": "who knows the target is in the sample",
+    "record": "who can link the target to its masked record",
+    "percentile": "who knows the target is the {p} percentile",
+    "maximum": "who knows the target is the largest value",
+    "minimum": "who knows the target is the smallest value",
+}
+
+_TARGET_PHRASES = {"max": "the largest value", "min": "the smallest value"}
+
+
+def _ordinal(p: float) -> str:
+    pct = round(100 * p, 4)
+    whole = int(pct) if float(pct).is_integer() else pct
+    if isinstance(whole, int):
+        suffix = "th" if 10 <= whole % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(whole % 10, "th")
+        return f"{whole}{suffix}"
+    return f"{whole}th"
+
+
+def _target_phrase(target: str) -> str:
+    if target in _TARGET_PHRASES:
+        return _TARGET_PHRASES[target]
+    if target.startswith("p") and target[1:].replace(".", "", 1).isdigit():
+        return f"the {_ordinal(float(target[1:]) / 100)} percentile"
+    return target or "a record"
+
+
+def knowledge_phrase(m: RUMap) -> str:
+    """Who the snooper is, e.g. ``"who can link the target to its masked record"``."""
+    if m.method == "analytic" and m.knowledge in _ANALYTIC_PHRASES:
+        p = float(m.config.get("p", 0.99) or 0.99)
+        return _ANALYTIC_PHRASES[m.knowledge].format(p=_ordinal(p))
+    target = _target_phrase(m.target)
+    if m.knowledge == "index":
+        return f"who can link {target} to its masked record"
+    if m.knowledge == "position":
+        return f"who knows the target is {target} and takes the masked value in that position"
+    return f"with {m.knowledge or 'some'} knowledge of {target}"
+
+
+def _num(x: float) -> str:
+    if not math.isfinite(x):
+        return "infinite" if x > 0 else "undefined"
+    return f"{x:.3g}" if (abs(x) >= 1e4 or abs(x) < 1e-2) and x != 0 else f"{x:.3g}"
+
+
+def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
+    """The parameter of map ``index`` that keeps the most utility with risk at most ``max_risk``.
+
+    Parameters
+    ----------
+    analysis : Analysis
+    index : int
+        Which of ``analysis.maps``.
+    max_risk : float, optional
+        Default: the analysis's own maximum tolerable risk. ``None`` then
+        means there is no bound and no choice.
+
+    Returns
+    -------
+    GridChoice or None
+        For analytic maps the exact optimum of
+        :func:`rumap.maps.optimum.max_tolerable_risk` (computed for the analysis);
+        otherwise the best grid point of :func:`rumap.maps.pareto.best_under_risk`.
+    """
+    m = analysis.maps[index]
+    bound = analysis.max_risk if max_risk is None else max_risk
+    if bound is None:
+        return None
+    if isinstance(analysis.spec, AnalyticSpec) and (max_risk is None or max_risk == analysis.max_risk):
+        for opt in analysis.optima:
+            if opt.state == m.knowledge:
+                if not opt.reachable:
+                    return GridChoice(max_risk=opt.max_risk, reachable=False)
+                return GridChoice(max_risk=opt.max_risk, reachable=True, map=m.label, method=m.method,
+                                  parameter=m.parameter, value=opt.lambda2, utility=opt.utility, risk=opt.risk,
+                                  map_index=index)
+    return best_under_risk([m], bound)
+
+
+def _efficiency_at(m: RUMap, choice: GridChoice) -> float | None:
+    if m.efficiency is None or m.values.size == 0:
+        return None
+    if m.method == "analytic" and "sigma2" in m.config:
+        sigma2 = float(m.config["sigma2"])
+        return sigma2 / (sigma2 + choice.value)
+    pos = int((abs(m.values - choice.value)).argmin())
+    return float(m.efficiency[pos])
+
+
+def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
+    """Risk and utility at the chosen parameter, in one sentence.
+
+    Example: "With λ² = 0.2, a snooper who can link the target to its masked
+    record has risk 5 (mean squared error 0.2), below the tolerable 5, and the
+    data keep utility 167 (83% efficiency)."
+    """
+    symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
+    who = knowledge_phrase(m)
+    if choice is None:
+        return f"This map shows how the risk from a snooper {who} falls as {symbol} grows, and what utility remains."
+    if not choice.reachable:
+        return (f"No {symbol} on this map brings the risk from a snooper {who} down to the tolerable "
+                f"{_num(choice.max_risk)}.")
+    eff = _efficiency_at(m, choice)
+    eff_text = f" ({eff:.0%} efficiency)" if eff is not None else ""
+    mse = 1 / choice.risk if choice.risk > 0 else math.inf
+    mse_text = f" (mean squared error {_num(mse)})" if m.risk_label.startswith("R = 1 /") else ""
+    if choice.value == 0:
+        start = "Without any masking"
+    else:
+        start = f"With {symbol} = {_num(choice.value)}"
+    return (f"{start}, a snooper {who} has risk {_num(choice.risk)}{mse_text}, at most the tolerable "
+            f"{_num(choice.max_risk)}, and the data keep utility {_num(choice.utility)}{eff_text}.")
+
+
+def summary_lines(analysis: Analysis) -> list[str]:
+    """A plain-language summary of an analysis: one sentence per map, then where curves cross."""
+    lines = [one_sentence(m, map_choice(analysis, i)) for i, m in enumerate(analysis.maps)]
+    for c in analysis.crossings:
+        lines.append(f"The curves for {c.states[0]} and {c.states[1]} knowledge cross at λ² = {_num(c.lambda2)} "
+                     f"(risk {_num(c.risk)}): there a rational snooper switches estimator.")
+    return lines

@@ -1,0 +1,1 @@
+"""Disclosure risk measures of masked microdata: record linkage, interval disclosure and identity risk."""

@@ -1,0 +1,734 @@
+"""Identity disclosure on a key of categorical variables (Mokken, Kooiman, Pannekoek & Willenborg 1992).
+
+An investigator knows the key values (say age x sex x marital status) of ``a``
+*acquaintances* in a population of size ``N``. A released sample of ``n = f N``
+records reveals an acquaintance when he or she is unique in the population on
+the key and is in the sample. With ``u`` population uniques (``f_u = u / N``)
+and ``f_a = a / N`` the risk that at least one sample element is identified is
+
+    R = 1 - (1 - f_a f_u)^n  ~  1 - exp(-f a f_u)            (Eq 5, 6).
+
+``f_u`` is estimated from the sample with the Poisson-gamma model: the key's
+``k`` population cell frequencies are negative binomial with mean ``N / k``,
+``alpha = 1 / (k beta)``, and the expected number of population uniques is
+``mu_u = N (1 + N beta)^-(1 + alpha)`` (Eq 10).
+
+References
+----------
+.. [1] R. J. Mokken, P. Kooiman, J. Pannekoek, L. C. R. J. Willenborg (1992),
+   "Disclosure risks for microdata", Statistica Neerlandica 46(1), 49-67,
+   Equations 5, 6, 10, 13-17, 19-21, 26-27.
+.. [2] J. G. Bethlehem, W. J. Keller, J. Pannekoek (1990), "Disclosure control of
+   microdata", JASA 85, 38-45 (the Poisson-gamma model).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy.optimize import minimize_scalar
+
+from rumap._validation import check_array, check_scalar
+from rumap.errors import InputError
+from rumap.result import RUMap, json_safe
+from rumap.risk._paired import as_frame, select_columns
+
+__all__ = [
+    "identification_risk",
+    "max_sample_fraction",
+    "expected_acquaintances",
+    "multiple_investigators_risk",
+    "subpopulation_risk",
+    "worst_case_subpopulation_risk",
+    "minimal_subpopulation_size",
+    "nested_keys_total_risk",
+    "poisson_gamma_uniques",
+    "key_frequencies",
+    "PoissonGammaFit",
+    "BETA_ESTIMATORS",
+    "fit_poisson_gamma",
+    "IdentityResult",
+    "identity_risk_from_data",
+    "subsampling_map",
+    "recoding_map",
+    "recoding_total_risk",
+    "RISK_LABEL",
+]
+
+RISK_LABEL = "R = P(at least one identification)"
+
+
+# ---------------------------------------------------------------------------
+# risk from figures
+
+def identification_risk(f: float, a: float, f_u: float, N: float | None = None) -> float:
+    """Risk that an investigator identifies at least one sample element.
+
+    Parameters
+    ----------
+    f : float
+        Sample fraction n / N, in (0, 1].
+    a : float
+        Number of acquaintances of the investigator (>= 0).
+    f_u : float
+        Fraction of population uniques on the key, in [0, 1].
+    N : float, optional
+        Population size. Given: Eq 5 with ``n = f N``, ``f_a = a / N``;
+        otherwise the approximation Eq 6.
+
+    Returns
+    -------
+    float
+        ``1 - (1 - f_a f_u)^n`` (Eq 5) or ``1 - exp(-f a f_u)`` (Eq 6).
+
+    References
+    ----------
+    Mokken et al. (1992), Equations 5 and 6.
+    """
+    f, a, f_u = check_scalar("f", f), check_scalar("a", a), check_scalar("f_u", f_u)
+    if N is None:
+        return -math.expm1(-f * a * f_u)
+    N = check_scalar("N", N)
+    if a > N:
+        raise InputError(f"a (acquaintances) must be at most N = {N:g}, got {a:g}")
+    return _risk_eq5(a / N * f_u, f * N)
+
+
+def _risk_eq5(p_identify: float, n: float) -> float:
+    """``1 - (1 - p)^n`` computed without cancellation."""
+    if p_identify >= 1.0:
+        return 1.0 if n > 0 else 0.0
+    return -math.expm1(n * math.log1p(-p_identify))
+
+
+def max_sample_fraction(risk_bound: float, a: float, f_u: float, N: float | None = None) -> float:
+    """Largest sample fraction with risk at most ``risk_bound`` (subsampling).
+
+    Parameters
+    ----------
+    risk_bound : float
+        The bound g on R, in (0, 1).
+    a, f_u, N : float
+        As in :func:`identification_risk`.
+
+    Returns
+    -------
+    float
+        ``f_max = -ln(1 - g) / (a f_u)`` (from Eq 6) or, with N,
+        ``ln(1 - g) / (N ln(1 - f_a f_u))`` (from Eq 5); capped at 1 (the whole
+        population may be released) and 1 when ``a f_u = 0``.
+
+    References
+    ----------
+    Mokken et al. (1992), Section 2.2 (f_max).
+    """
+    g, a, f_u = check_scalar("risk_bound", risk_bound), check_scalar("a", a), check_scalar("f_u", f_u)
+    if a * f_u == 0:
+        return 1.0
+    if N is None:
+        return min(1.0, -math.log1p(-g) / (a * f_u))
+    N = check_scalar("N", N)
+    p = a / N * f_u
+    if p >= 1.0:
+        return 0.0
+    return min(1.0, math.log1p(-g) / (N * math.log1p(-p)))
+
+
+def expected_acquaintances(a: float, N: float, investigators: int) -> float:
+    """Expected number of population elements known to at least one of m investigators.
+
+    ``E(a_m) = N - N (1 - a / N)^m`` (Eq 21), each investigator knowing a random ``a``.
+    """
+    a, N, m = check_scalar("a", a), check_scalar("N", N), check_scalar("investigators", investigators)
+    if a > N:
+        raise InputError(f"a (acquaintances) must be at most N = {N:g}, got {a:g}")
+    return N - N * math.exp(m * math.log1p(-a / N)) if a < N else N
+
+
+def multiple_investigators_risk(f: float, a: float, f_u: float, N: float, investigators: int) -> float:
+    """Risk that at least one of m investigators identifies at least one sample element.
+
+    Parameters
+    ----------
+    f, a, f_u, N : float
+        As in :func:`identification_risk`; ``a`` acquaintances per investigator.
+    investigators : int
+        m, the number of investigators.
+
+    Returns
+    -------
+    float
+        ``R_m = 1 - (1 - (E(a_m) / N) f_u)^n`` with ``n = f N`` (Eq 19, 21).
+
+    References
+    ----------
+    Mokken et al. (1992), Section 4, Equations 19 and 21.
+    """
+    f, f_u = check_scalar("f", f), check_scalar("f_u", f_u)
+    ea = expected_acquaintances(a, N, investigators)
+    return _risk_eq5(ea / float(N) * f_u, f * float(N))
+
+
+def subpopulation_risk(f: ArrayLike, acquaintances: ArrayLike, f_u: ArrayLike) -> float:
+    """Risk over subpopulations of known size: ``ln(1 - R) = -sum_j f_j a_j f_uj`` (Eq 13).
+
+    Parameters
+    ----------
+    f : array_like, shape (J,) or scalar
+        Sample fraction of each subpopulation.
+    acquaintances : array_like, shape (J,)
+        Acquaintances a_j in each subpopulation (``N_j f_aj``).
+    f_u : array_like, shape (J,)
+        Fraction of uniques in each subpopulation.
+
+    References
+    ----------
+    Mokken et al. (1992), Section 3.1, Equation 13.
+    """
+    a = check_array("a", acquaintances)
+    fu = check_array("f_u", f_u)
+    fr = check_array("f", f)
+    if not (a.size == fu.size and fr.size in (1, a.size)):
+        raise InputError(f"acquaintances ({a.size}), f_u ({fu.size}) and f ({fr.size}) must have the same length")
+    return float(-np.expm1(-np.sum(fr * a * fu)))
+
+
+def worst_case_subpopulation_risk(f: float, a: float, f_u: ArrayLike) -> float:
+    """Maximal risk over allocations of ``a`` acquaintances: all in the subpopulation of largest f_uj (Eq 14)."""
+    fu = check_array("f_u", f_u)
+    return identification_risk(f, a, float(fu.max()))
+
+
+def poisson_gamma_uniques(N: float, beta: float, cells: int) -> float:
+    """Expected number of population uniques under the Poisson-gamma model.
+
+    Parameters
+    ----------
+    N : float
+        Population size.
+    beta : float
+        Scale parameter (>= 0); 0 is the Poisson limit (all cells alike).
+    cells : int
+        k, the number of key values.
+
+    Returns
+    -------
+    float
+        ``mu_u = N (1 + N beta)^-(1 + alpha)``, ``alpha = 1 / (k beta)`` (Eq 10);
+        ``N exp(-N / k)`` at ``beta = 0``.
+
+    References
+    ----------
+    Mokken et al. (1992), Equation 10.
+    """
+    N, beta, k = check_scalar("N", N), check_scalar("beta", beta), check_scalar("cells", cells)
+    return N * _fraction_unique(N, beta, k)
+
+
+def _fraction_unique(N: float, beta: float, k: float) -> float:
+    """``(1 + N beta)^-(1 + 1/(k beta))`` with its beta -> 0 limit ``exp(-N/k)``."""
+    if beta * N < 1e-12:
+        return math.exp(-N / k)
+    return math.exp(-(1.0 + 1.0 / (k * beta)) * math.log1p(N * beta))
+
+
+def minimal_subpopulation_size(risk_bound: float, a: float, f: float, beta: float, cells: int) -> float:
+    """Smallest subpopulation size whose worst-case risk stays at most ``risk_bound`` (model 12).
+
+    Returns
+    -------
+    float
+        ``N_min = (C^(-1/(1 + alpha)) - 1) / beta`` with ``C = -ln(1 - g) / (a f)``,
+        solving ``a f (1 + N_min beta)^-(1 + alpha) = -ln(1 - g)`` (Eq 16-17). A
+        value <= 0 means every subpopulation size satisfies the bound.
+
+    References
+    ----------
+    Mokken et al. (1992), Section 3.1, Equations 15-17.
+    """
+    g, a, f = check_scalar("risk_bound", risk_bound), check_scalar("a", a), check_scalar("f", f)
+    beta, k = check_scalar("beta", beta), check_scalar("cells", cells)
+    if a == 0:
+        return -math.inf
+    c = -math.log1p(-g) / (a * f)
+    if beta == 0:  # Poisson limit: exp(-N/k) = C
+        return -k * math.log(c)
+    alpha = 1.0 / (k * beta)
+    return (c ** (-1.0 / (1.0 + alpha)) - 1.0) / beta
+
+
+def nested_keys_total_risk(n: float, f_a: ArrayLike, f_u: ArrayLike, approximate: bool = False) -> float:
+    """Total risk over nested keys K_1 (coarsest) .. K_m (finest).
+
+    Parameters
+    ----------
+    n : float
+        Sample size.
+    f_a : array_like, shape (m,)
+        Fraction of acquaintances for each key (non-increasing with detail).
+    f_u : array_like, shape (m,)
+        Fraction of population uniques for each key (non-decreasing with detail).
+    approximate : bool
+        Use Eq 27, ``1 - exp(-n sum_i f_ai (f_ui - f_u,i-1))``, instead of Eq 26.
+
+    Returns
+    -------
+    float
+        ``TR = 1 - (1 - f_a1 f_u1)^n prod_{i>=2} [1 - f_ai (f_ui - f_u,i-1)]^n`` (Eq 26).
+
+    References
+    ----------
+    Mokken et al. (1992), Section 5.1, Equations 26 and 27.
+    """
+    fa = check_array("f_a", f_a)
+    fu = check_array("f_u", f_u)
+    n = check_scalar("N", n)
+    if fa.size != fu.size:
+        raise InputError(f"f_a has {fa.size} entries but f_u has {fu.size}")
+    if np.any(np.diff(fu) < 0):
+        raise InputError("f_u must not decrease from the coarsest key to the finest (assumption 24)")
+    increments = fa * np.diff(fu, prepend=0.0)
+    if approximate:
+        return float(-np.expm1(-n * increments.sum()))
+    return float(-np.expm1(n * np.sum(np.log1p(-increments))))
+
+
+# ---------------------------------------------------------------------------
+# estimation from a sample
+
+def key_frequencies(data: Any, key: Sequence[str | int], source: str = "the data") -> pd.Series:
+    """Sample frequency of each observed key value (a Series indexed by the key's combinations).
+
+    Raises
+    ------
+    InputError
+        Unknown key columns or missing values in them (named with the row).
+    """
+    frame = as_frame(data, source)
+    names = select_columns(frame, key, source, what="key")
+    sub = frame[names]
+    missing = sub.isna().to_numpy()
+    if missing.any():
+        row, col = np.argwhere(missing)[0]
+        raise InputError(f"{source}: key column {names[col]!r} has a missing value in row {row + 1}")
+    return sub.value_counts(sort=False)
+
+
+@dataclass(frozen=True)
+class PoissonGammaFit:
+    """The Poisson-gamma model fitted to a sample's key frequencies.
+
+    Parameters
+    ----------
+    beta : float
+        Scale parameter (0 = Poisson limit).
+    cells : int
+        k, the number of key values.
+    n : int
+        Sample size.
+    method : str
+        ``"ml"`` or ``"moments"``.
+    """
+
+    beta: float
+    cells: int
+    n: int
+    method: str
+
+    @property
+    def alpha(self) -> float:
+        """``alpha = 1 / (k beta)`` (inf in the Poisson limit)."""
+        return math.inf if self.beta == 0 else 1.0 / (self.cells * self.beta)
+
+    def population_uniques(self, N: float) -> float:
+        """``mu_u = N (1 + N beta)^-(1 + alpha)`` (Eq 10)."""
+        return float(N) * _fraction_unique(float(N), self.beta, self.cells)
+
+    def fraction_unique(self, N: float) -> float:
+        """``f_u = mu_u / N``."""
+        return _fraction_unique(float(N), self.beta, self.cells)
+
+
+def _count_profile(counts: np.ndarray, cells: int) -> tuple[int, float, np.ndarray]:
+    n = int(counts.sum())
+    # exceed[j] = number of cells with count > j, j = 0 .. max-1
+    exceed = np.bincount(counts.astype(np.int64), minlength=int(counts.max()) + 1)[::-1].cumsum()[::-1][1:]
+    sum_sq = float(np.sum(counts.astype(float) ** 2))
+    return n, sum_sq, exceed
+
+
+def _beta_moments(counts: np.ndarray, cells: int) -> float:
+    n, sum_sq, _ = _count_profile(counts, cells)
+    mean = n / cells
+    variance = sum_sq / cells - mean ** 2
+    # sample counts are negative binomial with mean n/k and variance (n/k)(1 + n beta)
+    return max(0.0, (variance / mean - 1.0) / n)
+
+
+def _beta_ml(counts: np.ndarray, cells: int) -> float:
+    n, _, exceed = _count_profile(counts, cells)
+    j = np.arange(exceed.size)
+
+    def negative_loglik(log_t: float) -> float:
+        t = math.exp(log_t)  # t = n beta
+        beta = t / n
+        alpha = 1.0 / (cells * beta)
+        return -(float(np.sum(exceed * np.log(alpha + j))) + n * log_t - (n + 1.0 / beta) * math.log1p(t))
+
+    res = minimize_scalar(negative_loglik, bounds=(math.log(1e-9), math.log(1e9)), method="bounded",
+                          options={"xatol": 1e-10})
+    t = math.exp(res.x)
+    return 0.0 if t < 1e-8 else t / n  # at the lower bound: the Poisson limit
+
+
+#: Estimators of beta from the sample's key frequencies (counts of the observed cells, and k).
+BETA_ESTIMATORS: dict[str, Callable[[np.ndarray, int], float]] = {
+    "ml": _beta_ml,
+    "moments": _beta_moments,
+}
+
+
+def fit_poisson_gamma(counts: ArrayLike, cells: int, method: str = "ml") -> PoissonGammaFit:
+    """Fit the Poisson-gamma model to a sample's cell frequencies.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (c,)
+        Sample frequency of each *observed* key value (c <= k); empty cells are
+        implied by ``cells``.
+    cells : int
+        k, the number of possible key values (>= the number of observed ones).
+    method : {"ml", "moments"}
+        Maximum likelihood (default) or the method of moments.
+
+    Returns
+    -------
+    PoissonGammaFit
+
+    Notes
+    -----
+    If the population cell frequency is Poisson with a gamma(alpha, N beta)
+    mean and the sample is a simple random sample with fraction f, the sample
+    frequencies are negative binomial with shape ``alpha = 1 / (k beta)`` and
+    scale ``n beta``: mean ``n / k``, variance ``(n / k)(1 + n beta)``. The
+    moment estimator solves the variance equation over all k cells (zeros
+    included); the ML estimator maximizes the negative binomial likelihood in
+    beta. Under-dispersed data give beta = 0, the Poisson limit.
+
+    References
+    ----------
+    Mokken et al. (1992), Section 2.3; Bethlehem, Keller & Pannekoek (1990).
+    """
+    if method not in BETA_ESTIMATORS:
+        raise InputError(f"method must be one of {', '.join(BETA_ESTIMATORS)}, got {method!r}")
+    arr = np.asarray(counts, dtype=float).reshape(-1)
+    if arr.size == 0 or np.any(arr < 1) or np.any(arr != np.round(arr)):
+        raise InputError("counts must be positive integers (the frequencies of the observed key values)")
+    k = check_scalar("cells", cells)
+    if k < arr.size:
+        raise InputError(f"cells (k = {k}) is smaller than the {arr.size} key values observed")
+    return PoissonGammaFit(float(BETA_ESTIMATORS[method](arr, k)), k, int(arr.sum()), method)
+
+
+@dataclass(frozen=True)
+class IdentityResult:
+    """Identity disclosure risk of a sample on a key.
+
+    Parameters
+    ----------
+    key : tuple of str
+        The key variables.
+    n, N : int, float
+        Sample and population size; ``f = n / N``.
+    a : float
+        Acquaintances of the investigator.
+    cells : int
+        k, the number of key values (product of the variables' category counts).
+    observed_cells : int
+        Key values that occur in the sample.
+    sample_uniques : int
+        Key values that occur exactly once in the sample.
+    beta : float
+        Poisson-gamma scale parameter.
+    population_uniques : float
+        Estimated number of population uniques, ``mu_u`` (Eq 10).
+    risk : float
+        ``1 - (1 - f_a f_u)^n`` (Eq 5).
+    f_max : float
+        Largest sample fraction with risk at most ``max_risk`` (nan without a bound).
+    max_risk : float
+        The bound (nan if none).
+    method : str
+        Estimator of beta.
+    """
+
+    key: tuple[str, ...]
+    n: int
+    N: float
+    a: float
+    cells: int
+    observed_cells: int
+    sample_uniques: int
+    beta: float
+    population_uniques: float
+    risk: float
+    f_max: float = math.nan
+    max_risk: float = math.nan
+    method: str = "ml"
+
+    @property
+    def f(self) -> float:
+        """Sample fraction n / N."""
+        return self.n / self.N
+
+    @property
+    def f_u(self) -> float:
+        """Estimated fraction of population uniques, ``mu_u / N``."""
+        return self.population_uniques / self.N
+
+    @property
+    def alpha(self) -> float:
+        """``1 / (k beta)``."""
+        return math.inf if self.beta == 0 else 1.0 / (self.cells * self.beta)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: n, sample_uniques, population_uniques, f_u, risk, f_max and the inputs."""
+        return json_safe({"n": self.n, "sample_uniques": self.sample_uniques,
+                          "population_uniques": self.population_uniques, "f_u": self.f_u, "risk": self.risk,
+                          "f_max": self.f_max, "N": self.N, "f": self.f, "a": self.a, "key": list(self.key),
+                          "cells": self.cells, "observed_cells": self.observed_cells, "beta": self.beta,
+                          "alpha": self.alpha, "max_risk": self.max_risk, "method": self.method})
+
+    def to_frame(self) -> pd.DataFrame:
+        """Two columns, quantity and value."""
+        d = self.to_dict()
+        d["key"] = " x ".join(self.key)
+        return pd.DataFrame({"quantity": list(d), "value": list(d.values())})
+
+
+def _cells_of(frame: pd.DataFrame, names: Sequence[str]) -> int:
+    return int(np.prod([frame[c].nunique() for c in names], dtype=float))
+
+
+def identity_risk_from_data(data: Any, key: Sequence[str | int], N: float, a: float,
+                            max_risk: float | None = None, cells: int | None = None,
+                            method: str = "ml", source: str = "the data") -> IdentityResult:
+    """Estimate population uniques on a key from a sample and the identification risk.
+
+    Parameters
+    ----------
+    data : DataFrame or ndarray, shape (n, p)
+        The sample (the file to be released).
+    key : sequence of str or int
+        The key variables (categorical; any values).
+    N : float
+        Population size (>= n).
+    a : float
+        Acquaintances of the investigator.
+    max_risk : float, optional
+        Bound g on the risk, in (0, 1): gives ``f_max``.
+    cells : int, optional
+        k, the number of possible key values; default the product of the numbers
+        of distinct values of the key variables in the sample.
+    method : {"ml", "moments"}
+        Estimator of beta (:func:`fit_poisson_gamma`).
+    source : str
+        Name of the file, for messages.
+
+    Returns
+    -------
+    IdentityResult
+
+    Notes
+    -----
+    ``f_u = mu_u / N`` with ``mu_u = N (1 + N beta)^-(1 + alpha)`` (Eq 10), then
+    ``R = 1 - (1 - (a / N) f_u)^n`` (Eq 5) and
+    ``f_max = ln(1 - g) / (N ln(1 - (a / N) f_u))``.
+
+    References
+    ----------
+    Mokken et al. (1992), Sections 2.2-2.3.
+    """
+    frame = as_frame(data, source)
+    names = select_columns(frame, key, source, what="key")
+    freq = key_frequencies(frame, names, source)
+    n = int(freq.sum())
+    N, a = check_scalar("N", N), check_scalar("a", a)
+    if N < n:
+        raise InputError(f"N (population size) must be at least the sample size n = {n}, got {N:g}")
+    if a > N:
+        raise InputError(f"a (acquaintances) must be at most N = {N:g}, got {a:g}")
+    k = _cells_of(frame, names) if cells is None else check_scalar("cells", cells)
+    fit = fit_poisson_gamma(freq.to_numpy(), k, method)
+    f_u = fit.fraction_unique(N)
+    risk = _risk_eq5(a / N * f_u, n)
+    f_max = math.nan
+    if max_risk is not None:
+        f_max = max_sample_fraction(max_risk, a, f_u, N)
+    return IdentityResult(tuple(names), n, N, a, k, int(freq.size), int((freq == 1).sum()), fit.beta,
+                          N * f_u, risk, f_max, math.nan if max_risk is None else float(max_risk), method)
+
+
+# ---------------------------------------------------------------------------
+# R-U maps: subsampling and global recoding
+
+def subsampling_map(data: Any, key: Sequence[str | int], N: float, a: float, fractions: ArrayLike,
+                    cells: int | None = None, method: str = "ml", source: str = "the data") -> RUMap:
+    """R-U map of subsampling: the parameter is the released sample fraction f' <= f.
+
+    Parameters
+    ----------
+    data, key, N, a, cells, method, source
+        As in :func:`identity_risk_from_data`.
+    fractions : array_like, shape (m,)
+        Sample fractions f' = n' / N to release, each in (0, f].
+
+    Returns
+    -------
+    RUMap
+        ``parameter="f"``; risk ``1 - (1 - f_a f_u)^(f' N)`` with f_u estimated
+        from the whole file; utility the precision of an estimated mean
+        relative to the whole file, ``(n' / n) (1 - f) / (1 - f')`` (simple
+        random sampling with the finite population correction).
+
+    References
+    ----------
+    Mokken et al. (1992), Section 2.2 (subsampling as disclosure control).
+    """
+    base = identity_risk_from_data(data, key, N, a, cells=cells, method=method, source=source)
+    values = check_array("f", fractions)
+    if np.any(values > base.f * (1 + 1e-12)):
+        raise InputError(f"every sample fraction must be at most the file's f = n / N = {base.f:.6g}, "
+                         f"got {values.max():.6g}")
+    p = base.a / base.N * base.f_u
+    risk = np.array([_risk_eq5(p, v * base.N) for v in values])
+    if base.f < 1:
+        utility = values / base.f * (1 - base.f) / (1 - values)
+    else:  # a census: its mean is exact, any subsample loses all of that precision
+        utility = np.where(values >= 1.0, 1.0, 0.0)
+    return RUMap(parameter="f", values=values, risk=risk, utility=utility, risk_label=RISK_LABEL,
+                 utility_label="U = precision of a mean relative to the whole file", method="subsampling",
+                 knowledge=f"a = {base.a:g} acquaintances", target=" x ".join(base.key), efficiency=utility,
+                 config={"N": base.N, "n": base.n, "a": base.a, "key": list(base.key), "f_u": base.f_u,
+                         "beta": base.beta, "cells": base.cells, "method": method})
+
+
+def _band(values: np.ndarray, width: float) -> np.ndarray:
+    return np.floor(values / width) * width
+
+
+def recoding_map(data: Any, key: Sequence[str | int], variable: str, widths: ArrayLike, N: float,
+                 a: float | ArrayLike, method: str = "ml", source: str = "the data") -> RUMap:
+    """R-U map of global recoding: the parameter is the band width of a numeric key variable.
+
+    Parameters
+    ----------
+    data, key, N, method, source
+        As in :func:`identity_risk_from_data`; ``variable`` must be one of ``key``.
+    variable : str
+        A numeric key variable (e.g. age) recoded into bands ``floor(x / w) w``.
+    widths : array_like, shape (m,)
+        Band widths w > 0 (e.g. 1, 5, 10, 20 years).
+    a : float or array_like, shape (m,)
+        Acquaintances; one value per width allows wider circles of
+        acquaintances for coarser keys (Mokken et al., Section 5).
+
+    Returns
+    -------
+    RUMap
+        ``parameter="width"``; risk from the Poisson-gamma estimate on the
+        recoded key; utility the share of the variable's variance kept by the
+        bands, ``1 - SSE / SST`` (SSE the within-band sum of squares): what the
+        user loses in the precision of that variable. ``config`` holds the
+        sample uniques, cells and f_u of every level.
+
+    References
+    ----------
+    Mokken et al. (1992), Sections 2.2 and 5 (coarsening a key).
+    """
+    frame = as_frame(data, source)
+    names = select_columns(frame, key, source, what="key")
+    if variable not in names:
+        raise InputError(f"variable {variable!r} is not one of the key variables ({', '.join(names)})")
+    if not pd.api.types.is_numeric_dtype(frame[variable]):
+        raise InputError(f"{source}: column {variable!r} is not numeric, so it cannot be recoded into bands")
+    w = check_array("band_width", widths)
+    acquaintances = np.broadcast_to(check_array("a", a), w.shape) if np.size(a) in (1, w.size) else None
+    if acquaintances is None:
+        raise InputError(f"a must be one number or one per width ({w.size}), got {np.size(a)}")
+    x = frame[variable].to_numpy(dtype=float)
+    sst = float(np.sum((x - x.mean()) ** 2))
+    risks, utilities, uniques, cell_counts, fus = [], [], [], [], []
+    for width, a_level in zip(w, acquaintances, strict=True):  # one fit per recoding level
+        recoded = frame.assign(**{variable: _band(x, width)})
+        result = identity_risk_from_data(recoded, names, N, float(a_level), method=method, source=source)
+        bands = pd.Series(x).groupby(recoded[variable].to_numpy())
+        sse = float(bands.transform(lambda s: (s - s.mean()) ** 2).sum())
+        risks.append(result.risk)
+        utilities.append(1.0 - sse / sst if sst > 0 else 1.0)
+        uniques.append(result.sample_uniques)
+        cell_counts.append(result.cells)
+        fus.append(result.f_u)
+    return RUMap(parameter="width", values=w, risk=risks, utility=utilities, risk_label=RISK_LABEL,
+                 utility_label=f"U = share of the variance of {variable} kept", method="global recoding",
+                 knowledge="acquaintances", target=" x ".join(names), efficiency=utilities,
+                 config={"N": float(N), "a": acquaintances.tolist(), "key": names, "variable": variable,
+                         "sample_uniques": uniques, "cells": cell_counts, "f_u": fus, "method": method})
+
+
+def recoding_total_risk(data: Any, key: Sequence[str | int], variable: str, widths: ArrayLike, N: float,
+                        acquaintances: ArrayLike, method: str = "ml", approximate: bool = False,
+                        source: str = "the data") -> float:
+    """Total risk over nested keys made by recoding one key variable at several levels of detail.
+
+    Parameters
+    ----------
+    data, key, variable, N, method, source
+        As in :func:`recoding_map`.
+    widths : array_like, shape (m,)
+        Band widths of the levels; the widest band is the coarsest key K_1.
+    acquaintances : array_like, shape (m,)
+        Acquaintances at each level, in the order of ``widths`` (the investigator
+        knows the coarse key of more people than the fine one).
+    approximate : bool
+        Eq 27 instead of Eq 26.
+
+    Returns
+    -------
+    float
+        ``TR`` (Eq 26) with ``f_ai = a_i / N`` and ``f_ui`` the Poisson-gamma
+        estimate for level i.
+
+    Notes
+    -----
+    Assumption (24) needs f_u non-decreasing from the coarsest key to the finest.
+    Estimates may violate it locally; each level's f_u is then raised to the
+    largest f_u of the coarser levels (the paper's "in a global sense").
+
+    References
+    ----------
+    Mokken et al. (1992), Section 5.1, Equations 24, 26 and 27 (and Section 5.3).
+    """
+    w = check_array("band_width", widths)
+    a = check_array("a", acquaintances)
+    if a.size != w.size:
+        raise InputError(f"give one number of acquaintances per width: {w.size} widths, {a.size} values of a")
+    N = check_scalar("N", N)
+    order = np.argsort(-w, kind="stable")  # coarsest (widest) first
+    frame = as_frame(data, source)
+    names = select_columns(frame, key, source, what="key")
+    if variable not in names:
+        raise InputError(f"variable {variable!r} is not one of the key variables ({', '.join(names)})")
+    x = frame[variable].to_numpy(dtype=float)
+    f_u = []
+    for width in w[order]:  # one fit per level
+        recoded = frame.assign(**{variable: _band(x, width)})
+        f_u.append(identity_risk_from_data(recoded, names, N, 0.0, method=method, source=source).f_u)
+    f_u_monotone = np.maximum.accumulate(np.asarray(f_u))
+    return nested_keys_total_risk(frame.shape[0], a[order] / N, f_u_monotone, approximate)

@@ -1,0 +1,95 @@
+"""Every upload format is read from memory (bytes), and every bad file gets a message naming the problem."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyreadstat
+import pytest
+
+from rumap.errors import InputError
+from rumap.io import data as data_module
+from rumap.io.data import READERS, numeric_column, numeric_columns, read_table_bytes, summary_table
+
+FRAME = pd.DataFrame({"income": [2000.0, 7200.0, 20100.0, 35000.0, 95200.0], "region": ["a", "b", "c", "d", "e"]})
+
+
+def _write(fmt: str, path):
+    writers = {
+        "csv": lambda: FRAME.to_csv(path, index=False),
+        "tsv": lambda: FRAME.to_csv(path, index=False, sep="\t"),
+        "xlsx": lambda: FRAME.to_excel(path, index=False),
+        "parquet": lambda: FRAME.to_parquet(path),
+        "dta": lambda: FRAME.to_stata(path, write_index=False),
+        "sav": lambda: pyreadstat.write_sav(FRAME, str(path)),
+        "xpt": lambda: pyreadstat.write_xport(FRAME, str(path), file_format_version=5, table_name="DATA"),
+    }
+    writers[fmt]()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "xlsx", "parquet", "dta", "sav", "xpt"])
+def test_each_format_reads_from_memory(tmp_path, fmt):
+    content = _write(fmt, tmp_path / f"upload.{fmt}")
+    frame = read_table_bytes(content, f"upload.{fmt}")
+    assert list(frame.columns) == ["income", "region"]
+    np.testing.assert_allclose(numeric_column(frame, "income"), FRAME["income"])
+    assert list(frame["region"].astype(str)) == list(FRAME["region"])
+
+
+def test_sas7bdat_reader_reports_a_broken_file():
+    # Neither pandas nor pyreadstat can write .sas7bdat; the reader must at least turn a bad file into a message.
+    with pytest.raises(InputError, match=r"broken\.sas7bdat: cannot read the file as \.sas7bdat"):
+        read_table_bytes(b"not a sas file" * 100, "broken.sas7bdat")
+    assert ".sas7bdat" in READERS
+
+
+def test_every_reader_is_tested_or_an_alias():
+    tested = {".csv", ".tsv", ".xlsx", ".parquet", ".dta", ".sav", ".xpt", ".sas7bdat"}
+    aliases = {".txt": ".csv", ".tab": ".tsv", ".xlsm": ".xlsx", ".pq": ".parquet"}
+    for suffix in READERS:
+        assert suffix in tested or READERS[suffix] is READERS[aliases[suffix]], suffix
+
+
+@pytest.mark.parametrize(("name", "content", "fragment"), [
+    ("data.xyz", b"a,b\n1,2\n", "unknown file format '.xyz'"),
+    ("data", b"a,b\n1,2\n", "unknown file format '(no extension)'"),
+    ("empty.csv", b"", "empty.csv: the file is empty"),
+    ("latin.csv", "income,name\n1,Müller\n2,Strauß\n".encode("latin-1"), "latin.csv: the file is not UTF-8 text"),
+    ("header.csv", b"income\n", "header.csv: the file has no rows or no columns"),
+    ("bad.parquet", b"PAR1 not really", "bad.parquet: cannot read the file as .parquet"),
+    ("bad.xlsx", b"not a zip", "bad.xlsx: cannot read the file as .xlsx"),
+])
+def test_bad_files_get_messages(name, content, fragment):
+    with pytest.raises(InputError) as info:
+        read_table_bytes(content, name)
+    assert fragment in str(info.value)
+    assert "Traceback" not in str(info.value)
+
+
+def test_size_limit(monkeypatch):
+    monkeypatch.setattr(data_module, "MAX_BYTES", 10)
+    with pytest.raises(InputError, match="big.csv: the file is 0 MB, over the 0 MB limit"):
+        read_table_bytes(b"a,b\n1,2\n3,4\n", "big.csv")
+
+
+def test_no_numeric_column_and_missing_values():
+    frame = pd.DataFrame({"name": ["a", "b"], "x": [1.0, np.nan], "y": [1.0, 2.0]})
+    with pytest.raises(InputError, match="column 'name' is not numeric"):
+        numeric_columns(frame, ["name"], source="f.csv")
+    with pytest.raises(InputError, match="f.csv: no numeric column"):
+        numeric_columns(frame[["name"]], None, source="f.csv")
+    with pytest.raises(InputError, match="column 'x' has 1 missing"):
+        numeric_columns(frame, ["x", "y"], source="f.csv")
+    with pytest.raises(InputError, match="needs at least 2 complete rows"):
+        numeric_columns(frame, ["x", "y"], source="f.csv", missing="drop")
+    np.testing.assert_array_equal(numeric_columns(frame, ["y"], missing="drop")[:, 0], [1.0, 2.0])
+
+
+def test_summary_table_matches_numpy():
+    x = FRAME["income"].to_numpy()
+    table = summary_table(x).set_index("statistic")["value"]
+    assert table["n"] == 5
+    assert table["mean"] == pytest.approx(x.mean())
+    assert table["sd"] == pytest.approx(x.std(ddof=1))
+    assert table["max"] == 95200.0 and table["min"] == 2000.0

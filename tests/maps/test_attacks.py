@@ -1,0 +1,150 @@
+"""Snooper attacks: targets, knowledge states, Eq 12 risk and its standard error, envelope."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from rumap.errors import InputError
+from rumap.io.data import numeric_column, read_table
+from rumap.maps.attacks import (
+    attack_squared_errors,
+    order_statistics,
+    parse_target,
+    publication_effect,
+    rational_envelope,
+    resolve_target,
+    resolve_targets,
+    risk_estimate,
+)
+from rumap.result import RUMap
+
+
+@pytest.mark.parametrize(("text", "parsed"), [
+    ("max", ("max", 0.0)), ("min", ("min", 0.0)), ("p99", ("percentile", 0.99)), ("p01", ("percentile", 0.01)),
+    ("p99.5", ("percentile", 0.995)), ("row:12", ("row", 12.0)),
+])
+def test_parse_target(text, parsed):
+    kind, arg = parse_target(text)
+    assert kind == parsed[0] and arg == pytest.approx(parsed[1])
+
+
+@pytest.mark.parametrize("text", ["p0", "p100", "row:0", "median", "p", "row:x", "P99"])
+def test_parse_target_refuses(text):
+    with pytest.raises(InputError, match="target"):
+        parse_target(text)
+
+
+def test_resolve_targets_on_small_data():
+    x = np.array([5.0, 1.0, 9.0, 3.0, 3.0, 7.0, 2.0, 8.0, 6.0, 4.0])
+    t = {t.name: t for t in resolve_targets(["max", "min", "p50", "p10", "row:4", "p99"], x)}
+    assert (t["max"].record, t["max"].rank, t["max"].value) == (2, 10, 9.0)
+    assert (t["min"].record, t["min"].rank, t["min"].value) == (1, 1, 1.0)
+    assert (t["p50"].rank, t["p50"].value) == (5, 4.0)  # ceil(10 * 0.5) = 5
+    assert (t["p10"].rank, t["p10"].value) == (1, 1.0)
+    assert (t["row:4"].record, t["row:4"].rank, t["row:4"].value) == (3, 3, 3.0)  # ties broken by record order
+    assert t["p99"].rank == 10
+    with pytest.raises(InputError, match="only 10 rows"):
+        resolve_target("row:11", x)
+
+
+def test_income_percentile_targets_are_table_1():
+    income = numeric_column(read_table(ROOT / "data" / "income.csv"), "income")
+    values = {t.name: t.value for t in resolve_targets(["min", "p01", "p10", "p90", "p99", "max"], income)}
+    assert values == {"min": 2000, "p01": 2000, "p10": 7200, "p90": 35000, "p99": 70000, "max": 95200}
+    p99 = resolve_target("p99", income)
+    assert p99.rank == 176
+    np.testing.assert_array_equal(np.quantile(income, [0.01, 0.1, 0.9, 0.99], method="inverted_cdf"),
+                                  [2000, 7200, 35000, 70000])
+
+
+def test_attack_errors_by_hand():
+    x = np.array([1.0, 4.0, 2.0, 8.0])
+    masked = np.array([[1.5, 3.0, 2.5, 7.0], [0.0, 9.0, 2.0, 8.5]])
+    targets = resolve_targets(["max", "row:2"], x)
+    errors = attack_squared_errors(masked, targets, ["index", "position", "mean"])
+    means = masked.mean(axis=1)
+    expected = np.column_stack([
+        (8 - masked[:, 3]) ** 2, (8 - masked.max(axis=1)) ** 2, (8 - means) ** 2,
+        (4 - masked[:, 1]) ** 2, (4 - np.sort(masked, axis=1)[:, 2]) ** 2, (4 - means) ** 2,
+    ])
+    np.testing.assert_allclose(errors, expected)
+
+
+def test_corrected_shrinks_toward_the_mean():
+    x = np.array([0.0, 1.0, 2.0, 3.0, 10.0])
+    masked = np.array([[0.5, 1.0, 2.5, 3.0, 12.0]])
+    target = resolve_targets(["max"], x)
+    s2 = masked.var(ddof=1)
+    tau_hat = masked.mean() + (12.0 - masked.mean()) * math.sqrt((s2 - 4.0) / s2)
+    assert attack_squared_errors(masked, target, ["corrected"], lambda2=4.0)[0, 0] == pytest.approx((10 - tau_hat) ** 2)
+    # lambda2 above the masked variance: the estimate is the mean
+    assert attack_squared_errors(masked, target, ["corrected"], lambda2=1e6)[0, 0] == pytest.approx(
+        (10 - masked.mean()) ** 2)
+    with pytest.raises(InputError, match="published noise variance"):
+        attack_squared_errors(masked, target, ["corrected"])
+    with pytest.raises(InputError, match="unknown knowledge"):
+        attack_squared_errors(masked, target, ["psychic"])
+
+
+def test_risk_estimate_and_delta_method():
+    errors = np.array([[1.0, 0.0], [3.0, 0.0], [2.0, 0.0], [6.0, 0.0]])
+    risk, se = risk_estimate(errors)
+    mse = errors[:, 0].mean()
+    assert risk[0] == pytest.approx(1 / mse)
+    assert se[0] == pytest.approx(errors[:, 0].std(ddof=1) / 2 / mse**2)
+    assert math.isinf(risk[1])
+    risk, se = risk_estimate(np.array([[4.0]]), deterministic=True)
+    assert risk[0] == 0.25 and se[0] == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=arrays(float, st.tuples(st.integers(1, 4), st.integers(2, 60)), elements=st.floats(-100, 100)),
+       picks=st.lists(st.floats(0, 1), min_size=1, max_size=6))
+def test_order_statistics_equal_sorting(data, picks):
+    n = data.shape[1]
+    ranks = sorted({1 + int(p * (n - 1)) for p in picks})
+    got = order_statistics(data, ranks)
+    expected = np.sort(data, axis=1)
+    for r in ranks:
+        np.testing.assert_array_equal(got[r], expected[:, r - 1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=arrays(float, st.tuples(st.integers(2, 5), st.integers(3, 40)), elements=st.floats(-100, 100)))
+def test_position_of_the_max_is_at_least_the_index_estimate(data):
+    """max(Y) >= Y_t: position knowledge of the max never underestimates more than index knowledge."""
+    x = np.arange(data.shape[1], dtype=float)
+    target = resolve_targets(["max"], x)
+    masked = x + data
+    assert np.all(order_statistics(masked, [x.size])[x.size] >= masked[:, -1])
+    errors = attack_squared_errors(masked, target, ["index", "position"])
+    assert np.all(np.isfinite(errors)) and np.all(errors >= 0)
+
+
+def _map(knowledge, risk, se):
+    return RUMap(parameter="lambda2", values=[1, 2, 3], risk=risk, utility=[3, 2, 1], risk_se=se,
+                 method="noise", knowledge=knowledge, target="max")
+
+
+def test_rational_envelope_keeps_the_chosen_strategy_and_its_se():
+    a = _map("index", [5, 1, 1], [0.5, 0.1, 0.1])
+    b = _map("position", [4, 2, 3], [0.4, 0.2, 0.3])
+    env = rational_envelope([a, b])
+    np.testing.assert_array_equal(env.risk, [5, 2, 3])
+    np.testing.assert_array_equal(env.risk_se, [0.5, 0.2, 0.3])
+    assert env.config["best_state"] == ["index", "position", "position"]
+    assert env.knowledge == "rational" and env.target == "max"
+
+
+def test_publication_effect_ratio():
+    ratio, se = publication_effect(_map("position", [1, 2, 4], [0.1, 0.2, 0.4]),
+                                   _map("corrected", [2, 2, 2], [0.2, 0.2, 0.2]))
+    np.testing.assert_allclose(ratio, [2, 1, 0.5])
+    np.testing.assert_allclose(se, ratio * np.sqrt(0.1**2 + 0.1**2))

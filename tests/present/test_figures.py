@@ -1,0 +1,52 @@
+"""Figures of analyses: the bound's label on log axes, comparison, presentation and Pareto figures."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from rumap.maps.pareto import best_under_risk, map_points, pareto_frontier
+from rumap.present.figures import analysis_figure, comparison_figure, pareto_figure, presentation_figure
+from rumap.present.statements import map_choice
+from rumap.specs import AnalyticSpec
+
+PAPER = AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), max_risk=5.0, lambda2_num=101)
+
+
+def test_bound_label_sits_on_the_line_of_a_log_axis():
+    fig = analysis_figure(PAPER.run())
+    label = [a for a in fig.layout.annotations if a.text.startswith("maximum tolerable risk")][0]
+    assert label.y == math.log10(5.0)  # on a log axis annotations are placed by log10(value)
+    linear = analysis_figure(AnalyticSpec(**{**PAPER.__dict__, "log_y": False}).run())
+    assert [a.y for a in linear.layout.annotations if a.text.startswith("maximum")] == [5.0]
+    assert fig.layout.xaxis.exponentformat == "e"
+
+
+def test_comparison_figure_names_curves_and_marks_the_choice():
+    a, b = PAPER.run().maps
+    choice = best_under_risk([a, b], 5.0, labels=["first", "second"])
+    fig = comparison_figure([a, b], ["first", "second"], max_risk=5.0, choice=choice)
+    assert [t.name for t in fig.data if t.mode == "lines"] == ["first", "second"]
+    star = [t for t in fig.data if t.name == "most utility under the bound"][0]
+    assert (star.x[0], star.y[0]) == (choice.utility, choice.risk)
+
+
+def test_presentation_figure_is_large_and_annotates_the_choice():
+    analysis = PAPER.run()
+    choice = map_choice(analysis, 0)
+    fig = presentation_figure(analysis.maps[0], choice, title="Record knowledge")
+    assert fig.layout.font.size == 24 and fig.layout.showlegend is False
+    note = fig.layout.annotations[-1]
+    assert note.text.startswith("<b>chosen: λ² = 0.2</b>") and note.y == math.log10(choice.risk)
+
+
+def test_pareto_figure_draws_points_and_frontier():
+    maps = list(PAPER.run().maps)
+    points = map_points(maps).to_frame()
+    frontier = pareto_frontier(maps)
+    fig = pareto_figure(points, frontier)
+    grey = [t for t in fig.data if t.name == "all points"][0]
+    assert len(grey.x) == np.isfinite(points["risk"]).sum()
+    line = [t for t in fig.data if t.name == "frontier"][0]
+    assert list(line.x) == list(frontier["utility"][np.isfinite(frontier["risk"])])

@@ -1,0 +1,41 @@
+"""Plotly figure builders take results and draw them as they are."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rumap.maps.analytic import AnalyticSetting, analytic_map
+from rumap.maps.optimum import max_tolerable_risk
+from rumap.present.plotting import ru_map_figure
+from rumap.result import RUMap
+
+PAPER = AnalyticSetting(n=200, sigma2=1.0)
+
+
+def test_axes_curves_markers_and_optimum():
+    maps = analytic_map(["record", "population"], np.linspace(0, 1, 21), PAPER)
+    opt = max_tolerable_risk("record", PAPER, 5.0)
+    fig = ru_map_figure(maps, max_risk=5.0, optima=[opt], log_y=True)
+    lines = [t for t in fig.data if t.mode == "lines"]
+    assert [t.name for t in lines] == ["record", "population"]
+    # U on x, R on y; the infinite risk at lambda2 = 0 is left out
+    np.testing.assert_allclose(lines[0].x, maps[0].utility[1:])
+    np.testing.assert_allclose(lines[0].y, maps[0].risk[1:])
+    assert "λ²" in lines[0].hovertemplate
+    markers = [t for t in fig.data if t.mode == "markers+text" and t.name.endswith("markers")]
+    assert markers and all(text.startswith("λ²=") for text in markers[0].text)
+    stars = [t for t in fig.data if t.name == "optimum (record)"]
+    assert stars and stars[0].x[0] == opt.utility and stars[0].y[0] == opt.risk
+    assert fig.layout.yaxis.type == "log"
+    assert any(shape.y0 == 5.0 for shape in fig.layout.shapes)
+    assert fig.layout.xaxis.title.text == maps[0].utility_label
+
+
+def test_standard_error_bands():
+    m = RUMap(parameter="k", values=[3, 4, 5], risk=[3.0, 2.0, 1.0], utility=[1.0, 0.8, 0.6],
+              risk_se=[0.1, 0.1, 0.1], method="microaggregation", knowledge="index", target="max")
+    fig = ru_map_figure([m])
+    band = [t for t in fig.data if t.fill == "toself"]
+    assert len(band) == 1
+    assert max(band[0].y) == 3.0 + 1.96 * 0.1
+    assert fig.data[1].name == "microaggregation / index / max"

@@ -1,0 +1,341 @@
+"""Record linkage (Domingo-Ferrer & Torra 2004, Sections 2.1-2.2): distance-based and Fellegi-Sunter."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rumap.errors import InputError
+from rumap.risk.linkage import (
+    AGGREGATIONS,
+    distance_linkage,
+    fellegi_sunter_em,
+    linkage_risk_distance,
+    linkage_risk_distance_shared_ties,
+    linkage_risk_probabilistic,
+    probabilistic_linkage,
+    record_linkage,
+    variable_distance,
+)
+
+
+def noisy(x: np.ndarray, scale: float, seed: int = 1) -> np.ndarray:
+    return x + np.random.default_rng(seed).normal(scale=scale, size=x.shape)
+
+
+@pytest.fixture(scope="module")
+def data() -> np.ndarray:
+    return np.random.default_rng(0).normal(size=(800, 4))
+
+
+# --- Definition 1 ---------------------------------------------------------
+
+def test_variable_distances_of_definition_1():
+    assert variable_distance("nominal", 3, 3) == 0.0
+    assert variable_distance("nominal", 3, 4) == 1.0
+    # ordinal: categories between the two values, both included, over |D(V)|
+    assert variable_distance("ordinal", 0, 2, cardinality=5) == pytest.approx(3 / 5)
+    assert variable_distance("ordinal", 4, 1, cardinality=5) == pytest.approx(4 / 5)
+    assert variable_distance("ordinal", 2, 2, cardinality=5) == pytest.approx(1 / 5)
+    assert variable_distance("numeric", -1.5, 2.0) == pytest.approx(3.5)
+    with pytest.raises(InputError, match="kind"):
+        variable_distance("interval", 1, 2)
+
+
+# --- distance-based -------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["auto", "kdtree", "brute"])
+def test_identical_files_link_completely(data, engine):
+    result = distance_linkage(data, data.copy(), engine=engine)
+    assert result.linked_correctly == 1.0 and result.n_tied == 0 and result.n == 800
+
+
+def test_ties_are_not_correct_links(data):
+    x = data.copy()
+    x[5] = x[17]  # two identical original records
+    for engine in ("kdtree", "brute"):
+        result = distance_linkage(x, x.copy(), engine=engine)
+        assert result.n_correct == 798 and result.n_tied == 2, engine
+
+
+def test_tie_on_the_keys_only_is_not_a_link(data):
+    x = data.copy()
+    x[3, :2] = x[9, :2]  # equal on the two key variables, different elsewhere
+    result = distance_linkage(x, x.copy(), keys=[0, 1])
+    assert result.n_correct == 798 and result.n_tied == 2
+    assert distance_linkage(x, x.copy()).n_correct == 800
+
+
+@pytest.mark.parametrize("aggregation", list(AGGREGATIONS))
+@pytest.mark.parametrize("scale", [0.05, 0.3, 1.0])
+def test_kdtree_equals_brute_force(data, aggregation, scale):
+    y = noisy(data, scale)
+    kd = distance_linkage(data, y, aggregation=aggregation, engine="kdtree")
+    brute = distance_linkage(data, y, aggregation=aggregation, engine="brute")
+    assert (kd.n_correct, kd.n_tied) == (brute.n_correct, brute.n_tied)
+
+
+def test_brute_force_agrees_with_an_explicit_distance_matrix():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(60, 3))
+    y = noisy(x, 0.4, seed=4)
+    z = (x - x.mean(0)) / x.std(0, ddof=1)
+    w = (y - x.mean(0)) / x.std(0, ddof=1)
+    d = ((w[:, None, :] - z[None, :, :]) ** 2).sum(-1)
+    own = np.diag(d).copy()
+    np.fill_diagonal(d, np.inf)
+    expected = int((own < d.min(axis=1)).sum())
+    assert distance_linkage(x, y, engine="brute").n_correct == expected
+
+
+def test_risk_falls_as_noise_grows(data):
+    risks = [distance_linkage(data, noisy(data, s)).linked_correctly for s in (0.0, 0.15, 0.3, 0.6, 1.2, 3.0)]
+    assert risks[0] == 1.0
+    assert all(a > b for a, b in zip(risks, risks[1:], strict=False)), risks
+    assert risks[-1] < 0.02
+
+
+def test_key_subset_links_less_than_all_keys(data):
+    y = noisy(data, 0.2)
+    assert distance_linkage(data, y, keys=["x1"]).linked_correctly < distance_linkage(data, y).linked_correctly
+
+
+def test_standardization_makes_units_irrelevant(data):
+    y = noisy(data, 0.3)
+    scale = np.array([1.0, 1000.0, 0.001, 50.0])
+    base = distance_linkage(data, y)
+    scaled = distance_linkage(data * scale, y * scale)
+    assert scaled.n_correct == base.n_correct
+    unscaled = distance_linkage(data * scale, y * scale, standardize="none")
+    assert unscaled.n_correct < base.n_correct  # the 1000x column dominates, its noise too
+
+
+def test_nominal_and_ordinal_keys():
+    rng = np.random.default_rng(5)
+    n = 400
+    original = pd.DataFrame({"region": rng.choice(list("ABCDEFGHIJ"), n), "size": rng.choice(["S", "M", "L", "XL"], n),
+                             "income": rng.lognormal(10, 1, n)})
+    masked = original.copy()
+    assert distance_linkage(original, masked, orders={"size": ["S", "M", "L", "XL"]}).n_correct == \
+        n - distance_linkage(original, masked, orders={"size": ["S", "M", "L", "XL"]}).n_tied
+    swap = rng.random(n) < 0.3
+    masked.loc[swap, "region"] = rng.choice(list("ABCDEFGHIJ"), int(swap.sum()))
+    masked["income"] = masked["income"] * np.exp(rng.normal(0, 0.05, n))
+    mixed = distance_linkage(original, masked, orders={"size": ["S", "M", "L", "XL"]})
+    assert mixed.kinds == ("nominal", "ordinal", "numeric")
+    assert 0.3 < mixed.linked_correctly < 1.0
+    only_categorical = distance_linkage(original, masked, keys=["region", "size"])
+    # 40 combinations for 400 records: almost every record ties with another
+    assert only_categorical.linked_correctly < 0.1
+
+
+def _mixed(n: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rng = np.random.default_rng(seed)
+    original = pd.DataFrame({"x": rng.normal(size=n), "y": rng.normal(size=n),
+                             "region": rng.choice(list("abcde"), n), "size": rng.integers(0, 6, n)})
+    masked = original.copy()
+    masked[["x", "y"]] += rng.normal(scale=0.3, size=(n, 2))
+    swap = rng.random(n) < 0.2
+    masked.loc[swap, "size"] = rng.integers(0, 6, int(swap.sum()))
+    return original, masked
+
+
+@pytest.mark.parametrize("aggregation", list(AGGREGATIONS))
+@pytest.mark.parametrize("ordinal", [True, False])
+def test_mixed_keys_kdtree_equals_brute_force(aggregation, ordinal):
+    original, masked = _mixed(600, seed=13)
+    kinds = {"size": "ordinal" if ordinal else "nominal"}
+    brute = distance_linkage(original, masked, kinds=kinds, aggregation=aggregation, engine="brute")
+    auto = distance_linkage(original, masked, kinds=kinds, aggregation=aggregation)
+    assert (auto.n_correct, auto.n_tied) == (brute.n_correct, brute.n_tied)
+    assert 0.2 < brute.linked_correctly < 1.0
+    # categorical keys alone: many exact ties, found alike
+    cat = distance_linkage(original, masked, keys=["region", "size"], kinds=kinds, aggregation=aggregation,
+                           engine="brute")
+    assert cat.n_tied > 0
+    assert (cat.n_correct, cat.n_tied) == (lambda r: (r.n_correct, r.n_tied))(
+        distance_linkage(original, masked, keys=["region", "size"], kinds=kinds, aggregation=aggregation))
+
+
+def test_one_dimensional_arrays_and_to_dict(data):
+    result = distance_linkage(data[:, 0], data[:, 0] + 1e-9)
+    d = result.to_dict()
+    assert d["method"] == "distance" and d["n"] == 800 and d["linked_correctly"] == 1.0
+    assert result.to_frame().loc[0, "n_correct"] == 800
+
+
+def test_dataset_measures_have_the_engine_signature(data):
+    y = noisy(data, 0.2)
+    assert linkage_risk_distance(data, y) == distance_linkage(data, y).linked_correctly
+    assert 0.0 <= linkage_risk_probabilistic(data[:300], y[:300]) <= 1.0
+
+
+@pytest.mark.parametrize("bad, fragment", [
+    (lambda x: (x, x[:-1]), "rows"),
+    (lambda x: (x, np.where(np.arange(x.size).reshape(x.shape) == 7, np.nan, x)), "row 2"),
+])
+def test_bad_input_names_the_problem(data, bad, fragment):
+    original, masked = bad(data[:20])
+    with pytest.raises(InputError, match=fragment):
+        distance_linkage(original, masked)
+
+
+def test_unknown_key_and_options(data):
+    with pytest.raises(InputError, match="no column 'age'"):
+        distance_linkage(data, data, keys=["age"])
+    with pytest.raises(InputError, match="aggregation"):
+        distance_linkage(data, data, aggregation="median")
+    with pytest.raises(InputError, match="method"):
+        record_linkage(data, data, method="fuzzy")
+    frame = pd.DataFrame({"s": ["a", "b", "c"]})
+    with pytest.raises(InputError, match="'d'.*not in its given order"):
+        distance_linkage(frame, frame.replace("c", "d"), orders={"s": ["a", "b", "c"]})
+    with pytest.raises(InputError, match="kdtree"):
+        distance_linkage(frame, frame, kinds={"s": "ordinal"}, aggregation="max", engine="kdtree")
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 40), p=st.integers(1, 3), scale=st.floats(0, 2), seed=st.integers(0, 10_000),
+       rounding=st.sampled_from([None, 0, 1]))
+def test_property_kdtree_brute_and_permutation(n, p, scale, seed, rounding):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, p))
+    y = x + rng.normal(scale=scale, size=x.shape)
+    if rounding is not None:  # many exact ties
+        x, y = np.round(x, rounding), np.round(y, rounding)
+    kd = distance_linkage(x, y, engine="kdtree")
+    brute = distance_linkage(x, y, engine="brute")
+    assert (kd.n_correct, kd.n_tied) == (brute.n_correct, brute.n_tied)
+    assert 0.0 <= kd.linked_correctly <= 1.0
+    perm = rng.permutation(n)
+    assert distance_linkage(x[perm], y[perm]).n_correct == kd.n_correct
+
+
+# --- probabilistic --------------------------------------------------------
+
+def test_em_recovers_m_and_u():
+    rng = np.random.default_rng(7)
+    m_true, u_true = np.array([0.95, 0.9, 0.85, 0.9, 0.8]), np.array([0.1, 0.05, 0.2, 0.1, 0.15])
+    p_true, pairs = 0.02, 400_000
+    matched = rng.random(pairs) < p_true
+    agree = np.where(matched[:, None], rng.random((pairs, 5)) < m_true, rng.random((pairs, 5)) < u_true)
+    counts = np.bincount(agree.astype(int) @ (1 << np.arange(5)), minlength=32)
+    m, u, p, _ = fellegi_sunter_em(counts, 5, match_share=0.1)
+    assert m == pytest.approx(m_true, abs=0.02)
+    assert u == pytest.approx(u_true, abs=0.005)
+    assert p == pytest.approx(p_true, rel=0.1)
+
+
+def test_probabilistic_identical_files_and_noise():
+    x = np.random.default_rng(8).normal(size=(500, 4))
+    identical = probabilistic_linkage(x, x.copy())
+    assert identical.linked_correctly > 0.95
+    assert identical.n_correct + identical.n_tied == 500  # own pairing is optimal; ties are exchanges
+    risks = [probabilistic_linkage(x, noisy(x, s)).linked_correctly for s in (0.0, 0.1, 0.5, 2.0)]
+    assert risks[0] > risks[1] > risks[2] >= risks[3]
+    assert risks[3] < 0.02
+
+
+def test_probabilistic_duplicates_are_ties():
+    x = np.random.default_rng(9).normal(size=(200, 3))
+    x[10] = x[20]
+    result = probabilistic_linkage(x, x.copy())
+    assert result.n_tied >= 2
+    assert result.n_correct <= 198
+
+
+def test_blocking_bounds_the_pairs():
+    x = np.random.default_rng(10).normal(size=(3000, 5))
+    y = noisy(x, 0.02)
+    one = probabilistic_linkage(x, y, block_size=3000)
+    blocked = probabilistic_linkage(x, y, block_size=500)
+    assert one.settings["blocks"] == 1 and blocked.settings["blocks"] == 6
+    assert blocked.linked_correctly > 0.8 and one.linked_correctly > 0.8
+    assert set(blocked.to_dict()) >= {"method", "n", "linked_correctly", "m", "u"}
+
+
+def test_probabilistic_categorical_keys():
+    rng = np.random.default_rng(11)
+    frame = pd.DataFrame({"a": rng.integers(0, 30, 400), "b": rng.choice(list("pqrstuvwxyz"), 400),
+                          "c": rng.integers(0, 40, 400)})
+    result = probabilistic_linkage(frame, frame.copy(), kinds={"a": "nominal", "c": "nominal"})
+    assert result.kinds == ("nominal", "nominal", "nominal")
+    assert result.linked_correctly > 0.9
+
+
+def test_probabilistic_rejects_bad_options(data):
+    with pytest.raises(InputError, match="block_size"):
+        probabilistic_linkage(data, data, block_size=1)
+    with pytest.raises(InputError, match="tolerance"):
+        probabilistic_linkage(data, data, tolerance=-1)
+
+
+# --- as the R of an empirical map ----------------------------------------------
+
+def test_empirical_map_with_record_linkage_falls_as_noise_grows():
+    from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+
+    assert DATASET_RISK_MEASURES["record-linkage"] is linkage_risk_distance
+    assert DATASET_RISK_MEASURES["probabilistic-linkage"] is linkage_risk_probabilistic
+    x = np.random.default_rng(20).normal(size=(300, 3))
+    config = SimulationConfig(method="noise", values=(0.01, 0.1, 0.5, 2.0), targets=(), knowledge=(),
+                              risk_measures=("record-linkage", "probabilistic-linkage"), replicates=4,
+                              method_options={"relative": True}, seed=1)
+    maps = {m.knowledge: m for m in simulate(x, config).maps}
+    for name in ("record-linkage", "probabilistic-linkage"):
+        ru = maps[name]
+        assert np.all(np.diff(ru.risk) < 0), (name, ru.risk)
+        assert np.all(np.diff(ru.utility) < 0)
+        assert 0.0 <= ru.risk.min() and ru.risk.max() <= 1.0
+    assert maps["record-linkage"].risk[0] > 0.7 and maps["record-linkage"].risk[-1] < 0.05
+
+
+def test_tie_share_credits_one_over_t(data):
+    x = data.copy()
+    x[5] = x[17]                 # a pair of identical originals: credit 1/2 each
+    x[30] = x[40] = x[50]        # three: credit 1/3 each
+    for engine in ("kdtree", "brute"):
+        result = distance_linkage(x, x.copy(), engine=engine, ties="share")
+        assert result.n_correct == 795 and result.n_tied == 5
+        assert result.tie_credit == pytest.approx(2 * 0.5 + 3 / 3)
+        assert result.linked_correctly == pytest.approx((795 + 2) / 800)
+    assert distance_linkage(x, x.copy()).linked_correctly == 795 / 800  # default: ties are not links
+    with pytest.raises(InputError, match="ties"):
+        distance_linkage(x, x, ties="random")
+
+
+def test_tie_share_with_categorical_keys_and_midpoints():
+    original, masked = _mixed(300, seed=14)
+    for aggregation in AGGREGATIONS:
+        kinds = {"size": "ordinal"}
+        brute = distance_linkage(original, masked, keys=["region", "size"], kinds=kinds, aggregation=aggregation,
+                                 engine="brute", ties="share")
+        auto = distance_linkage(original, masked, keys=["region", "size"], kinds=kinds, aggregation=aggregation,
+                                ties="share")
+        assert brute.tie_credit == pytest.approx(auto.tie_credit)
+        assert 0 < brute.tie_credit < brute.n_tied
+    # a masked record at the midpoint of two originals (microaggregation with k = 2) is a tie of 2
+    x = np.array([[0.0], [1.0], [10.0], [11.0]])
+    y = np.array([[0.5], [0.5], [10.5], [10.5]])
+    assert distance_linkage(x, y).linked_correctly == 0.0
+    assert distance_linkage(x, y, ties="share").linked_correctly == pytest.approx(0.5)
+
+
+def test_microaggregation_map_with_record_linkage():
+    from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+
+    assert DATASET_RISK_MEASURES["record-linkage-shared-ties"] is linkage_risk_distance_shared_ties
+    x = np.random.default_rng(22).normal(size=(300, 3))
+    config = SimulationConfig(method="microaggregation", values=(1, 2, 3, 5, 10), targets=(), knowledge=(),
+                              risk_measures=("record-linkage", "record-linkage-shared-ties"))
+    maps = {m.knowledge: m for m in simulate(x, config).maps}
+    strict, shared = maps["record-linkage"].risk, maps["record-linkage-shared-ties"].risk
+    assert strict[0] == shared[0] == 1.0          # k = 1 releases the data
+    assert strict[1] == 0.0                       # k = 2: every masked record is the midpoint of two
+    # ... which the intruder guesses right half the time, unless a third original is nearer still
+    assert 0.4 < shared[1] <= 0.5
+    assert np.all(np.diff(shared) < 0), shared
+    assert np.all(strict[2:] <= shared[2:])

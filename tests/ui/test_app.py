@@ -1,0 +1,338 @@
+"""Every page of the dashboard, driven through Streamlit's AppTest from app.py.
+
+Each page must run without an exception, and changing its key widgets must
+change what it shows (read from the Plotly figure's spec).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from rumap.fingerprint import bytes_digest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+TIMEOUT = 120
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _goto(at: AppTest, page: str) -> AppTest:
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _figures(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def _array(value) -> list:
+    """A trace's coordinates: Plotly writes numpy arrays as base64 typed arrays."""
+    if isinstance(value, dict) and "bdata" in value:
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"])).tolist()
+    return list(value)
+
+
+def _traces(fig: dict, mode: str = "lines") -> dict[str, dict]:
+    """Traces of one mode by name, with x and y decoded to lists."""
+    return {t["name"]: {**t, "x": _array(t.get("x", [])), "y": _array(t.get("y", []))}
+            for t in fig["data"] if t.get("mode") == mode}
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def _load_frame(at: AppTest, frame: pd.DataFrame, name: str = "upload.csv") -> None:
+    from dashboard.state import DATA, SELECTION, LoadedData
+
+    at.session_state[DATA] = LoadedData("upload", name, frame, bytes_digest(frame.to_csv().encode()))
+    if SELECTION in at.session_state:
+        del at.session_state[SELECTION]
+
+
+def _example(at: AppTest, key: str, page: str = "analytic") -> None:
+    """Click a worked example on Home, then stay on the page it opens.
+
+    AppTest reruns the page last given to ``switch_page``, so the test pins the page the app switched to.
+    """
+    _goto(at, "home")
+    at.button(key=f"example_{key}").click().run()
+    assert not at.exception and not _errors(at), _errors(at)
+    _goto(at, page)
+
+
+def _keep(at: AppTest, key: str, name: str) -> None:
+    at.text_input(key=f"{key}_name").set_value(name).run()
+    at.button(key=f"{key}_keep").click().run()
+    assert not at.exception
+
+
+def test_home_draws_a_map_and_loads_figure_4():
+    at = _app()
+    assert at.title[0].value == "R-U confidentiality maps"
+    (fig,) = _figures(at)
+    assert set(_traces(fig)) == {"record", "population"}
+    at.button(key="example_figure-4").click().run()
+    assert not at.exception and not _errors(at)
+    assert at.title[0].value.startswith("Analytic R-U map")
+    assert at.multiselect(key="an_states").value == ["record", "population", "percentile", "maximum"]
+    (fig,) = _figures(at)
+    assert list(_traces(fig)) == ["record", "population", "percentile", "maximum"]
+    star = _traces(fig, "markers+text")["optimum (record)"]
+    assert star["x"][0] == pytest.approx(200 / 1.2) and star["y"][0] == pytest.approx(5.0)
+    assert any("λ² = 0.2," in m.value for m in at.markdown)
+    assert at.text_input(key="analytic_name").value == "Figure 4: adding the maximum"
+
+
+def test_analytic_page_widgets_change_the_map():
+    at = _app()
+    _example(at, "figure-2")
+    (before,) = _figures(at)
+    assert at.text_input(key="analytic_name").value == "Figure 2: record vs population"
+    at.number_input(key="an_n").set_value(50).run()
+    assert at.text_input(key="analytic_name").value == "analytic, n = 50, σ² = 1: record, population"
+    (after,) = _figures(at)
+    assert _traces(after)["population"]["y"] != _traces(before)["population"]["y"]
+    assert max(_traces(after)["population"]["x"]) == pytest.approx(50.0)
+    at.multiselect(key="an_states").select("maximum").run()
+    (fig,) = _figures(at)
+    assert "maximum" in _traces(fig)
+    assert fig["layout"]["yaxis"]["type"] == "log"
+    at.checkbox(key="an_log_y").uncheck().run()
+    assert _figures(at)[0]["layout"]["yaxis"].get("type") in (None, "linear", "-")
+    at.number_input(key="an_max_risk").set_value(2.0).run()
+    star = _traces(_figures(at)[0], "markers+text")["optimum (record)"]
+    assert star["y"][0] == pytest.approx(2.0)
+    # formulas for teaching, and the command and Python call
+    assert any(r"\frac{1}{\lambda^2}" in latex.value for latex in at.latex)
+    codes = [c.value for c in at.code]
+    assert any(c.startswith("python -m rumap analytic --n 50") for c in codes)
+    assert any("analytic_map(" in c for c in codes)
+
+
+def test_analytic_page_bad_input_shows_an_error_not_a_traceback():
+    at = _app()
+    _example(at, "figure-2")
+    at.number_input(key="an_lam_start").set_value(5.0).run()
+    assert not at.exception
+    assert any("start <= stop" in e for e in _errors(at))
+
+
+def test_data_page_with_a_loaded_frame_and_the_analytic_prefill():
+    at = _app()
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"income": rng.normal(20000, 5000, 150), "age": rng.integers(20, 65, 150).astype(float),
+                          "name": [f"p{i}" for i in range(150)]})
+    frame.loc[3, "age"] = np.nan
+    _load_frame(at, frame)
+    _goto(at, "data")
+    assert not _errors(at)
+    assert at.multiselect(key="data_columns").options == ["income", "age"]
+    summary = at.dataframe[-1].value
+    assert summary.loc["n", "income"] == 150
+    at.multiselect(key="data_columns").select("age").run()
+    assert any("column 'age' has 1 missing" in e for e in _errors(at))
+    at.radio(key="data_missing").set_value("drop").run()
+    assert not _errors(at)
+    assert at.dataframe[-1].value.loc["n", "age"] == 149
+    _goto(at, "analytic")
+    assert at.number_input(key="an_n").value == 149
+    assert at.number_input(key="an_sigma2").value == pytest.approx(float(np.var(frame["income"].drop(3), ddof=1)))
+    at.multiselect(key="an_states").set_value(["sample", "maximum"]).run()
+    assert not at.exception and not _errors(at)
+    (fig,) = _figures(at)
+    assert set(_traces(fig)) == {"sample", "maximum"}
+
+
+def test_data_page_without_numeric_columns():
+    at = _app()
+    _load_frame(at, pd.DataFrame({"name": ["a", "b", "c"]}), "names.csv")
+    _goto(at, "data")
+    assert any("names.csv: no numeric column" in e for e in _errors(at))
+
+
+def _two_kept_maps(at: AppTest) -> None:
+    _example(at, "figure-2")
+    _keep(at, "analytic", "sigma 1")
+    at.number_input(key="an_sigma2").set_value(2.0).run()
+    _keep(at, "analytic", "sigma 2")
+
+
+def test_compare_page_overlays_kept_maps_and_picks_the_best():
+    at = _app()
+    _goto(at, "compare")
+    assert any("No map kept yet" in i.value for i in at.info)
+    _two_kept_maps(at)
+    _goto(at, "compare")
+    assert not _errors(at)
+    (fig,) = _figures(at)
+    assert set(_traces(fig)) == {"sigma 1", "sigma 2"}  # worst case over each map's curves
+    assert "most utility" in at.success[0].value
+    before = _traces(fig, "markers+text")["most utility under the bound"]["x"][0]
+    at.number_input(key="compare_max_risk").set_value(1.0).run()
+    after = _traces(_figures(at)[0], "markers+text")["most utility under the bound"]["x"][0]
+    assert after < before
+    at.selectbox(key="compare_knowledge").set_value("population").run()
+    assert set(_traces(_figures(at)[0])) == {"sigma 1: population", "sigma 2: population"}
+
+
+def test_pareto_page_shows_the_frontier():
+    at = _app()
+    _two_kept_maps(at)
+    _goto(at, "pareto")
+    assert not _errors(at)
+    (fig,) = _figures(at)
+    names = {t["name"] for t in fig["data"]}
+    assert "all points" in names and "frontier" in names
+    frontier = at.dataframe[0].value
+    assert set(frontier["map"]) <= {"sigma 1", "sigma 2"} and len(frontier) > 10
+    at.selectbox(key="pareto_knowledge").set_value("population").run()
+    assert len(at.dataframe[0].value) != len(frontier)
+
+
+def test_report_page_offers_every_export():
+    at = _app()
+    _goto(at, "report")
+    assert any("No map kept yet" in i.value for i in at.info)
+    _two_kept_maps(at)
+    _goto(at, "report")
+    assert not _errors(at)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["HTML report", "Curves (CSV)", "Curves (JSON)", "Configuration (JSON)"]
+    config = json.loads(at.code[-1].value)
+    assert [a["name"] for a in config["analyses"]] == ["sigma 1", "sigma 2"]
+    at.multiselect(key="report_maps").set_value(["sigma 2"]).run()
+    assert [a["name"] for a in json.loads(at.code[-1].value)["analyses"]] == ["sigma 2"]
+    at.checkbox(key="report_images").check().run()
+    assert not at.exception and not _errors(at)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels[-2:] == ["sigma 2 (PNG)", "sigma 2 (SVG)"]
+
+
+def test_presentation_page_one_map_per_screen():
+    at = _app()
+    _example(at, "figure-2")
+    _keep(at, "analytic", "Figure 2")
+    _goto(at, "presentation")
+    assert not _errors(at)
+    (fig,) = _figures(at)
+    assert fig["layout"]["font"]["size"] >= 20
+    assert "chosen: λ² = 0.2" in fig["layout"]["annotations"][-1]["text"]
+    statement = [m.value for m in at.markdown if "rumap-statement" in m.value][0]
+    assert "a snooper who can link the target to its masked record has risk 5" in statement
+    at.button(key="present_next").click().run()
+    (fig2,) = _figures(at)
+    assert fig2["layout"]["title"]["text"].endswith("population")
+    assert "knows only that the target is from the population" in \
+        [m.value for m in at.markdown if "rumap-statement" in m.value][0]
+
+
+def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
+    at = _app()
+    _goto(at, "empirical")
+    assert not _errors(at)
+    assert not _figures(at)
+    at.number_input(key="em_replicates").set_value(30).run()
+    at.button(key="em_run").click().run()
+    assert not at.exception and not _errors(at)
+    (fig,) = _figures(at)
+    lines = _traces(fig)
+    assert set(lines) == {"noise / index / max", "noise / position / max", "noise / index / p99",
+                          "noise / position / p99"}
+    assert any(t.get("fill") == "toself" for t in fig["data"])  # confidence bands
+    assert any(c.value.startswith("python -m rumap simulate --data data/income.csv --column income") for c in at.code)
+    at.multiselect(key="em_targets").set_value(["min"]).run()
+    assert any("press “Run simulation”" in i.value for i in at.info)
+    at.button(key="em_run").click().run()
+    (fig2,) = _figures(at)
+    assert set(_traces(fig2)) == {"noise / index / min", "noise / position / min"}
+    at.selectbox(key="em_method").set_value("microaggregation").run()
+    at.button(key="em_run").click().run()
+    assert not _errors(at), _errors(at)
+    (fig3,) = _figures(at)
+    assert set(_traces(fig3)) == {"microaggregation / index / min", "microaggregation / position / min"}
+    assert "k=" in "".join(_traces(fig3, "markers+text")["microaggregation / index / min markers"]["text"])
+    _keep(at, "empirical", "micro")
+    from dashboard.state import ANALYSES
+
+    assert [a.name for a in at.session_state[ANALYSES]] == ["micro"]
+
+
+def test_home_figure_7_runs_both_maskings_and_compares_them():
+    at = _app()
+    _example(at, "figure-7", page="compare")
+    (fig,) = _figures(at)
+    assert set(_traces(fig)) == {"Figure 7: equal variance", "Figure 7: unequal variance"}
+    assert "Figure 7: unequal variance" in at.success[0].value
+
+
+def test_data_page_upload_and_a_bad_file():
+    at = _app()
+    _goto(at, "data")
+    at.radio(key="data_source").set_value("Upload a file").run()
+    content = b"income,region\n" + b"\n".join(f"{1000 + 37 * i % 900},r{i % 3}".encode() for i in range(60))
+    at.file_uploader(key="data_upload").set_value(("survey.csv", content, "text/csv")).run()
+    assert not at.exception and not _errors(at)
+    assert "Using income (n = 60)" in at.success[0].value
+    at.file_uploader(key="data_upload").set_value(("survey.xyz", b"hello", "application/octet-stream")).run()
+    assert not at.exception
+    assert any("survey.xyz: unknown file format '.xyz'" in e for e in _errors(at))
+    at.file_uploader(key="data_upload").set_value(("latin.csv", "x\n1\nMüller\n".encode("latin-1"), "text/csv")).run()
+    assert any("latin.csv: the file is not UTF-8 text" in e for e in _errors(at))
+
+
+def test_report_page_loads_a_configuration_back():
+    from rumap.present.report import config_json, report_html
+    from rumap.specs import AnalyticSpec
+
+    spec = AnalyticSpec(n=200, sigma2=1.0, states=("record", "maximum"), max_risk=5.0, lambda2_num=41)
+    original = spec.run().renamed("from a file")
+    at = _app()
+    _goto(at, "report")
+    for name, content in [("config.json", config_json([original]).encode()),
+                          ("report.html", report_html([original]).encode())]:
+        at.file_uploader(key="report_config").set_value((name, content, "application/json")).run()
+        at.button(key="report_load").click().run()
+        assert not at.exception and not _errors(at), _errors(at)
+        assert "Reproduced 1 map(s)" in at.success[0].value
+    from dashboard.state import ANALYSES
+
+    (kept,) = at.session_state[ANALYSES]
+    assert kept.name == "from a file" and kept.spec == spec
+    np.testing.assert_array_equal(kept.maps[1].risk, original.maps[1].risk)
+    at.file_uploader(key="report_config").set_value(("bad.json", b"{oops", "application/json")).run()
+    at.button(key="report_load").click().run()
+    assert any("not valid JSON" in e for e in _errors(at))
+
+
+def test_empirical_page_record_linkage_as_the_risk_measure():
+    at = _app()
+    _goto(at, "empirical")
+    at.number_input(key="em_replicates").set_value(10).run()
+    at.radio(key="em_risk_kind").set_value("share of records re-identified or disclosed").run()
+    at.multiselect(key="em_measures").set_value(["record-linkage", "interval-disclosure"]).run()
+    at.button(key="em_run").click().run()
+    assert not at.exception and not _errors(at), _errors(at)
+    (fig,) = _figures(at)
+    lines = _traces(fig)
+    assert set(lines) == {"noise / record-linkage", "noise / interval-disclosure"}
+    linked = lines["noise / record-linkage"]["y"]
+    assert all(0 <= v <= 1 for v in linked)
+    assert linked[-1] < linked[0]  # more noise, fewer records re-identified (curve drawn from small lambda2 up)
+    assert any("--risk-measure record-linkage" in c.value for c in at.code)
+    at.multiselect(key="em_measures").set_value([]).run()
+    assert not at.exception
+    assert any("dataset risk measure" in e for e in _errors(at))

@@ -1,0 +1,160 @@
+"""End to end in a real browser: Debian's Chromium driven by Playwright against ``streamlit run app.py``.
+
+One server and one browser page serve the whole module; the tests run in
+order, as a user would: upload a CSV, draw an analytic and an empirical map,
+keep them, download the HTML report; a bad file shows its error message. A
+screenshot of each page is saved under ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # one server, steps in order
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+TIMEOUT_MS = 60_000
+UPLOADED: dict[str, np.ndarray] = {}  # what test_upload_a_csv sent, for the report's privacy check
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, url = start_streamlit("app.py")
+    yield url
+    stop_streamlit(proc)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        pg = context.new_page()
+        pg.set_default_timeout(TIMEOUT_MS)
+        pg.goto(server)
+        _idle(pg)
+        yield pg
+        context.close()
+        browser.close()
+
+
+def _idle(pg) -> None:
+    """Wait until the app has finished running its script."""
+    pg.wait_for_selector('[data-testid="stApp"]')
+    pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()  # st.navigation has run
+    pg.wait_for_timeout(400)
+    pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=TIMEOUT_MS)
+    pg.wait_for_timeout(300)
+
+
+def _open(pg, title: str) -> None:
+    """Go to a page through the sidebar (a new URL would start a new session)."""
+    pg.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    _idle(pg)
+
+
+def _shot(pg, name: str) -> None:
+    """Screenshot of the page scrolled to its top (Streamlit scrolls inside its own containers)."""
+    pg.evaluate("() => document.querySelectorAll('*').forEach(el => { if (el.scrollTop > 0) el.scrollTop = 0; })")
+    pg.mouse.move(0, 0)
+    pg.wait_for_timeout(300)
+    pg.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _wait_for_plot(pg) -> None:
+    pg.wait_for_selector('[data-testid="stPlotlyChart"] .js-plotly-plot .scatterlayer .trace path', state="attached")
+
+
+def _main(pg):
+    return pg.get_by_test_id("stMain")
+
+
+def test_home_page(page):
+    page.get_by_text("R-U confidentiality maps", exact=True).first.wait_for()
+    _wait_for_plot(page)
+    _shot(page, "home")
+
+
+def test_upload_a_csv(page):
+    _open(page, "Data")
+    page.get_by_text("Upload a file", exact=True).click()
+    _idle(page)
+    rng = np.random.default_rng(2001)
+    income = np.round(np.exp(rng.normal(9.7, 0.6, size=177)), 2)
+    UPLOADED["income"] = income
+    regions = ["north", "south", "east", "west"]
+    content = ("income,region\n" + "\n".join(f"{v},{regions[i % 4]}" for i, v in enumerate(income))).encode()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": "incomes.csv", "mimeType": "text/csv", "buffer": content}])
+    _idle(page)
+    page.get_by_text("Using income (n = 177)").wait_for()
+    assert page.get_by_text("Summary (as Table 1 of Duncan et al. 2001)").is_visible()
+    _shot(page, "data")
+
+
+def test_draw_an_analytic_map(page):
+    _open(page, "Analytic map")
+    _wait_for_plot(page)
+    page.get_by_text("Formulas of the selected states").wait_for()
+    traces = page.locator('[data-testid="stPlotlyChart"] .scatterlayer .trace').count()
+    assert traces >= 4
+    text = _main(page).inner_text()
+    assert "n = 177" in text or "incomes.csv" in page.content()
+    page.get_by_role("button", name="Keep this map").click()
+    _idle(page)
+    _shot(page, "analytic")
+
+
+def test_draw_an_empirical_map(page):
+    _open(page, "Empirical map")
+    page.get_by_role("button", name="Run simulation").click()
+    _idle(page)
+    _wait_for_plot(page)
+    assert page.get_by_text("In plain language").is_visible()
+    page.get_by_role("button", name="Keep this map").click()
+    _idle(page)
+    _shot(page, "empirical")
+
+
+def test_compare_pareto_presentation_pages(page):
+    for title, name in [("Compare", "compare"), ("Pareto", "pareto"), ("Presentation", "presentation")]:
+        _open(page, title)
+        _wait_for_plot(page)
+        _shot(page, name)
+
+
+def test_download_the_html_report(page, tmp_path):
+    _open(page, "Report")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="HTML report").click()
+    path = tmp_path / "report.html"
+    info.value.save_as(path)
+    html = path.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "Plotly.newPlot" in html
+    assert "python -m rumap analytic" in html and "incomes.csv" in html
+    assert "a snooper who can link the target to its masked record" in html
+    assert '"format": "rumap-config/1"' in html
+    # the data stay out of the report unless asked: no values, no summary table
+    assert "<h2>Data</h2>" not in html
+    for value in (UPLOADED["income"].max(), UPLOADED["income"].min(), UPLOADED["income"][0]):
+        assert repr(float(value)) not in html
+    _shot(page, "report")
+
+
+def test_a_bad_file_shows_the_error_message(page):
+    _open(page, "Data")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": "notes.xyz", "mimeType": "application/octet-stream", "buffer": b"hello"}])
+    _idle(page)
+    error = page.get_by_text("notes.xyz: unknown file format '.xyz'")
+    error.wait_for()
+    assert "Traceback" not in _main(page).inner_text()
+    _shot(page, "data_error")
