@@ -1,27 +1,65 @@
-"""Declarative parameter constraints shared by the core, the CLI and the dashboard.
-
-One table, :data:`PARAMETERS`, says which values each named parameter may take.
-Public functions validate their inputs against it before calling a private
-kernel; the dashboard reads the same table for its widgets' bounds, so a limit
-is written once.
-"""
+"""Constraints on scalar parameters: the table :data:`PARAMETERS`, choices, flags, types and alternatives."""
 
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from rumap.errors import InputError
 
-__all__ = ["Interval", "PARAMETERS", "check_scalar", "check_array", "parse_grid"]
+__all__ = ["Arguments", "Constraint", "Interval", "PARAMETERS", "check_scalar", "check_array", "StrOptions", "Boolean",
+           "InstanceOf", "AnyOf", "SEED", "make_constraint", "parse_grid"]
 
 
 @dataclass(frozen=True)
-class Interval:
+class Arguments:
+    """The arguments of one call: as passed (``raw``) and those checked so far (``checked``)."""
+
+    raw: Mapping[str, Any]
+    checked: Mapping[str, Any]
+
+
+_NO_ARGUMENTS = Arguments(MappingProxyType({}), MappingProxyType({}))
+
+
+class Constraint(ABC):
+    """What a parameter may be: checks a value and makes invalid ones for the common test."""
+
+    @property
+    def depends_on(self) -> tuple[str, ...]:
+        """Parameters whose checked value :meth:`check` reads; they are declared before this one."""
+        return ()
+
+    @abstractmethod
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> Any:
+        """The value, converted; raises :class:`InputError` naming ``name`` if it is not allowed."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """A phrase for messages, such as ``'an integer >= 2'``."""
+
+    @abstractmethod
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        """Values that :meth:`check` refuses, given valid arguments ``example`` of the function."""
+
+    def accepts(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> bool:
+        """Whether :meth:`check` accepts the value."""
+        try:
+            self.check(name, value, args)
+        except InputError:
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class Interval(Constraint):
     """A range of allowed values.
 
     Parameters
@@ -73,6 +111,24 @@ class Interval:
             return f"{noun} {'<=' if self.closed in ('both', 'right') else '<'} {_fmt(self.high)}"
         return f"a finite {noun.split()[1]}"
 
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> float | int:
+        """:func:`check_scalar` with this interval."""
+        return check_scalar(name, value, self)
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        """Just outside each bound, a non-integer for integers, NaN, infinities and values of other types."""
+        out: list[Any] = [math.nan, math.inf, -math.inf, "1", None, True, [1]]
+        step = 1 if self.kind == "int" else None
+        if self.low is not None:
+            inside = self.closed in ("both", "left")
+            out.append((self.low - step if step else math.nextafter(self.low, -math.inf)) if inside else self.low)
+        if self.high is not None:
+            inside = self.closed in ("both", "right")
+            out.append((self.high + step if step else math.nextafter(self.high, math.inf)) if inside else self.high)
+        if self.kind == "int":
+            out.append((self.low if self.low is not None else 0) + 1.5)
+        return out
+
 
 def _fmt(x: float) -> str:
     return f"{x:g}"
@@ -109,6 +165,7 @@ PARAMETERS: dict[str, Interval] = {
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk"),
     "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
     "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
+    "records": Interval("int", 1, None, "left", "number of records"),
     # disclosure risk measures (rumap.risk.linkage, rumap.risk.interval, rumap.risk.identity)
     "tolerance": Interval("float", 0.0, None, "left", "agreement tolerance of numeric keys (standard deviations)"),
     "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage"),
@@ -150,7 +207,7 @@ def check_scalar(name: str, value: Any, constraint: Interval | None = None) -> f
         If the value has the wrong type or lies outside the range.
     """
     constraint = constraint or PARAMETERS[name]
-    if isinstance(value, bool) or not isinstance(value, (Real, np.number)):
+    if isinstance(value, bool) or not isinstance(value, (Real, np.integer, np.floating)):
         raise InputError(f"{name} must be {constraint.describe()}, got {value!r}")
     if constraint.kind == "int":
         if isinstance(value, (Integral, np.integer)):
@@ -160,7 +217,10 @@ def check_scalar(name: str, value: Any, constraint: Interval | None = None) -> f
         else:
             raise InputError(f"{name} must be {constraint.describe()}, got {value!r}")
     else:
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise InputError(f"{name} must be finite, got {value!r}") from None
         if math.isinf(value) and (constraint.low is None or constraint.high is None):
             raise InputError(f"{name} must be finite, got {value!r}")
     if not constraint.contains(value):
@@ -196,6 +256,134 @@ def _vector_contains(arr: np.ndarray, c: Interval) -> np.ndarray:
     if c.high is not None:
         ok &= arr <= c.high if c.closed in ("both", "right") else arr < c.high
     return ok
+
+
+# --- choices, flags, types and alternatives --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, init=False)
+class StrOptions(Constraint):
+    """One of a set of strings, e.g. the keys of a registry: ``StrOptions(INTERVAL_METHODS)``."""
+
+    options: tuple[str, ...]
+
+    def __init__(self, options: Iterable[str]) -> None:
+        object.__setattr__(self, "options", tuple(options))
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> str:
+        if not isinstance(value, str) or value not in self.options:
+            raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+        return value
+
+    def describe(self) -> str:
+        return f"one of {', '.join(self.options)}"
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        unknown = "-".join(["no-such", *self.options])
+        return [unknown, unknown.upper(), 1, None]
+
+
+@dataclass(frozen=True)
+class Boolean(Constraint):
+    """``True`` or ``False`` (a numpy bool too); converted to ``bool``."""
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+        return bool(value)
+
+    def describe(self) -> str:
+        return "True or False"
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        return ["yes", 1, None, math.nan]
+
+
+@dataclass(frozen=True)
+class InstanceOf(Constraint):
+    """An instance of ``type_`` (a class, e.g. a spec)."""
+
+    type_: type
+    description: str = ""
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> Any:
+        if not isinstance(value, self.type_):
+            raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+        return value
+
+    def describe(self) -> str:
+        return self.description or f"a {self.type_.__name__}"
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        return [v for v in ("text", 1, {"a": 1}) if not isinstance(v, self.type_)]
+
+
+@dataclass(frozen=True)
+class _IsNone(Constraint):
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> None:
+        if value is not None:
+            raise InputError(f"{name} must be None, got {value!r}")
+        return None
+
+    def describe(self) -> str:
+        return "None"
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        return [0, "None"]
+
+
+@dataclass(frozen=True, init=False)
+class AnyOf(Constraint):
+    """Any of several constraints (a list in :func:`validate_params`); the first that accepts converts."""
+
+    members: tuple[Constraint, ...]
+
+    def __init__(self, *members: Any) -> None:
+        object.__setattr__(self, "members", tuple(make_constraint(m) for m in members))
+
+    @property
+    def depends_on(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(d for m in self.members for d in m.depends_on))
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> Any:
+        for member in self.members:
+            try:
+                return member.check(name, value, args)
+            except InputError as exc:
+                error = exc
+        others = [m for m in self.members if not isinstance(m, _IsNone)]
+        if len(others) == 1 and value is not None:
+            raise error  # an optional value: the one real constraint says what is wrong
+        raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+
+    def describe(self) -> str:
+        phrases = [m.describe() for m in self.members]
+        return ", ".join(phrases[:-1]) + " or " + phrases[-1] if len(phrases) > 1 else phrases[0]
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        args = Arguments(example, example)
+        return [v for m in self.members for v in m.invalid_values(name, example) if not self.accepts(name, v, args)]
+
+
+def make_constraint(spec: Any) -> Constraint:
+    """A :class:`Constraint` from its short form: a name in :data:`PARAMETERS`, None, a class or a list."""
+    if isinstance(spec, Constraint):
+        return spec
+    if isinstance(spec, str):
+        if spec not in PARAMETERS:
+            raise TypeError(f"no parameter {spec!r} in PARAMETERS")
+        return PARAMETERS[spec]
+    if spec is None:
+        return _IsNone()
+    if isinstance(spec, type):
+        return InstanceOf(spec)
+    if isinstance(spec, (list, tuple)):
+        return AnyOf(*spec)
+    raise TypeError(f"not a constraint: {spec!r}")
+
+
+#: A seed for ``numpy.random.default_rng``: None, an integer >= 0 or a Generator.
+SEED: Constraint = AnyOf(None, PARAMETERS["seed"], InstanceOf(np.random.Generator, "a numpy.random.Generator"))
 
 
 def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.ndarray:
