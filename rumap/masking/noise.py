@@ -22,12 +22,26 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rumap._validation import check_scalar
+from rumap._validation import (
+    SEED,
+    Boolean,
+    ColumnIndex,
+    DataMatrix,
+    assumes_valid,
+    check_column_index,
+    validate_params,
+)
 from rumap.errors import InputError
 
 __all__ = ["NoiseSpec", "add_noise", "noise_shape", "mask_with", "as_matrix", "standard_noise"]
 
 
+@validate_params(
+    {"relative": Boolean(), "correlated": Boolean(), "truncate_below": [None, "truncate_below"],
+     "truncate_above": [None, "truncate_above"], "unequal_above": [None, "unequal_above"],
+     "unequal_below": [None, "unequal_below"], "unequal_factor": "unequal_factor", "unequal_column": ColumnIndex()},
+    example=lambda: {"truncate_below": 0.0, "truncate_above": 10.0, "unequal_above": 5.0},
+)
 @dataclass(frozen=True)
 class NoiseSpec:
     """How the noise is made, apart from its size ``lambda2``.
@@ -65,16 +79,8 @@ class NoiseSpec:
     unequal_column: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
-            value = getattr(self, name)
-            if value is not None:
-                object.__setattr__(self, name, check_scalar(name, value))
         if self.unequal_above is not None and self.unequal_below is not None:
             raise InputError("give unequal_above or unequal_below, not both")
-        object.__setattr__(self, "unequal_factor", check_scalar("unequal_factor", self.unequal_factor))
-        if isinstance(self.unequal_column, bool) or not isinstance(self.unequal_column, (int, np.integer)) \
-                or self.unequal_column < 0:
-            raise InputError(f"unequal_column must be a column index >= 0, got {self.unequal_column!r}")
         if (self.truncate_below is not None and self.truncate_above is not None
                 and self.truncate_below >= self.truncate_above):
             raise InputError(f"truncate_below ({self.truncate_below:g}) must be below truncate_above "
@@ -88,30 +94,25 @@ class NoiseSpec:
         """Per-record noise variance factor, shape (n,), or ``None`` for equal variance."""
         if self.unequal_above is None and self.unequal_below is None:
             return None
-        if self.unequal_column >= x.shape[1]:
-            raise InputError(f"unequal_column {self.unequal_column} is out of range for {x.shape[1]} column(s)")
+        check_column_index("unequal_column", self.unequal_column, x.shape[1])
         column = x[:, self.unequal_column]
         sensitive = column > self.unequal_above if self.unequal_above is not None else column < self.unequal_below
         return np.where(sensitive, self.unequal_factor, 1.0)
 
 
-def as_matrix(data: ArrayLike, name: str = "data") -> np.ndarray:
-    """Data as a finite float array of shape (n, p), n >= 2 (a 1-D array becomes one column)."""
-    try:
-        x = np.asarray(data, dtype=float)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be numeric") from None
-    if x.ndim == 1:
-        x = x[:, None]
-    if x.ndim != 2:
-        raise InputError(f"{name} must be a 1-D or 2-D array, got shape {x.shape}")
-    if x.shape[0] < 2 or x.shape[1] < 1:
-        raise InputError(f"{name} needs at least 2 records and 1 column, got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise InputError(f"{name} has missing or infinite values")
-    return x
+@validate_params({"data": DataMatrix(min_rows=2)}, example=lambda: {"data": [1.0, 2.0, 4.0]})
+def as_matrix(data: ArrayLike) -> np.ndarray:
+    """Data as a finite float array of shape (n, p), n >= 2 (a 1-D array becomes one column).
+
+    Parameters
+    ----------
+    data : array_like or DataFrame, shape (n,) or (n, p)
+        Numbers without missing values.
+    """
+    return data.reshape(data.shape[0], -1)
 
 
+@assumes_valid
 def noise_shape(x: np.ndarray, spec: NoiseSpec) -> np.ndarray:
     """The factor ``L`` with ``Cov(e) = lambda2 * L L^T`` for one record, shape (p, p).
 
@@ -119,6 +120,19 @@ def noise_shape(x: np.ndarray, spec: NoiseSpec) -> np.ndarray:
     correlated noise the Cholesky factor of the correlation matrix (absolute)
     or the covariance matrix (relative). A singular matrix uses its symmetric
     square root instead.
+
+    Parameters
+    ----------
+    x : ndarray, shape (n, p)
+        Checked data (:func:`as_matrix`).
+    spec : NoiseSpec
+        Whether the noise is relative and correlated.
+
+    Raises
+    ------
+    InputError
+        A constant column, when the noise is relative to the variance or
+        correlated like the data.
     """
     p = x.shape[1]
     if p == 1 or not spec.correlated:
@@ -139,12 +153,26 @@ def noise_shape(x: np.ndarray, spec: NoiseSpec) -> np.ndarray:
         return vectors @ np.diag(np.sqrt(np.clip(values, 0.0, None))) @ vectors.T
 
 
+@assumes_valid
 def mask_with(x: np.ndarray, noise: np.ndarray, scale: float, spec: NoiseSpec,
               out: np.ndarray | None = None) -> np.ndarray:
     """Masked data ``clip(x + scale * noise)``; ``noise`` of shape (..., n, p) is already shaped.
 
     Broadcasting over leading axes lets the engine mask many replicates at
     once; ``out`` (the shape of ``noise``) is reused instead of a new array.
+
+    Parameters
+    ----------
+    x : ndarray, shape (n, p)
+        Checked data (:func:`as_matrix`).
+    noise : ndarray, shape (..., n, p)
+        Noise for ``lambda2 = 1`` (:func:`standard_noise`).
+    scale : float
+        ``sqrt(lambda2)``.
+    spec : NoiseSpec
+        Its truncation bounds are applied.
+    out : ndarray, optional
+        Where to write the result.
     """
     masked = np.multiply(noise, scale, out=out)
     masked += x
@@ -153,6 +181,10 @@ def mask_with(x: np.ndarray, noise: np.ndarray, scale: float, spec: NoiseSpec,
     return masked
 
 
+@validate_params(
+    {"data": DataMatrix(min_rows=2), "lambda2": "lambda2", "spec": [None, NoiseSpec], "seed": SEED},
+    example=lambda: {"data": [[1.0, 2.0], [3.0, 5.0], [4.0, 4.5]], "lambda2": 0.5, "spec": NoiseSpec(), "seed": 1},
+)
 def add_noise(
     data: ArrayLike,
     lambda2: float,
@@ -192,17 +224,28 @@ def add_noise(
     Duncan, Keller-McNulty & Stokes (2001), Eq 11 and Figure 7; Kim (1986).
     """
     spec = spec or NoiseSpec()
-    original_shape = np.shape(data)
-    x = as_matrix(data)
-    lambda2 = check_scalar("lambda2", lambda2)
-    rng = np.random.default_rng(seed)
-    noise = standard_noise(rng, x, spec)
-    return mask_with(x, noise, float(np.sqrt(lambda2)), spec).reshape(original_shape)
+    x = data.reshape(data.shape[0], -1)
+    noise = standard_noise(np.random.default_rng(seed), x, spec)
+    return mask_with(x, noise, float(np.sqrt(lambda2)), spec).reshape(data.shape)
 
 
+@assumes_valid
 def standard_noise(rng: np.random.Generator, x: np.ndarray, spec: NoiseSpec,
                    shape_factor: np.ndarray | None = None, variance_factor: np.ndarray | None = None) -> np.ndarray:
-    """One draw of noise for ``lambda2 = 1``, shape (n, p): ``sqrt(f_i) * z_i L^T``, ``z_i ~ N(0, I)``."""
+    """One draw of noise for ``lambda2 = 1``, shape (n, p): ``sqrt(f_i) * z_i L^T``, ``z_i ~ N(0, I)``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of the normal draws.
+    x : ndarray, shape (n, p)
+        Checked data (:func:`as_matrix`).
+    spec : NoiseSpec
+        How the noise is made.
+    shape_factor, variance_factor : ndarray, optional
+        ``L`` (:func:`noise_shape`) and ``f`` (:meth:`NoiseSpec.variance_factor`)
+        when already computed for ``x``.
+    """
     shape_factor = noise_shape(x, spec) if shape_factor is None else shape_factor
     variance_factor = spec.variance_factor(x) if variance_factor is None else variance_factor
     z = rng.standard_normal(x.shape)

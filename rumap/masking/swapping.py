@@ -25,14 +25,26 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import check_scalar
-from rumap.errors import InputError
+from rumap._validation import SEED, DataMatrix, validate_params
 
 __all__ = ["rank_swap", "swap_window"]
 
 
+@validate_params({"n": "records", "swap_percent": "swap_percent"}, example=lambda: {"n": 177, "swap_percent": 5.0})
 def swap_window(n: int, swap_percent: float) -> int:
-    """The largest rank distance of a swap: ``floor(swap_percent * n / 100)``."""
+    """The largest rank distance of a swap: ``floor(swap_percent * n / 100)``.
+
+    Parameters
+    ----------
+    n : int
+        Number of records, at least 1.
+    swap_percent : float
+        The window in percent of the records, ``0 <= swap_percent <= 100``.
+    """
+    return _swap_window(n, swap_percent)
+
+
+def _swap_window(n: int, swap_percent: float) -> int:
     return int(np.floor(swap_percent * n / 100.0 + 1e-9))
 
 
@@ -71,13 +83,16 @@ def _swap_partners(n: int, window: int, uniforms: np.ndarray) -> np.ndarray:
     return np.array(partner, dtype=np.int64)
 
 
+@validate_params({"data": DataMatrix(min_rows=1), "swap_percent": "swap_percent", "seed": SEED},
+                 example=lambda: {"data": [[3.0, 1.0], [1.0, 2.0], [2.0, 0.5], [5.0, 4.0]], "swap_percent": 50.0,
+                                  "seed": 3})
 def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | None = None) -> np.ndarray:
     """Rank-swap every column: values exchanged with a partner at most p% of n ranks away.
 
     Parameters
     ----------
-    data : array_like, shape (n,) or (n, p)
-        Numeric values without missing values.
+    data : array_like or DataFrame, shape (n,) or (n, p)
+        Numbers without missing values, at least one record.
     swap_percent : float
         The window ``p`` in percent of the number of records, ``0 <= p <= 100``;
         a value moves by at most ``floor(p n / 100)`` ranks. 0 leaves the data
@@ -93,7 +108,8 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     Raises
     ------
     InputError
-        ``swap_percent`` outside [0, 100], non-numeric or missing values.
+        ``swap_percent`` outside [0, 100], non-numeric or missing values, a
+        seed that is neither None, an integer >= 0 nor a Generator.
 
     Notes
     -----
@@ -112,24 +128,15 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     Software 67(4) (function ``rankSwap``).
     Mas, M. Statistical Data Protection Techniques. EUSTAT: "Data swapping".
     """
-    swap_percent = check_scalar("swap_percent", swap_percent)
-    try:
-        values = np.array(data, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"data must be numeric: {exc}") from None
-    if values.ndim not in (1, 2) or values.shape[0] == 0:
-        raise InputError(f"data must have shape (n,) or (n, p) with n >= 1, got {values.shape}")
-    if not np.isfinite(values).all():
-        raise InputError(f"data has {int((~np.isfinite(values)).sum())} missing or non-finite value(s)")
     rng = np.random.default_rng(seed)
-    columns = values[:, None] if values.ndim == 1 else values
+    columns = data.reshape(data.shape[0], -1)
     n = columns.shape[0]
-    window = swap_window(n, swap_percent)
+    window = _swap_window(n, swap_percent)
     out = columns.copy()
     if window < 1:
-        return out.reshape(values.shape)
+        return out.reshape(data.shape)
     for j in range(columns.shape[1]):
         order = np.argsort(columns[:, j], kind="stable")
         partner = _swap_partners(n, window, rng.random(n))
         out[order, j] = columns[order[partner], j]
-    return out.reshape(values.shape)
+    return out.reshape(data.shape)

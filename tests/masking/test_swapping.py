@@ -99,7 +99,7 @@ def test_bad_swap_percent(swap_percent, match):
 
 
 def test_bad_data():
-    with pytest.raises(InputError, match="missing or non-finite"):
+    with pytest.raises(InputError, match=r"data has 1 missing or infinite value\(s\), first in row 2"):
         rank_swap([1.0, np.nan, 2.0], 10)
     with pytest.raises(InputError, match="numeric"):
         rank_swap(["a", "b"], 10)
