@@ -80,6 +80,7 @@ from rumap._validation.data import (
     Table,
     check_column_index,
     column_names,
+    frame_matrix,
     resolve_columns,
 )
 from rumap._validation.registry import ASSUMES_VALID, REGISTRY, Validated, assumes_valid, validate_params
@@ -87,4 +88,4 @@ from rumap._validation.registry import ASSUMES_VALID, REGISTRY, Validated, assum
 __all__ = ["Interval", "PARAMETERS", "check_scalar", "check_array", "parse_grid", "Constraint", "StrOptions",
            "Boolean", "InstanceOf", "AnyOf", "DataMatrix", "Table", "Columns", "ColumnIndex", "SEED", "Arguments",
            "Validated", "REGISTRY", "ASSUMES_VALID", "validate_params", "assumes_valid", "make_constraint",
-           "column_names", "resolve_columns", "check_column_index"]
+           "column_names", "resolve_columns", "check_column_index", "frame_matrix"]

@@ -14,7 +14,8 @@ import numpy as np
 from rumap._validation.constraints import _NO_ARGUMENTS, Arguments, Constraint
 from rumap.errors import InputError
 
-__all__ = ["column_names", "resolve_columns", "check_column_index", "Columns", "ColumnIndex", "DataMatrix", "Table"]
+__all__ = ["column_names", "resolve_columns", "check_column_index", "frame_matrix", "Columns", "ColumnIndex",
+           "DataMatrix", "Table"]
 
 
 def _pandas() -> Any:
@@ -201,7 +202,7 @@ class DataMatrix(Constraint):
             self._check_size(name, (value.shape[0], len(chosen) if chosen is not None else value.shape[1]))
             if self.masked_of is not None:
                 _check_pairing(name, value.shape[0], labels, chosen, self.masked_of, args)
-            return _frame_matrix(value, labels, labels if chosen is None else chosen, name)
+            return frame_matrix(value, labels if chosen is None else chosen, name)
         try:
             x = np.asarray(value, dtype=float)
         except (TypeError, ValueError) as exc:
@@ -258,9 +259,25 @@ class DataMatrix(Constraint):
         return out
 
 
-def _frame_matrix(frame: Any, labels: Sequence[str], chosen: Sequence[str], name: str) -> np.ndarray:
-    """Columns ``chosen`` of a DataFrame as a finite float array; messages name the column and row."""
+def frame_matrix(frame: Any, chosen: Sequence[str], name: str) -> np.ndarray:
+    """Columns of a DataFrame as a finite float array of shape ``(n, len(chosen))``.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table; its column labels are compared as strings.
+    chosen : sequence of str
+        The columns.
+    name : str
+        Starts every message (the parameter or file).
+
+    Raises
+    ------
+    InputError
+        An unknown column, a non-numeric value or a missing/infinite value (named with its row).
+    """
     pd = _pandas()
+    labels = [str(c) for c in frame.columns]
     position = {label: j for j, label in reversed(list(enumerate(labels)))}
     out = np.empty((frame.shape[0], len(chosen)), dtype=float)
     for j, col in enumerate(chosen):

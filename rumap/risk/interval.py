@@ -31,9 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import PARAMETERS, check_scalar
-from rumap.errors import InputError
-from rumap.risk._paired import numeric_matrix, paired_frames, select_columns
+from rumap._validation import Columns, DataMatrix, StrOptions, validate_params
 
 __all__ = ["INTERVAL_METHODS", "DEFAULT_P", "IntervalResult", "interval_disclosure", "rank_half_width",
            "interval_risk", "sdid_risk"]
@@ -42,18 +40,30 @@ __all__ = ["INTERVAL_METHODS", "DEFAULT_P", "IntervalResult", "interval_disclosu
 DEFAULT_P: dict[str, float] = {"rank": 10.0, "sd": 5.0}
 
 
+@validate_params({"n": "records", "p": "interval_percent"}, example=lambda: {"n": 100, "p": 10.0})
 def rank_half_width(n: int, p: float) -> int:
     """Half-width h (in ranks) of a rank interval for n records and p percent.
 
     The interval ``[r - h, r + h]`` holds ranks that differ among them by less than
     ``p n / 100``, so h is the largest integer with ``2 h < p n / 100`` (0 at least).
+
+    Parameters
+    ----------
+    n : int
+        Number of records, at least 1.
+    p : float
+        Interval width parameter in percent, in (0, 100].
     """
+    return _half_width(n, p)
+
+
+def _half_width(n: int, p: float) -> int:
     return max(0, math.ceil(p * n / 200.0) - 1)
 
 
 def _rank_bounds(original: np.ndarray, masked: np.ndarray, p: float) -> tuple[np.ndarray, np.ndarray]:
     n = masked.shape[0]
-    h = rank_half_width(n, p)
+    h = _half_width(n, p)
     order = np.argsort(masked, axis=0, kind="stable")
     sorted_values = np.take_along_axis(masked, order, axis=0)
     rank = np.empty_like(order)
@@ -116,6 +126,26 @@ class IntervalResult:
                              "method": self.method, "p": self.p, "n": self.n})
 
 
+def _shares_inside(original: np.ndarray, masked: np.ndarray, p: float, method: str) -> np.ndarray:
+    """Per variable, the share of original values inside their interval; checked (n, q) arrays."""
+    low, high = INTERVAL_METHODS[method](original, masked, p)
+    return ((original >= low) & (original <= high)).mean(axis=0)
+
+
+def _example() -> dict[str, Any]:
+    x = np.array([[1.0, 10.0], [2.0, 30.0], [3.0, 20.0], [4.0, 50.0], [5.0, 40.0]])
+    return {"original": x, "masked": x + np.array([0.3, -4.0]), "p": 40.0, "method": "rank", "columns": ["x2", 0]}
+
+
+_PAIR = {"original": DataMatrix(min_rows=2), "masked": DataMatrix(min_rows=2, masked_of="original"),
+         "p": "interval_percent"}
+
+
+@validate_params({"columns": Columns(of="original", what="interval"),
+                  "original": DataMatrix(min_rows=2, columns="columns"),
+                  "masked": DataMatrix(min_rows=2, columns="columns", masked_of="original"),
+                  "p": [None, "interval_percent"], "method": StrOptions(INTERVAL_METHODS)},
+                 example=_example)
 def interval_disclosure(original: Any, masked: Any, p: float | None = None, method: str = "rank",
                         columns: Sequence[str | int] | None = None) -> IntervalResult:
     """Interval disclosure risk of a masked file.
@@ -124,13 +154,15 @@ def interval_disclosure(original: Any, masked: Any, p: float | None = None, meth
     ----------
     original, masked : ndarray of shape (n, q) or (n,), or DataFrame
         The two files; row ``i`` of ``masked`` is the masked record ``i``.
+        At least 2 records; the chosen columns numeric without missing values.
     p : float, optional
         Width parameter in percent, in (0, 100]. Default :data:`DEFAULT_P`
         (10 for rank intervals, 5 for sd intervals).
     method : {"rank", "sd"}
         Rank intervals or standard-deviation intervals.
     columns : sequence of str or int, optional
-        Numeric variables to examine (default all; array columns are ``x1 .. xq``).
+        Numeric variables to examine, by name or position (default all; array
+        columns are ``x1 .. xq``).
 
     Returns
     -------
@@ -151,23 +183,40 @@ def interval_disclosure(original: Any, masked: Any, p: float | None = None, meth
     ----------
     Domingo-Ferrer & Torra (2004), Section 2.3.
     """
-    if method not in INTERVAL_METHODS:
-        raise InputError(f"method must be one of {', '.join(INTERVAL_METHODS)}, got {method!r}")
-    p = DEFAULT_P[method] if p is None else check_scalar("p_percent", p, PARAMETERS["interval_percent"])
-    orig, mask = paired_frames(original, masked)
-    names = select_columns(orig, columns, "original", what="interval")
-    x = numeric_matrix(orig, names, "original")
-    y = numeric_matrix(mask, names, "masked")
-    low, high = INTERVAL_METHODS[method](x, y, p)
-    inside = (x >= low) & (x <= high)
-    return IntervalResult(method, float(p), int(x.shape[0]), tuple(names), tuple(inside.mean(axis=0).tolist()))
+    p = DEFAULT_P[method] if p is None else p
+    shares = _shares_inside(original, masked, p, method)
+    return IntervalResult(method, float(p), int(original.shape[0]), tuple(columns), tuple(shares.tolist()))
 
 
+@validate_params(_PAIR, example=lambda: {k: v for k, v in _example().items() if k in _PAIR})
 def interval_risk(original: np.ndarray, masked: np.ndarray, p: float = DEFAULT_P["rank"]) -> float:
-    """Rank-interval disclosure risk (share of original values inside); a dataset-level risk measure."""
-    return interval_disclosure(original, masked, p, "rank").risk
+    """Rank-interval disclosure risk (share of original values inside); a dataset-level risk measure.
+
+    Parameters
+    ----------
+    original, masked : ndarray of shape (n, q) or (n,), or DataFrame
+        As in :func:`interval_disclosure`, every column examined.
+    p : float
+        Width parameter in percent, in (0, 100].
+    """
+    return _risk(original, masked, p, "rank")
 
 
+@validate_params(_PAIR, example=lambda: {k: v for k, v in _example().items() if k in _PAIR})
 def sdid_risk(original: np.ndarray, masked: np.ndarray, p: float = DEFAULT_P["sd"]) -> float:
-    """Standard-deviation interval disclosure risk; a dataset-level risk measure."""
-    return interval_disclosure(original, masked, p, "sd").risk
+    """Standard-deviation interval disclosure risk; a dataset-level risk measure.
+
+    Parameters
+    ----------
+    original, masked : ndarray of shape (n, q) or (n,), or DataFrame
+        As in :func:`interval_disclosure`, every column examined.
+    p : float
+        Width parameter in percent, in (0, 100].
+    """
+    return _risk(original, masked, p, "sd")
+
+
+def _risk(original: np.ndarray, masked: np.ndarray, p: float, method: str) -> float:
+    """The mean over variables of the shares inside, as :attr:`IntervalResult.risk`; ``masked`` is (n, q)."""
+    shares = _shares_inside(original.reshape(masked.shape), masked, p, method)
+    return float(np.mean(tuple(shares.tolist())))

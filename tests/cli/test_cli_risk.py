@@ -99,7 +99,7 @@ def test_identity_from_data_json(files, capsys):
     (["linkage", "--original", "{original}", "--masked", "{short}"], ["400 rows", "10"]),
     (["linkage", "--original", "{original}", "--masked", "{masked}", "--keys", "income,zip"], ["no column 'zip'"]),
     (["linkage", "--original", "{original}", "--masked", "{masked}", "--method", "fuzzy"], ["invalid choice"]),
-    (["interval", "--original", "{original}", "--masked", "{masked}", "--p", "0"], ["p_percent"]),
+    (["interval", "--original", "{original}", "--masked", "{masked}", "--p", "0"], ["p must be a number in (0, 100]"]),
     (["interval", "--original", "{original}", "--masked", "{masked}", "--columns", "sex"], ["'sex' is not numeric"]),
     (["identity", "--f", "0.01", "--a", "10"], ["--fu"]),
     (["identity", "--f", "2", "--a", "10", "--fu", "0.001"], ["f must be", "2"]),
