@@ -312,7 +312,8 @@ class InstanceOf(Constraint):
         return value
 
     def describe(self) -> str:
-        return self.description or f"a {self.type_.__name__}"
+        name = self.type_.__name__
+        return self.description or f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         return [v for v in ("text", 1, {"a": 1}) if not isinstance(v, self.type_)]

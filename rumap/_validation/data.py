@@ -86,7 +86,7 @@ class Columns(Constraint):
     """Columns of the table in parameter ``of``, by name or position; checked into a list of names.
 
     ``None`` chooses every column. Array columns are named ``x1 .. xp``. The
-    table's own constraint reports a table that is none.
+    table's own constraint reports a table that is none or has no column.
     """
 
     of: str
@@ -94,7 +94,7 @@ class Columns(Constraint):
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> Any:
         available = column_names(args.raw[self.of])
-        if available is None:
+        if not available:  # not a table, or one without columns: its own constraint says so
             return value
         if value is None:
             return available
@@ -199,7 +199,7 @@ class DataMatrix(Constraint):
             if 2 not in self.ndim:
                 raise InputError(f"{name} must be {self.describe()}, got a table of shape {value.shape}")
             labels = [str(c) for c in value.columns]
-            self._check_size(name, (value.shape[0], len(chosen) if chosen is not None else value.shape[1]))
+            self._check_size(name, value.shape)
             if self.masked_of is not None:
                 _check_pairing(name, value.shape[0], labels, chosen, self.masked_of, args)
             return frame_matrix(value, labels if chosen is None else chosen, name)

@@ -1,0 +1,89 @@
+"""Every validated public function refuses every invalid value its constraints make, with an InputError naming it.
+
+The registry :data:`rumap._validation.REGISTRY` fills as the modules are
+imported, so every module of the package is imported first. For each function
+and each constrained parameter, the constraint makes invalid values
+(:meth:`rumap._validation.Constraint.invalid_values`); the function is called
+with its valid example and that one value replaced, and must raise
+:class:`rumap.errors.InputError` whose message names the parameter. Any other
+exception, or none, fails.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from typing import Any
+
+import pytest
+
+import rumap
+from rumap._validation import ASSUMES_VALID, REGISTRY, Validated
+from rumap.errors import InputError
+
+for _module in pkgutil.walk_packages(rumap.__path__, "rumap."):
+    if not _module.name.endswith("__main__"):
+        importlib.import_module(_module.name)
+
+#: The validated public callables there are now; the count only grows as modules adopt the constraints.
+MINIMUM_VALIDATED = 9
+KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "rumap.masking.noise.as_matrix",
+         "rumap.masking.swapping.rank_swap", "rumap.masking.swapping.swap_window",
+         "rumap.risk.interval.interval_disclosure", "rumap.risk.interval.interval_risk",
+         "rumap.risk.interval.sdid_risk", "rumap.risk.interval.rank_half_width")
+
+CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
+
+
+def valid_arguments(entry: Validated) -> dict[str, Any]:
+    """The entry's example, with the defaults of the parameters it leaves out."""
+    assert entry.example is not None, "validate_params(..., example=...) is missing: no valid call to start from"
+    defaults = {name: p.default for name, p in inspect.signature(entry.target).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+    return {**defaults, **entry.example()}
+
+
+def names(parameter: str) -> re.Pattern:
+    """The parameter's name as a word of its own (``p`` is not found in ``p_percent``)."""
+    return re.compile(rf"(?<![\w-]){re.escape(parameter)}(?![\w-])")
+
+
+@pytest.mark.parametrize(("qualname", "parameter"), CASES, ids=[f"{q.split('.', 1)[1]}-{p}" for q, p in CASES])
+def test_invalid_values_raise_input_error_naming_the_parameter(qualname, parameter):
+    entry = REGISTRY[qualname]
+    entry.target(**valid_arguments(entry))  # the example is valid
+    constraint = entry.constraints[parameter]
+    invalid = constraint.invalid_values(parameter, valid_arguments(entry))
+    assert len(invalid) >= 3, f"{qualname}: the constraint of {parameter} makes too few invalid values"
+    for value in invalid:
+        arguments = {**valid_arguments(entry), parameter: value}
+        with pytest.raises(InputError) as caught:
+            entry.target(**arguments)
+        message = str(caught.value)
+        assert names(parameter).search(message), f"{qualname}({parameter}={value!r}): {message!r} does not name it"
+
+
+def test_registry_holds_every_validated_function_with_an_example():
+    assert len(REGISTRY) >= MINIMUM_VALIDATED
+    assert set(KNOWN) <= set(REGISTRY)
+    for qualname, entry in REGISTRY.items():
+        assert entry.example is not None, f"{qualname} has no valid example"
+        assert entry.constraints, f"{qualname} declares no constraint"
+    assert len(CASES) >= 25
+
+
+def test_every_public_function_of_a_validated_module_is_validated_or_assumes_valid_input():
+    modules = {entry.target.__module__ for entry in REGISTRY.values()}
+    unaccounted = []
+    for module_name in sorted(modules):
+        module = importlib.import_module(module_name)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            qualname = f"{module_name}.{name}"
+            if inspect.isfunction(obj) and obj.__module__ == module_name \
+                    and qualname not in REGISTRY and qualname not in ASSUMES_VALID:
+                unaccounted.append(qualname)
+    assert not unaccounted, f"public functions neither validated nor marked assumes_valid: {unaccounted}"
+    assert "rumap.masking.noise.mask_with" in ASSUMES_VALID
