@@ -104,8 +104,9 @@ def test_str_options_boolean_instance_of():
 def test_alternatives():
     optional = make_constraint([None, "interval_percent"])
     assert optional.check("p", None) is None and optional.check("p", 5) == 5.0
-    with pytest.raises(InputError, match=r"^p must be a number in \(0, 100\], got 0.0$"):
-        optional.check("p", 0)  # the one real alternative says what is wrong
+    for constraint in (optional, make_constraint(["interval_percent", None])):
+        with pytest.raises(InputError, match=r"^p must be a number in \(0, 100\], got 0.0$"):
+            constraint.check("p", 0)  # the one real alternative says what is wrong
     generator = np.random.default_rng(1)
     assert SEED.check("seed", generator) is generator and SEED.check("seed", np.uint32(7)) == 7
     with pytest.raises(InputError, match="^seed must be None, an integer >= 0 or a numpy.random.Generator, got -1$"):

@@ -347,14 +347,14 @@ class AnyOf(Constraint):
         return tuple(dict.fromkeys(d for m in self.members for d in m.depends_on))
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> Any:
+        others = [m for m in self.members if not isinstance(m, _IsNone)]
+        if len(others) == 1 and value is not None:
+            return others[0].check(name, value, args)  # an optional value: its constraint says what is wrong
         for member in self.members:
             try:
                 return member.check(name, value, args)
-            except InputError as exc:
-                error = exc
-        others = [m for m in self.members if not isinstance(m, _IsNone)]
-        if len(others) == 1 and value is not None:
-            raise error  # an optional value: the one real constraint says what is wrong
+            except InputError:
+                continue
         raise InputError(f"{name} must be {self.describe()}, got {value!r}")
 
     def describe(self) -> str:

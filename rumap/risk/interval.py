@@ -137,8 +137,13 @@ def _example() -> dict[str, Any]:
     return {"original": x, "masked": x + np.array([0.3, -4.0]), "p": 40.0, "method": "rank", "columns": ["x2", 0]}
 
 
-_PAIR = {"original": DataMatrix(min_rows=2), "masked": DataMatrix(min_rows=2, masked_of="original"),
-         "p": "interval_percent"}
+#: The constraints of the dataset-level measures: every column of both files.
+_DATASET_MEASURE = {"original": DataMatrix(min_rows=2), "masked": DataMatrix(min_rows=2, masked_of="original"),
+                    "p": "interval_percent"}
+
+
+def _dataset_example() -> dict[str, Any]:
+    return {k: v for k, v in _example().items() if k in _DATASET_MEASURE}
 
 
 @validate_params({"columns": Columns(of="original", what="interval"),
@@ -188,7 +193,7 @@ def interval_disclosure(original: Any, masked: Any, p: float | None = None, meth
     return IntervalResult(method, float(p), int(original.shape[0]), tuple(columns), tuple(shares.tolist()))
 
 
-@validate_params(_PAIR, example=lambda: {k: v for k, v in _example().items() if k in _PAIR})
+@validate_params(_DATASET_MEASURE, example=_dataset_example)
 def interval_risk(original: np.ndarray, masked: np.ndarray, p: float = DEFAULT_P["rank"]) -> float:
     """Rank-interval disclosure risk (share of original values inside); a dataset-level risk measure.
 
@@ -202,7 +207,7 @@ def interval_risk(original: np.ndarray, masked: np.ndarray, p: float = DEFAULT_P
     return _risk(original, masked, p, "rank")
 
 
-@validate_params(_PAIR, example=lambda: {k: v for k, v in _example().items() if k in _PAIR})
+@validate_params(_DATASET_MEASURE, example=_dataset_example)
 def sdid_risk(original: np.ndarray, masked: np.ndarray, p: float = DEFAULT_P["sd"]) -> float:
     """Standard-deviation interval disclosure risk; a dataset-level risk measure.
 
