@@ -48,6 +48,12 @@ Declaring the constraints of a public function
 5. A frozen dataclass is decorated the same way, above ``@dataclass``: its fields
    are checked before ``__post_init__``, which keeps the checks that relate
    fields to each other.
+6. Converting a module: each ``check_scalar(name, value)`` becomes a dict entry,
+   each hand-written "must be one of" a :class:`StrOptions`, each data-matrix
+   or column check a :class:`DataMatrix`, :class:`Table` or :class:`Columns`;
+   the body drops those checks (a :class:`DataMatrix` value arrives as a float
+   array of the input's shape, or ``(n, q)`` for chosen columns), and so do the
+   kernels. Add the new functions to ``KNOWN`` in the common test.
 
 Messages name the parameter, never a command-line flag: the command-line
 interface and the dashboard show them as they are.
