@@ -9,4 +9,9 @@ class InputError(ValueError):
     The message names the offending item (parameter, file, column or value) so
     that the command-line interface can print it as one line and the dashboard
     can show it in an error box.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, naming the parameter, file, column or value.
     """

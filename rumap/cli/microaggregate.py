@@ -23,6 +23,18 @@ WRITERS: dict[str, Callable[[pd.DataFrame, Path], None]] = {
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``microaggregate`` subcommand and its flags.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The main parser's subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The subcommand's parser.
+    """
     p = subparsers.add_parser("microaggregate", help=HELP, description=HELP)
     p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     p.add_argument("--columns", metavar="A,B,...", help="comma-separated numeric columns (default: every numeric one)")
@@ -39,7 +51,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def parse_columns(text: str | None) -> list[str] | None:
-    """``"A,B"`` -> ``["A", "B"]``; ``None`` means every numeric column."""
+    """``"A,B"`` -> ``["A", "B"]``; ``None`` means every numeric column.
+
+    Parameters
+    ----------
+    text : str or None
+        The value of ``--columns``: comma-separated names.
+
+    Returns
+    -------
+    list of str or None
+        The names, in order; ``None`` where no names were given.
+    """
     if text is None:
         return None
     names = [name.strip() for name in text.split(",")]
@@ -51,6 +74,18 @@ def parse_columns(text: str | None) -> list[str] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Microaggregate the chosen columns of ``--data`` and print SSE/SST (and write ``--out``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``microaggregate``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
     out_path = Path(args.out) if args.out else None
     if out_path is not None and out_path.suffix.lower() not in WRITERS:
         raise InputError(f"--out {args.out}: unknown format {out_path.suffix or '(no extension)'!r}; "

@@ -40,6 +40,18 @@ def _names(text: str | None, flag: str) -> list[str] | None:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``risk`` subcommand and its flags.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The main parser's subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The subcommand's parser.
+    """
     p = subparsers.add_parser("risk", help=HELP, description=HELP)
     sub = p.add_subparsers(dest="risk_command", metavar="MEASURE", parser_class=type(p))
     sub.required = True
@@ -96,6 +108,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the chosen ``risk`` measure.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``risk``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
     runner: Callable[[argparse.Namespace], int] = args._risk_run
     return runner(args)
 
@@ -111,6 +135,18 @@ def _emit(args: argparse.Namespace, payload: dict, lines: list[str]) -> int:
 
 
 def run_linkage(args: argparse.Namespace) -> int:
+    """``risk linkage``: record linkage between ``--original`` and ``--masked``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``risk linkage``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
     original, masked = read_table(args.original), read_table(args.masked)
     keys = _names(args.keys, "--keys")
     for frame, name in ((original, args.original), (masked, args.masked)):
@@ -142,6 +178,18 @@ def run_linkage(args: argparse.Namespace) -> int:
 
 
 def run_interval(args: argparse.Namespace) -> int:
+    """``risk interval``: interval disclosure of ``--masked`` around ``--original``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``risk interval``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
     original, masked = read_table(args.original), read_table(args.masked)
     columns = _names(args.columns, "--columns")
     if columns is None:
@@ -185,6 +233,18 @@ def _identity_from_figures(args: argparse.Namespace) -> int:
 
 
 def run_identity(args: argparse.Namespace) -> int:
+    """``risk identity``: identification risk from the key variables of a file, or from given figures.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``risk identity``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
     if args.data is None:
         return _identity_from_figures(args)
     if args.key is None or args.N is None or args.a is None:

@@ -105,6 +105,18 @@ RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``table`` subcommand and its flags.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The main parser's subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The subcommand's parser.
+    """
     from rumap.cli import OneLineParser
 
     p = subparsers.add_parser("table", help=HELP, description=HELP)
@@ -148,4 +160,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the chosen ``table`` command (``bounds``, ``rules`` or ``dominance-flaw``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``table``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
     return RUNNERS[args.table_command](args)

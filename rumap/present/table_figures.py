@@ -30,6 +30,15 @@ def constructions_figure(flaw: DominanceFlaw) -> go.Figure:
 
     The coalition (contributions 2..n+1) and the tail (the N - n - 1 smallest)
     are marked, with each cell's tail sum in the legend.
+
+    Parameters
+    ----------
+    flaw : DominanceFlaw
+        Constructions 1 and 2 of the dominance rule's flaw (:func:`rumap.tables.dominance.dominance_flaw`).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     ranks = np.arange(1, flaw.cells + 1)
     fig = go.Figure()
@@ -48,7 +57,17 @@ def constructions_figure(flaw: DominanceFlaw) -> go.Figure:
 
 
 def theorem_figure(scan: TheoremScan) -> go.Figure:
-    """The two tails against N with their limits r(1 - k) and 1 - k (Theorem 1)."""
+    """The two tails against N with their limits r(1 - k) and 1 - k (Theorem 1).
+
+    Parameters
+    ----------
+    scan : TheoremScan
+        The tails for a range of N (:func:`rumap.tables.dominance.theorem1_scan`).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=scan.cells, y=scan.nonsensitive_tail, mode="lines+markers",
                              line={"color": _NONSENSITIVE}, name="X_ns (not sensitive): Eq A.2"))
@@ -63,7 +82,17 @@ def theorem_figure(scan: TheoremScan) -> go.Figure:
 
 
 def bounds_figure(bounds: TableBounds) -> go.Figure:
-    """Each unknown cell's feasible range as a horizontal bar, coloured by its risk."""
+    """Each unknown cell's feasible range as a horizontal bar, coloured by its risk.
+
+    Parameters
+    ----------
+    bounds : TableBounds
+        LP bounds and risks of the suppressed cells (:func:`rumap.tables.bounds.suppression_bounds`).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     names = [", ".join(label) for label in bounds.labels]
     finite_max = np.where(np.isfinite(bounds.max), bounds.max, np.nan)
     risk = np.where(np.isfinite(bounds.risk), bounds.risk, np.nan)
