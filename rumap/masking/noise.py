@@ -222,6 +222,18 @@ def add_noise(
     References
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Eq 11 and Figure 7; Kim (1986).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.masking.noise import NoiseSpec, add_noise
+    >>> x = np.arange(1000.0)
+    >>> y = add_noise(x, lambda2=4.0, seed=1)
+    >>> y.shape, bool(abs(np.var(y - x) - 4.0) < 0.5)
+    ((1000,), True)
+    >>> truncated = add_noise(x, lambda2=4.0, spec=NoiseSpec(truncate_below=0.0), seed=1)
+    >>> float(truncated.min())
+    0.0
     """
     spec = spec or NoiseSpec()
     x = data.reshape(data.shape[0], -1)

@@ -127,6 +127,17 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     for micro-data using the R package sdcMicro. Journal of Statistical
     Software 67(4) (function ``rankSwap``).
     Mas, M. Statistical Data Protection Techniques. EUSTAT: "Data swapping".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.masking.swapping import rank_swap
+    >>> x = np.arange(1.0, 11.0)
+    >>> y = rank_swap(x, swap_percent=20.0, seed=3)
+    >>> bool(np.array_equal(np.sort(y), x)), int(np.max(np.abs(y - x))) <= 2
+    (True, True)
+    >>> bool(np.array_equal(rank_swap(x, 0.0, seed=3), x))
+    True
     """
     rng = np.random.default_rng(seed)
     columns = data.reshape(data.shape[0], -1)
