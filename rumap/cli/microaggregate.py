@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from rumap.errors import InputError
-from rumap.io.data import numeric_column_names, numeric_columns, read_table
+from rumap.errors import InputError, optional_module
+from rumap.io.data import FORMATS_EXTRA, numeric_column_names, numeric_columns, read_table
 from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
 
 HELP = "microaggregate numeric columns (groups of at least k records) and report the information loss"
@@ -18,8 +18,13 @@ HELP = "microaggregate numeric columns (groups of at least k records) and report
 WRITERS: dict[str, Callable[[pd.DataFrame, Path], None]] = {
     ".csv": lambda frame, path: frame.to_csv(path, index=False),
     ".tsv": lambda frame, path: frame.to_csv(path, index=False, sep="\t"),
-    ".parquet": lambda frame, path: frame.to_parquet(path, index=False),
+    ".parquet": lambda frame, path: _write_parquet(frame, path),
 }
+
+
+def _write_parquet(frame: pd.DataFrame, path: Path) -> None:
+    optional_module("pyarrow", "writing Parquet files", FORMATS_EXTRA)
+    frame.to_parquet(path, index=False, engine="pyarrow")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rumap.errors import InputError
+from rumap.errors import InputError, optional_module
 
 __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
            "numeric_column_names", "summary_table", "BUNDLED_DATA"]
@@ -24,9 +24,15 @@ __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_co
 #: Largest file accepted (bytes).
 MAX_BYTES = 200 * 1024 * 1024
 
-#: Data sets shipped with rumap, by name.
-BUNDLED_DATA = {"income (synthetic, Table 1)": Path(__file__).resolve().parents[2] / "data" / "income.csv",
-                "persons (synthetic, categorical keys)": Path(__file__).resolve().parents[2] / "data" / "persons.csv"}
+_BUNDLED = Path(__file__).resolve().parent / "bundled"
+
+#: Data sets shipped with rumap (package data, so a core install has them too), by name.
+BUNDLED_DATA = {"income (synthetic, Table 1)": _BUNDLED / "income.csv",
+                "persons (synthetic, categorical keys)": _BUNDLED / "persons.csv"}
+
+#: The extra of rumap that installs the readers' optional packages (pyreadstat, pyarrow, openpyxl).
+FORMATS_EXTRA = "formats"
+
 
 
 def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:
@@ -45,11 +51,13 @@ def _read_tsv(buffer: io.BytesIO) -> pd.DataFrame:
 
 
 def _read_excel(buffer: io.BytesIO) -> pd.DataFrame:
+    optional_module("openpyxl", "reading Excel files", FORMATS_EXTRA)
     return pd.read_excel(buffer, engine="openpyxl")
 
 
 def _read_parquet(buffer: io.BytesIO) -> pd.DataFrame:
-    return pd.read_parquet(buffer)
+    optional_module("pyarrow", "reading Parquet files", FORMATS_EXTRA)
+    return pd.read_parquet(buffer, engine="pyarrow")
 
 
 def _read_dta(buffer: io.BytesIO) -> pd.DataFrame:
@@ -57,22 +65,19 @@ def _read_dta(buffer: io.BytesIO) -> pd.DataFrame:
 
 
 def _pyreadstat_sas7bdat(buffer: io.BytesIO) -> pd.DataFrame:
-    import pyreadstat
-
+    pyreadstat = optional_module("pyreadstat", "reading .sas7bdat files", FORMATS_EXTRA)
     frame, _meta = pyreadstat.read_sas7bdat(buffer)
     return frame
 
 
 def _pyreadstat_xport(buffer: io.BytesIO) -> pd.DataFrame:
-    import pyreadstat
-
+    pyreadstat = optional_module("pyreadstat", "reading .xpt files", FORMATS_EXTRA)
     frame, _meta = pyreadstat.read_xport(buffer)
     return frame
 
 
 def _pyreadstat_sav(buffer: io.BytesIO) -> pd.DataFrame:
-    import pyreadstat
-
+    pyreadstat = optional_module("pyreadstat", "reading .sav files", FORMATS_EXTRA)
     frame, _meta = pyreadstat.read_sav(buffer)
     return frame
 
@@ -130,8 +135,11 @@ def read_table_bytes(content: bytes, name: str) -> pd.DataFrame:
         raise InputError(f"{name}: the file is not UTF-8 text (bad encoding)") from None
     except pd.errors.EmptyDataError:
         raise InputError(f"{name}: the file has no data") from None
+    except InputError as exc:  # an optional reader that is not installed
+        raise InputError(f"{name}: {exc}") from None
     except ImportError as exc:
-        raise InputError(f"{name}: reading {suffix} files needs an extra package ({exc.name})") from None
+        raise InputError(f"{name}: reading {suffix} files needs {exc.name}, which is not installed: "
+                         f"pip install 'rumap[{FORMATS_EXTRA}]'") from None
     except Exception as exc:  # every reader has its own error types
         raise InputError(f"{name}: cannot read the file as {suffix}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     if frame.shape[0] == 0 or frame.shape[1] == 0:

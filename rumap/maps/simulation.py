@@ -41,7 +41,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from rumap._validation import check_array, check_scalar
-from rumap.errors import InputError
+from rumap.errors import InputError, optional_module
 from rumap.maps.attacks import (
     Target,
     attack_squared_errors,
@@ -559,8 +559,8 @@ def _run_local(plan: _Plan, units, progress, total) -> list[_ChunkOutput]:
 
 
 def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]:
-    from distributed import Client
-    from distributed import as_completed as dask_as_completed
+    distributed = optional_module("distributed", "running a simulation on a Dask cluster", "dask")
+    Client, dask_as_completed = distributed.Client, distributed.as_completed
 
     own = isinstance(client, str)
     if own:

@@ -21,21 +21,28 @@ from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
 __all__ = ["cli_command", "python_call", "data_path"]
 
-_ROOT = Path(__file__).resolve().parents[2]
-
-
 def data_path(source: DataSource) -> str:
     """The file name to pass on the command line for a data source.
 
-    Bundled data sets are given relative to the project's root; an uploaded
-    file by its own name (the user has it); inline values by a placeholder.
+    Bundled data sets are given relative to the working directory when they lie
+    under it (otherwise by their full path); an uploaded file by its own name
+    (the user has it); inline values by a placeholder.
+
+    Parameters
+    ----------
+    source : DataSource
+        Where a specification's data come from.
+
+    Returns
+    -------
+    str
     """
     if source.kind == "bundled":
         path = BUNDLED_DATA.get(source.name)
         if path is None:
             return source.name
         try:
-            return str(Path(path).resolve().relative_to(_ROOT))
+            return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
         except ValueError:
             return str(path)
     if source.kind == "upload":

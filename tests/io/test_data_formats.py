@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 import pyreadstat
@@ -93,3 +95,14 @@ def test_summary_table_matches_numpy():
     assert table["mean"] == pytest.approx(x.mean())
     assert table["sd"] == pytest.approx(x.std(ddof=1))
     assert table["max"] == 95200.0 and table["min"] == 2000.0
+
+
+@pytest.mark.parametrize("name, module", [("survey.sav", "pyreadstat"), ("survey.xpt", "pyreadstat"),
+                                          ("survey.sas7bdat", "pyreadstat"), ("table.parquet", "pyarrow"),
+                                          ("table.xlsx", "openpyxl")])
+def test_a_missing_reader_names_the_extra(monkeypatch, name, module):
+    monkeypatch.setitem(sys.modules, module, None)  # as if it were not installed
+    with pytest.raises(InputError) as info:
+        read_table_bytes(b"some bytes", name)
+    message = str(info.value)
+    assert message.startswith(f"{name}: ") and module in message and "pip install 'rumap[formats]'" in message
