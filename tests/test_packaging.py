@@ -10,6 +10,7 @@ every module of the core imports, and ``python -m rumap analytic`` and
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import tomllib
 import venv
@@ -42,10 +43,14 @@ def test_core_dependencies_and_extras_are_declared():
 
 @pytest.fixture(scope="module")
 def core_python(tmp_path_factory) -> Path:
+    # a copy of the sources, so that building the wheel leaves nothing in the project's folder
+    source = tmp_path_factory.mktemp("source") / "rumap"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "artifacts", "__pycache__", ".*_cache", "tests", "benchmarks"))
     env = tmp_path_factory.mktemp("core-venv")
     venv.create(env, with_pip=True)
     python = env / "bin" / "python"
-    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(ROOT)],
+    proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(source)],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return python
