@@ -9,7 +9,10 @@ import time
 
 import numpy as np
 
-from rumap.tables.bounds import PublishedTable, linked_bounds, paper_table1, rounding_ru_map, suppression_bounds
+from rumap.tables.bounds import suppression_bounds
+from rumap.tables.linked import linked_bounds
+from rumap.tables.published import PublishedTable, paper_table1
+from rumap.tables.rounding import rounding_ru_map
 from rumap.tables.rules import apply_rule
 
 

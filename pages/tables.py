@@ -12,20 +12,16 @@ import streamlit as st
 
 from rumap.errors import InputError
 from rumap.io.data import read_table_bytes
+from rumap.io.tables import published_table_from_frame
 from rumap.present.plotting import ru_map_figure
 from rumap.present.table_figures import bounds_figure, constructions_figure, theorem_figure
-from rumap.tables.bounds import (
-    insider_bounds,
-    linked_bounds,
-    merge_categories,
-    paper_table1,
-    paper_table1_completed,
-    published_table_from_frame,
-    redesign_bounds,
-    rounding_ru_map,
-    suppression_bounds,
-)
+from rumap.tables.bounds import suppression_bounds
 from rumap.tables.dominance import dominance_flaw, example1, theorem1_scan
+from rumap.tables.insider import insider_bounds
+from rumap.tables.linked import linked_bounds
+from rumap.tables.published import paper_table1, paper_table1_completed
+from rumap.tables.redesign import merge_categories, redesign_bounds
+from rumap.tables.rounding import rounding_ru_map
 from rumap.tables.rules import RULES, apply_rule, contributions_from_frame, example_contributions
 
 TABLE_TYPES = ["csv", "txt", "tsv", "xlsx", "parquet"]

@@ -1,0 +1,25 @@
+"""Reading published tables (rumap/io/tables.py): labels, totals, x for a suppressed cell."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from table_helpers import TABLE1
+
+from rumap.errors import InputError
+from rumap.io.tables import published_table_from_frame
+
+
+def test_reading_errors_name_row_and_column():
+    frame = pd.read_csv(TABLE1, dtype=str)
+    frame.iloc[2, 3] = "lots"
+    with pytest.raises(InputError, match=r"t.csv: row '5', column '6' is 'lots'"):
+        published_table_from_frame(frame, source="t.csv")
+    frame.iloc[2, 3] = None
+    with pytest.raises(InputError, match="is empty"):
+        published_table_from_frame(frame, source="t.csv")
+    frame.iloc[2, 3] = "-4"
+    with pytest.raises(InputError, match="negative"):
+        published_table_from_frame(frame, source="t.csv")
+    with pytest.raises(InputError, match="needs a label column"):
+        published_table_from_frame(frame.iloc[:, :2], source="t.csv")
