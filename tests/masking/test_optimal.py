@@ -1,0 +1,66 @@
+"""Optimal univariate microaggregation (rumap/masking/microaggregation/optimal.py), Hansen & Mukherjee (2003)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from microaggregation_helpers import UNIVARIATE_HEURISTICS
+
+from rumap.errors import InputError
+from rumap.masking.microaggregation import microaggregate, sum_of_squares
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 6, 11])
+def test_optimal_below_every_univariate_heuristic_and_equal_to_microagg1d(k):
+    from microagg1d import univariate_microaggregation
+
+    x = np.random.default_rng(k).lognormal(sigma=1.2, size=997)
+    optimal = microaggregate(x, k, "optimal")
+    assert optimal.group_sizes.min() >= k and optimal.group_sizes.max() <= 2 * k - 1
+    for name in UNIVARIATE_HEURISTICS:
+        assert optimal.sse <= microaggregate(x, k, name).sse * (1 + 1e-12), name
+    # microagg1d 0.4.0's default "simple" method can miss the optimum; its
+    # "wilber" and "galil_park" methods find it.
+    for method in ("wilber", "galil_park"):
+        sse, _ = sum_of_squares(x, univariate_microaggregation(x, k, method=method))
+        assert optimal.sse == pytest.approx(sse, rel=1e-9), method
+    sse_default, _ = sum_of_squares(x, univariate_microaggregation(x, k))
+    assert optimal.sse <= sse_default * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("k", [3, 5])
+def test_optimal_keeps_precision_on_tight_clusters_far_apart(k):
+    # Runs of SSE ~1e-6 among values spread over 1e6: prefix sums over the whole
+    # sorted array lose the runs' SSE to rounding; sums anchored at each run do not.
+    rng = np.random.default_rng(0)
+    centres = rng.integers(0, 1000, 500).astype(float) * 1000
+    x = np.repeat(centres, 6) + rng.normal(0, 1e-3, 3000)
+    optimal = microaggregate(x, k, "optimal")
+    for name in UNIVARIATE_HEURISTICS:
+        assert optimal.sse <= microaggregate(x, k, name).sse * (1 + 1e-9), name
+
+
+def test_optimal_large_k_uses_prefix_sums():
+    from microagg1d import univariate_microaggregation
+
+    x = np.random.default_rng(5).lognormal(size=3000)
+    optimal = microaggregate(x, 600, "optimal")
+    sse, _ = sum_of_squares(x, univariate_microaggregation(x, 600, method="wilber"))
+    assert optimal.sse == pytest.approx(sse, rel=1e-9)
+    assert optimal.group_sizes.min() >= 600
+
+
+def test_optimal_on_census_column(census):
+    from microagg1d import univariate_microaggregation
+
+    x = census["FEDTAX"].to_numpy(float)
+    for k in (3, 5):
+        optimal = microaggregate(x, k, "optimal")
+        sse, _ = sum_of_squares(x, univariate_microaggregation(x, k, method="wilber"))
+        assert optimal.sse == pytest.approx(sse, rel=1e-9)
+        assert all(optimal.sse <= microaggregate(x, k, a).sse * (1 + 1e-12) for a in UNIVARIATE_HEURISTICS)
+
+
+def test_optimal_is_univariate():
+    with pytest.raises(InputError, match="one column, got 2"):
+        microaggregate(np.ones((10, 2)), 2, "optimal")
