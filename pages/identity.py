@@ -17,13 +17,8 @@ import streamlit as st
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, read_table, read_table_bytes
 from rumap.present.plotting import ru_map_figure
-from rumap.risk.identity import (
-    BETA_ESTIMATORS,
-    identity_risk_from_data,
-    multiple_investigators_risk,
-    recoding_map,
-    subsampling_map,
-)
+from rumap.risk.identity import identity_risk_from_data, multiple_investigators_risk, recoding_map, subsampling_map
+from rumap.risk.poisson_gamma import BETA_ESTIMATORS
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 DEFAULT_KEY = ("age", "sex", "marital", "region")

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.risk.identity import (
-    BETA_ESTIMATORS,
     identification_risk,
     identity_risk_from_data,
     max_sample_fraction,
@@ -26,6 +25,7 @@ from rumap.risk.identity import (
 )
 from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
 from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
+from rumap.risk.poisson_gamma import BETA_ESTIMATORS
 
 HELP = "disclosure risk: record linkage, interval disclosure, identity (population uniques)"
 

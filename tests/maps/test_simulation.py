@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from cli_helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

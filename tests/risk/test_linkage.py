@@ -12,26 +12,13 @@ from rumap.errors import InputError
 from rumap.risk.linkage import (
     AGGREGATIONS,
     distance_linkage,
-    fellegi_sunter_em,
     linkage_risk_distance,
     linkage_risk_distance_shared_ties,
     linkage_risk_probabilistic,
-    probabilistic_linkage,
     record_linkage,
     variable_distance,
 )
 
-
-def noisy(x: np.ndarray, scale: float, seed: int = 1) -> np.ndarray:
-    return x + np.random.default_rng(seed).normal(scale=scale, size=x.shape)
-
-
-@pytest.fixture(scope="module")
-def data() -> np.ndarray:
-    return np.random.default_rng(0).normal(size=(800, 4))
-
-
-# --- Definition 1 ---------------------------------------------------------
 
 def test_variable_distances_of_definition_1():
     assert variable_distance("nominal", 3, 3) == 0.0
@@ -71,14 +58,14 @@ def test_tie_on_the_keys_only_is_not_a_link(data):
 
 @pytest.mark.parametrize("aggregation", list(AGGREGATIONS))
 @pytest.mark.parametrize("scale", [0.05, 0.3, 1.0])
-def test_kdtree_equals_brute_force(data, aggregation, scale):
+def test_kdtree_equals_brute_force(data, aggregation, scale, noisy):
     y = noisy(data, scale)
     kd = distance_linkage(data, y, aggregation=aggregation, engine="kdtree")
     brute = distance_linkage(data, y, aggregation=aggregation, engine="brute")
     assert (kd.n_correct, kd.n_tied) == (brute.n_correct, brute.n_tied)
 
 
-def test_brute_force_agrees_with_an_explicit_distance_matrix():
+def test_brute_force_agrees_with_an_explicit_distance_matrix(noisy):
     rng = np.random.default_rng(3)
     x = rng.normal(size=(60, 3))
     y = noisy(x, 0.4, seed=4)
@@ -91,19 +78,19 @@ def test_brute_force_agrees_with_an_explicit_distance_matrix():
     assert distance_linkage(x, y, engine="brute").n_correct == expected
 
 
-def test_risk_falls_as_noise_grows(data):
+def test_risk_falls_as_noise_grows(data, noisy):
     risks = [distance_linkage(data, noisy(data, s)).linked_correctly for s in (0.0, 0.15, 0.3, 0.6, 1.2, 3.0)]
     assert risks[0] == 1.0
     assert all(a > b for a, b in zip(risks, risks[1:], strict=False)), risks
     assert risks[-1] < 0.02
 
 
-def test_key_subset_links_less_than_all_keys(data):
+def test_key_subset_links_less_than_all_keys(data, noisy):
     y = noisy(data, 0.2)
     assert distance_linkage(data, y, keys=["x1"]).linked_correctly < distance_linkage(data, y).linked_correctly
 
 
-def test_standardization_makes_units_irrelevant(data):
+def test_standardization_makes_units_irrelevant(data, noisy):
     y = noisy(data, 0.3)
     scale = np.array([1.0, 1000.0, 0.001, 50.0])
     base = distance_linkage(data, y)
@@ -167,7 +154,7 @@ def test_one_dimensional_arrays_and_to_dict(data):
     assert result.to_frame().loc[0, "n_correct"] == 800
 
 
-def test_dataset_measures_have_the_engine_signature(data):
+def test_dataset_measures_have_the_engine_signature(data, noisy):
     y = noisy(data, 0.2)
     assert linkage_risk_distance(data, y) == distance_linkage(data, y).linked_correctly
     assert 0.0 <= linkage_risk_probabilistic(data[:300], y[:300]) <= 1.0
@@ -212,65 +199,6 @@ def test_property_kdtree_brute_and_permutation(n, p, scale, seed, rounding):
     assert 0.0 <= kd.linked_correctly <= 1.0
     perm = rng.permutation(n)
     assert distance_linkage(x[perm], y[perm]).n_correct == kd.n_correct
-
-
-# --- probabilistic --------------------------------------------------------
-
-def test_em_recovers_m_and_u():
-    rng = np.random.default_rng(7)
-    m_true, u_true = np.array([0.95, 0.9, 0.85, 0.9, 0.8]), np.array([0.1, 0.05, 0.2, 0.1, 0.15])
-    p_true, pairs = 0.02, 400_000
-    matched = rng.random(pairs) < p_true
-    agree = np.where(matched[:, None], rng.random((pairs, 5)) < m_true, rng.random((pairs, 5)) < u_true)
-    counts = np.bincount(agree.astype(int) @ (1 << np.arange(5)), minlength=32)
-    m, u, p, _ = fellegi_sunter_em(counts, 5, match_share=0.1)
-    assert m == pytest.approx(m_true, abs=0.02)
-    assert u == pytest.approx(u_true, abs=0.005)
-    assert p == pytest.approx(p_true, rel=0.1)
-
-
-def test_probabilistic_identical_files_and_noise():
-    x = np.random.default_rng(8).normal(size=(500, 4))
-    identical = probabilistic_linkage(x, x.copy())
-    assert identical.linked_correctly > 0.95
-    assert identical.n_correct + identical.n_tied == 500  # own pairing is optimal; ties are exchanges
-    risks = [probabilistic_linkage(x, noisy(x, s)).linked_correctly for s in (0.0, 0.1, 0.5, 2.0)]
-    assert risks[0] > risks[1] > risks[2] >= risks[3]
-    assert risks[3] < 0.02
-
-
-def test_probabilistic_duplicates_are_ties():
-    x = np.random.default_rng(9).normal(size=(200, 3))
-    x[10] = x[20]
-    result = probabilistic_linkage(x, x.copy())
-    assert result.n_tied >= 2
-    assert result.n_correct <= 198
-
-
-def test_blocking_bounds_the_pairs():
-    x = np.random.default_rng(10).normal(size=(3000, 5))
-    y = noisy(x, 0.02)
-    one = probabilistic_linkage(x, y, block_size=3000)
-    blocked = probabilistic_linkage(x, y, block_size=500)
-    assert one.settings["blocks"] == 1 and blocked.settings["blocks"] == 6
-    assert blocked.linked_correctly > 0.8 and one.linked_correctly > 0.8
-    assert set(blocked.to_dict()) >= {"method", "n", "linked_correctly", "m", "u"}
-
-
-def test_probabilistic_categorical_keys():
-    rng = np.random.default_rng(11)
-    frame = pd.DataFrame({"a": rng.integers(0, 30, 400), "b": rng.choice(list("pqrstuvwxyz"), 400),
-                          "c": rng.integers(0, 40, 400)})
-    result = probabilistic_linkage(frame, frame.copy(), kinds={"a": "nominal", "c": "nominal"})
-    assert result.kinds == ("nominal", "nominal", "nominal")
-    assert result.linked_correctly > 0.9
-
-
-def test_probabilistic_rejects_bad_options(data):
-    with pytest.raises(InputError, match="block_size"):
-        probabilistic_linkage(data, data, block_size=1)
-    with pytest.raises(InputError, match="tolerance"):
-        probabilistic_linkage(data, data, tolerance=-1)
 
 
 # --- as the R of an empirical map ----------------------------------------------
