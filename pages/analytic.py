@@ -8,7 +8,8 @@ import streamlit as st
 from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.widgets import errors_shown, keep_controls, number, plot, reproduce
-from rumap.maps.analytic import FAMILIES, STATES
+from rumap.maps.analytic import STATES
+from rumap.maps.families import FAMILIES
 from rumap.present.figures import analysis_figure
 from rumap.present.statements import summary_lines
 from rumap.specs import AnalyticSpec

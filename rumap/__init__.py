@@ -25,7 +25,7 @@ _EXPORTS: dict[str, str] = {
     "Crossing": "rumap.maps.optimum",
     "Optimum": "rumap.maps.optimum",
     "crossings": "rumap.maps.optimum",
-    "describe_optimum": "rumap.maps.optimum",
+    "describe_optimum": "rumap.present.statements",
     "envelope": "rumap.maps.optimum",
     "max_tolerable_risk": "rumap.maps.optimum",
     "RUMap": "rumap.result",

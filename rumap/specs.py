@@ -23,7 +23,8 @@ import numpy as np
 from rumap._validation import check_scalar
 from rumap.errors import InputError
 from rumap.fingerprint import array_digest
-from rumap.maps.analytic import FAMILIES, STATES, AnalyticSetting, analytic_map
+from rumap.maps.analytic import STATES, AnalyticSetting, analytic_map
+from rumap.maps.families import FAMILIES
 from rumap.maps.optimum import Crossing, Optimum, crossings, max_tolerable_risk
 from rumap.result import RUMap, json_safe
 

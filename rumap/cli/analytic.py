@@ -10,8 +10,10 @@ import pandas as pd
 from rumap._validation import parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_column, read_table
-from rumap.maps.analytic import FAMILIES, STATES, AnalyticSetting, analytic_map
-from rumap.maps.optimum import crossings, describe_optimum, envelope, max_tolerable_risk
+from rumap.maps.analytic import STATES, AnalyticSetting, analytic_map
+from rumap.maps.families import FAMILIES
+from rumap.maps.optimum import crossings, envelope, max_tolerable_risk
+from rumap.present.statements import describe_optimum
 
 HELP = "analytic R-U map of additive noise for the snooper's knowledge states"
 

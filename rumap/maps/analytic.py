@@ -17,20 +17,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from statistics import NormalDist
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rumap._validation import check_array, check_scalar
+from rumap._validation import StrOptions, check_array, check_scalar
 from rumap.errors import InputError
+from rumap.maps.families import FAMILIES, risk_percentile_normal, risk_percentile_quadrature
 from rumap.result import RUMap
 
 __all__ = [
+    "AnalyticInputs",
     "AnalyticSetting",
     "STATES",
-    "FAMILIES",
+    "KnowledgeState",
+    "check_state",
     "utility_mean",
     "efficiency",
     "risk_mean_target",
@@ -179,90 +181,6 @@ def risk_record(lambda2: ArrayLike) -> np.ndarray:
 # --- percentiles ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Family:
-    """A location-scale family standardized to mean 0 and variance 1."""
-
-    make: Callable[[float | None], object]
-    shape_name: str | None
-    default_shape: float | None
-
-    def frozen(self, shape: float | None):
-        return self.make(self.default_shape if shape is None else shape)
-
-
-def _stats():
-    # scipy.stats is imported on first use: it takes a second, and the CLI's start-up should not pay it.
-    from scipy import stats
-
-    return stats
-
-
-FAMILIES: dict[str, _Family] = {
-    "normal": _Family(lambda s: _stats().norm(), None, None),
-    "logistic": _Family(lambda s: _stats().logistic(), None, None),
-    "laplace": _Family(lambda s: _stats().laplace(), None, None),
-    "uniform": _Family(lambda s: _stats().uniform(), None, None),
-    "lognormal": _Family(lambda s: _stats().lognorm(s), "s", 0.5),
-    "gamma": _Family(lambda s: _stats().gamma(s), "a", 2.0),
-    "t": _Family(lambda s: _stats().t(s), "df", 5.0),
-}
-
-
-def _standardized(family: str, shape: float | None):
-    if family not in FAMILIES:
-        raise InputError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
-    spec = FAMILIES[family]
-    dist = spec.frozen(shape)
-    mean, var = (float(v) for v in dist.stats("mv"))
-    if not (math.isfinite(mean) and math.isfinite(var) and var > 0):
-        raise InputError(f"family {family!r} with shape {shape!r} has no finite variance")
-    return dist, mean, math.sqrt(var)
-
-
-def _risk_percentile_normal(lam: np.ndarray, n: int, sigma2: float, p: float) -> np.ndarray:
-    z = NormalDist().inv_cdf(p)
-    phi = math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
-    total = sigma2 + lam
-    mse = p * (1 - p) / (n * phi**2) * total + z**2 * (np.sqrt(total) - math.sqrt(sigma2)) ** 2
-    return 1.0 / mse
-
-
-def _risk_percentile_quadrature(
-    lam: np.ndarray, n: int, sigma2: float, p: float, family: str, shape: float | None, nodes: int = 80
-) -> np.ndarray:
-    """Eq 5 for X from ``family`` and normal noise, by Gauss-Hermite quadrature.
-
-    ``F_Y(y) = E F_X(y - lambda e)`` and ``f_Y(y) = E f_X(y - lambda e)`` with
-    ``e ~ N(0, 1)``; the quantile ``xi_Yp`` is found by bisection.
-    """
-    dist, m0, s0 = _standardized(family, shape)
-    sigma = math.sqrt(sigma2)
-    t, w = np.polynomial.hermite_e.hermegauss(nodes)
-    w = w / w.sum()
-
-    def cdf_x(x):
-        return dist.cdf(m0 + s0 * x / sigma)
-
-    def pdf_x(x):
-        return dist.pdf(m0 + s0 * x / sigma) * s0 / sigma
-
-    xi_x = sigma * (float(dist.ppf(p)) - m0) / s0
-    lam_sd = np.sqrt(lam)[:, None]
-    sd_y = np.sqrt(sigma2 + lam)
-    lo = xi_x - 12 * sd_y
-    hi = xi_x + 12 * sd_y
-    for _ in range(80):
-        mid = 0.5 * (lo + hi)
-        below = (cdf_x(mid[:, None] - lam_sd * t) @ w) < p
-        lo = np.where(below, mid, lo)
-        hi = np.where(below, hi, mid)
-    xi_y = 0.5 * (lo + hi)
-    dens = pdf_x(xi_y[:, None] - lam_sd * t) @ w
-    mse = p * (1 - p) / (n * dens**2) + (xi_y - xi_x) ** 2
-    return 1.0 / mse
-
-
 def risk_percentile(
     lambda2: ArrayLike,
     n: int,
@@ -302,9 +220,10 @@ def risk_percentile(
     n = check_scalar("n", n)
     sigma2 = check_scalar("sigma2", sigma2)
     p = check_scalar("p", p)
+    StrOptions(FAMILIES).check("family", family)
     if family == "normal":
-        return _risk_percentile_normal(lam, n, sigma2, p)
-    return _risk_percentile_quadrature(lam, n, sigma2, p, family, shape)
+        return risk_percentile_normal(lam, n, sigma2, p)
+    return risk_percentile_quadrature(lam, n, sigma2, p, family, shape)
 
 
 # --- extremes --------------------------------------------------------------------------------
@@ -375,25 +294,29 @@ def risk_minimum(
 
 
 @dataclass(frozen=True)
-class AnalyticSetting:
-    """What the analytic formulas need to know about the data.
+class AnalyticInputs:
+    """What the analytic formulas need to know about the data, each with its check.
+
+    The fields are shared by :class:`AnalyticSetting` (which adds the data
+    column) and :class:`rumap.specs.AnalyticSpec` (which adds the grid, the
+    states and how to draw them), so that each is declared and checked once.
 
     Parameters
     ----------
     n : int
+        Number of records, >= 1.
     sigma2 : float
+        Variance of the data, > 0.
     mu : float, default 0
+        Mean of the data.
     tau : float, optional
         The specific target for ``mean-target`` (Eq 1).
     p : float, default 0.99
-        The percentile for ``percentile`` (Eq 5/8).
+        The percentile for ``percentile`` (Eq 5/8), ``0 < p < 1``.
     family : str, default "normal"
-        Distribution family for ``percentile``.
+        Distribution family for ``percentile``, a key of :data:`FAMILIES`.
     shape : float, optional
         Its shape parameter.
-    data : ndarray, optional
-        The data column; needed by ``sample`` (Eq 3), and supplies the observed
-        extremes for ``maximum`` and ``minimum`` (Eq 9).
     """
 
     n: int
@@ -403,7 +326,6 @@ class AnalyticSetting:
     p: float = 0.99
     family: str = "normal"
     shape: float | None = None
-    data: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "n", check_scalar("n", self.n))
@@ -412,8 +334,30 @@ class AnalyticSetting:
         if self.tau is not None:
             object.__setattr__(self, "tau", check_scalar("tau", self.tau))
         object.__setattr__(self, "p", check_scalar("p", self.p))
-        if self.family not in FAMILIES:
-            raise InputError(f"family must be one of {', '.join(FAMILIES)}, got {self.family!r}")
+        StrOptions(FAMILIES).check("family", self.family)
+
+    def inputs(self) -> dict:
+        """The fields of :class:`AnalyticInputs` as a dict, in their order."""
+        return {f.name: getattr(self, f.name) for f in fields(AnalyticInputs)}
+
+
+@dataclass(frozen=True)
+class AnalyticSetting(AnalyticInputs):
+    """What the analytic formulas need to know about the data: :class:`AnalyticInputs` and the data column.
+
+    Parameters
+    ----------
+    n, sigma2, mu, tau, p, family, shape
+        As in :class:`AnalyticInputs`.
+    data : ndarray, optional
+        The data column; needed by ``sample`` (Eq 3), and supplies the observed
+        extremes for ``maximum`` and ``minimum`` (Eq 9).
+    """
+
+    data: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
         if self.data is not None:
             data = _data_column(self.data)
             data.setflags(write=False)
@@ -436,8 +380,7 @@ class AnalyticSetting:
 
     def config(self) -> dict:
         """The scalar inputs, for recording with a result."""
-        out = {"n": self.n, "sigma2": self.sigma2, "mu": self.mu, "tau": self.tau, "p": self.p,
-               "family": self.family, "shape": self.shape}
+        out = self.inputs()
         if self.data is not None:
             out["data_min"] = float(self.data.min())
             out["data_max"] = float(self.data.max())
@@ -459,14 +402,10 @@ def _data_column(x: ArrayLike) -> np.ndarray:
 
 
 def _k_mean_target(lam: np.ndarray, s: AnalyticSetting) -> np.ndarray:
-    if s.tau is None:
-        raise InputError("state 'mean-target' needs the target value tau")
     return risk_mean_target(lam, s.n, s.sigma2, s.mu, s.tau)
 
 
 def _k_sample(lam: np.ndarray, s: AnalyticSetting) -> np.ndarray:
-    if s.data is None:
-        raise InputError("state 'sample' needs a data column (--data and --column)")
     return risk_sample(lam, s.data, s.sigma2, s.mu)
 
 
@@ -480,48 +419,146 @@ def _k_minimum(lam: np.ndarray, s: AnalyticSetting) -> np.ndarray:
     return risk_minimum(lam, s.n, s.sigma2, s.mu, observed)
 
 
+# Closed forms of the smallest lambda2 with R <= r, for the states whose risk is monotone in lambda2.
+def _inverse_mean_target(r: float, s: AnalyticSetting) -> float:
+    return s.n / r - s.sigma2 - s.n * (s.mu - s.tau) ** 2
+
+
+def _inverse_population(r: float, s: AnalyticSetting) -> float:
+    return s.n / r - (s.n + 1) * s.sigma2
+
+
+def _inverse_sample(r: float, s: AnalyticSetting) -> float:
+    return s.n / r - s.sigma2 - float(np.sum((s.mu - s.data) ** 2))
+
+
+def _inverse_record(r: float, s: AnalyticSetting) -> float:
+    return 1.0 / r
+
+
 @dataclass(frozen=True)
-class _State:
+class KnowledgeState:
+    """One knowledge state of the analytic map: everything the layers say about it, in one record.
+
+    Parameters
+    ----------
+    kernel : callable
+        ``kernel(lambda2, setting) -> risk``, vectorized over a float array of
+        noise variances; assumes valid input (a checked grid, and a setting
+        that has what ``needs`` names).
+    equation : str
+        The paper's equation(s), e.g. ``"Eq 4"``.
+    description : str
+        What the snooper knows and how it estimates the target, for tooltips.
+    latex : str
+        The risk formula in LaTeX.
+    noun : str
+        The state as a noun phrase, e.g. ``"record knowledge"``.
+    who : str
+        The snooper as a relative clause, e.g. ``"who can link the target to
+        its masked record"``; ``{p}`` stands for the ordinal percentile.
+    empirical : str
+        The estimator of the empirical map that plays this state's part (a key
+        of :data:`rumap.maps.attacks.KNOWLEDGE`): ``"index"`` for record
+        knowledge, ``"position"`` for order statistics, ``"mean"`` for the
+        masked mean.
+    inverse : callable, optional
+        ``inverse(r, setting) -> lambda2``: the noise variance at which the risk
+        equals ``r``, where the risk is monotone and invertible in closed form.
+    needs : str, optional
+        The field of :class:`AnalyticSetting` the state cannot do without
+        (``"tau"`` or ``"data"``).
+    """
+
     kernel: Callable[[np.ndarray, AnalyticSetting], np.ndarray]
     equation: str
     description: str
     latex: str
+    noun: str
+    who: str
+    empirical: str
+    inverse: Callable[[float, AnalyticSetting], float] | None = None
+    needs: str | None = None
+
+    def check_setting(self, name: str, setting: AnalyticSetting) -> None:
+        """Raise :class:`InputError` when ``setting`` lacks what state ``name`` needs."""
+        if self.needs is not None and getattr(setting, self.needs) is None:
+            raise InputError(f"state {name!r} needs {_NEEDS[self.needs]}")
 
 
-#: The snooper's knowledge states of the analytic map, by CLI name.
-STATES: dict[str, _State] = {
-    "mean-target": _State(
+_NEEDS = {"tau": "the target value tau", "data": "a data column"}
+
+#: The snooper's knowledge states of the analytic map, by name (the command line's ``--state``).
+STATES: dict[str, KnowledgeState] = {
+    "mean-target": KnowledgeState(
         _k_mean_target, "Eq 1", "knows the target value's population; estimates it by the masked mean",
-        r"R = \frac{n}{\sigma^2 + \lambda^2 + n(\mu - \tau)^2}"),
-    "population": _State(
+        r"R = \frac{n}{\sigma^2 + \lambda^2 + n(\mu - \tau)^2}",
+        "knowledge of the target's value", "who knows the target's value comes from this population", "mean",
+        _inverse_mean_target, needs="tau"),
+    "population": KnowledgeState(
         lambda lam, s: risk_population(lam, s.n, s.sigma2), "Eq 2",
         "knows the target is from the population; estimates it by the masked mean",
-        r"R = \frac{n}{(n+1)\sigma^2 + \lambda^2}"),
-    "sample": _State(
+        r"R = \frac{n}{(n+1)\sigma^2 + \lambda^2}",
+        "population knowledge", "who knows only that the target is from the population", "mean",
+        _inverse_population),
+    "sample": KnowledgeState(
         _k_sample, "Eq 3", "knows the target is in the sample; estimates it by the masked mean",
-        r"R = \frac{n}{\sigma^2 + \lambda^2 + \sum_i (\mu - x_i)^2}"),
-    "record": _State(
+        r"R = \frac{n}{\sigma^2 + \lambda^2 + \sum_i (\mu - x_i)^2}",
+        "sample knowledge", "who knows the target is in the sample", "mean", _inverse_sample, needs="data"),
+    "record": KnowledgeState(
         lambda lam, s: risk_record(lam), "Eq 4", "can link the target to its masked record",
-        r"R = \frac{1}{\lambda^2}"),
-    "percentile": _State(
+        r"R = \frac{1}{\lambda^2}",
+        "record knowledge", "who can link the target to its masked record", "index", _inverse_record),
+    "percentile": KnowledgeState(
         lambda lam, s: risk_percentile(lam, s.n, s.sigma2, s.p, s.family, s.shape), "Eq 5 / Eq 8",
         "knows the target is the p-th percentile; estimates it by Y_(np)",
         r"R \approx \left[\frac{p(1-p)}{n\,\varphi(z_p)^2}(\sigma^2+\lambda^2)"
-        r" + z_p^2\left(\sqrt{\sigma^2+\lambda^2}-\sigma\right)^2\right]^{-1}"),
-    "maximum": _State(
+        r" + z_p^2\left(\sqrt{\sigma^2+\lambda^2}-\sigma\right)^2\right]^{-1}",
+        "percentile knowledge", "who knows the target is the {p} percentile", "position"),
+    "maximum": KnowledgeState(
         _k_maximum, "Eq 9 / Eq 10", "knows the target is the sample maximum; estimates it by Y_(n)",
-        r"R \approx \left[K_2(\sigma^2+\lambda^2) + \left(x_{(n)} - \mu - K_1\sqrt{\sigma^2+\lambda^2}\right)^2\right]^{-1}"),
-    "minimum": _State(
+        r"R \approx \left[K_2(\sigma^2+\lambda^2) + \left(x_{(n)} - \mu - K_1\sqrt{\sigma^2+\lambda^2}\right)^2\right]^{-1}",
+        "knowledge that the target is the maximum", "who knows the target is the largest value", "position"),
+    "minimum": KnowledgeState(
         _k_minimum, "Eq 9 / Eq 10 (mirrored)", "knows the target is the sample minimum; estimates it by Y_(1)",
-        r"R \approx \left[K_2(\sigma^2+\lambda^2) + \left(x_{(1)} - \mu + K_1\sqrt{\sigma^2+\lambda^2}\right)^2\right]^{-1}"),
+        r"R \approx \left[K_2(\sigma^2+\lambda^2) + \left(x_{(1)} - \mu + K_1\sqrt{\sigma^2+\lambda^2}\right)^2\right]^{-1}",
+        "knowledge that the target is the minimum", "who knows the target is the smallest value", "position"),
 }
 
 
-def _check_state(state: str) -> _State:
-    try:
-        return STATES[state]
-    except KeyError:
-        raise InputError(f"unknown state {state!r}; choose from {', '.join(STATES)}") from None
+def check_state(state: str, setting: AnalyticSetting | None = None) -> KnowledgeState:
+    """The record of a knowledge state, checking that it exists (and that ``setting`` has what it needs).
+
+    Parameters
+    ----------
+    state : str
+        A key of :data:`STATES`.
+    setting : AnalyticSetting, optional
+        When given, also check that it has what the state needs (tau, data).
+
+    Returns
+    -------
+    KnowledgeState
+
+    Raises
+    ------
+    InputError
+        Unknown state, or a setting without what the state needs.
+
+    Examples
+    --------
+    >>> from rumap.maps.analytic import check_state
+    >>> check_state("record").equation
+    'Eq 4'
+    >>> check_state("record").empirical
+    'index'
+    """
+    record = STATES.get(state) if isinstance(state, str) else None
+    if record is None:
+        raise InputError(f"unknown state {state!r}; choose from {', '.join(STATES)}")
+    if setting is not None:
+        record.check_setting(state, setting)
+    return record
 
 
 def state_risk(state: str, lambda2: ArrayLike, setting: AnalyticSetting) -> np.ndarray:
@@ -538,8 +575,8 @@ def state_risk(state: str, lambda2: ArrayLike, setting: AnalyticSetting) -> np.n
     -------
     ndarray, shape (m,)
     """
-    spec = _check_state(state)
-    return spec.kernel(_lambda2(lambda2), setting)
+    record = check_state(state, setting)
+    return record.kernel(_lambda2(lambda2), setting)
 
 
 def analytic_map(states: list[str] | tuple[str, ...] | str, lambda2: ArrayLike, setting: AnalyticSetting) -> list[RUMap]:
@@ -573,19 +610,19 @@ def analytic_map(states: list[str] | tuple[str, ...] | str, lambda2: ArrayLike, 
     eff = efficiency(lam, setting.sigma2)
     maps = []
     for state in states:
-        spec = _check_state(state)
+        record = check_state(state, setting)
         maps.append(
             RUMap(
                 parameter="lambda2",
                 values=lam,
-                risk=spec.kernel(lam, setting),
+                risk=record.kernel(lam, setting),
                 utility=utility,
                 risk_label=RISK_LABEL,
                 utility_label=UTILITY_LABEL,
                 method="analytic",
                 knowledge=state,
                 efficiency=eff,
-                config={**setting.config(), "state": state, "equation": spec.equation},
+                config={**setting.config(), "state": state, "equation": record.equation},
             )
         )
     return maps

@@ -14,7 +14,7 @@ Duncan, Keller-McNulty & Stokes (2001), Sections 2-3 (Figures 2-4).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -23,10 +23,10 @@ from scipy import optimize
 
 from rumap._validation import check_array, check_scalar
 from rumap.errors import InputError
-from rumap.maps.analytic import STATES, AnalyticSetting, efficiency, state_risk, utility_mean
+from rumap.maps.analytic import AnalyticSetting, KnowledgeState, check_state, efficiency, utility_mean
 from rumap.result import RUMap
 
-__all__ = ["Optimum", "Crossing", "max_tolerable_risk", "crossings", "envelope", "describe_optimum"]
+__all__ = ["Optimum", "Crossing", "max_tolerable_risk", "crossings", "envelope"]
 
 
 @dataclass(frozen=True)
@@ -71,31 +71,6 @@ class Crossing:
         return {"states": list(self.states), "lambda2": self.lambda2, "risk": self.risk}
 
 
-# Closed forms of the smallest lambda2 with R <= r for the states whose risk is
-# monotone and invertible; the others are found by root finding.
-def _closed_mean_target(r: float, s: AnalyticSetting) -> float:
-    return s.n / r - s.sigma2 - s.n * (s.mu - s.tau) ** 2
-
-
-def _closed_population(r: float, s: AnalyticSetting) -> float:
-    return s.n / r - (s.n + 1) * s.sigma2
-
-
-def _closed_sample(r: float, s: AnalyticSetting) -> float:
-    return s.n / r - s.sigma2 - float(np.sum((s.mu - s.data) ** 2))
-
-
-def _closed_record(r: float, s: AnalyticSetting) -> float:
-    return 1.0 / r
-
-
-_CLOSED_FORMS: dict[str, Callable[[float, AnalyticSetting], float]] = {
-    "mean-target": _closed_mean_target,
-    "population": _closed_population,
-    "sample": _closed_sample,
-    "record": _closed_record,
-}
-
 _SEARCH_POINTS = 4000
 
 
@@ -104,10 +79,11 @@ def _search_grid(setting: AnalyticSetting, upper: float) -> np.ndarray:
     return np.concatenate([[0.0], np.geomspace(low, upper, _SEARCH_POINTS)])
 
 
-def _root_smallest(state: str, setting: AnalyticSetting, max_risk: float, upper: float) -> float | None:
+def _root_smallest(record: KnowledgeState, setting: AnalyticSetting, max_risk: float,
+                   upper: float) -> float | None:
     """Smallest lambda2 in [0, upper] with R(lambda2) <= max_risk, by bracketing and Brent's method."""
     grid = _search_grid(setting, upper)
-    excess = state_risk(state, grid, setting) - max_risk
+    excess = record.kernel(grid, setting) - max_risk
     ok = excess <= 0
     if not ok.any():
         return None
@@ -117,7 +93,7 @@ def _root_smallest(state: str, setting: AnalyticSetting, max_risk: float, upper:
     lo, hi = grid[first - 1], grid[first]
 
     def f(lam: float) -> float:
-        return float(state_risk(state, [lam], setting)[0]) - max_risk
+        return float(record.kernel(np.array([lam]), setting)[0]) - max_risk
 
     if not math.isfinite(f(lo)):
         lo = hi * 1e-12
@@ -161,20 +137,17 @@ def max_tolerable_risk(
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Section 2 and Figure 2.
     """
-    if state not in STATES:
-        raise InputError(f"unknown state {state!r}; choose from {', '.join(STATES)}")
+    record = check_state(state, setting)
     max_risk = check_scalar("max_risk", max_risk)
     upper = setting.sigma2 * 1e12 if upper is None else check_scalar("lambda2", upper)
-    closed = _CLOSED_FORMS.get(state)
-    if closed is not None and not (state == "mean-target" and setting.tau is None) \
-            and not (state == "sample" and setting.data is None):
-        lam = max(0.0, closed(max_risk, setting))
+    if record.inverse is not None:
+        lam = max(0.0, record.inverse(max_risk, setting))
         lam_opt: float | None = lam if lam <= upper else None
     else:
-        lam_opt = _root_smallest(state, setting, max_risk, upper)
+        lam_opt = _root_smallest(record, setting, max_risk, upper)
     if lam_opt is None:
         return Optimum(state=state, max_risk=max_risk, reachable=False)
-    risk = float(state_risk(state, [lam_opt], setting)[0])
+    risk = float(record.kernel(np.array([lam_opt]), setting)[0])
     return Optimum(
         state=state,
         max_risk=max_risk,
@@ -214,7 +187,8 @@ def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tu
         return []
     low = start if start > 0 else min(stop * 1e-9, setting.sigma2 * 1e-9)
     grid = np.unique(np.concatenate([np.geomspace(low, stop, _SEARCH_POINTS), np.linspace(low, stop, 1000)]))
-    curves = {s: state_risk(s, grid, setting) for s in dict.fromkeys(states)}
+    records = {s: check_state(s, setting) for s in dict.fromkeys(states)}
+    curves = {s: record.kernel(grid, setting) for s, record in records.items()}
     found: list[Crossing] = []
     for a, b in combinations(curves, 2):
         with np.errstate(invalid="ignore"):
@@ -222,11 +196,14 @@ def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tu
         sign = np.sign(diff)
         for i in np.flatnonzero(np.isfinite(diff[:-1]) & np.isfinite(diff[1:]) & (sign[:-1] * sign[1:] < 0)):
 
-            def f(lam: float, a=a, b=b) -> float:
-                return float(state_risk(a, [lam], setting)[0] - state_risk(b, [lam], setting)[0])
+            kernel_a, kernel_b = records[a].kernel, records[b].kernel
+
+            def f(lam: float, kernel_a=kernel_a, kernel_b=kernel_b) -> float:
+                point = np.array([lam])
+                return float(kernel_a(point, setting)[0] - kernel_b(point, setting)[0])
 
             root = optimize.brentq(f, grid[i], grid[i + 1], xtol=1e-15, rtol=4 * np.finfo(float).eps)
-            found.append(Crossing((a, b), float(root), float(state_risk(a, [root], setting)[0])))
+            found.append(Crossing((a, b), float(root), float(kernel_a(np.array([root]), setting)[0])))
         for i in np.flatnonzero(diff == 0):
             found.append(Crossing((a, b), float(grid[i]), float(curves[a][i])))
     return sorted(found, key=lambda c: c.lambda2)
@@ -267,36 +244,3 @@ def envelope(maps: Sequence[RUMap]) -> RUMap:
         efficiency=first.efficiency,
         config={"states": states, "best_state": [states[i] for i in best]},
     )
-
-
-_STATE_PHRASES = {
-    "mean-target": "knowledge of the target's value",
-    "population": "population knowledge",
-    "sample": "sample knowledge",
-    "record": "record knowledge",
-    "percentile": "percentile knowledge",
-    "maximum": "knowledge that the target is the maximum",
-    "minimum": "knowledge that the target is the minimum",
-}
-
-
-def _num(x: float) -> str:
-    return f"{x:.2f}" if 0.01 <= abs(x) < 1e4 else f"{x:.3g}"
-
-
-def describe_optimum(optimum: Optimum) -> str:
-    """A plain-language sentence about an optimum, for reports and committees.
-
-    Example: "with record knowledge, noise variance 0.20 keeps the snooper's
-    mean squared error at or above 0.20 while the mean keeps 83% efficiency".
-    """
-    phrase = _STATE_PHRASES.get(optimum.state, f"{optimum.state} knowledge")
-    mse = 1.0 / optimum.max_risk
-    if not optimum.reachable:
-        return (f"with {phrase}, no noise variance keeps the snooper's mean squared error "
-                f"at or above {_num(mse)}")
-    if optimum.lambda2 == 0:
-        return (f"with {phrase}, no noise is needed: the snooper's mean squared error is already "
-                f"at or above {_num(mse)} and the mean keeps 100% efficiency")
-    return (f"with {phrase}, noise variance {_num(optimum.lambda2)} keeps the snooper's mean squared error "
-            f"at or above {_num(mse)} while the mean keeps {optimum.efficiency:.0%} efficiency")

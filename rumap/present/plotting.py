@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from rumap.present.numbers import format_number
 from rumap.result import RUMap
 
 __all__ = ["ru_map_figure", "PARAMETER_SYMBOLS"]
@@ -27,10 +28,6 @@ def _marker_indices(values: np.ndarray, count: int) -> np.ndarray:
     if values.size <= count:
         return np.arange(values.size)
     return np.unique(np.linspace(0, values.size - 1, count).round().astype(int))
-
-
-def _fmt(x: float) -> str:
-    return f"{x:.3g}"
 
 
 def ru_map_figure(
@@ -99,7 +96,7 @@ def ru_map_figure(
         if idx.size:
             fig.add_trace(go.Scatter(
                 x=x[idx], y=y[idx], mode="markers+text", legendgroup=name, showlegend=False,
-                marker={"color": color, "size": 8}, text=[f"{symbol}={_fmt(val)}" for val in v[idx]],
+                marker={"color": color, "size": 8}, text=[f"{symbol}={format_number(val)}" for val in v[idx]],
                 textposition="top right", textfont={"size": max(font_size - 3, 9), "color": color},
                 customdata=custom[idx], hovertemplate=hover, name=f"{name} markers"))
     if max_risk is not None:
@@ -107,7 +104,7 @@ def ru_map_figure(
         # an annotation's y on a log axis is log10 of the value (add_hline's own annotation gets this wrong
         # and stretches the axis to 10 ** max_risk)
         label_y = math.log10(max_risk) if log_y and max_risk > 0 else max_risk
-        fig.add_annotation(x=0, xref="paper", y=label_y, yref="y", text=f"maximum tolerable risk {_fmt(max_risk)}",
+        fig.add_annotation(x=0, xref="paper", y=label_y, yref="y", text=f"maximum tolerable risk {format_number(max_risk)}",
                            showarrow=False, xanchor="left", yanchor="bottom")
     for opt in optima or []:
         if not getattr(opt, "reachable", False) or not math.isfinite(opt.utility):
@@ -115,7 +112,7 @@ def ru_map_figure(
         fig.add_trace(go.Scatter(
             x=[opt.utility], y=[opt.risk], mode="markers+text", name=f"optimum ({opt.state})",
             marker={"symbol": "star", "size": 16, "color": "gold", "line": {"color": "black", "width": 1}},
-            text=[f"λ²={_fmt(opt.lambda2)}"], textposition="bottom right",
+            text=[f"λ²={format_number(opt.lambda2)}"], textposition="bottom right",
             hovertemplate=(f"optimum for {opt.state}<br>λ² = {opt.lambda2:.4g}<br>U = {opt.utility:.4g}"
                            f"<br>R = {opt.risk:.4g}<br>efficiency = {opt.efficiency:.1%}<extra></extra>")))
     first = maps[0] if maps else None

@@ -10,22 +10,15 @@ from __future__ import annotations
 
 import math
 
+from rumap.maps.analytic import STATES
+from rumap.maps.optimum import Optimum
 from rumap.maps.pareto import GridChoice, best_under_risk
+from rumap.present.numbers import format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap
 from rumap.specs import Analysis, AnalyticSpec
 
-__all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase"]
-
-_ANALYTIC_PHRASES = {
-    "mean-target": "who knows the target's value comes from this population",
-    "population": "who knows only that the target is from the population",
-    "sample": "who knows the target is in the sample",
-    "record": "who can link the target to its masked record",
-    "percentile": "who knows the target is the {p} percentile",
-    "maximum": "who knows the target is the largest value",
-    "minimum": "who knows the target is the smallest value",
-}
+__all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum"]
 
 _TARGET_PHRASES = {"max": "the largest value", "min": "the smallest value"}
 
@@ -49,21 +42,15 @@ def _target_phrase(target: str) -> str:
 
 def knowledge_phrase(m: RUMap) -> str:
     """Who the snooper is, e.g. ``"who can link the target to its masked record"``."""
-    if m.method == "analytic" and m.knowledge in _ANALYTIC_PHRASES:
+    if m.method == "analytic" and m.knowledge in STATES:
         p = float(m.config.get("p", 0.99) or 0.99)
-        return _ANALYTIC_PHRASES[m.knowledge].format(p=_ordinal(p))
+        return STATES[m.knowledge].who.format(p=_ordinal(p))
     target = _target_phrase(m.target)
     if m.knowledge == "index":
         return f"who can link {target} to its masked record"
     if m.knowledge == "position":
         return f"who knows the target is {target} and takes the masked value in that position"
     return f"with {m.knowledge or 'some'} knowledge of {target}"
-
-
-def _num(x: float) -> str:
-    if not math.isfinite(x):
-        return "infinite" if x > 0 else "undefined"
-    return f"{x:.3g}" if (abs(x) >= 1e4 or abs(x) < 1e-2) and x != 0 else f"{x:.3g}"
 
 
 def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
@@ -123,23 +110,57 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
         return f"This map shows how the risk from a snooper {who} falls as {symbol} grows, and what utility remains."
     if not choice.reachable:
         return (f"No {symbol} on this map brings the risk from a snooper {who} down to the tolerable "
-                f"{_num(choice.max_risk)}.")
+                f"{format_number(choice.max_risk)}.")
     eff = _efficiency_at(m, choice)
     eff_text = f" ({eff:.0%} efficiency)" if eff is not None else ""
     mse = 1 / choice.risk if choice.risk > 0 else math.inf
-    mse_text = f" (mean squared error {_num(mse)})" if m.risk_label.startswith("R = 1 /") else ""
+    mse_text = f" (mean squared error {format_number(mse)})" if m.risk_label.startswith("R = 1 /") else ""
     if choice.value == 0:
         start = "Without any masking"
     else:
-        start = f"With {symbol} = {_num(choice.value)}"
-    return (f"{start}, a snooper {who} has risk {_num(choice.risk)}{mse_text}, at most the tolerable "
-            f"{_num(choice.max_risk)}, and the data keep utility {_num(choice.utility)}{eff_text}.")
+        start = f"With {symbol} = {format_number(choice.value)}"
+    return (f"{start}, a snooper {who} has risk {format_number(choice.risk)}{mse_text}, at most the tolerable "
+            f"{format_number(choice.max_risk)}, and the data keep utility {format_number(choice.utility)}{eff_text}.")
 
 
 def summary_lines(analysis: Analysis) -> list[str]:
     """A plain-language summary of an analysis: one sentence per map, then where curves cross."""
     lines = [one_sentence(m, map_choice(analysis, i)) for i, m in enumerate(analysis.maps)]
     for c in analysis.crossings:
-        lines.append(f"The curves for {c.states[0]} and {c.states[1]} knowledge cross at λ² = {_num(c.lambda2)} "
-                     f"(risk {_num(c.risk)}): there a rational snooper switches estimator.")
+        lines.append(f"The curves for {c.states[0]} and {c.states[1]} knowledge cross at λ² = {format_number(c.lambda2)} "
+                     f"(risk {format_number(c.risk)}): there a rational snooper switches estimator.")
     return lines
+
+
+def describe_optimum(optimum: Optimum) -> str:
+    """A plain-language sentence about an optimum, for reports and committees.
+
+    Parameters
+    ----------
+    optimum : Optimum
+        The smallest noise variance that meets a risk bound
+        (:func:`rumap.maps.optimum.max_tolerable_risk`).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from rumap.maps.analytic import AnalyticSetting
+    >>> from rumap.maps.optimum import max_tolerable_risk
+    >>> from rumap.present.statements import describe_optimum
+    >>> describe_optimum(max_tolerable_risk("record", AnalyticSetting(n=200, sigma2=1.0), max_risk=5.0))
+    "with record knowledge, noise variance 0.2 keeps the snooper's mean squared error at or above 0.2 while the mean keeps 83% efficiency"
+    """
+    state = STATES.get(optimum.state)
+    phrase = state.noun if state is not None else f"{optimum.state} knowledge"
+    mse = 1.0 / optimum.max_risk
+    if not optimum.reachable:
+        return (f"with {phrase}, no noise variance keeps the snooper's mean squared error "
+                f"at or above {format_number(mse)}")
+    if optimum.lambda2 == 0:
+        return (f"with {phrase}, no noise is needed: the snooper's mean squared error is already "
+                f"at or above {format_number(mse)} and the mean keeps 100% efficiency")
+    return (f"with {phrase}, noise variance {format_number(optimum.lambda2)} keeps the snooper's mean squared error "
+            f"at or above {format_number(mse)} while the mean keeps {optimum.efficiency:.0%} efficiency")

@@ -53,7 +53,7 @@ def test_readable_table_without_json():
     proc = run_cli(*PAPER, "--state", "record", "--max-risk", "5")
     assert proc.returncode == 0
     assert "lambda2" in proc.stdout and "R[record]" in proc.stdout
-    assert "noise variance 0.20" in proc.stdout
+    assert "noise variance 0.2 keeps" in proc.stdout
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,6 @@ from rumap.errors import InputError
 from rumap.maps.analytic import (
     STATES,
     AnalyticSetting,
-    _risk_percentile_quadrature,
     analytic_map,
     efficiency,
     extreme_constants,
@@ -27,6 +26,7 @@ from rumap.maps.analytic import (
     risk_sample,
     utility_mean,
 )
+from rumap.maps.families import risk_percentile_quadrature
 
 PAPER = AnalyticSetting(n=200, sigma2=1.0)
 
@@ -70,7 +70,7 @@ def test_eq3_sample_against_direct_average():
 def test_eq8_normal_closed_form_equals_eq5_by_quadrature():
     lam = np.array([0.0, 0.05, 0.5, 3.0])
     closed = risk_percentile(lam, 200, 1.0, 0.99)
-    quad = _risk_percentile_quadrature(lam, 200, 1.0, 0.99, "normal", None)
+    quad = risk_percentile_quadrature(lam, 200, 1.0, 0.99, "normal", None)
     assert quad == pytest.approx(closed, rel=1e-6)
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rumap.present.statements import knowledge_phrase, map_choice, one_sentence, summary_lines
+from rumap.maps.analytic import STATES, AnalyticSetting
+from rumap.maps.optimum import max_tolerable_risk
+from rumap.present.statements import describe_optimum, knowledge_phrase, map_choice, one_sentence, summary_lines
 from rumap.result import RUMap
 from rumap.specs import Analysis, AnalyticSpec, DataSource, EmpiricalSpec
 
@@ -52,3 +54,21 @@ def test_empirical_phrases():
     index = RUMap(parameter="k", values=[3], risk=[1.0], utility=[1.0], method="microaggregation",
                   knowledge="index", target="max")
     assert knowledge_phrase(index) == "who can link the largest value to its masked record"
+
+
+def test_describe_optimum_paper_figures():
+    paper = AnalyticSetting(n=200, sigma2=1.0)
+    assert describe_optimum(max_tolerable_risk("record", paper, 5.0)) == (
+        "with record knowledge, noise variance 0.2 keeps the snooper's mean squared error at or above 0.2 while the "
+        "mean keeps 83% efficiency")
+    assert describe_optimum(max_tolerable_risk("population", paper, 5.0)) == (
+        "with population knowledge, no noise is needed: the snooper's mean squared error is already at or above 0.2 "
+        "and the mean keeps 100% efficiency")
+    assert describe_optimum(max_tolerable_risk("record", paper, 5.0, upper=0.1)) == (
+        "with record knowledge, no noise variance keeps the snooper's mean squared error at or above 0.2")
+
+
+def test_every_state_has_its_phrases():
+    for name, state in STATES.items():
+        opt = max_tolerable_risk(name, AnalyticSetting.from_data(np.linspace(-2, 2, 50), tau=0.3), 0.5)
+        assert describe_optimum(opt).startswith(f"with {state.noun}, ")
