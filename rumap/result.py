@@ -12,7 +12,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["RUMap", "json_safe"]
+__all__ = ["RUMap", "json_safe", "curve_dict"]
 
 
 def _frozen_array(values: Any) -> np.ndarray:
@@ -142,6 +142,32 @@ class RUMap:
             efficiency=arr("efficiency", math.nan),
             config=data.get("config", {}),
         )
+
+
+def curve_dict(m: RUMap, keys: Mapping[str, str]) -> dict[str, Any]:
+    """A curve in one of the command line's JSON forms, made from :meth:`RUMap.to_dict`.
+
+    Parameters
+    ----------
+    m : RUMap
+    keys : mapping
+        Output key -> key of :meth:`RUMap.to_dict`, in the order they are written.
+
+    Returns
+    -------
+    dict
+        JSON-ready (non-finite numbers are ``None``).
+
+    Examples
+    --------
+    >>> from rumap.result import RUMap, curve_dict
+    >>> m = RUMap(parameter="lambda2", values=[0.0, 1.0], risk=[float("inf"), 1.0], utility=[2.0, 1.0],
+    ...           knowledge="record")
+    >>> curve_dict(m, {"state": "knowledge", "lambda2": "values", "risk": "risk"})
+    {'state': 'record', 'lambda2': [0.0, 1.0], 'risk': [None, 1.0]}
+    """
+    full = m.to_dict()
+    return {out: full[key] for out, key in keys.items()}
 
 
 def json_safe(obj: Any) -> Any:

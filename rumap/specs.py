@@ -23,8 +23,7 @@ import numpy as np
 from rumap._validation import check_scalar
 from rumap.errors import InputError
 from rumap.fingerprint import array_digest
-from rumap.maps.analytic import STATES, AnalyticSetting, analytic_map
-from rumap.maps.families import FAMILIES
+from rumap.maps.analytic import AnalyticInputs, AnalyticSetting, analytic_map, check_state
 from rumap.maps.optimum import Crossing, Optimum, crossings, max_tolerable_risk
 from rumap.result import RUMap, json_safe
 
@@ -144,14 +143,14 @@ class DataSource:
             raise InputError(f"bad data source in the configuration: {exc}") from None
 
 
-@dataclass(frozen=True)
-class AnalyticSpec:
+@dataclass(frozen=True, kw_only=True)
+class AnalyticSpec(AnalyticInputs):
     """An analytic map of additive noise (Duncan et al. 2001, Eq 1-10).
 
     Parameters
     ----------
     n, sigma2, mu, tau, p, family, shape
-        As in :class:`rumap.maps.analytic.AnalyticSetting`.
+        As in :class:`rumap.maps.analytic.AnalyticInputs` (declared and checked there).
     states : tuple of str
         Knowledge states, keys of :data:`rumap.maps.analytic.STATES`.
     lambda2_start, lambda2_stop : float
@@ -165,16 +164,20 @@ class AnalyticSpec:
     data : DataSource, optional
         The data column whose observed extremes (Eq 9) and values (Eq 3) are
         used; needed by the ``sample`` state.
+
+    Examples
+    --------
+    >>> from rumap.specs import AnalyticSpec
+    >>> spec = AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_stop=1.0,
+    ...                     lambda2_num=11, max_risk=5.0)
+    >>> analysis = spec.run()
+    >>> [round(o.lambda2, 3) for o in analysis.optima], round(analysis.optima[0].utility, 2)
+    ([0.2, 0.0], 166.67)
+    >>> AnalyticSpec.from_dict(spec.to_dict()) == spec
+    True
     """
 
-    n: int
-    sigma2: float
     states: tuple[str, ...]
-    mu: float = 0.0
-    tau: float | None = None
-    p: float = 0.99
-    family: str = "normal"
-    shape: float | None = None
     lambda2_start: float = 0.0
     lambda2_stop: float = 3.0
     lambda2_num: int = 301
@@ -186,14 +189,12 @@ class AnalyticSpec:
     kind = "analytic"
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         object.__setattr__(self, "states", tuple(dict.fromkeys(self.states)))
         if not self.states:
             raise InputError("choose at least one knowledge state")
         for state in self.states:
-            if state not in STATES:
-                raise InputError(f"unknown state {state!r}; choose from {', '.join(STATES)}")
-        if self.family not in FAMILIES:
-            raise InputError(f"family must be one of {', '.join(FAMILIES)}, got {self.family!r}")
+            check_state(state, self)  # known, and this spec has what it needs (tau, a data column)
         check_scalar("lambda2", self.lambda2_start)
         check_scalar("lambda2", self.lambda2_stop)
         check_scalar("grid_num", self.lambda2_num)
@@ -201,10 +202,6 @@ class AnalyticSpec:
             raise InputError(f"the lambda2 range must have start <= stop, got {self.lambda2_start}:{self.lambda2_stop}")
         if self.max_risk is not None:
             check_scalar("max_risk", self.max_risk)
-        if self.data is None and "sample" in self.states:
-            raise InputError("state 'sample' needs a data column: load data first")
-        if "mean-target" in self.states and self.tau is None:
-            raise InputError("state 'mean-target' needs the target value tau")
 
     def grid(self) -> np.ndarray:
         """The noise variances, shape (lambda2_num,)."""
@@ -213,8 +210,7 @@ class AnalyticSpec:
     def setting(self, data: np.ndarray | None = None) -> AnalyticSetting:
         """The analytic setting; ``data`` (checked against :attr:`data`) supplies the observed values."""
         column = None if self.data is None else self.data.resolve(data)[:, 0]
-        return AnalyticSetting(n=self.n, sigma2=self.sigma2, mu=self.mu, tau=self.tau, p=self.p,
-                               family=self.family, shape=self.shape, data=column)
+        return AnalyticSetting(**self.inputs(), data=column)
 
     def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None) -> Analysis:
         """Compute the maps and, with :attr:`max_risk`, each state's optimum."""
@@ -233,8 +229,7 @@ class AnalyticSpec:
 
     def to_dict(self) -> dict[str, Any]:
         return json_safe({
-            "kind": "analytic", "n": self.n, "sigma2": self.sigma2, "mu": self.mu, "tau": self.tau, "p": self.p,
-            "family": self.family, "shape": self.shape, "states": list(self.states),
+            "kind": "analytic", **self.inputs(), "states": list(self.states),
             "lambda2": {"start": self.lambda2_start, "stop": self.lambda2_stop, "num": self.lambda2_num},
             "max_risk": self.max_risk, "log_x": self.log_x, "log_y": self.log_y,
             "data": None if self.data is None else self.data.to_dict(),

@@ -10,10 +10,12 @@ import pandas as pd
 from rumap._validation import parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_column, read_table
-from rumap.maps.analytic import STATES, AnalyticSetting, analytic_map
+from rumap.maps.analytic import STATES, AnalyticSetting
 from rumap.maps.families import FAMILIES
-from rumap.maps.optimum import crossings, envelope, max_tolerable_risk
+from rumap.maps.optimum import envelope
 from rumap.present.statements import describe_optimum
+from rumap.result import curve_dict
+from rumap.specs import AnalyticSpec, DataSource
 
 HELP = "analytic R-U map of additive noise for the snooper's knowledge states"
 
@@ -38,45 +40,79 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
-def setting_from_args(args: argparse.Namespace) -> AnalyticSetting:
-    """The analytic setting described by the command line."""
+#: A curve of the JSON output: output key -> key of :meth:`rumap.result.RUMap.to_dict`.
+CURVE_KEYS = {"state": "knowledge", "lambda2": "values", "risk": "risk", "utility": "utility",
+              "efficiency": "efficiency"}
+
+
+def spec_from_args(args: argparse.Namespace) -> tuple[AnalyticSpec, np.ndarray | None]:
+    """The specification the command line describes, and the data column it reads (if any).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``analytic``.
+
+    Returns
+    -------
+    spec : AnalyticSpec
+    column : ndarray or None
+        The values of ``--column`` of ``--data``, to run the spec on.
+    """
+    for state in args.state:
+        if state not in STATES:
+            raise InputError(f"unknown --state {state!r}; choose from {', '.join(STATES)}")
     overrides = {"n": args.n, "sigma2": args.sigma2, "mu": args.mu, "tau": args.tau, "p": args.p,
                  "family": args.family, "shape": args.shape}
+    column, source = None, None
     if args.data is not None or args.column is not None:
         if args.data is None or args.column is None:
             raise InputError("--data and --column go together")
         column = numeric_column(read_table(args.data), args.column, source=args.data)
-        return AnalyticSetting.from_data(column, **overrides)
-    if args.n is None or args.sigma2 is None:
+        inputs = AnalyticSetting.from_data(column, **overrides).inputs()
+        source = DataSource.of("upload", args.data, (args.column,), column)
+    elif args.n is None or args.sigma2 is None:
         raise InputError("--n and --sigma2 are required unless --data and --column are given")
-    return AnalyticSetting(**{k: v for k, v in overrides.items() if v is not None})
+    else:
+        inputs = {k: v for k, v in overrides.items() if v is not None}
+    grid = parse_grid(args.lambda2, "lambda2")
+    spec = AnalyticSpec(**inputs, states=tuple(args.state), lambda2_start=float(grid[0]),
+                        lambda2_stop=float(grid[-1]), lambda2_num=grid.size, max_risk=args.max_risk, data=source)
+    return spec, column
 
 
 def run(args: argparse.Namespace) -> int:
-    for state in args.state:
-        if state not in STATES:
-            raise InputError(f"unknown --state {state!r}; choose from {', '.join(STATES)}")
-    states = list(dict.fromkeys(args.state))
-    setting = setting_from_args(args)
-    lam = parse_grid(args.lambda2, "lambda2")
-    maps = analytic_map(states, lam, setting)
-    optima = {s: max_tolerable_risk(s, setting, args.max_risk) for s in states} if args.max_risk is not None else {}
-    cross = crossings(states, setting, (float(lam.min()), float(lam.max()))) if len(states) > 1 else []
+    """Compute the analytic maps the flags describe and print them (a table, or one JSON object).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``analytic``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
+    spec, column = spec_from_args(args)
+    analysis = spec.run(column)
+    maps, states = analysis.maps, list(spec.states)
+    optima = {o.state: o for o in analysis.optima}
     if args.json:
         from rumap.cli import print_json
 
         rational = envelope(maps)
         print_json({
-            "curves": [{"state": m.knowledge, "lambda2": m.values, "risk": m.risk, "utility": m.utility,
-                        "efficiency": m.efficiency} for m in maps],
+            "curves": [curve_dict(m, CURVE_KEYS) for m in maps],
             "optimum": {s: o.to_dict() for s, o in optima.items()},
-            "crossings": [c.to_dict() for c in cross],
+            "crossings": [c.to_dict() for c in analysis.crossings],
             "envelope": {"lambda2": rational.values, "risk": rational.risk,
                          "best_state": rational.config["best_state"]},
-            "config": {**setting.config(), "states": states, "lambda2": args.lambda2, "max_risk": args.max_risk},
+            "config": {**spec.setting(column).config(), "states": states, "lambda2": args.lambda2,
+                       "max_risk": args.max_risk},
         })
         return 0
-    table = pd.DataFrame({"lambda2": lam, "U": maps[0].utility, "efficiency": maps[0].efficiency})
+    table = pd.DataFrame({"lambda2": maps[0].values, "U": maps[0].utility, "efficiency": maps[0].efficiency})
     for m in maps:
         table[f"R[{m.knowledge}]"] = m.risk
     with pd.option_context("display.max_rows", None, "display.width", 200):
@@ -86,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             f"lambda2 = {opt.lambda2:.6g}, R = {opt.risk:.6g}, U = {opt.utility:.6g}, "
             f"efficiency = {opt.efficiency:.4f}" if opt.reachable else "unreachable"))
         print(f"  {describe_optimum(opt)}")
-    for c in cross:
+    for c in analysis.crossings:
         print(f"crossing: {c.states[0]} and {c.states[1]} at lambda2 = {c.lambda2:.6g} (R = {c.risk:.6g})")
     if np.isinf(maps[0].utility).any():
         print("note: infinite values are shown as inf")

@@ -165,6 +165,25 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
         risk_measures=tuple(args.risk_measure), rational=args.rational)
 
 
+#: Keys the JSON config gets besides the simulation's own: where the data came from.
+CONTEXT_KEYS = ("data", "columns")
+
+
+def config_from_json(config: dict) -> SimulationConfig:
+    """The simulation config of this command's JSON ``config`` (which also says where the data came from).
+
+    Parameters
+    ----------
+    config : dict
+        The ``config`` object of ``simulate --json``.
+
+    Returns
+    -------
+    SimulationConfig
+    """
+    return SimulationConfig.from_dict(config, ignore=CONTEXT_KEYS)
+
+
 def _terminal_progress(done: int, total: int) -> None:
     """Progress on stderr, overwritten in place (only when stderr is a terminal)."""
     end = "\n" if done >= total else ""
@@ -181,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
         from rumap.cli import print_json
 
         out = result.to_dict()
-        out["config"] = {**out["config"], "data": args.data, "columns": columns}
+        out["config"] = {**out["config"], **dict(zip(CONTEXT_KEYS, (args.data, columns), strict=True))}
         print_json(out)
         return 0
     first = result.maps[0]

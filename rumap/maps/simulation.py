@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -62,7 +62,7 @@ from rumap.maps.utility import (
     utility_label,
 )
 from rumap.masking.noise import NoiseSpec, as_matrix, mask_with, noise_shape, standard_noise
-from rumap.result import RUMap, json_safe
+from rumap.result import RUMap, curve_dict, json_safe
 from rumap.risk.interval import interval_risk, sdid_risk
 from rumap.risk.linkage import linkage_risk_distance, linkage_risk_distance_shared_ties, linkage_risk_probabilistic
 
@@ -83,10 +83,11 @@ DATASET_RISK_MEASURES: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {
     "sdid": sdid_risk,  # share of original values within 5% of a standard deviation of the masked value
 }
 
+#: A curve of :meth:`SimulationResult.to_dict`: output key -> key of :meth:`rumap.result.RUMap.to_dict`.
+CURVE_KEYS = {key: key for key in ("method", "target", "knowledge", "parameter", "values", "risk", "risk_se", "utility",
+                                   "utility_se", "efficiency", "risk_label", "utility_label")}
 #: Values per array in a chunk of replicates when ``chunk_size`` is not given.
 _CHUNK_VALUES = 2_000_000
-#: Keys the CLI adds to the JSON config (where the data came from); not part of a config.
-_CLI_CONTEXT_KEYS = frozenset({"data", "columns"})
 #: Seconds to wait for a Dask scheduler given by address.
 _CONNECT_TIMEOUT = 10
 #: Most threads of a local run (each holds a few chunk-sized arrays).
@@ -304,14 +305,24 @@ class SimulationConfig:
         return json_safe(out)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SimulationConfig:
-        """Rebuild a config from :meth:`to_dict` output (or the CLI's ``config``).
+    def from_dict(cls, data: Mapping[str, Any], ignore: Collection[str] = ()) -> SimulationConfig:
+        """Rebuild a config from :meth:`to_dict` output.
 
-        The CLI's additions ``data`` and ``columns`` are ignored; other unknown
-        keys are refused.
+        Parameters
+        ----------
+        data : mapping
+            The output of :meth:`to_dict`, possibly with more keys.
+        ignore : collection of str
+            Keys that a caller added and that are not part of a config (the
+            command line adds where the data came from); other unknown keys are
+            refused.
+
+        Returns
+        -------
+        SimulationConfig
         """
         names = {f.name for f in fields(cls)}
-        data = {k: v for k, v in data.items() if k not in _CLI_CONTEXT_KEYS}
+        data = {k: v for k, v in data.items() if k not in ignore}
         unknown = sorted(set(data) - names)
         if unknown:
             raise InputError(f"unknown simulation config key(s): {', '.join(unknown)}")
@@ -471,14 +482,16 @@ class SimulationResult:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """The CLI's JSON object: ``{"curves": [...], "config": {...}}``."""
+        """The command line's JSON object: ``{"curves": [...], "config": {...}, "n": ...}``.
+
+        Each curve is :meth:`rumap.result.RUMap.to_dict` without its config
+        (:data:`CURVE_KEYS`), with the rational snooper's best knowledge and the
+        target's value and row where the map has them.
+        """
         curves = []
         for m in self.maps:
             curves.append({
-                "method": m.method, "target": m.target, "knowledge": m.knowledge, "parameter": m.parameter,
-                "values": m.values, "risk": m.risk, "risk_se": m.risk_se, "utility": m.utility,
-                "utility_se": m.utility_se, "efficiency": m.efficiency, "risk_label": m.risk_label,
-                "utility_label": m.utility_label,
+                **curve_dict(m, CURVE_KEYS),
                 **({"best_knowledge": m.config["best_state"]} if m.knowledge == "rational" else {}),
                 **({"target_value": m.config["target_value"], "target_row": m.config["target_row"]}
                    if "target_value" in m.config else {}),

@@ -10,7 +10,7 @@ import pytest
 from cli_helpers import ROOT, assert_bad_input, run_cli
 
 from rumap.cli import main
-from rumap.maps.simulation import SimulationConfig
+from rumap.cli.simulate import config_from_json
 
 INCOME = str(ROOT / "rumap" / "io" / "bundled" / "income.csv")
 CURVE_KEYS = {"method", "target", "knowledge", "parameter", "values", "risk", "risk_se", "utility", "utility_se"}
@@ -38,7 +38,7 @@ def test_json_contract(paper_json):
     config = paper_json["config"]
     assert config["seed"] == 1 and config["replicates"] == 200 and config["columns"] == ["income"]
     assert config["method_options"]["truncate_below"] == 0
-    rebuilt = SimulationConfig.from_dict(config)
+    rebuilt = config_from_json(config)
     assert (rebuilt.method, rebuilt.values[0], rebuilt.targets) == ("noise", 0.05, ("max", "min", "p99"))
 
 
