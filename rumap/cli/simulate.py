@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from rumap._validation import parse_grid
+from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
@@ -17,25 +18,10 @@ from rumap.maps.utility import UTILITIES
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
 
-#: The grid flag of each method: (attribute, flag, parser arguments).
-_GRIDS = {
-    "noise": (("lambda2", "--lambda2", {}), ("lambda2_frac", "--lambda2-frac", {})),
-    "microaggregation": (("k", "--k", {"integer": True}),),
-    "rankswap": (("swap_percent", "--swap-percent", {}),),
-}
-
-#: Flags that belong to one method only: attribute -> (flag, method).
-_METHOD_FLAGS = {
-    "truncate_below": ("--truncate-below", "noise"),
-    "truncate_above": ("--truncate-above", "noise"),
-    "unequal_above": ("--unequal-above", "noise"),
-    "unequal_below": ("--unequal-below", "noise"),
-    "unequal_factor": ("--unequal-factor", "noise"),
-    "correlated": ("--correlated", "noise"),
-    "algorithm": ("--algorithm", "microaggregation"),
-    "standardize": ("--standardize", "microaggregation"),
-    "criterion": ("--criterion", "microaggregation"),
-}
+#: The grid flags of each method: (attribute, flag, parser arguments), from the method registry and the flag table.
+_GRIDS = {name: tuple((parameter, GRID_FLAGS[parameter], {"integer": True} if method.integer_grid else {})
+                      for parameter in method.parameters)
+          for name, method in METHODS.items()}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -131,7 +117,7 @@ def _grid(args: argparse.Namespace) -> tuple[tuple, bool]:
 
 def config_from_args(args: argparse.Namespace, columns: list[str]) -> SimulationConfig:
     """The simulation config described by the command line."""
-    for attr, (flag, method) in _METHOD_FLAGS.items():
+    for attr, (flag, method) in METHOD_FLAGS.items():
         value = getattr(args, attr)
         if value not in (None, False) and method != args.method:
             raise InputError(f"{flag} applies to --method {method}, not {args.method}")

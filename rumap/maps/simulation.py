@@ -106,10 +106,39 @@ def replicate_generator(seed: int, replicate: int) -> np.random.Generator:
 
 
 @dataclass(frozen=True)
-class _Method:
-    """A masking method for the engine."""
+class MaskingMethod:
+    """A masking method of the engine: everything the layers need to know about it, in one record.
 
+    Parameters
+    ----------
+    parameters : tuple of str
+        The names its grid can be given in (noise: a variance, or a fraction
+        of each variable's variance); the first is the default.
+    parameter : callable
+        ``parameter(method_options) -> str``: which of ``parameters`` a run uses.
+    integer_grid : bool
+        Whether the grid values are integers (group sizes).
+    preserves_mean : bool
+        Whether it keeps every column's mean exactly (then a mean-based utility
+        cannot tell its parameter values apart).
+    defaults : mapping
+        Its options and their default values.
+    check_values : callable
+        ``check_values(grid) -> tuple``: the checked grid.
+    deterministic : bool
+        Whether the masked data are a function of the data alone (one replicate).
+    make_masker : callable
+        ``make_masker(plan, replicates) -> masked(j)``: the masked data of each
+        replicate at grid value ``j``, shape (replicates, n, p).
+    published_lambda2 : callable
+        ``published_lambda2(plan, j)``: the noise variance of the attacked
+        column that the agency publishes, or None.
+    """
+
+    parameters: tuple[str, ...]
     parameter: Callable[[Mapping[str, Any]], str]
+    integer_grid: bool
+    preserves_mean: bool
     defaults: Mapping[str, Any]
     check_values: Callable[[Sequence[float]], tuple]
     deterministic: bool
@@ -179,13 +208,19 @@ def _check_swap(values: Sequence[float]) -> tuple:
 
 _NOISE_DEFAULTS = {f.name: f.default for f in fields(NoiseSpec)}
 
-#: Masking methods of the engine, by name.
-METHODS: dict[str, _Method] = {
-    "noise": _Method(lambda o: "lambda2_frac" if o.get("relative") else "lambda2", _NOISE_DEFAULTS,
-                     _check_lambda2, False, _noise_masker, _noise_lambda2),
-    "microaggregation": _Method(lambda o: "k", {"algorithm": "mdav", "standardize": False, "criterion": "pc1"},
-                                _check_k, True, _microaggregation_masker, lambda plan, j: None),
-    "rankswap": _Method(lambda o: "swap_percent", {}, _check_swap, False, _rankswap_masker, lambda plan, j: None),
+def _no_published_lambda2(plan: _Plan, j: int) -> None:
+    return None
+
+
+#: Masking methods of the engine, by name: adding one is one entry.
+METHODS: dict[str, MaskingMethod] = {
+    "noise": MaskingMethod(("lambda2", "lambda2_frac"), lambda o: "lambda2_frac" if o.get("relative") else "lambda2",
+                           False, False, _NOISE_DEFAULTS, _check_lambda2, False, _noise_masker, _noise_lambda2),
+    "microaggregation": MaskingMethod(("k",), lambda o: "k", True, True,
+                                      {"algorithm": "mdav", "standardize": False, "criterion": "pc1"}, _check_k, True,
+                                      _microaggregation_masker, _no_published_lambda2),
+    "rankswap": MaskingMethod(("swap_percent",), lambda o: "swap_percent", False, True, {}, _check_swap, False,
+                              _rankswap_masker, _no_published_lambda2),
 }
 
 
@@ -526,7 +561,8 @@ def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> Simul
     unmasked = UTILITIES[config.utility].unmasked(plan.reference)
     eff = util / unmasked if math.isfinite(unmasked) and config.utility == "mean" else None
     base = {"method": config.method, "parameter": config.parameter, "values": np.asarray(config.values, dtype=float),
-            "utility": util, "utility_se": util_se, "utility_label": utility_label(config.utility, config.method),
+            "utility": util, "utility_se": util_se, "utility_label": utility_label(config.utility, config.method if METHODS[config.method].preserves_mean
+                                                           else None),
             "efficiency": eff}
     maps: list[RUMap] = []
     run_config = config.to_dict()

@@ -42,11 +42,7 @@ import numpy as np
 from rumap.errors import InputError
 
 __all__ = ["UtilityMeasure", "UTILITIES", "Reference", "make_reference", "utility_estimate", "utility_label",
-           "MEAN_PRESERVING_METHODS", "moments"]
-
-#: Masking methods that keep every column's mean exactly.
-MEAN_PRESERVING_METHODS = frozenset({"microaggregation", "rankswap"})
-
+           "moments"]
 
 @dataclass(frozen=True)
 class Reference:
@@ -202,21 +198,39 @@ def _extra_sse(x: np.ndarray, options: Mapping[str, Any]) -> dict:
 
 @dataclass(frozen=True)
 class UtilityMeasure:
-    """One utility measure: per-replicate statistics, how to combine them, its axis label."""
+    """One utility measure: per-replicate statistics, how to combine them, its axis label.
+
+    Parameters
+    ----------
+    stats : callable
+        ``stats(masked, ref) -> array``: the statistics of one masked data set.
+    combine : callable
+        ``combine(stats of shape (M, s), ref) -> (U, SE)``.
+    reference_extra : callable
+        ``reference_extra(x, options) -> dict``: what the measure needs of the original data.
+    label : str
+        The axis label, naming the paper's equation where there is one.
+    unmasked : callable
+        ``unmasked(ref) -> U`` of the unmasked data (for efficiencies).
+    mean_based : bool
+        Whether it measures how well the mean is kept (then it cannot tell apart
+        the parameters of a method that keeps the mean exactly).
+    """
 
     stats: Callable[..., np.ndarray]
     combine: Callable[[np.ndarray, Reference], tuple[float, float]]
     reference_extra: Callable[[np.ndarray, Mapping[str, Any]], dict]
     label: str
     unmasked: Callable[[Reference], float]
+    mean_based: bool = False
 
 
 #: Utility measures by name.
 UTILITIES: dict[str, UtilityMeasure] = {
     "mean": UtilityMeasure(_stats_mean, _combine_mean, _extra_none, "U = 1 / MSE of the mean (Eq 14)",
-                           lambda ref: ref.n / float(ref.var.sum())),
+                           lambda ref: ref.n / float(ref.var.sum()), mean_based=True),
     "mean-error": UtilityMeasure(_stats_mean_error, _combine_error, _extra_none,
-                                 "U = 1 / E(mean(Y) - mean(x))^2", lambda ref: math.inf),
+                                 "U = 1 / E(mean(Y) - mean(x))^2", lambda ref: math.inf, mean_based=True),
     "variance": UtilityMeasure(_stats_variance, _combine_error, _extra_none, "U = 1 / MSE of the variance",
                                lambda ref: math.inf),
     "quantiles": UtilityMeasure(_stats_quantiles, _combine_error, _extra_quantiles, "U = 1 / MSE of the quantiles",
@@ -230,6 +244,17 @@ UTILITIES: dict[str, UtilityMeasure] = {
 
 
 def check_utility(name: str) -> UtilityMeasure:
+    """The record of utility measure ``name``; :class:`InputError` if there is none.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`UTILITIES`.
+
+    Returns
+    -------
+    UtilityMeasure
+    """
     if name not in UTILITIES:
         raise InputError(f"unknown utility {name!r}; choose from {', '.join(UTILITIES)}")
     return UTILITIES[name]
@@ -243,10 +268,24 @@ def make_reference(name: str, x: np.ndarray, options: Mapping[str, Any] | None =
                      extra=measure.reference_extra(x, options))
 
 
-def utility_label(name: str, method: str = "noise") -> str:
-    """The axis label of a utility measure, with a warning where the method keeps the mean exactly."""
-    label = check_utility(name).label
-    if method in MEAN_PRESERVING_METHODS and name in ("mean", "mean-error"):
+def utility_label(name: str, mean_preserving_method: str | None = None) -> str:
+    """The axis label of a utility measure, with a warning where the masking keeps the mean exactly.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`UTILITIES`.
+    mean_preserving_method : str, optional
+        The masking method, when it keeps every column's mean exactly (see
+        :attr:`rumap.maps.simulation.MaskingMethod.preserves_mean`).
+
+    Returns
+    -------
+    str
+    """
+    measure = check_utility(name)
+    label, method = measure.label, mean_preserving_method
+    if method is not None and measure.mean_based:
         label += f" ({method} keeps the mean exactly: use another utility to compare methods)"
     return label
 

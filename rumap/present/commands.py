@@ -15,8 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
+from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA
+from rumap.maps.simulation import METHODS
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
 __all__ = ["cli_command", "python_call", "data_path"]
@@ -115,9 +117,6 @@ def _grid_text(values: list[float], integer: bool) -> str | None:
     return None
 
 
-_GRID_FLAGS = {"noise": ("--lambda2", False), "microaggregation": ("--k", True), "rankswap": ("--swap-percent", False)}
-
-
 def _empirical_cli(spec: EmpiricalSpec) -> str:
     sim = dict(spec.simulation)
     columns = list(spec.data.columns)
@@ -130,10 +129,9 @@ def _empirical_cli(spec: EmpiricalSpec) -> str:
     if target_column:
         parts += ["--target-column", columns[target_column]]
     parts += ["--method", method]
-    flag, integer = _GRID_FLAGS.get(method, ("--lambda2", False))
-    if method == "noise" and options.get("relative"):
-        flag = "--lambda2-frac"
-    grid = _grid_text(list(sim.get("values", [])), integer)
+    record = METHODS[method]
+    flag = GRID_FLAGS[record.parameter(options)]
+    grid = _grid_text(list(sim.get("values", [])), record.integer_grid)
     if grid is None:
         notes.append("the grid is not evenly spaced: the command line cannot give it; use the Python call")
         grid = ",".join(_num(v) for v in sim.get("values", []))
@@ -141,19 +139,19 @@ def _empirical_cli(spec: EmpiricalSpec) -> str:
     if method == "noise":
         for key in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
             if options.get(key) is not None:
-                parts += ["--" + key.replace("_", "-"), _num(options[key])]
+                parts += [METHOD_FLAGS[key][0], _num(options[key])]
         if options.get("unequal_above") is not None or options.get("unequal_below") is not None:
-            parts += ["--unequal-factor", _num(options.get("unequal_factor", 2.0))]
+            parts += [METHOD_FLAGS["unequal_factor"][0], _num(options.get("unequal_factor", 2.0))]
             if int(options.get("unequal_column", 0)) != target_column:
                 notes.append("the sensitive records are chosen on another column than the attacked one")
         if options.get("correlated"):
-            parts.append("--correlated")
+            parts.append(METHOD_FLAGS["correlated"][0])
     elif method == "microaggregation":
-        parts += ["--algorithm", str(options.get("algorithm", "mdav"))]
+        parts += [METHOD_FLAGS["algorithm"][0], str(options.get("algorithm", "mdav"))]
         if options.get("criterion", "pc1") != "pc1":
-            parts += ["--criterion", str(options["criterion"])]
+            parts += [METHOD_FLAGS["criterion"][0], str(options["criterion"])]
         if options.get("standardize"):
-            parts.append("--standardize")
+            parts.append(METHOD_FLAGS["standardize"][0])
     for target in sim.get("targets", []):
         parts += ["--target", str(target)]
     for state in sim.get("knowledge", []):
