@@ -19,8 +19,16 @@ import streamlit as st
 
 from dashboard.code import bundled_path, command, script
 from dashboard.pagemaps import PageMapSpec, page_analysis
-from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code, \
-    selectbox
+from dashboard.widgets import (
+    errors_shown,
+    keep_controls,
+    multiselect,
+    number,
+    plot,
+    remembered,
+    reproduce_code,
+    selectbox,
+)
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, read_table, read_table_bytes
 from rumap.present.plotting import ru_map_figure

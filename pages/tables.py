@@ -16,8 +16,17 @@ import streamlit as st
 
 from dashboard.code import command, script
 from dashboard.pagemaps import PageMapSpec, page_analysis
-from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code, \
-    selectbox, slider
+from dashboard.widgets import (
+    errors_shown,
+    keep_controls,
+    multiselect,
+    number,
+    plot,
+    remembered,
+    reproduce_code,
+    selectbox,
+    slider,
+)
 from rumap.io.data import read_table_bytes
 from rumap.present.plotting import ru_map_figure
 from rumap.present.table_figures import bounds_figure, constructions_figure, theorem_figure
