@@ -29,7 +29,13 @@ T = TypeVar("T")
 
 @contextmanager
 def errors_shown() -> Iterator[None]:
-    """Show bad input as an error box naming the problem, and any other failure without a traceback."""
+    """Show bad input as an error box naming the problem, and any other failure without a traceback.
+
+    Yields
+    ------
+    None
+        Inside the block, an exception becomes an error box.
+    """
     try:
         yield
     except InputError as exc:

@@ -206,6 +206,14 @@ def recoding_code(sample: Sample, s: Settings, variable: str, widths: list[float
 
 
 def show_estimate(sample: Sample, s: Settings, result: IdentityResult) -> None:
+    """The estimate: uniques, risk and the largest safe sample fraction.
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    result : IdentityResult
+    """
     st.subheader(f"{sample.name}: key {' x '.join(result.key)}")
     cols = st.columns(5)
     cols[0].metric("records n", f"{result.n:,}")
@@ -244,6 +252,14 @@ def investigators_block(s: Settings, result: IdentityResult) -> int:
 
 
 def subsampling_tab(sample: Sample, s: Settings, result: IdentityResult) -> None:
+    """The R-U map of subsampling, its reproduce panel and its keep button.
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    result : IdentityResult
+    """
     fractions = np.linspace(result.f / SUBSAMPLING_POINTS, result.f, SUBSAMPLING_POINTS)
     ru = subsampling_map(sample.frame, list(s.key), s.population, s.acquaintances, fractions, method=s.estimator,
                          source=sample.name)
@@ -261,6 +277,14 @@ def subsampling_tab(sample: Sample, s: Settings, result: IdentityResult) -> None
 
 
 def recoding_tab(sample: Sample, s: Settings, result: IdentityResult) -> None:
+    """The R-U map of global recoding, its reproduce panel and its keep button.
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    result : IdentityResult
+    """
     numeric_keys = [c for c in result.key if pd.api.types.is_numeric_dtype(sample.frame[c])]
     if not numeric_keys:
         st.info("Global recoding into bands needs a numeric key variable (such as age).")
