@@ -153,3 +153,29 @@ def test_tables_error_box_stays_in_its_tab_and_the_rounding_map_is_kept():
     at.switch_page("pages/compare.py").run()
     assert not at.exception and not [e.value for e in at.error]
     assert len(_figures(at)) == 1
+
+
+def test_widget_bounds_come_from_the_constraint_table():
+    import math
+
+    from dashboard.widgets import bounds, slider
+
+    assert bounds("risk_bound") == {"min_value": math.nextafter(0.0, 1.0), "max_value": math.nextafter(1.0, 0.0)}
+    assert bounds("N", low=2000) == {"min_value": 2000.0}  # a page narrows the table's N >= 1 to N >= n
+    assert bounds("dominance_k", 0.05, 1.5) == {"min_value": 0.05, "max_value": 1.0}  # never beyond the table
+    assert bounds("investigators") == {"min_value": 1}
+    with pytest.raises(ValueError, match="outside the values allowed for p_percent"):
+        slider("p_percent", "p", "p", 10.0, 200.0, 300.0, 1.0)
+
+
+def test_inputs_survive_a_change_of_page():
+    at = _goto("identity")
+    at.number_input(key="identity_a").set_value(1234.0).run()
+    at.switch_page("pages/home.py").run()
+    at.switch_page("pages/identity.py").run()
+    assert at.number_input(key="identity_a").value == 1234.0
+    at.switch_page("pages/empirical.py").run()
+    at.number_input(key="em_replicates").set_value(33).run()
+    at.switch_page("pages/home.py").run()
+    at.switch_page("pages/empirical.py").run()
+    assert at.number_input(key="em_replicates").value == 33
