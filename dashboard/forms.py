@@ -12,7 +12,17 @@ PREFILLED = "rumap_analytic_prefilled_for"
 
 
 def analytic_widget_values(spec: AnalyticSpec) -> dict:
-    """The Analytic page's widget values that describe ``spec``."""
+    """The Analytic page's widget values that describe ``spec``.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec
+
+    Returns
+    -------
+    dict
+        Widget key -> value.
+    """
     return {
         "an_n": int(spec.n), "an_sigma2": float(spec.sigma2), "an_mu": float(spec.mu),
         "an_tau_on": spec.tau is not None, "an_tau": float(spec.tau if spec.tau is not None else spec.mu),
@@ -28,7 +38,14 @@ def analytic_widget_values(spec: AnalyticSpec) -> dict:
 
 
 def apply_analytic_spec(spec: AnalyticSpec, name: str | None = None) -> None:
-    """Fill the Analytic page's widgets from a specification (an example, or a loaded map)."""
+    """Fill the Analytic page's widgets from a specification (an example, or a loaded map).
+
+    Parameters
+    ----------
+    spec : AnalyticSpec
+    name : str, optional
+        The name proposed for the map.
+    """
     state.set_widgets(analytic_widget_values(spec))
     if name:
         state.set_name_hint(spec, name)
@@ -37,7 +54,15 @@ def apply_analytic_spec(spec: AnalyticSpec, name: str | None = None) -> None:
 
 
 def prefill_from_data(values: np.ndarray, digest: str) -> None:
-    """Set n, sigma^2 and mu of the Analytic page from a newly chosen column (once per column)."""
+    """Set n, sigma^2 and mu of the Analytic page from a newly chosen column (once per column).
+
+    Parameters
+    ----------
+    values : ndarray, shape (n,) or (n, d)
+        The chosen data (the first column is used).
+    digest : str
+        The data's digest.
+    """
     if st.session_state.get(PREFILLED) == digest:
         return
     st.session_state[PREFILLED] = digest
@@ -51,7 +76,17 @@ def prefill_from_data(values: np.ndarray, digest: str) -> None:
 
 
 def run_and_keep(specs: list, names: list[str]) -> list:
-    """Run specifications with a progress bar and keep their analyses; returns them."""
+    """Run specifications with a progress bar and keep their analyses; returns them.
+
+    Parameters
+    ----------
+    specs : list of AnalyticSpec or EmpiricalSpec
+    names : list of str
+
+    Returns
+    -------
+    list of Analysis
+    """
     done = []
     bar = st.progress(0.0, text="Simulating…")
     for i, (spec, name) in enumerate(zip(specs, names, strict=True)):

@@ -20,6 +20,12 @@ def _measure(m: RUMap) -> str:
 def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMap], list[str], list[Analysis]]:
     """Widgets that pick kept analyses, a pair of R/U measures and a knowledge state; returns the curves.
 
+    Parameters
+    ----------
+    kept : list of Analysis
+    key : str
+        Prefix of the widgets' keys.
+
     Returns
     -------
     maps, names, analyses

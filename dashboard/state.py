@@ -44,7 +44,12 @@ class Selection:
 
     @property
     def column(self) -> np.ndarray:
-        """The first chosen column, shape (n,)."""
+        """The first chosen column, shape (n,).
+
+        Returns
+        -------
+        ndarray, shape (n,)
+        """
         return self.values[:, 0]
 
 
@@ -52,6 +57,21 @@ def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None
     """Read a file held in memory (raises InputError naming the problem) and make it the session's data.
 
     ``filename`` (default ``name``) chooses the reader by its extension.
+
+    Parameters
+    ----------
+    kind : {"bundled", "upload"}
+        Where the file comes from.
+    name : str
+        The data set's name.
+    content : bytes
+        The file's bytes.
+    filename : str, optional
+        The name whose extension chooses the reader.
+
+    Returns
+    -------
+    LoadedData
     """
     frame = read_table_bytes(content, filename or name)
     data = LoadedData(kind=kind, name=name, frame=frame, digest=bytes_digest(content))
@@ -61,18 +81,46 @@ def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None
 
 
 def load_bundled(name: str) -> LoadedData:
-    """Load a data set shipped with rumap."""
+    """Load a data set shipped with rumap.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`rumap.io.data.BUNDLED_DATA`.
+
+    Returns
+    -------
+    LoadedData
+    """
     path = BUNDLED_DATA[name]
     with open(path, "rb") as handle:
         return load_bytes("bundled", name, handle.read(), filename=path.name)
 
 
 def loaded_data() -> LoadedData | None:
+    """The session's data set, if one is loaded.
+
+    Returns
+    -------
+    LoadedData or None
+    """
     return st.session_state.get(DATA)
 
 
 def select(columns: list[str], missing: str) -> Selection:
-    """Choose the column(s) of the loaded data (raises InputError for a bad choice)."""
+    """Choose the column(s) of the loaded data (raises InputError for a bad choice).
+
+    Parameters
+    ----------
+    columns : list of str
+        Numeric columns of the loaded data.
+    missing : {"refuse", "drop"}
+        The missing-value policy.
+
+    Returns
+    -------
+    Selection
+    """
     data = loaded_data()
     values = numeric_columns(data.frame, list(columns), source=data.name, missing=missing)
     source = DataSource.of(data.kind, data.name, columns, values, missing=missing)
@@ -82,6 +130,12 @@ def select(columns: list[str], missing: str) -> Selection:
 
 
 def selection() -> Selection | None:
+    """The chosen column(s) of the loaded data, if chosen.
+
+    Returns
+    -------
+    Selection or None
+    """
     return st.session_state.get(SELECTION)
 
 
@@ -104,7 +158,12 @@ def ensure_default_data() -> None:
 
 
 def analyses() -> list[Analysis]:
-    """The kept analyses (a list owned by the session)."""
+    """The kept analyses (a list owned by the session).
+
+    Returns
+    -------
+    list of Analysis
+    """
     return st.session_state.setdefault(ANALYSES, [])
 
 
@@ -116,6 +175,10 @@ def keep(analysis: Analysis) -> None:
     """Keep an analysis for Compare, Pareto, Report and Presentation (replacing one of the same name).
 
     The new analysis is added to the maps chosen on those pages.
+
+    Parameters
+    ----------
+    analysis : Analysis
     """
     kept = analyses()
     kept[:] = [a for a in kept if a.name != analysis.name] + [analysis]
@@ -126,12 +189,29 @@ def keep(analysis: Analysis) -> None:
 
 
 def focus(names: list[str]) -> None:
-    """Choose exactly these kept analyses on Compare and Pareto (e.g. after loading an example)."""
+    """Choose exactly these kept analyses on Compare and Pareto (e.g. after loading an example).
+
+    Parameters
+    ----------
+    names : list of str
+        Names of kept analyses.
+    """
     set_widgets({"compare_maps": list(names), "pareto_maps": list(names)})
 
 
 def kept_choice(key: str) -> list[str]:
-    """Prepare a multiselect of kept analyses: its remembered choice, limited to the kept names."""
+    """Prepare a multiselect of kept analyses: its remembered choice, limited to the kept names.
+
+    Parameters
+    ----------
+    key : str
+        The multiselect's key.
+
+    Returns
+    -------
+    list of str
+        The kept analyses' names (its options).
+    """
     names = [a.name for a in analyses()]
     init_widget(key, names)
     st.session_state[key] = [n for n in st.session_state[key] if n in names]
@@ -139,21 +219,58 @@ def kept_choice(key: str) -> list[str]:
 
 
 def cache() -> BoundedCache:
+    """The session's cache of computed analyses.
+
+    Returns
+    -------
+    BoundedCache
+        The session's cache of results.
+    """
     return st.session_state.setdefault(CACHE, BoundedCache(max_entries=24))
 
 
 def run_cached(spec, data: np.ndarray | None, progress: Callable[[float], None] | None = None) -> Analysis:
-    """Run a specification, reusing the session's result for the same data digest and configuration."""
+    """Run a specification, reusing the session's result for the same data digest and configuration.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+    data : ndarray, optional
+        The data the specification was made for.
+    progress : callable, optional
+        Called with the fraction done.
+
+    Returns
+    -------
+    Analysis
+    """
     digest = spec.data.digest if getattr(spec, "data", None) is not None else None
     return cache().get_or_compute(cache_key(digest, spec.to_dict()), lambda: spec.run(data, progress=progress))
 
 
 def set_name_hint(spec, name: str) -> None:
-    """Propose ``name`` (e.g. an example's title) for maps made with exactly this specification."""
+    """Propose ``name`` (e.g. an example's title) for maps made with exactly this specification.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+    name : str
+    """
     st.session_state.setdefault("rumap_name_hints", {})[config_digest(spec.to_dict())] = name
 
 
 def name_hint(digest: str) -> str | None:
+    """The name proposed for maps made with the specification of this digest.
+
+    Parameters
+    ----------
+    digest : str
+        :func:`rumap.fingerprint.config_digest` of a specification.
+
+    Returns
+    -------
+    str or None
+    """
     return st.session_state.get("rumap_name_hints", {}).get(digest)
 
 
@@ -161,6 +278,14 @@ def data_for(spec) -> np.ndarray | None:
     """The session's chosen data if they are the data ``spec`` was made for, else ``None``.
 
     With ``None`` a specification falls back to its stored or bundled data.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+
+    Returns
+    -------
+    ndarray or None
     """
     source = getattr(spec, "data", None)
     sel = selection()
@@ -170,10 +295,27 @@ def data_for(spec) -> np.ndarray | None:
 
 
 def set_current(page: str, analysis: Analysis | None) -> None:
+    """Remember the analysis a page shows (for when the page is drawn again).
+
+    Parameters
+    ----------
+    page : str
+    analysis : Analysis or None
+    """
     st.session_state.setdefault(CURRENT, {})[page] = analysis
 
 
 def current(page: str) -> Analysis | None:
+    """The analysis a page showed last.
+
+    Parameters
+    ----------
+    page : str
+
+    Returns
+    -------
+    Analysis or None
+    """
     return st.session_state.get(CURRENT, {}).get(page)
 
 
@@ -182,6 +324,12 @@ def init_widget(key: str, default) -> None:
 
     Streamlit forgets the state of widgets on pages that are not shown; the
     values are kept in a separate store so they survive a change of page.
+
+    Parameters
+    ----------
+    key : str
+    default
+        The value before the user sets one.
     """
     store = st.session_state.setdefault(STORE, {})
     if key not in st.session_state:
@@ -197,7 +345,13 @@ def remember(*keys: str) -> None:
 
 
 def set_widgets(values: dict) -> None:
-    """Set widgets' values (e.g. from an example) for the next time their page is drawn."""
+    """Set widgets' values (e.g. from an example) for the next time their page is drawn.
+
+    Parameters
+    ----------
+    values : dict
+        Widget key -> value.
+    """
     store = st.session_state.setdefault(STORE, {})
     for key, value in values.items():
         store[key] = value

@@ -1,10 +1,18 @@
-"""Widgets shared by the pages: bounded inputs, error display, the reproduce panel, keeping a map."""
+"""Widgets shared by the pages: bounded inputs, error display, the reproduce panel, keeping a map.
+
+Every input of a page goes through :func:`remembered` (directly or through
+:func:`number`, :func:`slider`, :func:`selectbox` and :func:`multiselect`):
+it starts from the value the user last gave, even after a change of page, and
+numeric inputs take their bounds and help from the constraint table
+:data:`rumap._validation.PARAMETERS`.
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -16,10 +24,18 @@ from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG
 from rumap.specs import Analysis
 
+T = TypeVar("T")
+
 
 @contextmanager
 def errors_shown() -> Iterator[None]:
-    """Show bad input as an error box naming the problem, and any other failure without a traceback."""
+    """Show bad input as an error box naming the problem, and any other failure without a traceback.
+
+    Yields
+    ------
+    None
+        Inside the block, an exception becomes an error box.
+    """
     try:
         yield
     except InputError as exc:
@@ -28,8 +44,22 @@ def errors_shown() -> Iterator[None]:
         st.error(f"Something went wrong ({type(exc).__name__}): {exc}")
 
 
-def bounds(name: str) -> dict:
-    """``min_value``/``max_value`` for a widget of parameter ``name``, from :data:`rumap._validation.PARAMETERS`."""
+def bounds(name: str, low: float | None = None, high: float | None = None) -> dict:
+    """``min_value``/``max_value`` for a widget of parameter ``name``, from :data:`rumap._validation.PARAMETERS`.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's entry in the table.
+    low, high : float, optional
+        Narrower limits a page needs (such as the data's own range); the
+        result is the intersection with the table's interval.
+
+    Returns
+    -------
+    dict
+        The keyword arguments ``min_value`` and ``max_value`` where bounded.
+    """
     interval = PARAMETERS[name]
     out: dict = {}
     if interval.kind == "int":
@@ -37,46 +67,234 @@ def bounds(name: str) -> dict:
             out["min_value"] = int(interval.low) + (0 if interval.closed in ("both", "left") else 1)
         if interval.high is not None:
             out["max_value"] = int(interval.high) - (0 if interval.closed in ("both", "right") else 1)
-        return out
-    if interval.low is not None:
-        low = float(interval.low)
-        out["min_value"] = low if interval.closed in ("both", "left") else math.nextafter(low, math.inf)
-    if interval.high is not None:
-        high = float(interval.high)
-        out["max_value"] = high if interval.closed in ("both", "right") else math.nextafter(high, -math.inf)
+    else:
+        if interval.low is not None:
+            lo = float(interval.low)
+            out["min_value"] = lo if interval.closed in ("both", "left") else math.nextafter(lo, math.inf)
+        if interval.high is not None:
+            hi = float(interval.high)
+            out["max_value"] = hi if interval.closed in ("both", "right") else math.nextafter(hi, -math.inf)
+    cast = int if interval.kind == "int" else float
+    if low is not None:
+        out["min_value"] = max(out.get("min_value", -math.inf), cast(low))
+    if high is not None:
+        out["max_value"] = min(out.get("max_value", math.inf), cast(high))
     return out
 
 
-def number(name: str, label: str, key: str, default: float, **kwargs):
-    """A number input for parameter ``name`` with the table's bounds and description as help."""
+def remembered(draw: Callable[..., T], label: str, key: str, default: Any, **kwargs) -> T:
+    """Draw a widget whose value survives a change of page; returns its value.
+
+    Parameters
+    ----------
+    draw : callable
+        A Streamlit widget function such as ``st.checkbox``.
+    label : str
+        The widget's label.
+    key : str
+        Its session-state key (the page's prefix and a name).
+    default
+        The value before the user sets one.
+    **kwargs
+        Passed to ``draw`` (never a value: the value comes from the session).
+
+    Returns
+    -------
+    The widget's value.
+    """
+    state.init_widget(key, default)
+    value = draw(label, key=key, **kwargs)
+    state.remember(key)
+    return value
+
+
+def number(name: str, label: str, key: str, default: float, low: float | None = None, high: float | None = None,
+           **kwargs):
+    """A number input for parameter ``name`` with the table's bounds and description as help.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's entry in :data:`rumap._validation.PARAMETERS`.
+    label, key : str
+        The widget's label and session-state key.
+    default : float
+        The value before the user sets one.
+    low, high : float, optional
+        Narrower limits than the table's (see :func:`bounds`).
+    **kwargs
+        Passed to ``st.number_input`` (``help`` defaults to the table's description).
+
+    Returns
+    -------
+    int or float
+        The value, an ``int`` for integer parameters.
+    """
     state.init_widget(key, default)
     kwargs.setdefault("help", PARAMETERS[name].description)
+    limits = bounds(name, low, high)
     if PARAMETERS[name].kind == "int":
-        st.session_state[key] = int(st.session_state[key])
-        return st.number_input(label, key=key, step=1, **bounds(name), **kwargs)
-    st.session_state[key] = float(st.session_state[key])
-    return st.number_input(label, key=key, format=kwargs.pop("format", "%.6g"), **bounds(name), **kwargs)
+        st.session_state[key] = _clipped(int(st.session_state[key]), limits)
+        value = st.number_input(label, key=key, step=1, **limits, **kwargs)
+    else:
+        st.session_state[key] = _clipped(float(st.session_state[key]), limits)
+        value = st.number_input(label, key=key, format=kwargs.pop("format", "%.6g"), **limits, **kwargs)
+    state.remember(key)
+    return value
+
+
+def slider(name: str, label: str, key: str, default: float, low: float, high: float, step: float, **kwargs):
+    """A slider for parameter ``name`` over ``[low, high]``, kept inside the table's interval.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's entry in :data:`rumap._validation.PARAMETERS`.
+    label, key : str
+        The widget's label and session-state key.
+    default : float
+        The value before the user sets one.
+    low, high : float
+        The slider's range, a part of the values the table allows.
+    step : float
+        The slider's step.
+    **kwargs
+        Passed to ``st.slider`` (``help`` defaults to the table's description).
+
+    Returns
+    -------
+    int or float
+        The value, an ``int`` for integer parameters.
+    """
+    limits = bounds(name, low, high)
+    if set(limits) != {"min_value", "max_value"} or limits["min_value"] > limits["max_value"]:
+        raise ValueError(f"the slider range {low}..{high} is outside the values allowed for {name}")
+    state.init_widget(key, default)
+    cast = int if PARAMETERS[name].kind == "int" else float
+    st.session_state[key] = _clipped(cast(st.session_state[key]), limits)
+    kwargs.setdefault("help", PARAMETERS[name].description)
+    value = st.slider(label, key=key, step=cast(step), **limits, **kwargs)
+    state.remember(key)
+    return value
+
+
+def _clipped(value: float, limits: dict) -> float:
+    return min(max(value, limits.get("min_value", value)), limits.get("max_value", value))
+
+
+def selectbox(label: str, options: Sequence[T], key: str, default: T, **kwargs) -> T:
+    """A remembered selectbox; a remembered value no longer among ``options`` falls back to ``default``.
+
+    Parameters
+    ----------
+    label : str
+    options : sequence
+    key : str
+    default
+        One of ``options``.
+    **kwargs
+        Passed to ``st.selectbox``.
+
+    Returns
+    -------
+    The chosen option.
+    """
+    state.init_widget(key, default)
+    if st.session_state[key] not in options:
+        st.session_state[key] = default
+    value = st.selectbox(label, options, key=key, **kwargs)
+    state.remember(key)
+    return value
+
+
+def multiselect(label: str, options: Sequence[T], key: str, default: Sequence[T], **kwargs) -> list[T]:
+    """A remembered multiselect, limited to the current ``options``.
+
+    Parameters
+    ----------
+    label : str
+    options : sequence
+    key : str
+    default : sequence
+        The choice before the user makes one.
+    **kwargs
+        Passed to ``st.multiselect``.
+
+    Returns
+    -------
+    list
+        The chosen options.
+    """
+    state.init_widget(key, list(default))
+    st.session_state[key] = [v for v in st.session_state[key] if v in options]
+    value = st.multiselect(label, options, key=key, **kwargs)
+    state.remember(key)
+    return value
 
 
 def plot(fig, key: str | None = None) -> None:
-    """Draw a Plotly figure across the page, with the SVG export button."""
+    """Draw a Plotly figure across the page, with the SVG export button.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    key : str, optional
+        The chart's element key.
+    """
     st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None)
 
 
-def reproduce(spec) -> None:
-    """The equivalent command line and Python call of a map."""
-    with st.expander("Reproduce this map: command line and Python", expanded=False):
-        try:
-            st.caption("Command line (prints JSON):")
-            st.code(cli_command(spec), language="bash", wrap_lines=True)
-        except (InputError, ImportError) as exc:
-            st.caption(f"No command line: {exc}")
+def reproduce_code(python: str, command: str | None = None, what: str = "this map", no_command: str = "",
+                   command_caption: str = "Command line:") -> None:
+    """The reproduce panel: the Python (and, where there is one, the command line) giving the shown result.
+
+    Parameters
+    ----------
+    python : str
+        A Python script that computes the result from the values the page used.
+    command : str, optional
+        The equivalent ``python -m rumap ...`` command.
+    what : str
+        What is reproduced, for the panel's title.
+    no_command : str
+        Why there is no command line (shown when ``command`` is ``None``).
+    command_caption : str
+        The caption above the command.
+    """
+    with st.expander(f"Reproduce {what}: command line and Python", expanded=False):
+        if command is not None:
+            st.caption(command_caption)
+            st.code(command, language="bash", wrap_lines=True)
+        elif no_command:
+            st.caption(f"No command line: {no_command}")
         st.caption("Python:")
-        st.code(python_call(spec), language="python")
+        st.code(python, language="python")
+
+
+def reproduce(spec) -> None:
+    """The reproduce panel of a map made from a specification of :mod:`rumap.specs`.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+    """
+    try:
+        command, reason = cli_command(spec), ""
+    except (InputError, ImportError) as exc:
+        command, reason = None, str(exc)
+    reproduce_code(python_call(spec), command, no_command=reason, command_caption="Command line (prints JSON):")
 
 
 def keep_controls(analysis: Analysis, key: str) -> None:
-    """A name field and a button that keep the analysis for Compare, Pareto, Report and Presentation."""
+    """A name field and a button that keep the analysis for Compare, Pareto, Report and Presentation.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The map(s) shown, with the specification that made them.
+    key : str
+        Prefix of the widgets' keys (``{key}_name``, ``{key}_keep``).
+    """
     digest = config_digest(analysis.spec.to_dict())
     if st.session_state.get(f"{key}_name_for") != digest:  # new settings: propose their name
         st.session_state[f"{key}_name_for"] = digest

@@ -7,12 +7,83 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.forms import prefill_from_data
-from dashboard.widgets import errors_shown, keep_controls, number, plot, reproduce
+from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
 from rumap.present.figures import analysis_figure
 from rumap.present.statements import summary_lines
 from rumap.specs import AnalyticSpec
+
+#: The knowledge states drawn at first: the paper's Figure 4.
+DEFAULT_STATES = ["record", "population", "percentile", "maximum"]
+
+
+def setting_block(sel: state.Selection | None) -> dict:
+    """The data's setting: n, σ², μ, the target, the percentile and the distribution family.
+
+    Parameters
+    ----------
+    sel : Selection or None
+        The chosen data column, whose observed values the map may use.
+
+    Returns
+    -------
+    dict
+        :class:`rumap.specs.AnalyticSpec` arguments (``n``, ``sigma2``, ``mu``, ``tau``, ``p``, ``family``,
+        ``shape``, ``data``).
+    """
+    st.header("Setting")
+    if sel is not None:
+        st.caption(f"Prefilled from {sel.source.name} [{sel.source.columns[0]}]; edit freely.")
+    n = number("n", "n (records)", "an_n", 200)
+    sigma2 = number("sigma2", "σ² (variance of the data)", "an_sigma2", 1.0)
+    mu = number("mu", "μ (mean of the data)", "an_mu", 0.0)
+    tau_on = remembered(st.checkbox, "Specific target τ (Eq 1)", "an_tau_on", False)
+    tau = number("tau", "τ (target value)", "an_tau", 0.0, disabled=not tau_on)
+    p = number("p", "p (percentile, as a fraction)", "an_p", 0.99, format="%.4f")
+    family = selectbox("Distribution of the data (percentile state)", list(FAMILIES), "an_family", "normal",
+                       help="normal uses Eq 8; the others evaluate Eq 5 numerically")
+    shaped = FAMILIES[family].shape_name is not None
+    shape = number("shape", "Shape parameter of the family", "an_shape", 1.0, disabled=not shaped)
+    use_data = remembered(st.checkbox, "Use the data's observed values (Eq 3, Eq 9)", "an_use_data",
+                          sel is not None, disabled=sel is None,
+                          help="the sample state and the observed maximum/minimum need the data column")
+    return {"n": int(n), "sigma2": float(sigma2), "mu": float(mu), "tau": float(tau) if tau_on else None,
+            "p": float(p), "family": family, "shape": float(shape) if shaped else None,
+            "data": sel.source if (use_data and sel is not None) else None}
+
+
+def map_block(has_tau: bool, has_data: bool) -> dict:
+    """The knowledge states, the grid of noise variances, the risk bound and the axes.
+
+    Parameters
+    ----------
+    has_tau : bool
+        Whether a target τ is set (the mean-target state needs it).
+    has_data : bool
+        Whether the data's values are used (the sample state needs them).
+
+    Returns
+    -------
+    dict
+        :class:`rumap.specs.AnalyticSpec` arguments (``states``, ``lambda2_start``, ``lambda2_stop``,
+        ``lambda2_num``, ``max_risk``, ``log_x``, ``log_y``).
+    """
+    st.header("Map")
+    available = [s for s in STATES if (s != "mean-target" or has_tau) and (s != "sample" or has_data)]
+    states = multiselect("Knowledge states", available, "an_states", DEFAULT_STATES,
+                         format_func=lambda s: f"{s} ({STATES[s].equation})")
+    lam_start = number("lambda2", "smallest λ²", "an_lam_start", 0.0)
+    lam_stop = number("lambda2", "largest λ²", "an_lam_stop", 3.0)
+    lam_num = number("grid_num", "number of λ² values", "an_lam_num", 301)
+    max_risk_on = remembered(st.checkbox, "Maximum tolerable risk", "an_max_risk_on", True)
+    max_risk = number("max_risk", "R_max", "an_max_risk", 5.0, disabled=not max_risk_on)
+    log_x = remembered(st.checkbox, "log utility axis", "an_log_x", False)
+    log_y = remembered(st.checkbox, "log risk axis", "an_log_y", True)
+    return {"states": tuple(states), "lambda2_start": float(lam_start), "lambda2_stop": float(lam_stop),
+            "lambda2_num": int(lam_num), "max_risk": float(max_risk) if max_risk_on else None, "log_x": log_x,
+            "log_y": log_y}
+
 
 st.title("Analytic R-U map: additive noise")
 st.caption("Duncan, Keller-McNulty & Stokes (2001), Equations 1-10. Released values Y = x + e with noise "
@@ -22,56 +93,16 @@ sel = state.selection()
 if sel is not None:
     prefill_from_data(sel.values, sel.source.digest)
 
-KEYS = ["an_n", "an_sigma2", "an_mu", "an_tau_on", "an_tau", "an_p", "an_family", "an_shape", "an_states",
-        "an_lam_start", "an_lam_stop", "an_lam_num", "an_max_risk_on", "an_max_risk", "an_log_x", "an_log_y",
-        "an_use_data"]
-for key, default in {"an_tau_on": False, "an_family": "normal", "an_shape": 1.0,
-                     "an_states": ["record", "population", "percentile", "maximum"], "an_max_risk_on": True,
-                     "an_log_x": False, "an_log_y": True, "an_use_data": sel is not None}.items():
-    state.init_widget(key, default)
-
 with st.sidebar:
-    st.header("Setting")
-    if sel is not None:
-        st.caption(f"Prefilled from {sel.source.name} [{sel.source.columns[0]}]; edit freely.")
-    n = number("n", "n (records)", "an_n", 200)
-    sigma2 = number("sigma2", "σ² (variance of the data)", "an_sigma2", 1.0)
-    mu = number("mu", "μ (mean of the data)", "an_mu", 0.0)
-    tau_on = st.checkbox("Specific target τ (Eq 1)", key="an_tau_on")
-    tau = number("tau", "τ (target value)", "an_tau", 0.0, disabled=not tau_on)
-    p = number("p", "p (percentile, as a fraction)", "an_p", 0.99, format="%.4f")
-    family = st.selectbox("Distribution of the data (percentile state)", list(FAMILIES), key="an_family",
-                          help="normal uses Eq 8; the others evaluate Eq 5 numerically")
-    shape = st.number_input("Shape parameter of the family", min_value=1e-6, key="an_shape",
-                            disabled=FAMILIES[family].shape_name is None)
-    use_data = st.checkbox("Use the data's observed values (Eq 3, Eq 9)", key="an_use_data", disabled=sel is None,
-                           help="the sample state and the observed maximum/minimum need the data column")
-    st.header("Map")
-    available = [s for s in STATES if s != "mean-target" or tau_on]
-    available = [s for s in available if s != "sample" or (use_data and sel is not None)]
-    st.session_state["an_states"] = [s for s in st.session_state["an_states"] if s in available]
-    states = st.multiselect("Knowledge states", available, key="an_states",
-                            format_func=lambda s: f"{s} ({STATES[s].equation})")
-    lam_start = number("lambda2", "smallest λ²", "an_lam_start", 0.0)
-    lam_stop = number("lambda2", "largest λ²", "an_lam_stop", 3.0)
-    lam_num = number("grid_num", "number of λ² values", "an_lam_num", 301)
-    max_risk_on = st.checkbox("Maximum tolerable risk", key="an_max_risk_on")
-    max_risk = number("max_risk", "R_max", "an_max_risk", 5.0, disabled=not max_risk_on)
-    log_x = st.checkbox("log utility axis", key="an_log_x")
-    log_y = st.checkbox("log risk axis", key="an_log_y")
-state.remember(*KEYS)
+    setting = setting_block(sel)
+    drawn = map_block(setting["tau"] is not None, setting["data"] is not None)
 
-if not states:
+if not drawn["states"]:
     st.info("Choose at least one knowledge state in the sidebar.")
     st.stop()
 
 with errors_shown():
-    spec = AnalyticSpec(
-        n=int(n), sigma2=float(sigma2), mu=float(mu), tau=float(tau) if tau_on else None, p=float(p), family=family,
-        shape=float(shape) if FAMILIES[family].shape_name is not None else None, states=tuple(states),
-        lambda2_start=float(lam_start), lambda2_stop=float(lam_stop), lambda2_num=int(lam_num),
-        max_risk=float(max_risk) if max_risk_on else None, log_x=log_x, log_y=log_y,
-        data=sel.source if (use_data and sel is not None) else None)
+    spec = AnalyticSpec(**setting, **drawn)
     analysis = state.run_cached(spec, state.data_for(spec))
     state.set_current("analytic", analysis)
 
@@ -86,10 +117,10 @@ with errors_shown():
 
     st.subheader("Formulas of the selected states")
     st.latex(r"U = \frac{n}{\sigma^2 + \lambda^2}")
-    for s in states:
+    for s in spec.states:
         st.markdown(f"**{s}** ({STATES[s].equation}): {STATES[s].description}")
         st.latex(STATES[s].latex)
-    if {"maximum", "minimum"} & set(states):
+    if {"maximum", "minimum"} & set(spec.states):
         st.latex(r"K_1 = \sqrt{2\ln n} - \frac{\ln\ln n + \ln 4\pi - 2\gamma}{2\sqrt{2\ln n}},\quad "
                  r"K_2 = \frac{\pi^2}{12 \ln n}")
 

@@ -26,7 +26,6 @@ with errors_shown():
         max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk", bounds[0] if bounds else 5.0)
     log_x = cols[1].checkbox("log utility axis", value=False, key="compare_log_x")
     log_y = cols[2].checkbox("log risk axis", value=True, key="compare_log_y")
-    state.remember("compare_max_risk")
     choice = best_under_risk(maps, max_risk, labels=names)
     plot(comparison_figure(maps, names, log_x=log_x, log_y=log_y, max_risk=max_risk, choice=choice),
          key="compare_map")

@@ -7,7 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.forms import prefill_from_data
-from dashboard.widgets import errors_shown
+from dashboard.widgets import errors_shown, remembered
 from rumap.fingerprint import bytes_digest
 from rumap.io.data import BUNDLED_DATA, MAX_BYTES, READERS, numeric_column_names, summary_table
 
@@ -16,10 +16,9 @@ st.caption("Files are read in this session's memory only: never written to disk 
            "close the tab. Formats: " + ", ".join(sorted(READERS)) + f"; at most {MAX_BYTES // 2**20} MB.")
 
 loaded = state.loaded_data()
-state.init_widget("data_source", "Upload a file" if loaded is not None and loaded.kind == "upload" else "Bundled data set")
-state.init_widget("data_missing", "refuse")
-source = st.radio("Source", ["Bundled data set", "Upload a file"], horizontal=True, key="data_source")
-state.remember("data_source")
+source = remembered(st.radio, "Source", "data_source",
+                    "Upload a file" if loaded is not None and loaded.kind == "upload" else "Bundled data set",
+                    options=["Bundled data set", "Upload a file"], horizontal=True)
 if source == "Bundled data set":
     available = [name for name, path in BUNDLED_DATA.items() if path.is_file()]
     if not available:
@@ -68,9 +67,8 @@ if "data_columns" not in st.session_state or not set(st.session_state["data_colu
     st.session_state["data_columns"] = default
 columns = st.multiselect("Numeric column(s) to mask", numeric, key="data_columns",
                          help="Noise and the analytic map use the first column; microaggregation can use several.")
-missing = st.radio("Rows with missing values", ["refuse", "drop"], horizontal=True, key="data_missing",
-                   format_func={"refuse": "refuse the data", "drop": "drop those rows"}.get)
-state.remember("data_missing")
+missing = remembered(st.radio, "Rows with missing values", "data_missing", "refuse", options=["refuse", "drop"],
+                     horizontal=True, format_func={"refuse": "refuse the data", "drop": "drop those rows"}.get)
 if not columns:
     st.warning("Choose at least one numeric column.")
     st.stop()

@@ -6,8 +6,9 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
-from dashboard.widgets import errors_shown, keep_controls, number, plot, reproduce
+from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.errors import InputError
+from rumap.fingerprint import cache_key
 from rumap.maps.attacks import KNOWLEDGE
 from rumap.maps.simulation import DATASET_RISK_MEASURES, METHODS
 from rumap.maps.utility import UTILITIES
@@ -15,6 +16,160 @@ from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
 from rumap.present.statements import summary_lines
 from rumap.specs import EmpiricalSpec
+
+TARGETS = ["max", "min", "p1", "p10", "p50", "p90", "p99"]
+#: What R measures: the snooper's error on targets (Eq 12), or a share of records re-identified or disclosed.
+RISK_KINDS = ["snooper's MSE on targets (Eq 12)", "share of records re-identified or disclosed"]
+#: The paper's tolerable average error of the snooper, $5K (R_max = 1 / 5000² = 4.0E-08), on incomes whose
+#: standard deviation is $13.3K (Duncan et al. 2001, Table 1).
+PAPER_ERROR = 5000.0
+#: The paper's tolerable error as a fraction of its data's standard deviation (5000 / 13300, rounded):
+#: data whose standard deviation is below $5K start from this fraction of their own.
+PAPER_ERROR_IN_SD = 0.375
+#: The threshold of the unequal-variance masking starts at this percentile of the data (records above it
+#: are sensitive; the user moves it, e.g. to the paper's $35K).
+SENSITIVE_PERCENTILE = 80
+
+
+def default_error(sd: float) -> float:
+    """The tolerable average error a new data set starts from (in data units).
+
+    Parameters
+    ----------
+    sd : float
+        The attacked column's standard deviation.
+
+    Returns
+    -------
+    float
+        The paper's $5K for data spread more widely than that, else :data:`PAPER_ERROR_IN_SD` standard
+        deviations (1 for constant data).
+    """
+    return float(PAPER_ERROR if sd > PAPER_ERROR else (round(PAPER_ERROR_IN_SD * sd, 6) or 1.0))
+
+
+def masking_block(sel: state.Selection) -> tuple[str, list, dict]:
+    """The masking method, its grid of parameter values and its options.
+
+    Parameters
+    ----------
+    sel : Selection
+        The chosen data.
+
+    Returns
+    -------
+    method : str
+    values : list
+        The masking parameter's values.
+    options : dict
+        The method's options (``SimulationConfig.method_options``).
+    """
+    x, first = sel.values, sel.column
+    st.header("Masking")
+    method = selectbox("Method", list(METHODS), "em_method", "noise")
+    options: dict = {}
+    if method == "noise":
+        relative = remembered(st.checkbox, "λ² as a fraction of the variance", "em_relative", True,
+                              help="noise variance λ² × S² (the paper's grid is 0.05 to 1.0)")
+        start = number("lambda2", "smallest λ²" + (" / S²" if relative else ""), "em_start", 0.05)
+        stop = number("lambda2", "largest λ²" + (" / S²" if relative else ""), "em_stop", 1.0)
+        num = number("grid_num", "number of λ² values", "em_num", 20)
+        values = np.linspace(start, stop, int(num)).tolist()
+        options["relative"] = relative
+        if remembered(st.checkbox, "Truncate released values from below (Eq 11)", "em_trunc_on",
+                      bool(first.min() >= 0)):
+            options["truncate_below"] = number("truncate_below", "lower bound", "em_trunc", 0.0)
+        if remembered(st.checkbox, "Unequal variance for sensitive values", "em_unequal_on", False,
+                      help="the paper's Figure 7 doubles the noise variance above $35K"):
+            options["unequal_column"] = int(st.session_state.get("em_target_column", 0))
+            options["unequal_above"] = number("unequal_above", "sensitive above", "em_unequal_above",
+                                              float(np.percentile(first, SENSITIVE_PERCENTILE)))
+            options["unequal_factor"] = number("unequal_factor", "variance factor", "em_unequal_factor", 2.0)
+        if x.shape[1] > 1:
+            options["correlated"] = remembered(st.checkbox, "Noise correlated like the data", "em_correlated", False)
+    elif method == "microaggregation":
+        options["algorithm"] = selectbox("Algorithm", list(ALGORITHMS), "em_algorithm", "mdav")
+        k_start = number("k", "smallest k", "em_k_start", 2)
+        k_stop = number("k", "largest k", "em_k_stop", 10)
+        values = list(range(int(k_start), int(k_stop) + 1))
+        options["standardize"] = remembered(st.checkbox, "Standardize the variables", "em_standardize", False)
+        st.caption(f"Variables: {', '.join(sel.source.columns)} (choose them on the Data page).")
+    else:
+        s_start = number("swap_percent", "smallest swap %", "em_swap_start", 1.0)
+        s_stop = number("swap_percent", "largest swap %", "em_swap_stop", 20.0)
+        s_num = number("grid_num", "number of values", "em_swap_num", 10)
+        values = np.linspace(s_start, s_stop, int(s_num)).tolist()
+    return method, values, options
+
+
+def risk_block(sel: state.Selection) -> dict:
+    """What the snooper attacks, or which share of records counts as disclosed.
+
+    Parameters
+    ----------
+    sel : Selection
+        The chosen data.
+
+    Returns
+    -------
+    dict
+        ``by_targets`` (whether R is the snooper's error on targets), and ``targets``, ``knowledge``,
+        ``target_column`` and ``risk_measures`` of the simulation.
+    """
+    st.header("Risk")
+    risk_kind = remembered(st.radio, "Risk measure", "em_risk_kind", RISK_KINDS[0], options=RISK_KINDS,
+                           help="record linkage and interval disclosure (Domingo-Ferrer & Torra) measure the share "
+                                "of records an intruder re-identifies or brackets, on all the chosen columns")
+    out = {"by_targets": risk_kind == RISK_KINDS[0], "targets": [], "knowledge": [], "target_column": 0,
+           "risk_measures": []}
+    if out["by_targets"]:
+        out["targets"] = remembered(st.multiselect, "Targets", "em_targets", ["max", "p99"], options=TARGETS,
+                                    accept_new_options=True,
+                                    help="max, min, pXX (the XX-th sample percentile) or row:I (record I)")
+        if sel.values.shape[1] > 1:
+            out["target_column"] = selectbox("Attacked column", list(range(sel.values.shape[1])),
+                                             "em_target_column", 0, format_func=lambda j: sel.source.columns[j])
+        out["knowledge"] = multiselect("Knowledge states", list(KNOWLEDGE), "em_knowledge", ["index", "position"],
+                                       help="; ".join(f"{k}: {v.description}" for k, v in KNOWLEDGE.items()))
+    else:
+        out["risk_measures"] = multiselect(
+            "Dataset risk measures", list(DATASET_RISK_MEASURES), "em_measures", ["record-linkage"],
+            help="record-linkage: nearest original is the own record (ties are not links); probabilistic-linkage: "
+                 "Fellegi-Sunter pairing; interval-disclosure: original inside a rank interval of 10% of the "
+                 "records; sdid: within 5% of a standard deviation")
+    return out
+
+
+def simulation_block(by_targets: bool, sd: float) -> dict:
+    """The utility measure, the replicates, the seed, the risk bound and the axes.
+
+    Parameters
+    ----------
+    by_targets : bool
+        Whether R is the snooper's error on targets (the bound is then an error in data units).
+    sd : float
+        The attacked column's standard deviation (for the first tolerable error).
+
+    Returns
+    -------
+    dict
+        ``utility``, ``replicates``, ``seed``, ``max_risk``, ``log_x`` and ``log_y``.
+    """
+    st.header("Utility and simulation")
+    out = {"utility": selectbox("Utility measure", list(UTILITIES), "em_utility", "mean"),
+           "replicates": int(number("replicates", "replicates M", "em_replicates", 200)),
+           "seed": int(number("seed", "seed", "em_seed", 2001))}
+    if by_targets:
+        error = number("tolerable_error", "Tolerable average error of the snooper (data units)", "em_error",
+                       default_error(sd), help="maximum tolerable risk R_max = 1 / error² (the paper: $5K)")
+        out["max_risk"] = 1.0 / float(error) ** 2
+    else:
+        out["max_risk"] = float(number("max_risk", "Tolerable share of records", "em_max_share", 0.05, high=1.0,
+                                       format="%.4g", help="maximum tolerable risk R_max as a share in (0, 1]"))
+    out["log_x"] = remembered(st.checkbox, "log utility axis", "em_log_x", False)
+    out["log_y"] = remembered(st.checkbox, "log risk axis", "em_log_y", True)
+    return out
+
 
 st.title("Empirical R-U map: simulated masking")
 st.caption("Duncan, Keller-McNulty & Stokes (2001), Section 4: the data are masked M times per parameter value; "
@@ -31,111 +186,29 @@ first = x[:, 0]
 sd = float(np.std(first, ddof=1))
 st.caption(f"Data: {sel.source.name} [{', '.join(sel.source.columns)}], n = {x.shape[0]}.")
 
-TARGETS = ["max", "min", "p1", "p10", "p50", "p90", "p99"]
-#: What R measures: the snooper's error on targets (Eq 12), or a share of records re-identified or disclosed.
-RISK_KINDS = ["snooper's MSE on targets (Eq 12)", "share of records re-identified or disclosed"]
-KEYS = ["em_method", "em_relative", "em_start", "em_stop", "em_num", "em_trunc_on", "em_trunc", "em_unequal_on",
-        "em_unequal_above", "em_unequal_factor", "em_correlated", "em_algorithm", "em_k_start", "em_k_stop",
-        "em_standardize", "em_swap_start", "em_swap_stop", "em_swap_num", "em_targets", "em_target_column",
-        "em_knowledge", "em_utility", "em_replicates", "em_seed", "em_error", "em_log_x", "em_log_y",
-        "em_risk_kind", "em_measures", "em_max_share"]
-defaults = {"em_method": "noise", "em_relative": True, "em_trunc_on": bool(first.min() >= 0), "em_unequal_on": False,
-            "em_correlated": False, "em_algorithm": "mdav", "em_standardize": False, "em_targets": ["max", "p99"],
-            "em_knowledge": ["index", "position"], "em_utility": "mean", "em_log_x": False, "em_log_y": True,
-            "em_k_start": 2, "em_k_stop": 10, "em_risk_kind": RISK_KINDS[0], "em_measures": ["record-linkage"],
-            "em_max_share": 0.05, "em_swap_start": 1.0, "em_swap_stop": 20.0, "em_target_column": 0,
-            "em_error": float(5000.0 if sd > 5000 else (round(0.375 * sd, 6) or 1.0))}
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
     st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest
-    state.set_widgets({key: defaults[key] for key in ("em_error", "em_trunc_on")}
-                      | {"em_unequal_above": float(np.percentile(first, 80)), "em_target_column": 0})
-for key, value in defaults.items():
-    state.init_widget(key, value)
+    state.set_widgets({"em_error": default_error(sd), "em_trunc_on": bool(first.min() >= 0),
+                       "em_unequal_above": float(np.percentile(first, SENSITIVE_PERCENTILE)), "em_target_column": 0})
 
 with st.sidebar:
-    st.header("Masking")
-    method = st.selectbox("Method", list(METHODS), key="em_method")
-    options: dict = {}
-    if method == "noise":
-        relative = st.checkbox("λ² as a fraction of the variance", key="em_relative",
-                               help="noise variance λ² × S² (the paper's grid is 0.05 to 1.0)")
-        start = number("lambda2", "smallest λ²" + (" / S²" if relative else ""), "em_start", 0.05)
-        stop = number("lambda2", "largest λ²" + (" / S²" if relative else ""), "em_stop", 1.0)
-        num = number("grid_num", "number of λ² values", "em_num", 20)
-        values = np.linspace(start, stop, int(num)).tolist()
-        options["relative"] = relative
-        if st.checkbox("Truncate released values from below (Eq 11)", key="em_trunc_on"):
-            options["truncate_below"] = number("truncate_below", "lower bound", "em_trunc", 0.0)
-        if st.checkbox("Unequal variance for sensitive values", key="em_unequal_on",
-                       help="the paper's Figure 7 doubles the noise variance above $35K"):
-            options["unequal_column"] = int(st.session_state.get("em_target_column", 0))
-            options["unequal_above"] = number("unequal_above", "sensitive above", "em_unequal_above",
-                                              float(np.percentile(first, 80)))
-            options["unequal_factor"] = number("unequal_factor", "variance factor", "em_unequal_factor", 2.0)
-        if x.shape[1] > 1:
-            options["correlated"] = st.checkbox("Noise correlated like the data", key="em_correlated")
-    elif method == "microaggregation":
-        options["algorithm"] = st.selectbox("Algorithm", list(ALGORITHMS), key="em_algorithm")
-        k_start = st.number_input("smallest k", min_value=1, step=1, key="em_k_start")
-        k_stop = st.number_input("largest k", min_value=1, step=1, key="em_k_stop")
-        values = list(range(int(k_start), int(k_stop) + 1))
-        options["standardize"] = st.checkbox("Standardize the variables", key="em_standardize")
-        st.caption(f"Variables: {', '.join(sel.source.columns)} (choose them on the Data page).")
-    else:
-        s_start = st.number_input("smallest swap %", min_value=0.0, max_value=100.0, key="em_swap_start")
-        s_stop = st.number_input("largest swap %", min_value=0.0, max_value=100.0, key="em_swap_stop")
-        s_num = number("grid_num", "number of values", "em_swap_num", 10)
-        values = np.linspace(s_start, s_stop, int(s_num)).tolist()
-
-    st.header("Risk")
-    risk_kind = st.radio("Risk measure", RISK_KINDS, key="em_risk_kind",
-                         help="record linkage and interval disclosure (Domingo-Ferrer & Torra) measure the share of "
-                              "records an intruder re-identifies or brackets, on all the chosen columns")
-    by_targets = risk_kind == RISK_KINDS[0]
-    targets, knowledge, measures, target_column = [], [], [], 0
-    if by_targets:
-        targets = st.multiselect("Targets", TARGETS, key="em_targets", accept_new_options=True,
-                                 help="max, min, pXX (the XX-th sample percentile) or row:I (record I)")
-        if x.shape[1] > 1:
-            target_column = st.selectbox("Attacked column", list(range(x.shape[1])), key="em_target_column",
-                                         format_func=lambda j: sel.source.columns[j])
-        knowledge = st.multiselect("Knowledge states", list(KNOWLEDGE), key="em_knowledge",
-                                   format_func=lambda k: k, help="; ".join(f"{k}: {v.description}"
-                                                                             for k, v in KNOWLEDGE.items()))
-    else:
-        measures = st.multiselect("Dataset risk measures", list(DATASET_RISK_MEASURES), key="em_measures",
-                                  help="record-linkage: nearest original is the own record (ties are not links); "
-                                       "probabilistic-linkage: Fellegi-Sunter pairing; interval-disclosure: "
-                                       "original inside a rank interval of 10% of the records; sdid: within 5% "
-                                       "of a standard deviation")
-    st.header("Utility and simulation")
-    utility = st.selectbox("Utility measure", list(UTILITIES), key="em_utility")
-    replicates = number("replicates", "replicates M", "em_replicates", 200)
-    seed = number("seed", "seed", "em_seed", 2001)
-    if by_targets:
-        error = st.number_input("Tolerable average error of the snooper (data units)", min_value=1e-12,
-                                key="em_error", format="%.6g",
-                                help="maximum tolerable risk R_max = 1 / error² (the paper: $5K)")
-        max_risk = 1.0 / float(error) ** 2
-    else:
-        max_risk = st.number_input("Tolerable share of records", min_value=1e-6, max_value=1.0, key="em_max_share",
-                                   format="%.4g", help="maximum tolerable risk R_max as a share in (0, 1]")
-    log_x = st.checkbox("log utility axis", key="em_log_x")
-    log_y = st.checkbox("log risk axis", key="em_log_y")
-state.remember(*KEYS)
+    method, values, options = masking_block(sel)
+    risk = risk_block(sel)
+    by_targets = risk["by_targets"]
+    run_settings = simulation_block(by_targets, sd)
 
 with errors_shown():
-    if by_targets and (not targets or not knowledge):
+    if by_targets and (not risk["targets"] or not risk["knowledge"]):
         raise InputError("choose at least one target and one knowledge state")
-    if not by_targets and not measures:
+    if not by_targets and not risk["risk_measures"]:
         raise InputError("choose at least one dataset risk measure")
-    config = {"method": method, "values": values, "method_options": options, "targets": list(targets),
-              "knowledge": list(knowledge), "target_column": int(target_column), "utility": utility,
-              "replicates": int(replicates), "seed": int(seed), "risk_measures": list(measures)}
-    spec = EmpiricalSpec(simulation=config, data=sel.source, max_risk=float(max_risk), log_x=log_x,
-                         log_y=log_y)
+    config = {"method": method, "values": values, "method_options": options, "targets": list(risk["targets"]),
+              "knowledge": list(risk["knowledge"]), "target_column": int(risk["target_column"]),
+              "utility": run_settings["utility"], "replicates": run_settings["replicates"],
+              "seed": run_settings["seed"], "risk_measures": list(risk["risk_measures"])}
+    spec = EmpiricalSpec(simulation=config, data=sel.source, max_risk=float(run_settings["max_risk"]),
+                         log_x=run_settings["log_x"], log_y=run_settings["log_y"])
     spec.config()  # validates now, so a bad setting shows before the run
-    from rumap.fingerprint import cache_key
 
     key = cache_key(sel.source.digest, spec.to_dict())
     run = st.button("Run simulation", type="primary", key="em_run")

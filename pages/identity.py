@@ -5,38 +5,121 @@ Poisson-gamma model; the risk that an investigator with ``a`` acquaintances
 identifies at least one record is ``R = 1 - (1 - (a/N) f_u)^n``. Two R-U maps
 show what subsampling and global recoding buy: the parameter is the released
 sample fraction, or the width of the bands of a recoded numeric key variable.
-A thin layer over :mod:`rumap.risk.identity`; runs on its own (``streamlit run pages/identity.py``).
+A thin layer over :mod:`rumap.risk.identity`; runs on its own
+(``python -m streamlit run pages/identity.py`` from the project's root).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dashboard.code import bundled_path, command, script
+from dashboard.pagemaps import PageMapSpec, page_analysis
+from dashboard.widgets import (
+    errors_shown,
+    keep_controls,
+    multiselect,
+    number,
+    plot,
+    remembered,
+    reproduce_code,
+    selectbox,
+)
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, read_table, read_table_bytes
 from rumap.present.plotting import ru_map_figure
-from rumap.risk.identity import identity_risk_from_data, multiple_investigators_risk, recoding_map, subsampling_map
+from rumap.risk.identity import (
+    IdentityResult,
+    identity_risk_from_data,
+    multiple_investigators_risk,
+    recoding_map,
+    subsampling_map,
+)
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 DEFAULT_KEY = ("age", "sex", "marital", "region")
+SOURCES = ["bundled example", "upload a file"]
+#: Points of the subsampling map: released fractions f/40, 2f/40, ..., f.
+SUBSAMPLING_POINTS = 40
 
 
-def load_data() -> tuple[pd.DataFrame, str]:
-    source = st.sidebar.radio("data", ["bundled example", "upload a file"], key="identity_source")
-    if source == "upload a file":
-        upload = st.sidebar.file_uploader("sample file (CSV, Excel, Parquet, Stata, SPSS, SAS)", key="identity_upload")
+@dataclass(frozen=True)
+class Sample:
+    """The file assessed: its table, its name (for messages) and how the reproduce panel refers to it."""
+
+    frame: pd.DataFrame
+    name: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's choices."""
+
+    key: tuple[str, ...]
+    population: float
+    acquaintances: float
+    bound: float
+    estimator: str
+
+
+def sample_block() -> Sample | None:
+    """The bundled example or an uploaded sample file; ``None`` while the upload is missing.
+
+    Returns
+    -------
+    Sample or None
+    """
+    source = remembered(st.radio, "data", "identity_source", SOURCES[0], options=SOURCES)
+    if source == SOURCES[1]:
+        upload = st.file_uploader("sample file (CSV, Excel, Parquet, Stata, SPSS, SAS)", key="identity_upload")
         if upload is None:
-            st.info("Upload the sample file to assess, or choose the bundled example.")
-            st.stop()
-        return read_table_bytes(upload.getvalue(), upload.name), upload.name
+            return None
+        return Sample(read_table_bytes(upload.getvalue(), upload.name), upload.name, upload.name)
     path = BUNDLED_DATA[EXAMPLE]
-    return read_table(path), path.name
+    return Sample(read_table(path), path.name, bundled_path(EXAMPLE))
+
+
+def settings_block(columns: list[str], n: int) -> Settings:
+    """The key, the population, the investigator and the risk bound.
+
+    Parameters
+    ----------
+    columns : list of str
+        The sample's columns.
+    n : int
+        The sample's number of records (the population has at least as many).
+
+    Returns
+    -------
+    Settings
+    """
+    default_key = [c for c in DEFAULT_KEY if c in columns] or columns[: min(3, len(columns))]
+    key = multiselect("key variables", columns, "identity_key", default_key)
+    population = number("N", "population size N", "identity_N", float(max(50 * n, n)), low=float(n),
+                        step=float(n), format="%.0f")
+    acquaintances = number("a", "acquaintances a of the investigator", "identity_a", 300.0, step=50.0)
+    bound = number("risk_bound", "maximum tolerable risk g", "identity_bound", 0.01, format="%.4g")
+    estimator = selectbox("estimator of beta", list(BETA_ESTIMATORS), "identity_estimator", list(BETA_ESTIMATORS)[0])
+    return Settings(tuple(key), float(population), float(acquaintances), float(bound), estimator)
 
 
 def parse_widths(text: str) -> list[float]:
+    """Band widths typed as numbers separated by commas, sorted and without repeats.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of float
+    """
     try:
         widths = [float(part) for part in text.split(",") if part.strip()]
     except ValueError:
@@ -46,30 +129,92 @@ def parse_widths(text: str) -> list[float]:
     return sorted(set(widths))
 
 
-st.title("Identity disclosure: population uniques on a key")
-st.caption("Mokken, Kooiman, Pannekoek & Willenborg (1992). R = 1 - (1 - (a/N) f_u)^n, f_u from the "
-           "Poisson-gamma estimate of population uniques mu_u = N (1 + N beta)^-(1 + alpha) (Eq 5, 10).")
+def _estimate_lines(sample: Sample, s: Settings) -> list[str]:
+    return [f"frame = read_table({sample.path!r})",
+            f"result = identity_risk_from_data(frame, {list(s.key)!r}, {s.population!r}, {s.acquaintances!r}, "
+            f"max_risk={s.bound!r}, method={s.estimator!r}, source={sample.name!r})"]
 
-try:
-    frame, name = load_data()
-    columns = list(frame.columns)
-    default_key = [c for c in DEFAULT_KEY if c in columns] or columns[: min(3, len(columns))]
-    with st.sidebar:
-        key = st.multiselect("key variables", columns, default=default_key, key="identity_key")
-        n = int(frame.shape[0])
-        population = st.number_input("population size N", min_value=float(n), value=float(max(50 * n, n)),
-                                     step=float(n), format="%.0f", key="identity_N")
-        acquaintances = st.number_input("acquaintances a of the investigator", min_value=0.0, value=300.0,
-                                        step=50.0, key="identity_a")
-        bound = st.number_input("maximum tolerable risk g", min_value=1e-6, max_value=0.999, value=0.01,
-                                format="%.4g", key="identity_bound")
-        estimator = st.selectbox("estimator of beta", list(BETA_ESTIMATORS), key="identity_estimator")
-    if not key:
-        st.info("Choose at least one key variable.")
-        st.stop()
-    result = identity_risk_from_data(frame, key, population, acquaintances, max_risk=bound, method=estimator,
-                                     source=name)
-    st.subheader(f"{name}: key {' x '.join(result.key)}")
+
+def estimate_code(sample: Sample, s: Settings, investigators: int) -> tuple[str, str]:
+    """The Python and the command line of the estimate (and of the risk of several investigators).
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    investigators : int
+
+    Returns
+    -------
+    python, command : str
+    """
+    python = script({"rumap.io.data": ["read_table"],
+                     "rumap.risk.identity": ["identity_risk_from_data", "multiple_investigators_risk"]},
+                    [*_estimate_lines(sample, s),
+                     "print(result.sample_uniques, result.population_uniques, result.risk, result.f_max)",
+                     f"risk_m = multiple_investigators_risk(result.f, {min(s.acquaintances, s.population)!r}, "
+                     f"result.f_u, {s.population!r}, {investigators})",
+                     "print(risk_m)"])
+    cli = command("risk", "identity", "--data", sample.path, "--key", ",".join(s.key), "--N", s.population,
+                  "--a", s.acquaintances, "--max-risk", s.bound, "--estimator", s.estimator)
+    return python, cli
+
+
+def subsampling_code(sample: Sample, s: Settings, f: float) -> str:
+    """The Python of the subsampling map.
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    f : float
+        The sample fraction of the whole file.
+
+    Returns
+    -------
+    str
+    """
+    return script({"numpy as np": [], "rumap.io.data": ["read_table"], "rumap.risk.identity": ["subsampling_map"]},
+                  [f"frame = read_table({sample.path!r})",
+                   f"fractions = np.linspace({f!r} / {SUBSAMPLING_POINTS}, {f!r}, {SUBSAMPLING_POINTS})",
+                   f"ru = subsampling_map(frame, {list(s.key)!r}, {s.population!r}, {s.acquaintances!r}, fractions, "
+                   f"method={s.estimator!r}, source={sample.name!r})",
+                   "print(ru.to_frame())"])
+
+
+def recoding_code(sample: Sample, s: Settings, variable: str, widths: list[float]) -> str:
+    """The Python of the global-recoding map.
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    variable : str
+        The key variable recoded into bands.
+    widths : list of float
+        The band widths.
+
+    Returns
+    -------
+    str
+    """
+    return script({"rumap.io.data": ["read_table"], "rumap.risk.identity": ["recoding_map"]},
+                  [f"frame = read_table({sample.path!r})",
+                   f"ru = recoding_map(frame, {list(s.key)!r}, {variable!r}, {widths!r}, {s.population!r}, "
+                   f"{s.acquaintances!r}, method={s.estimator!r}, source={sample.name!r})",
+                   "print(ru.to_frame())"])
+
+
+def show_estimate(sample: Sample, s: Settings, result: IdentityResult) -> None:
+    """The estimate: uniques, risk and the largest safe sample fraction.
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    result : IdentityResult
+    """
+    st.subheader(f"{sample.name}: key {' x '.join(result.key)}")
     cols = st.columns(5)
     cols[0].metric("records n", f"{result.n:,}")
     cols[1].metric("sample uniques", f"{result.sample_uniques:,}")
@@ -79,41 +224,111 @@ try:
     st.write(f"{result.cells:,} possible key values, {result.observed_cells:,} observed; "
              f"Poisson-gamma beta = {result.beta:.4g} ({result.method}), f_u = {result.f_u:.4g}, "
              f"sample fraction f = {result.f:.4g}. "
-             + ("The file is within the bound." if result.risk <= bound else
-                f"The risk exceeds {bound:g}: release at most a fraction {result.f_max:.4g} of the population, "
+             + ("The file is within the bound." if result.risk <= s.bound else
+                f"The risk exceeds {s.bound:g}: release at most a fraction {result.f_max:.4g} of the population, "
                 "or coarsen the key."))
 
+
+def investigators_block(s: Settings, result: IdentityResult) -> int:
+    """The risk from several investigators; returns their number.
+
+    Parameters
+    ----------
+    s : Settings
+    result : IdentityResult
+
+    Returns
+    -------
+    int
+    """
     with st.expander("Several investigators (Mokken et al., Section 4)"):
-        investigators = st.number_input("number of investigators m, each with a acquaintances", min_value=1,
-                                        value=1, step=1, key="identity_investigators")
-        risk_m = multiple_investigators_risk(result.f, min(acquaintances, population), result.f_u, population,
-                                             int(investigators))
+        investigators = int(number("investigators", "number of investigators m, each with a acquaintances",
+                                   "identity_investigators", 1))
+        risk_m = multiple_investigators_risk(result.f, min(s.acquaintances, s.population), result.f_u, s.population,
+                                             investigators)
         st.metric("risk that at least one of them identifies someone", f"{risk_m:.4g}")
         st.caption("R_m = 1 - (1 - (E(a_m)/N) f_u)^n with E(a_m) = N - N (1 - a/N)^m (Eq 19, 21).")
+    return investigators
 
+
+def subsampling_tab(sample: Sample, s: Settings, result: IdentityResult) -> None:
+    """The R-U map of subsampling, its reproduce panel and its keep button.
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    result : IdentityResult
+    """
+    fractions = np.linspace(result.f / SUBSAMPLING_POINTS, result.f, SUBSAMPLING_POINTS)
+    ru = subsampling_map(sample.frame, list(s.key), s.population, s.acquaintances, fractions, method=s.estimator,
+                         source=sample.name)
+    plot(ru_map_figure([ru], max_risk=s.bound), key="identity_subsampling_chart")
+    st.caption("Parameter: the released sample fraction f. Utility: precision of an estimated mean "
+               "relative to the whole file, (n'/n)(1 - f)/(1 - f').")
+    st.dataframe(ru.to_frame(), hide_index=True)
+    python = subsampling_code(sample, s, result.f)
+    reproduce_code(python, no_command="the command line gives the estimate, not this map")
+    spec = PageMapSpec(page="identity", label=f"subsampling, {sample.name}: {' x '.join(s.key)}",
+                       settings={"data": sample.path, "key": list(s.key), "N": s.population, "a": s.acquaintances,
+                                 "estimator": s.estimator, "fractions": fractions},
+                       python=python, max_risk=s.bound)
+    keep_controls(page_analysis([ru], spec), "identity_subsampling")
+
+
+def recoding_tab(sample: Sample, s: Settings, result: IdentityResult) -> None:
+    """The R-U map of global recoding, its reproduce panel and its keep button.
+
+    Parameters
+    ----------
+    sample : Sample
+    s : Settings
+    result : IdentityResult
+    """
+    numeric_keys = [c for c in result.key if pd.api.types.is_numeric_dtype(sample.frame[c])]
+    if not numeric_keys:
+        st.info("Global recoding into bands needs a numeric key variable (such as age).")
+        return
+    variable = selectbox("variable to recode into bands", numeric_keys, "identity_variable", numeric_keys[0])
+    widths = parse_widths(remembered(st.text_input, "band widths", "identity_widths", "1, 2, 5, 10, 20"))
+    ru = recoding_map(sample.frame, list(s.key), variable, widths, s.population, s.acquaintances,
+                      method=s.estimator, source=sample.name)
+    plot(ru_map_figure([ru], max_risk=s.bound), key="identity_recoding_chart")
+    st.caption(f"Parameter: the width of the bands of {variable}. Utility: share of the variance of "
+               f"{variable} kept by the bands (1 - SSE/SST).")
+    table = ru.to_frame().assign(sample_uniques=ru.config["sample_uniques"], cells=ru.config["cells"])
+    st.dataframe(table, hide_index=True)
+    python = recoding_code(sample, s, variable, widths)
+    reproduce_code(python, no_command="the command line gives the estimate, not this map")
+    spec = PageMapSpec(page="identity", label=f"recoding {variable}, {sample.name}: {' x '.join(s.key)}",
+                       settings={"data": sample.path, "key": list(s.key), "N": s.population, "a": s.acquaintances,
+                                 "estimator": s.estimator, "variable": variable, "widths": widths},
+                       python=python, max_risk=s.bound)
+    keep_controls(page_analysis([ru], spec), "identity_recoding")
+
+
+st.title("Identity disclosure: population uniques on a key")
+st.caption("Mokken, Kooiman, Pannekoek & Willenborg (1992). R = 1 - (1 - (a/N) f_u)^n, f_u from the "
+           "Poisson-gamma estimate of population uniques mu_u = N (1 + N beta)^-(1 + alpha) (Eq 5, 10).")
+
+with errors_shown():
+    with st.sidebar:
+        sample = sample_block()
+    if sample is None:
+        st.info("Upload the sample file to assess, or choose the bundled example.")
+        st.stop()
+    with st.sidebar:
+        settings = settings_block(list(sample.frame.columns), int(sample.frame.shape[0]))
+    if not settings.key:
+        st.info("Choose at least one key variable.")
+        st.stop()
+    estimate = identity_risk_from_data(sample.frame, list(settings.key), settings.population, settings.acquaintances,
+                                       max_risk=settings.bound, method=settings.estimator, source=sample.name)
+    show_estimate(sample, settings, estimate)
+    count = investigators_block(settings, estimate)
+    reproduce_code(*estimate_code(sample, settings, count), what="this estimate")
     subsampling, recoding = st.tabs(["Subsampling map", "Global recoding map"])
-    with subsampling:
-        fractions = np.linspace(result.f / 40, result.f, 40)
-        ru = subsampling_map(frame, key, population, acquaintances, fractions, method=estimator, source=name)
-        st.plotly_chart(ru_map_figure([ru], max_risk=bound), key="identity_subsampling_chart")
-        st.caption("Parameter: the released sample fraction f. Utility: precision of an estimated mean "
-                   "relative to the whole file, (n'/n)(1 - f)/(1 - f').")
-        st.dataframe(ru.to_frame(), hide_index=True)
-    with recoding:
-        numeric_keys = [c for c in result.key if pd.api.types.is_numeric_dtype(frame[c])]
-        if not numeric_keys:
-            st.info("Global recoding into bands needs a numeric key variable (such as age).")
-        else:
-            variable = st.selectbox("variable to recode into bands", numeric_keys, key="identity_variable")
-            widths = parse_widths(st.text_input("band widths", "1, 2, 5, 10, 20", key="identity_widths"))
-            ru = recoding_map(frame, key, variable, widths, population, acquaintances, method=estimator,
-                              source=name)
-            st.plotly_chart(ru_map_figure([ru], max_risk=bound), key="identity_recoding_chart")
-            st.caption(f"Parameter: the width of the bands of {variable}. Utility: share of the variance of "
-                       f"{variable} kept by the bands (1 - SSE/SST).")
-            table = ru.to_frame().assign(sample_uniques=ru.config["sample_uniques"], cells=ru.config["cells"])
-            st.dataframe(table, hide_index=True)
-except InputError as exc:
-    st.error(str(exc))
-except Exception as exc:  # the page shows an error box, never a traceback
-    st.error(f"could not compute the risk: {type(exc).__name__}: {exc}")
+    with subsampling, errors_shown():
+        subsampling_tab(sample, settings, estimate)
+    with recoding, errors_shown():
+        recoding_tab(sample, settings, estimate)

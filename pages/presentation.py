@@ -7,7 +7,7 @@ import html
 import streamlit as st
 
 from dashboard import state
-from dashboard.widgets import bounds, errors_shown, plot
+from dashboard.widgets import errors_shown, number, plot
 from rumap.present.figures import presentation_figure
 from rumap.present.statements import map_choice, one_sentence
 
@@ -30,13 +30,31 @@ index = st.session_state["present_index"]
 analysis, curve = slides[index]
 m = analysis.maps[curve]
 
+
+
+def bound_block(index: int, count: int, bound: float | None) -> float:
+    """The maximum tolerable risk of the map shown (the analysis's own at first).
+
+    Parameters
+    ----------
+    index, count : int
+        Which map is shown, of how many.
+    bound : float or None
+        The analysis's maximum tolerable risk.
+
+    Returns
+    -------
+    float
+    """
+    st.header("Presentation")
+    st.caption(f"Map {index + 1} of {count}")
+    return float(number("max_risk", "Maximum tolerable risk", f"present_bound_{index}",
+                        float(bound) if bound is not None else 1.0, format="%.4g"))
+
+
 with errors_shown():
-    bound = analysis.max_risk
     with st.sidebar:
-        st.header("Presentation")
-        st.caption(f"Map {index + 1} of {len(slides)}")
-        override = st.number_input("Maximum tolerable risk", value=float(bound) if bound is not None else 1.0,
-                                   format="%.4g", key=f"present_bound_{index}", **bounds("max_risk"))
+        override = bound_block(index, len(slides), analysis.max_risk)
     choice = map_choice(analysis, curve, max_risk=override)
     title = f"{analysis.name}: {m.label}" if len(analysis.maps) > 1 else analysis.name
     st.markdown(f"<div class='rumap-statement'>{html.escape(one_sentence(m, choice))}</div>",

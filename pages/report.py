@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import state
+from dashboard.pagemaps import is_reproducible
 from dashboard.widgets import errors_shown
 from rumap.io.data import summary_table
 from rumap.present.figures import analysis_figure
@@ -63,18 +64,28 @@ with errors_shown():
                                and a.spec.data.digest == sel.source.digest for a in chosen):
         data_summary = summary_table(sel.column).rename(columns={"value": sel.source.columns[0]})
 
-    html_text = report_html(chosen, title=title, data_values=data_values, data_summary=data_summary)
+    # maps drawn by the Identity and Tables pages have no specification that loads back: they go in the
+    # curves (CSV, JSON) with the Python that reproduces them, not in the configuration or the HTML report
+    loadable = [a for a in chosen if is_reproducible(a)]
+    page_maps = [a.name for a in chosen if not is_reproducible(a)]
     cols = st.columns(4)
-    cols[0].download_button("HTML report", html_text, file_name="rumap_report.html", mime="text/html",
-                            on_click="ignore", type="primary", key="dl_html")
     cols[1].download_button("Curves (CSV)", curves_csv(chosen), file_name="rumap_curves.csv", mime="text/csv",
                             on_click="ignore", key="dl_csv")
     cols[2].download_button("Curves (JSON)", curves_json(chosen), file_name="rumap_curves.json",
                             mime="application/json", on_click="ignore", key="dl_json")
-    cols[3].download_button("Configuration (JSON)", config_json(chosen, data_values), file_name="rumap_config.json",
-                            mime="application/json", on_click="ignore", key="dl_config")
-    st.caption(f"The HTML report is one file ({len(html_text) / 1e6:.1f} MB) that works offline, with interactive "
-               "figures. Every figure's toolbar (camera icon) also saves it as SVG.")
+    if page_maps:
+        st.caption("In the curves (CSV, JSON) only, with the Python that reproduces them: "
+                   + "; ".join(page_maps) + ". The configuration and the HTML report hold the maps whose "
+                   "settings load back on this page.")
+    if loadable:
+        html_text = report_html(loadable, title=title, data_values=data_values, data_summary=data_summary)
+        cols[0].download_button("HTML report", html_text, file_name="rumap_report.html", mime="text/html",
+                                on_click="ignore", type="primary", key="dl_html")
+        cols[3].download_button("Configuration (JSON)", config_json(loadable, data_values),
+                                file_name="rumap_config.json", mime="application/json", on_click="ignore",
+                                key="dl_config")
+        st.caption(f"The HTML report is one file ({len(html_text) / 1e6:.1f} MB) that works offline, with "
+                   "interactive figures. Every figure's toolbar (camera icon) also saves it as SVG.")
 
     if st.checkbox("Figures as PNG and SVG files", value=False, key="report_images"):
         for i, a in enumerate(chosen):
@@ -92,5 +103,6 @@ with errors_shown():
                 c[1].download_button(f"{a.name} (SVG)", svg, file_name=f"rumap_map_{i + 1}.svg",
                                      mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{i}")
 
-    with st.expander("Preview: configuration"):
-        st.code(config_json(chosen, data_values), language="json")
+    if loadable:
+        with st.expander("Preview: configuration"):
+            st.code(config_json(loadable, data_values), language="json")

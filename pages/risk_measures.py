@@ -3,46 +3,250 @@
 Upload both files (row i of the masked file is the masked record i), or use the
 example: the bundled persons file with additive noise on its numeric columns.
 A thin layer over :mod:`rumap.risk.linkage` and :mod:`rumap.risk.interval`; runs on its
-own (``streamlit run pages/risk_measures.py``).
+own (``python -m streamlit run pages/risk_measures.py`` from the project's root).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 import streamlit as st
 
+from dashboard.code import bundled_path, command, script
+from dashboard.widgets import errors_shown, multiselect, number, remembered, reproduce_code, selectbox, slider
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table, read_table_bytes
 from rumap.masking.noise import NoiseSpec, add_noise
-from rumap.risk.interval import DEFAULT_P, interval_disclosure
-from rumap.risk.linkage import AGGREGATIONS, distance_linkage, probabilistic_linkage
+from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
+from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
 
 EXAMPLE = "persons (synthetic, categorical keys)"
+SOURCES = ["example (persons + noise)", "upload two files"]
+#: Noise variances of the example, as shares of each variable's variance.
+NOISE_LEVELS = [0.0, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
+#: The seed of the example's noise.
+EXAMPLE_SEED = 0
+#: The file the reproduce panel saves the example's masked version to, for the command line.
+MASKED_FILE = "masked.csv"
+
+
+@dataclass(frozen=True)
+class Files:
+    """The original and masked files, and how the reproduce panel refers to them.
+
+    ``noise`` is the example's noise level, ``None`` for uploaded files.
+    """
+
+    original: pd.DataFrame
+    masked: pd.DataFrame
+    label: str
+    original_path: str
+    masked_path: str
+    noise: float | None = None
+
+
+@dataclass(frozen=True)
+class Linkage:
+    """The record-linkage choices."""
+
+    keys: tuple[str, ...]
+    method: str
+    aggregation: str
+    tolerance: float
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """The interval-disclosure choices."""
+
+    columns: tuple[str, ...]
+    method: str
+    p: float
 
 
 def example_files(noise: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The bundled persons file and a copy with relative additive noise on its numeric columns.
+
+    Parameters
+    ----------
+    noise : float
+        Noise variance as a share of each variable's variance.
+
+    Returns
+    -------
+    original, masked : DataFrame
+    """
     original = read_table(BUNDLED_DATA[EXAMPLE])
     numeric = numeric_column_names(original)
     masked = original.copy()
-    masked[numeric] = add_noise(original[numeric].to_numpy(dtype=float), noise, NoiseSpec(relative=True), seed=0)
+    masked[numeric] = add_noise(original[numeric].to_numpy(dtype=float), noise, NoiseSpec(relative=True),
+                                seed=EXAMPLE_SEED)
     return original, masked
 
 
-def load_files() -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    source = st.sidebar.radio("files", ["example (persons + noise)", "upload two files"], key="risk_source")
-    if source == "upload two files":
-        up_original = st.sidebar.file_uploader("original file", key="risk_original")
-        up_masked = st.sidebar.file_uploader("masked file (same rows and columns)", key="risk_masked")
+def files_block() -> Files | None:
+    """The example or two uploaded files; ``None`` while an upload is missing.
+
+    Returns
+    -------
+    Files or None
+    """
+    source = remembered(st.radio, "files", "risk_source", SOURCES[0], options=SOURCES)
+    if source == SOURCES[1]:
+        up_original = st.file_uploader("original file", key="risk_original")
+        up_masked = st.file_uploader("masked file (same rows and columns)", key="risk_masked")
         if up_original is None or up_masked is None:
-            st.info("Upload the original file and its masked version.")
-            st.stop()
-        return (read_table_bytes(up_original.getvalue(), up_original.name),
-                read_table_bytes(up_masked.getvalue(), up_masked.name), f"{up_masked.name}")
-    noise = st.sidebar.select_slider("noise variance (share of each variable's variance)",
-                                     options=[0.0, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0], value=0.05,
-                                     key="risk_noise")
+            return None
+        return Files(read_table_bytes(up_original.getvalue(), up_original.name),
+                     read_table_bytes(up_masked.getvalue(), up_masked.name), up_masked.name, up_original.name,
+                     up_masked.name)
+    noise = remembered(st.select_slider, "noise variance (share of each variable's variance)", "risk_noise", 0.05,
+                       options=NOISE_LEVELS)
     original, masked = example_files(noise)
-    return original, masked, f"persons.csv + noise {noise:g}"
+    return Files(original, masked, f"persons.csv + noise {noise:g}", bundled_path(EXAMPLE), MASKED_FILE, noise)
+
+
+def linkage_block(common: list[str], numeric: list[str]) -> Linkage:
+    """The intruder's keys and the linkage method.
+
+    Parameters
+    ----------
+    common : list of str
+        Columns of both files.
+    numeric : list of str
+        The numeric ones among them.
+
+    Returns
+    -------
+    Linkage
+    """
+    st.header("record linkage")
+    keys = multiselect("intruder's key variables", common, "risk_keys", numeric or common[:1])
+    method = remembered(st.radio, "method", "risk_method", "distance", options=list(LINKAGE_METHODS), horizontal=True)
+    aggregation, tolerance = "sum_of_squares", 0.1
+    if method == "distance":
+        aggregation = selectbox("aggregation", list(AGGREGATIONS), "risk_aggregation", aggregation)
+    else:
+        tolerance = number("tolerance", "agreement tolerance (standard deviations)", "risk_tolerance", tolerance,
+                           step=0.05)
+    return Linkage(tuple(keys), method, aggregation, float(tolerance))
+
+
+def intervals_block(numeric: list[str]) -> Intervals:
+    """The variables and the intervals of interval disclosure.
+
+    Parameters
+    ----------
+    numeric : list of str
+        The numeric columns of both files.
+
+    Returns
+    -------
+    Intervals
+    """
+    st.header("interval disclosure")
+    columns = multiselect("numeric variables", numeric, "risk_columns", numeric)
+    method = remembered(st.radio, "intervals", "risk_interval_method", "rank", options=list(INTERVAL_METHODS),
+                        horizontal=True)
+    p = slider("interval_percent", "p (% of records for rank intervals, % of a standard deviation for sd)", "risk_p",
+               float(DEFAULT_P[method]), 0.5, 50.0, 0.5)
+    return Intervals(tuple(columns), method, float(p))
+
+
+def reproduce_lines(files: Files, linkage: Linkage, intervals: Intervals) -> tuple[str, str]:
+    """The Python and the command lines giving the shown shares.
+
+    Parameters
+    ----------
+    files : Files
+    linkage : Linkage
+    intervals : Intervals
+
+    Returns
+    -------
+    python, commands : str
+    """
+    imports: dict[str, list[str]] = {"rumap.io.data": ["read_table"]}
+    lines = [f"original = read_table({files.original_path!r})"]
+    if files.noise is None:
+        lines.append(f"masked = read_table({files.masked_path!r})")
+    else:
+        imports["rumap.io.data"].append("numeric_column_names")
+        imports["rumap.masking.noise"] = ["NoiseSpec", "add_noise"]
+        lines += ["numeric = numeric_column_names(original)", "masked = original.copy()",
+                  f"masked[numeric] = add_noise(original[numeric].to_numpy(dtype=float), {files.noise!r}, "
+                  f"NoiseSpec(relative=True), seed={EXAMPLE_SEED})",
+                  f"masked.to_csv({files.masked_path!r}, index=False)  # the file the command line reads"]
+    commands = []
+    flags = ["--original", files.original_path, "--masked", files.masked_path]
+    if linkage.keys:
+        lines.append(f"keys = {list(linkage.keys)!r}")
+        if linkage.method == "distance":
+            imports["rumap.risk.linkage"] = ["distance_linkage"]
+            lines.append(f"linked = distance_linkage(original[keys], masked[keys], keys, "
+                         f"aggregation={linkage.aggregation!r})")
+            options = ["--aggregation", linkage.aggregation]
+        else:
+            imports["rumap.risk.linkage"] = ["probabilistic_linkage"]
+            lines.append(f"linked = probabilistic_linkage(original[keys], masked[keys], keys, "
+                         f"tolerance={linkage.tolerance!r})")
+            options = ["--tolerance", linkage.tolerance]
+        lines.append("print(linked.linked_correctly)")
+        commands.append(command("risk", "linkage", *flags, "--keys", ",".join(linkage.keys), "--method",
+                                linkage.method, *options))
+    if intervals.columns:
+        imports["rumap.risk.interval"] = ["interval_disclosure"]
+        lines += [f"columns = {list(intervals.columns)!r}",
+                  f"intervals = interval_disclosure(original[columns], masked[columns], {intervals.p!r}, "
+                  f"{intervals.method!r}, columns)", "print(intervals.risk)"]
+        commands.append(command("risk", "interval", *flags, "--columns", ",".join(intervals.columns), "--p",
+                                intervals.p, "--method", intervals.method))
+    return script(imports, lines), "\n".join(commands)
+
+
+def show_linkage(files: Files, linkage: Linkage) -> None:
+    """The share of masked records linked to their own original.
+
+    Parameters
+    ----------
+    files : Files
+    linkage : Linkage
+    """
+    st.markdown("**Record linkage**")
+    if not linkage.keys:
+        st.info("Choose at least one key variable.")
+        return
+    keys = list(linkage.keys)
+    if linkage.method == "distance":
+        linked = distance_linkage(files.original[keys], files.masked[keys], keys, aggregation=linkage.aggregation)
+    else:
+        linked = probabilistic_linkage(files.original[keys], files.masked[keys], keys, tolerance=linkage.tolerance)
+    st.metric("linked correctly", f"{linked.linked_correctly:.1%}")
+    st.write(f"{linked.n_correct:,} of {linked.n:,} masked records linked to their own original; "
+             f"{linked.n_tied:,} ties (not counted).")
+    if linkage.method == "probabilistic":
+        st.dataframe(pd.DataFrame({"key": linked.keys, "m": linked.settings["m"], "u": linked.settings["u"]}),
+                     hide_index=True)
+
+
+def show_intervals(files: Files, intervals: Intervals) -> None:
+    """The share of original values inside an interval around their masked value.
+
+    Parameters
+    ----------
+    files : Files
+    intervals : Intervals
+    """
+    st.markdown("**Interval disclosure**")
+    if not intervals.columns:
+        st.info("Choose at least one numeric variable.")
+        return
+    columns = list(intervals.columns)
+    result = interval_disclosure(files.original[columns], files.masked[columns], intervals.p, intervals.method,
+                                 columns)
+    st.metric("original values inside their interval", f"{result.risk:.1%}")
+    st.dataframe(result.to_frame(), hide_index=True)
 
 
 st.title("Disclosure risk: record linkage and interval disclosure")
@@ -50,52 +254,26 @@ st.caption("Domingo-Ferrer & Torra (2004), Sections 2.1-2.3: share of masked rec
            "original (distance-based or Fellegi-Sunter), and share of original values inside an interval "
            "around their masked value.")
 
-try:
-    original, masked, label = load_files()
-    if original.shape[0] != masked.shape[0]:
-        raise InputError(f"the original has {original.shape[0]} rows but the masked file has {masked.shape[0]}")
-    common = [c for c in original.columns if c in masked.columns]
-    numeric = [c for c in numeric_column_names(original) if c in common]
+with errors_shown():
     with st.sidebar:
-        st.header("record linkage")
-        keys = st.multiselect("intruder's key variables", common, default=numeric or common[:1], key="risk_keys")
-        method = st.radio("method", ["distance", "probabilistic"], key="risk_method", horizontal=True)
-        if method == "distance":
-            aggregation = st.selectbox("aggregation", list(AGGREGATIONS), key="risk_aggregation")
-        else:
-            tolerance = st.number_input("agreement tolerance (standard deviations)", min_value=0.0, value=0.1,
-                                        step=0.05, key="risk_tolerance")
-        st.header("interval disclosure")
-        columns = st.multiselect("numeric variables", numeric, default=numeric, key="risk_columns")
-        interval_method = st.radio("intervals", ["rank", "sd"], key="risk_interval_method", horizontal=True)
-        p = st.slider("p (% of records for rank intervals, % of a standard deviation for sd)", 0.5, 50.0,
-                      float(DEFAULT_P[interval_method]), step=0.5, key="risk_p")
-    st.subheader(label)
+        files = files_block()
+    if files is None:
+        st.info("Upload the original file and its masked version.")
+        st.stop()
+    if files.original.shape[0] != files.masked.shape[0]:
+        raise InputError(f"the original has {files.original.shape[0]} rows but the masked file has "
+                         f"{files.masked.shape[0]}")
+    common = [c for c in files.original.columns if c in files.masked.columns]
+    numeric = [c for c in numeric_column_names(files.original) if c in common]
+    with st.sidebar:
+        linkage = linkage_block(common, numeric)
+        intervals = intervals_block(numeric)
+    st.subheader(files.label)
     left, right = st.columns(2)
-    with left:
-        st.markdown("**Record linkage**")
-        if not keys:
-            st.info("Choose at least one key variable.")
-        else:
-            if method == "distance":
-                linked = distance_linkage(original[keys], masked[keys], keys, aggregation=aggregation)
-            else:
-                linked = probabilistic_linkage(original[keys], masked[keys], keys, tolerance=tolerance)
-            st.metric("linked correctly", f"{linked.linked_correctly:.1%}")
-            st.write(f"{linked.n_correct:,} of {linked.n:,} masked records linked to their own original; "
-                     f"{linked.n_tied:,} ties (not counted).")
-            if method == "probabilistic":
-                st.dataframe(pd.DataFrame({"key": linked.keys, "m": linked.settings["m"], "u": linked.settings["u"]}),
-                             hide_index=True)
-    with right:
-        st.markdown("**Interval disclosure**")
-        if not columns:
-            st.info("Choose at least one numeric variable.")
-        else:
-            intervals = interval_disclosure(original[columns], masked[columns], p, interval_method, columns)
-            st.metric("original values inside their interval", f"{intervals.risk:.1%}")
-            st.dataframe(intervals.to_frame(), hide_index=True)
-except InputError as exc:
-    st.error(str(exc))
-except Exception as exc:  # the page shows an error box, never a traceback
-    st.error(f"could not compute the risk: {type(exc).__name__}: {exc}")
+    with left, errors_shown():
+        show_linkage(files, linkage)
+    with right, errors_shown():
+        show_intervals(files, intervals)
+    python, commands = reproduce_lines(files, linkage, intervals)
+    if commands:
+        reproduce_code(python, commands, what="these shares")

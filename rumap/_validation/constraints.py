@@ -145,6 +145,9 @@ PARAMETERS: dict[str, Interval] = {
     "max_risk": Interval("float", 0.0, None, "neither", "maximum tolerable risk"),
     "observed_extreme": Interval("float", None, None, "neither", "observed sample extreme"),
     "grid_num": Interval("int", 1, 1_000_000, "both", "number of grid values"),
+    "shape": Interval("float", 0.0, None, "neither", "shape parameter of the data's distribution family"),
+    "tolerable_error": Interval("float", 0.0, None, "neither",
+                                "the snooper's tolerable average error, in data units (R_max = 1 / error²)"),
     # tables (rumap.tables.rules, rumap.tables.dominance, rumap.tables.bounds)
     "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule"),
     "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule"),

@@ -21,7 +21,25 @@ from rumap.io.data import BUNDLED_DATA
 from rumap.maps.simulation import METHODS
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
-__all__ = ["cli_command", "python_call", "data_path"]
+__all__ = ["cli_command", "python_call", "data_path", "shown_path"]
+
+def shown_path(path: str | Path) -> str:
+    """A file's path as a command run from the working directory names it: relative when it lies under it.
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    str
+    """
+    resolved = Path(path).resolve()
+    try:
+        return str(resolved.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(resolved)
+
 
 def data_path(source: DataSource) -> str:
     """The file name to pass on the command line for a data source.
@@ -43,10 +61,7 @@ def data_path(source: DataSource) -> str:
         path = BUNDLED_DATA.get(source.name)
         if path is None:
             return source.name
-        try:
-            return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-        except ValueError:
-            return str(path)
+        return shown_path(path)
     if source.kind == "upload":
         return source.name
     return "DATA_FILE"

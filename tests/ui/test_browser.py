@@ -78,8 +78,14 @@ def _main(pg):
 
 
 def test_home_page(page):
+    from rumap.present.examples import EXAMPLES
+
     page.get_by_text("R-U confidentiality maps", exact=True).first.wait_for()
     _wait_for_plot(page)
+    legend = page.locator('[data-testid="stPlotlyChart"] .legend').first.text_content()
+    assert "record" in legend and "population" in legend  # the home map's two knowledge states
+    for example in EXAMPLES.values():
+        assert page.get_by_role("button", name=f"Load {example.figures}").is_visible()
     _shot(page, "home")
 
 
