@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
@@ -42,10 +43,48 @@ def array_digest(values: np.ndarray) -> str:
     return h.hexdigest()
 
 
+def _canonical(obj: Any) -> Any:
+    """``obj`` for JSON with every value kept apart: non-finite floats become tagged strings, not ``None``."""
+    if isinstance(obj, Mapping):
+        return {str(k): _canonical(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, np.ndarray)):
+        return [_canonical(v) for v in (obj.tolist() if isinstance(obj, np.ndarray) else obj)]
+    if isinstance(obj, (float, np.floating)) and not math.isfinite(obj):
+        return {"non-finite float": repr(float(obj))}  # 'inf', '-inf' or 'nan'
+    return json_safe(obj)
+
+
 def config_digest(config: Mapping[str, Any]) -> str:
-    """SHA-256 of a configuration's canonical JSON (sorted keys)."""
+    """SHA-256 of a configuration's canonical JSON (sorted keys).
+
+    Infinite and NaN values have digests of their own (``inf``, ``-inf``,
+    ``nan`` and ``None`` all differ).
+
+    Parameters
+    ----------
+    config : mapping
+        A JSON-like configuration (numpy values allowed).
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Raises
+    ------
+    InputError
+        If the configuration holds a value that JSON cannot write.
+
+    Examples
+    --------
+    >>> from rumap.fingerprint import config_digest
+    >>> config_digest({"a": 1, "b": 2}) == config_digest({"b": 2, "a": 1})
+    True
+    >>> config_digest({"r": float("inf")}) == config_digest({"r": None})
+    False
+    """
     try:
-        text = json.dumps(json_safe(config), sort_keys=True, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(_canonical(config), sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InputError(f"the configuration cannot be written as JSON: {exc}") from None
     return hashlib.sha256(text.encode()).hexdigest()

@@ -22,7 +22,10 @@ def test_bytes_and_config_digests():
     assert bytes_digest(b"abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     assert config_digest({"a": 1, "b": [1.0, 2.0]}) == config_digest({"b": [1.0, 2.0], "a": 1})
     assert config_digest({"a": 1}) != config_digest({"a": 2})
-    assert config_digest({"r": float("inf")}) == config_digest({"r": None})
+    digests = {config_digest({"r": v}) for v in (float("inf"), float("-inf"), float("nan"), None, 0.0)}
+    assert len(digests) == 5  # each value its own digest
+    assert config_digest({"r": float("nan")}) == config_digest({"r": np.float64("nan")})
+    assert config_digest({"r": [1.0, float("inf")]}) != config_digest({"r": [1.0, None]})
     assert cache_key("d1", {"a": 1}) != cache_key("d2", {"a": 1})
     assert cache_key(None, {"a": 1}).startswith("no-data:")
     with pytest.raises(InputError, match="cannot be written as JSON"):

@@ -15,6 +15,7 @@ from rumap.maps.analytic import (
     STATES,
     AnalyticSetting,
     analytic_map,
+    check_state,
     efficiency,
     extreme_constants,
     risk_maximum,
@@ -24,6 +25,7 @@ from rumap.maps.analytic import (
     risk_population,
     risk_record,
     risk_sample,
+    state_risk,
     utility_mean,
 )
 from rumap.maps.families import risk_percentile_quadrature
@@ -191,7 +193,38 @@ def test_risk_and_utility_fall_as_noise_grows(n, sigma2, p, lam):
         assert np.all(r[1:] <= r[:-1] * (1 + 1e-9) + 1e-300), state
 
 
-def test_states_table_documents_every_state():
-    for name, spec in STATES.items():
-        assert spec.equation.startswith("Eq"), name
-        assert spec.latex and spec.description
+# The paper's equation of each state (Duncan, Keller-McNulty & Stokes 2001) and the empirical estimator playing its
+# part (section 4: record knowledge links by index; percentile and extremes by position; the others use the mean).
+PAPER_STATES = {
+    "mean-target": ("Eq 1", "mean"), "population": ("Eq 2", "mean"), "sample": ("Eq 3", "mean"),
+    "record": ("Eq 4", "index"), "percentile": ("Eq 5 / Eq 8", "position"), "maximum": ("Eq 9 / Eq 10", "position"),
+    "minimum": ("Eq 9 / Eq 10 (mirrored)", "position"),
+}
+
+
+def test_each_state_record_names_its_equation_and_empirical_counterpart():
+    from rumap.maps.attacks import KNOWLEDGE
+
+    assert list(STATES) == list(PAPER_STATES)
+    for name, state in STATES.items():
+        assert (state.equation, state.empirical) == PAPER_STATES[name]
+        assert state.empirical in KNOWLEDGE
+        assert state.latex.startswith("R ") and state.who.startswith("who ") and "knowledge" in state.noun
+
+
+@pytest.mark.parametrize("name", [n for n, s in STATES.items() if s.inverse is not None])
+def test_closed_form_inverse_gives_back_the_risk(name):
+    setting = AnalyticSetting.from_data(np.linspace(-2.0, 3.0, 40), tau=0.7)
+    state = STATES[name]
+    for lam in (0.05, 0.5, 4.0):
+        r = float(state.kernel(np.array([lam]), setting)[0])
+        assert state.inverse(r, setting) == pytest.approx(lam, rel=1e-10)
+
+
+def test_a_state_names_what_it_needs():
+    with pytest.raises(InputError, match="unknown state 'psychic'"):
+        check_state("psychic")
+    with pytest.raises(InputError, match="state 'sample' needs a data column"):
+        check_state("sample", AnalyticSetting(n=10, sigma2=1.0))
+    with pytest.raises(InputError, match="state 'mean-target' needs the target value tau"):
+        state_risk("mean-target", [0.1], AnalyticSetting(n=10, sigma2=1.0))

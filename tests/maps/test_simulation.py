@@ -164,7 +164,26 @@ def test_unequal_variance_masking_keeps_more_utility_at_the_same_risk(income):
     assert unequal > equal
 
 
-def test_paper_run_is_fast_and_shaped(paper_run):
+def test_noise_is_drawn_once_per_replicate_for_the_whole_grid(income, monkeypatch):
+    # the engine's speed rests on common random numbers: one noise draw per replicate serves every grid value
+    import rumap.maps.simulation as engine
+
+    draws = []
+    real = engine.standard_noise
+
+    def counted(*args, **kwargs):
+        draws.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "standard_noise", counted)
+    config = SimulationConfig(values=tuple(np.linspace(0.05, 1, 20)), method_options={"relative": True},
+                              targets=("max", "p99"), knowledge=("index", "position"), replicates=30, seed=3,
+                              chunk_size=7)
+    simulate(income, config)
+    assert len(draws) == 30
+
+
+def test_paper_run_shape_and_bands(paper_run):
     assert len(paper_run.maps) == 12
     frame = paper_run.to_frame()
     assert set(frame.columns) >= {"method", "knowledge", "target", "lambda2_frac", "risk", "risk_se", "utility",

@@ -129,6 +129,12 @@ def test_bad_data_and_lambda2():
 def test_truncated_values_stay_within_bounds(x, lambda2, low, width, seed):
     y = add_noise(x, lambda2, NoiseSpec(truncate_below=low, truncate_above=low + width), seed=seed)
     assert np.all(y >= low) and np.all(y <= low + width)
-    inside = (x >= low) & (x <= low + width)
-    if lambda2 == 0:
-        np.testing.assert_array_equal(y[inside], x[inside])
+    # truncation is the untruncated release clipped to the bounds (same seed, same noise)
+    untruncated = add_noise(x, lambda2, seed=seed)
+    np.testing.assert_array_equal(y, np.clip(untruncated, low, low + width))
+
+
+def test_truncation_without_noise_keeps_the_values_inside():
+    x = np.array([-3.0, 0.0, 2.5, 7.0, 12.0])
+    y = add_noise(x, 0.0, NoiseSpec(truncate_below=0.0, truncate_above=10.0), seed=1)
+    np.testing.assert_array_equal(y, [0.0, 0.0, 2.5, 7.0, 10.0])
