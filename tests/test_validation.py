@@ -26,7 +26,6 @@ from rumap._validation import (
     check_array,
     check_scalar,
     make_constraint,
-    parse_grid,
     validate_params,
 )
 from rumap.errors import InputError
@@ -54,15 +53,6 @@ def test_check_array():
         check_array("lambda2", [0.1, -1.0])
     with pytest.raises(InputError, match="empty"):
         check_array("lambda2", [])
-
-
-def test_parse_grid():
-    np.testing.assert_allclose(parse_grid("0:1:5"), [0, 0.25, 0.5, 0.75, 1])
-    np.testing.assert_array_equal(parse_grid("2:5", "k", integer=True), [2, 3, 4, 5])
-    np.testing.assert_array_equal(parse_grid("2:10:4", "k", integer=True), [2, 6, 10])
-    for bad in ("1:0:3", "a:b:c", "0:1", "0:1:0"):
-        with pytest.raises(InputError):
-            parse_grid(bad)
 
 
 # --- declarative constraints and the decorator ----------------------------------------------------------------

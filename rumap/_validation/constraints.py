@@ -15,7 +15,7 @@ import numpy as np
 from rumap.errors import InputError
 
 __all__ = ["Arguments", "Constraint", "Interval", "PARAMETERS", "check_scalar", "check_array", "StrOptions", "Boolean",
-           "InstanceOf", "AnyOf", "SEED", "make_constraint", "parse_grid"]
+           "InstanceOf", "AnyOf", "SEED", "make_constraint"]
 
 
 @dataclass(frozen=True)
@@ -388,37 +388,3 @@ def make_constraint(spec: Any) -> Constraint:
 
 #: A seed for ``numpy.random.default_rng``: None, an integer >= 0 or a Generator.
 SEED: Constraint = AnyOf(None, PARAMETERS["seed"], InstanceOf(np.random.Generator, "a numpy.random.Generator"))
-
-
-def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.ndarray:
-    """Parse a grid written ``START:STOP:NUM`` (or ``START:STOP`` for integers).
-
-    ``START:STOP:NUM`` gives ``NUM`` evenly spaced values from START to STOP
-    inclusive. With ``integer=True``, ``START:STOP`` gives every integer from
-    START to STOP and ``START:STOP:STEP`` every STEP-th one.
-
-    Raises
-    ------
-    InputError
-        If the text is not of that form.
-    """
-    parts = str(text).split(":")
-    form = "START:STOP or START:STOP:STEP" if integer else "START:STOP:NUM"
-    if len(parts) not in ((2, 3) if integer else (3,)):
-        raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}")
-    try:
-        if integer:
-            start, stop = int(parts[0]), int(parts[1])
-            step = int(parts[2]) if len(parts) == 3 else 1
-        else:
-            start, stop, num = float(parts[0]), float(parts[1]), int(parts[2])
-    except ValueError:
-        raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}") from None
-    if integer:
-        if step < 1 or stop < start:
-            raise InputError(f"--{name.replace('_', '-')} must have START <= STOP and STEP >= 1, got {text!r}")
-        return np.arange(start, stop + 1, step, dtype=int)
-    check_scalar("grid_num", num)
-    if stop < start:
-        raise InputError(f"--{name.replace('_', '-')} must have START <= STOP, got {text!r}")
-    return np.linspace(start, stop, num)

@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 import pandas as pd
 
-from rumap._validation import parse_grid
+from rumap.cli.flags import parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_column, read_table
 from rumap.maps.analytic import STATES, AnalyticSetting

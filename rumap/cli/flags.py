@@ -1,9 +1,17 @@
-"""The command line's flags for the parameters of masking methods: one table, read by the parser and by
-:mod:`rumap.present.commands`, which writes the command that reproduces a map."""
+"""The command line's flags for the parameters of masking methods, and how a grid flag is parsed.
+
+One table, read by the parser and by :mod:`rumap.present.commands`, which writes the command that
+reproduces a map.
+"""
 
 from __future__ import annotations
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS"]
+import numpy as np
+
+from rumap._validation import check_scalar
+from rumap.errors import InputError
+
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.simulation.MaskingMethod.parameters`).
 GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
@@ -20,3 +28,56 @@ METHOD_FLAGS = {
     "standardize": ("--standardize", "microaggregation"),
     "criterion": ("--criterion", "microaggregation"),
 }
+
+
+def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.ndarray:
+    """Parse the value of a grid flag, written ``START:STOP:NUM`` (or ``START:STOP`` for integers).
+
+    ``START:STOP:NUM`` gives ``NUM`` evenly spaced values from START to STOP
+    inclusive. With ``integer=True``, ``START:STOP`` gives every integer from
+    START to STOP and ``START:STOP:STEP`` every STEP-th one.
+
+    Parameters
+    ----------
+    text : str
+        The flag's value.
+    name : str
+        The parameter, named ``--name`` (underscores as hyphens) in messages.
+    integer : bool
+        Whether the grid is of integers.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    InputError
+        If the text is not of that form.
+
+    Examples
+    --------
+    >>> from rumap.cli.flags import parse_grid
+    >>> parse_grid("0:1:5").tolist(), parse_grid("2:10:4", "k", integer=True).tolist()
+    ([0.0, 0.25, 0.5, 0.75, 1.0], [2, 6, 10])
+    """
+    parts = str(text).split(":")
+    form = "START:STOP or START:STOP:STEP" if integer else "START:STOP:NUM"
+    if len(parts) not in ((2, 3) if integer else (3,)):
+        raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}")
+    try:
+        if integer:
+            start, stop = int(parts[0]), int(parts[1])
+            step = int(parts[2]) if len(parts) == 3 else 1
+        else:
+            start, stop, num = float(parts[0]), float(parts[1]), int(parts[2])
+    except ValueError:
+        raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}") from None
+    if integer:
+        if step < 1 or stop < start:
+            raise InputError(f"--{name.replace('_', '-')} must have START <= STOP and STEP >= 1, got {text!r}")
+        return np.arange(start, stop + 1, step, dtype=int)
+    check_scalar("grid_num", num)
+    if stop < start:
+        raise InputError(f"--{name.replace('_', '-')} must have START <= STOP, got {text!r}")
+    return np.linspace(start, stop, num)

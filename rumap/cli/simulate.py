@@ -8,8 +8,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from rumap._validation import parse_grid
-from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS
+from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
