@@ -227,7 +227,7 @@ with errors_shown():
         st.stop()
 
     plot(analysis_figure(analysis), key="empirical_map")
-    if analysis.spec.simulation.get("risk_measures"):
+    if analysis.spec.simulation.risk_measures:
         st.caption(f"R_max = {analysis.max_risk:.4g} (a share of the records).")
     else:
         st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {1 / np.sqrt(analysis.max_risk):.4g}).")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from rumap.fingerprint import array_digest
 from rumap.maps.analytic import AnalyticInputs, AnalyticSetting, analytic_map, check_state
 from rumap.maps.optimum import Crossing, Optimum, crossings, max_tolerable_risk
 from rumap.result import RUMap, json_safe
+
+if TYPE_CHECKING:
+    from rumap.maps.simulation import SimulationConfig
 
 __all__ = ["DataSource", "AnalyticSpec", "EmpiricalSpec", "Analysis", "spec_from_dict", "SPEC_KINDS"]
 
@@ -256,15 +259,31 @@ class EmpiricalSpec:
 
     Parameters
     ----------
-    simulation : mapping
-        ``SimulationConfig.to_dict()``.
+    simulation : SimulationConfig or mapping
+        The simulation; a mapping (``SimulationConfig.to_dict()``) is converted.
     data : DataSource
         The data set and column(s) the simulation masks.
     max_risk : float, optional
     log_x, log_y : bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.specs import DataSource, EmpiricalSpec
+    >>> x = np.random.default_rng(0).normal(50.0, 10.0, size=(60, 1))
+    >>> spec = EmpiricalSpec(simulation={"values": [0.1, 0.5], "method_options": {"relative": True},
+    ...                                  "targets": ["max"], "knowledge": ["index"], "replicates": 20, "seed": 1},
+    ...                      data=DataSource.of("inline", "example", ["x"], x, include_values=True))
+    >>> spec.simulation.parameter, spec.simulation.replicates
+    ('lambda2_frac', 20)
+    >>> analysis = spec.run()
+    >>> [m.label for m in analysis.maps], analysis.maps[0].values.tolist()
+    (['noise / index / max'], [0.1, 0.5])
+    >>> EmpiricalSpec.from_dict(spec.to_dict()) == spec
+    True
     """
 
-    simulation: Mapping[str, Any]
+    simulation: SimulationConfig
     data: DataSource
     max_risk: float | None = None
     log_x: bool = False
@@ -273,15 +292,18 @@ class EmpiricalSpec:
     kind = "empirical"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "simulation", json_safe(dict(self.simulation)))
+        from rumap.maps.simulation import SimulationConfig
+
+        if not isinstance(self.simulation, SimulationConfig):
+            if not isinstance(self.simulation, Mapping):
+                raise InputError(f"simulation must be a SimulationConfig or its dict, got {self.simulation!r}")
+            object.__setattr__(self, "simulation", SimulationConfig.from_dict(self.simulation))
         if self.max_risk is not None:
             check_scalar("max_risk", self.max_risk)
 
-    def config(self):
-        """The :class:`rumap.maps.simulation.SimulationConfig`."""
-        from rumap.maps.simulation import SimulationConfig
-
-        return SimulationConfig.from_dict(self.simulation)
+    def config(self) -> SimulationConfig:
+        """The :class:`rumap.maps.simulation.SimulationConfig` (the same as :attr:`simulation`)."""
+        return self.simulation
 
     def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None) -> Analysis:
         """Run the simulation on ``data`` (checked against :attr:`data`) or on the stored values."""
@@ -296,11 +318,11 @@ class EmpiricalSpec:
         return Analysis(spec=self, maps=tuple(result.maps), optima=())
 
     def title(self) -> str:
-        method = self.simulation.get("method", "simulation")
+        method = self.simulation.method
         return f"{method}, {self.data.name} [{', '.join(self.data.columns)}]"
 
     def to_dict(self) -> dict[str, Any]:
-        return json_safe({"kind": "empirical", "simulation": dict(self.simulation), "data": self.data.to_dict(),
+        return json_safe({"kind": "empirical", "simulation": self.simulation.to_dict(), "data": self.data.to_dict(),
                           "max_risk": self.max_risk, "log_x": self.log_x, "log_y": self.log_y})
 
     @classmethod
@@ -364,7 +386,7 @@ class Analysis:
         return Analysis(self.spec, self.maps, self.optima, self.crossings, name)
 
     def to_frame(self):
-        """Every curve as one long table with a ``map`` column."""
+        """Every curve as one long table, with an ``analysis`` column holding :attr:`name`."""
         import pandas as pd
 
         frames = [m.to_frame().assign(analysis=self.name) for m in self.maps]

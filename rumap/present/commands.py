@@ -133,7 +133,7 @@ def _grid_text(values: list[float], integer: bool) -> str | None:
 
 
 def _empirical_cli(spec: EmpiricalSpec) -> str:
-    sim = dict(spec.simulation)
+    sim = spec.simulation.to_dict()
     columns = list(spec.data.columns)
     method = sim.get("method", "noise")
     options = dict(sim.get("method_options") or {})
@@ -191,7 +191,7 @@ def _empirical_cli(spec: EmpiricalSpec) -> str:
 
 
 def _empirical_python(spec: EmpiricalSpec) -> str:
-    config = json.dumps(spec.simulation, sort_keys=True)
+    config = json.dumps(spec.simulation.to_dict(), sort_keys=True)
     columns = list(spec.data.columns)
     pick = "[:, 0]" if len(columns) == 1 else ""
     return "\n".join([

@@ -73,7 +73,7 @@ def test_simulate_command_reproduces_an_empirical_map_exactly():
     from rumap.specs import EmpiricalSpec
 
     (_, spec), = example_specs("figure-7")[1:]
-    spec = EmpiricalSpec(simulation={**spec.simulation, "replicates": 40, "targets": ["p99", "max"],
+    spec = EmpiricalSpec(simulation={**spec.simulation.to_dict(), "replicates": 40, "targets": ["p99", "max"],
                                      "knowledge": ["position", "index"]}, data=spec.data, max_risk=spec.max_risk)
     command = cli_command(spec)
     assert command.startswith("python -m rumap simulate --data rumap/io/bundled/income.csv --column income --method noise "
@@ -105,5 +105,5 @@ def test_simulate_command_for_microaggregation_and_uneven_grids():
     assert "--columns a,b --target-column b --method microaggregation --k 2:6:2 --algorithm mwa --standardize" \
         in command
     assert command.startswith("# note: rows with missing values were dropped")
-    uneven = EmpiricalSpec(simulation={**spec.simulation, "values": [2, 3, 7]}, data=source)
+    uneven = EmpiricalSpec(simulation={**spec.simulation.to_dict(), "values": [2, 3, 7]}, data=source)
     assert "# note: the grid is not evenly spaced" in cli_command(uneven)

@@ -52,7 +52,7 @@ def test_figure_6_percentile_knowledge_is_riskier_than_index_knowledge():
 
 def test_figure_7_unequal_variance_keeps_more_utility_at_the_bound():
     (_, equal), (_, unequal) = example_specs("figure-7")
-    assert unequal.simulation["method_options"]["unequal_above"] == 35000.0
+    assert unequal.simulation.method_options["unequal_above"] == 35000.0
     best_equal = best_under_risk(list(equal.run().maps), equal.max_risk)
     best_unequal = best_under_risk(list(unequal.run().maps), unequal.max_risk)
     assert best_unequal.reachable and best_equal.reachable

@@ -113,7 +113,7 @@ def test_empirical_configuration_loads_back_to_the_same_simulation():
     from rumap.specs import EmpiricalSpec
 
     (_, spec), = example_specs("figure-6")
-    spec = EmpiricalSpec(simulation={**spec.simulation, "replicates": 30}, data=spec.data, max_risk=spec.max_risk)
+    spec = EmpiricalSpec(simulation={**spec.simulation.to_dict(), "replicates": 30}, data=spec.data, max_risk=spec.max_risk)
     original = spec.run().renamed("p99")
     (name, loaded), = load_config(report_html([original]))
     assert name == "p99" and loaded == spec

@@ -44,7 +44,7 @@ def test_empirical_phrases():
               utility=[9.5e-7, 9e-7, 8e-7], efficiency=[0.95, 0.9, 0.8], method="noise", knowledge="position",
               target="p99", risk_label="R = 1 / snooper's MSE (Eq 12)")
     assert knowledge_phrase(m) == "who knows the target is the 99th percentile and takes the masked value in that position"
-    spec = EmpiricalSpec(simulation={"method": "noise"}, data=DataSource.of("bundled", "income", ["income"],
+    spec = EmpiricalSpec(simulation={"method": "noise", "values": [0.2]}, data=DataSource.of("bundled", "income", ["income"],
                                                                             np.arange(3.0)), max_risk=4e-8)
     analysis = Analysis(spec=spec, maps=(m,))
     sentence = one_sentence(m, map_choice(analysis, 0))
