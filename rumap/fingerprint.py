@@ -26,7 +26,16 @@ T = TypeVar("T")
 
 
 def bytes_digest(content: bytes) -> str:
-    """SHA-256 of a file's bytes, as 64 hex digits."""
+    """SHA-256 of a file's bytes, as 64 hex digits.
+
+    Parameters
+    ----------
+    content : bytes
+
+    Returns
+    -------
+    str
+    """
     return hashlib.sha256(content).hexdigest()
 
 
@@ -35,6 +44,16 @@ def array_digest(values: np.ndarray) -> str:
 
     Two arrays get the same digest only if they have the same shape and the
     same values (as float64).
+
+    Parameters
+    ----------
+    values : array_like
+        Numbers of any shape (compared as float64).
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
     """
     arr = np.ascontiguousarray(np.asarray(values, dtype=float))
     h = hashlib.sha256()
@@ -91,7 +110,19 @@ def config_digest(config: Mapping[str, Any]) -> str:
 
 
 def cache_key(data_digest: str | None, config: Mapping[str, Any]) -> str:
-    """The cache key of a result: the data's digest plus the configuration's digest."""
+    """The cache key of a result: the data's digest plus the configuration's digest.
+
+    Parameters
+    ----------
+    data_digest : str or None
+        :func:`array_digest` of the data, or None for a map without data.
+    config : mapping
+        The configuration (:func:`config_digest`).
+
+    Returns
+    -------
+    str
+    """
     return f"{data_digest or 'no-data'}:{config_digest(config)}"
 
 

@@ -171,7 +171,18 @@ def curve_dict(m: RUMap, keys: Mapping[str, str]) -> dict[str, Any]:
 
 
 def json_safe(obj: Any) -> Any:
-    """Convert numpy types to Python ones and non-finite floats to ``None``."""
+    """Convert numpy types to Python ones and non-finite floats to ``None``.
+
+    Parameters
+    ----------
+    obj : object
+        Mappings, sequences, arrays and numbers, nested.
+
+    Returns
+    -------
+    object
+        The same structure with Python types only.
+    """
     if isinstance(obj, Mapping):
         return {str(k): json_safe(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):

@@ -340,7 +340,17 @@ SPEC_KINDS: dict[str, type] = {"analytic": AnalyticSpec, "empirical": EmpiricalS
 
 
 def spec_from_dict(d: Mapping[str, Any]) -> AnalyticSpec | EmpiricalSpec:
-    """Rebuild a specification from its ``to_dict()`` output."""
+    """Rebuild a specification from its ``to_dict()`` output.
+
+    Parameters
+    ----------
+    d : mapping
+        ``spec.to_dict()``; its ``kind`` chooses the class (:data:`SPEC_KINDS`).
+
+    Returns
+    -------
+    AnalyticSpec or EmpiricalSpec
+    """
     if not isinstance(d, Mapping):
         raise InputError(f"a map configuration must be a JSON object, got {type(d).__name__}")
     kind = d.get("kind")

@@ -34,14 +34,26 @@ class UsageError(Exception):
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr and exit code 2."""
+    """An argument parser whose errors are one line on stderr and exit code 2.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        As for :class:`argparse.ArgumentParser`.
+    """
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
 
 
 def print_json(obj: Any) -> None:
-    """Print ``obj`` as JSON, with non-finite numbers as null."""
+    """Print ``obj`` as JSON, with non-finite numbers as null.
+
+    Parameters
+    ----------
+    obj : object
+        Anything :func:`rumap.result.json_safe` converts.
+    """
     print(json.dumps(json_safe(obj), indent=2, allow_nan=False))
 
 
@@ -61,7 +73,18 @@ def build_parser(command: str | None = None) -> OneLineParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 2 bad input)."""
+    """Run the CLI; returns the exit code (0 ok, 2 bad input).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success, 2 on bad input (one line on stderr).
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     parser = build_parser(command)

@@ -21,6 +21,18 @@ HELP = "analytic R-U map of additive noise for the snooper's knowledge states"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``analytic`` subcommand and its flags.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The main parser's subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The subcommand's parser.
+    """
     p = subparsers.add_parser("analytic", help=HELP, description=HELP)
     p.add_argument("--n", type=int, help="number of records (from --data when given)")
     p.add_argument("--sigma2", type=float, help="variance of the data (from --data when given)")

@@ -24,6 +24,18 @@ _GRIDS = {name: tuple((parameter, GRID_FLAGS[parameter], {"integer": True} if me
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``simulate`` subcommand and its flags.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The main parser's subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The subcommand's parser.
+    """
     p = subparsers.add_parser("simulate", help=HELP, description=HELP)
     p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     p.add_argument("--column", help="the numeric column to mask and attack")
@@ -115,7 +127,19 @@ def _grid(args: argparse.Namespace) -> tuple[tuple, bool]:
 
 
 def config_from_args(args: argparse.Namespace, columns: list[str]) -> SimulationConfig:
-    """The simulation config described by the command line."""
+    """The simulation config described by the command line.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``simulate``.
+    columns : list of str
+        The masked columns, in order.
+
+    Returns
+    -------
+    SimulationConfig
+    """
     for attr, (flag, method) in METHOD_FLAGS.items():
         value = getattr(args, attr)
         if value not in (None, False) and method != args.method:
@@ -176,6 +200,18 @@ def _terminal_progress(done: int, total: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the simulation the flags describe and print its maps (a table, or one JSON object).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``simulate``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
     columns = _columns(args)
     config = config_from_args(args, columns)
     data = numeric_columns(read_table(args.data), columns, source=args.data)

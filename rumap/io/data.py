@@ -151,6 +151,15 @@ def read_table_bytes(content: bytes, name: str) -> pd.DataFrame:
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
     """Read a data file from disk (CSV/TSV, Excel, Parquet, Stata, SPSS, SAS).
 
+    Parameters
+    ----------
+    path : str or path-like
+        The file; its extension chooses the reader (:data:`READERS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+
     Raises
     ------
     InputError
@@ -169,7 +178,16 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
 
 
 def numeric_column_names(frame: pd.DataFrame) -> list[str]:
-    """Names of the columns that hold numbers."""
+    """Names of the columns that hold numbers.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+    """
     return [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
 
 
@@ -222,12 +240,38 @@ def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str 
 
 
 def numeric_column(frame: pd.DataFrame, column: str, source: str = "the data", missing: str = "refuse") -> np.ndarray:
-    """One numeric column as a float array of shape ``(n,)`` (see :func:`numeric_columns`)."""
+    """One numeric column as a float array of shape ``(n,)`` (see :func:`numeric_columns`).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    column : str
+        The column's name.
+    source : str
+        The file's name, for messages.
+    missing : {"refuse", "drop"}
+        Refuse missing values (naming the first) or drop their rows.
+
+    Returns
+    -------
+    ndarray, shape (n,)
+    """
     return numeric_columns(frame, [column], source, missing)[:, 0]
 
 
 def summary_table(x: np.ndarray) -> pd.DataFrame:
-    """A summary like Table 1 of Duncan et al. (2001): n, mean, sd, min, percentiles, max."""
+    """A summary like Table 1 of Duncan et al. (2001): n, mean, sd, min, percentiles, max.
+
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        A numeric column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per statistic.
+    """
     x = np.asarray(x, dtype=float)
     rows = {
         "n": x.size,

@@ -69,5 +69,15 @@ def published_table_from_frame(frame: pd.DataFrame, source: str = "the table") -
 
 
 def read_published_table(path: str) -> PublishedTable:
-    """Read a published table from a file (CSV, Excel, ...); see :func:`published_table_from_frame`."""
+    """Read a published table from a file (CSV, Excel, ...); see :func:`published_table_from_frame`.
+
+    Parameters
+    ----------
+    path : str
+        The file (CSV, TSV, Excel, Parquet, ...).
+
+    Returns
+    -------
+    PublishedTable
+    """
     return published_table_from_frame(read_table(path), source=str(path))

@@ -91,6 +91,17 @@ def efficiency(lambda2: ArrayLike, sigma2: float) -> np.ndarray:
     """Efficiency of the masked mean, ``U(lambda2) / U(0) = sigma2 / (sigma2 + lambda2)``.
 
     Values lie in (0, 1]; 1 means no loss.
+
+    Parameters
+    ----------
+    lambda2 : array_like, shape (m,)
+        Noise variances, >= 0.
+    sigma2 : float
+        Variance of the data, > 0.
+
+    Returns
+    -------
+    ndarray, shape (m,)
     """
     lam = _lambda2(lambda2)
     sigma2 = check_scalar("sigma2", sigma2)
@@ -99,6 +110,23 @@ def efficiency(lambda2: ArrayLike, sigma2: float) -> np.ndarray:
 
 def risk_mean_target(lambda2: ArrayLike, n: int, sigma2: float, mu: float, tau: float) -> np.ndarray:
     """Risk for a specific target ``tau`` estimated by ``mean(Y)`` (Eq 1).
+
+    Parameters
+    ----------
+    lambda2 : array_like, shape (m,)
+        Noise variances, >= 0.
+    n : int
+        Number of records.
+    sigma2 : float
+        Variance of the data.
+    mu : float
+        Mean of the data.
+    tau : float
+        The target's value.
+
+    Returns
+    -------
+    ndarray, shape (m,)
 
     Notes
     -----
@@ -118,6 +146,19 @@ def risk_mean_target(lambda2: ArrayLike, n: int, sigma2: float, mu: float, tau: 
 
 def risk_population(lambda2: ArrayLike, n: int, sigma2: float) -> np.ndarray:
     """Risk for a target drawn from the population, estimated by ``mean(Y)`` (Eq 2).
+
+    Parameters
+    ----------
+    lambda2 : array_like, shape (m,)
+        Noise variances, >= 0.
+    n : int
+        Number of records.
+    sigma2 : float
+        Variance of the data.
+
+    Returns
+    -------
+    ndarray, shape (m,)
 
     Notes
     -----
@@ -164,6 +205,15 @@ def risk_sample(lambda2: ArrayLike, x: ArrayLike, sigma2: float | None = None, m
 
 def risk_record(lambda2: ArrayLike) -> np.ndarray:
     """Risk when the snooper can link the target to its masked record (Eq 4).
+
+    Parameters
+    ----------
+    lambda2 : array_like, shape (m,)
+        Noise variances, >= 0.
+
+    Returns
+    -------
+    ndarray, shape (m,)
 
     Notes
     -----
@@ -234,6 +284,15 @@ def extreme_constants(n: int) -> tuple[float, float]:
 
     ``E Z_(n) ~ K1 = sqrt(2 ln n) - (ln ln n + ln 4 pi - 2 gamma) / (2 sqrt(2 ln n))``
     and ``Var Z_(n) ~ K2 = pi^2 / (12 ln n)`` for n standard normal variables.
+
+    Parameters
+    ----------
+    n : int
+        Number of records, >= 2.
+
+    Returns
+    -------
+    K1, K2 : float
     """
     n = check_scalar("n", n)
     root = math.sqrt(2 * math.log(n))
@@ -285,6 +344,23 @@ def risk_minimum(
 
     The minimum of ``x`` is the negated maximum of ``-x``, so
     ``R ~ 1 / [K2 (sigma2 + lambda2) + (x_(1) - mu + K1 sqrt(sigma2 + lambda2))^2]``.
+
+    Parameters
+    ----------
+    lambda2 : array_like, shape (m,)
+        Noise variances, >= 0.
+    n : int
+        Number of records.
+    sigma2 : float
+        Variance of the data.
+    mu : float, default 0
+        Mean of the data.
+    observed : float, optional
+        The observed minimum ``x_(1)``; default its normal expectation ``mu - K1 sigma``.
+
+    Returns
+    -------
+    ndarray, shape (m,)
     """
     neg_observed = None if observed is None else -check_scalar("observed_extreme", observed)
     return risk_maximum(lambda2, n, sigma2, -check_scalar("mu", mu), neg_observed)
@@ -574,6 +650,12 @@ def state_risk(state: str, lambda2: ArrayLike, setting: AnalyticSetting) -> np.n
     Returns
     -------
     ndarray, shape (m,)
+
+    Examples
+    --------
+    >>> from rumap.maps.analytic import AnalyticSetting, state_risk
+    >>> state_risk("record", [0.25, 0.5], AnalyticSetting(n=200, sigma2=1.0)).tolist()
+    [4.0, 2.0]
     """
     record = check_state(state, setting)
     return record.kernel(_lambda2(lambda2), setting)
@@ -600,6 +682,15 @@ def analytic_map(states: list[str] | tuple[str, ...] | str, lambda2: ArrayLike, 
     References
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Equations (1)-(10).
+
+    Examples
+    --------
+    >>> from rumap.maps.analytic import AnalyticSetting, analytic_map
+    >>> record, population = analytic_map(["record", "population"], [0.0, 0.2, 1.0], AnalyticSetting(n=200, sigma2=1.0))
+    >>> record.risk.tolist(), population.risk.round(4).tolist()
+    ([inf, 5.0, 1.0], [0.995, 0.994, 0.9901])
+    >>> record.utility.round(2).tolist()
+    [200.0, 166.67, 100.0]
     """
     if isinstance(states, str):
         states = [states]

@@ -77,6 +77,15 @@ def parse_target(text: str) -> tuple[str, float]:
     ``"max"`` -> ``("max", 0)``, ``"min"`` -> ``("min", 0)``, ``"p99"`` ->
     ``("percentile", 0.99)``, ``"row:12"`` -> ``("row", 12)``.
 
+    Parameters
+    ----------
+    text : str
+        ``max``, ``min``, ``p<percent>`` or ``row:<index>``.
+
+    Returns
+    -------
+    (str, float)
+
     Raises
     ------
     InputError
@@ -101,13 +110,38 @@ def parse_target(text: str) -> tuple[str, float]:
 
 
 def resolve_targets(texts: Sequence[str], column: np.ndarray) -> tuple[Target, ...]:
-    """:func:`resolve_target` for several targets, sorting the column once."""
+    """:func:`resolve_target` for several targets, sorting the column once.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        Target names (:func:`parse_target`).
+    column : ndarray, shape (n,)
+        The attacked column of the original data.
+
+    Returns
+    -------
+    tuple of Target
+    """
     order = np.argsort(column, kind="stable")
     return tuple(resolve_target(t, column, order) for t in texts)
 
 
 def resolve_target(text: str, column: np.ndarray, order: np.ndarray | None = None) -> Target:
     """The record, rank and value of a target in an original column of shape (n,).
+
+    Parameters
+    ----------
+    text : str
+        A target name (:func:`parse_target`).
+    column : ndarray, shape (n,)
+        The attacked column of the original data.
+    order : ndarray of int, optional
+        ``argsort`` of the column (stable), when already known.
+
+    Returns
+    -------
+    Target
 
     Notes
     -----
@@ -310,6 +344,16 @@ def rational_envelope(maps: Sequence[RUMap]) -> RUMap:
     Monte-Carlo standard errors of the chosen strategy. (The largest of noisy
     estimates is biased upward by a fraction of a standard error where two
     strategies are close.)
+
+    Parameters
+    ----------
+    maps : sequence of RUMap
+        The maps of one target, over the same parameter values.
+
+    Returns
+    -------
+    RUMap
+        ``knowledge = "rational"``.
     """
     best = envelope(maps)
     index = {m.knowledge or m.label: i for i, m in enumerate(maps)}
@@ -328,6 +372,15 @@ def publication_effect(position: RUMap, corrected: RUMap) -> tuple[np.ndarray, n
     The standard error treats the two estimates as independent, which is
     conservative: they share the replicates (common random numbers), so their
     errors are positively correlated.
+
+    Parameters
+    ----------
+    position, corrected : RUMap
+        The maps of one target under ``position`` and ``corrected`` knowledge.
+
+    Returns
+    -------
+    ratio, se : ndarray, shape (m,)
     """
     ratio = corrected.risk / position.risk
     if corrected.risk_se is None or position.risk_se is None:

@@ -61,7 +61,17 @@ class Optimum:
 
 @dataclass(frozen=True)
 class Crossing:
-    """A noise variance at which the risk curves of two states cross."""
+    """A noise variance at which the risk curves of two states cross.
+
+    Attributes
+    ----------
+    states : (str, str)
+        The two knowledge states.
+    lambda2 : float
+        Where their curves cross.
+    risk : float
+        The common risk there.
+    """
 
     states: tuple[str, str]
     lambda2: float
@@ -136,6 +146,14 @@ def max_tolerable_risk(
     References
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Section 2 and Figure 2.
+
+    Examples
+    --------
+    >>> from rumap.maps.analytic import AnalyticSetting
+    >>> from rumap.maps.optimum import max_tolerable_risk
+    >>> opt = max_tolerable_risk("record", AnalyticSetting(n=200, sigma2=1.0), max_risk=5.0)
+    >>> round(opt.lambda2, 6), round(opt.utility, 2), round(opt.efficiency, 4)
+    (0.2, 166.67, 0.8333)
     """
     record = check_state(state, setting)
     max_risk = check_scalar("max_risk", max_risk)

@@ -174,6 +174,19 @@ def best_under_risk(maps: Sequence[RUMap], max_risk: float, labels: Sequence[str
     among the computed grid points; a finer grid gets closer to the exact
     boundary (for analytic maps :func:`rumap.maps.optimum.max_tolerable_risk` solves
     it exactly).
+
+    Parameters
+    ----------
+    maps : sequence of RUMap
+    max_risk : float
+        The maximum tolerable risk.
+    labels : sequence of str, optional
+        Names of the maps (default their labels).
+
+    Returns
+    -------
+    GridChoice
+        ``reachable = False`` when no point has ``R <= max_risk``.
     """
     max_risk = check_scalar("max_risk", max_risk)
     pts = map_points(maps, labels)

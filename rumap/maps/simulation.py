@@ -98,6 +98,17 @@ def replicate_generator(seed: int, replicate: int) -> np.random.Generator:
     """The generator of replicate ``replicate``: ``SeedSequence(seed, spawn_key=(replicate,))``.
 
     The same as child ``replicate`` of ``SeedSequence(seed).spawn(M)``.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed.
+    replicate : int
+        The replicate's number, >= 0.
+
+    Returns
+    -------
+    numpy.random.Generator
     """
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(int(replicate),)))
 

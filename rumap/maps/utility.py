@@ -46,7 +46,20 @@ __all__ = ["UtilityMeasure", "UTILITIES", "Reference", "make_reference", "utilit
 
 @dataclass(frozen=True)
 class Reference:
-    """The original data's statistics that a utility measure compares with."""
+    """The original data's statistics that a utility measure compares with.
+
+    Attributes
+    ----------
+    x : ndarray, shape (n, p)
+        The original data.
+    n : int
+    mean, var : ndarray, shape (p,)
+        Column means and variances (ddof 1).
+    options : mapping
+        The utility's options.
+    extra : mapping
+        What the utility measure needs besides (its ``reference_extra``).
+    """
 
     x: np.ndarray
     n: int
@@ -57,7 +70,17 @@ class Reference:
 
 
 def moments(masked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-replicate column means and variances (ddof 1) of (r, n, p) data, each (r, p)."""
+    """Per-replicate column means and variances (ddof 1) of (r, n, p) data, each (r, p).
+
+    Parameters
+    ----------
+    masked : ndarray, shape (r, n, p)
+        Masked data sets.
+
+    Returns
+    -------
+    means, variances : ndarray, shape (r, p)
+    """
     mean = masked.mean(axis=1)
     centred = masked - mean[:, None, :]
     var = np.einsum("rnp,rnp->rp", centred, centred) / (masked.shape[1] - 1)
@@ -261,7 +284,21 @@ def check_utility(name: str) -> UtilityMeasure:
 
 
 def make_reference(name: str, x: np.ndarray, options: Mapping[str, Any] | None = None) -> Reference:
-    """The original data's statistics for utility ``name``; ``x`` has shape (n, p)."""
+    """The original data's statistics for utility ``name``; ``x`` has shape (n, p).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`UTILITIES`.
+    x : ndarray, shape (n, p)
+        The original data.
+    options : mapping, optional
+        The utility's options (quantiles, response column).
+
+    Returns
+    -------
+    Reference
+    """
     measure = check_utility(name)
     options = dict(options or {})
     return Reference(x=x, n=x.shape[0], mean=x.mean(axis=0), var=x.var(axis=0, ddof=1), options=options,
@@ -291,5 +328,18 @@ def utility_label(name: str, mean_preserving_method: str | None = None) -> str:
 
 
 def utility_estimate(name: str, masked_stats: np.ndarray, ref: Reference) -> tuple[float, float]:
-    """Utility and its Monte-Carlo standard error from per-replicate statistics of shape (M, s)."""
+    """Utility and its Monte-Carlo standard error from per-replicate statistics of shape (M, s).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`UTILITIES`.
+    masked_stats : ndarray, shape (M, s)
+        The measure's statistics of each replicate.
+    ref : Reference
+
+    Returns
+    -------
+    U, SE : float
+    """
     return check_utility(name).combine(masked_stats, ref)

@@ -210,7 +210,16 @@ _PYTHON: dict[type, Callable] = {AnalyticSpec: _analytic_python, EmpiricalSpec: 
 
 
 def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
-    """The ``python -m rumap ...`` command that computes the same maps (JSON output)."""
+    """The ``python -m rumap ...`` command that computes the same maps (JSON output).
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+
+    Returns
+    -------
+    str
+    """
     try:
         return _CLI[type(spec)](spec)
     except KeyError:
@@ -218,7 +227,16 @@ def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
 
 
 def python_call(spec: AnalyticSpec | EmpiricalSpec) -> str:
-    """A Python script that computes the same maps (``maps`` is the list of RUMap)."""
+    """A Python script that computes the same maps (``maps`` is the list of RUMap).
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+
+    Returns
+    -------
+    str
+    """
     try:
         return _PYTHON[type(spec)](spec)
     except KeyError:

@@ -33,7 +33,20 @@ INCOME_MAX_RISK = 4.0e-8
 
 @dataclass(frozen=True)
 class Example:
-    """A worked example: a title, what it shows, and how to build its specifications."""
+    """A worked example: a title, what it shows, and how to build its specifications.
+
+    Attributes
+    ----------
+    title : str
+    figures : str
+        The paper's figures it reproduces.
+    description : str
+        What it shows.
+    build : callable
+        Returns the named specifications.
+    needs_engine : bool
+        Whether it runs the simulation engine (it takes longer).
+    """
 
     title: str
     figures: str
@@ -114,7 +127,17 @@ EXAMPLES: dict[str, Example] = {
 
 
 def example_specs(key: str) -> list[tuple[str, AnalyticSpec | EmpiricalSpec]]:
-    """The named specifications of one example: a list of (name, AnalyticSpec or EmpiricalSpec)."""
+    """The named specifications of one example: a list of (name, AnalyticSpec or EmpiricalSpec).
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`EXAMPLES`.
+
+    Returns
+    -------
+    list of (str, AnalyticSpec or EmpiricalSpec)
+    """
     if key not in EXAMPLES:
         raise InputError(f"unknown example {key!r}; choose from {', '.join(EXAMPLES)}")
     return EXAMPLES[key].build()

@@ -37,7 +37,19 @@ def _wrap(title: str | None, width: int = 60) -> str | None:
 
 
 def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: int = 14) -> go.Figure:
-    """The maps of one analysis, with its maximum tolerable risk and optima."""
+    """The maps of one analysis, with its maximum tolerable risk and optima.
+
+    Parameters
+    ----------
+    analysis : Analysis
+    title : str, optional
+        Default: the analysis's name.
+    font_size : int
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     spec = analysis.spec
     fig = _readable_axes(ru_map_figure(list(analysis.maps), log_x=spec.log_x, log_y=spec.log_y,
                                        max_risk=spec.max_risk, optima=list(analysis.optima), title=_wrap(title, 90),
@@ -53,6 +65,21 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
     """Maps from several analyses on one set of axes, each named ``analysis: curve``.
 
     ``choice`` (from :func:`rumap.maps.pareto.best_under_risk`) is marked with a star.
+
+    Parameters
+    ----------
+    maps : sequence of RUMap
+    names : sequence of str
+        The analysis each map comes from.
+    log_x, log_y : bool
+        Logarithmic axes.
+    max_risk : float, optional
+        Drawn as a horizontal line.
+    choice : GridChoice, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     named = [replace(m, method=name, knowledge="", target="") for m, name in zip(maps, names, strict=True)]
     fig = _readable_axes(ru_map_figure(named, log_x=log_x, log_y=log_y, max_risk=max_risk))
@@ -67,7 +94,22 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
 
 def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_x: bool = False,
                         log_y: bool = True, font_size: int = 24) -> go.Figure:
-    """One map in large type with the chosen parameter annotated, for committees."""
+    """One map in large type with the chosen parameter annotated, for committees.
+
+    Parameters
+    ----------
+    m : RUMap
+    choice : GridChoice or None
+        The chosen parameter, annotated.
+    title : str
+    log_x, log_y : bool
+        Logarithmic axes.
+    font_size : int
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = _readable_axes(ru_map_figure([m], log_x=log_x, log_y=log_y,
                                        max_risk=None if choice is None else choice.max_risk,
                                        title=_wrap(title, 55), font_size=font_size, labelled_markers=4))
@@ -88,7 +130,21 @@ def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_
 
 def pareto_figure(points: pd.DataFrame, frontier: pd.DataFrame, *, log_x: bool = False,
                   log_y: bool = True, risk_label: str = "R", utility_label: str = "U") -> go.Figure:
-    """Every point (grey) and the Pareto frontier (a step line, with each point's map and parameter)."""
+    """Every point (grey) and the Pareto frontier (a step line, with each point's map and parameter).
+
+    Parameters
+    ----------
+    points, frontier : pandas.DataFrame
+        Every (U, R) point and the frontier (:func:`rumap.maps.pareto.pareto_frontier`).
+    log_x, log_y : bool
+        Logarithmic axes.
+    risk_label, utility_label : str
+        Axis titles.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure()
     shown = points[np.isfinite(points["risk"]) & np.isfinite(points["utility"])]
     fig.add_trace(go.Scatter(x=shown["utility"], y=shown["risk"], mode="markers", name="all points",

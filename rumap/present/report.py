@@ -57,12 +57,28 @@ def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
 
 
 def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> str:
-    """:func:`config_dict` as JSON text."""
+    """:func:`config_dict` as JSON text.
+
+    Parameters
+    ----------
+    analyses : sequence of Analysis
+    data_values : mapping, optional
+        Data values to store, by data source name (only when the user asks).
+
+    Returns
+    -------
+    str
+    """
     return json.dumps(json_safe(config_dict(analyses, data_values)), indent=2, allow_nan=False)
 
 
 def load_config(text: str | bytes) -> list[tuple[str, Any]]:
     """Read a configuration (JSON, or an HTML report that embeds one).
+
+    Parameters
+    ----------
+    text : str or bytes
+        The file's content.
 
     Returns
     -------
@@ -113,12 +129,30 @@ def curves_frame(analyses: Sequence[Analysis]) -> pd.DataFrame:
 
 
 def curves_csv(analyses: Sequence[Analysis]) -> str:
-    """The curves as CSV text."""
+    """The curves as CSV text.
+
+    Parameters
+    ----------
+    analyses : sequence of Analysis
+
+    Returns
+    -------
+    str
+    """
     return curves_frame(analyses).to_csv(index=False)
 
 
 def curves_json(analyses: Sequence[Analysis]) -> str:
-    """The curves, optima and specifications as JSON text (non-finite numbers as null)."""
+    """The curves, optima and specifications as JSON text (non-finite numbers as null).
+
+    Parameters
+    ----------
+    analyses : sequence of Analysis
+
+    Returns
+    -------
+    str
+    """
     if not analyses:
         raise InputError("no maps to export")
     return json.dumps(json_safe({"format": "rumap-curves/1", "analyses": [a.to_dict() for a in analyses]}),
@@ -126,7 +160,17 @@ def curves_json(analyses: Sequence[Analysis]) -> str:
 
 
 def figure_image(fig, fmt: str = "png") -> bytes | None:
-    """The figure as PNG or SVG bytes, or ``None`` where no image engine (kaleido) is installed."""
+    """The figure as PNG or SVG bytes, or ``None`` where no image engine (kaleido) is installed.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    fmt : {"png", "svg"}
+
+    Returns
+    -------
+    bytes or None
+    """
     if fmt not in ("png", "svg"):
         raise InputError(f"image format must be png or svg, got {fmt!r}")
     try:

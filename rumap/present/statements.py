@@ -41,7 +41,16 @@ def _target_phrase(target: str) -> str:
 
 
 def knowledge_phrase(m: RUMap) -> str:
-    """Who the snooper is, e.g. ``"who can link the target to its masked record"``."""
+    """Who the snooper is, e.g. ``"who can link the target to its masked record"``.
+
+    Parameters
+    ----------
+    m : RUMap
+
+    Returns
+    -------
+    str
+    """
     if m.method == "analytic" and m.knowledge in STATES:
         p = float(m.config.get("p", 0.99) or 0.99)
         return STATES[m.knowledge].who.format(p=_ordinal(p))
@@ -103,6 +112,16 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
     Example: "With λ² = 0.2, a snooper who can link the target to its masked
     record has risk 5 (mean squared error 0.2), below the tolerable 5, and the
     data keep utility 167 (83% efficiency)."
+
+    Parameters
+    ----------
+    m : RUMap
+    choice : GridChoice or None
+        The chosen parameter (:func:`map_choice`); None for a map without a risk bound.
+
+    Returns
+    -------
+    str
     """
     symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
     who = knowledge_phrase(m)
@@ -124,7 +143,16 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
 
 
 def summary_lines(analysis: Analysis) -> list[str]:
-    """A plain-language summary of an analysis: one sentence per map, then where curves cross."""
+    """A plain-language summary of an analysis: one sentence per map, then where curves cross.
+
+    Parameters
+    ----------
+    analysis : Analysis
+
+    Returns
+    -------
+    list of str
+    """
     lines = [one_sentence(m, map_choice(analysis, i)) for i, m in enumerate(analysis.maps)]
     for c in analysis.crossings:
         lines.append(f"The curves for {c.states[0]} and {c.states[1]} knowledge cross at λ² = {format_number(c.lambda2)} "

@@ -83,6 +83,12 @@ def identification_risk(f: float, a: float, f_u: float, N: float | None = None) 
     References
     ----------
     Mokken et al. (1992), Equations 5 and 6.
+
+    Examples
+    --------
+    >>> from rumap.risk.identity import identification_risk
+    >>> round(identification_risk(f=0.001, a=300, f_u=0.001, N=63624), 6)  # Mokken et al., Section 4: 0.0003
+    0.0003
     """
     f, a, f_u = check_scalar("f", f), check_scalar("a", a), check_scalar("f_u", f_u)
     if N is None:
@@ -137,6 +143,19 @@ def expected_acquaintances(a: float, N: float, investigators: int) -> float:
     """Expected number of population elements known to at least one of m investigators.
 
     ``E(a_m) = N - N (1 - a / N)^m`` (Eq 21), each investigator knowing a random ``a``.
+
+    Parameters
+    ----------
+    a : float
+        Acquaintances of each investigator.
+    N : float
+        Population size.
+    investigators : int
+        Number m of investigators.
+
+    Returns
+    -------
+    float
     """
     a, N, m = check_scalar("a", a), check_scalar("N", N), check_scalar("investigators", investigators)
     if a > N:
@@ -193,7 +212,21 @@ def subpopulation_risk(f: ArrayLike, acquaintances: ArrayLike, f_u: ArrayLike) -
 
 
 def worst_case_subpopulation_risk(f: float, a: float, f_u: ArrayLike) -> float:
-    """Maximal risk over allocations of ``a`` acquaintances: all in the subpopulation of largest f_uj (Eq 14)."""
+    """Maximal risk over allocations of ``a`` acquaintances: all in the subpopulation of largest f_uj (Eq 14).
+
+    Parameters
+    ----------
+    f : float
+        Sampling fraction.
+    a : float
+        Number of acquaintances.
+    f_u : array_like
+        Fraction of population uniques in each subpopulation.
+
+    Returns
+    -------
+    float
+    """
     fu = check_array("f_u", f_u)
     return identification_risk(f, a, float(fu.max()))
 
@@ -236,6 +269,19 @@ def nested_keys_total_risk(n: float, f_a: ArrayLike, f_u: ArrayLike, approximate
 
 def key_frequencies(data: Any, key: Sequence[str | int], source: str = "the data") -> pd.Series:
     """Sample frequency of each observed key value (a Series indexed by the key's combinations).
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+        The sample.
+    key : sequence of str or int
+        The key's columns.
+    source : str
+        The data's name, for messages.
+
+    Returns
+    -------
+    pandas.Series
 
     Raises
     ------

@@ -60,6 +60,19 @@ def _fraction_unique(N: float, beta: float, k: float) -> float:
 def minimal_subpopulation_size(risk_bound: float, a: float, f: float, beta: float, cells: int) -> float:
     """Smallest subpopulation size whose worst-case risk stays at most ``risk_bound`` (model 12).
 
+    Parameters
+    ----------
+    risk_bound : float
+        The bound g on the risk, in (0, 1).
+    a : float
+        Number of acquaintances.
+    f : float
+        Sampling fraction.
+    beta : float
+        The Poisson-gamma parameter (>= 0; 0 is the Poisson limit).
+    cells : int
+        Number k of cells of the key.
+
     Returns
     -------
     float

@@ -208,6 +208,16 @@ def suppression_bounds(table: PublishedTable, *, resolution: float = 1.0,
     Domingo-Ferrer, Oganian & Torra, *Information-theoretic disclosure risk
     measures in statistical disclosure control of tabular data*, Section 4.1,
     Eq (2), (3) and Table 1.
+
+    Examples
+    --------
+    >>> from rumap.tables.bounds import suppression_bounds
+    >>> from rumap.tables.published import paper_table1
+    >>> bounds = suppression_bounds(paper_table1())  # the paper's Table 1: x1 in [0, 406], m = 407
+    >>> bounds.min.tolist(), bounds.max.tolist()
+    ([0.0, 1131.0, 0.0, 845.0], [406.0, 1537.0, 406.0, 1251.0])
+    >>> round(float(bounds.risk[0]), 4)  # 1 / log2(407)
+    0.1154
     """
     if not isinstance(table, PublishedTable):
         raise InputError("table must be a PublishedTable (see published_table_from_frame)")

@@ -122,6 +122,13 @@ def lemma1_ratio(n: int, k: float, cells: int) -> float:
 def relative_contributions(r: float, cells: int) -> np.ndarray:
     """R_i = r^i (r - 1) / (r^(N+1) - r), i = 1..N (Eq 3): geometric shares summing to 1.
 
+    Parameters
+    ----------
+    r : float
+        The ratio of Lemma 1, 0 <= r < 1.
+    cells : int
+        Number N of contributions.
+
     Returns
     -------
     ndarray, shape (N,)

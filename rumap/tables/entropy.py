@@ -87,6 +87,17 @@ def count_values(low: np.ndarray | float, high: np.ndarray | float, resolution: 
 
     Bounds from an LP are snapped to the grid with a small tolerance, so that
     405.9999999 counts as 406.
+
+    Parameters
+    ----------
+    low, high : float or ndarray
+        Bounds of each cell's range.
+    resolution : float
+        The step between possible values (> 0).
+
+    Returns
+    -------
+    ndarray
     """
     resolution = check_scalar("resolution", resolution)
     lo = np.ceil(np.asarray(low, dtype=float) / resolution - SNAP)

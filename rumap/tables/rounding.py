@@ -29,6 +29,13 @@ __all__ = ["round_table", "RoundingRisk", "rounding_risk", "rounding_ru_map", "R
 def round_table(cells: np.ndarray, base: float) -> np.ndarray:
     """Conventional rounding of every cell to the nearest multiple of ``base`` (halves up).
 
+    Parameters
+    ----------
+    cells : ndarray
+        Non-negative cell values.
+    base : float
+        The rounding base b, > 0.
+
     Returns
     -------
     ndarray, same shape as ``cells``

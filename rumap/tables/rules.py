@@ -140,7 +140,19 @@ def contributions_from_frame(frame: pd.DataFrame, cell_column: str = "cell", val
 
 
 def read_contributions(path: str, cell_column: str = "cell", value_column: str = "value") -> Contributions:
-    """Read contributions from a data file (CSV, Excel, ...); see :func:`contributions_from_frame`."""
+    """Read contributions from a data file (CSV, Excel, ...); see :func:`contributions_from_frame`.
+
+    Parameters
+    ----------
+    path : str
+        The file (CSV, Excel, ...).
+    cell_column, value_column : str
+        The columns naming each contribution's cell and holding its value.
+
+    Returns
+    -------
+    Contributions
+    """
     from rumap.io.data import read_table
 
     return contributions_from_frame(read_table(path), cell_column, value_column, source=str(path))

@@ -139,6 +139,15 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
     Eq 1, Proposition 4, "Modified Ward's Algorithm".
     Hansen, S. L. & Mukherjee, S. (2003). A polynomial algorithm for optimal
     univariate microaggregation. IEEE TKDE 15(4), 1043-1044.
+
+    Examples
+    --------
+    >>> from rumap.masking.microaggregation import microaggregate
+    >>> result = microaggregate([1.0, 2.0, 3.0, 10.0, 11.0, 12.0], k=3)
+    >>> result.masked[:, 0].tolist(), result.groups.tolist()
+    ([2.0, 2.0, 2.0, 11.0, 11.0, 11.0], [0, 0, 0, 1, 1, 1])
+    >>> round(result.information_loss, 4)
+    0.0319
     """
     values, names = _as_matrix(data, columns)
     n = values.shape[0]

@@ -59,7 +59,31 @@ LINKAGE_METHODS: dict[str, Callable[..., LinkageResult]] = {
 
 def record_linkage(original: Any, masked: Any, keys: Sequence[str | int] | None = None,
                    method: str = "distance", **options: Any) -> LinkageResult:
-    """Record linkage by ``method`` (``"distance"`` or ``"probabilistic"``); see those functions."""
+    """Record linkage by ``method`` (``"distance"`` or ``"probabilistic"``); see those functions.
+
+    Parameters
+    ----------
+    original, masked : DataFrame or array_like
+        Row i of ``masked`` is the masked version of row i of ``original``.
+    keys : sequence of str or int, optional
+        The intruder's key variables (default: every column).
+    method : {"distance", "probabilistic"}
+        A key of :data:`LINKAGE_METHODS`.
+    **options
+        Passed to the method's function.
+
+    Returns
+    -------
+    LinkageResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.risk.linkage import record_linkage
+    >>> x = np.arange(20.0).reshape(10, 2)
+    >>> record_linkage(x, x + 0.1).linked_correctly, record_linkage(x, x[::-1]).linked_correctly
+    (1.0, 0.0)
+    """
     if method not in LINKAGE_METHODS:
         raise InputError(f"method must be one of {', '.join(LINKAGE_METHODS)}, got {method!r}")
     return LINKAGE_METHODS[method](original, masked, keys, **options)
@@ -72,6 +96,16 @@ def linkage_risk_distance(original: np.ndarray, masked: np.ndarray) -> float:
     """Share of masked records whose nearest original (all columns as keys) is their own.
 
     A dataset-level risk measure for empirical R-U maps; see :func:`distance_linkage`.
+
+    Parameters
+    ----------
+    original, masked : ndarray, shape (n, p)
+        Row i of ``masked`` is the masked version of row i of ``original``.
+
+    Returns
+    -------
+    float
+        A share in [0, 1].
     """
     return distance_linkage(original, masked).linked_correctly
 
@@ -81,6 +115,16 @@ def linkage_risk_distance_shared_ties(original: np.ndarray, masked: np.ndarray) 
 
     For microaggregation with k = 2 every masked record is the midpoint of two
     originals: the default measure gives 0, this one the intruder's 1/2 chance.
+
+    Parameters
+    ----------
+    original, masked : ndarray, shape (n, p)
+        Row i of ``masked`` is the masked version of row i of ``original``.
+
+    Returns
+    -------
+    float
+        A share in [0, 1].
     """
     return distance_linkage(original, masked, ties="share").linked_correctly
 
@@ -89,5 +133,15 @@ def linkage_risk_probabilistic(original: np.ndarray, masked: np.ndarray) -> floa
     """Share of masked records paired with their own original by Fellegi-Sunter linkage.
 
     A dataset-level risk measure for empirical R-U maps; see :func:`probabilistic_linkage`.
+
+    Parameters
+    ----------
+    original, masked : ndarray, shape (n, p)
+        Row i of ``masked`` is the masked version of row i of ``original``.
+
+    Returns
+    -------
+    float
+        A share in [0, 1].
     """
     return probabilistic_linkage(original, masked).linked_correctly
