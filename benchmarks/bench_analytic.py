@@ -9,7 +9,8 @@ import time
 
 import numpy as np
 
-from rumap.maps.analytic import STATES, AnalyticSetting, analytic_map
+from rumap.maps.analytic import STATES, analytic_map
+from rumap.maps.setting import AnalyticSetting
 
 
 def main() -> None:

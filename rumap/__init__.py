@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 
 #: Public name -> module that defines it.
 _EXPORTS: dict[str, str] = {
-    "AnalyticSetting": "rumap.maps.analytic",
+    "AnalyticSetting": "rumap.maps.setting",
     "STATES": "rumap.maps.analytic",
     "analytic_map": "rumap.maps.analytic",
     "state_risk": "rumap.maps.analytic",

@@ -23,8 +23,9 @@ import numpy as np
 from rumap._validation import check_scalar
 from rumap.errors import InputError
 from rumap.fingerprint import array_digest
-from rumap.maps.analytic import AnalyticInputs, AnalyticSetting, analytic_map, check_state
+from rumap.maps.analytic import analytic_map, check_state
 from rumap.maps.optimum import Crossing, Optimum, crossings, max_tolerable_risk
+from rumap.maps.setting import AnalyticInputs, AnalyticSetting
 from rumap.result import RUMap, json_safe
 
 if TYPE_CHECKING:

@@ -28,11 +28,16 @@ for _module in pkgutil.walk_packages(rumap.__path__, "rumap."):
         importlib.import_module(_module.name)
 
 #: The validated public callables there are now; the count only grows as modules adopt the constraints.
-MINIMUM_VALIDATED = 9
+MINIMUM_VALIDATED = 22
 KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "rumap.masking.noise.as_matrix",
          "rumap.masking.swapping.rank_swap", "rumap.masking.swapping.swap_window",
          "rumap.risk.interval.interval_disclosure", "rumap.risk.interval.interval_risk",
-         "rumap.risk.interval.sdid_risk", "rumap.risk.interval.rank_half_width")
+         "rumap.risk.interval.sdid_risk", "rumap.risk.interval.rank_half_width",
+         "rumap.maps.analytic.utility_mean", "rumap.maps.analytic.efficiency", "rumap.maps.analytic.risk_mean_target",
+         "rumap.maps.analytic.risk_population", "rumap.maps.analytic.risk_sample", "rumap.maps.analytic.risk_record",
+         "rumap.maps.analytic.risk_percentile", "rumap.maps.analytic.extreme_constants",
+         "rumap.maps.analytic.risk_maximum", "rumap.maps.analytic.risk_minimum", "rumap.maps.analytic.check_state",
+         "rumap.maps.analytic.state_risk", "rumap.maps.analytic.analytic_map")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

@@ -261,6 +261,35 @@ def _vector_contains(arr: np.ndarray, c: Interval) -> np.ndarray:
     return ok
 
 
+@dataclass(frozen=True)
+class Grid(Constraint):
+    """A grid of values of one :data:`PARAMETERS` entry (e.g. noise variances): checked into a 1-D float array.
+
+    Parameters
+    ----------
+    parameter : str
+        The :data:`PARAMETERS` entry every value must satisfy.
+    """
+
+    parameter: str
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> np.ndarray:
+        """:func:`check_array` with the entry's interval; a scalar becomes shape ``(1,)``."""
+        return check_array(name, value, PARAMETERS[self.parameter])
+
+    def describe(self) -> str:
+        return f"a non-empty 1-D array of values that are each {PARAMETERS[self.parameter].describe()}"
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        interval = PARAMETERS[self.parameter]
+        out: list[Any] = [[], [[1.0, 2.0]], "text", [math.nan], [math.inf]]
+        if interval.low is not None:
+            out.append([interval.low - 1.0])
+        if interval.high is not None:
+            out.append([interval.high + 1.0])
+        return out
+
+
 # --- choices, flags, types and alternatives --------------------------------------------------------------------
 
 

@@ -10,9 +10,10 @@ import pandas as pd
 from rumap.cli.flags import parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_column, read_table
-from rumap.maps.analytic import STATES, AnalyticSetting
+from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
 from rumap.maps.optimum import envelope
+from rumap.maps.setting import AnalyticSetting
 from rumap.present.statements import describe_optimum
 from rumap.result import curve_dict
 from rumap.specs import AnalyticSpec, DataSource

@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rumap._validation import StrOptions, check_array, check_scalar
+from rumap._validation import Grid, InstanceOf, Interval, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.families import FAMILIES, risk_percentile_normal, risk_percentile_quadrature
+from rumap.maps.setting import AnalyticInputs, AnalyticSetting, _data_column
 from rumap.result import RUMap
 
 __all__ = [
-    "AnalyticInputs",
-    "AnalyticSetting",
     "STATES",
     "KnowledgeState",
     "check_state",
@@ -52,10 +51,8 @@ RISK_LABEL = "R = 1 / snooper's MSE"
 UTILITY_LABEL = "U = n / (σ² + λ²)"
 
 
-def _lambda2(lambda2: ArrayLike) -> np.ndarray:
-    return check_array("lambda2", lambda2)
-
-
+@validate_params({"lambda2": Grid("lambda2"), "n": "n", "sigma2": "sigma2"},
+                 example=lambda: {"lambda2": [0.0, 0.5], "n": 200, "sigma2": 1.0})
 def utility_mean(lambda2: ArrayLike, n: int, sigma2: float) -> np.ndarray:
     """Utility of the masked mean, ``U = n / (sigma2 + lambda2)``.
 
@@ -81,12 +78,10 @@ def utility_mean(lambda2: ArrayLike, n: int, sigma2: float) -> np.ndarray:
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Section 3.1.
     """
-    lam = _lambda2(lambda2)
-    n = check_scalar("n", n)
-    sigma2 = check_scalar("sigma2", sigma2)
-    return n / (sigma2 + lam)
+    return n / (sigma2 + lambda2)
 
 
+@validate_params({"lambda2": Grid("lambda2"), "sigma2": "sigma2"}, example=lambda: {"lambda2": [0.0, 0.5], "sigma2": 1.0})
 def efficiency(lambda2: ArrayLike, sigma2: float) -> np.ndarray:
     """Efficiency of the masked mean, ``U(lambda2) / U(0) = sigma2 / (sigma2 + lambda2)``.
 
@@ -103,11 +98,11 @@ def efficiency(lambda2: ArrayLike, sigma2: float) -> np.ndarray:
     -------
     ndarray, shape (m,)
     """
-    lam = _lambda2(lambda2)
-    sigma2 = check_scalar("sigma2", sigma2)
-    return sigma2 / (sigma2 + lam)
+    return sigma2 / (sigma2 + lambda2)
 
 
+@validate_params({"lambda2": Grid("lambda2"), "n": "n", "sigma2": "sigma2", "mu": "mu", "tau": "tau"},
+                 example=lambda: {"lambda2": [0.0, 0.5], "n": 200, "sigma2": 1.0, "mu": 0.0, "tau": 0.3})
 def risk_mean_target(lambda2: ArrayLike, n: int, sigma2: float, mu: float, tau: float) -> np.ndarray:
     """Risk for a specific target ``tau`` estimated by ``mean(Y)`` (Eq 1).
 
@@ -136,14 +131,15 @@ def risk_mean_target(lambda2: ArrayLike, n: int, sigma2: float, mu: float, tau: 
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Equation (1).
     """
-    lam = _lambda2(lambda2)
-    n = check_scalar("n", n)
-    sigma2 = check_scalar("sigma2", sigma2)
-    mu = check_scalar("mu", mu)
-    tau = check_scalar("tau", tau)
+    return _risk_mean_target(lambda2, n, sigma2, mu, tau)
+
+
+def _risk_mean_target(lam: np.ndarray, n: int, sigma2: float, mu: float, tau: float) -> np.ndarray:
     return n / (sigma2 + lam + n * (mu - tau) ** 2)
 
 
+@validate_params({"lambda2": Grid("lambda2"), "n": "n", "sigma2": "sigma2"},
+                 example=lambda: {"lambda2": [0.0, 0.5], "n": 200, "sigma2": 1.0})
 def risk_population(lambda2: ArrayLike, n: int, sigma2: float) -> np.ndarray:
     """Risk for a target drawn from the population, estimated by ``mean(Y)`` (Eq 2).
 
@@ -169,12 +165,15 @@ def risk_population(lambda2: ArrayLike, n: int, sigma2: float) -> np.ndarray:
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Equation (2).
     """
-    lam = _lambda2(lambda2)
-    n = check_scalar("n", n)
-    sigma2 = check_scalar("sigma2", sigma2)
+    return _risk_population(lambda2, n, sigma2)
+
+
+def _risk_population(lam: np.ndarray, n: int, sigma2: float) -> np.ndarray:
     return n / ((n + 1) * sigma2 + lam)
 
 
+@validate_params({"lambda2": Grid("lambda2"), "sigma2": [None, "sigma2"], "mu": [None, "mu"]},
+                 example=lambda: {"lambda2": [0.0, 0.5], "x": [1.0, 2.0, 4.0], "sigma2": None, "mu": None})
 def risk_sample(lambda2: ArrayLike, x: ArrayLike, sigma2: float | None = None, mu: float | None = None) -> np.ndarray:
     """Risk for a target drawn from the sample, estimated by ``mean(Y)`` (Eq 3).
 
@@ -196,13 +195,17 @@ def risk_sample(lambda2: ArrayLike, x: ArrayLike, sigma2: float | None = None, m
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Equation (3).
     """
-    lam = _lambda2(lambda2)
     data = _data_column(x)
-    sigma2 = float(np.var(data, ddof=1)) if sigma2 is None else check_scalar("sigma2", sigma2)
-    mu = float(np.mean(data)) if mu is None else check_scalar("mu", mu)
+    sigma2 = float(np.var(data, ddof=1)) if sigma2 is None else sigma2
+    mu = float(np.mean(data)) if mu is None else mu
+    return _risk_sample(lambda2, data, sigma2, mu)
+
+
+def _risk_sample(lam: np.ndarray, data: np.ndarray, sigma2: float, mu: float) -> np.ndarray:
     return data.size / (sigma2 + lam + float(np.sum((mu - data) ** 2)))
 
 
+@validate_params({"lambda2": Grid("lambda2")}, example=lambda: {"lambda2": [0.0, 0.5]})
 def risk_record(lambda2: ArrayLike) -> np.ndarray:
     """Risk when the snooper can link the target to its masked record (Eq 4).
 
@@ -223,7 +226,10 @@ def risk_record(lambda2: ArrayLike) -> np.ndarray:
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Equation (4).
     """
-    lam = _lambda2(lambda2)
+    return _risk_record(lambda2)
+
+
+def _risk_record(lam: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", over="ignore"):
         return np.where(lam > 0, 1.0 / np.where(lam > 0, lam, 1.0), np.inf)
 
@@ -231,6 +237,9 @@ def risk_record(lambda2: ArrayLike) -> np.ndarray:
 # --- percentiles ---------------------------------------------------------------------------
 
 
+@validate_params({"lambda2": Grid("lambda2"), "n": "n", "sigma2": "sigma2", "p": "p", "family": StrOptions(FAMILIES),
+                  "shape": [None, "shape"]},
+                 example=lambda: {"lambda2": [0.0, 0.5], "n": 200, "sigma2": 1.0, "p": 0.99})
 def risk_percentile(
     lambda2: ArrayLike,
     n: int,
@@ -266,11 +275,11 @@ def risk_percentile(
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Equations (5) and (8).
     """
-    lam = _lambda2(lambda2)
-    n = check_scalar("n", n)
-    sigma2 = check_scalar("sigma2", sigma2)
-    p = check_scalar("p", p)
-    StrOptions(FAMILIES).check("family", family)
+    return _risk_percentile(lambda2, n, sigma2, p, family, shape)
+
+
+def _risk_percentile(lam: np.ndarray, n: int, sigma2: float, p: float, family: str,
+                     shape: float | None) -> np.ndarray:
     if family == "normal":
         return risk_percentile_normal(lam, n, sigma2, p)
     return risk_percentile_quadrature(lam, n, sigma2, p, family, shape)
@@ -279,6 +288,7 @@ def risk_percentile(
 # --- extremes --------------------------------------------------------------------------------
 
 
+@validate_params({"n": "n"}, example=lambda: {"n": 200})
 def extreme_constants(n: int) -> tuple[float, float]:
     """The constants ``K1`` and ``K2`` of the normal maximum (Eq 9).
 
@@ -294,13 +304,22 @@ def extreme_constants(n: int) -> tuple[float, float]:
     -------
     K1, K2 : float
     """
-    n = check_scalar("n", n)
+    return _extreme_constants(n)
+
+
+def _extreme_constants(n: int) -> tuple[float, float]:
     root = math.sqrt(2 * math.log(n))
     k1 = root - (math.log(math.log(n)) + math.log(4 * math.pi) - 2 * EULER_GAMMA) / (2 * root)
     k2 = math.pi**2 / (12 * math.log(n))
     return k1, k2
 
 
+#: The number of records of the extremes' states: their constants need ln ln n (Eq 9).
+_EXTREME_N = Interval("int", 3, None, "left", "number of records (the extremes' constants need ln ln n)")
+
+
+@validate_params({"lambda2": Grid("lambda2"), "n": _EXTREME_N, "sigma2": "sigma2", "mu": "mu", "observed": [None, "observed_extreme"]},
+                 example=lambda: {"lambda2": [0.0, 0.5], "n": 200, "sigma2": 1.0})
 def risk_maximum(
     lambda2: ArrayLike, n: int, sigma2: float, mu: float = 0.0, observed: float | None = None
 ) -> np.ndarray:
@@ -325,18 +344,18 @@ def risk_maximum(
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Equations (9) and (10).
     """
-    lam = _lambda2(lambda2)
-    n = check_scalar("n", n)
-    if n < 3:
-        raise InputError(f"n must be at least 3 for the maximum and minimum (ln ln n), got {n}")
-    sigma2 = check_scalar("sigma2", sigma2)
-    mu = check_scalar("mu", mu)
-    k1, k2 = extreme_constants(n)
+    return _risk_maximum(lambda2, n, sigma2, mu, observed)
+
+
+def _risk_maximum(lam: np.ndarray, n: int, sigma2: float, mu: float, observed: float | None) -> np.ndarray:
+    k1, k2 = _extreme_constants(n)
     sd_y = np.sqrt(sigma2 + lam)
-    x_max = mu + math.sqrt(sigma2) * k1 if observed is None else check_scalar("observed_extreme", observed)
+    x_max = mu + math.sqrt(sigma2) * k1 if observed is None else observed
     return 1.0 / (k2 * (sigma2 + lam) + (x_max - mu - k1 * sd_y) ** 2)
 
 
+@validate_params({"lambda2": Grid("lambda2"), "n": _EXTREME_N, "sigma2": "sigma2", "mu": "mu", "observed": [None, "observed_extreme"]},
+                 example=lambda: {"lambda2": [0.0, 0.5], "n": 200, "sigma2": 1.0})
 def risk_minimum(
     lambda2: ArrayLike, n: int, sigma2: float, mu: float = 0.0, observed: float | None = None
 ) -> np.ndarray:
@@ -362,137 +381,30 @@ def risk_minimum(
     -------
     ndarray, shape (m,)
     """
-    neg_observed = None if observed is None else -check_scalar("observed_extreme", observed)
-    return risk_maximum(lambda2, n, sigma2, -check_scalar("mu", mu), neg_observed)
+    return _risk_minimum(lambda2, n, sigma2, mu, observed)
+
+
+def _risk_minimum(lam: np.ndarray, n: int, sigma2: float, mu: float, observed: float | None) -> np.ndarray:
+    return _risk_maximum(lam, n, sigma2, -mu, None if observed is None else -observed)
 
 
 # --- knowledge states ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AnalyticInputs:
-    """What the analytic formulas need to know about the data, each with its check.
-
-    The fields are shared by :class:`AnalyticSetting` (which adds the data
-    column) and :class:`rumap.specs.AnalyticSpec` (which adds the grid, the
-    states and how to draw them), so that each is declared and checked once.
-
-    Parameters
-    ----------
-    n : int
-        Number of records, >= 1.
-    sigma2 : float
-        Variance of the data, > 0.
-    mu : float, default 0
-        Mean of the data.
-    tau : float, optional
-        The specific target for ``mean-target`` (Eq 1).
-    p : float, default 0.99
-        The percentile for ``percentile`` (Eq 5/8), ``0 < p < 1``.
-    family : str, default "normal"
-        Distribution family for ``percentile``, a key of :data:`FAMILIES`.
-    shape : float, optional
-        Its shape parameter.
-    """
-
-    n: int
-    sigma2: float
-    mu: float = 0.0
-    tau: float | None = None
-    p: float = 0.99
-    family: str = "normal"
-    shape: float | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", check_scalar("n", self.n))
-        object.__setattr__(self, "sigma2", check_scalar("sigma2", self.sigma2))
-        object.__setattr__(self, "mu", check_scalar("mu", self.mu))
-        if self.tau is not None:
-            object.__setattr__(self, "tau", check_scalar("tau", self.tau))
-        object.__setattr__(self, "p", check_scalar("p", self.p))
-        StrOptions(FAMILIES).check("family", self.family)
-
-    def inputs(self) -> dict:
-        """The fields of :class:`AnalyticInputs` as a dict, in their order."""
-        return {f.name: getattr(self, f.name) for f in fields(AnalyticInputs)}
-
-
-@dataclass(frozen=True)
-class AnalyticSetting(AnalyticInputs):
-    """What the analytic formulas need to know about the data: :class:`AnalyticInputs` and the data column.
-
-    Parameters
-    ----------
-    n, sigma2, mu, tau, p, family, shape
-        As in :class:`AnalyticInputs`.
-    data : ndarray, optional
-        The data column; needed by ``sample`` (Eq 3), and supplies the observed
-        extremes for ``maximum`` and ``minimum`` (Eq 9).
-    """
-
-    data: np.ndarray | None = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.data is not None:
-            data = _data_column(self.data)
-            data.setflags(write=False)
-            object.__setattr__(self, "data", data)
-
-    @classmethod
-    def from_data(cls, x: ArrayLike, **overrides) -> AnalyticSetting:
-        """A setting whose n, sigma2 (ddof = 1) and mu come from a data column.
-
-        Keyword arguments override any of them (``None`` values are ignored).
-        """
-        data = _data_column(x)
-        values = {"n": data.size, "sigma2": float(np.var(data, ddof=1)), "mu": float(np.mean(data))}
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(data=data, **values)
-
-    def with_(self, **changes) -> AnalyticSetting:
-        """A copy with some fields changed."""
-        return replace(self, **changes)
-
-    def config(self) -> dict:
-        """The scalar inputs, for recording with a result."""
-        out = self.inputs()
-        if self.data is not None:
-            out["data_min"] = float(self.data.min())
-            out["data_max"] = float(self.data.max())
-        return out
-
-
-def _data_column(x: ArrayLike) -> np.ndarray:
-    try:
-        data = np.asarray(x, dtype=float).reshape(-1)
-    except (TypeError, ValueError):
-        raise InputError("the data column must be numeric") from None
-    if data.size < 2:
-        raise InputError(f"the data column needs at least 2 values, got {data.size}")
-    if not np.all(np.isfinite(data)):
-        raise InputError("the data column has missing or infinite values")
-    if np.var(data) == 0:
-        raise InputError("the data column is constant (variance 0)")
-    return data
-
-
 def _k_mean_target(lam: np.ndarray, s: AnalyticSetting) -> np.ndarray:
-    return risk_mean_target(lam, s.n, s.sigma2, s.mu, s.tau)
+    return _risk_mean_target(lam, s.n, s.sigma2, s.mu, s.tau)
 
 
 def _k_sample(lam: np.ndarray, s: AnalyticSetting) -> np.ndarray:
-    return risk_sample(lam, s.data, s.sigma2, s.mu)
+    return _risk_sample(lam, s.data, s.sigma2, s.mu)
 
 
 def _k_maximum(lam: np.ndarray, s: AnalyticSetting) -> np.ndarray:
-    observed = None if s.data is None else float(s.data.max())
-    return risk_maximum(lam, s.n, s.sigma2, s.mu, observed)
+    return _risk_maximum(lam, s.n, s.sigma2, s.mu, None if s.data is None else float(s.data.max()))
 
 
 def _k_minimum(lam: np.ndarray, s: AnalyticSetting) -> np.ndarray:
-    observed = None if s.data is None else float(s.data.min())
-    return risk_minimum(lam, s.n, s.sigma2, s.mu, observed)
+    return _risk_minimum(lam, s.n, s.sigma2, s.mu, None if s.data is None else float(s.data.min()))
 
 
 # Closed forms of the smallest lambda2 with R <= r, for the states whose risk is monotone in lambda2.
@@ -572,7 +484,7 @@ STATES: dict[str, KnowledgeState] = {
         "knowledge of the target's value", "who knows the target's value comes from this population", "mean",
         _inverse_mean_target, needs="tau"),
     "population": KnowledgeState(
-        lambda lam, s: risk_population(lam, s.n, s.sigma2), "Eq 2",
+        lambda lam, s: _risk_population(lam, s.n, s.sigma2), "Eq 2",
         "knows the target is from the population; estimates it by the masked mean",
         r"R = \frac{n}{(n+1)\sigma^2 + \lambda^2}",
         "population knowledge", "who knows only that the target is from the population", "mean",
@@ -582,11 +494,11 @@ STATES: dict[str, KnowledgeState] = {
         r"R = \frac{n}{\sigma^2 + \lambda^2 + \sum_i (\mu - x_i)^2}",
         "sample knowledge", "who knows the target is in the sample", "mean", _inverse_sample, needs="data"),
     "record": KnowledgeState(
-        lambda lam, s: risk_record(lam), "Eq 4", "can link the target to its masked record",
+        lambda lam, s: _risk_record(lam), "Eq 4", "can link the target to its masked record",
         r"R = \frac{1}{\lambda^2}",
         "record knowledge", "who can link the target to its masked record", "index", _inverse_record),
     "percentile": KnowledgeState(
-        lambda lam, s: risk_percentile(lam, s.n, s.sigma2, s.p, s.family, s.shape), "Eq 5 / Eq 8",
+        lambda lam, s: _risk_percentile(lam, s.n, s.sigma2, s.p, s.family, s.shape), "Eq 5 / Eq 8",
         "knows the target is the p-th percentile; estimates it by Y_(np)",
         r"R \approx \left[\frac{p(1-p)}{n\,\varphi(z_p)^2}(\sigma^2+\lambda^2)"
         r" + z_p^2\left(\sqrt{\sigma^2+\lambda^2}-\sigma\right)^2\right]^{-1}",
@@ -602,6 +514,7 @@ STATES: dict[str, KnowledgeState] = {
 }
 
 
+@validate_params({"setting": [None, InstanceOf(AnalyticInputs)]}, example=lambda: {"state": "record"})
 def check_state(state: str, setting: AnalyticSetting | None = None) -> KnowledgeState:
     """The record of a knowledge state, checking that it exists (and that ``setting`` has what it needs).
 
@@ -637,6 +550,8 @@ def check_state(state: str, setting: AnalyticSetting | None = None) -> Knowledge
     return record
 
 
+@validate_params({"lambda2": Grid("lambda2"), "setting": InstanceOf(AnalyticSetting)},
+                 example=lambda: {"state": "record", "lambda2": [0.0, 0.5], "setting": AnalyticSetting(n=200, sigma2=1.0)})
 def state_risk(state: str, lambda2: ArrayLike, setting: AnalyticSetting) -> np.ndarray:
     """The risk of one knowledge state at the given noise variances.
 
@@ -653,14 +568,17 @@ def state_risk(state: str, lambda2: ArrayLike, setting: AnalyticSetting) -> np.n
 
     Examples
     --------
-    >>> from rumap.maps.analytic import AnalyticSetting, state_risk
+    >>> from rumap.maps.setting import AnalyticSetting
+    >>> from rumap.maps.analytic import state_risk
     >>> state_risk("record", [0.25, 0.5], AnalyticSetting(n=200, sigma2=1.0)).tolist()
     [4.0, 2.0]
     """
     record = check_state(state, setting)
-    return record.kernel(_lambda2(lambda2), setting)
+    return record.kernel(lambda2, setting)
 
 
+@validate_params({"lambda2": Grid("lambda2"), "setting": InstanceOf(AnalyticSetting)},
+                 example=lambda: {"states": ["record"], "lambda2": [0.0, 0.5], "setting": AnalyticSetting(n=200, sigma2=1)})
 def analytic_map(states: list[str] | tuple[str, ...] | str, lambda2: ArrayLike, setting: AnalyticSetting) -> list[RUMap]:
     """Analytic R-U maps for additive noise, one per knowledge state.
 
@@ -685,7 +603,8 @@ def analytic_map(states: list[str] | tuple[str, ...] | str, lambda2: ArrayLike, 
 
     Examples
     --------
-    >>> from rumap.maps.analytic import AnalyticSetting, analytic_map
+    >>> from rumap.maps.setting import AnalyticSetting
+    >>> from rumap.maps.analytic import analytic_map
     >>> record, population = analytic_map(["record", "population"], [0.0, 0.2, 1.0], AnalyticSetting(n=200, sigma2=1.0))
     >>> record.risk.tolist(), population.risk.round(4).tolist()
     ([inf, 5.0, 1.0], [0.995, 0.994, 0.9901])
@@ -696,7 +615,7 @@ def analytic_map(states: list[str] | tuple[str, ...] | str, lambda2: ArrayLike, 
         states = [states]
     if not states:
         raise InputError("choose at least one knowledge state")
-    lam = _lambda2(lambda2)
+    lam = lambda2
     utility = utility_mean(lam, setting.n, setting.sigma2)
     eff = efficiency(lam, setting.sigma2)
     maps = []

@@ -23,7 +23,8 @@ from scipy import optimize
 
 from rumap._validation import check_array, check_scalar
 from rumap.errors import InputError
-from rumap.maps.analytic import AnalyticSetting, KnowledgeState, check_state, efficiency, utility_mean
+from rumap.maps.analytic import KnowledgeState, check_state, efficiency, utility_mean
+from rumap.maps.setting import AnalyticSetting
 from rumap.result import RUMap
 
 __all__ = ["Optimum", "Crossing", "max_tolerable_risk", "crossings", "envelope"]
@@ -149,7 +150,7 @@ def max_tolerable_risk(
 
     Examples
     --------
-    >>> from rumap.maps.analytic import AnalyticSetting
+    >>> from rumap.maps.setting import AnalyticSetting
     >>> from rumap.maps.optimum import max_tolerable_risk
     >>> opt = max_tolerable_risk("record", AnalyticSetting(n=200, sigma2=1.0), max_risk=5.0)
     >>> round(opt.lambda2, 6), round(opt.utility, 2), round(opt.efficiency, 4)

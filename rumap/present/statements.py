@@ -175,7 +175,7 @@ def describe_optimum(optimum: Optimum) -> str:
 
     Examples
     --------
-    >>> from rumap.maps.analytic import AnalyticSetting
+    >>> from rumap.maps.setting import AnalyticSetting
     >>> from rumap.maps.optimum import max_tolerable_risk
     >>> from rumap.present.statements import describe_optimum
     >>> describe_optimum(max_tolerable_risk("record", AnalyticSetting(n=200, sigma2=1.0), max_risk=5.0))

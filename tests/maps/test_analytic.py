@@ -13,7 +13,6 @@ from scipy import stats
 from rumap.errors import InputError
 from rumap.maps.analytic import (
     STATES,
-    AnalyticSetting,
     analytic_map,
     check_state,
     efficiency,
@@ -29,6 +28,7 @@ from rumap.maps.analytic import (
     utility_mean,
 )
 from rumap.maps.families import risk_percentile_quadrature
+from rumap.maps.setting import AnalyticSetting
 
 PAPER = AnalyticSetting(n=200, sigma2=1.0)
 
@@ -147,7 +147,7 @@ def test_eq10_vanishes_and_eq8_stays_positive_as_n_grows():
         (lambda: utility_mean([-0.1], 10, 1.0), "lambda2 must be a number >= 0"),
         (lambda: risk_percentile([0.1], 10, 1.0, 1.0), "p must be a number in (0, 1)"),
         (lambda: risk_percentile([0.1], 10, 1.0, 0.5, family="cauchy"), "family must be one of"),
-        (lambda: risk_maximum([0.1], 2, 1.0), "n must be at least 3"),
+        (lambda: risk_maximum([0.1], 2, 1.0), "n must be an integer >= 3"),
         (lambda: AnalyticSetting(n=10, sigma2=1.0).with_(p=0.0), "p must be"),
     ],
 )

@@ -11,13 +11,14 @@ from hypothesis import strategies as st
 from scipy import optimize
 
 from rumap.errors import InputError
-from rumap.maps.analytic import STATES, AnalyticSetting, analytic_map, extreme_constants, state_risk
+from rumap.maps.analytic import STATES, analytic_map, extreme_constants, state_risk
 from rumap.maps.optimum import (
     _root_smallest,
     crossings,
     envelope,
     max_tolerable_risk,
 )
+from rumap.maps.setting import AnalyticSetting
 
 PAPER = AnalyticSetting(n=200, sigma2=1.0)
 

@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rumap.errors import InputError
-from rumap.maps.analytic import AnalyticSetting, analytic_map
+from rumap.maps.analytic import analytic_map
 from rumap.maps.optimum import max_tolerable_risk
 from rumap.maps.pareto import best_under_risk, map_points, pareto_frontier
+from rumap.maps.setting import AnalyticSetting
 from rumap.result import RUMap
 
 

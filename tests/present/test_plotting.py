@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rumap.maps.analytic import AnalyticSetting, analytic_map
+from rumap.maps.analytic import analytic_map
 from rumap.maps.optimum import max_tolerable_risk
+from rumap.maps.setting import AnalyticSetting
 from rumap.present.plotting import ru_map_figure
 from rumap.result import RUMap
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rumap.maps.analytic import STATES, AnalyticSetting
+from rumap.maps.analytic import STATES
 from rumap.maps.optimum import max_tolerable_risk
+from rumap.maps.setting import AnalyticSetting
 from rumap.present.statements import describe_optimum, knowledge_phrase, map_choice, one_sentence, summary_lines
 from rumap.result import RUMap
 from rumap.specs import Analysis, AnalyticSpec, DataSource, EmpiricalSpec
