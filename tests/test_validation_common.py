@@ -37,7 +37,12 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.maps.analytic.risk_population", "rumap.maps.analytic.risk_sample", "rumap.maps.analytic.risk_record",
          "rumap.maps.analytic.risk_percentile", "rumap.maps.analytic.extreme_constants",
          "rumap.maps.analytic.risk_maximum", "rumap.maps.analytic.risk_minimum", "rumap.maps.analytic.check_state",
-         "rumap.maps.analytic.state_risk", "rumap.maps.analytic.analytic_map")
+         "rumap.maps.analytic.state_risk", "rumap.maps.analytic.analytic_map",
+         "rumap.risk.linkage.distance.distance_linkage", "rumap.risk.linkage.distance.variable_distance",
+         "rumap.risk.linkage.probabilistic.probabilistic_linkage",
+         "rumap.risk.linkage.probabilistic.fellegi_sunter_em", "rumap.risk.linkage.record_linkage",
+         "rumap.risk.linkage.linkage_risk_distance", "rumap.risk.linkage.linkage_risk_distance_shared_ties",
+         "rumap.risk.linkage.linkage_risk_probabilistic")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap.errors import InputError
+from rumap._validation import DataMatrix, StrOptions, validate_params
 from rumap.risk.linkage.distance import (
     AGGREGATIONS,
     KINDS,
@@ -50,6 +50,16 @@ __all__ = [
 ]
 
 
+#: The constraints of the dataset-level measures: every column of both files, the same rows.
+_DATASET_MEASURE = {"original": DataMatrix(min_rows=2, ndim=(2,)), "masked": DataMatrix(min_rows=2, ndim=(2,),
+                                                                                       masked_of="original")}
+
+
+def _dataset_example() -> dict[str, Any]:
+    x = np.array([[1.0, 10.0], [2.0, 30.0], [3.0, 20.0], [4.0, 50.0]])
+    return {"original": x, "masked": x + 0.1}
+
+
 #: Record-linkage methods by name.
 LINKAGE_METHODS: dict[str, Callable[..., LinkageResult]] = {
     "distance": distance_linkage,
@@ -57,6 +67,9 @@ LINKAGE_METHODS: dict[str, Callable[..., LinkageResult]] = {
 }
 
 
+@validate_params({"method": StrOptions(LINKAGE_METHODS)},
+                 example=lambda: {"original": [[1.0, 2.0], [3.0, 5.0], [4.0, 1.0]],
+                                  "masked": [[1.1, 2.0], [3.0, 5.2], [4.1, 1.0]]})
 def record_linkage(original: Any, masked: Any, keys: Sequence[str | int] | None = None,
                    method: str = "distance", **options: Any) -> LinkageResult:
     """Record linkage by ``method`` (``"distance"`` or ``"probabilistic"``); see those functions.
@@ -84,14 +97,13 @@ def record_linkage(original: Any, masked: Any, keys: Sequence[str | int] | None 
     >>> record_linkage(x, x + 0.1).linked_correctly, record_linkage(x, x[::-1]).linked_correctly
     (1.0, 0.0)
     """
-    if method not in LINKAGE_METHODS:
-        raise InputError(f"method must be one of {', '.join(LINKAGE_METHODS)}, got {method!r}")
     return LINKAGE_METHODS[method](original, masked, keys, **options)
 
 
 # ---------------------------------------------------------------------------
 # dataset-level risk measures: f(original (n, p), masked (n, p)) -> float
 
+@validate_params(_DATASET_MEASURE, example=_dataset_example)
 def linkage_risk_distance(original: np.ndarray, masked: np.ndarray) -> float:
     """Share of masked records whose nearest original (all columns as keys) is their own.
 
@@ -110,6 +122,7 @@ def linkage_risk_distance(original: np.ndarray, masked: np.ndarray) -> float:
     return distance_linkage(original, masked).linked_correctly
 
 
+@validate_params(_DATASET_MEASURE, example=_dataset_example)
 def linkage_risk_distance_shared_ties(original: np.ndarray, masked: np.ndarray) -> float:
     """As :func:`linkage_risk_distance`, a tie among t originals counting 1 / t (``ties="share"``).
 
@@ -129,6 +142,7 @@ def linkage_risk_distance_shared_ties(original: np.ndarray, masked: np.ndarray) 
     return distance_linkage(original, masked, ties="share").linked_correctly
 
 
+@validate_params(_DATASET_MEASURE, example=_dataset_example)
 def linkage_risk_probabilistic(original: np.ndarray, masked: np.ndarray) -> float:
     """Share of masked records paired with their own original by Fellegi-Sunter linkage.
 

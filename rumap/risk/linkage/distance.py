@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
+from rumap._validation import StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.risk._paired import numeric_matrix, paired_frames, select_columns
 
@@ -97,6 +98,8 @@ STANDARDIZATIONS: dict[str, Callable[[np.ndarray, np.ndarray], tuple[np.ndarray,
 }
 
 
+@validate_params({"kind": StrOptions(VARIABLE_DISTANCES)},
+                 example=lambda: {"kind": "ordinal", "a": [1, 2], "b": [3, 2], "cardinality": 4})
 def variable_distance(kind: str, a: Any, b: Any, cardinality: float = 1.0) -> np.ndarray:
     """Distance between values of one variable (Definition 1 of Domingo-Ferrer & Torra 2004).
 
@@ -120,8 +123,6 @@ def variable_distance(kind: str, a: Any, b: Any, cardinality: float = 1.0) -> np
     included*, as Definition 1 is written, so two equal categories are at
     distance ``1 / |D(V)|``; this constant does not change which record is nearest.
     """
-    if kind not in VARIABLE_DISTANCES:
-        raise InputError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     return VARIABLE_DISTANCES[kind](np.asarray(a, dtype=float), np.asarray(b, dtype=float), float(cardinality))
 
 
@@ -140,8 +141,6 @@ class _Keys:
 def _encode_keys(original: Any, masked: Any, keys: Sequence[str | int] | None,
                  kinds: Mapping[str, str] | None, orders: Mapping[str, Sequence[Any]] | None,
                  standardize: str) -> _Keys:
-    if standardize not in STANDARDIZATIONS:
-        raise InputError(f"standardize must be one of {', '.join(STANDARDIZATIONS)}, got {standardize!r}")
     orig, mask = paired_frames(original, masked)
     names = select_columns(orig, keys, "original")
     kinds = dict(kinds or {})
@@ -411,6 +410,13 @@ ENGINES: dict[str, Callable[[_Keys, str], tuple[np.ndarray, np.ndarray]]] = {
 }
 
 
+def _example() -> dict[str, Any]:
+    x = np.array([[1.0, 10.0], [2.0, 30.0], [3.0, 20.0], [4.0, 50.0]])
+    return {"original": x, "masked": x + 0.1}
+
+
+@validate_params({"aggregation": StrOptions(AGGREGATIONS), "standardize": StrOptions(STANDARDIZATIONS),
+                  "engine": StrOptions(ENGINES), "ties": StrOptions(TIES)}, example=_example)
 def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | None = None, *,
                      kinds: Mapping[str, str] | None = None, orders: Mapping[str, Sequence[Any]] | None = None,
                      aggregation: str = "sum_of_squares", standardize: str = "original",
@@ -463,13 +469,7 @@ def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | Non
     ----------
     Domingo-Ferrer & Torra (2004), Section 2.1 and Definition 1.
     """
-    if aggregation not in AGGREGATIONS:
-        raise InputError(f"aggregation must be one of {', '.join(AGGREGATIONS)}, got {aggregation!r}")
-    if engine not in ENGINES:
-        raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     encoded = _encode_keys(original, masked, keys, kinds, orders, standardize)
-    if ties not in TIES:
-        raise InputError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
     own, other = ENGINES[engine](encoded, aggregation)
     correct = own < other * (1.0 - TIE_RTOL)
     tied = ~correct & (own <= other * (1.0 + TIE_RTOL))

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from rumap._validation import check_scalar
+from rumap._validation import Interval, StrOptions, validate_params
 from rumap.errors import InputError
-from rumap.risk.linkage.distance import TIE_RTOL, LinkageResult, _encode_keys, _Keys
+from rumap.risk.linkage.distance import STANDARDIZATIONS, TIE_RTOL, LinkageResult, _encode_keys, _Keys
 
 __all__ = ["fellegi_sunter_em", "probabilistic_linkage"]
 
@@ -21,6 +21,10 @@ MAX_PROBABILISTIC_KEYS = 16
 CACHE_BYTES = 256 * 2**20
 
 
+@validate_params({"n_keys": Interval("int", 1, MAX_PROBABILISTIC_KEYS, "both", "number of key variables"),
+                  "match_share": Interval("float", 0.0, 1.0, "neither", "starting proportion of matched pairs"),
+                  "max_iter": "max_iter", "tol": Interval("float", 0.0, None, "neither", "convergence tolerance")},
+                 example=lambda: {"pattern_counts": [60.0, 5.0, 6.0, 30.0], "n_keys": 2})
 def fellegi_sunter_em(pattern_counts: Any, n_keys: int, match_share: float = 0.01, max_iter: int = 1000,
                       tol: float = 1e-10) -> tuple[np.ndarray, np.ndarray, float, int]:
     """m and u probabilities of the Fellegi-Sunter model by the EM algorithm.
@@ -120,6 +124,13 @@ def _unambiguous_matches(score: np.ndarray, rows: np.ndarray, cols: np.ndarray) 
     return (gain.max(axis=1) if gain.shape[0] > 1 else np.full(1, -np.inf)) < -TIE_RTOL * scale
 
 
+def _example() -> dict[str, Any]:
+    x = np.array([[1.0, 10.0], [2.0, 30.0], [3.0, 20.0], [4.0, 50.0]])
+    return {"original": x, "masked": x + 0.01}
+
+
+@validate_params({"tolerance": "tolerance", "block_size": "block_size", "standardize": StrOptions(STANDARDIZATIONS),
+                  "max_iter": "max_iter"}, example=_example)
 def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] | None = None, *,
                           kinds: Mapping[str, str] | None = None, tolerance: float = 0.1,
                           block_size: int = 1000, standardize: str = "original", max_iter: int = 1000
@@ -173,9 +184,6 @@ def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] 
     ----------
     Domingo-Ferrer & Torra (2004), Section 2.2; Jaro (1989); Fellegi & Sunter (1969).
     """
-    tolerance = check_scalar("tolerance", tolerance)
-    block_size = check_scalar("block_size", block_size)
-    max_iter = check_scalar("max_iter", max_iter)
     if kinds and any(kind == "ordinal" for kind in kinds.values()):
         kinds = {name: ("nominal" if kind == "ordinal" else kind) for name, kind in kinds.items()}
     encoded = _encode_keys(original, masked, keys, kinds, None, standardize)
