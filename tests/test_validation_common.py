@@ -42,7 +42,7 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.risk.linkage.probabilistic.probabilistic_linkage",
          "rumap.risk.linkage.probabilistic.fellegi_sunter_em", "rumap.risk.linkage.record_linkage",
          "rumap.risk.linkage.linkage_risk_distance", "rumap.risk.linkage.linkage_risk_distance_shared_ties",
-         "rumap.risk.linkage.linkage_risk_probabilistic")
+         "rumap.risk.linkage.linkage_risk_probabilistic", "rumap.masking.microaggregation.microaggregate")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import check_scalar
+from rumap._validation import Boolean, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names, numeric_columns
 from rumap.masking.microaggregation.mdav import _mdav
@@ -88,6 +88,9 @@ def _compact_labels(labels: np.ndarray) -> np.ndarray:
     return np.unique(labels, return_inverse=True)[1].reshape(-1)
 
 
+@validate_params({"k": "k", "algorithm": StrOptions(ALGORITHMS), "standardize": Boolean(),
+                  "criterion": StrOptions(CRITERIA)},
+                 example=lambda: {"data": [[1.0, 2.0], [2.0, 1.0], [8.0, 9.0], [9.0, 7.0]], "k": 2})
 def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: bool = False,
                    criterion: str = "pc1", columns: Sequence[str] | None = None) -> MicroaggregationResult:
     """Microaggregate numeric data: every record replaced by the mean of its group of >= k records.
@@ -151,13 +154,8 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
     """
     values, names = _as_matrix(data, columns)
     n = values.shape[0]
-    k = check_scalar("k", k)
     if k > n:
         raise InputError(f"k must be at most the number of records n = {n}, got k = {k}")
-    if algorithm not in ALGORITHMS:
-        raise InputError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
-    if criterion not in CRITERIA:
-        raise InputError(f"unknown criterion {criterion!r}; choose from {', '.join(CRITERIA)}")
     space = standardize_columns(values) if standardize else values
     labels = ALGORITHMS[algorithm].labels(space, k, criterion)
     if labels.ndim == 1:
