@@ -42,7 +42,11 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.risk.linkage.probabilistic.probabilistic_linkage",
          "rumap.risk.linkage.probabilistic.fellegi_sunter_em", "rumap.risk.linkage.record_linkage",
          "rumap.risk.linkage.linkage_risk_distance", "rumap.risk.linkage.linkage_risk_distance_shared_ties",
-         "rumap.risk.linkage.linkage_risk_probabilistic", "rumap.masking.microaggregation.microaggregate")
+         "rumap.risk.linkage.linkage_risk_probabilistic", "rumap.masking.microaggregation.microaggregate",
+         "rumap.tables.redesign.merge_categories", "rumap.tables.redesign.redesign_bounds",
+         "rumap.tables.rounding.round_table", "rumap.tables.rounding.rounding_risk", "rumap.tables.rounding.rounding_ru_map",
+         "rumap.risk.poisson_gamma.poisson_gamma_uniques", "rumap.risk.poisson_gamma.minimal_subpopulation_size",
+         "rumap.risk.poisson_gamma.fit_poisson_gamma")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

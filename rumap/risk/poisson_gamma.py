@@ -18,12 +18,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import minimize_scalar
 
-from rumap._validation import check_scalar
+from rumap._validation import StrOptions, validate_params
 from rumap.errors import InputError
 
 __all__ = ["poisson_gamma_uniques", "minimal_subpopulation_size", "PoissonGammaFit", "BETA_ESTIMATORS", "fit_poisson_gamma"]
 
 
+@validate_params({"N": "N", "beta": "beta", "cells": "cells"}, example=lambda: {"N": 63624, "beta": 3e-4, "cells": 1108})
 def poisson_gamma_uniques(N: float, beta: float, cells: int) -> float:
     """Expected number of population uniques under the Poisson-gamma model.
 
@@ -46,7 +47,7 @@ def poisson_gamma_uniques(N: float, beta: float, cells: int) -> float:
     ----------
     Mokken et al. (1992), Equation 10.
     """
-    N, beta, k = check_scalar("N", N), check_scalar("beta", beta), check_scalar("cells", cells)
+    k = cells
     return N * _fraction_unique(N, beta, k)
 
 
@@ -57,6 +58,8 @@ def _fraction_unique(N: float, beta: float, k: float) -> float:
     return math.exp(-(1.0 + 1.0 / (k * beta)) * math.log1p(N * beta))
 
 
+@validate_params({"risk_bound": "risk_bound", "a": "a", "f": "f", "beta": "beta", "cells": "cells"},
+                 example=lambda: {"risk_bound": 0.001, "a": 300, "f": 0.01, "beta": 2e-4, "cells": 1108})
 def minimal_subpopulation_size(risk_bound: float, a: float, f: float, beta: float, cells: int) -> float:
     """Smallest subpopulation size whose worst-case risk stays at most ``risk_bound`` (model 12).
 
@@ -84,8 +87,7 @@ def minimal_subpopulation_size(risk_bound: float, a: float, f: float, beta: floa
     ----------
     Mokken et al. (1992), Section 3.1, Equations 15-17.
     """
-    g, a, f = check_scalar("risk_bound", risk_bound), check_scalar("a", a), check_scalar("f", f)
-    beta, k = check_scalar("beta", beta), check_scalar("cells", cells)
+    g, k = risk_bound, cells
     if a == 0:
         return -math.inf
     c = -math.log1p(-g) / (a * f)
@@ -169,6 +171,8 @@ BETA_ESTIMATORS: dict[str, Callable[[np.ndarray, int], float]] = {
 }
 
 
+@validate_params({"cells": "cells", "method": StrOptions(BETA_ESTIMATORS)},
+                 example=lambda: {"counts": [1, 1, 2, 1, 5, 1, 3], "cells": 20})
 def fit_poisson_gamma(counts: ArrayLike, cells: int, method: str = "ml") -> PoissonGammaFit:
     """Fit the Poisson-gamma model to a sample's cell frequencies.
 
@@ -200,12 +204,10 @@ def fit_poisson_gamma(counts: ArrayLike, cells: int, method: str = "ml") -> Pois
     ----------
     Mokken et al. (1992), Section 2.3; Bethlehem, Keller & Pannekoek (1990).
     """
-    if method not in BETA_ESTIMATORS:
-        raise InputError(f"method must be one of {', '.join(BETA_ESTIMATORS)}, got {method!r}")
     arr = np.asarray(counts, dtype=float).reshape(-1)
     if arr.size == 0 or np.any(arr < 1) or np.any(arr != np.round(arr)):
         raise InputError("counts must be positive integers (the frequencies of the observed key values)")
-    k = check_scalar("cells", cells)
+    k = cells
     if k < arr.size:
         raise InputError(f"cells (k = {k}) is smaller than the {arr.size} key values observed")
     return PoissonGammaFit(float(BETA_ESTIMATORS[method](arr, k)), k, int(arr.sum()), method)

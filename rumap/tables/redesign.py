@@ -7,15 +7,28 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import check_scalar
+from rumap._validation import InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.tables.bounds import TableBounds, lp_bounds
 from rumap.tables.entropy import cell_risks, check_distribution
-from rumap.tables.published import TOTAL_LABEL, PublishedTable
+from rumap.tables.published import TOTAL_LABEL, PublishedTable, paper_table1_completed
 
 __all__ = ["merge_categories", "redesign_bounds"]
 
+#: The axes along which categories can be merged.
+_AXES = ("rows", "columns")
 
+
+def _example() -> dict[str, Any]:
+    return {"table": paper_table1_completed(), "labels": ["5", "6"]}
+
+
+def _redesign_example() -> dict[str, Any]:
+    merged = merge_categories(paper_table1_completed(), ["5", "6"], merged_label="5+6")
+    return {"table": merged, "merged_label": "5+6", "parts": ["5", "6"]}
+
+
+@validate_params({"table": InstanceOf(PublishedTable), "axis": StrOptions(_AXES)}, example=_example)
 def merge_categories(table: PublishedTable, labels: Sequence[str], *, axis: str = "rows",
                      merged_label: str | None = None) -> PublishedTable:
     """Table redesign: combine rows (or columns) of a table into one.
@@ -39,8 +52,6 @@ def merge_categories(table: PublishedTable, labels: Sequence[str], *, axis: str 
     ----------
     Domingo-Ferrer, Oganian & Torra, Section 4.3 and Table 2.
     """
-    if axis not in _AXES:
-        raise InputError(f"axis must be one of {', '.join(_AXES)}, got {axis!r}")
     if axis == "columns":
         return merge_categories(table.transpose(), labels, axis="rows", merged_label=merged_label).transpose()
     parts = _part_indices(table, labels)
@@ -57,9 +68,6 @@ def merge_categories(table: PublishedTable, labels: Sequence[str], *, axis: str 
     return PublishedTable(tuple(row_labels), table.column_labels, values)
 
 
-_AXES = ("rows", "columns")
-
-
 def _part_indices(table: PublishedTable, labels: Sequence[str]) -> list[int]:
     names = [str(label) for label in labels]
     if len(names) < 2 or len(set(names)) != len(names):
@@ -70,6 +78,8 @@ def _part_indices(table: PublishedTable, labels: Sequence[str]) -> list[int]:
     return sorted(table.row_labels.index(n) for n in names)
 
 
+@validate_params({"table": InstanceOf(PublishedTable), "axis": StrOptions(_AXES), "resolution": "resolution"},
+                 example=_redesign_example)
 def redesign_bounds(table: PublishedTable, merged_label: str, parts: Sequence[str], *, axis: str = "rows",
                     resolution: float = 1.0,
                     distribution: Callable[[np.ndarray], Any] | None = None) -> TableBounds:
@@ -105,17 +115,12 @@ def redesign_bounds(table: PublishedTable, merged_label: str, parts: Sequence[st
     ----------
     Domingo-Ferrer, Oganian & Torra, Section 4.3, Eq (4) and Table 2.
     """
-    if axis not in _AXES:
-        raise InputError(f"axis must be one of {', '.join(_AXES)}, got {axis!r}")
-    if not isinstance(table, PublishedTable):
-        raise InputError("table must be a PublishedTable")
     if axis == "columns":
         result = redesign_bounds(table.transpose(), merged_label, parts, axis="rows", resolution=resolution,
                                  distribution=distribution)
         labels = tuple((c, r) for r, c in result.labels)
         return TableBounds(("row", "column"), labels, result.min, result.max, result.values, result.risk,
                            "redesign", result.config)
-    resolution = check_scalar("resolution", resolution)
     check_distribution(distribution)
     merged_label = str(merged_label)
     if merged_label not in table.row_labels:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import PARAMETERS, check_array, check_scalar
+from rumap._validation import Boolean, Grid, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
 from rumap.tables.entropy import SNAP, uniform_risk
@@ -26,6 +26,7 @@ from rumap.tables.rules import freeze_array_fields
 __all__ = ["round_table", "RoundingRisk", "rounding_risk", "rounding_ru_map", "RISK_STATISTICS"]
 
 
+@validate_params({"base": "rounding_base"}, example=lambda: {"cells": [[3.0, 7.0], [12.0, 0.0]], "base": 5.0})
 def round_table(cells: np.ndarray, base: float) -> np.ndarray:
     """Conventional rounding of every cell to the nearest multiple of ``base`` (halves up).
 
@@ -41,7 +42,6 @@ def round_table(cells: np.ndarray, base: float) -> np.ndarray:
     ndarray, same shape as ``cells``
         n b with n = floor(x / b + 1/2), so that x lies in [(n - 1/2) b, (n + 1/2) b).
     """
-    base = check_scalar("base", base, PARAMETERS["rounding_base"])
     arr = _check_cells(cells)
     return np.floor(arr / base + 0.5) * base
 
@@ -122,6 +122,8 @@ class RoundingRisk:
                           "max_risk": self.max_risk, "mean_risk": self.mean_risk})
 
 
+@validate_params({"base": "rounding_base", "resolution": "resolution", "nonnegative": Boolean()},
+                 example=lambda: {"cells": [[3.0, 7.0], [12.0, 0.0]], "base": 5.0})
 def rounding_risk(cells: np.ndarray | PublishedTable, base: float, *, resolution: float = 1.0,
                   nonnegative: bool = True) -> RoundingRisk:
     """A posteriori risk of a table rounded to base b, without margins.
@@ -153,8 +155,6 @@ def rounding_risk(cells: np.ndarray | PublishedTable, base: float, *, resolution
     ----------
     Domingo-Ferrer, Oganian & Torra, Section 4.2.
     """
-    base = check_scalar("base", base, PARAMETERS["rounding_base"])
-    resolution = check_scalar("resolution", resolution)
     steps = base / resolution
     if abs(steps - round(steps)) > 1e-9 * max(1.0, steps):
         raise InputError(f"base {base:g} must be a multiple of the resolution {resolution:g}")
@@ -188,6 +188,9 @@ RISK_STATISTICS: dict[str, Callable[[np.ndarray], float]] = {"max": _max, "mean"
 _STATISTIC_LABELS = {"max": "R = largest cell risk 1/log2 m", "mean": "R = mean cell risk 1/log2 m"}
 
 
+@validate_params({"bases": Grid("rounding_base"), "statistic": StrOptions(RISK_STATISTICS),
+                  "resolution": "resolution", "nonnegative": Boolean()},
+                 example=lambda: {"cells": [[3.0, 7.0], [12.0, 0.0]], "bases": [1.0, 5.0]})
 def rounding_ru_map(cells: np.ndarray | PublishedTable, bases: Sequence[float] | np.ndarray, *,
                     statistic: str = "max", resolution: float = 1.0, nonnegative: bool = True) -> RUMap:
     """R-U map of rounding: the parameter is the rounding base b.
@@ -216,9 +219,7 @@ def rounding_ru_map(cells: np.ndarray | PublishedTable, bases: Sequence[float] |
     mean squared error, after Duncan et al. 2001); Duncan, Keller-McNulty &
     Stokes (2001) for the R-U map.
     """
-    if statistic not in RISK_STATISTICS:
-        raise InputError(f"unknown statistic {statistic!r}; choose from {', '.join(RISK_STATISTICS)}")
-    grid = check_array("base", bases, PARAMETERS["rounding_base"])
+    grid = bases
     reduce = RISK_STATISTICS[statistic]
     results = [rounding_risk(cells, float(b), resolution=resolution, nonnegative=nonnegative) for b in grid]
     return RUMap(

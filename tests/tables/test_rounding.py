@@ -61,7 +61,7 @@ def test_rounding_ru_map():
     top = rounding_ru_map(cells, bases, statistic="max")
     assert np.all(top.risk >= ru.risk)
     assert RUMap.from_dict(top.to_dict()).values.tolist() == bases
-    with pytest.raises(InputError, match="unknown statistic"):
+    with pytest.raises(InputError, match="statistic must be one of max, mean"):
         rounding_ru_map(cells, bases, statistic="median")
 
 
