@@ -1,8 +1,10 @@
 """rumap: R-U confidentiality maps for statistical disclosure control.
 
-The core package: masking procedures, snooper attacks, risk and utility
-measures, analytic formulas, the simulation engine, data loading, plotting and
-reports. It never imports streamlit.
+The core package, by domain: ``maps`` (analytic formulas, the simulation
+engine, attacks, utilities, optima), ``masking``, ``risk``, ``tables``,
+``present`` (figures, statements, reports), ``io``; specifications
+(:mod:`rumap.specs`) that every front end builds and runs. It never imports
+streamlit, and needs only numpy, scipy, pandas and plotly.
 
 The names below are imported on first use, so that ``python -m rumap`` starts
 without loading every module.
@@ -15,27 +17,64 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-#: Public name -> module that defines it.
+#: Public name -> module that defines it: the public API, by domain.
 _EXPORTS: dict[str, str] = {
+    # errors and the result type
+    "InputError": "rumap.errors",
+    "RUMap": "rumap.result",
+    # specifications: what the command line, the dashboard and configuration files run
+    "AnalyticSpec": "rumap.specs",
+    "EmpiricalSpec": "rumap.specs",
+    "DataSource": "rumap.specs",
+    "Analysis": "rumap.specs",
+    "spec_from_dict": "rumap.specs",
+    # analytic maps and their decisions (Duncan et al. 2001, Eq 1-10)
+    "AnalyticInputs": "rumap.maps.setting",
     "AnalyticSetting": "rumap.maps.setting",
     "STATES": "rumap.maps.analytic",
+    "KnowledgeState": "rumap.maps.analytic",
+    "check_state": "rumap.maps.analytic",
     "analytic_map": "rumap.maps.analytic",
     "state_risk": "rumap.maps.analytic",
-    "InputError": "rumap.errors",
     "Crossing": "rumap.maps.optimum",
     "Optimum": "rumap.maps.optimum",
     "crossings": "rumap.maps.optimum",
-    "describe_optimum": "rumap.present.statements",
     "envelope": "rumap.maps.optimum",
     "max_tolerable_risk": "rumap.maps.optimum",
-    "RUMap": "rumap.result",
+    "pareto_frontier": "rumap.maps.pareto",
+    "best_under_risk": "rumap.maps.pareto",
+    # empirical maps: the simulation engine, its masking methods, attacks and utilities
     "SimulationConfig": "rumap.maps.simulation",
     "SimulationResult": "rumap.maps.simulation",
     "simulate": "rumap.maps.simulation",
-    "microaggregate": "rumap.masking.microaggregation",
-    "rank_swap": "rumap.masking.swapping",
+    "METHODS": "rumap.maps.simulation",
+    "KNOWLEDGE": "rumap.maps.attacks",
+    "UTILITIES": "rumap.maps.utility",
+    # masking
     "add_noise": "rumap.masking.noise",
     "NoiseSpec": "rumap.masking.noise",
+    "microaggregate": "rumap.masking.microaggregation",
+    "rank_swap": "rumap.masking.swapping",
+    # disclosure risk of microdata
+    "record_linkage": "rumap.risk.linkage",
+    "distance_linkage": "rumap.risk.linkage.distance",
+    "probabilistic_linkage": "rumap.risk.linkage.probabilistic",
+    "interval_disclosure": "rumap.risk.interval",
+    "identification_risk": "rumap.risk.identity",
+    "identity_risk_from_data": "rumap.risk.identity",
+    # tables
+    "apply_rule": "rumap.tables.rules",
+    "PublishedTable": "rumap.tables.published",
+    "suppression_bounds": "rumap.tables.bounds",
+    "insider_bounds": "rumap.tables.insider",
+    "redesign_bounds": "rumap.tables.redesign",
+    "linked_bounds": "rumap.tables.linked",
+    "rounding_ru_map": "rumap.tables.rounding",
+    # reading data and presenting results
+    "read_table": "rumap.io.data",
+    "read_published_table": "rumap.io.tables",
+    "describe_optimum": "rumap.present.statements",
+    "report_html": "rumap.present.report",
 }
 
 __all__ = sorted(_EXPORTS)
