@@ -28,7 +28,7 @@ from dashboard.widgets import (
     slider,
 )
 from rumap.io.data import read_table_bytes
-from rumap.io.tables import published_table_from_frame
+from rumap.io.tables import contributions_from_frame, published_table_from_frame
 from rumap.present.plotting import ru_map_figure
 from rumap.present.table_figures import bounds_figure, constructions_figure, theorem_figure
 from rumap.tables.bounds import suppression_bounds
@@ -38,7 +38,7 @@ from rumap.tables.linked import linked_bounds
 from rumap.tables.published import paper_table1, paper_table1_completed
 from rumap.tables.redesign import merge_categories, redesign_bounds
 from rumap.tables.rounding import rounding_ru_map
-from rumap.tables.rules import RULES, apply_rule, contributions_from_frame, example_contributions
+from rumap.tables.rules import RULES, apply_rule, example_contributions
 
 TABLE_TYPES = ["csv", "txt", "tsv", "xlsx", "parquet"]
 #: Why an example built into rumap has no command line.
@@ -154,11 +154,12 @@ def rules_code(upload: Upload | None, s: RuleSettings) -> tuple[str, str | None]
     """
     arguments = "".join(f", {name}={value!r}" for name, value in s.params.items())
     if upload is None:
-        imports, first = ["apply_rule", "example_contributions"], "contributions = example_contributions()"
+        imports = {"rumap.tables.rules": ["apply_rule", "example_contributions"]}
+        first = "contributions = example_contributions()"
     else:
-        imports = ["apply_rule", "read_contributions"]
+        imports = {"rumap.tables.rules": ["apply_rule"], "rumap.io.tables": ["read_contributions"]}
         first = f"contributions = read_contributions({upload.name!r}, {s.cell_column!r}, {s.value_column!r})"
-    python = script({"rumap.tables.rules": imports},
+    python = script(imports,
                     [first, f"result = apply_rule(contributions, rule={s.rule!r}{arguments})",
                      "print(result.to_frame())"])
     if upload is None:

@@ -18,11 +18,11 @@ from collections.abc import Callable
 import pandas as pd
 
 from rumap.errors import InputError
-from rumap.io.tables import read_published_table
+from rumap.io.tables import read_contributions, read_published_table
 from rumap.tables.bounds import suppression_bounds
 from rumap.tables.dominance import dominance_flaw
 from rumap.tables.insider import insider_bounds
-from rumap.tables.rules import RULES, apply_rule, read_contributions
+from rumap.tables.rules import RULES, apply_rule
 
 HELP = "tables: sensitivity rules, the dominance rule's flaw, LP bounds and risk of suppressed cells"
 

@@ -1,4 +1,5 @@
-"""Reading a published table from a file: row labels first, totals last, ``x`` for a suppressed cell."""
+"""Reading tables from files: a published table (row labels first, totals last, ``x`` for a suppressed
+cell), and the contributions of respondents to the cells of a magnitude table."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pandas as pd
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.tables.published import SUPPRESSED_MARKS, PublishedTable
+from rumap.tables.rules import Contributions
 
-__all__ = ["published_table_from_frame", "read_published_table"]
+__all__ = ["published_table_from_frame", "read_published_table", "contributions_from_frame", "read_contributions"]
 
 
 def _parse_entry(value: Any) -> float:
@@ -81,3 +83,60 @@ def read_published_table(path: str) -> PublishedTable:
     PublishedTable
     """
     return published_table_from_frame(read_table(path), source=str(path))
+
+
+def contributions_from_frame(frame: pd.DataFrame, cell_column: str = "cell", value_column: str = "value",
+                             source: str = "the data") -> Contributions:
+    """Contributions from a table with one row per respondent.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        At least the two columns below; other columns are ignored.
+    cell_column : str, default "cell"
+        The column naming the cell each respondent falls in.
+    value_column : str, default "value"
+        The column with the respondent's contribution (non-negative number).
+    source : str
+        The file name, for messages.
+
+    Returns
+    -------
+    Contributions
+
+    Raises
+    ------
+    InputError
+        A missing column, a missing cell label, or a value that is not a
+        finite non-negative number; the message names the file and column.
+    """
+    for column in (cell_column, value_column):
+        if column not in frame.columns:
+            raise InputError(f"{source}: no column {column!r} (columns: {', '.join(map(str, frame.columns))})")
+    values = pd.to_numeric(frame[value_column], errors="coerce").to_numpy(dtype=float)
+    bad = np.isnan(values)
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise InputError(f"{source}: column {value_column!r} row {row + 1} is not a number "
+                         f"({frame[value_column].iloc[row]!r})")
+    try:
+        return Contributions(frame[cell_column].to_numpy(dtype=object), values)
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
+
+
+def read_contributions(path: str, cell_column: str = "cell", value_column: str = "value") -> Contributions:
+    """Read contributions from a data file (CSV, Excel, ...); see :func:`contributions_from_frame`.
+
+    Parameters
+    ----------
+    path : str
+        The file (CSV, Excel, ...).
+    cell_column, value_column : str
+        The columns naming each contribution's cell and holding its value.
+
+    Returns
+    -------
+    Contributions
+    """
+    return contributions_from_frame(read_table(path), cell_column, value_column, source=str(path))

@@ -7,7 +7,7 @@ applied to every cell at once (numpy over the contributions, no loop over
 respondents) and says for each cell whether it is sensitive and why.
 
 The input is microdata: one contribution per row with the cell it falls in
-(:func:`contributions_from_frame` reads a table with columns ``cell`` and
+(:func:`rumap.io.tables.contributions_from_frame` reads a table with columns ``cell`` and
 ``value``).
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import PARAMETERS, check_scalar
+from rumap._validation import PARAMETERS, StrOptions, assumes_valid, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 
@@ -29,9 +29,7 @@ __all__ = [
     "Contributions",
     "SensitivityResult",
     "apply_rule",
-    "contributions_from_frame",
     "example_contributions",
-    "read_contributions",
 ]
 
 
@@ -99,65 +97,7 @@ def _check_contributions(cells: Any, values: Any) -> tuple[np.ndarray, np.ndarra
     return cell_arr.astype(str).astype(object), value_arr
 
 
-def contributions_from_frame(frame: pd.DataFrame, cell_column: str = "cell", value_column: str = "value",
-                             source: str = "the data") -> Contributions:
-    """Contributions from a table with one row per respondent.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        At least the two columns below; other columns are ignored.
-    cell_column : str, default "cell"
-        The column naming the cell each respondent falls in.
-    value_column : str, default "value"
-        The column with the respondent's contribution (non-negative number).
-    source : str
-        The file name, for messages.
-
-    Returns
-    -------
-    Contributions
-
-    Raises
-    ------
-    InputError
-        A missing column, a missing cell label, or a value that is not a
-        finite non-negative number; the message names the file and column.
-    """
-    for column in (cell_column, value_column):
-        if column not in frame.columns:
-            raise InputError(f"{source}: no column {column!r} (columns: {', '.join(map(str, frame.columns))})")
-    values = pd.to_numeric(frame[value_column], errors="coerce").to_numpy(dtype=float)
-    bad = np.isnan(values)
-    if bad.any():
-        row = int(np.argmax(bad))
-        raise InputError(f"{source}: column {value_column!r} row {row + 1} is not a number "
-                         f"({frame[value_column].iloc[row]!r})")
-    try:
-        return Contributions(frame[cell_column].to_numpy(dtype=object), values)
-    except InputError as exc:
-        raise InputError(f"{source}: {exc}") from None
-
-
-def read_contributions(path: str, cell_column: str = "cell", value_column: str = "value") -> Contributions:
-    """Read contributions from a data file (CSV, Excel, ...); see :func:`contributions_from_frame`.
-
-    Parameters
-    ----------
-    path : str
-        The file (CSV, Excel, ...).
-    cell_column, value_column : str
-        The columns naming each contribution's cell and holding its value.
-
-    Returns
-    -------
-    Contributions
-    """
-    from rumap.io.data import read_table
-
-    return contributions_from_frame(read_table(path), cell_column, value_column, source=str(path))
-
-
+@assumes_valid
 def example_contributions() -> Contributions:
     """A small magnitude table for demonstrations.
 
@@ -336,6 +276,12 @@ class SensitivityResult:
             "cells": self.to_frame().to_dict(orient="records"), "sensitive_cells": self.sensitive_cells})
 
 
+def _example() -> dict[str, Any]:
+    return {"cells": ["A"] * 3 + ["B"] * 3, "values": [59.0, 40.0, 1.0, 61.0, 20.0, 19.0], "rule": "dominance",
+            "n": 1, "k": 0.6}
+
+
+@validate_params({"rule": StrOptions(RULES)}, example=_example)
 def apply_rule(cells: Sequence[Any] | np.ndarray | Contributions, values: Sequence[float] | np.ndarray | None = None,
                rule: str = "dominance", **parameters: float) -> SensitivityResult:
     """Apply a sensitivity rule to every cell of a magnitude (or frequency) table.
@@ -385,8 +331,6 @@ def apply_rule(cells: Sequence[Any] | np.ndarray | Contributions, values: Sequen
     control of tabular data*, Section 2. The dominance rule uses "k or more"
     as in the former.
     """
-    if rule not in RULES:
-        raise InputError(f"unknown rule {rule!r}; choose from {', '.join(RULES)}")
     spec = RULES[rule]
     extra = sorted(set(parameters) - set(spec.parameters))
     if extra:

@@ -7,7 +7,7 @@ import pytest
 from table_helpers import TABLE1
 
 from rumap.errors import InputError
-from rumap.io.tables import published_table_from_frame
+from rumap.io.tables import contributions_from_frame, published_table_from_frame
 
 
 def test_reading_errors_name_row_and_column():
@@ -23,3 +23,14 @@ def test_reading_errors_name_row_and_column():
         published_table_from_frame(frame, source="t.csv")
     with pytest.raises(InputError, match="needs a label column"):
         published_table_from_frame(frame.iloc[:, :2], source="t.csv")
+
+
+def test_contributions_from_frame_and_errors():
+    frame = pd.DataFrame({"unit": ["x", "y", "z"], "turnover": ["3", "4.5", "1"], "other": [1, 2, 3]})
+    c = contributions_from_frame(frame, "unit", "turnover", source="f.csv")
+    assert c.values.tolist() == [3.0, 4.5, 1.0]
+    with pytest.raises(InputError, match="f.csv: no column 'cell'"):
+        contributions_from_frame(frame, source="f.csv")
+    bad = frame.assign(turnover=["3", "lots", "1"])
+    with pytest.raises(InputError, match="'turnover' row 2 is not a number"):
+        contributions_from_frame(bad, "unit", "turnover", source="f.csv")
