@@ -46,7 +46,8 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.tables.redesign.merge_categories", "rumap.tables.redesign.redesign_bounds",
          "rumap.tables.rounding.round_table", "rumap.tables.rounding.rounding_risk", "rumap.tables.rounding.rounding_ru_map",
          "rumap.risk.poisson_gamma.poisson_gamma_uniques", "rumap.risk.poisson_gamma.minimal_subpopulation_size",
-         "rumap.risk.poisson_gamma.fit_poisson_gamma", "rumap.tables.rules.apply_rule")
+         "rumap.risk.poisson_gamma.fit_poisson_gamma", "rumap.tables.rules.apply_rule",
+         "rumap.maps.optimum.max_tolerable_risk", "rumap.maps.optimum.crossings", "rumap.maps.optimum.envelope")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

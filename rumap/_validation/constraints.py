@@ -333,9 +333,9 @@ class Boolean(Constraint):
 
 @dataclass(frozen=True)
 class InstanceOf(Constraint):
-    """An instance of ``type_`` (a class, e.g. a spec)."""
+    """An instance of ``type_`` (a class, e.g. a spec, or a tuple of classes with a ``description``)."""
 
-    type_: type
+    type_: type | tuple[type, ...]
     description: str = ""
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> Any:
@@ -344,8 +344,10 @@ class InstanceOf(Constraint):
         return value
 
     def describe(self) -> str:
+        if self.description:
+            return self.description
         name = self.type_.__name__
-        return self.description or f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+        return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         return [v for v in ("text", 1, {"a": 1}) if not isinstance(v, self.type_)]

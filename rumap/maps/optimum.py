@@ -21,9 +21,9 @@ from itertools import combinations
 import numpy as np
 from scipy import optimize
 
-from rumap._validation import check_array, check_scalar
+from rumap._validation import Grid, InstanceOf, validate_params
 from rumap.errors import InputError
-from rumap.maps.analytic import KnowledgeState, check_state, efficiency, utility_mean
+from rumap.maps.analytic import KnowledgeState, analytic_map, check_state, efficiency, utility_mean
 from rumap.maps.setting import AnalyticSetting
 from rumap.result import RUMap
 
@@ -113,6 +113,12 @@ def _root_smallest(record: KnowledgeState, setting: AnalyticSetting, max_risk: f
     return hi if f(root) > 1e-12 * max_risk else root
 
 
+def _paper() -> AnalyticSetting:
+    return AnalyticSetting(n=200, sigma2=1.0)
+
+
+@validate_params({"setting": InstanceOf(AnalyticSetting), "max_risk": "max_risk", "upper": [None, "lambda2"]},
+                 example=lambda: {"state": "record", "setting": _paper(), "max_risk": 5.0})
 def max_tolerable_risk(
     state: str, setting: AnalyticSetting, max_risk: float, upper: float | None = None
 ) -> Optimum:
@@ -157,8 +163,7 @@ def max_tolerable_risk(
     (0.2, 166.67, 0.8333)
     """
     record = check_state(state, setting)
-    max_risk = check_scalar("max_risk", max_risk)
-    upper = setting.sigma2 * 1e12 if upper is None else check_scalar("lambda2", upper)
+    upper = setting.sigma2 * 1e12 if upper is None else upper
     if record.inverse is not None:
         lam = max(0.0, record.inverse(max_risk, setting))
         lam_opt: float | None = lam if lam <= upper else None
@@ -178,6 +183,8 @@ def max_tolerable_risk(
     )
 
 
+@validate_params({"setting": InstanceOf(AnalyticSetting), "lambda2_range": Grid("lambda2")},
+                 example=lambda: {"states": ["record", "population"], "setting": _paper(), "lambda2_range": (0.0, 1.0)})
 def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tuple[float, float]) -> list[Crossing]:
     """Noise variances in a range at which the risk curves of two states cross.
 
@@ -198,8 +205,9 @@ def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tu
     -----
     Where curves cross, a rational snooper switches estimator (Figures 3-4).
     """
+    if lambda2_range.size != 2:
+        raise InputError(f"lambda2_range must be (start, stop), got {lambda2_range.size} values")
     start, stop = (float(v) for v in lambda2_range)
-    check_array("lambda2", [start, stop])
     if stop < start:
         raise InputError(f"the lambda2 range must have start <= stop, got {start}:{stop}")
     if stop == start:
@@ -228,6 +236,8 @@ def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tu
     return sorted(found, key=lambda c: c.lambda2)
 
 
+@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap")},
+                 example=lambda: {"maps": analytic_map(["record", "population"], [0.1, 1.0], _paper())})
 def envelope(maps: Sequence[RUMap]) -> RUMap:
     """The rational snooper's map: at each parameter value, the largest risk of the given maps.
 
