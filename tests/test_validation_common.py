@@ -47,7 +47,10 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.tables.rounding.round_table", "rumap.tables.rounding.rounding_risk", "rumap.tables.rounding.rounding_ru_map",
          "rumap.risk.poisson_gamma.poisson_gamma_uniques", "rumap.risk.poisson_gamma.minimal_subpopulation_size",
          "rumap.risk.poisson_gamma.fit_poisson_gamma", "rumap.tables.rules.apply_rule",
-         "rumap.maps.optimum.max_tolerable_risk", "rumap.maps.optimum.crossings", "rumap.maps.optimum.envelope")
+         "rumap.maps.optimum.max_tolerable_risk", "rumap.maps.optimum.crossings", "rumap.maps.optimum.envelope",
+         "rumap.tables.dominance.lemma1_fraction", "rumap.tables.dominance.lemma1_ratio",
+         "rumap.tables.dominance.relative_contributions", "rumap.tables.dominance.dominance_flaw",
+         "rumap.tables.dominance.theorem1_scan", "rumap.tables.dominance.coalition_bound", "rumap.tables.dominance.example1")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

@@ -290,6 +290,62 @@ class Grid(Constraint):
         return out
 
 
+@dataclass(frozen=True)
+class NumberArray(Constraint):
+    """A non-empty array of numbers, every one in ``interval``; checked into a float array of the input's shape.
+
+    Parameters
+    ----------
+    interval : Interval
+        Where every entry lies.
+    ndim : tuple of int
+        Accepted dimensions; empty for any (a number alone has 0).
+    """
+
+    interval: Interval
+    ndim: tuple[int, ...] = ()
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> np.ndarray:
+        if value is None or isinstance(value, (str, bytes)):
+            raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+        try:
+            arr = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            shown = repr(value) if len(repr(value)) <= 60 else f"a {type(value).__name__}"
+            raise InputError(f"{name} must be {self.describe()}, got {shown}") from None
+        if self.ndim and arr.ndim not in self.ndim:
+            raise InputError(f"{name} must be {self.describe()}, got shape {arr.shape}")
+        if arr.size == 0:
+            raise InputError(f"{name} is empty")
+        if np.isnan(arr).any():
+            raise InputError(f"{name} has missing (NaN) entries")
+        allowed = _vector_contains(arr, self.interval) & np.isfinite(arr)
+        if not allowed.all():
+            raise InputError(f"every entry of {name} must be {self.interval.describe()}, "
+                             f"got {float(arr[~allowed][0]):g}")
+        return arr
+
+    def describe(self) -> str:
+        dims = " or ".join(f"{d}-D" for d in self.ndim)
+        return f"{'a ' + dims if dims else 'an'} array of numbers, each {self.interval.describe()}"
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        shape = np.shape(example[name])
+        base = np.ones(shape) if 1 not in (self.ndim or (len(shape),)) else np.ones(1)
+        out: list[Any] = [None, "text", [], np.full(base.shape, math.nan)]
+        for bound, step in ((self.interval.low, -1.0), (self.interval.high, 1.0)):
+            if bound is not None:
+                beyond = base.copy()
+                beyond.reshape(-1)[0] = bound + step
+                out.append(beyond)
+        infinite = base.copy()
+        infinite.reshape(-1)[0] = math.inf
+        out.append(infinite)
+        if self.ndim:
+            out.append(np.ones((1,) * (max(self.ndim) + 1)))
+        return out
+
+
 # --- choices, flags, types and alternatives --------------------------------------------------------------------
 
 

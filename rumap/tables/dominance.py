@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
-from rumap._validation import PARAMETERS, Interval, check_array, check_scalar
+from rumap._validation import PARAMETERS, Interval, NumberArray, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.rules import apply_rule, freeze_array_fields
@@ -40,6 +40,11 @@ __all__ = [
 
 _R_INTERVAL = Interval("float", 0.0, 1.0, "both", "ratio r of Lemma 1")
 
+#: The dominance rule's n and k and the number N of contributions, as Lemma 1 and Constructions 1-2 take them.
+_LEMMA = {"n": "dominance_n", "k": "dominance_k", "cells": "contributions_n"}
+
+_CONTRIBUTIONS = NumberArray(Interval("float", 0.0, None, "left", "a contribution"))
+
 
 def _geometric_fraction(r: float, n: int, big_n: int) -> float:
     """f(r) = (r^n - 1)/(r^N - 1) written as a ratio of geometric sums (finite at r = 1)."""
@@ -48,10 +53,8 @@ def _geometric_fraction(r: float, n: int, big_n: int) -> float:
     return float(powers_n.sum() / powers_big.sum())
 
 
-def _check_lemma_inputs(n: Any, k: Any, cells: Any) -> tuple[int, float, int]:
-    n = check_scalar("n", n, PARAMETERS["dominance_n"])
-    k = check_scalar("k", k, PARAMETERS["dominance_k"])
-    cells = check_scalar("cells", cells, PARAMETERS["contributions_n"])
+def _check_lemma_relations(n: int, k: float, cells: int) -> None:
+    """n < N and n/N < k < 1, for Lemma 1 to have a root in (0, 1)."""
     if cells <= n:
         raise InputError(f"cells (N = {cells}) must exceed n = {n}")
     if not k > n / cells:
@@ -59,9 +62,10 @@ def _check_lemma_inputs(n: Any, k: Any, cells: Any) -> tuple[int, float, int]:
                          "take more cells or a larger k")
     if not k < 1:
         raise InputError(f"k must be below 1 for Constructions 1-2 (r > 0), got {k:g}")
-    return n, k, cells
 
 
+@validate_params({"r": _R_INTERVAL, "n": "dominance_n", "cells": "contributions_n"},
+                 example=lambda: {"r": 0.9, "n": 1, "cells": 3})
 def lemma1_fraction(r: float, n: int, cells: int) -> float:
     """Lemma 1's f(r) = (r^n - 1) / (r^N - 1), the share of the n largest of N geometric contributions.
 
@@ -76,12 +80,10 @@ def lemma1_fraction(r: float, n: int, cells: int) -> float:
     -------
     float
     """
-    r = check_scalar("r", r, _R_INTERVAL)
-    n = check_scalar("n", n, PARAMETERS["dominance_n"])
-    cells = check_scalar("cells", cells, PARAMETERS["contributions_n"])
     return _geometric_fraction(r, n, cells)
 
 
+@validate_params(_LEMMA, example=lambda: {"n": 1, "k": 0.369, "cells": 3})
 def lemma1_ratio(n: int, k: float, cells: int) -> float:
     """The root r in (0, 1) of Lemma 1: (r^n - 1) / (r^N - 1) = k.
 
@@ -114,18 +116,28 @@ def lemma1_ratio(n: int, k: float, cells: int) -> float:
     References
     ----------
     Domingo-Ferrer & Torra (2004), Lemma 1, Eq (1) and its proof in Appendix A.
+
+    Examples
+    --------
+    >>> round(lemma1_ratio(1, 0.369, 3), 4)
+    0.9
     """
-    n, k, cells = _check_lemma_inputs(n, k, cells)
+    _check_lemma_relations(n, k, cells)
+    return _root(n, k, cells)
+
+
+def _root(n: int, k: float, cells: int) -> float:
     return float(brentq(lambda r: _geometric_fraction(r, n, cells) - k, 0.0, 1.0, xtol=1e-15, rtol=1e-15))
 
 
+@validate_params({"r": _R_INTERVAL, "cells": "contributions_n"}, example=lambda: {"r": 0.9, "cells": 3})
 def relative_contributions(r: float, cells: int) -> np.ndarray:
     """R_i = r^i (r - 1) / (r^(N+1) - r), i = 1..N (Eq 3): geometric shares summing to 1.
 
     Parameters
     ----------
     r : float
-        The ratio of Lemma 1, 0 <= r < 1.
+        Ratio in [0, 1] (Lemma 1's root in Constructions 1-2); r = 1 gives equal shares.
     cells : int
         Number N of contributions.
 
@@ -133,16 +145,27 @@ def relative_contributions(r: float, cells: int) -> np.ndarray:
     -------
     ndarray, shape (N,)
         Computed as r^(i-1) (1 - r) / (1 - r^N), equal to Eq 3 and finite at r = 0.
+
+    References
+    ----------
+    Domingo-Ferrer & Torra (2004), Eq (3).
+
+    Examples
+    --------
+    >>> relative_contributions(0.5, 3).round(4).tolist()
+    [0.5714, 0.2857, 0.1429]
     """
-    r = check_scalar("r", r, _R_INTERVAL)
-    cells = check_scalar("cells", cells, PARAMETERS["contributions_n"])
+    return _relative(r, cells)
+
+
+def _relative(r: float, cells: int) -> np.ndarray:
     if r == 1.0:
         return np.full(cells, 1.0 / cells)
     return r ** np.arange(cells) * (1.0 - r) / (1.0 - r**cells)
 
 
 def _construction1(r: float, n: int, cells: int) -> tuple[np.ndarray, float]:
-    shares = relative_contributions(r, cells)
+    shares = _relative(r, cells)
     eps = (shares[n - 1] - shares[n]) / 3.0
     shares[n - 1] -= eps
     shares[n] += eps
@@ -150,7 +173,7 @@ def _construction1(r: float, n: int, cells: int) -> tuple[np.ndarray, float]:
 
 
 def _construction2(r: float, n: int, k: float, cells: int) -> np.ndarray:
-    shares = relative_contributions(r, cells)
+    shares = _relative(r, cells)
     shares[n:] = (1.0 - k) / (cells - n)
     return shares
 
@@ -225,6 +248,7 @@ class DominanceFlaw:
             "nonsensitive": self.nonsensitive, "sensitive": self.sensitive})
 
 
+@validate_params(_LEMMA, example=lambda: {"n": 1, "k": 0.369, "cells": 3})
 def dominance_flaw(n: int, k: float, cells: int) -> DominanceFlaw:
     """Lemma 1, Constructions 1 and 2 and Theorem 1 for given n, k and N.
 
@@ -265,9 +289,23 @@ def dominance_flaw(n: int, k: float, cells: int) -> DominanceFlaw:
     Domingo-Ferrer & Torra (2004), *Disclosure risk assessment in statistical
     data protection*, J. Comput. Appl. Math. 164-165, Lemma 1, Constructions
     1-2, Theorem 1, Example 2, Appendix A.
+
+    Examples
+    --------
+    Example 2 of the paper:
+
+    >>> flaw = dominance_flaw(n=1, k=0.369, cells=3)
+    >>> round(flaw.r, 4), round(flaw.nonsensitive_tail, 6), round(flaw.sensitive_tail, 6)
+    (0.9, 0.298896, 0.3155)
+    >>> flaw.nonsensitive_dominance, flaw.sensitive_dominance, flaw.theorem_holds
+    (False, True, True)
     """
-    n, k, cells = _check_lemma_inputs(n, k, cells)
-    r = lemma1_ratio(n, k, cells)
+    _check_lemma_relations(n, k, cells)
+    return _flaw(n, k, cells)
+
+
+def _flaw(n: int, k: float, cells: int) -> DominanceFlaw:
+    r = _root(n, k, cells)
     nonsensitive, eps = _construction1(r, n, cells)
     sensitive = _construction2(r, n, k, cells)
     tail = slice(n + 1, None)
@@ -337,6 +375,9 @@ class TheoremScan:
                           "smallest_cells": self.smallest_cells})
 
 
+@validate_params({"n": "dominance_n", "k": "dominance_k",
+                  "cells": NumberArray(PARAMETERS["contributions_n"], ndim=(1,))},
+                 example=lambda: {"n": 1, "k": 0.6, "cells": [3, 4, 10]})
 def theorem1_scan(n: int, k: float, cells: Sequence[int] | np.ndarray) -> TheoremScan:
     """The tails of Constructions 1 and 2 for several N (Theorem 1 of Domingo-Ferrer & Torra 2004).
 
@@ -360,17 +401,21 @@ def theorem1_scan(n: int, k: float, cells: Sequence[int] | np.ndarray) -> Theore
     References
     ----------
     Domingo-Ferrer & Torra (2004), Theorem 1 and its proof (Eq A.2, A.3).
+
+    Examples
+    --------
+    >>> scan = theorem1_scan(2, 0.7, range(3, 200))
+    >>> scan.smallest_cells  # Theorem 1 holds from N = 4 on
+    4
     """
-    n = check_scalar("n", n, PARAMETERS["dominance_n"])
-    k = check_scalar("k", k, PARAMETERS["dominance_k"])
-    grid = check_array("cells", cells, PARAMETERS["contributions_n"])
+    grid = cells
     if not np.all(grid == np.round(grid)):
         raise InputError("cells must be integers")
     grid = np.unique(grid.astype(int))
     grid = grid[(grid > n) & (k > n / grid)]
     if k >= 1 or grid.size == 0:
         raise InputError(f"no N in cells has n/N < k = {k:g} < 1 (n = {n})")
-    flaws = [dominance_flaw(n, k, int(c)) for c in grid]
+    flaws = [_flaw(n, k, int(c)) for c in grid]
     r_inf = (1.0 - k) ** (1.0 / n)
     return TheoremScan(
         n=n, k=k, cells=grid, r=np.array([f.r for f in flaws]),
@@ -426,6 +471,8 @@ class CoalitionBound:
                           "sensitive": self.sensitive, "reason": self.reason})
 
 
+@validate_params({"contributions": _CONTRIBUTIONS, "n": "dominance_n", "k": "dominance_k"},
+                 example=lambda: {"contributions": [59.0, 40.0, 1.0]})
 def coalition_bound(contributions: Sequence[float] | np.ndarray, n: int = 1, k: float = 0.6) -> CoalitionBound:
     """The (n,k)-dominance verdict on one cell and the upper bound its coalition gets on the largest contribution.
 
@@ -443,13 +490,21 @@ def coalition_bound(contributions: Sequence[float] | np.ndarray, n: int = 1, k: 
     References
     ----------
     Domingo-Ferrer & Torra (2004), Example 1 (after Robertson & Ethier 2002) and Eq A.1.
+
+    Examples
+    --------
+    >>> cell = coalition_bound([59, 40, 1], n=1, k=0.6)
+    >>> cell.sensitive, cell.upper_bound, cell.gap
+    (False, 60.0, 1.0)
     """
-    n = check_scalar("n", n, PARAMETERS["dominance_n"])
-    k = check_scalar("k", k, PARAMETERS["dominance_k"])
-    values = np.asarray(contributions, dtype=float).reshape(-1)
+    values = contributions.reshape(-1)
     if values.size < n + 1:
-        raise InputError(f"a coalition of the {n} second largest needs at least {n + 1} contributions, "
-                         f"got {values.size}")
+        raise InputError(f"contributions: a coalition of the {n} second largest needs at least {n + 1} "
+                         f"contributions, got {values.size}")
+    return _coalition(values, n, k)
+
+
+def _coalition(values: np.ndarray, n: int, k: float) -> CoalitionBound:
     verdict = apply_rule(["cell"] * values.size, values, "dominance", n=n, k=k)
     ordered = np.sort(values)[::-1]
     bound = float(ordered.sum() - ordered[1:n + 1].sum())
@@ -492,6 +547,8 @@ class DominanceExample:
                 "sensitive_cell": self.sensitive_cell.to_dict(), "flawed": self.flawed}
 
 
+@validate_params({"k": "dominance_k", "nonsensitive": _CONTRIBUTIONS, "sensitive": _CONTRIBUTIONS},
+                 example=lambda: {"k": 0.6})
 def example1(k: float = 0.6, nonsensitive: Sequence[float] = (59, 40, 1),
              sensitive: Sequence[float] = (61, 20, 19)) -> DominanceExample:
     """Example 1 (Robertson & Ethier 2002): cells (59, 40, 1) and (61, 20, 19) under (1, k)-dominance.
@@ -513,5 +570,15 @@ def example1(k: float = 0.6, nonsensitive: Sequence[float] = (59, 40, 1),
     References
     ----------
     Domingo-Ferrer & Torra (2004), Example 1; Domingo-Ferrer, Oganian & Torra, Example 1.
+
+    Examples
+    --------
+    >>> example = example1()
+    >>> example.nonsensitive_cell.upper_bound, example.sensitive_cell.upper_bound, example.flawed
+    (60.0, 80.0, True)
     """
-    return DominanceExample(coalition_bound(nonsensitive, 1, k), coalition_bound(sensitive, 1, k))
+    cells = {"nonsensitive": nonsensitive.reshape(-1), "sensitive": sensitive.reshape(-1)}
+    for name, values in cells.items():
+        if values.size < 2:
+            raise InputError(f"{name}: a cell of Example 1 needs at least 2 contributions, got {values.size}")
+    return DominanceExample(_coalition(cells["nonsensitive"], 1, k), _coalition(cells["sensitive"], 1, k))
