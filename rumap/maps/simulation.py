@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from rumap._validation import check_array, check_scalar
+from rumap._validation import check_array, check_column_index, check_scalar
 from rumap.errors import InputError, optional_module
 from rumap.maps.attacks import (
     Target,
@@ -412,8 +412,7 @@ class _ChunkOutput:
 
 
 def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
-    if config.target_column >= x.shape[1]:
-        raise InputError(f"target_column {config.target_column} is out of range for {x.shape[1]} column(s)")
+    check_column_index("target_column", config.target_column, x.shape[1])
     column = x[:, config.target_column]
     targets = resolve_targets(config.targets, column)
     reference = make_reference(config.utility, x, config.utility_options)
