@@ -50,7 +50,10 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.maps.optimum.max_tolerable_risk", "rumap.maps.optimum.crossings", "rumap.maps.optimum.envelope",
          "rumap.tables.dominance.lemma1_fraction", "rumap.tables.dominance.lemma1_ratio",
          "rumap.tables.dominance.relative_contributions", "rumap.tables.dominance.dominance_flaw",
-         "rumap.tables.dominance.theorem1_scan", "rumap.tables.dominance.coalition_bound", "rumap.tables.dominance.example1")
+         "rumap.tables.dominance.theorem1_scan", "rumap.tables.dominance.coalition_bound", "rumap.tables.dominance.example1",
+         "rumap.tables.entropy.uniform_risk", "rumap.tables.entropy.entropy_risk", "rumap.tables.entropy.count_values",
+         "rumap.tables.bounds.suppression_bounds", "rumap.tables.insider.insider_view",
+         "rumap.tables.insider.insider_bounds", "rumap.tables.linked.linked_bounds")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

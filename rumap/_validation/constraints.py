@@ -300,10 +300,13 @@ class NumberArray(Constraint):
         Where every entry lies.
     ndim : tuple of int
         Accepted dimensions; empty for any (a number alone has 0).
+    infinite : bool
+        Whether ``+inf`` is allowed besides the interval (a count with no upper bound).
     """
 
     interval: Interval
     ndim: tuple[int, ...] = ()
+    infinite: bool = False
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> np.ndarray:
         if value is None or isinstance(value, (str, bytes)):
@@ -320,14 +323,18 @@ class NumberArray(Constraint):
         if np.isnan(arr).any():
             raise InputError(f"{name} has missing (NaN) entries")
         allowed = _vector_contains(arr, self.interval) & np.isfinite(arr)
+        if self.infinite:
+            allowed |= arr == math.inf
         if not allowed.all():
-            raise InputError(f"every entry of {name} must be {self.interval.describe()}, "
-                             f"got {float(arr[~allowed][0]):g}")
+            raise InputError(f"every entry of {name} must be {self._entry()}, got {float(arr[~allowed][0]):g}")
         return arr
+
+    def _entry(self) -> str:
+        return self.interval.describe() + (" or inf" if self.infinite else "")
 
     def describe(self) -> str:
         dims = " or ".join(f"{d}-D" for d in self.ndim)
-        return f"{'a ' + dims if dims else 'an'} array of numbers, each {self.interval.describe()}"
+        return f"{'a ' + dims if dims else 'an'} array of numbers, each {self._entry()}"
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         shape = np.shape(example[name])
@@ -338,9 +345,10 @@ class NumberArray(Constraint):
                 beyond = base.copy()
                 beyond.reshape(-1)[0] = bound + step
                 out.append(beyond)
-        infinite = base.copy()
-        infinite.reshape(-1)[0] = math.inf
-        out.append(infinite)
+        if not self.infinite:
+            infinite = base.copy()
+            infinite.reshape(-1)[0] = math.inf
+            out.append(infinite)
         if self.ndim:
             out.append(np.ones((1,) * (max(self.ndim) + 1)))
         return out

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linprog
 
-from rumap._validation import check_scalar
+from rumap._validation import InstanceOf, assumes_valid, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.entropy import cell_risks, check_distribution
@@ -160,6 +160,8 @@ def _margin_equations(table: PublishedTable) -> tuple[np.ndarray, list[str]]:
     return eq, names
 
 
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.published_table_from_frame)"), "resolution": "resolution"},
+                 example=lambda: {"table": paper_table1()})
 def suppression_bounds(table: PublishedTable, *, resolution: float = 1.0,
                        distribution: Callable[[np.ndarray], Any] | None = None,
                        lower: Mapping[tuple[str, str], float] | None = None) -> TableBounds:
@@ -219,9 +221,6 @@ def suppression_bounds(table: PublishedTable, *, resolution: float = 1.0,
     >>> round(float(bounds.risk[0]), 4)  # 1 / log2(407)
     0.1154
     """
-    if not isinstance(table, PublishedTable):
-        raise InputError("table must be a PublishedTable (see published_table_from_frame)")
-    resolution = check_scalar("resolution", resolution)
     check_distribution(distribution)
     unknown = table.suppressed.ravel()
     positions = np.argwhere(table.suppressed)
@@ -244,6 +243,7 @@ def suppression_bounds(table: PublishedTable, *, resolution: float = 1.0,
                        config={"resolution": resolution, "distribution": "uniform" if distribution is None else "given"})
 
 
+@assumes_valid
 def paper_table1_bounds() -> TableBounds:
     """:func:`suppression_bounds` of :func:`paper_table1` (Table 1 of Domingo-Ferrer, Oganian & Torra)."""
     return suppression_bounds(paper_table1())

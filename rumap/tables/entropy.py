@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import check_scalar
+from rumap._validation import Interval, NumberArray, validate_params
 from rumap.errors import InputError
 
 __all__ = ["uniform_risk", "entropy_risk", "count_values"]
@@ -26,6 +26,9 @@ __all__ = ["uniform_risk", "entropy_risk", "count_values"]
 SNAP = 1e-7
 
 
+@validate_params({"values": NumberArray(Interval("float", 1.0, None, "left", "a number m of possible values"),
+                                         infinite=True)},
+                 example=lambda: {"values": [1.0, 407.0, float("inf")]})
 def uniform_risk(values: float | np.ndarray) -> np.ndarray | float:
     """DR = 1 / log2 m for m equally likely values (Eq 3).
 
@@ -43,14 +46,18 @@ def uniform_risk(values: float | np.ndarray) -> np.ndarray | float:
     ----------
     Domingo-Ferrer, Oganian & Torra, Eq (3).
     """
-    m = np.asarray(values, dtype=float)
-    if np.any(np.isnan(m)) or np.any(m < 1):
-        raise InputError("the number of possible values m must be at least 1")
-    with np.errstate(divide="ignore"):
-        risk = 1.0 / np.log2(m)
+    risk = _uniform_risk(values)
     return float(risk) if risk.ndim == 0 else risk
 
 
+def _uniform_risk(m: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore"):
+        return 1.0 / np.log2(np.asarray(m, dtype=float))
+
+
+@validate_params({"probabilities": NumberArray(Interval("float", 0.0, None, "left", "a non-negative weight"),
+                                                ndim=(1,))},
+                 example=lambda: {"probabilities": [0.5, 0.25, 0.25]})
 def entropy_risk(probabilities: Sequence[float] | np.ndarray) -> float:
     """DR = 1 / H(X | Y = y) for a distribution over the cell's possible values (Eq 2).
 
@@ -68,11 +75,7 @@ def entropy_risk(probabilities: Sequence[float] | np.ndarray) -> float:
     ----------
     Domingo-Ferrer, Oganian & Torra, Eq (2); base-2 logarithms.
     """
-    p = np.asarray(probabilities, dtype=float).reshape(-1)
-    if p.size == 0:
-        raise InputError("the distribution has no values")
-    if not np.all(np.isfinite(p)) or np.any(p < 0):
-        raise InputError("the distribution's weights must be finite and non-negative")
+    p = probabilities
     total = p.sum()
     if total <= 0:
         raise InputError("the distribution's weights add up to 0")
@@ -82,6 +85,7 @@ def entropy_risk(probabilities: Sequence[float] | np.ndarray) -> float:
     return math.inf if entropy <= 0 else 1.0 / entropy
 
 
+@validate_params({"resolution": "resolution"}, example=lambda: {"low": [0.0, 0.5], "high": [406.0, 2.5]})
 def count_values(low: np.ndarray | float, high: np.ndarray | float, resolution: float = 1.0) -> np.ndarray:
     """The number of multiples of ``resolution`` in [low, high] (``inf`` if high is infinite).
 
@@ -99,7 +103,10 @@ def count_values(low: np.ndarray | float, high: np.ndarray | float, resolution: 
     -------
     ndarray
     """
-    resolution = check_scalar("resolution", resolution)
+    return _count_values(low, high, resolution)
+
+
+def _count_values(low: np.ndarray | float, high: np.ndarray | float, resolution: float) -> np.ndarray:
     lo = np.ceil(np.asarray(low, dtype=float) / resolution - SNAP)
     hi = np.asarray(high, dtype=float) / resolution
     with np.errstate(invalid="ignore"):
@@ -116,12 +123,12 @@ def check_distribution(distribution: Callable[[np.ndarray], Any] | None) -> None
 def cell_risks(low: np.ndarray, high: np.ndarray, resolution: float,
            distribution: Callable[[np.ndarray], Any] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Snap LP bounds to the grid and compute m and DR for every cell."""
-    m = count_values(low, high, resolution)
+    m = _count_values(low, high, resolution)
     snapped_low = np.ceil(low / resolution - SNAP) * resolution + 0.0  # + 0.0 turns -0.0 into 0.0
     with np.errstate(invalid="ignore"):
         snapped_high = np.where(np.isfinite(high), np.floor(high / resolution + SNAP) * resolution, np.inf)
     if distribution is None:
-        risk = np.asarray(uniform_risk(np.maximum(m, 1.0)), dtype=float).reshape(-1)
+        risk = _uniform_risk(np.maximum(m, 1.0)).reshape(-1)
         return snapped_low, snapped_high, m, risk
     risk = np.empty(m.size)
     for i in range(m.size):  # a user's distribution per cell
@@ -136,5 +143,8 @@ def cell_risks(low: np.ndarray, high: np.ndarray, resolution: float,
             raise InputError(f"the distribution failed on the possible values: {exc}") from None
         if weights.size != support.size:
             raise InputError(f"the distribution returned {weights.size} weights for {support.size} possible values")
-        risk[i] = entropy_risk(weights)
+        try:
+            risk[i] = entropy_risk(weights)
+        except InputError as exc:
+            raise InputError(f"the distribution's weights: {exc}") from None
     return snapped_low, snapped_high, m, risk

@@ -8,12 +8,12 @@ from typing import Any
 
 import pandas as pd
 
-from rumap._validation import PARAMETERS, check_scalar
+from rumap._validation import PARAMETERS, InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.bounds import TableBounds, suppression_bounds
-from rumap.tables.entropy import count_values, uniform_risk
-from rumap.tables.published import PublishedTable
+from rumap.tables.entropy import _count_values, _uniform_risk
+from rumap.tables.published import PublishedTable, paper_table1
 
 __all__ = ["InsiderView", "insider_view", "InsiderBounds", "insider_bounds"]
 
@@ -77,6 +77,9 @@ class InsiderView:
                           "outsider_relative_width": self.outsider_relative_width})
 
 
+@validate_params({"cell_min": PARAMETERS["own_contribution"], "contribution": PARAMETERS["own_contribution"],
+                  "resolution": "resolution"},
+                 example=lambda: {"cell_min": 0.0, "cell_max": 406.0, "contribution": 100.0})
 def insider_view(cell_min: float, cell_max: float, contribution: float, resolution: float = 1.0) -> InsiderView:
     """Ranges and risks of the other contributors' total for an insider and an outsider.
 
@@ -104,19 +107,18 @@ def insider_view(cell_min: float, cell_max: float, contribution: float, resoluti
     ----------
     Domingo-Ferrer, Oganian & Torra, Section 4.4 (last paragraph).
     """
-    resolution = check_scalar("resolution", resolution)
-    low = check_scalar("cell_min", cell_min, PARAMETERS["own_contribution"])
+    low = cell_min
     high = float(cell_max)
     if not math.isfinite(high) or high < low:
         raise InputError(f"cell_max must be a finite number >= cell_min = {low:g}, got {cell_max!r}")
-    own = check_scalar("contribution", contribution, PARAMETERS["own_contribution"])
+    own = contribution
     if own > high:
         raise InputError(f"contribution {own:g} exceeds the cell's largest possible value {high:g}")
     ins_lo, ins_hi = max(low - own, 0.0), high - own
-    m_in = float(count_values(ins_lo, ins_hi, resolution))
-    m_out = float(count_values(0.0, high, resolution))
+    m_in = float(_count_values(ins_lo, ins_hi, resolution))
+    m_out = float(_count_values(0.0, high, resolution))
     return InsiderView(low, high, own, ins_lo, ins_hi, 0.0, high, m_in, m_out,
-                       float(uniform_risk(max(m_in, 1.0))), float(uniform_risk(max(m_out, 1.0))))
+                       float(_uniform_risk(max(m_in, 1.0))), float(_uniform_risk(max(m_out, 1.0))))
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,8 @@ class InsiderBounds:
                           "view": self.view.to_dict()})
 
 
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.published_table_from_frame)"), "contribution": PARAMETERS["own_contribution"], "resolution": "resolution"},
+                 example=lambda: {"table": paper_table1(), "row": "5", "column": "5", "contribution": 50.0})
 def insider_bounds(table: PublishedTable, row: str, column: str, contribution: float, *,
                    resolution: float = 1.0) -> InsiderBounds:
     """A posteriori risk for a respondent who knows its own contribution to a suppressed cell.
@@ -185,7 +189,7 @@ def insider_bounds(table: PublishedTable, row: str, column: str, contribution: f
     outsider = suppression_bounds(table, resolution=resolution)
     key = (str(row), str(column))
     cell = outsider.cell(*key)
-    own = check_scalar("own_contribution", contribution)
+    own = contribution
     if own > cell["max"]:
         raise InputError(f"contribution {own:g} exceeds the largest value {cell['max']:g} of row {key[0]!r}, "
                          f"column {key[1]!r}")

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import check_scalar
+from rumap._validation import Interval, NumberArray, validate_params
 from rumap.errors import InputError
 from rumap.tables.bounds import TableBounds, lp_bounds
 from rumap.tables.entropy import cell_risks, check_distribution
@@ -31,6 +31,9 @@ def _parse_projection(spec: Any, axis_names: tuple[str, ...]) -> tuple[int, int]
     return tuple(sorted(pair))  # type: ignore[return-value]
 
 
+@validate_params({"cube": NumberArray(Interval("float", 0.0, None, "left", "a non-negative cell"), ndim=(3,)),
+                  "resolution": "resolution"},
+                 example=lambda: {"cube": np.arange(8.0).reshape(2, 2, 2), "released": ["AS", "AR"]})
 def linked_bounds(cube: np.ndarray, released: Sequence[Any], *, axis_names: Sequence[str] = ("A", "S", "R"),
                   labels: Sequence[Sequence[str]] | None = None, resolution: float = 1.0,
                   distribution: Callable[[np.ndarray], Any] | None = None) -> TableBounds:
@@ -69,19 +72,11 @@ def linked_bounds(cube: np.ndarray, released: Sequence[Any], *, axis_names: Sequ
     ----------
     Domingo-Ferrer, Oganian & Torra, Section 4.4, Eq (5)-(7).
     """
-    resolution = check_scalar("resolution", resolution)
     check_distribution(distribution)
     names = tuple(str(a) for a in axis_names)
     if len(names) != 3 or len(set(names)) != 3:
         raise InputError(f"axis_names must be three different names, got {list(names)}")
-    try:
-        z = np.asarray(cube, dtype=float)
-    except (TypeError, ValueError):
-        raise InputError("cube must be a numeric 3-D array") from None
-    if z.ndim != 3 or z.size == 0:
-        raise InputError(f"cube must be a non-empty 3-D array, got shape {z.shape}")
-    if not np.all(np.isfinite(z)) or (z < 0).any():
-        raise InputError("cube cells must be finite and non-negative")
+    z = cube
     if isinstance(released, str):
         released = [released]
     pairs = sorted({_parse_projection(p, names) for p in released})

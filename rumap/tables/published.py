@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rumap._validation import assumes_valid
 from rumap.errors import InputError
 from rumap.result import json_safe
 
@@ -131,6 +132,7 @@ class PublishedTable:
                           "values": self.values})
 
 
+@assumes_valid
 def paper_table1() -> PublishedTable:
     """Table 1 of Domingo-Ferrer, Oganian & Torra: turnover by economic activity and size class.
 
@@ -154,6 +156,7 @@ def paper_table1() -> PublishedTable:
     return PublishedTable(("2,3", "4", "5", "6", "7"), ("4", "5", "6", "7", "8"), full)
 
 
+@assumes_valid
 def paper_table1_completed() -> PublishedTable:
     """Table 1 with its four suppressed cells filled by one feasible completion (for demonstrations).
 
