@@ -53,7 +53,9 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.tables.dominance.theorem1_scan", "rumap.tables.dominance.coalition_bound", "rumap.tables.dominance.example1",
          "rumap.tables.entropy.uniform_risk", "rumap.tables.entropy.entropy_risk", "rumap.tables.entropy.count_values",
          "rumap.tables.bounds.suppression_bounds", "rumap.tables.insider.insider_view",
-         "rumap.tables.insider.insider_bounds", "rumap.tables.linked.linked_bounds")
+         "rumap.tables.insider.insider_bounds", "rumap.tables.linked.linked_bounds",
+         "rumap.maps.simulation.simulate", "rumap.maps.attacks.parse_target", "rumap.maps.utility.utility_label",
+         "rumap.maps.pareto.map_points", "rumap.maps.pareto.pareto_frontier", "rumap.maps.pareto.best_under_risk")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

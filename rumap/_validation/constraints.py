@@ -414,7 +414,7 @@ class InstanceOf(Constraint):
         return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
-        return [v for v in ("text", 1, {"a": 1}) if not isinstance(v, self.type_)]
+        return [v for v in ("text", 1, 2.5, {"a": 1}, None) if not isinstance(v, self.type_)]
 
 
 @dataclass(frozen=True)

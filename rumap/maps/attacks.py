@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.maps.optimum import envelope
 from rumap.result import RUMap
@@ -71,6 +72,8 @@ class Target:
     value: float
 
 
+@validate_params({"text": InstanceOf(str, "a target name such as max, min, p99 or row:12")},
+                 example=lambda: {"text": "p99"})
 def parse_target(text: str) -> tuple[str, float]:
     """Parse a target name into ``(kind, argument)``.
 
@@ -109,6 +112,7 @@ def parse_target(text: str) -> tuple[str, float]:
     raise InputError(f"unknown target {text!r}; use {TARGET_FORMS}")
 
 
+@assumes_valid
 def resolve_targets(texts: Sequence[str], column: np.ndarray) -> tuple[Target, ...]:
     """:func:`resolve_target` for several targets, sorting the column once.
 
@@ -127,6 +131,7 @@ def resolve_targets(texts: Sequence[str], column: np.ndarray) -> tuple[Target, .
     return tuple(resolve_target(t, column, order) for t in texts)
 
 
+@assumes_valid
 def resolve_target(text: str, column: np.ndarray, order: np.ndarray | None = None) -> Target:
     """The record, rank and value of a target in an original column of shape (n,).
 
@@ -264,6 +269,7 @@ def order_statistics(masked: np.ndarray, ranks: Sequence[int]) -> dict[int, np.n
     return out
 
 
+@assumes_valid
 def attack_squared_errors(masked: np.ndarray, targets: Sequence[Target], knowledge: Sequence[str],
                           lambda2: float | None = None, mean: np.ndarray | None = None,
                           var: np.ndarray | None = None) -> np.ndarray:
@@ -303,6 +309,7 @@ def attack_squared_errors(masked: np.ndarray, targets: Sequence[Target], knowled
     return out
 
 
+@assumes_valid
 def risk_estimate(squared_errors: np.ndarray, deterministic: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Risk ``R = 1 / mean(squared errors)`` (Eq 12) and its Monte-Carlo standard error.
 
@@ -337,6 +344,7 @@ def risk_estimate(squared_errors: np.ndarray, deterministic: bool = False) -> tu
     return risk, risk_se
 
 
+@assumes_valid
 def rational_envelope(maps: Sequence[RUMap]) -> RUMap:
     """The rational snooper: at each parameter value the strategy with the largest risk.
 
@@ -366,6 +374,7 @@ def rational_envelope(maps: Sequence[RUMap]) -> RUMap:
                    config={**dict(maps[0].config), **best.config})
 
 
+@assumes_valid
 def publication_effect(position: RUMap, corrected: RUMap) -> tuple[np.ndarray, np.ndarray]:
     """How much publishing lambda raises the risk: ``R(corrected) / R(position)`` and its standard error.
 

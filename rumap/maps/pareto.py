@@ -19,15 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from rumap._validation import check_scalar
+from rumap._validation import InstanceOf, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
 
 __all__ = ["MapPoints", "map_points", "pareto_frontier", "best_under_risk", "GridChoice"]
+
+
+def _example() -> dict[str, Any]:
+    lam = np.array([0.1, 0.5, 1.0])
+    return {"maps": [RUMap(parameter="lambda2", values=lam, risk=1 / lam, utility=200 / (1 + lam), knowledge="record")]}
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,7 @@ class MapPoints:
         })
 
 
+@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "labels": [None, InstanceOf((list, tuple), "a list or tuple of names")]}, example=_example)
 def map_points(maps: Sequence[RUMap], labels: Sequence[str] | None = None) -> MapPoints:
     """Flatten maps into one set of points, after checking they share R and U measures.
 
@@ -100,6 +107,7 @@ def map_points(maps: Sequence[RUMap], labels: Sequence[str] | None = None) -> Ma
     )
 
 
+@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "labels": [None, InstanceOf((list, tuple), "a list or tuple of names")]}, example=_example)
 def pareto_frontier(maps: Sequence[RUMap], labels: Sequence[str] | None = None) -> pd.DataFrame:
     """The points of all maps that no other point beats, by decreasing utility.
 
@@ -167,6 +175,7 @@ class GridChoice:
                           "utility": self.utility, "risk": self.risk})
 
 
+@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "labels": [None, InstanceOf((list, tuple), "a list or tuple of names")], "max_risk": "max_risk"}, example=lambda: {**_example(), "max_risk": 5.0})
 def best_under_risk(maps: Sequence[RUMap], max_risk: float, labels: Sequence[str] | None = None) -> GridChoice:
     """The point of highest utility with ``R <= max_risk`` over all given maps.
 

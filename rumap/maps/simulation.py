@@ -40,7 +40,15 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from rumap._validation import check_array, check_column_index, check_scalar
+from rumap._validation import (
+    DataMatrix,
+    InstanceOf,
+    assumes_valid,
+    check_array,
+    check_column_index,
+    check_scalar,
+    validate_params,
+)
 from rumap.errors import InputError, optional_module
 from rumap.maps.attacks import (
     Target,
@@ -61,7 +69,7 @@ from rumap.maps.utility import (
     utility_estimate,
     utility_label,
 )
-from rumap.masking.noise import NoiseSpec, as_matrix, mask_with, noise_shape, standard_noise
+from rumap.masking.noise import NoiseSpec, mask_with, noise_shape, standard_noise
 from rumap.result import RUMap, curve_dict, json_safe
 from rumap.risk.interval import interval_risk, sdid_risk
 from rumap.risk.linkage import linkage_risk_distance, linkage_risk_distance_shared_ties, linkage_risk_probabilistic
@@ -94,6 +102,7 @@ _CONNECT_TIMEOUT = 10
 _MAX_THREADS = 8
 
 
+@assumes_valid
 def replicate_generator(seed: int, replicate: int) -> np.random.Generator:
     """The generator of replicate ``replicate``: ``SeedSequence(seed, spawn_key=(replicate,))``.
 
@@ -637,6 +646,11 @@ def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]
             client.close()
 
 
+def _simulate_example() -> dict[str, Any]:
+    return {"data": np.linspace(1.0, 30.0, 30), "config": SimulationConfig(values=(0.5,), replicates=3, seed=1)}
+
+
+@validate_params({"data": DataMatrix(min_rows=2), "config": InstanceOf(SimulationConfig)}, example=_simulate_example)
 def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[int, int], None] | None = None,
              client: Any = None) -> SimulationResult:
     """Simulate an empirical R-U map.
@@ -678,10 +692,8 @@ def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[i
     >>> simulate(x, cfg).maps[0].risk.shape
     (3,)
     """
-    if not isinstance(config, SimulationConfig):
-        raise InputError(f"config must be a SimulationConfig, got {type(config).__name__}")
     start = time.perf_counter()
-    x = np.ascontiguousarray(as_matrix(data))
+    x = np.ascontiguousarray(data.reshape(data.shape[0], -1))
     plan = _make_plan(x, config)
     units = _units(plan, x.shape[0])
     total = plan.n_replicates * len(config.values)

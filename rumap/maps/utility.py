@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from rumap._validation import InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 
 __all__ = ["UtilityMeasure", "UTILITIES", "Reference", "make_reference", "utility_estimate", "utility_label",
@@ -69,6 +70,7 @@ class Reference:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+@assumes_valid
 def moments(masked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-replicate column means and variances (ddof 1) of (r, n, p) data, each (r, p).
 
@@ -283,6 +285,7 @@ def check_utility(name: str) -> UtilityMeasure:
     return UTILITIES[name]
 
 
+@assumes_valid
 def make_reference(name: str, x: np.ndarray, options: Mapping[str, Any] | None = None) -> Reference:
     """The original data's statistics for utility ``name``; ``x`` has shape (n, p).
 
@@ -305,6 +308,8 @@ def make_reference(name: str, x: np.ndarray, options: Mapping[str, Any] | None =
                      extra=measure.reference_extra(x, options))
 
 
+@validate_params({"name": StrOptions(UTILITIES), "mean_preserving_method": [None, InstanceOf(str)]},
+                 example=lambda: {"name": "mean", "mean_preserving_method": "microaggregation"})
 def utility_label(name: str, mean_preserving_method: str | None = None) -> str:
     """The axis label of a utility measure, with a warning where the masking keeps the mean exactly.
 
@@ -327,6 +332,7 @@ def utility_label(name: str, mean_preserving_method: str | None = None) -> str:
     return label
 
 
+@assumes_valid
 def utility_estimate(name: str, masked_stats: np.ndarray, ref: Reference) -> tuple[float, float]:
     """Utility and its Monte-Carlo standard error from per-replicate statistics of shape (M, s).
 
