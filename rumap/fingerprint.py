@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 
@@ -25,6 +26,7 @@ __all__ = ["bytes_digest", "array_digest", "config_digest", "cache_key", "Bounde
 T = TypeVar("T")
 
 
+@validate_params({"content": InstanceOf((bytes, bytearray, memoryview), "bytes")}, example=lambda: {"content": b"abc"})
 def bytes_digest(content: bytes) -> str:
     """SHA-256 of a file's bytes, as 64 hex digits.
 
@@ -39,6 +41,8 @@ def bytes_digest(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()
 
 
+@validate_params({"values": InstanceOf((np.ndarray, list, tuple), "an array of numbers")},
+                 example=lambda: {"values": np.arange(6.0).reshape(3, 2)})
 def array_digest(values: np.ndarray) -> str:
     """SHA-256 of an array's shape, dtype and every value (C order).
 
@@ -73,6 +77,7 @@ def _canonical(obj: Any) -> Any:
     return json_safe(obj)
 
 
+@validate_params({"config": InstanceOf(Mapping, "a mapping")}, example=lambda: {"config": {"a": 1}})
 def config_digest(config: Mapping[str, Any]) -> str:
     """SHA-256 of a configuration's canonical JSON (sorted keys).
 
@@ -109,6 +114,8 @@ def config_digest(config: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+@validate_params({"data_digest": [None, InstanceOf(str)], "config": InstanceOf(Mapping, "a mapping")},
+                 example=lambda: {"data_digest": "d1", "config": {"a": 1}})
 def cache_key(data_digest: str | None, config: Mapping[str, Any]) -> str:
     """The cache key of a result: the data's digest plus the configuration's digest.
 

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rumap._validation import InstanceOf, assumes_valid, validate_params
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -144,6 +146,9 @@ class RUMap:
         )
 
 
+@validate_params({"m": InstanceOf(RUMap), "keys": InstanceOf(Mapping, "a mapping of output keys to RUMap.to_dict keys")},
+                 example=lambda: {"m": RUMap(parameter="k", values=[2.0], risk=[1.0], utility=[3.0]),
+                                  "keys": {"k": "values"}})
 def curve_dict(m: RUMap, keys: Mapping[str, str]) -> dict[str, Any]:
     """A curve in one of the command line's JSON forms, made from :meth:`RUMap.to_dict`.
 
@@ -170,6 +175,7 @@ def curve_dict(m: RUMap, keys: Mapping[str, str]) -> dict[str, Any]:
     return {out: full[key] for out, key in keys.items()}
 
 
+@assumes_valid
 def json_safe(obj: Any) -> Any:
     """Convert numpy types to Python ones and non-finite floats to ``None``.
 

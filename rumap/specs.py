@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import check_scalar
+from rumap._validation import InstanceOf, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.fingerprint import array_digest
 from rumap.maps.analytic import analytic_map, check_state
@@ -340,6 +340,8 @@ class EmpiricalSpec:
 SPEC_KINDS: dict[str, type] = {"analytic": AnalyticSpec, "empirical": EmpiricalSpec}
 
 
+@validate_params({"d": InstanceOf(Mapping, "a JSON object (a mapping)")},
+                 example=lambda: {"d": AnalyticSpec(n=200, sigma2=1.0, states=("record",)).to_dict()})
 def spec_from_dict(d: Mapping[str, Any]) -> AnalyticSpec | EmpiricalSpec:
     """Rebuild a specification from its ``to_dict()`` output.
 
@@ -352,8 +354,6 @@ def spec_from_dict(d: Mapping[str, Any]) -> AnalyticSpec | EmpiricalSpec:
     -------
     AnalyticSpec or EmpiricalSpec
     """
-    if not isinstance(d, Mapping):
-        raise InputError(f"a map configuration must be a JSON object, got {type(d).__name__}")
     kind = d.get("kind")
     if kind not in SPEC_KINDS:
         raise InputError(f"unknown map kind {kind!r} in the configuration; expected one of {', '.join(SPEC_KINDS)}")

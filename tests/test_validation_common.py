@@ -55,7 +55,16 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.tables.bounds.suppression_bounds", "rumap.tables.insider.insider_view",
          "rumap.tables.insider.insider_bounds", "rumap.tables.linked.linked_bounds",
          "rumap.maps.simulation.simulate", "rumap.maps.attacks.parse_target", "rumap.maps.utility.utility_label",
-         "rumap.maps.pareto.map_points", "rumap.maps.pareto.pareto_frontier", "rumap.maps.pareto.best_under_risk")
+         "rumap.maps.pareto.map_points", "rumap.maps.pareto.pareto_frontier", "rumap.maps.pareto.best_under_risk",
+         "rumap.masking.microaggregation.partition.standardize_columns",
+         "rumap.masking.microaggregation.partition.sum_of_squares", "rumap.result.curve_dict",
+         "rumap.present.numbers.format_number", "rumap.specs.spec_from_dict", "rumap.fingerprint.bytes_digest",
+         "rumap.fingerprint.array_digest", "rumap.fingerprint.config_digest", "rumap.fingerprint.cache_key",
+         "rumap.io.data.read_table", "rumap.io.data.read_table_bytes", "rumap.io.data.numeric_columns",
+         "rumap.io.data.numeric_column", "rumap.io.data.numeric_column_names", "rumap.io.data.summary_table",
+         "rumap.io.tables.published_table_from_frame", "rumap.io.tables.read_published_table",
+         "rumap.io.tables.contributions_from_frame", "rumap.io.tables.read_contributions", "rumap.cli.main",
+         "rumap.cli.flags.parse_grid")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 
@@ -46,6 +47,7 @@ class OneLineParser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+@assumes_valid
 def print_json(obj: Any) -> None:
     """Print ``obj`` as JSON, with non-finite numbers as null.
 
@@ -72,6 +74,7 @@ def build_parser(command: str | None = None) -> OneLineParser:
     return parser
 
 
+@validate_params({"argv": [None, InstanceOf((list, tuple), "a list of arguments")]}, example=lambda: {"argv": ["analytic", "--n", "20", "--sigma2", "1", "--lambda2", "0:1:3", "--state", "record"]})
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 2 bad input).
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rumap._validation import check_scalar
+from rumap._validation import Boolean, InstanceOf, check_scalar, validate_params
 from rumap.errors import InputError
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid"]
@@ -30,6 +30,8 @@ METHOD_FLAGS = {
 }
 
 
+@validate_params({"text": InstanceOf(str, "text such as 0:1:11"), "name": InstanceOf(str), "integer": Boolean()},
+                 example=lambda: {"text": "0:1:11"})
 def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.ndarray:
     """Parse the value of a grid flag, written ``START:STOP:NUM`` (or ``START:STOP`` for integers).
 

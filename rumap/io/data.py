@@ -16,10 +16,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rumap._validation import InstanceOf, Interval, NumberArray, StrOptions, validate_params
 from rumap.errors import InputError, optional_module
 
 __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
            "numeric_column_names", "summary_table", "BUNDLED_DATA"]
+
+#: Missing-value policies: refuse the data (naming the first missing value) or drop the rows that have one.
+MISSING = ("refuse", "drop")
 
 #: Largest file accepted (bytes).
 MAX_BYTES = 200 * 1024 * 1024
@@ -99,6 +103,8 @@ READERS: dict[str, Callable[[io.BytesIO], pd.DataFrame]] = {
 }
 
 
+@validate_params({"content": InstanceOf((bytes, bytearray), "bytes"), "name": InstanceOf(str, "a file name")},
+                 example=lambda: {"content": b"x\n1\n2\n", "name": "x.csv"})
 def read_table_bytes(content: bytes, name: str) -> pd.DataFrame:
     """Read a data file held in memory.
 
@@ -148,6 +154,8 @@ def read_table_bytes(content: bytes, name: str) -> pd.DataFrame:
     return frame
 
 
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path")},
+                 example=lambda: {"path": BUNDLED_DATA["income (synthetic, Table 1)"]})
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
     """Read a data file from disk (CSV/TSV, Excel, Parquet, Stata, SPSS, SAS).
 
@@ -177,6 +185,7 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     return read_table_bytes(content, str(path))
 
 
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")}, example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})})
 def numeric_column_names(frame: pd.DataFrame) -> list[str]:
     """Names of the columns that hold numbers.
 
@@ -191,6 +200,8 @@ def numeric_column_names(frame: pd.DataFrame) -> list[str]:
     return [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
 
 
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "missing": StrOptions(MISSING)},
+                 example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0]}), "columns": ["a"]})
 def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str = "the data",
                     missing: str = "refuse") -> np.ndarray:
     """The chosen numeric columns as a float array of shape ``(n, len(columns))``.
@@ -227,18 +238,18 @@ def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str 
     if bad_rows.any():
         if missing == "drop":
             values = values[~bad_rows]
-        elif missing == "refuse":
+        else:  # refuse
             row = int(np.argmax(bad_rows))
             col = columns[int(np.argmax(~np.isfinite(values[row])))]
             raise InputError(f"{source}: column {col!r} has {int(bad_rows.sum())} missing or non-finite "
                              f"value(s), first in row {row + 1}")
-        else:
-            raise InputError(f"missing must be 'refuse' or 'drop', got {missing!r}")
     if values.shape[0] < 2:
         raise InputError(f"{source}: needs at least 2 complete rows, got {values.shape[0]}")
     return values
 
 
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "missing": StrOptions(MISSING)},
+                 example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0]}), "column": "a"})
 def numeric_column(frame: pd.DataFrame, column: str, source: str = "the data", missing: str = "refuse") -> np.ndarray:
     """One numeric column as a float array of shape ``(n,)`` (see :func:`numeric_columns`).
 
@@ -259,6 +270,8 @@ def numeric_column(frame: pd.DataFrame, column: str, source: str = "the data", m
     return numeric_columns(frame, [column], source, missing)[:, 0]
 
 
+@validate_params({"x": NumberArray(Interval("float", None, None, "neither", "a finite number"), ndim=(1,))},
+                 example=lambda: {"x": [1.0, 2.0, 4.0]})
 def summary_table(x: np.ndarray) -> pd.DataFrame:
     """A summary like Table 1 of Duncan et al. (2001): n, mean, sd, min, percentiles, max.
 

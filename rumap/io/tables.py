@@ -4,17 +4,37 @@ cell), and the contributions of respondents to the cells of a magnitude table.""
 from __future__ import annotations
 
 import math
+import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.tables.published import SUPPRESSED_MARKS, PublishedTable
 from rumap.tables.rules import Contributions
 
 __all__ = ["published_table_from_frame", "read_published_table", "contributions_from_frame", "read_contributions"]
+
+
+def _example_file(name: str, text: str) -> Path:
+    """A small public example file (for the validation examples), written once to the temporary folder."""
+    path = Path(tempfile.gettempdir()) / f"rumap-example-{name}"
+    if not path.is_file() or path.read_text() != text:
+        path.write_text(text)
+    return path
+
+
+def _example_table() -> Path:
+    return _example_file("table.csv", "row,c1,c2,Total\na,x,2,5\nb,x,4,5\nTotal,4,6,10\n")
+
+
+def _example_contributions() -> Path:
+    return _example_file("contributions.csv", "cell,value\nA,59\nA,41\nB,7\n")
 
 
 def _parse_entry(value: Any) -> float:
@@ -28,6 +48,8 @@ def _parse_entry(value: Any) -> float:
     return float(value)
 
 
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")},
+                 example=lambda: {"frame": pd.DataFrame({"row": ["a", "Total"], "c1": ["x", "3"], "Total": ["3", "3"]})})
 def published_table_from_frame(frame: pd.DataFrame, source: str = "the table") -> PublishedTable:
     """Read a table whose first column holds row labels and whose last row and column hold totals.
 
@@ -70,6 +92,7 @@ def published_table_from_frame(frame: pd.DataFrame, source: str = "the table") -
         raise InputError(f"{source}: {exc}") from None
 
 
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path")}, example=lambda: {"path": _example_table()})
 def read_published_table(path: str) -> PublishedTable:
     """Read a published table from a file (CSV, Excel, ...); see :func:`published_table_from_frame`.
 
@@ -85,6 +108,8 @@ def read_published_table(path: str) -> PublishedTable:
     return published_table_from_frame(read_table(path), source=str(path))
 
 
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")},
+                 example=lambda: {"frame": pd.DataFrame({"cell": ["A", "A", "B"], "value": [59.0, 41.0, 7.0]})})
 def contributions_from_frame(frame: pd.DataFrame, cell_column: str = "cell", value_column: str = "value",
                              source: str = "the data") -> Contributions:
     """Contributions from a table with one row per respondent.
@@ -125,6 +150,7 @@ def contributions_from_frame(frame: pd.DataFrame, cell_column: str = "cell", val
         raise InputError(f"{source}: {exc}") from None
 
 
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path")}, example=lambda: {"path": _example_contributions()})
 def read_contributions(path: str, cell_column: str = "cell", value_column: str = "value") -> Contributions:
     """Read contributions from a data file (CSV, Excel, ...); see :func:`contributions_from_frame`.
 

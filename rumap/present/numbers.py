@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from rumap._validation import InstanceOf, validate_params
+
 __all__ = ["format_number"]
 
 #: Significant digits of a number shown to a reader.
 SIGNIFICANT_DIGITS = 3
 
 
+@validate_params({"x": InstanceOf((int, float, np.integer, np.floating), "a number")}, example=lambda: {"x": 0.2})
 def format_number(x: float) -> str:
     """A number for a reader: three significant digits, words for the infinite and the undefined.
 

@@ -42,6 +42,8 @@ from rumap.masking.microaggregation.optimal import _optimal
 from rumap.masking.microaggregation.partition import (
     MicroaggregationResult,
     _group_means,
+    _standardize,
+    _sum_of_squares,
     standardize_columns,
     sum_of_squares,
 )
@@ -156,7 +158,7 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
     n = values.shape[0]
     if k > n:
         raise InputError(f"k must be at most the number of records n = {n}, got k = {k}")
-    space = standardize_columns(values) if standardize else values
+    space = _standardize(values) if standardize else values
     labels = ALGORITHMS[algorithm].labels(space, k, criterion)
     if labels.ndim == 1:
         labels = _compact_labels(labels)
@@ -166,7 +168,7 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
         group_sizes = np.bincount(labels[:, 0])
         masked = np.column_stack([_group_means(values[:, j:j + 1], labels[:, j], group_sizes.size)[labels[:, j], 0]
                                   for j in range(values.shape[1])])
-    sse, sst = sum_of_squares(space, labels)
+    sse, sst = _sum_of_squares(space, labels)
     return MicroaggregationResult(
         masked=masked, groups=labels, group_sizes=group_sizes, k=k, algorithm=algorithm, n=n, sse=sse, sst=sst,
         information_loss=min(sse / sst, 1.0) if sst > 0 else 0.0, columns=tuple(names), standardized=bool(standardize),

@@ -8,6 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rumap._validation import DataMatrix, Interval, NumberArray, validate_params
+from rumap.errors import InputError
+
 __all__ = ["MicroaggregationResult", "standardize_columns", "sum_of_squares"]
 
 
@@ -105,6 +108,8 @@ class MicroaggregationResult:
         }
 
 
+@validate_params({"values": DataMatrix(min_rows=1, ndim=(2,))},
+                 example=lambda: {"values": [[1.0, 10.0], [2.0, 30.0], [4.0, 20.0]]})
 def standardize_columns(values: np.ndarray) -> np.ndarray:
     """z-scores of every column, with the sample standard deviation (ddof = 1).
 
@@ -118,6 +123,10 @@ def standardize_columns(values: np.ndarray) -> np.ndarray:
     -------
     ndarray, shape (n, p)
     """
+    return _standardize(values)
+
+
+def _standardize(values: np.ndarray) -> np.ndarray:
     shifted = values - values[:1]  # exact zeros for a constant column
     centered = shifted - shifted.mean(axis=0)
     sd = shifted.std(axis=0, ddof=1) if values.shape[0] > 1 else np.zeros(values.shape[1])
@@ -133,6 +142,9 @@ def _group_means(values: np.ndarray, labels: np.ndarray, n_groups: int) -> np.nd
     return sums / sizes[:, None]
 
 
+@validate_params({"values": DataMatrix(min_rows=1),
+                  "labels": NumberArray(Interval("int", 0, None, "left", "a group label"), ndim=(1, 2))},
+                 example=lambda: {"values": [[1.0], [2.0], [9.0], [10.0]], "labels": [0, 0, 1, 1]})
 def sum_of_squares(values: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     """Within-group and total sums of squares of a partition (Mas, SSE and SST).
 
@@ -148,6 +160,12 @@ def sum_of_squares(values: np.ndarray, labels: np.ndarray) -> tuple[float, float
     sse, sst : float
         ``SSE = sum_i sum_j ||x_ij - xbar_i||^2`` and ``SST = sum ||x - xbar||^2``.
     """
+    if labels.shape[0] != values.shape[0] or (labels.ndim == 2 and labels.shape != values.reshape(len(values), -1).shape):
+        raise InputError(f"labels has shape {labels.shape} but values has {values.shape[0]} rows")
+    return _sum_of_squares(values, labels.astype(np.int64))
+
+
+def _sum_of_squares(values: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     values = np.asarray(values, dtype=float)
     if values.ndim == 1:
         values = values[:, None]

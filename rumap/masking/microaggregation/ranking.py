@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rumap.masking.microaggregation.partition import _consecutive_labels, standardize_columns
+from rumap.masking.microaggregation.partition import _consecutive_labels, _standardize
 
 __all__ = ["CRITERIA"]
 
@@ -26,7 +26,7 @@ def _first_principal_component(space: np.ndarray) -> np.ndarray:
 CRITERIA: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "pc1": _first_principal_component,
     "variable": lambda space: space[:, 0],
-    "zsum": lambda space: standardize_columns(space).sum(axis=1),
+    "zsum": lambda space: _standardize(space).sum(axis=1),
 }
 
 
