@@ -64,7 +64,32 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.io.data.numeric_column", "rumap.io.data.numeric_column_names", "rumap.io.data.summary_table",
          "rumap.io.tables.published_table_from_frame", "rumap.io.tables.read_published_table",
          "rumap.io.tables.contributions_from_frame", "rumap.io.tables.read_contributions", "rumap.cli.main",
-         "rumap.cli.flags.parse_grid")
+         "rumap.cli.flags.parse_grid",
+         "rumap.present.commands.shown_path",
+         "rumap.present.commands.data_path",
+         "rumap.present.commands.cli_command",
+         "rumap.present.commands.python_call",
+         "rumap.present.examples.example_specs",
+         "rumap.present.figures.analysis_figure",
+         "rumap.present.figures.comparison_figure",
+         "rumap.present.figures.presentation_figure",
+         "rumap.present.figures.pareto_figure",
+         "rumap.present.plotting.ru_map_figure",
+         "rumap.present.report.config_dict",
+         "rumap.present.report.config_json",
+         "rumap.present.report.load_config",
+         "rumap.present.report.curves_csv",
+         "rumap.present.report.curves_json",
+         "rumap.present.report.report_html",
+         "rumap.present.report.figure_image",
+         "rumap.present.statements.knowledge_phrase",
+         "rumap.present.statements.map_choice",
+         "rumap.present.statements.one_sentence",
+         "rumap.present.statements.summary_lines",
+         "rumap.present.statements.describe_optimum",
+         "rumap.present.table_figures.constructions_figure",
+         "rumap.present.table_figures.theorem_figure",
+         "rumap.present.table_figures.bounds_figure")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

@@ -9,12 +9,14 @@ exactly the same floating-point inputs.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from rumap._validation import InstanceOf, validate_params
 from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA
@@ -23,6 +25,7 @@ from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
 __all__ = ["cli_command", "python_call", "data_path", "shown_path"]
 
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path")}, example=lambda: {"path": "data.csv"})
 def shown_path(path: str | Path) -> str:
     """A file's path as a command run from the working directory names it: relative when it lies under it.
 
@@ -41,6 +44,8 @@ def shown_path(path: str | Path) -> str:
         return str(resolved)
 
 
+@validate_params({"source": InstanceOf(DataSource)},
+                 example=lambda: {"source": DataSource.of("upload", "d.csv", ["x"], [1.0, 2.0])})
 def data_path(source: DataSource) -> str:
     """The file name to pass on the command line for a data source.
 
@@ -209,6 +214,8 @@ _CLI: dict[type, Callable] = {AnalyticSpec: _analytic_cli, EmpiricalSpec: _empir
 _PYTHON: dict[type, Callable] = {AnalyticSpec: _analytic_python, EmpiricalSpec: _empirical_python}
 
 
+@validate_params({"spec": InstanceOf((AnalyticSpec, EmpiricalSpec), "an AnalyticSpec or EmpiricalSpec")},
+                 example=lambda: {"spec": AnalyticSpec(n=200, sigma2=1.0, states=("record",))})
 def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
     """The ``python -m rumap ...`` command that computes the same maps (JSON output).
 
@@ -226,6 +233,8 @@ def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
         raise InputError(f"no command line for {type(spec).__name__}") from None
 
 
+@validate_params({"spec": InstanceOf((AnalyticSpec, EmpiricalSpec), "an AnalyticSpec or EmpiricalSpec")},
+                 example=lambda: {"spec": AnalyticSpec(n=200, sigma2=1.0, states=("record",))})
 def python_call(spec: AnalyticSpec | EmpiricalSpec) -> str:
     """A Python script that computes the same maps (``maps`` is the list of RUMap).
 

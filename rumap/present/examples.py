@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rumap._validation import StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column, read_table
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
@@ -55,6 +56,7 @@ class Example:
     needs_engine: bool = False
 
 
+@assumes_valid
 def income_source() -> tuple[DataSource, np.ndarray]:
     """The bundled income data as a data source and its values, shape (177,)."""
     path = BUNDLED_DATA[INCOME_DATA]
@@ -126,6 +128,7 @@ EXAMPLES: dict[str, Example] = {
 }
 
 
+@validate_params({"key": StrOptions(EXAMPLES)}, example=lambda: {"key": "figure-2"})
 def example_specs(key: str) -> list[tuple[str, AnalyticSpec | EmpiricalSpec]]:
     """The named specifications of one example: a list of (name, AnalyticSpec or EmpiricalSpec).
 

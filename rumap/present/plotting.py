@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.present.numbers import format_number
 from rumap.result import RUMap
 
@@ -30,6 +31,9 @@ def _marker_indices(values: np.ndarray, count: int) -> np.ndarray:
     return np.unique(np.linspace(0, values.size - 1, count).round().astype(int))
 
 
+@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "log_x": Boolean(), "log_y": Boolean(),
+                  "max_risk": [None, "max_risk"], "bands": Boolean()},
+                 example=lambda: {"maps": [RUMap(parameter="lambda2", values=[0.1, 1.0], risk=[10.0, 1.0], utility=[9.0, 5.0])]})
 def ru_map_figure(
     maps: Sequence[RUMap],
     *,

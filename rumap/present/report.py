@@ -16,8 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
 
 from rumap import __version__
+from rumap._validation import InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG, analysis_figure
@@ -34,6 +36,14 @@ CONFIG_FORMAT = "rumap-config/1"
 _EMBED_ID = "rumap-config"
 
 
+def _analysis() -> Analysis:
+    from rumap.specs import AnalyticSpec
+
+    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()
+
+
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)]},
+                 example=lambda: {"analyses": [_analysis()]})
 def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The configuration of the analyses, to reproduce them exactly.
 
@@ -56,6 +66,8 @@ def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
     return {"format": CONFIG_FORMAT, "rumap_version": __version__, "analyses": entries}
 
 
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)]},
+                 example=lambda: {"analyses": [_analysis()]})
 def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> str:
     """:func:`config_dict` as JSON text.
 
@@ -72,6 +84,7 @@ def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
     return json.dumps(json_safe(config_dict(analyses, data_values)), indent=2, allow_nan=False)
 
 
+@validate_params({"text": InstanceOf((str, bytes), "text or bytes")}, example=lambda: {"text": config_json([_analysis()])})
 def load_config(text: str | bytes) -> list[tuple[str, Any]]:
     """Read a configuration (JSON, or an HTML report that embeds one).
 
@@ -128,6 +141,7 @@ def curves_frame(analyses: Sequence[Analysis]) -> pd.DataFrame:
     return frame[["analysis", *[c for c in frame.columns if c != "analysis"]]]
 
 
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_analysis()]})
 def curves_csv(analyses: Sequence[Analysis]) -> str:
     """The curves as CSV text.
 
@@ -142,6 +156,7 @@ def curves_csv(analyses: Sequence[Analysis]) -> str:
     return curves_frame(analyses).to_csv(index=False)
 
 
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_analysis()]})
 def curves_json(analyses: Sequence[Analysis]) -> str:
     """The curves, optima and specifications as JSON text (non-finite numbers as null).
 
@@ -159,6 +174,7 @@ def curves_json(analyses: Sequence[Analysis]) -> str:
                       indent=2, allow_nan=False)
 
 
+@validate_params({"fmt": StrOptions(("png", "svg"))}, example=lambda: {"fig": go.Figure(), "fmt": "svg"})
 def figure_image(fig, fmt: str = "png") -> bytes | None:
     """The figure as PNG or SVG bytes, or ``None`` where no image engine (kaleido) is installed.
 
@@ -171,8 +187,6 @@ def figure_image(fig, fmt: str = "png") -> bytes | None:
     -------
     bytes or None
     """
-    if fmt not in ("png", "svg"):
-        raise InputError(f"image format must be png or svg, got {fmt!r}")
     try:
         return fig.to_image(format=fmt, width=1000, height=650, scale=2 if fmt == "png" else 1)
     except Exception:  # no kaleido, or no browser for it: the report and the toolbar still export images
@@ -201,6 +215,8 @@ def _optima_frame(a: Analysis) -> pd.DataFrame | None:
                           "risk": o.risk, "utility": o.utility, "efficiency": o.efficiency} for o in a.optima])
 
 
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "title": InstanceOf(str), "data_values": [None, InstanceOf(Mapping)]},
+                 example=lambda: {"analyses": [_analysis()]})
 def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiality maps",
                 data_values: Mapping[str, Any] | None = None, data_summary: pd.DataFrame | None = None,
                 generated: _dt.datetime | None = None) -> str:

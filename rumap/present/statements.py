@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from rumap._validation import InstanceOf, Interval, validate_params
 from rumap.maps.analytic import STATES
 from rumap.maps.optimum import Optimum
 from rumap.maps.pareto import GridChoice, best_under_risk
@@ -40,6 +41,11 @@ def _target_phrase(target: str) -> str:
     return target or "a record"
 
 
+def _analysis() -> Analysis:
+    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()
+
+
+@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": _analysis().maps[0]})
 def knowledge_phrase(m: RUMap) -> str:
     """Who the snooper is, e.g. ``"who can link the target to its masked record"``.
 
@@ -62,6 +68,9 @@ def knowledge_phrase(m: RUMap) -> str:
     return f"with {m.knowledge or 'some'} knowledge of {target}"
 
 
+@validate_params({"analysis": InstanceOf(Analysis), "index": Interval("int", 0, None, "left", "a map's position"),
+                  "max_risk": [None, "max_risk"]},
+                 example=lambda: {"analysis": _analysis(), "index": 0})
 def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
     """The parameter of map ``index`` that keeps the most utility with risk at most ``max_risk``.
 
@@ -106,6 +115,8 @@ def _efficiency_at(m: RUMap, choice: GridChoice) -> float | None:
     return float(m.efficiency[pos])
 
 
+@validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)]},
+                 example=lambda: {"m": _analysis().maps[0], "choice": None})
 def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
     """Risk and utility at the chosen parameter, in one sentence.
 
@@ -142,6 +153,7 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
             f"{format_number(choice.max_risk)}, and the data keep utility {format_number(choice.utility)}{eff_text}.")
 
 
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _analysis()})
 def summary_lines(analysis: Analysis) -> list[str]:
     """A plain-language summary of an analysis: one sentence per map, then where curves cross.
 
@@ -160,6 +172,7 @@ def summary_lines(analysis: Analysis) -> list[str]:
     return lines
 
 
+@validate_params({"optimum": InstanceOf(Optimum)}, example=lambda: {"optimum": _analysis().optima[0]})
 def describe_optimum(optimum: Optimum) -> str:
     """A plain-language sentence about an optimum, for reports and committees.
 

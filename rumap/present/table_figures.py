@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from rumap.tables.bounds import TableBounds
-from rumap.tables.dominance import DominanceFlaw, TheoremScan
+from rumap._validation import InstanceOf, validate_params
+from rumap.tables.bounds import TableBounds, paper_table1_bounds
+from rumap.tables.dominance import DominanceFlaw, TheoremScan, dominance_flaw, theorem1_scan
 
 __all__ = ["bounds_figure", "constructions_figure", "theorem_figure"]
 
@@ -25,6 +26,7 @@ def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     return fig
 
 
+@validate_params({"flaw": InstanceOf(DominanceFlaw)}, example=lambda: {"flaw": dominance_flaw(1, 0.369, 3)})
 def constructions_figure(flaw: DominanceFlaw) -> go.Figure:
     """Relative contributions of X_ns (Construction 1) and X_s (Construction 2), largest first.
 
@@ -56,6 +58,7 @@ def constructions_figure(flaw: DominanceFlaw) -> go.Figure:
                    "contribution rank i", "share of the cell total x_i / x")
 
 
+@validate_params({"scan": InstanceOf(TheoremScan)}, example=lambda: {"scan": theorem1_scan(2, 0.7, range(3, 10))})
 def theorem_figure(scan: TheoremScan) -> go.Figure:
     """The two tails against N with their limits r(1 - k) and 1 - k (Theorem 1).
 
@@ -81,6 +84,7 @@ def theorem_figure(scan: TheoremScan) -> go.Figure:
                    "number of contributions N", "tail: sum of the N - n - 1 smallest shares")
 
 
+@validate_params({"bounds": InstanceOf(TableBounds)}, example=lambda: {"bounds": paper_table1_bounds()})
 def bounds_figure(bounds: TableBounds) -> go.Figure:
     """Each unknown cell's feasible range as a horizontal bar, coloured by its risk.
 

@@ -17,7 +17,7 @@ def test_every_example_builds_named_specifications():
         assert named and all(name.startswith(example.figures) for name, _ in named)
         kinds = {type(spec) for _, spec in named}
         assert kinds == ({EmpiricalSpec} if example.needs_engine else {AnalyticSpec})
-    with pytest.raises(InputError, match="unknown example"):
+    with pytest.raises(InputError, match="key must be one of"):
         example_specs("figure-99")
 
 
