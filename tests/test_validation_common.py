@@ -89,7 +89,19 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.present.statements.describe_optimum",
          "rumap.present.table_figures.constructions_figure",
          "rumap.present.table_figures.theorem_figure",
-         "rumap.present.table_figures.bounds_figure")
+         "rumap.present.table_figures.bounds_figure",
+         "rumap.risk.identity.identification_risk",
+         "rumap.risk.identity.max_sample_fraction",
+         "rumap.risk.identity.expected_acquaintances",
+         "rumap.risk.identity.multiple_investigators_risk",
+         "rumap.risk.identity.subpopulation_risk",
+         "rumap.risk.identity.worst_case_subpopulation_risk",
+         "rumap.risk.identity.nested_keys_total_risk",
+         "rumap.risk.identity.key_frequencies",
+         "rumap.risk.identity.identity_risk_from_data",
+         "rumap.risk.identity.subsampling_map",
+         "rumap.risk.identity.recoding_map",
+         "rumap.risk.identity.recoding_total_risk")
 
 CASES = [(qualname, parameter) for qualname, entry in sorted(REGISTRY.items()) for parameter in entry.constraints]
 

@@ -248,7 +248,7 @@ def check_array(name: str, values: Any, constraint: Interval | None = None) -> n
     bad = ~(_vector_contains(arr, constraint) & np.isfinite(arr))
     if bad.any():
         first = arr[np.argmax(bad)]
-        raise InputError(f"every {name} must be {constraint.describe()}, got {first!r}")
+        raise InputError(f"every {name} must be {constraint.describe()}, got {float(first)!r}")
     return arr
 
 

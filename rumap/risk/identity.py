@@ -33,11 +33,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from rumap._validation import check_array, check_scalar
+from rumap._validation import Boolean, Grid, InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
 from rumap.risk._paired import as_frame, select_columns
-from rumap.risk.poisson_gamma import fit_poisson_gamma
+from rumap.risk.poisson_gamma import BETA_ESTIMATORS, fit_poisson_gamma
 
 __all__ = [
     "identification_risk",
@@ -60,6 +60,13 @@ __all__ = [
 RISK_LABEL = "R = P(at least one identification)"
 
 
+def _example_data() -> pd.DataFrame:
+    """Forty persons with two key variables, for the validation examples."""
+    return pd.DataFrame({"age": [20 + (7 * i) % 31 for i in range(40)], "sex": ["f", "m"] * 20})
+
+
+@validate_params({"f": "f", "a": "a", "f_u": "f_u", "N": [None, "N"]},
+                 example=lambda: {"f": 0.001, "a": 300.0, "f_u": 0.001, "N": 63624.0})
 def identification_risk(f: float, a: float, f_u: float, N: float | None = None) -> float:
     """Risk that an investigator identifies at least one sample element.
 
@@ -90,12 +97,19 @@ def identification_risk(f: float, a: float, f_u: float, N: float | None = None) 
     >>> round(identification_risk(f=0.001, a=300, f_u=0.001, N=63624), 6)  # Mokken et al., Section 4: 0.0003
     0.0003
     """
-    f, a, f_u = check_scalar("f", f), check_scalar("a", a), check_scalar("f_u", f_u)
-    if N is None:
-        return -math.expm1(-f * a * f_u)
-    N = check_scalar("N", N)
+    if N is not None:
+        _check_acquaintances(a, N)
+    return _identification(f, a, f_u, N)
+
+
+def _check_acquaintances(a: float, N: float) -> None:
     if a > N:
         raise InputError(f"a (acquaintances) must be at most N = {N:g}, got {a:g}")
+
+
+def _identification(f: float, a: float, f_u: float, N: float | None) -> float:
+    if N is None:
+        return -math.expm1(-f * a * f_u)
     return _risk_eq5(a / N * f_u, f * N)
 
 
@@ -106,6 +120,8 @@ def _risk_eq5(p_identify: float, n: float) -> float:
     return -math.expm1(n * math.log1p(-p_identify))
 
 
+@validate_params({"risk_bound": "risk_bound", "a": "a", "f_u": "f_u", "N": [None, "N"]},
+                 example=lambda: {"risk_bound": 0.001, "a": 300.0, "f_u": 0.001, "N": 63624.0})
 def max_sample_fraction(risk_bound: float, a: float, f_u: float, N: float | None = None) -> float:
     """Largest sample fraction with risk at most ``risk_bound`` (subsampling).
 
@@ -127,18 +143,22 @@ def max_sample_fraction(risk_bound: float, a: float, f_u: float, N: float | None
     ----------
     Mokken et al. (1992), Section 2.2 (f_max).
     """
-    g, a, f_u = check_scalar("risk_bound", risk_bound), check_scalar("a", a), check_scalar("f_u", f_u)
+    return _max_sample_fraction(risk_bound, a, f_u, N)
+
+
+def _max_sample_fraction(g: float, a: float, f_u: float, N: float | None) -> float:
     if a * f_u == 0:
         return 1.0
     if N is None:
         return min(1.0, -math.log1p(-g) / (a * f_u))
-    N = check_scalar("N", N)
     p = a / N * f_u
     if p >= 1.0:
         return 0.0
     return min(1.0, math.log1p(-g) / (N * math.log1p(-p)))
 
 
+@validate_params({"a": "a", "N": "N", "investigators": "investigators"},
+                 example=lambda: {"a": 300.0, "N": 63624.0, "investigators": 1000})
 def expected_acquaintances(a: float, N: float, investigators: int) -> float:
     """Expected number of population elements known to at least one of m investigators.
 
@@ -157,12 +177,16 @@ def expected_acquaintances(a: float, N: float, investigators: int) -> float:
     -------
     float
     """
-    a, N, m = check_scalar("a", a), check_scalar("N", N), check_scalar("investigators", investigators)
-    if a > N:
-        raise InputError(f"a (acquaintances) must be at most N = {N:g}, got {a:g}")
+    _check_acquaintances(a, N)
+    return _expected_acquaintances(a, N, investigators)
+
+
+def _expected_acquaintances(a: float, N: float, m: int) -> float:
     return N - N * math.exp(m * math.log1p(-a / N)) if a < N else N
 
 
+@validate_params({"f": "f", "a": "a", "f_u": "f_u", "N": "N", "investigators": "investigators"},
+                 example=lambda: {"f": 0.001, "a": 300.0, "f_u": 0.001, "N": 63624.0, "investigators": 1000})
 def multiple_investigators_risk(f: float, a: float, f_u: float, N: float, investigators: int) -> float:
     """Risk that at least one of m investigators identifies at least one sample element.
 
@@ -182,11 +206,13 @@ def multiple_investigators_risk(f: float, a: float, f_u: float, N: float, invest
     ----------
     Mokken et al. (1992), Section 4, Equations 19 and 21.
     """
-    f, f_u = check_scalar("f", f), check_scalar("f_u", f_u)
-    ea = expected_acquaintances(a, N, investigators)
+    _check_acquaintances(a, N)
+    ea = _expected_acquaintances(a, N, investigators)
     return _risk_eq5(ea / float(N) * f_u, f * float(N))
 
 
+@validate_params({"f": Grid("f"), "acquaintances": Grid("a"), "f_u": Grid("f_u")},
+                 example=lambda: {"f": [0.01], "acquaintances": [100.0, 50.0], "f_u": [0.001, 0.002]})
 def subpopulation_risk(f: ArrayLike, acquaintances: ArrayLike, f_u: ArrayLike) -> float:
     """Risk over subpopulations of known size: ``ln(1 - R) = -sum_j f_j a_j f_uj`` (Eq 13).
 
@@ -203,14 +229,13 @@ def subpopulation_risk(f: ArrayLike, acquaintances: ArrayLike, f_u: ArrayLike) -
     ----------
     Mokken et al. (1992), Section 3.1, Equation 13.
     """
-    a = check_array("a", acquaintances)
-    fu = check_array("f_u", f_u)
-    fr = check_array("f", f)
+    a, fu, fr = acquaintances, f_u, f
     if not (a.size == fu.size and fr.size in (1, a.size)):
         raise InputError(f"acquaintances ({a.size}), f_u ({fu.size}) and f ({fr.size}) must have the same length")
     return float(-np.expm1(-np.sum(fr * a * fu)))
 
 
+@validate_params({"f": "f", "a": "a", "f_u": Grid("f_u")}, example=lambda: {"f": 0.01, "a": 100.0, "f_u": [0.001, 0.002]})
 def worst_case_subpopulation_risk(f: float, a: float, f_u: ArrayLike) -> float:
     """Maximal risk over allocations of ``a`` acquaintances: all in the subpopulation of largest f_uj (Eq 14).
 
@@ -227,10 +252,11 @@ def worst_case_subpopulation_risk(f: float, a: float, f_u: ArrayLike) -> float:
     -------
     float
     """
-    fu = check_array("f_u", f_u)
-    return identification_risk(f, a, float(fu.max()))
+    return _identification(f, a, float(f_u.max()), None)
 
 
+@validate_params({"n": "N", "f_a": Grid("f_a"), "f_u": Grid("f_u"), "approximate": Boolean()},
+                 example=lambda: {"n": 1000.0, "f_a": [0.001, 0.002], "f_u": [0.001, 0.004]})
 def nested_keys_total_risk(n: float, f_a: ArrayLike, f_u: ArrayLike, approximate: bool = False) -> float:
     """Total risk over nested keys K_1 (coarsest) .. K_m (finest).
 
@@ -254,9 +280,7 @@ def nested_keys_total_risk(n: float, f_a: ArrayLike, f_u: ArrayLike, approximate
     ----------
     Mokken et al. (1992), Section 5.1, Equations 26 and 27.
     """
-    fa = check_array("f_a", f_a)
-    fu = check_array("f_u", f_u)
-    n = check_scalar("N", n)
+    fa, fu = f_a, f_u
     if fa.size != fu.size:
         raise InputError(f"f_a has {fa.size} entries but f_u has {fu.size}")
     if np.any(np.diff(fu) < 0):
@@ -267,6 +291,8 @@ def nested_keys_total_risk(n: float, f_a: ArrayLike, f_u: ArrayLike, approximate
     return float(-np.expm1(n * np.sum(np.log1p(-increments))))
 
 
+@validate_params({"source": InstanceOf(str, "a name for messages")},
+                 example=lambda: {"data": _example_data(), "key": ["age", "sex"]})
 def key_frequencies(data: Any, key: Sequence[str | int], source: str = "the data") -> pd.Series:
     """Sample frequency of each observed key value (a Series indexed by the key's combinations).
 
@@ -378,6 +404,9 @@ def _cells_of(frame: pd.DataFrame, names: Sequence[str]) -> int:
     return int(np.prod([frame[c].nunique() for c in names], dtype=float))
 
 
+@validate_params({"N": "N", "a": "a", "max_risk": [None, "risk_bound"], "cells": [None, "cells"],
+                  "method": StrOptions(BETA_ESTIMATORS)},
+                 example=lambda: {"data": _example_data(), "key": ["age", "sex"], "N": 1000.0, "a": 10.0})
 def identity_risk_from_data(data: Any, key: Sequence[str | int], N: float, a: float,
                             max_risk: float | None = None, cells: int | None = None,
                             method: str = "ml", source: str = "the data") -> IdentityResult:
@@ -421,22 +450,25 @@ def identity_risk_from_data(data: Any, key: Sequence[str | int], N: float, a: fl
     names = select_columns(frame, key, source, what="key")
     freq = key_frequencies(frame, names, source)
     n = int(freq.sum())
-    N, a = check_scalar("N", N), check_scalar("a", a)
     if N < n:
         raise InputError(f"N (population size) must be at least the sample size n = {n}, got {N:g}")
     if a > N:
         raise InputError(f"a (acquaintances) must be at most N = {N:g}, got {a:g}")
-    k = _cells_of(frame, names) if cells is None else check_scalar("cells", cells)
+    k = _cells_of(frame, names) if cells is None else cells
     fit = fit_poisson_gamma(freq.to_numpy(), k, method)
     f_u = fit.fraction_unique(N)
     risk = _risk_eq5(a / N * f_u, n)
     f_max = math.nan
     if max_risk is not None:
-        f_max = max_sample_fraction(max_risk, a, f_u, N)
+        f_max = _max_sample_fraction(max_risk, a, f_u, N)
     return IdentityResult(tuple(names), n, N, a, k, int(freq.size), int((freq == 1).sum()), fit.beta,
                           N * f_u, risk, f_max, math.nan if max_risk is None else float(max_risk), method)
 
 
+@validate_params({"N": "N", "a": "a", "fractions": Grid("f"), "cells": [None, "cells"],
+                  "method": StrOptions(BETA_ESTIMATORS)},
+                 example=lambda: {"data": _example_data(), "key": ["age", "sex"], "N": 1000.0, "a": 10.0,
+                                  "fractions": [0.02, 0.04]})
 def subsampling_map(data: Any, key: Sequence[str | int], N: float, a: float, fractions: ArrayLike,
                     cells: int | None = None, method: str = "ml", source: str = "the data") -> RUMap:
     """R-U map of subsampling: the parameter is the released sample fraction f' <= f.
@@ -461,7 +493,7 @@ def subsampling_map(data: Any, key: Sequence[str | int], N: float, a: float, fra
     Mokken et al. (1992), Section 2.2 (subsampling as disclosure control).
     """
     base = identity_risk_from_data(data, key, N, a, cells=cells, method=method, source=source)
-    values = check_array("f", fractions)
+    values = fractions
     if np.any(values > base.f * (1 + 1e-12)):
         raise InputError(f"every sample fraction must be at most the file's f = n / N = {base.f:.6g}, "
                          f"got {values.max():.6g}")
@@ -482,6 +514,9 @@ def _band(values: np.ndarray, width: float) -> np.ndarray:
     return np.floor(values / width) * width
 
 
+@validate_params({"widths": Grid("band_width"), "N": "N", "a": Grid("a"), "method": StrOptions(BETA_ESTIMATORS)},
+                 example=lambda: {"data": _example_data(), "key": ["age", "sex"], "variable": "age", "widths": [1.0, 5.0],
+                                  "N": 1000.0, "a": 10.0})
 def recoding_map(data: Any, key: Sequence[str | int], variable: str, widths: ArrayLike, N: float,
                  a: float | ArrayLike, method: str = "ml", source: str = "the data") -> RUMap:
     """R-U map of global recoding: the parameter is the band width of a numeric key variable.
@@ -517,10 +552,10 @@ def recoding_map(data: Any, key: Sequence[str | int], variable: str, widths: Arr
         raise InputError(f"variable {variable!r} is not one of the key variables ({', '.join(names)})")
     if not pd.api.types.is_numeric_dtype(frame[variable]):
         raise InputError(f"{source}: column {variable!r} is not numeric, so it cannot be recoded into bands")
-    w = check_array("band_width", widths)
-    acquaintances = np.broadcast_to(check_array("a", a), w.shape) if np.size(a) in (1, w.size) else None
+    w = widths
+    acquaintances = np.broadcast_to(a, w.shape) if a.size in (1, w.size) else None
     if acquaintances is None:
-        raise InputError(f"a must be one number or one per width ({w.size}), got {np.size(a)}")
+        raise InputError(f"a must be one number or one per width ({w.size}), got {a.size}")
     x = frame[variable].to_numpy(dtype=float)
     sst = float(np.sum((x - x.mean()) ** 2))
     risks, utilities, uniques, cell_counts, fus = [], [], [], [], []
@@ -541,6 +576,10 @@ def recoding_map(data: Any, key: Sequence[str | int], variable: str, widths: Arr
                          "sample_uniques": uniques, "cells": cell_counts, "f_u": fus, "method": method})
 
 
+@validate_params({"widths": Grid("band_width"), "N": "N", "acquaintances": Grid("a"),
+                  "method": StrOptions(BETA_ESTIMATORS), "approximate": Boolean()},
+                 example=lambda: {"data": _example_data(), "key": ["age", "sex"], "variable": "age", "widths": [10.0, 1.0],
+                                  "N": 1000.0, "acquaintances": [10.0, 10.0]})
 def recoding_total_risk(data: Any, key: Sequence[str | int], variable: str, widths: ArrayLike, N: float,
                         acquaintances: ArrayLike, method: str = "ml", approximate: bool = False,
                         source: str = "the data") -> float:
@@ -574,11 +613,9 @@ def recoding_total_risk(data: Any, key: Sequence[str | int], variable: str, widt
     ----------
     Mokken et al. (1992), Section 5.1, Equations 24, 26 and 27 (and Section 5.3).
     """
-    w = check_array("band_width", widths)
-    a = check_array("a", acquaintances)
+    w, a = widths, acquaintances
     if a.size != w.size:
         raise InputError(f"give one number of acquaintances per width: {w.size} widths, {a.size} values of a")
-    N = check_scalar("N", N)
     order = np.argsort(-w, kind="stable")  # coarsest (widest) first
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")

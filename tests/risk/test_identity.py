@@ -209,7 +209,7 @@ def test_recoding_map_age_bands():
     assert wider.risk[1] > ru.risk[-1]
     with pytest.raises(InputError, match="not one of the key"):
         recoding_map(frame, ["sex"], "age", [5], N=200_000, a=300)
-    with pytest.raises(InputError, match="band_width"):
+    with pytest.raises(InputError, match="every widths must be a number > 0, got 0.0"):
         recoding_map(frame, ["age"], "age", [0], N=200_000, a=300)
 
 

@@ -47,7 +47,7 @@ def test_bad_band_widths_show_an_error(app):
     assert not app.exception
     assert any("band widths" in e.value for e in app.error)
     app.text_input(key="identity_widths").set_value("0, 5").run()
-    assert any("band_width" in e.value for e in app.error)
+    assert any("widths must be a number > 0" in e.value for e in app.error)
 
 
 def test_more_investigators_raise_the_risk(app):
