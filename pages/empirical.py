@@ -10,7 +10,8 @@ from dashboard.widgets import errors_shown, keep_controls, multiselect, number, 
 from rumap.errors import InputError
 from rumap.fingerprint import cache_key
 from rumap.maps.attacks import KNOWLEDGE
-from rumap.maps.simulation import DATASET_RISK_MEASURES, METHODS
+from rumap.maps.methods import METHODS
+from rumap.maps.simulation import DATASET_RISK_MEASURES
 from rumap.maps.utility import UTILITIES
 from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure

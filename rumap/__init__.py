@@ -47,7 +47,7 @@ _EXPORTS: dict[str, str] = {
     "SimulationConfig": "rumap.maps.simulation",
     "SimulationResult": "rumap.maps.simulation",
     "simulate": "rumap.maps.simulation",
-    "METHODS": "rumap.maps.simulation",
+    "METHODS": "rumap.maps.methods",
     "KNOWLEDGE": "rumap.maps.attacks",
     "UTILITIES": "rumap.maps.utility",
     # masking

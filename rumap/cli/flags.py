@@ -13,7 +13,7 @@ from rumap.errors import InputError
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid"]
 
-#: The flag of each grid parameter (the names of :attr:`rumap.maps.simulation.MaskingMethod.parameters`).
+#: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
 GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
 
 #: Flags of options that belong to one masking method only: option -> (flag, method).

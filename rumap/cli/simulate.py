@@ -12,7 +12,8 @@ from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
-from rumap.maps.simulation import DATASET_RISK_MEASURES, METHODS, SimulationConfig, simulate
+from rumap.maps.methods import METHODS
+from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
 from rumap.maps.utility import UTILITIES
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"

@@ -319,7 +319,7 @@ def utility_label(name: str, mean_preserving_method: str | None = None) -> str:
         A key of :data:`UTILITIES`.
     mean_preserving_method : str, optional
         The masking method, when it keeps every column's mean exactly (see
-        :attr:`rumap.maps.simulation.MaskingMethod.preserves_mean`).
+        :attr:`rumap.maps.methods.MaskingMethod.preserves_mean`).
 
     Returns
     -------

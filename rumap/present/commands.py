@@ -20,7 +20,7 @@ from rumap._validation import InstanceOf, validate_params
 from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA
-from rumap.maps.simulation import METHODS
+from rumap.maps.methods import METHODS
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
 __all__ = ["cli_command", "python_call", "data_path", "shown_path"]

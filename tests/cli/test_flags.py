@@ -7,7 +7,7 @@ import pytest
 
 from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, parse_grid
 from rumap.errors import InputError
-from rumap.maps.simulation import METHODS
+from rumap.maps.methods import METHODS
 
 
 def test_parse_grid():

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from rumap.errors import InputError
 from rumap.io.data import numeric_column, read_table
 from rumap.maps.analytic import risk_maximum, risk_percentile
-from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, replicate_generator, simulate
+from rumap.maps.methods import replicate_generator
+from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
 
 PAPER_GRID = tuple(np.round(np.linspace(0.05, 1.0, 20), 10))
 THRESHOLD = 4.0e-08  # the paper's maximum tolerable risk: an average error of $5K
@@ -166,7 +167,7 @@ def test_unequal_variance_masking_keeps_more_utility_at_the_same_risk(income):
 
 def test_noise_is_drawn_once_per_replicate_for_the_whole_grid(income, monkeypatch):
     # the engine's speed rests on common random numbers: one noise draw per replicate serves every grid value
-    import rumap.maps.simulation as engine
+    import rumap.maps.methods as engine
 
     draws = []
     real = engine.standard_noise
