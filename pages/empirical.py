@@ -11,11 +11,11 @@ from rumap.errors import InputError
 from rumap.fingerprint import cache_key
 from rumap.maps.attacks import KNOWLEDGE
 from rumap.maps.methods import METHODS
-from rumap.maps.simulation import DATASET_RISK_MEASURES
 from rumap.maps.utility import UTILITIES
 from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
 from rumap.present.statements import summary_lines
+from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import EmpiricalSpec
 
 TARGETS = ["max", "min", "p1", "p10", "p50", "p90", "p99"]
@@ -135,9 +135,7 @@ def risk_block(sel: state.Selection) -> dict:
     else:
         out["risk_measures"] = multiselect(
             "Dataset risk measures", list(DATASET_RISK_MEASURES), "em_measures", ["record-linkage"],
-            help="record-linkage: nearest original is the own record (ties are not links); probabilistic-linkage: "
-                 "Fellegi-Sunter pairing; interval-disclosure: original inside a rank interval of 10% of the "
-                 "records; sdid: within 5% of a standard deviation")
+            help="; ".join(f"{name}: {m.description}" for name, m in DATASET_RISK_MEASURES.items()))
     return out
 
 

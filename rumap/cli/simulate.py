@@ -13,8 +13,9 @@ from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
 from rumap.maps.methods import METHODS
-from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+from rumap.maps.simulation import SimulationConfig, simulate
 from rumap.maps.utility import UTILITIES
+from rumap.risk.measures import DATASET_RISK_MEASURES
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
 

@@ -70,25 +70,14 @@ from rumap.maps.utility import (
 )
 from rumap.masking.noise import noise_shape
 from rumap.result import RUMap, curve_dict, json_safe
-from rumap.risk.interval import interval_risk, sdid_risk
-from rumap.risk.linkage import linkage_risk_distance, linkage_risk_distance_shared_ties, linkage_risk_probabilistic
+from rumap.risk.measures import DATASET_RISK_MEASURES
 
-__all__ = ["SimulationConfig", "SimulationResult", "simulate", "DATASET_RISK_MEASURES",
-           "RISK_LABEL"]
+__all__ = ["SimulationConfig", "SimulationResult", "simulate", "RISK_LABEL"]
 
 RISK_LABEL = "R = 1 / snooper's MSE (Eq 12)"
 #: Half-width of the 95% bands in standard errors.
 BAND_Z = 1.96
 
-#: Dataset-level risk measures that can be the R of a map: name -> f(original (n, p), masked (n, p)) -> float.
-#: Each yields one map (``knowledge`` = its name) whose R is the measure's mean over the replicates.
-DATASET_RISK_MEASURES: dict[str, Callable[[np.ndarray, np.ndarray], float]] = {
-    "record-linkage": linkage_risk_distance,  # share of records whose nearest original is their own
-    "record-linkage-shared-ties": linkage_risk_distance_shared_ties,  # ... a tie among t originals counts 1/t
-    "probabilistic-linkage": linkage_risk_probabilistic,  # share paired correctly (Fellegi-Sunter)
-    "interval-disclosure": interval_risk,  # share of original values in a rank interval of 10% of records
-    "sdid": sdid_risk,  # share of original values within 5% of a standard deviation of the masked value
-}
 
 #: A curve of :meth:`SimulationResult.to_dict`: output key -> key of :meth:`rumap.result.RUMap.to_dict`.
 CURVE_KEYS = {key: key for key in ("method", "target", "knowledge", "parameter", "values", "risk", "risk_se", "utility",
@@ -312,7 +301,7 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
                                                     mean=mean[:, c], var=var[:, c])
         stats_list.append(measure.stats(masked, plan.reference, (mean, var)))
         for d, name in enumerate(config.risk_measures):
-            risks[:, g, d] = [float(DATASET_RISK_MEASURES[name](plan.x, masked[i])) for i in range(masked.shape[0])]
+            risks[:, g, d] = [float(DATASET_RISK_MEASURES[name].measure(plan.x, masked[i])) for i in range(masked.shape[0])]
     return _ChunkOutput(np.asarray(reps), np.asarray(grid), errors, np.stack(stats_list, axis=1), risks)
 
 

@@ -17,7 +17,8 @@ from rumap.errors import InputError
 from rumap.io.data import numeric_column, read_table
 from rumap.maps.analytic import risk_maximum, risk_percentile
 from rumap.maps.methods import replicate_generator
-from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+from rumap.maps.simulation import SimulationConfig, simulate
+from rumap.risk.measures import DATASET_RISK_MEASURES, DatasetRiskMeasure
 
 PAPER_GRID = tuple(np.round(np.linspace(0.05, 1.0, 20), 10))
 THRESHOLD = 4.0e-08  # the paper's maximum tolerable risk: an average error of $5K
@@ -223,7 +224,8 @@ def test_chunking_never_changes_results(seed, chunk, reps):
 
 def test_replicate_m_is_the_spawned_child_m(monkeypatch):
     """The engine's replicate m adds sqrt(lambda2) * z_m, z_m from SeedSequence(seed).spawn(M)[m]."""
-    monkeypatch.setitem(DATASET_RISK_MEASURES, "first-error", lambda x, y: float(y[0, 0] - x[0, 0]))
+    monkeypatch.setitem(DATASET_RISK_MEASURES, "first-error",
+                        DatasetRiskMeasure(lambda x, y: float(y[0, 0] - x[0, 0]), "error of the first value"))
     x = np.arange(10.0)
     result = simulate(x, SimulationConfig(values=(0.25, 4.0), targets=(), risk_measures=("first-error",),
                                           replicates=6, seed=99))
@@ -239,7 +241,8 @@ def test_dataset_risk_measure_yields_a_map(monkeypatch, income):
     def share_within_1000(original, masked):
         return float(np.mean(np.abs(masked[:, 0] - original[:, 0]) < 1000))
 
-    monkeypatch.setitem(DATASET_RISK_MEASURES, "within-1000", share_within_1000)
+    monkeypatch.setitem(DATASET_RISK_MEASURES, "within-1000",
+                        DatasetRiskMeasure(share_within_1000, "share of values within 1000"))
     result = simulate(income, _small_config(targets=("max",), knowledge=("index",), risk_measures=("within-1000",),
                                             rational=False))
     m = result.maps[-1]

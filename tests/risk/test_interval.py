@@ -113,10 +113,11 @@ def test_property_rank_rule_ignores_monotone_transforms(n, seed, p):
 
 
 def test_empirical_map_with_interval_disclosure_falls_as_noise_grows():
-    from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+    from rumap.maps.simulation import SimulationConfig, simulate
+    from rumap.risk.measures import DATASET_RISK_MEASURES
 
-    assert DATASET_RISK_MEASURES["interval-disclosure"] is interval_risk
-    assert DATASET_RISK_MEASURES["sdid"] is sdid_risk
+    assert DATASET_RISK_MEASURES["interval-disclosure"].measure is interval_risk
+    assert DATASET_RISK_MEASURES["sdid"].measure is sdid_risk
     x = np.random.default_rng(21).normal(size=(400, 2))
     config = SimulationConfig(method="noise", values=(0.01, 0.1, 1.0), targets=(), knowledge=(),
                               risk_measures=("interval-disclosure", "sdid"), replicates=3,

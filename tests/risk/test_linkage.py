@@ -204,10 +204,11 @@ def test_property_kdtree_brute_and_permutation(n, p, scale, seed, rounding):
 # --- as the R of an empirical map ----------------------------------------------
 
 def test_empirical_map_with_record_linkage_falls_as_noise_grows():
-    from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+    from rumap.maps.simulation import SimulationConfig, simulate
+    from rumap.risk.measures import DATASET_RISK_MEASURES
 
-    assert DATASET_RISK_MEASURES["record-linkage"] is linkage_risk_distance
-    assert DATASET_RISK_MEASURES["probabilistic-linkage"] is linkage_risk_probabilistic
+    assert DATASET_RISK_MEASURES["record-linkage"].measure is linkage_risk_distance
+    assert DATASET_RISK_MEASURES["probabilistic-linkage"].measure is linkage_risk_probabilistic
     x = np.random.default_rng(20).normal(size=(300, 3))
     config = SimulationConfig(method="noise", values=(0.01, 0.1, 0.5, 2.0), targets=(), knowledge=(),
                               risk_measures=("record-linkage", "probabilistic-linkage"), replicates=4,
@@ -253,9 +254,10 @@ def test_tie_share_with_categorical_keys_and_midpoints():
 
 
 def test_microaggregation_map_with_record_linkage():
-    from rumap.maps.simulation import DATASET_RISK_MEASURES, SimulationConfig, simulate
+    from rumap.maps.simulation import SimulationConfig, simulate
+    from rumap.risk.measures import DATASET_RISK_MEASURES
 
-    assert DATASET_RISK_MEASURES["record-linkage-shared-ties"] is linkage_risk_distance_shared_ties
+    assert DATASET_RISK_MEASURES["record-linkage-shared-ties"].measure is linkage_risk_distance_shared_ties
     x = np.random.default_rng(22).normal(size=(300, 3))
     config = SimulationConfig(method="microaggregation", values=(1, 2, 3, 5, 10), targets=(), knowledge=(),
                               risk_measures=("record-linkage", "record-linkage-shared-ties"))
