@@ -14,6 +14,7 @@ from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
 from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
+from rumap.present.report import csv_text
 from rumap.present.statements import summary_lines
 from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import EmpiricalSpec
@@ -235,7 +236,7 @@ with errors_shown():
     with st.expander("Results table", expanded=False):
         frame = analysis.to_frame()
         st.dataframe(frame, width="stretch", hide_index=True)
-        st.download_button("Results as CSV", frame.to_csv(index=False), file_name="rumap_empirical.csv",
+        st.download_button("Results as CSV", csv_text(frame), file_name="rumap_empirical.csv",
                            mime="text/csv", on_click="ignore")
     reproduce(analysis.spec)
     keep_controls(analysis, "empirical")

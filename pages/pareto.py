@@ -9,6 +9,7 @@ from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot
 from rumap.maps.pareto import map_points, pareto_frontier
 from rumap.present.figures import pareto_figure
+from rumap.present.report import csv_text
 
 st.title("Pareto frontier")
 st.caption("A point beats another if it has at least the utility and at most the risk. The frontier holds the "
@@ -29,5 +30,5 @@ with errors_shown():
                        utility_label=maps[0].utility_label), key="pareto_map")
     st.subheader(f"{len(frontier)} frontier point(s) of {len(points)}")
     st.dataframe(frontier, width="stretch", hide_index=True)
-    st.download_button("Frontier as CSV", frontier.to_csv(index=False), file_name="pareto_frontier.csv",
+    st.download_button("Frontier as CSV", csv_text(frontier), file_name="pareto_frontier.csv",
                        mime="text/csv", on_click="ignore")

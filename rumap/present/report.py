@@ -8,6 +8,7 @@ configuration (and so the report) only with ``include_data=True``.
 
 from __future__ import annotations
 
+import csv
 import datetime as _dt
 import html
 import json
@@ -28,7 +29,7 @@ from rumap.result import json_safe
 from rumap.specs import Analysis, spec_from_dict
 
 __all__ = ["config_dict", "config_json", "load_config", "curves_csv", "curves_json", "report_html",
-           "figure_image", "CONFIG_FORMAT"]
+           "figure_image", "csv_text", "CONFIG_FORMAT"]
 
 #: Identifies rumap configuration files (and their version).
 CONFIG_FORMAT = "rumap-config/1"
@@ -153,7 +154,50 @@ def curves_csv(analyses: Sequence[Analysis]) -> str:
     -------
     str
     """
-    return curves_frame(analyses).to_csv(index=False)
+    return csv_text(curves_frame(analyses))
+
+
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _neutralised(value: Any) -> Any:
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")},
+                 example=lambda: {"frame": pd.DataFrame({"map": ["=1+1"], "risk": [0.5]})})
+def csv_text(frame: pd.DataFrame) -> str:
+    """A table as CSV text that a spreadsheet shows as text: no cell or header is read as a formula.
+
+    A text cell or column name that starts with ``=``, ``+``, ``-``, ``@``, a
+    tab or a carriage return gets a leading ``'`` (OWASP's rule against CSV
+    injection), and every text cell is quoted; numbers are written as they are.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rumap.present.report import csv_text
+    >>> print(csv_text(pd.DataFrame({"=name": ['=HYPERLINK("http://x","y")', "plain"], "value": [-1.5, 2.0]})))
+    "'=name","value"
+    "'=HYPERLINK(""http://x"",""y"")",-1.5
+    "plain",2.0
+    <BLANKLINE>
+    """
+    safe = frame.copy()
+    for column in safe.columns:
+        if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
+            safe[column] = safe[column].map(_neutralised)
+    safe.columns = [_neutralised(str(c)) for c in safe.columns]
+    return safe.to_csv(index=False, quoting=csv.QUOTE_NONNUMERIC)
 
 
 @validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_analysis()]})

@@ -121,3 +121,22 @@ def test_empirical_configuration_loads_back_to_the_same_simulation():
         np.testing.assert_array_equal(a.risk, b.risk)
         np.testing.assert_array_equal(a.risk_se, b.risk_se)
         np.testing.assert_array_equal(a.utility, b.utility)
+
+
+def test_csv_exports_neutralise_formulas():
+    import csv
+    import io
+
+    from rumap.present.report import FORMULA_STARTS, csv_text
+    from rumap.specs import AnalyticSpec
+
+    hostile = '=HYPERLINK("http://x","y")'
+    analysis = AnalyticSpec(n=200, sigma2=1.0, states=("record",), lambda2_num=3).run().renamed(hostile)
+    rows = list(csv.reader(io.StringIO(curves_csv([analysis]))))
+    assert rows[1][0] == "'" + hostile
+    for start in FORMULA_STARTS:
+        frame = pd.DataFrame({start + "name": [start + "cell", "plain"], "value": [-1.5, 2.0]})
+        rows = list(csv.reader(io.StringIO(csv_text(frame))))
+        cells = [cell for row in rows for cell in row]
+        assert not any(cell.startswith(FORMULA_STARTS) for cell in cells if cell not in ("-1.5",)), cells
+        assert rows[1][1] == "-1.5"  # numbers stay numbers
