@@ -12,6 +12,7 @@ import io
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,22 @@ FORMATS_EXTRA = "formats"
 
 
 
+def _refuse_duplicates(names: list[Any]) -> None:
+    """Refuse a header that names a column twice (readers would rename the second one silently)."""
+    seen, twice = set(), []
+    for name in (str(n).strip() for n in names):
+        if name in seen and name not in twice:
+            twice.append(name)
+        seen.add(name)
+    if twice:
+        raise InputError(f"the header names a column more than once: {', '.join(repr(n) for n in twice)}")
+
+
+def _text_header(buffer: io.BytesIO, sep: str) -> list[str]:
+    head = buffer.getvalue()[:65536].decode("utf-8-sig", errors="ignore")
+    return next(csv.reader(io.StringIO(head), delimiter=sep), [])
+
+
 def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:
     # Sniff among the usual delimiters only: a free sniff takes a letter of a
     # one-column header (e.g. the "o" of "income") for the delimiter.
@@ -47,15 +64,19 @@ def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:
         sep = csv.Sniffer().sniff(head, delimiters=",;\t|").delimiter
     except csv.Error:
         sep = ","
+    _refuse_duplicates(_text_header(buffer, sep))
     return pd.read_csv(buffer, sep=sep, encoding="utf-8-sig")
 
 
 def _read_tsv(buffer: io.BytesIO) -> pd.DataFrame:
+    _refuse_duplicates(_text_header(buffer, "\t"))
     return pd.read_csv(buffer, sep="\t", encoding="utf-8-sig")
 
 
 def _read_excel(buffer: io.BytesIO) -> pd.DataFrame:
     optional_module("openpyxl", "reading Excel files", FORMATS_EXTRA)
+    _refuse_duplicates(pd.read_excel(buffer, engine="openpyxl", header=None, nrows=1).iloc[0].tolist())
+    buffer.seek(0)
     return pd.read_excel(buffer, engine="openpyxl")
 
 
@@ -141,7 +162,7 @@ def read_table_bytes(content: bytes, name: str) -> pd.DataFrame:
         raise InputError(f"{name}: the file is not UTF-8 text (bad encoding)") from None
     except pd.errors.EmptyDataError:
         raise InputError(f"{name}: the file has no data") from None
-    except InputError as exc:  # an optional reader that is not installed
+    except InputError as exc:  # an optional reader that is not installed, or a column named twice
         raise InputError(f"{name}: {exc}") from None
     except ImportError as exc:
         raise InputError(f"{name}: reading {suffix} files needs {exc.name}, which is not installed: "
@@ -175,7 +196,8 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     """
     path = Path(path)
     try:
-        content = path.read_bytes()
+        with path.open("rb") as handle:  # at most one byte over the limit, whatever the file is
+            content = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -106,3 +106,27 @@ def test_a_missing_reader_names_the_extra(monkeypatch, name, module):
         read_table_bytes(b"some bytes", name)
     message = str(info.value)
     assert message.startswith(f"{name}: ") and module in message and "pip install 'rumap[formats]'" in message
+
+
+@pytest.mark.parametrize("name, content", [("d.csv", b"income,age,income\n1,2,3\n4,5,6\n"),
+                                           ("d.tsv", b"income\tage\tincome\n1\t2\t3\n4\t5\t6\n")])
+def test_a_header_naming_a_column_twice_is_refused(name, content):
+    with pytest.raises(InputError, match=rf"^{name}: the header names a column more than once: 'income'$"):
+        read_table_bytes(content, name)
+
+
+def test_an_excel_header_naming_a_column_twice_is_refused(tmp_path):
+    path = tmp_path / "d.xlsx"
+    pd.DataFrame([[1, 2, 3]], columns=["a", "b", "c"]).rename(columns={"c": "a"}).to_excel(path, index=False)
+    with pytest.raises(InputError, match="names a column more than once: 'a'"):
+        read_table_bytes(path.read_bytes(), "d.xlsx")
+
+
+def test_an_endless_file_is_refused_at_the_size_limit(tmp_path, monkeypatch):
+    from rumap.io.data import read_table
+
+    monkeypatch.setattr(data_module, "MAX_BYTES", 4096)
+    endless = tmp_path / "endless.csv"
+    endless.symlink_to("/dev/zero")
+    with pytest.raises(InputError, match="over the 0 MB limit|over the .* limit"):
+        read_table(endless)
