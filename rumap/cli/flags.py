@@ -79,6 +79,8 @@ def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.nd
         if step < 1 or stop < start:
             raise InputError(f"--{name.replace('_', '-')} must have START <= STOP and STEP >= 1, got {text!r}")
         return np.arange(start, stop + 1, step, dtype=int)
+    if not (np.isfinite(start) and np.isfinite(stop)):
+        raise InputError(f"--{name.replace('_', '-')} must have finite START and STOP, got {text!r}")
     check_scalar("grid_num", num)
     if stop < start:
         raise InputError(f"--{name.replace('_', '-')} must have START <= STOP, got {text!r}")

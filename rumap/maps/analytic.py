@@ -78,7 +78,8 @@ def utility_mean(lambda2: ArrayLike, n: int, sigma2: float) -> np.ndarray:
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Section 3.1.
     """
-    return n / (sigma2 + lambda2)
+    with np.errstate(over="ignore"):  # beyond the largest float the variance is infinite: U = 0
+        return n / (sigma2 + lambda2)
 
 
 @validate_params({"lambda2": Grid("lambda2"), "sigma2": "sigma2"}, example=lambda: {"lambda2": [0.0, 0.5], "sigma2": 1.0})
@@ -98,7 +99,8 @@ def efficiency(lambda2: ArrayLike, sigma2: float) -> np.ndarray:
     -------
     ndarray, shape (m,)
     """
-    return sigma2 / (sigma2 + lambda2)
+    with np.errstate(over="ignore"):
+        return sigma2 / (sigma2 + lambda2)
 
 
 @validate_params({"lambda2": Grid("lambda2"), "n": "n", "sigma2": "sigma2", "mu": "mu", "tau": "tau"},
@@ -135,7 +137,8 @@ def risk_mean_target(lambda2: ArrayLike, n: int, sigma2: float, mu: float, tau: 
 
 
 def _risk_mean_target(lam: np.ndarray, n: int, sigma2: float, mu: float, tau: float) -> np.ndarray:
-    return n / (sigma2 + lam + n * (mu - tau) ** 2)
+    with np.errstate(over="ignore"):
+        return n / (sigma2 + lam + n * np.square(np.float64(mu) - tau))
 
 
 @validate_params({"lambda2": Grid("lambda2"), "n": "n", "sigma2": "sigma2"},
@@ -169,7 +172,8 @@ def risk_population(lambda2: ArrayLike, n: int, sigma2: float) -> np.ndarray:
 
 
 def _risk_population(lam: np.ndarray, n: int, sigma2: float) -> np.ndarray:
-    return n / ((n + 1) * sigma2 + lam)
+    with np.errstate(over="ignore"):
+        return n / ((n + 1) * sigma2 + lam)
 
 
 @validate_params({"lambda2": Grid("lambda2"), "sigma2": [None, "sigma2"], "mu": [None, "mu"]},
@@ -202,7 +206,8 @@ def risk_sample(lambda2: ArrayLike, x: ArrayLike, sigma2: float | None = None, m
 
 
 def _risk_sample(lam: np.ndarray, data: np.ndarray, sigma2: float, mu: float) -> np.ndarray:
-    return data.size / (sigma2 + lam + float(np.sum((mu - data) ** 2)))
+    with np.errstate(over="ignore"):
+        return data.size / (sigma2 + lam + float(np.sum((mu - data) ** 2)))
 
 
 @validate_params({"lambda2": Grid("lambda2")}, example=lambda: {"lambda2": [0.0, 0.5]})
@@ -349,9 +354,10 @@ def risk_maximum(
 
 def _risk_maximum(lam: np.ndarray, n: int, sigma2: float, mu: float, observed: float | None) -> np.ndarray:
     k1, k2 = _extreme_constants(n)
-    sd_y = np.sqrt(sigma2 + lam)
-    x_max = mu + math.sqrt(sigma2) * k1 if observed is None else observed
-    return 1.0 / (k2 * (sigma2 + lam) + (x_max - mu - k1 * sd_y) ** 2)
+    with np.errstate(over="ignore"):  # a variance beyond the largest float: the MSE is infinite and R is 0
+        sd_y = np.sqrt(sigma2 + lam)
+        x_max = mu + math.sqrt(sigma2) * k1 if observed is None else observed
+        return 1.0 / (k2 * (sigma2 + lam) + (x_max - mu - k1 * sd_y) ** 2)
 
 
 @validate_params({"lambda2": Grid("lambda2"), "n": _EXTREME_N, "sigma2": "sigma2", "mu": "mu", "observed": [None, "observed_extreme"]},
@@ -409,7 +415,8 @@ def _k_minimum(lam: np.ndarray, s: AnalyticSetting) -> np.ndarray:
 
 # Closed forms of the smallest lambda2 with R <= r, for the states whose risk is monotone in lambda2.
 def _inverse_mean_target(r: float, s: AnalyticSetting) -> float:
-    return s.n / r - s.sigma2 - s.n * (s.mu - s.tau) ** 2
+    with np.errstate(over="ignore"):  # a target beyond the largest float: no noise is needed
+        return float(s.n / r - s.sigma2 - s.n * np.square(np.float64(s.mu) - s.tau))
 
 
 def _inverse_population(r: float, s: AnalyticSetting) -> float:

@@ -81,11 +81,13 @@ def _standardized(family: str, shape: float | None):
 
 
 def risk_percentile_normal(lam: np.ndarray, n: int, sigma2: float, p: float) -> np.ndarray:
+    """Eq 8, the percentile state with normal data and noise (a kernel: checked input)."""
     z = NormalDist().inv_cdf(p)
     phi = math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
-    total = sigma2 + lam
-    mse = p * (1 - p) / (n * phi**2) * total + z**2 * (np.sqrt(total) - math.sqrt(sigma2)) ** 2
-    return 1.0 / mse
+    with np.errstate(over="ignore"):  # a variance beyond the largest float: the MSE is infinite and R is 0
+        total = sigma2 + lam
+        mse = p * (1 - p) / (n * phi**2) * total + z**2 * (np.sqrt(total) - math.sqrt(sigma2)) ** 2
+        return 1.0 / mse
 
 
 def risk_percentile_quadrature(lam: np.ndarray, n: int, sigma2: float, p: float, family: str,

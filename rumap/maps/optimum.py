@@ -82,6 +82,11 @@ class Crossing:
         return {"states": list(self.states), "lambda2": self.lambda2, "risk": self.risk}
 
 
+#: The default search range for the smallest noise variance: up to this many times sigma2 (in effect unbounded).
+UNBOUNDED_FACTOR = 1e12
+#: The largest default search bound: far beyond any variance, and small enough that sigma2 + lambda2 stays finite.
+_LARGEST = 1e300
+
 _SEARCH_POINTS = 4000
 
 
@@ -133,7 +138,7 @@ def max_tolerable_risk(
         The maximum tolerable risk ``R_max`` (> 0).
     upper : float, optional
         The largest noise variance the agency would consider; default
-        ``1e12 * sigma2`` (in effect unbounded).
+        ``1e12 * sigma2`` (in effect unbounded; at most the largest float).
 
     Returns
     -------
@@ -163,7 +168,7 @@ def max_tolerable_risk(
     (0.2, 166.67, 0.8333)
     """
     record = check_state(state, setting)
-    upper = setting.sigma2 * 1e12 if upper is None else upper
+    upper = min(setting.sigma2 * UNBOUNDED_FACTOR, _LARGEST) if upper is None else upper
     if record.inverse is not None:
         lam = max(0.0, record.inverse(max_risk, setting))
         lam_opt: float | None = lam if lam <= upper else None

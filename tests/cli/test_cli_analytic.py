@@ -97,3 +97,20 @@ def _reject_constant(name: str):
 def test_json_is_strict():
     proc = run_cli(*PAPER, "--state", "record", "--json")
     json.loads(proc.stdout, parse_constant=_reject_constant)
+
+
+def test_an_infinite_grid_end_is_one_line():
+    assert_bad_input(run_cli("analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:inf:5", "--state", "record"),
+                     "--lambda2 must have finite START and STOP")
+
+
+@pytest.mark.parametrize("extra", [["--sigma2", "1e308", "--lambda2", "0:1:5"],
+                                   ["--sigma2", "1", "--lambda2", "0:1e308:5"],
+                                   ["--sigma2", "1e308", "--lambda2", "0:1e308:5"],
+                                   ["--sigma2", "1e308", "--lambda2", "0:1:5", "--mu", "1e300", "--tau=-1e300"]])
+def test_values_near_the_largest_float_give_clean_output(extra):
+    proc = run_cli("analytic", "--n", "200", *extra, "--state", "record", "--state", "population", "--state",
+                   "percentile", "--state", "maximum", "--state", "minimum", "--max-risk", "5", "--json",
+                   *(["--state", "mean-target"] if "--tau=-1e300" in extra else []))
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    json.loads(proc.stdout, parse_constant=_reject_constant)  # no NaN or Infinity: null where not finite
