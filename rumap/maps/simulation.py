@@ -539,6 +539,9 @@ def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[i
     """
     start = time.perf_counter()
     x = np.ascontiguousarray(data.reshape(data.shape[0], -1))
+    constant = np.flatnonzero(np.ptp(x, axis=0) == 0)
+    if constant.size:
+        raise InputError(f"data: column {int(constant[0]) + 1} is constant: an R-U map needs values that vary")
     plan = _make_plan(x, config)
     units = _units(plan, x.shape[0])
     total = plan.n_replicates * len(config.values)

@@ -168,3 +168,11 @@ def test_rankswap_form():
     assert index["risk"][0] > index["risk"][1] > index["risk"][2]
     assert position["risk"] == [None, None, None]  # infinite: a swap permutes values, order statistics stay
     assert all(0 < u < 1 for u in index["utility"])
+
+
+@pytest.mark.parametrize("grid", [["--lambda2", "0.1:1:3"], ["--lambda2-frac", "0.1:1:3"]])
+def test_a_constant_column_is_one_line(tmp_path, grid):
+    path = tmp_path / "constant.csv"
+    path.write_text("x\n5\n5\n5\n5\n5\n")
+    assert_bad_input(run_cli("simulate", "--data", path, "--column", "x", *grid, "--target", "max",
+                             "--replicates", "5", "--json"), "constant")
