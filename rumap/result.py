@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap.errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,21 +130,28 @@ class RUMap:
                 return None
             return np.array([fill if v is None else v for v in value], dtype=float)
 
-        return cls(
-            parameter=data["parameter"],
-            values=arr("values", math.nan),
-            risk=arr("risk"),
-            utility=arr("utility"),
-            risk_se=arr("risk_se", math.nan),
-            utility_se=arr("utility_se", math.nan),
-            risk_label=data.get("risk_label", "R"),
-            utility_label=data.get("utility_label", "U"),
-            method=data.get("method", ""),
-            knowledge=data.get("knowledge", ""),
-            target=data.get("target", ""),
-            efficiency=arr("efficiency", math.nan),
-            config=data.get("config", {}),
-        )
+        if not isinstance(data, Mapping):
+            raise InputError(f"a map must be a JSON object, got {type(data).__name__}")
+        try:
+            return cls(
+                parameter=data["parameter"],
+                values=arr("values", math.nan),
+                risk=arr("risk"),
+                utility=arr("utility"),
+                risk_se=arr("risk_se", math.nan),
+                utility_se=arr("utility_se", math.nan),
+                risk_label=data.get("risk_label", "R"),
+                utility_label=data.get("utility_label", "U"),
+                method=data.get("method", ""),
+                knowledge=data.get("knowledge", ""),
+                target=data.get("target", ""),
+                efficiency=arr("efficiency", math.nan),
+                config=data.get("config", {}),
+            )
+        except KeyError as exc:
+            raise InputError(f"a map needs the field {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"a map has an invalid field: {exc}") from None
 
 
 @validate_params({"m": InstanceOf(RUMap), "keys": InstanceOf(Mapping, "a mapping of output keys to RUMap.to_dict keys")},

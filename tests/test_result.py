@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
 
 
@@ -49,3 +50,11 @@ def test_to_frame_columns():
 def test_json_safe_converts_numpy_and_nonfinite():
     assert json_safe({"a": np.float64(np.nan), "b": np.int64(3), "c": [np.inf, 1.5], "d": np.bool_(True)}) == {
         "a": None, "b": 3, "c": [None, 1.5], "d": True}
+
+
+@pytest.mark.parametrize("data, fragment", [({}, "needs the field 'parameter'"), ([1], "must be a JSON object"),
+                                            ({"parameter": "k", "values": "x", "risk": [1], "utility": [1]},
+                                             "invalid field")])
+def test_a_bad_map_is_bad_input(data, fragment):
+    with pytest.raises(InputError, match=fragment):
+        RUMap.from_dict(data)

@@ -90,6 +90,15 @@ _CONNECT_TIMEOUT = 10
 _MAX_THREADS = 8
 
 
+def _names(field: str, value: Any) -> tuple[str, ...]:
+    """A name or a list of names, as a tuple; anything else is bad input naming the field."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise InputError(f"{field} must be a name or a list of names, got {value!r}")
+
+
 # --- configuration -------------------------------------------------------------------------
 
 
@@ -161,9 +170,9 @@ class SimulationConfig:
             _noise_spec(options)  # validates
         object.__setattr__(self, "method_options", options)
         object.__setattr__(self, "values", spec.check_values(self.values))
-        targets = tuple(str(t) for t in ([self.targets] if isinstance(self.targets, str) else self.targets))
-        knowledge = ([self.knowledge] if isinstance(self.knowledge, str) else list(self.knowledge))
-        measures = tuple([self.risk_measures] if isinstance(self.risk_measures, str) else self.risk_measures)
+        targets = tuple(str(t) for t in _names("targets", self.targets))
+        knowledge = list(_names("knowledge", self.knowledge))
+        measures = _names("risk_measures", self.risk_measures)
         for m in measures:
             if m not in DATASET_RISK_MEASURES:
                 raise InputError(f"unknown risk measure {m!r}; choose from {', '.join(DATASET_RISK_MEASURES) or '(none)'}")

@@ -188,7 +188,10 @@ def _extra_none(x: np.ndarray, options: Mapping[str, Any]) -> dict:
 
 
 def _extra_quantiles(x: np.ndarray, options: Mapping[str, Any]) -> dict:
-    qs = np.atleast_1d(np.asarray(options.get("quantiles", (0.1, 0.5, 0.9)), dtype=float))
+    try:
+        qs = np.atleast_1d(np.asarray(options.get("quantiles", (0.1, 0.5, 0.9)), dtype=float))
+    except (TypeError, ValueError):
+        raise InputError(f"utility quantiles must be numbers in (0, 1), got {options.get('quantiles')!r}") from None
     if qs.ndim != 1 or qs.size == 0 or np.any(~(qs > 0) | ~(qs < 1)):
         raise InputError(f"utility quantiles must be numbers in (0, 1), got {options.get('quantiles')!r}")
     return {"quantiles": qs, "x_quantiles": np.quantile(x, qs, axis=0)}

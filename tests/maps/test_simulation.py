@@ -288,6 +288,8 @@ def test_config_json_round_trip():
     ({"values": ()}, "empty"),
     ({"targets": ("p100",)}, "percentile"),
     ({"knowledge": ("telepathy",)}, "unknown knowledge"),
+    ({"targets": 5}, "targets must be a name or a list of names"),
+    ({"knowledge": [1]}, "knowledge must be a name or a list of names"),
     ({"utility": "joy"}, "unknown utility"),
     ({"replicates": 0}, "replicates"),
     ({"chunk_size": 0}, "chunk_size"),
