@@ -244,6 +244,10 @@ def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str 
         Unknown or non-numeric column, missing values under ``"refuse"``, fewer
         than 2 rows.
     """
+    try:
+        _refuse_duplicates(list(frame.columns))
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
     if columns is None:
         columns = numeric_column_names(frame)
         if not columns:

@@ -130,3 +130,10 @@ def test_an_endless_file_is_refused_at_the_size_limit(tmp_path, monkeypatch):
     endless.symlink_to("/dev/zero")
     with pytest.raises(InputError, match="over the 0 MB limit|over the .* limit"):
         read_table(endless)
+
+
+def test_a_frame_with_a_column_named_twice_is_refused():
+    frame = pd.DataFrame([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], columns=["a", "a"])
+    for call in (lambda: numeric_columns(frame, ["a"], source="f"), lambda: numeric_column(frame, "a", source="f")):
+        with pytest.raises(InputError, match="^f: the header names a column more than once: 'a'$"):
+            call()
