@@ -450,6 +450,8 @@ def identity_risk_from_data(data: Any, key: Sequence[str | int], N: float, a: fl
     names = select_columns(frame, key, source, what="key")
     freq = key_frequencies(frame, names, source)
     n = int(freq.sum())
+    if n < 2:
+        raise InputError(f"{source}: identity risk needs at least 2 records, got {n}")
     if N < n:
         raise InputError(f"N (population size) must be at least the sample size n = {n}, got {N:g}")
     if a > N:

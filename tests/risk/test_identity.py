@@ -251,3 +251,8 @@ def test_recoding_total_risk_over_nested_levels():
     assert recoding_total_risk(frame, key, "age", [1, 20, 5], N, [50, 2000, 400]) == pytest.approx(wider)
     with pytest.raises(InputError, match="one number of acquaintances per width"):
         recoding_total_risk(frame, key, "age", [1, 5], N, [50])
+
+
+def test_a_one_record_sample_is_refused():
+    with pytest.raises(InputError, match="needs at least 2 records, got 1"):
+        identity_risk_from_data(_persons(50).iloc[:1], ["age", "sex"], N=1000, a=10)
