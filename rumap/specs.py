@@ -415,3 +415,8 @@ def _opt_float(value: Any) -> float | None:
         return None
     value = float(value)
     return None if math.isnan(value) else value
+
+
+def _small_analysis() -> Analysis:
+    """A small analytic analysis (the paper's n = 200, sigma2 = 1, two states): the validation examples' input."""
+    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()

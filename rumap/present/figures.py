@@ -18,7 +18,7 @@ from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.maps.pareto import GridChoice
 from rumap.present.plotting import PARAMETER_SYMBOLS, ru_map_figure
 from rumap.result import RUMap
-from rumap.specs import Analysis, AnalyticSpec
+from rumap.specs import Analysis, _small_analysis
 
 __all__ = ["analysis_figure", "comparison_figure", "presentation_figure", "pareto_figure", "PLOTLY_CONFIG"]
 
@@ -37,18 +37,14 @@ def _wrap(title: str | None, width: int = 60) -> str | None:
     return None if title is None else "<br>".join(textwrap.wrap(title, width)) or title
 
 
-def _analysis() -> Analysis:
-    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()
-
-
 def _pareto_example() -> dict:
     from rumap.maps.pareto import map_points, pareto_frontier
 
-    maps = list(_analysis().maps)
+    maps = list(_small_analysis().maps)
     return {"points": map_points(maps).to_frame(), "frontier": pareto_frontier(maps)}
 
 
-@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _analysis()})
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
 def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: int = 14) -> go.Figure:
     """The maps of one analysis, with its maximum tolerable risk and optima.
 
@@ -75,7 +71,7 @@ def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: 
 
 @validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "names": InstanceOf((list, tuple), "a list or tuple of names"), "log_x": Boolean(),
                   "log_y": Boolean(), "max_risk": [None, "max_risk"]},
-                 example=lambda: {"maps": list(_analysis().maps), "names": ["a", "b"]})
+                 example=lambda: {"maps": list(_small_analysis().maps), "names": ["a", "b"]})
 def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: bool = False, log_y: bool = True,
                       max_risk: float | None = None, choice: GridChoice | None = None) -> go.Figure:
     """Maps from several analyses on one set of axes, each named ``analysis: curve``.
@@ -110,7 +106,7 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)], "title": InstanceOf(str),
                   "log_x": Boolean(), "log_y": Boolean()},
-                 example=lambda: {"m": _analysis().maps[0], "choice": None, "title": "record"})
+                 example=lambda: {"m": _small_analysis().maps[0], "choice": None, "title": "record"})
 def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_x: bool = False,
                         log_y: bool = True, font_size: int = 24) -> go.Figure:
     """One map in large type with the chosen parameter annotated, for committees.

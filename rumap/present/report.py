@@ -26,7 +26,7 @@ from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG, analysis_figure
 from rumap.present.statements import summary_lines
 from rumap.result import json_safe
-from rumap.specs import Analysis, spec_from_dict
+from rumap.specs import Analysis, _small_analysis, spec_from_dict
 
 __all__ = ["config_dict", "config_json", "load_config", "curves_csv", "curves_json", "report_html",
            "figure_image", "csv_text", "CONFIG_FORMAT"]
@@ -37,14 +37,8 @@ CONFIG_FORMAT = "rumap-config/1"
 _EMBED_ID = "rumap-config"
 
 
-def _analysis() -> Analysis:
-    from rumap.specs import AnalyticSpec
-
-    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()
-
-
 @validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)]},
-                 example=lambda: {"analyses": [_analysis()]})
+                 example=lambda: {"analyses": [_small_analysis()]})
 def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The configuration of the analyses, to reproduce them exactly.
 
@@ -68,7 +62,7 @@ def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
 
 
 @validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)]},
-                 example=lambda: {"analyses": [_analysis()]})
+                 example=lambda: {"analyses": [_small_analysis()]})
 def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> str:
     """:func:`config_dict` as JSON text.
 
@@ -85,7 +79,7 @@ def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
     return json.dumps(json_safe(config_dict(analyses, data_values)), indent=2, allow_nan=False)
 
 
-@validate_params({"text": InstanceOf((str, bytes), "text or bytes")}, example=lambda: {"text": config_json([_analysis()])})
+@validate_params({"text": InstanceOf((str, bytes), "text or bytes")}, example=lambda: {"text": config_json([_small_analysis()])})
 def load_config(text: str | bytes) -> list[tuple[str, Any]]:
     """Read a configuration (JSON, or an HTML report that embeds one).
 
@@ -142,7 +136,7 @@ def curves_frame(analyses: Sequence[Analysis]) -> pd.DataFrame:
     return frame[["analysis", *[c for c in frame.columns if c != "analysis"]]]
 
 
-@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_analysis()]})
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_small_analysis()]})
 def curves_csv(analyses: Sequence[Analysis]) -> str:
     """The curves as CSV text.
 
@@ -200,7 +194,7 @@ def csv_text(frame: pd.DataFrame) -> str:
     return safe.to_csv(index=False, quoting=csv.QUOTE_NONNUMERIC)
 
 
-@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_analysis()]})
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_small_analysis()]})
 def curves_json(analyses: Sequence[Analysis]) -> str:
     """The curves, optima and specifications as JSON text (non-finite numbers as null).
 
@@ -260,7 +254,7 @@ def _optima_frame(a: Analysis) -> pd.DataFrame | None:
 
 
 @validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "title": InstanceOf(str), "data_values": [None, InstanceOf(Mapping)]},
-                 example=lambda: {"analyses": [_analysis()]})
+                 example=lambda: {"analyses": [_small_analysis()]})
 def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiality maps",
                 data_values: Mapping[str, Any] | None = None, data_summary: pd.DataFrame | None = None,
                 generated: _dt.datetime | None = None) -> str:

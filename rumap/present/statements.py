@@ -17,7 +17,7 @@ from rumap.maps.pareto import GridChoice, best_under_risk
 from rumap.present.numbers import format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap
-from rumap.specs import Analysis, AnalyticSpec
+from rumap.specs import Analysis, AnalyticSpec, _small_analysis
 
 __all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum"]
 
@@ -41,11 +41,7 @@ def _target_phrase(target: str) -> str:
     return target or "a record"
 
 
-def _analysis() -> Analysis:
-    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()
-
-
-@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": _analysis().maps[0]})
+@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": _small_analysis().maps[0]})
 def knowledge_phrase(m: RUMap) -> str:
     """Who the snooper is, e.g. ``"who can link the target to its masked record"``.
 
@@ -70,7 +66,7 @@ def knowledge_phrase(m: RUMap) -> str:
 
 @validate_params({"analysis": InstanceOf(Analysis), "index": Interval("int", 0, None, "left", "a map's position"),
                   "max_risk": [None, "max_risk"]},
-                 example=lambda: {"analysis": _analysis(), "index": 0})
+                 example=lambda: {"analysis": _small_analysis(), "index": 0})
 def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
     """The parameter of map ``index`` that keeps the most utility with risk at most ``max_risk``.
 
@@ -116,7 +112,7 @@ def _efficiency_at(m: RUMap, choice: GridChoice) -> float | None:
 
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)]},
-                 example=lambda: {"m": _analysis().maps[0], "choice": None})
+                 example=lambda: {"m": _small_analysis().maps[0], "choice": None})
 def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
     """Risk and utility at the chosen parameter, in one sentence.
 
@@ -153,7 +149,7 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
             f"{format_number(choice.max_risk)}, and the data keep utility {format_number(choice.utility)}{eff_text}.")
 
 
-@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _analysis()})
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
 def summary_lines(analysis: Analysis) -> list[str]:
     """A plain-language summary of an analysis: one sentence per map, then where curves cross.
 
@@ -172,7 +168,7 @@ def summary_lines(analysis: Analysis) -> list[str]:
     return lines
 
 
-@validate_params({"optimum": InstanceOf(Optimum)}, example=lambda: {"optimum": _analysis().optima[0]})
+@validate_params({"optimum": InstanceOf(Optimum)}, example=lambda: {"optimum": _small_analysis().optima[0]})
 def describe_optimum(optimum: Optimum) -> str:
     """A plain-language sentence about an optimum, for reports and committees.
 
