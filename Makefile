@@ -22,16 +22,17 @@ $(TEST_STAMP): $(RUN_STAMP) requirements-test.txt
 	touch $@
 
 run: $(RUN_STAMP)
-	$(BIN)/python -m streamlit run app.py --server.port $(PORT)
+	$(BIN)/python -m dashboard.serve --server.port $(PORT)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 
-# The browser tests drive Debian's Chromium (Playwright's own browser download is not used).
+# The browser tests drive Debian's Chromium (Playwright's own browser download is not used);
+# the upload-privacy test watches the server's writes with strace.
 browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/strace ]; then \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; \
+		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium strace; \
 	fi
 
 test: $(TEST_STAMP) browser

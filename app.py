@@ -7,12 +7,17 @@ a page is one line in :data:`PAGES`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from dashboard import state
+from dashboard.uploads import keep_uploads_in_memory
 
-st.set_page_config(page_title="rumap: R-U confidentiality maps", page_icon=":material/scatter_plot:",
-                   layout="wide")
+keep_uploads_in_memory()  # `make run` does this before the server starts; this covers `streamlit run app.py`
+#: The page icon is a local file: a Material or emoji icon would make the browser fetch it from a font host.
+ICON = Path(__file__).resolve().parent / "dashboard" / "assets" / "icon.png"
+st.set_page_config(page_title="rumap: R-U confidentiality maps", page_icon=str(ICON), layout="wide")
 
 #: (file, title, icon) of every page, in menu order; the first is the home page.
 PAGES = [

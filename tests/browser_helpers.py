@@ -25,11 +25,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_streamlit(script: str, timeout: float = 60) -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run script`` on a free local port; returns the process and its URL once healthy."""
+def start_streamlit(script: str, timeout: float = 60, wrapper: list[str] | None = None,
+                    ) -> tuple[subprocess.Popen, str]:
+    """Start the dashboard on a free local port; returns the process and its URL once healthy.
+
+    ``app.py`` starts as ``make run`` starts it (``python -m dashboard.serve``); another script (a page
+    run alone) through ``streamlit run``. ``wrapper`` goes in front of the command (e.g. ``strace``).
+    """
     port = _free_port()
+    launch = ["-m", "dashboard.serve"] if script == "app.py" else ["-m", "streamlit", "run", script]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true", "--server.port", str(port),
+        [*(wrapper or []), sys.executable, *launch, "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     url = f"http://127.0.0.1:{port}"

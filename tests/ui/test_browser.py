@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 TIMEOUT_MS = 60_000
 UPLOADED: dict[str, np.ndarray] = {}  # what test_upload_a_csv sent, for the report's privacy check
+REQUESTS: list[str] = []  # every URL the browser asked for, for the no-request-leaves-the-machine check
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,7 @@ def page(server):
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
         context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        context.on("request", lambda request: REQUESTS.append(request.url))
         pg = context.new_page()
         pg.set_default_timeout(TIMEOUT_MS)
         pg.goto(server)
@@ -164,3 +166,16 @@ def test_a_bad_file_shows_the_error_message(page):
     error.wait_for()
     assert "Traceback" not in _main(page).inner_text()
     _shot(page, "data_error")
+
+
+def test_every_page_loads_without_a_request_leaving_the_machine(page, server):
+    titles = page.get_by_test_id("stSidebarNav").locator("a").all_inner_texts()
+    assert len(titles) >= 10
+    for title in titles:  # the icon's ligature name, then the title
+        _open(page, title.strip().splitlines()[-1].strip())
+    page.reload()
+    _idle(page)
+    assert len(REQUESTS) > 20  # the recorder saw the pages load
+    elsewhere = sorted({url for url in REQUESTS
+                        if not url.startswith((server + "/", "data:", "blob:", "about:"))})
+    assert not elsewhere, f"requests to other hosts: {elsewhere}"
