@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from dashboard import state
+from dashboard.markdown import plain, plain_list
 from rumap._validation import PARAMETERS
 from rumap.errors import InputError
 from rumap.fingerprint import config_digest
@@ -39,9 +40,9 @@ def errors_shown() -> Iterator[None]:
     try:
         yield
     except InputError as exc:
-        st.error(str(exc))
+        st.error(plain(str(exc)))
     except Exception as exc:  # never a traceback on the page
-        st.error(f"Something went wrong ({type(exc).__name__}): {exc}")
+        st.error(f"Something went wrong ({type(exc).__name__}): {plain(exc)}")
 
 
 def bounds(name: str, low: float | None = None, high: float | None = None) -> dict:
@@ -266,7 +267,7 @@ def reproduce_code(python: str, command: str | None = None, what: str = "this ma
             st.caption(command_caption)
             st.code(command, language="bash", wrap_lines=True)
         elif no_command:
-            st.caption(f"No command line: {no_command}")
+            st.caption(f"No command line: {plain(no_command)}")
         st.caption("Python:")
         st.code(python, language="python")
 
@@ -303,7 +304,7 @@ def keep_controls(analysis: Analysis, key: str) -> None:
     name = cols[0].text_input("Name for this map", key=f"{key}_name")
     if cols[1].button("Keep this map", key=f"{key}_keep", type="primary"):
         state.keep(analysis.renamed(name.strip() or analysis.name))
-        st.toast(f"Kept “{name}”. {len(state.analyses())} map(s) kept.")
+        st.toast(f"Kept “{plain(name)}”. {len(state.analyses())} map(s) kept.")
     kept = [a.name for a in state.analyses()]
     if kept:
-        st.caption("Kept maps: " + "; ".join(kept))
+        st.caption("Kept maps: " + plain_list(kept, "; "))

@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.forms import prefill_from_data
+from dashboard.markdown import plain
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
@@ -34,7 +35,7 @@ def setting_block(sel: state.Selection | None) -> dict:
     """
     st.header("Setting")
     if sel is not None:
-        st.caption(f"Prefilled from {sel.source.name} [{sel.source.columns[0]}]; edit freely.")
+        st.caption(f"Prefilled from {plain(sel.source.name)} \\[{plain(sel.source.columns[0])}\\]; edit freely.")
     n = number("n", "n (records)", "an_n", 200)
     sigma2 = number("sigma2", "σ² (variance of the data)", "an_sigma2", 1.0)
     mu = number("mu", "μ (mean of the data)", "an_mu", 0.0)
@@ -113,7 +114,7 @@ with errors_shown():
             "state": o.state, "λ²": o.lambda2, "R": o.risk, "U": o.utility, "efficiency": o.efficiency,
             "reachable": o.reachable} for o in analysis.optima]), width="stretch", hide_index=True)
     st.subheader("In plain language")
-    st.markdown("\n".join(f"- {line}" for line in summary_lines(analysis)))
+    st.markdown("\n".join(f"- {plain(line)}" for line in summary_lines(analysis)))
 
     st.subheader("Formulas of the selected states")
     st.latex(r"U = \frac{n}{\sigma^2 + \lambda^2}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import state
+from dashboard.markdown import plain
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, number, plot
 from rumap.maps.pareto import best_under_risk
@@ -32,7 +33,7 @@ with errors_shown():
     if choice.reachable:
         symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
         st.success(f"For risk at most {max_risk:.4g}, the most utility ({choice.utility:.4g}) comes from "
-                   f"**{choice.map}** with {symbol} = {choice.value:.4g} (risk {choice.risk:.4g}).")
+                   f"**{plain(choice.map)}** with {symbol} = {choice.value:.4g} (risk {choice.risk:.4g}).")
     else:
         st.warning(f"No compared map reaches risk {max_risk:.4g} on its grid.")
     rows = []
@@ -45,6 +46,6 @@ with errors_shown():
 
 with st.expander("Remove kept maps"):
     for a in list(kept):
-        if st.button(f"Remove “{a.name}”", key=f"remove_{a.name}"):
+        if st.button(f"Remove “{plain(a.name)}”", key=f"remove_{a.name}"):
             kept.remove(a)
             st.rerun()

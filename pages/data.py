@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.forms import prefill_from_data
+from dashboard.markdown import plain, plain_list
 from dashboard.widgets import errors_shown, remembered
 from rumap.fingerprint import bytes_digest
 from rumap.io.data import BUNDLED_DATA, MAX_BYTES, READERS, numeric_column_names, summary_table
@@ -52,13 +53,13 @@ if data is None:
     st.info("Choose a bundled data set or upload a file.")
     st.stop()
 
-st.subheader(f"{data.name}")
+st.subheader(plain(data.name))
 st.caption(f"{data.frame.shape[0]} rows × {data.frame.shape[1]} columns")
 st.dataframe(data.frame.head(20), width="stretch", height=280)
 
 numeric = numeric_column_names(data.frame)
 if not numeric:
-    st.error(f"{data.name}: no numeric column; the maps need numbers.")
+    st.error(f"{plain(data.name)}: no numeric column; the maps need numbers.")
     st.stop()
 
 sel = state.selection()
@@ -83,4 +84,4 @@ with errors_shown():
     tables = [summary_table(chosen.values[:, j]).set_index("statistic")["value"].rename(col)
               for j, col in enumerate(columns)]
     st.dataframe(pd.concat(tables, axis=1), width="content")
-    st.success(f"Using {', '.join(columns)} (n = {chosen.values.shape[0]}). The map pages now start from these data.")
+    st.success(f"Using {plain_list(columns)} (n = {chosen.values.shape[0]}). The map pages now start from these data.")

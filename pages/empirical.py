@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
+from dashboard.markdown import plain, plain_list
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.errors import InputError
 from rumap.fingerprint import cache_key
@@ -95,7 +96,7 @@ def masking_block(sel: state.Selection) -> tuple[str, list, dict]:
         k_stop = number("k", "largest k", "em_k_stop", 10)
         values = list(range(int(k_start), int(k_stop) + 1))
         options["standardize"] = remembered(st.checkbox, "Standardize the variables", "em_standardize", False)
-        st.caption(f"Variables: {', '.join(sel.source.columns)} (choose them on the Data page).")
+        st.caption(f"Variables: {plain_list(sel.source.columns)} (choose them on the Data page).")
     else:
         s_start = number("swap_percent", "smallest swap %", "em_swap_start", 1.0)
         s_stop = number("swap_percent", "largest swap %", "em_swap_stop", 20.0)
@@ -184,7 +185,7 @@ if sel is None:
 x = sel.values
 first = x[:, 0]
 sd = float(np.std(first, ddof=1))
-st.caption(f"Data: {sel.source.name} [{', '.join(sel.source.columns)}], n = {x.shape[0]}.")
+st.caption(f"Data: {plain(sel.source.name)} \\[{plain_list(sel.source.columns)}\\], n = {x.shape[0]}.")
 
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
     st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest
@@ -232,7 +233,7 @@ with errors_shown():
     else:
         st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {1 / np.sqrt(analysis.max_risk):.4g}).")
     st.subheader("In plain language")
-    st.markdown("\n".join(f"- {line}" for line in summary_lines(analysis)))
+    st.markdown("\n".join(f"- {plain(line)}" for line in summary_lines(analysis)))
     with st.expander("Results table", expanded=False):
         frame = analysis.to_frame()
         st.dataframe(frame, width="stretch", hide_index=True)

@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.code import bundled_path, command, script
+from dashboard.markdown import plain, plain_list
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.widgets import (
     errors_shown,
@@ -214,7 +215,7 @@ def show_estimate(sample: Sample, s: Settings, result: IdentityResult) -> None:
     s : Settings
     result : IdentityResult
     """
-    st.subheader(f"{sample.name}: key {' x '.join(result.key)}")
+    st.subheader(f"{plain(sample.name)}: key {plain_list(result.key, ' x ')}")
     cols = st.columns(5)
     cols[0].metric("records n", f"{result.n:,}")
     cols[1].metric("sample uniques", f"{result.sample_uniques:,}")
@@ -294,8 +295,8 @@ def recoding_tab(sample: Sample, s: Settings, result: IdentityResult) -> None:
     ru = recoding_map(sample.frame, list(s.key), variable, widths, s.population, s.acquaintances,
                       method=s.estimator, source=sample.name)
     plot(ru_map_figure([ru], max_risk=s.bound), key="identity_recoding_chart")
-    st.caption(f"Parameter: the width of the bands of {variable}. Utility: share of the variance of "
-               f"{variable} kept by the bands (1 - SSE/SST).")
+    st.caption(f"Parameter: the width of the bands of {plain(variable)}. Utility: share of the variance of "
+               f"{plain(variable)} kept by the bands (1 - SSE/SST).")
     table = ru.to_frame().assign(sample_uniques=ru.config["sample_uniques"], cells=ru.config["cells"])
     st.dataframe(table, hide_index=True)
     python = recoding_code(sample, s, variable, widths)

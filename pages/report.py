@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import state
+from dashboard.markdown import plain
 from dashboard.pagemaps import is_reproducible
 from dashboard.widgets import errors_shown
 from rumap.io.data import summary_table
@@ -26,7 +27,7 @@ if config_file is not None and st.button("Reproduce the maps in this file", key=
         for i, (name, spec) in enumerate(loaded):
             analysis = state.run_cached(spec, state.data_for(spec))
             state.keep(analysis.renamed(name) if name else analysis)
-            bar.progress((i + 1) / len(loaded), text=f"Reproduced {name}")
+            bar.progress((i + 1) / len(loaded), text=f"Reproduced {plain(name)}")
         st.success(f"Reproduced {len(loaded)} map(s); they are now kept.")
         kept = state.analyses()
 

@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.code import bundled_path, command, script
+from dashboard.markdown import plain
 from dashboard.widgets import errors_shown, multiselect, number, remembered, reproduce_code, selectbox, slider
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table, read_table_bytes
@@ -268,7 +269,7 @@ with errors_shown():
     with st.sidebar:
         linkage = linkage_block(common, numeric)
         intervals = intervals_block(numeric)
-    st.subheader(files.label)
+    st.subheader(plain(files.label))
     left, right = st.columns(2)
     with left, errors_shown():
         show_linkage(files, linkage)

@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.code import command, script
+from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.widgets import (
     errors_shown,
@@ -363,7 +364,7 @@ def suppression_section() -> None:
         row, column, own = insider
         result = insider_bounds(table, row, column, own)
         v = result.view
-        st.markdown(f"The other contributors to cell {row} / {column} total **{v.insider_min:g} .. "
+        st.markdown(f"The other contributors to cell {plain(row)} / {plain(column)} total **{v.insider_min:g} .. "
                     f"{v.insider_max:g}** for the insider (DR = {_fmt(v.insider_risk)}), **0 .. {v.outsider_max:g}** "
                     f"for an outsider (DR = {_fmt(v.outsider_risk)}).")
         st.dataframe(result.to_frame(), hide_index=True, width="stretch")

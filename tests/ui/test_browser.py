@@ -168,7 +168,19 @@ def test_a_bad_file_shows_the_error_message(page):
     _shot(page, "data_error")
 
 
+HOSTILE_COLUMN = "![c](http://127.0.0.1:9/c.png)"
+
+
 def test_every_page_loads_without_a_request_leaving_the_machine(page, server):
+    # names that would fetch an image or make a link if rendered as Markdown show as plain text
+    _open(page, "Data")
+    rows = "\n".join(f"{1000 + 37 * i % 911},{i % 7}" for i in range(120))
+    content = f'"{HOSTILE_COLUMN}",[x](http://127.0.0.1:9/)\n{rows}'.encode()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": "![f](http:127.0.0.1:9).csv", "mimeType": "text/csv", "buffer": content}])
+    _idle(page)
+    page.get_by_text(f"Using {HOSTILE_COLUMN} (n = 120)").wait_for()
+    assert page.locator('[data-testid="stMain"] img[src*="127.0.0.1:9"]').count() == 0
     titles = page.get_by_test_id("stSidebarNav").locator("a").all_inner_texts()
     assert len(titles) >= 10
     for title in titles:  # the icon's ligature name, then the title
