@@ -13,7 +13,7 @@ from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
 from rumap.present.figures import analysis_figure
 from rumap.present.statements import summary_lines
-from rumap.specs import AnalyticSpec
+from rumap.specs import AnalyticSpec, inputs_from_data
 
 #: The knowledge states drawn at first: the paper's Figure 4.
 DEFAULT_STATES = ["record", "population", "percentile", "maximum"]
@@ -49,9 +49,10 @@ def setting_block(sel: state.Selection | None) -> dict:
     use_data = remembered(st.checkbox, "Use the data's observed values (Eq 3, Eq 9)", "an_use_data",
                           sel is not None, disabled=sel is None,
                           help="the sample state and the observed maximum/minimum need the data column")
-    return {"n": int(n), "sigma2": float(sigma2), "mu": float(mu), "tau": float(tau) if tau_on else None,
-            "p": float(p), "family": family, "shape": float(shape) if shaped else None,
-            "data": sel.source if (use_data and sel is not None) else None}
+    data = sel.source if (use_data and sel is not None) else None
+    setting = {"n": int(n), "sigma2": float(sigma2), "mu": float(mu), "tau": float(tau) if tau_on else None,
+               "p": float(p), "family": family, "shape": float(shape) if shaped else None, "data": data}
+    return {**setting, "from_data": inputs_from_data(setting, sel.column) if data is not None else ()}
 
 
 def map_block(has_tau: bool, has_data: bool) -> dict:

@@ -22,7 +22,9 @@ st.caption("A configuration file (or an HTML report made here) reproduces its ma
 config_file = st.file_uploader("Configuration (.json or .html)", type=["json", "html"], key="report_config")
 if config_file is not None and st.button("Reproduce the maps in this file", key="report_load"):
     with errors_shown():
-        loaded = load_config(config_file.getvalue())
+        current = state.selection()
+        loaded = load_config(config_file.getvalue(),
+                             data_values={current.source.digest: current.values} if current is not None else None)
         bar = st.progress(0.0, text="Reproducing…")
         for i, (name, spec) in enumerate(loaded):
             analysis = state.run_cached(spec, state.data_for(spec))
@@ -57,6 +59,11 @@ with errors_shown():
                    and a.spec.data.digest not in data_values and a.spec.data.kind != "bundled"]
         if missing:
             st.warning("The data of " + ", ".join(missing) + " are no longer loaded and cannot be included.")
+    include_aggregates = st.checkbox("Include statistics of the data (mean, variance, target values, extremes)",
+                                     value=False, key="report_include_aggregates",
+                                     help="off by default: analytic maps computed from the data then record σ², μ "
+                                          "and τ as 'from the data' (recomputed when the file is loaded with the "
+                                          "same data), and no target's value or data extreme is written")
     include_summary = st.checkbox("Include the data's summary table (n, mean, sd, min, percentiles, max)",
                                   value=False, key="report_include_summary",
                                   help="off by default: the summary shows values of the data, such as the maximum")
@@ -72,17 +79,18 @@ with errors_shown():
     cols = st.columns(4)
     cols[1].download_button("Curves (CSV)", curves_csv(chosen), file_name="rumap_curves.csv", mime="text/csv",
                             on_click="ignore", key="dl_csv")
-    cols[2].download_button("Curves (JSON)", curves_json(chosen), file_name="rumap_curves.json",
+    cols[2].download_button("Curves (JSON)", curves_json(chosen, include_aggregates, include_aggregates), file_name="rumap_curves.json",
                             mime="application/json", on_click="ignore", key="dl_json")
     if page_maps:
         st.caption("In the curves (CSV, JSON) only, with the Python that reproduces them: "
                    + "; ".join(page_maps) + ". The configuration and the HTML report hold the maps whose "
                    "settings load back on this page.")
     if loadable:
-        html_text = report_html(loadable, title=title, data_values=data_values, data_summary=data_summary)
+        html_text = report_html(loadable, title=title, data_values=data_values, data_summary=data_summary,
+                                aggregates=include_aggregates)
         cols[0].download_button("HTML report", html_text, file_name="rumap_report.html", mime="text/html",
                                 on_click="ignore", type="primary", key="dl_html")
-        cols[3].download_button("Configuration (JSON)", config_json(loadable, data_values),
+        cols[3].download_button("Configuration (JSON)", config_json(loadable, data_values, include_aggregates),
                                 file_name="rumap_config.json", mime="application/json", on_click="ignore",
                                 key="dl_config")
         st.caption(f"The HTML report is one file ({len(html_text) / 1e6:.1f} MB) that works offline, with "
@@ -106,4 +114,4 @@ with errors_shown():
 
     if loadable:
         with st.expander("Preview: configuration"):
-            st.code(config_json(loadable, data_values), language="json")
+            st.code(config_json(loadable, data_values, include_aggregates), language="json")

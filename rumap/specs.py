@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, check_scalar, validate_params
+from rumap._validation import InstanceOf, Interval, NumberArray, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.fingerprint import array_digest
 from rumap.maps.analytic import analytic_map, check_state
@@ -31,7 +31,27 @@ from rumap.result import RUMap, json_safe
 if TYPE_CHECKING:
     from rumap.maps.simulation import SimulationConfig
 
-__all__ = ["DataSource", "AnalyticSpec", "EmpiricalSpec", "Analysis", "spec_from_dict", "SPEC_KINDS"]
+__all__ = ["DataSource", "AnalyticSpec", "EmpiricalSpec", "Analysis", "spec_from_dict", "SPEC_KINDS",
+           "DATA_STATISTICS", "DATA_VALUE_KEYS", "inputs_from_data"]
+
+
+def _variance(x: np.ndarray) -> float:
+    return float(np.var(x, ddof=1))
+
+
+#: Statistics of a data column that an analytic input may be taken from (``AnalyticSpec.from_data``):
+#: the aggregates (mean, variance) and the order statistics (maximum, minimum).
+DATA_STATISTICS: dict[str, Callable[[np.ndarray], float]] = {
+    "mean": lambda x: float(np.mean(x)),
+    "variance": _variance,
+    "maximum": lambda x: float(np.max(x)),
+    "minimum": lambda x: float(np.min(x)),
+}
+#: The analytic inputs that can come from the data, with the statistics each can be; exports withhold them
+#: unless aggregates are asked for.
+_DATA_INPUTS = {"sigma2": ("variance",), "mu": ("mean",), "tau": ("maximum", "minimum", "mean")}
+#: Keys of a map's ``config`` that hold a value of the data or an order statistic: never exported unless asked.
+DATA_VALUE_KEYS = ("target_value", "data_min", "data_max")
 
 
 @dataclass(frozen=True)
@@ -168,6 +188,11 @@ class AnalyticSpec(AnalyticInputs):
     data : DataSource, optional
         The data column whose observed extremes (Eq 9) and values (Eq 3) are
         used; needed by the ``sample`` state.
+    from_data : tuple of (str, str)
+        The inputs (``sigma2``, ``mu``, ``tau``) that are statistics of the data
+        column (keys of :data:`DATA_STATISTICS`), e.g. ``(("sigma2", "variance"),
+        ("mu", "mean"))``. Exports withhold them unless aggregates are asked for
+        (:meth:`export_dict`); loading back recomputes them from the data.
 
     Examples
     --------
@@ -189,6 +214,7 @@ class AnalyticSpec(AnalyticInputs):
     log_x: bool = False
     log_y: bool = True
     data: DataSource | None = None
+    from_data: tuple[tuple[str, str], ...] = ()
 
     kind = "analytic"
 
@@ -206,6 +232,7 @@ class AnalyticSpec(AnalyticInputs):
             raise InputError(f"the lambda2 range must have start <= stop, got {self.lambda2_start}:{self.lambda2_stop}")
         if self.max_risk is not None:
             check_scalar("max_risk", self.max_risk)
+        object.__setattr__(self, "from_data", _check_from_data(self.from_data, self.data))
 
     def grid(self) -> np.ndarray:
         """The noise variances, shape (lambda2_num,)."""
@@ -229,6 +256,8 @@ class AnalyticSpec(AnalyticInputs):
         return Analysis(spec=self, maps=tuple(maps), optima=optima, crossings=crossed)
 
     def title(self) -> str:
+        if self.data is not None and dict(self.from_data).get("sigma2"):
+            return f"analytic, {self.data.name} (n = {self.n}): " + ", ".join(self.states)
         return (f"analytic, n = {self.n}, σ² = {self.sigma2:.4g}: " + ", ".join(self.states))
 
     def to_dict(self) -> dict[str, Any]:
@@ -237,21 +266,119 @@ class AnalyticSpec(AnalyticInputs):
             "lambda2": {"start": self.lambda2_start, "stop": self.lambda2_stop, "num": self.lambda2_num},
             "max_risk": self.max_risk, "log_x": self.log_x, "log_y": self.log_y,
             "data": None if self.data is None else self.data.to_dict(),
+            **({"from_data": dict(self.from_data)} if self.from_data else {}),
         })
 
+    def export_dict(self, aggregates: bool = False) -> dict[str, Any]:
+        """:meth:`to_dict` for an export: the inputs taken from the data are ``null`` unless ``aggregates``.
+
+        Parameters
+        ----------
+        aggregates : bool, default False
+            Keep the data's statistics (:attr:`from_data`) in the export.
+
+        Returns
+        -------
+        dict
+        """
+        out = self.to_dict()
+        if not aggregates:
+            for name, _statistic in self.from_data:
+                out[name] = None
+        return out
+
+    def withheld(self) -> tuple[str, ...]:
+        """The inputs an export without aggregates leaves out (they are statistics of the data)."""
+        return tuple(name for name, _statistic in self.from_data)
+
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> AnalyticSpec:
+    def from_dict(cls, d: Mapping[str, Any], data: np.ndarray | None = None) -> AnalyticSpec:
+        """Rebuild from :meth:`to_dict` or :meth:`export_dict`; withheld inputs are recomputed from the data.
+
+        ``data`` (shape (n,) or (n, d), checked against the data source) supplies
+        the values when the configuration stores none and the data are not bundled.
+        """
         try:
             grid = d["lambda2"]
-            return cls(n=int(d["n"]), sigma2=float(d["sigma2"]), states=tuple(d["states"]), mu=float(d.get("mu", 0.0)),
-                       tau=_opt_float(d.get("tau")), p=float(d.get("p", 0.99)), family=d.get("family", "normal"),
+            source = None if d.get("data") is None else DataSource.from_dict(d["data"])
+            from_data = d.get("from_data") or {}
+            if not isinstance(from_data, Mapping):
+                raise InputError("\"from_data\" in the configuration must be an object")
+            inputs = {"sigma2": d.get("sigma2"), "mu": d.get("mu", 0.0), "tau": d.get("tau")}
+            missing = [name for name in from_data if name in inputs and inputs[name] is None]
+            if missing:
+                if source is None:
+                    raise InputError(f"the configuration withholds {', '.join(missing)} but names no data")
+                column = source.resolve(data)[:, 0]
+                for name in missing:
+                    statistic = str(from_data[name])
+                    if statistic not in _DATA_INPUTS.get(name, ()):
+                        raise InputError(f"the configuration's from_data: {name} cannot be the data's {statistic!r}")
+                    inputs[name] = DATA_STATISTICS[statistic](column)
+            if inputs["sigma2"] is None:
+                raise InputError("the configuration's analytic map has no sigma2")
+            return cls(n=int(d["n"]), sigma2=float(inputs["sigma2"]), states=tuple(d["states"]),
+                       mu=float(inputs["mu"] if inputs["mu"] is not None else 0.0),
+                       tau=_opt_float(inputs["tau"]), p=float(d.get("p", 0.99)), family=d.get("family", "normal"),
                        shape=_opt_float(d.get("shape")), lambda2_start=float(grid["start"]),
                        lambda2_stop=float(grid["stop"]), lambda2_num=int(grid["num"]),
                        max_risk=_opt_float(d.get("max_risk")), log_x=bool(d.get("log_x", False)),
-                       log_y=bool(d.get("log_y", True)),
-                       data=None if d.get("data") is None else DataSource.from_dict(d["data"]))
-        except (KeyError, TypeError, ValueError) as exc:
+                       log_y=bool(d.get("log_y", True)), data=source,
+                       from_data=tuple((str(k), str(v)) for k, v in from_data.items()))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"bad analytic map in the configuration: missing or invalid {exc}") from None
+
+
+@validate_params({"inputs": InstanceOf(Mapping, "a mapping of analytic inputs"), "column": NumberArray(Interval("float", None, None, "neither", "a finite number"), ndim=(1,))},
+                 example=lambda: {"inputs": {"sigma2": 2.5, "mu": 3.0, "tau": 5.0}, "column": np.arange(1.0, 6.0)})
+def inputs_from_data(inputs: Mapping[str, Any], column: np.ndarray) -> tuple[tuple[str, str], ...]:
+    """Which analytic inputs are statistics of ``column``: the ``from_data`` of :class:`AnalyticSpec`.
+
+    Parameters
+    ----------
+    inputs : mapping
+        Analytic inputs (``sigma2``, ``mu``, ``tau``; others are ignored).
+    column : ndarray, shape (n,)
+
+    Returns
+    -------
+    tuple of (str, str)
+        ``(input, statistic)`` for each input equal (to 1e-9 relative) to that
+        statistic of the column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.specs import inputs_from_data
+    >>> inputs_from_data({"sigma2": 2.5, "mu": 3.0, "tau": 5.0}, np.arange(1.0, 6.0))
+    (('sigma2', 'variance'), ('mu', 'mean'), ('tau', 'maximum'))
+    """
+    out = []
+    for name, statistics in _DATA_INPUTS.items():
+        value = inputs.get(name)
+        if value is None:
+            continue
+        for statistic in statistics:
+            if math.isclose(float(value), DATA_STATISTICS[statistic](column), rel_tol=1e-9, abs_tol=0.0):
+                out.append((name, statistic))
+                break
+    return tuple(out)
+
+
+def _check_from_data(pairs: Any, data: DataSource | None) -> tuple[tuple[str, str], ...]:
+    try:
+        checked = tuple((str(name), str(statistic)) for name, statistic in pairs)
+    except (TypeError, ValueError):
+        raise InputError("from_data must be pairs (input, statistic), such as ((\"mu\", \"mean\"),)") from None
+    for name, statistic in checked:
+        if name not in _DATA_INPUTS:
+            raise InputError(f"from_data names {name!r}; only {', '.join(_DATA_INPUTS)} can come from the data")
+        if statistic not in _DATA_INPUTS[name]:
+            raise InputError(f"from_data: {name} cannot be the data's {statistic!r}; "
+                             f"expected {' or '.join(_DATA_INPUTS[name])}")
+    if checked and data is None:
+        raise InputError("from_data needs the data source the statistics come from")
+    return checked
 
 
 @dataclass(frozen=True)
@@ -340,15 +467,17 @@ class EmpiricalSpec:
 SPEC_KINDS: dict[str, type] = {"analytic": AnalyticSpec, "empirical": EmpiricalSpec}
 
 
-@validate_params({"d": InstanceOf(Mapping, "a JSON object (a mapping)")},
+@validate_params({"d": InstanceOf(Mapping, "a JSON object (a mapping)"), "data": [None, InstanceOf(np.ndarray)]},
                  example=lambda: {"d": AnalyticSpec(n=200, sigma2=1.0, states=("record",)).to_dict()})
-def spec_from_dict(d: Mapping[str, Any]) -> AnalyticSpec | EmpiricalSpec:
-    """Rebuild a specification from its ``to_dict()`` output.
+def spec_from_dict(d: Mapping[str, Any], data: np.ndarray | None = None) -> AnalyticSpec | EmpiricalSpec:
+    """Rebuild a specification from its ``to_dict()`` (or ``export_dict()``) output.
 
     Parameters
     ----------
     d : mapping
         ``spec.to_dict()``; its ``kind`` chooses the class (:data:`SPEC_KINDS`).
+    data : ndarray, optional
+        The data the specification names, to recompute inputs an export withheld.
 
     Returns
     -------
@@ -357,6 +486,8 @@ def spec_from_dict(d: Mapping[str, Any]) -> AnalyticSpec | EmpiricalSpec:
     kind = d.get("kind")
     if kind not in SPEC_KINDS:
         raise InputError(f"unknown map kind {kind!r} in the configuration; expected one of {', '.join(SPEC_KINDS)}")
+    if kind == "analytic":
+        return AnalyticSpec.from_dict(d, data)
     return SPEC_KINDS[kind].from_dict(d)
 
 
@@ -404,7 +535,33 @@ class Analysis:
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def to_dict(self) -> dict[str, Any]:
-        return json_safe({"name": self.name, "spec": self.spec.to_dict(), "maps": [m.to_dict() for m in self.maps],
+        return self.export_dict(aggregates=True, values=True)
+
+    def export_dict(self, aggregates: bool = False, values: bool = False) -> dict[str, Any]:
+        """The analysis as exported: by default no value, order statistic or aggregate of the data.
+
+        Parameters
+        ----------
+        aggregates : bool, default False
+            Keep the inputs that are statistics of the data (``AnalyticSpec.from_data``).
+        values : bool, default False
+            Keep the targets' values and the data's extremes in the maps' configs
+            (:data:`DATA_VALUE_KEYS`).
+
+        Returns
+        -------
+        dict
+        """
+        spec = self.spec.export_dict(aggregates) if isinstance(self.spec, AnalyticSpec) else self.spec.to_dict()
+        dropped = set() if values else set(DATA_VALUE_KEYS)
+        if not aggregates and isinstance(self.spec, AnalyticSpec):
+            dropped |= set(self.spec.withheld())
+        maps = []
+        for m in self.maps:
+            d = m.to_dict()
+            d["config"] = {k: v for k, v in d["config"].items() if k not in dropped}
+            maps.append(d)
+        return json_safe({"name": self.name, "spec": spec, "maps": maps,
                           "optima": [{"state": o.state, "max_risk": o.max_risk, **(o.to_dict() or {"reachable": False})}
                                      for o in self.optima],
                           "crossings": [c.to_dict() for c in self.crossings]})

@@ -16,7 +16,7 @@ from rumap.maps.optimum import envelope
 from rumap.maps.setting import AnalyticSetting
 from rumap.present.statements import describe_optimum
 from rumap.result import curve_dict
-from rumap.specs import AnalyticSpec, DataSource
+from rumap.specs import DATA_STATISTICS, AnalyticSpec, DataSource
 
 HELP = "analytic R-U map of additive noise for the snooper's knowledge states"
 
@@ -38,7 +38,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--n", type=int, help="number of records (from --data when given)")
     p.add_argument("--sigma2", type=float, help="variance of the data (from --data when given)")
     p.add_argument("--mu", type=float, help="mean of the data (default 0, or from --data)")
-    p.add_argument("--tau", type=float, help="target value for state mean-target (Eq 1)")
+    p.add_argument("--tau", metavar="VALUE", help="target value for state mean-target (Eq 1): a number, or "
+                   "maximum, minimum or mean of --data")
     p.add_argument("--p", type=float, default=0.99, help="percentile for state percentile (default 0.99)")
     p.add_argument("--family", default="normal", choices=list(FAMILIES),
                    help="distribution family of the data for state percentile (default normal: Eq 8)")
@@ -75,23 +76,49 @@ def spec_from_args(args: argparse.Namespace) -> tuple[AnalyticSpec, np.ndarray |
     for state in args.state:
         if state not in STATES:
             raise InputError(f"unknown --state {state!r}; choose from {', '.join(STATES)}")
-    overrides = {"n": args.n, "sigma2": args.sigma2, "mu": args.mu, "tau": args.tau, "p": args.p,
+    tau, tau_statistic = _tau(args.tau)
+    overrides = {"n": args.n, "sigma2": args.sigma2, "mu": args.mu, "tau": tau, "p": args.p,
                  "family": args.family, "shape": args.shape}
-    column, source = None, None
+    column, source, from_data = None, None, []
     if args.data is not None or args.column is not None:
         if args.data is None or args.column is None:
             raise InputError("--data and --column go together")
         column = numeric_column(read_table(args.data), args.column, source=args.data)
+        if tau_statistic is not None:
+            overrides["tau"] = DATA_STATISTICS[tau_statistic](column)
+            from_data.append(("tau", tau_statistic))
+        from_data += [(name, statistic) for name, statistic in (("sigma2", "variance"), ("mu", "mean"))
+                      if overrides[name] is None]
         inputs = AnalyticSetting.from_data(column, **overrides).inputs()
         source = DataSource.of("upload", args.data, (args.column,), column)
+    elif tau_statistic is not None:
+        raise InputError(f"--tau {tau_statistic} needs --data and --column")
     elif args.n is None or args.sigma2 is None:
         raise InputError("--n and --sigma2 are required unless --data and --column are given")
     else:
         inputs = {k: v for k, v in overrides.items() if v is not None}
     grid = parse_grid(args.lambda2, "lambda2")
     spec = AnalyticSpec(**inputs, states=tuple(args.state), lambda2_start=float(grid[0]),
-                        lambda2_stop=float(grid[-1]), lambda2_num=grid.size, max_risk=args.max_risk, data=source)
+                        lambda2_stop=float(grid[-1]), lambda2_num=grid.size, max_risk=args.max_risk, data=source,
+                        from_data=tuple(from_data))
     return spec, column
+
+
+#: The statistics of --data that --tau may name.
+TAU_STATISTICS = ("maximum", "minimum", "mean")
+
+
+def _tau(text: str | None) -> tuple[float | None, str | None]:
+    """``--tau``: a number, or the name of a statistic of the data."""
+    if text is None:
+        return None, None
+    if text in TAU_STATISTICS:
+        return None, text
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"--tau must be a number or one of {', '.join(TAU_STATISTICS)}, got {text!r}") from None
+    return value, None
 
 
 def run(args: argparse.Namespace) -> int:

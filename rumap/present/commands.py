@@ -82,9 +82,14 @@ def _analytic_cli(spec: AnalyticSpec) -> str:
     parts = ["python", "-m", "rumap", "analytic"]
     if spec.data is not None:
         parts += ["--data", data_path(spec.data), "--column", spec.data.columns[0]]
-    parts += ["--n", str(spec.n), "--sigma2", _num(spec.sigma2), "--mu", _num(spec.mu)]
+    from_data = dict(spec.from_data)  # statistics of --data: the command recomputes them (no value written)
+    if spec.data is None or spec.n != spec.data.n:
+        parts += ["--n", str(spec.n)]
+    for name in ("sigma2", "mu"):
+        if name not in from_data:
+            parts += [f"--{name}", _num(getattr(spec, name))]
     if spec.tau is not None:
-        parts += ["--tau", _num(spec.tau)]
+        parts += ["--tau", from_data.get("tau") or _num(spec.tau)]
     parts += ["--p", _num(spec.p)]
     if spec.family != "normal":
         parts += ["--family", spec.family]
@@ -99,22 +104,31 @@ def _analytic_cli(spec: AnalyticSpec) -> str:
     return shlex.join(parts)
 
 
+#: numpy's name of each of rumap.specs.DATA_STATISTICS that a target value can be.
+_NUMPY_STATISTIC = {"maximum": "max", "minimum": "min", "mean": "mean"}
+
+
 def _analytic_python(spec: AnalyticSpec) -> str:
     lines = ["import numpy as np", "from rumap import AnalyticSetting, analytic_map, max_tolerable_risk"]
-    data_arg = ""
     if spec.data is not None:
         lines.append("from rumap.io.data import numeric_column, read_table")
         lines.append(f"column = numeric_column(read_table({data_path(spec.data)!r}), {spec.data.columns[0]!r}, "
                      f"missing={spec.data.missing!r})")
-        data_arg = ", data=column"
-    args = [f"n={spec.n}", f"sigma2={spec.sigma2!r}", f"mu={spec.mu!r}", f"p={spec.p!r}"]
+    from_data = dict(spec.from_data)  # statistics of the column: computed from it (no value written)
+    args = [f"n={spec.n}"] if spec.data is None or spec.n != spec.data.n else []
+    args += [f"{name}={getattr(spec, name)!r}" for name in ("sigma2", "mu") if name not in from_data]
+    args.append(f"p={spec.p!r}")
     if spec.tau is not None:
-        args.append(f"tau={spec.tau!r}")
+        args.append(f"tau=float(np.{_NUMPY_STATISTIC[from_data['tau']]}(column))" if "tau" in from_data
+                    else f"tau={spec.tau!r}")
     if spec.family != "normal":
         args.append(f"family={spec.family!r}")
     if spec.shape is not None:
         args.append(f"shape={spec.shape!r}")
-    lines.append(f"setting = AnalyticSetting({', '.join(args)}{data_arg})")
+    if spec.data is not None:  # n, sigma2 and mu default to the column's (AnalyticSetting.from_data)
+        lines.append(f"setting = AnalyticSetting.from_data(column, {', '.join(args)})")
+    else:
+        lines.append(f"setting = AnalyticSetting({', '.join(args)})")
     lines.append(f"lambda2 = np.linspace({spec.lambda2_start!r}, {spec.lambda2_stop!r}, {spec.lambda2_num})")
     lines.append(f"maps = analytic_map({list(spec.states)!r}, lambda2, setting)")
     if spec.max_risk is not None:

@@ -16,11 +16,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from rumap import __version__
-from rumap._validation import InstanceOf, StrOptions, validate_params
+from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG, analysis_figure
@@ -37,10 +38,17 @@ CONFIG_FORMAT = "rumap-config/1"
 _EMBED_ID = "rumap-config"
 
 
-@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)]},
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)],
+                  "aggregates": Boolean()},
                  example=lambda: {"analyses": [_small_analysis()]})
-def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None,
+                aggregates: bool = False) -> dict[str, Any]:
     """The configuration of the analyses, to reproduce them exactly.
+
+    By default it holds names, counts and digests of the data but no value,
+    order statistic or aggregate of them: inputs taken from the data (an
+    analytic map's variance, mean and target value) are ``null`` and are
+    recomputed from the data when the configuration is loaded.
 
     Parameters
     ----------
@@ -49,11 +57,17 @@ def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
         Data digest -> values (shape (n,) or (n, d)); the values of every data
         source whose digest is a key are stored in the configuration. Leave it
         out to keep data out of the file.
+    aggregates : bool, default False
+        Keep the inputs that are statistics of the data.
+
+    Returns
+    -------
+    dict
     """
     entries = []
     for a in analyses:
         spec = a.spec
-        spec_dict = spec.to_dict()
+        spec_dict = a.export_dict(aggregates=aggregates)["spec"]
         source = getattr(spec, "data", None)
         if source is not None and data_values and source.digest in data_values:
             spec_dict["data"] = source.with_values(data_values[source.digest]).to_dict()
@@ -61,9 +75,11 @@ def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
     return {"format": CONFIG_FORMAT, "rumap_version": __version__, "analyses": entries}
 
 
-@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)]},
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)],
+                  "aggregates": Boolean()},
                  example=lambda: {"analyses": [_small_analysis()]})
-def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None) -> str:
+def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None,
+                aggregates: bool = False) -> str:
     """:func:`config_dict` as JSON text.
 
     Parameters
@@ -71,22 +87,28 @@ def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
     analyses : sequence of Analysis
     data_values : mapping, optional
         Data values to store, by data source name (only when the user asks).
+    aggregates : bool, default False
+        Keep the inputs that are statistics of the data.
 
     Returns
     -------
     str
     """
-    return json.dumps(json_safe(config_dict(analyses, data_values)), indent=2, allow_nan=False)
+    return json.dumps(json_safe(config_dict(analyses, data_values, aggregates)), indent=2, allow_nan=False)
 
 
-@validate_params({"text": InstanceOf((str, bytes), "text or bytes")}, example=lambda: {"text": config_json([_small_analysis()])})
-def load_config(text: str | bytes) -> list[tuple[str, Any]]:
+@validate_params({"text": InstanceOf((str, bytes), "text or bytes"), "data_values": [None, InstanceOf(Mapping)]},
+                 example=lambda: {"text": config_json([_small_analysis()])})
+def load_config(text: str | bytes, data_values: Mapping[str, Any] | None = None) -> list[tuple[str, Any]]:
     """Read a configuration (JSON, or an HTML report that embeds one).
 
     Parameters
     ----------
     text : str or bytes
         The file's content.
+    data_values : mapping, optional
+        Data digest -> values (shape (n,) or (n, d)) of loaded data: inputs the
+        configuration withholds are recomputed from the data of the same digest.
 
     Returns
     -------
@@ -123,7 +145,14 @@ def load_config(text: str | bytes) -> list[tuple[str, Any]]:
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict) or "spec" not in entry:
             raise InputError(f"analysis {i + 1} in the configuration has no \"spec\"")
-        out.append((str(entry.get("name", "")), spec_from_dict(entry["spec"])))
+        spec_dict = entry["spec"]
+        if not isinstance(spec_dict, dict):
+            raise InputError(f"analysis {i + 1} in the configuration: \"spec\" must be an object")
+        source = spec_dict.get("data")
+        digest = source.get("digest") if isinstance(source, dict) else None
+        values = (data_values or {}).get(digest) if isinstance(digest, str) else None
+        out.append((str(entry.get("name", "")), spec_from_dict(spec_dict, None if values is None
+                                                               else np.asarray(values, dtype=float))))
     return out
 
 
@@ -194,13 +223,18 @@ def csv_text(frame: pd.DataFrame) -> str:
     return safe.to_csv(index=False, quoting=csv.QUOTE_NONNUMERIC)
 
 
-@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_small_analysis()]})
-def curves_json(analyses: Sequence[Analysis]) -> str:
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "aggregates": Boolean(),
+                  "values": Boolean()}, example=lambda: {"analyses": [_small_analysis()]})
+def curves_json(analyses: Sequence[Analysis], aggregates: bool = False, values: bool = False) -> str:
     """The curves, optima and specifications as JSON text (non-finite numbers as null).
 
     Parameters
     ----------
     analyses : sequence of Analysis
+    aggregates : bool, default False
+        Keep the inputs that are statistics of the data (see :func:`config_dict`).
+    values : bool, default False
+        Keep the targets' values and the data's extremes (``rumap.specs.DATA_VALUE_KEYS``).
 
     Returns
     -------
@@ -208,7 +242,7 @@ def curves_json(analyses: Sequence[Analysis]) -> str:
     """
     if not analyses:
         raise InputError("no maps to export")
-    return json.dumps(json_safe({"format": "rumap-curves/1", "analyses": [a.to_dict() for a in analyses]}),
+    return json.dumps(json_safe({"format": "rumap-curves/1", "analyses": [a.export_dict(aggregates, values) for a in analyses]}),
                       indent=2, allow_nan=False)
 
 
@@ -253,11 +287,12 @@ def _optima_frame(a: Analysis) -> pd.DataFrame | None:
                           "risk": o.risk, "utility": o.utility, "efficiency": o.efficiency} for o in a.optima])
 
 
-@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "title": InstanceOf(str), "data_values": [None, InstanceOf(Mapping)]},
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "title": InstanceOf(str), "data_values": [None, InstanceOf(Mapping)],
+                  "aggregates": Boolean()},
                  example=lambda: {"analyses": [_small_analysis()]})
 def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiality maps",
                 data_values: Mapping[str, Any] | None = None, data_summary: pd.DataFrame | None = None,
-                generated: _dt.datetime | None = None) -> str:
+                generated: _dt.datetime | None = None, aggregates: bool = False) -> str:
     """One standalone HTML file: summary, interactive figures, configuration, commands and tables.
 
     Parameters
@@ -271,6 +306,8 @@ def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiali
         A summary table of the data (e.g. :func:`rumap.io.data.summary_table`).
     generated : datetime, optional
         Time stamp shown in the report (default: now, UTC).
+    aggregates : bool, default False
+        Keep the inputs that are statistics of the data (see :func:`config_dict`).
 
     Returns
     -------
@@ -281,7 +318,7 @@ def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiali
     if not analyses:
         raise InputError("no maps to report: keep at least one map first")
     stamp = (generated or _dt.datetime.now(_dt.UTC)).strftime("%Y-%m-%d %H:%M UTC")
-    config = config_json(analyses, data_values)
+    config = config_json(analyses, data_values, aggregates)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -309,7 +346,7 @@ def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiali
             "<h3>Reproduce</h3><p>Command line:</p>", f"<pre>{html.escape(_safe_command(a))}</pre>",
             "<p>Python:</p>", f"<pre>{html.escape(python_call(a.spec))}</pre>",
             "<details><summary>Configuration (JSON)</summary>",
-            f"<pre>{html.escape(json.dumps(a.spec.to_dict(), indent=2))}</pre></details>",
+            f"<pre>{html.escape(json.dumps(a.export_dict(aggregates)['spec'], indent=2))}</pre></details>",
             "<details><summary>Table of the curves</summary>", _table(a.to_frame()), "</details>",
         ]
     parts += [

@@ -6,7 +6,7 @@ import shlex
 
 import numpy as np
 import pytest
-from cli_helpers import run_cli
+from cli_helpers import assert_bad_input, run_cli
 
 from rumap.present.commands import cli_command, python_call
 from rumap.specs import AnalyticSpec, DataSource
@@ -107,3 +107,33 @@ def test_simulate_command_for_microaggregation_and_uneven_grids():
     assert command.startswith("# note: rows with missing values were dropped")
     uneven = EmpiricalSpec(simulation={**spec.simulation.to_dict(), "values": [2, 3, 7]}, data=source)
     assert "# note: the grid is not evenly spaced" in cli_command(uneven)
+
+
+def test_inputs_from_the_data_are_recomputed_by_the_command_and_the_python(tmp_path):
+    x = np.random.default_rng(5).lognormal(9.0, 0.5, size=90) + 1 / 7
+    path = tmp_path / "private.csv"
+    path.write_text("income\n" + "\n".join(repr(float(v)) for v in x) + "\n")
+    source = DataSource.of("upload", str(path), ["income"], x)
+    spec = AnalyticSpec(n=90, sigma2=float(np.var(x, ddof=1)), mu=float(x.mean()), tau=float(x.max()),
+                        states=("mean-target", "maximum", "sample"), lambda2_stop=1e7, lambda2_num=11,
+                        max_risk=1e-6, data=source,
+                        from_data=(("sigma2", "variance"), ("mu", "mean"), ("tau", "maximum")))
+    command = cli_command(spec)
+    assert "--sigma2" not in command and "--mu" not in command and "--n " not in command
+    assert "--tau maximum" in command and f"{x.max():.6g}" not in command
+    _assert_cli_reproduces(spec, x)
+    code = python_call(spec)
+    assert f"{x.mean():.6g}" not in code and "tau=float(np.max(column))" in code
+    namespace: dict = {}
+    exec(code, namespace)  # noqa: S102 - the code is ours
+    for a, b in zip(namespace["maps"], spec.run(x).maps, strict=True):
+        np.testing.assert_allclose(a.risk, b.risk, rtol=1e-12)
+
+
+def test_tau_names_a_statistic_only_with_data():
+    proc = run_cli("analytic", "--n", "10", "--sigma2", "1", "--lambda2", "0:1:3", "--state", "mean-target",
+                   "--tau", "maximum")
+    assert_bad_input(proc, "--tau maximum needs --data")
+    proc = run_cli("analytic", "--n", "10", "--sigma2", "1", "--lambda2", "0:1:3", "--state", "mean-target",
+                   "--tau", "big")
+    assert_bad_input(proc, "--tau must be a number or one of maximum, minimum, mean, got 'big'")

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
+from ui_helpers import shown
 
 from rumap.fingerprint import bytes_digest
 
@@ -52,7 +53,7 @@ def _traces(fig: dict, mode: str = "lines") -> dict[str, dict]:
 
 
 def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+    return [shown(e.value) for e in at.error]
 
 
 def _load_frame(at: AppTest, frame: pd.DataFrame, name: str = "upload.csv") -> None:
@@ -93,7 +94,7 @@ def test_home_draws_a_map_and_loads_figure_4():
     assert list(_traces(fig)) == ["record", "population", "percentile", "maximum"]
     star = _traces(fig, "markers+text")["optimum (record)"]
     assert star["x"][0] == pytest.approx(200 / 1.2) and star["y"][0] == pytest.approx(5.0)
-    assert any("λ² = 0.2," in m.value for m in at.markdown)
+    assert any("λ² = 0.2," in shown(m.value) for m in at.markdown)
     assert at.text_input(key="analytic_name").value == "Figure 4: adding the maximum"
 
 
@@ -174,13 +175,13 @@ def _two_kept_maps(at: AppTest) -> None:
 def test_compare_page_overlays_kept_maps_and_picks_the_best():
     at = _app()
     _goto(at, "compare")
-    assert any("No map kept yet" in i.value for i in at.info)
+    assert any("No map kept yet" in shown(i.value) for i in at.info)
     _two_kept_maps(at)
     _goto(at, "compare")
     assert not _errors(at)
     (fig,) = _figures(at)
     assert set(_traces(fig)) == {"sigma 1", "sigma 2"}  # worst case over each map's curves
-    assert "most utility" in at.success[0].value
+    assert "most utility" in shown(at.success[0].value)
     before = _traces(fig, "markers+text")["most utility under the bound"]["x"][0]
     at.number_input(key="compare_max_risk").set_value(1.0).run()
     after = _traces(_figures(at)[0], "markers+text")["most utility under the bound"]["x"][0]
@@ -206,7 +207,7 @@ def test_pareto_page_shows_the_frontier():
 def test_report_page_offers_every_export():
     at = _app()
     _goto(at, "report")
-    assert any("No map kept yet" in i.value for i in at.info)
+    assert any("No map kept yet" in shown(i.value) for i in at.info)
     _two_kept_maps(at)
     _goto(at, "report")
     assert not _errors(at)
@@ -231,13 +232,13 @@ def test_presentation_page_one_map_per_screen():
     (fig,) = _figures(at)
     assert fig["layout"]["font"]["size"] >= 20
     assert "chosen: λ² = 0.2" in fig["layout"]["annotations"][-1]["text"]
-    statement = [m.value for m in at.markdown if "rumap-statement" in m.value][0]
+    statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
     assert "a snooper who can link the target to its masked record has risk 5" in statement
     at.button(key="present_next").click().run()
     (fig2,) = _figures(at)
     assert fig2["layout"]["title"]["text"].endswith("population")
     assert "knows only that the target is from the population" in \
-        [m.value for m in at.markdown if "rumap-statement" in m.value][0]
+        [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
 
 
 def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
@@ -255,7 +256,7 @@ def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
     assert any(t.get("fill") == "toself" for t in fig["data"])  # confidence bands
     assert any(c.value.startswith("python -m rumap simulate --data rumap/io/bundled/income.csv --column income") for c in at.code)
     at.multiselect(key="em_targets").set_value(["min"]).run()
-    assert any("press “Run simulation”" in i.value for i in at.info)
+    assert any("press “Run simulation”" in shown(i.value) for i in at.info)
     at.button(key="em_run").click().run()
     (fig2,) = _figures(at)
     assert set(_traces(fig2)) == {"noise / index / min", "noise / position / min"}
@@ -276,7 +277,7 @@ def test_home_figure_7_runs_both_maskings_and_compares_them():
     _example(at, "figure-7", page="compare")
     (fig,) = _figures(at)
     assert set(_traces(fig)) == {"Figure 7: equal variance", "Figure 7: unequal variance"}
-    assert "Figure 7: unequal variance" in at.success[0].value
+    assert "Figure 7: unequal variance" in shown(at.success[0].value)
 
 
 def test_data_page_upload_and_a_bad_file():
@@ -286,7 +287,7 @@ def test_data_page_upload_and_a_bad_file():
     content = b"income,region\n" + b"\n".join(f"{1000 + 37 * i % 900},r{i % 3}".encode() for i in range(60))
     at.file_uploader(key="data_upload").set_value(("survey.csv", content, "text/csv")).run()
     assert not at.exception and not _errors(at)
-    assert "Using income (n = 60)" in at.success[0].value
+    assert "Using income (n = 60)" in shown(at.success[0].value)
     at.file_uploader(key="data_upload").set_value(("survey.xyz", b"hello", "application/octet-stream")).run()
     assert not at.exception
     assert any("survey.xyz: unknown file format '.xyz'" in e for e in _errors(at))
@@ -307,7 +308,7 @@ def test_report_page_loads_a_configuration_back():
         at.file_uploader(key="report_config").set_value((name, content, "application/json")).run()
         at.button(key="report_load").click().run()
         assert not at.exception and not _errors(at), _errors(at)
-        assert "Reproduced 1 map(s)" in at.success[0].value
+        assert "Reproduced 1 map(s)" in shown(at.success[0].value)
     from dashboard.state import ANALYSES
 
     (kept,) = at.session_state[ANALYSES]

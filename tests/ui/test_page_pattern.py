@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from ui_helpers import shown
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -22,7 +23,7 @@ def _goto(page: str) -> AppTest:
     at.run()
     at.switch_page(f"pages/{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert not [e.value for e in at.error]
+    assert not [shown(e.value) for e in at.error]
     return at
 
 
@@ -64,7 +65,7 @@ def test_identity_bad_widths_show_the_shared_error_box_and_keep_the_rest():
     at = _goto("identity")
     at.text_input(key="identity_widths").set_value("5, ten").run()
     assert not at.exception
-    assert [e.value for e in at.error] == ["band widths must be numbers separated by commas, got '5, ten'"]
+    assert [shown(e.value) for e in at.error] == ["band widths must be numbers separated by commas, got '5, ten'"]
     assert _metric(at, "records n") == "2,000"  # the estimate and the other tab still show
     assert at.button(key="identity_subsampling_keep") is not None
 
@@ -79,18 +80,18 @@ def test_identity_maps_kept_appear_on_compare_pareto_and_report():
 
     assert [a.name for a in at.session_state[ANALYSES]] == ["subsample", "recode"]
     at.switch_page("pages/compare.py").run()
-    assert not at.exception and not [e.value for e in at.error]
+    assert not at.exception and not [shown(e.value) for e in at.error]
     (fig,) = _figures(at)
     assert {t["name"] for t in fig["data"] if t.get("mode") == "lines"} >= {"subsample"}
     at.switch_page("pages/pareto.py").run()
-    assert not at.exception and not [e.value for e in at.error]
+    assert not at.exception and not [shown(e.value) for e in at.error]
     at.switch_page("pages/report.py").run()
-    assert not at.exception and not [e.value for e in at.error]
+    assert not at.exception and not [shown(e.value) for e in at.error]
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["Curves (CSV)", "Curves (JSON)"]
-    assert any("subsample; recode" in c.value for c in at.caption)
+    assert any("subsample; recode" in shown(c.value) for c in at.caption)
     at.switch_page("pages/presentation.py").run()
-    assert not at.exception and not [e.value for e in at.error]
+    assert not at.exception and not [shown(e.value) for e in at.error]
     assert len(_figures(at)) == 1
 
 
@@ -121,7 +122,7 @@ def test_risk_measures_shared_error_box_and_table_bounds():
     at.file_uploader(key="risk_original").set_value(("o.csv", original, "text/csv"))
     at.file_uploader(key="risk_masked").set_value(("m.csv", masked, "text/csv")).run()
     assert not at.exception
-    assert [e.value for e in at.error] == ["the original has 10 rows but the masked file has 9"]
+    assert [shown(e.value) for e in at.error] == ["the original has 10 rows but the masked file has 9"]
 
 
 def test_tables_reproduce_panels_and_the_flaw_command(monkeypatch):
@@ -141,7 +142,7 @@ def test_tables_error_box_stays_in_its_tab_and_the_rounding_map_is_kept():
     at = _goto("tables")
     at.slider(key="flaw_k").set_value(0.2).run()
     assert not at.exception
-    (error,) = [e.value for e in at.error]
+    (error,) = [shown(e.value) for e in at.error]
     assert "must exceed n/N" in error
     assert _metric(at, "largest cell risk") == "0.1154"  # the other tabs still show
     at.text_input(key="tables_rounding_name").set_value("rounding").run()
@@ -151,7 +152,7 @@ def test_tables_error_box_stays_in_its_tab_and_the_rounding_map_is_kept():
     (kept,) = at.session_state[ANALYSES]
     assert kept.name == "rounding" and [m.target for m in kept.maps] == ["max", "mean"]
     at.switch_page("pages/compare.py").run()
-    assert not at.exception and not [e.value for e in at.error]
+    assert not at.exception and not [shown(e.value) for e in at.error]
     assert len(_figures(at)) == 1
 
 

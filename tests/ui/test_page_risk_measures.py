@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from ui_helpers import shown
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "risk_measures.py")
 
@@ -18,7 +19,7 @@ def share(at: AppTest, label: str) -> float:
 def app() -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=120).run()
     assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
+    assert not at.error, [shown(e.value) for e in at.error]
     return at
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from cli_helpers import ROOT
 from streamlit.testing.v1 import AppTest
+from ui_helpers import shown
 
 PAGE = str(ROOT / "pages" / "tables.py")
 
@@ -22,12 +23,12 @@ def _metric(at, label: str) -> str:
 
 
 def _markdown_with(at, fragment: str) -> str:
-    return next(m.value for m in at.markdown if fragment in m.value)
+    return next(shown(m.value) for m in at.markdown if fragment in m.value)
 
 
 def test_runs_without_exception_or_error(page):
     assert not page.exception
-    assert [e.value for e in page.error] == []
+    assert [shown(e.value) for e in page.error] == []
     assert len(page.tabs) == 6
     assert _metric(page, "r (Lemma 1)") == "0.900010"  # Example 2: n = 1, k = 0.369, N = 3
     assert _metric(page, "tail of X_ns (not sensitive)") == "0.298896"
@@ -39,17 +40,17 @@ def test_flaw_sliders_change_the_construction(page):
     page.slider(key="flaw_n").set_value(2)
     page.slider(key="flaw_cells").set_value(10)
     page.slider(key="flaw_k").set_value(0.7).run()
-    assert not page.exception and [e.value for e in page.error] == []
+    assert not page.exception and [shown(e.value) for e in page.error] == []
     assert _metric(page, "r (Lemma 1)") != "0.900010"
-    assert any("Theorem 1 holds for N = 10" in w.value for w in page.warning)
+    assert any("Theorem 1 holds for N = 10" in shown(w.value) for w in page.warning)
     # an impossible combination is an error box, not a traceback
     page.slider(key="flaw_n").set_value(1)
     page.slider(key="flaw_cells").set_value(3)
     page.slider(key="flaw_k").set_value(0.2).run()
     assert not page.exception
-    assert any("must exceed n/N" in e.value for e in page.error)
+    assert any("must exceed n/N" in shown(e.value) for e in page.error)
     page.slider(key="flaw_k").set_value(0.369).run()
-    assert [e.value for e in page.error] == []
+    assert [shown(e.value) for e in page.error] == []
 
 
 def test_rule_choice_changes_sensitive_cells(page):
