@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import InstanceOf, Interval, NumberArray, check_scalar, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.fingerprint import array_digest
 from rumap.maps.analytic import analytic_map, check_state
@@ -243,8 +244,10 @@ class AnalyticSpec(AnalyticInputs):
         column = None if self.data is None else self.data.resolve(data)[:, 0]
         return AnalyticSetting(**self.inputs(), data=column)
 
-    def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None) -> Analysis:
-        """Compute the maps and, with :attr:`max_risk`, each state's optimum."""
+    def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None,
+            budget: WorkBudget = DEFAULT_BUDGET) -> Analysis:
+        """Compute the maps and, with :attr:`max_risk`, each state's optimum (a grid over ``budget`` is refused)."""
+        budget.check_grid(int(self.lambda2_num), "lambda2")
         setting = self.setting(data)
         maps = analytic_map(list(self.states), self.grid(), setting)
         optima = tuple(max_tolerable_risk(s, setting, self.max_risk) for s in self.states) \

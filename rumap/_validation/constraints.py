@@ -145,6 +145,7 @@ PARAMETERS: dict[str, Interval] = {
     "max_risk": Interval("float", 0.0, None, "neither", "maximum tolerable risk"),
     "observed_extreme": Interval("float", None, None, "neither", "observed sample extreme"),
     "grid_num": Interval("int", 1, 1_000_000, "both", "number of grid values"),
+    "work_limit": Interval("float", 1.0, 1e18, "both", "a work limit (elementary steps)"),
     "shape": Interval("float", 0.0, None, "neither", "shape parameter of the data's distribution family"),
     "tolerable_error": Interval("float", 0.0, None, "neither",
                                 "the snooper's tolerable average error, in data units (R_max = 1 / error²)"),

@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 import pandas as pd
 
-from rumap.cli.flags import parse_grid
+from rumap.cli.flags import add_work_limit, budget_from_args, parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_column, read_table
 from rumap.maps.analytic import STATES
@@ -50,6 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--state", action="append", required=True, metavar="NAME",
                    help=f"knowledge state, repeatable: {', '.join(STATES)}")
     p.add_argument("--max-risk", type=float, help="maximum tolerable risk R_max")
+    add_work_limit(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
     spec, column = spec_from_args(args)
-    analysis = spec.run(column)
+    analysis = spec.run(column, budget=budget_from_args(args))
     maps, states = analysis.maps, list(spec.states)
     optima = {o.state: o for o in analysis.optima}
     if args.json:

@@ -6,12 +6,15 @@ reproduces a map.
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 
-from rumap._validation import Boolean, InstanceOf, check_scalar, validate_params
+from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, validate_params
+from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid"]
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid", "add_work_limit", "budget_from_args"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
 GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
@@ -85,3 +88,43 @@ def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.nd
     if stop < start:
         raise InputError(f"--{name.replace('_', '-')} must have START <= STOP, got {text!r}")
     return np.linspace(start, stop, num)
+
+
+@assumes_valid
+def add_work_limit(parser: argparse.ArgumentParser) -> None:
+    """Add ``--work-limit STEPS``, which raises the work budget of :mod:`rumap.budget` for this run.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    """
+    parser.add_argument(WORK_LIMIT_FLAG, type=float, metavar="STEPS",
+                        help=f"raise the work limit (default {DEFAULT_BUDGET.work:.3g} steps; the grid and result "
+                             "limits scale with it)")
+
+
+@validate_params({"args": InstanceOf(argparse.Namespace)}, example=lambda: {"args": argparse.Namespace(work_limit=1e10)})
+def budget_from_args(args: argparse.Namespace) -> WorkBudget:
+    """The work budget of a command: the default, or raised by ``--work-limit``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    WorkBudget
+
+    Examples
+    --------
+    >>> import argparse
+    >>> budget_from_args(argparse.Namespace(work_limit=None)).work
+    2000000000.0
+    """
+    limit = getattr(args, "work_limit", None)
+    if limit is None:
+        return DEFAULT_BUDGET
+    try:
+        return DEFAULT_BUDGET.raised(limit)
+    except InputError as exc:
+        raise InputError(str(exc).replace("work_limit", WORK_LIMIT_FLAG, 1)) from None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from rumap.cli.flags import add_work_limit, budget_from_args
 from rumap.errors import InputError, optional_module
 from rumap.io.data import FORMATS_EXTRA, numeric_column_names, numeric_columns, read_table
 from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
@@ -51,6 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="form groups on z-scores; SSE, SST and the loss are then measured on z-scores")
     p.add_argument("--out", metavar="MASKED.csv",
                    help=f"write the file with the chosen columns replaced ({', '.join(WRITERS)})")
+    add_work_limit(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -100,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     values = numeric_columns(frame, columns, source=args.data)
     names = columns if columns is not None else numeric_column_names(frame)
     result = microaggregate(values, args.k, args.algorithm, standardize=args.standardize,
-                            criterion=args.criterion, columns=names)
+                            criterion=args.criterion, columns=names, budget=budget_from_args(args))
     if out_path is not None:
         masked = frame.copy()
         for j, name in enumerate(names):

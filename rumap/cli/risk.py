@@ -15,6 +15,7 @@ import argparse
 import math
 from collections.abc import Callable
 
+from rumap.cli.flags import add_work_limit, budget_from_args
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.risk.identity import (
@@ -72,6 +73,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     link.add_argument("--tolerance", type=float, default=0.1,
                       help="numeric agreement tolerance in standard deviations (probabilistic; default 0.1)")
     link.add_argument("--block-size", type=int, default=1000, help="records per block (probabilistic; default 1000)")
+    add_work_limit(link)
     link.add_argument("--json", action="store_true", help="print one JSON object")
     link.set_defaults(_risk_run=run_linkage)
 
@@ -167,10 +169,10 @@ def run_linkage(args: argparse.Namespace) -> int:
             if name not in keys:
                 raise InputError(f"--ordinal column {name!r} is not one of the keys ({', '.join(keys)})")
         result = distance_linkage(original[keys], masked[keys], keys, kinds={c: "ordinal" for c in ordinal},
-                                  aggregation=args.aggregation, ties=args.ties)
+                                  aggregation=args.aggregation, ties=args.ties, budget=budget_from_args(args))
     else:
         result = probabilistic_linkage(original[keys], masked[keys], keys, tolerance=args.tolerance,
-                                       block_size=args.block_size)
+                                       block_size=args.block_size, budget=budget_from_args(args))
     lines = [f"{result.method} record linkage on {', '.join(result.keys)} ({result.n} records)",
              f"linked correctly: {result.linked_correctly:.4f} ({result.n_correct} of {result.n}; "
              f"{result.n_tied} ties not counted)"]

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, parse_grid
+from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_from_args, parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
@@ -83,6 +83,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     run_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run_group.add_argument("--chunk-size", type=int, metavar="R", help="replicates per chunk (memory; not results)")
     run_group.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: run the replicates there")
+    add_work_limit(run_group)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -218,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args, columns)
     data = numeric_columns(read_table(args.data), columns, source=args.data)
     progress = _terminal_progress if sys.stderr.isatty() else None
-    result = simulate(data, config, client=args.scheduler, progress=progress)
+    result = simulate(data, config, client=args.scheduler, progress=progress, budget=budget_from_args(args))
     if args.json:
         from rumap.cli import print_json
 

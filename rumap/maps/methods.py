@@ -106,13 +106,17 @@ def _noise_lambda2(plan: _Plan, j: int) -> float:
 
 
 def _microaggregation_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], np.ndarray]:
+    from rumap.budget import WorkBudget
     from rumap.masking.microaggregation import microaggregate
 
+    # the simulation's budget, which counts every k's microaggregation, was checked before the run
+    CHECKED_BEFORE = WorkBudget(work=float("inf"), grid=2**62, cells=float("inf"))  # noqa: N806
     opts = plan.config.method_options
 
     def masked(j: int) -> np.ndarray:
         result = microaggregate(plan.x, int(plan.config.values[j]), opts["algorithm"],
-                                standardize=bool(opts["standardize"]), criterion=opts["criterion"])
+                                standardize=bool(opts["standardize"]), criterion=opts["criterion"],
+                                budget=CHECKED_BEFORE)
         return np.asarray(result.masked, dtype=float).reshape(plan.x.shape)[None]
 
     return masked

@@ -47,6 +47,7 @@ from rumap._validation import (
     check_scalar,
     validate_params,
 )
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError, optional_module
 from rumap.maps.attacks import (
     Target,
@@ -68,6 +69,7 @@ from rumap.maps.utility import (
     utility_estimate,
     utility_label,
 )
+from rumap.masking.microaggregation import ALGORITHMS
 from rumap.masking.noise import noise_shape
 from rumap.result import RUMap, curve_dict, json_safe
 from rumap.risk.measures import DATASET_RISK_MEASURES
@@ -272,6 +274,42 @@ class _ChunkOutput:
     squared_errors: np.ndarray  # (r, g, a)
     utility_stats: np.ndarray  # (r, g, s)
     dataset_risk: np.ndarray  # (r, g, d)
+
+
+def _check_budget(shape: tuple[int, int], config: SimulationConfig, budget: WorkBudget = DEFAULT_BUDGET) -> None:
+    """Refuse a simulation over the work budget, before any work (:mod:`rumap.budget`).
+
+    The work is records x variables x replicates x values (masking and
+    attacking each copy), plus the microaggregation algorithm's cost for each
+    group size (``Algorithm.cost``); the results hold replicates x values x
+    curves numbers.
+
+    Parameters
+    ----------
+    shape : (int, int)
+        Records and variables of the data.
+    config : SimulationConfig
+    budget : WorkBudget
+
+    Raises
+    ------
+    InputError
+        Naming the limit that the run would exceed.
+    """
+    n, p = int(shape[0]), int(shape[1])
+    values = len(config.values)
+    replicates = 1 if config.deterministic else config.replicates
+    budget.check_grid(values, config.parameter)
+    work = float(n) * p * replicates * values
+    what = f"{n} records x {p} variables x {replicates} replicates x {values} values"
+    if config.method == "microaggregation":
+        algorithm = ALGORITHMS.get(str(config.method_options.get("algorithm", "mdav")))
+        if algorithm is not None:
+            work += sum(algorithm.cost(n, p, max(int(k), 1)) for k in config.values)
+            what += " + the microaggregation of each k"
+    budget.check_work(work, what)
+    curves = len(config.targets) * len(config.knowledge) + len(config.risk_measures) + 4
+    budget.check_cells(float(replicates) * values * curves, f"{replicates} replicates x {values} values x {curves} curves")
 
 
 def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
@@ -506,7 +544,7 @@ def _simulate_example() -> dict[str, Any]:
 
 @validate_params({"data": DataMatrix(min_rows=2), "config": InstanceOf(SimulationConfig)}, example=_simulate_example)
 def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[int, int], None] | None = None,
-             client: Any = None) -> SimulationResult:
+             client: Any = None, budget: WorkBudget = DEFAULT_BUDGET) -> SimulationResult:
     """Simulate an empirical R-U map.
 
     Parameters
@@ -521,6 +559,8 @@ def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[i
     client : dask.distributed.Client or str, optional
         A client, or a scheduler address such as ``"tcp://10.0.0.5:8786"``:
         the chunks run on that cluster. Local when ``None``.
+    budget : WorkBudget, default DEFAULT_BUDGET
+        Limits checked before any work (:mod:`rumap.budget`).
 
     Returns
     -------
@@ -551,6 +591,7 @@ def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[i
     constant = np.flatnonzero(np.ptp(x, axis=0) == 0)
     if constant.size:
         raise InputError(f"data: column {int(constant[0]) + 1} is constant: an R-U map needs values that vary")
+    _check_budget(x.shape, config, budget)
     plan = _make_plan(x, config)
     units = _units(plan, x.shape[0])
     total = plan.n_replicates * len(config.values)

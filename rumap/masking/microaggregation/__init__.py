@@ -26,6 +26,7 @@ measure based on the mean cannot tell its parameter values apart.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +34,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import Boolean, StrOptions, validate_params
+from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names, numeric_columns
 from rumap.masking.microaggregation.mdav import _mdav
@@ -65,20 +67,29 @@ class Algorithm:
         variable. It assumes valid input: a finite (n, p) array and 1 <= k <= n.
     uses_criterion : bool
         Whether the kernel takes the sorting criterion.
+    cost : callable
+        ``cost(n, p, k)``: the elementary steps of one run, checked against the
+        work budget (:mod:`rumap.budget`) before it starts.
     """
 
     kernel: Callable[..., np.ndarray]
     uses_criterion: bool = False
+    cost: Callable[[int, int, int], float] = lambda n, p, k: float(n) * p * max(math.log2(n), 1.0)
 
     def labels(self, space: np.ndarray, k: int, criterion: str) -> np.ndarray:
         """Group labels of the records of ``space`` (the criterion only where the algorithm uses one)."""
         return self.kernel(space, k, criterion) if self.uses_criterion else self.kernel(space, k)
 
 
+def _quadratic_cost(n: int, p: int, k: int) -> float:
+    """MDAV and MWA: a pass over the remaining records for every group, about n^2 p / k steps."""
+    return float(n) * n * p / k
+
+
 #: Microaggregation algorithms by name.
 ALGORITHMS: dict[str, Algorithm] = {
-    "mdav": Algorithm(_mdav),
-    "mwa": Algorithm(_mwa),
+    "mdav": Algorithm(_mdav, cost=_quadratic_cost),
+    "mwa": Algorithm(_mwa, cost=_quadratic_cost),
     "fixed": Algorithm(_fixed, uses_criterion=True),
     "individual": Algorithm(_individual),
     "optimal": Algorithm(_optimal),
@@ -91,10 +102,11 @@ def _compact_labels(labels: np.ndarray) -> np.ndarray:
 
 
 @validate_params({"k": "k", "algorithm": StrOptions(ALGORITHMS), "standardize": Boolean(),
-                  "criterion": StrOptions(CRITERIA)},
+                  "criterion": StrOptions(CRITERIA), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"data": [[1.0, 2.0], [2.0, 1.0], [8.0, 9.0], [9.0, 7.0]], "k": 2})
 def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: bool = False,
-                   criterion: str = "pc1", columns: Sequence[str] | None = None) -> MicroaggregationResult:
+                   criterion: str = "pc1", columns: Sequence[str] | None = None,
+                   budget: WorkBudget = DEFAULT_BUDGET) -> MicroaggregationResult:
     """Microaggregate numeric data: every record replaced by the mean of its group of >= k records.
 
     Parameters
@@ -115,6 +127,8 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
         variable, or the sum of z-scores. Other algorithms ignore it.
     columns : sequence of str, optional
         Names of the variables (for an array: labels of its columns).
+    budget : WorkBudget, default DEFAULT_BUDGET
+        The run is refused before it starts when the algorithm's cost exceeds it.
 
     Returns
     -------
@@ -158,6 +172,8 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
     n = values.shape[0]
     if k > n:
         raise InputError(f"k must be at most the number of records n = {n}, got k = {k}")
+    budget.check_work(ALGORITHMS[algorithm].cost(n, values.shape[1], k),
+                      f"{algorithm} of {n} records x {values.shape[1]} variables, k = {k}")
     space = _standardize(values) if standardize else values
     labels = ALGORITHMS[algorithm].labels(space, k, criterion)
     if labels.ndim == 1:

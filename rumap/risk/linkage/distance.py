@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
-from rumap._validation import StrOptions, validate_params
+from rumap._validation import InstanceOf, StrOptions, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import numeric_matrix, paired_frames, select_columns
 
@@ -345,6 +346,12 @@ def _kdtree_nearest(keys: _Keys, aggregation: str,
     return _own_distance(keys, aggregation), other
 
 
+def _kdtree_applies(keys: _Keys, aggregation: str) -> bool:
+    """Whether engine "auto" searches with a KD-tree (else by brute force)."""
+    embedded = _embedding(keys, aggregation)
+    return embedded is not None and embedded[0].shape[1] <= MAX_KDTREE_DIMENSIONS
+
+
 def _engine_auto(keys: _Keys, aggregation: str) -> tuple[np.ndarray, np.ndarray]:
     embedded = _embedding(keys, aggregation)
     if embedded is not None and embedded[0].shape[1] <= MAX_KDTREE_DIMENSIONS:
@@ -416,11 +423,12 @@ def _example() -> dict[str, Any]:
 
 
 @validate_params({"aggregation": StrOptions(AGGREGATIONS), "standardize": StrOptions(STANDARDIZATIONS),
-                  "engine": StrOptions(ENGINES), "ties": StrOptions(TIES)}, example=_example)
+                  "engine": StrOptions(ENGINES), "ties": StrOptions(TIES), "budget": InstanceOf(WorkBudget)},
+                 example=_example)
 def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | None = None, *,
                      kinds: Mapping[str, str] | None = None, orders: Mapping[str, Sequence[Any]] | None = None,
                      aggregation: str = "sum_of_squares", standardize: str = "original",
-                     engine: str = "auto", ties: str = "none") -> LinkageResult:
+                     engine: str = "auto", ties: str = "none", budget: WorkBudget = DEFAULT_BUDGET) -> LinkageResult:
     """Distance-based record linkage (Domingo-Ferrer & Torra 2004, Section 2.1).
 
     Parameters
@@ -449,6 +457,8 @@ def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | Non
         A tie is not a correct link (default); ``"share"`` credits ``1 / t`` to a
         record whose own original is one of t equally near originals (the
         intruder's chance when picking one at random), in ``tie_credit``.
+    budget : WorkBudget, default DEFAULT_BUDGET
+        A brute-force search (records^2 x keys steps) over it is refused before it starts.
 
     Returns
     -------
@@ -470,6 +480,9 @@ def distance_linkage(original: Any, masked: Any, keys: Sequence[str | int] | Non
     Domingo-Ferrer & Torra (2004), Section 2.1 and Definition 1.
     """
     encoded = _encode_keys(original, masked, keys, kinds, orders, standardize)
+    if engine == "brute" or (engine == "auto" and not _kdtree_applies(encoded, aggregation)):
+        n, width = encoded.original.shape
+        budget.check_work(float(n) * n * width, f"a brute-force search of {n} x {n} records on {width} keys")
     own, other = ENGINES[engine](encoded, aggregation)
     correct = own < other * (1.0 - TIE_RTOL)
     tied = ~correct & (own <= other * (1.0 + TIE_RTOL))

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from rumap._validation import Interval, StrOptions, validate_params
+from rumap._validation import InstanceOf, Interval, StrOptions, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk.linkage.distance import STANDARDIZATIONS, TIE_RTOL, LinkageResult, _encode_keys, _Keys
 
@@ -130,11 +131,11 @@ def _example() -> dict[str, Any]:
 
 
 @validate_params({"tolerance": "tolerance", "block_size": "block_size", "standardize": StrOptions(STANDARDIZATIONS),
-                  "max_iter": "max_iter"}, example=_example)
+                  "max_iter": "max_iter", "budget": InstanceOf(WorkBudget)}, example=_example)
 def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] | None = None, *,
                           kinds: Mapping[str, str] | None = None, tolerance: float = 0.1,
-                          block_size: int = 1000, standardize: str = "original", max_iter: int = 1000
-                          ) -> LinkageResult:
+                          block_size: int = 1000, standardize: str = "original", max_iter: int = 1000,
+                          budget: WorkBudget = DEFAULT_BUDGET) -> LinkageResult:
     """Probabilistic record linkage (Fellegi-Sunter, as in Jaro 1989).
 
     Parameters
@@ -156,6 +157,9 @@ def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] 
         Scale of the numeric keys (see :func:`distance_linkage`).
     max_iter : int
         Iterations of EM.
+    budget : WorkBudget, default DEFAULT_BUDGET
+        Pairs x (keys + 1) (the comparisons and the assignment's weights)
+        over it are refused before any work.
 
     Returns
     -------
@@ -191,6 +195,9 @@ def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] 
     if n_keys > MAX_PROBABILISTIC_KEYS:
         raise InputError(f"probabilistic linkage takes at most {MAX_PROBABILISTIC_KEYS} keys, got {n_keys}")
     blocks = _blocks(encoded, block_size)
+    pairs = sum(float(rm.size) * ro.size for rm, ro in blocks)
+    budget.check_work(pairs * (n_keys + 1), f"{pairs:.3g} pairs x ({n_keys} keys + their assignment) "
+                                            f"in {len(blocks)} blocks")
     counts = np.zeros(2 ** n_keys)
     # keep the agreement patterns for the pairing pass when they fit in CACHE_BYTES, else recompute them
     cache = sum(rm.size * ro.size for rm, ro in blocks) * (1 if n_keys <= 8 else 2) <= CACHE_BYTES
