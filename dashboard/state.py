@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from rumap._validation import check_varies
 from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
 from rumap.io.data import BUNDLED_DATA, numeric_columns, read_table_bytes
 from rumap.specs import Analysis, DataSource
@@ -123,6 +124,7 @@ def select(columns: list[str], missing: str) -> Selection:
     """
     data = loaded_data()
     values = numeric_columns(data.frame, list(columns), source=data.name, missing=missing)
+    check_varies(values, data.name, list(columns))  # refused here, so no page draws a map of a constant
     source = DataSource.of(data.kind, data.name, columns, values, missing=missing)
     selection = Selection(source=source, values=values)
     st.session_state[SELECTION] = selection

@@ -81,11 +81,14 @@ from rumap._validation.constraints import (
     make_constraint,
 )
 from rumap._validation.data import (
+    MAX_MAGNITUDE,
     ColumnIndex,
     Columns,
     DataMatrix,
     Table,
     check_column_index,
+    check_magnitude,
+    check_varies,
     column_names,
     frame_matrix,
     resolve_columns,
@@ -95,4 +98,4 @@ from rumap._validation.registry import ASSUMES_VALID, REGISTRY, Validated, assum
 __all__ = ["Interval", "Grid", "NumberArray", "PARAMETERS", "check_scalar", "check_array", "Constraint", "StrOptions",
            "Boolean", "InstanceOf", "AnyOf", "DataMatrix", "Table", "Columns", "ColumnIndex", "SEED", "Arguments",
            "Validated", "REGISTRY", "ASSUMES_VALID", "validate_params", "assumes_valid", "make_constraint",
-           "column_names", "resolve_columns", "check_column_index", "frame_matrix"]
+           "column_names", "resolve_columns", "check_column_index", "frame_matrix", "check_magnitude", "check_varies", "MAX_MAGNITUDE"]

@@ -225,6 +225,7 @@ class DataMatrix(Constraint):
             row, col = (np.argwhere(~finite)[0].tolist() + [0])[:2]
             raise InputError(f"{name} has {int((~finite).sum())} missing or infinite value(s), "
                              f"first in row {row + 1}, column {col + 1}")
+        check_magnitude(x, name, chosen)
         return x
 
     def _check_size(self, name: str, shape: tuple[int, ...]) -> None:
@@ -257,6 +258,77 @@ class DataMatrix(Constraint):
         if self.masked_of is not None:
             out.append(x[:-1])
         return out
+
+
+#: The largest magnitude a data value may have: squares and sums of squares of 10^8 such values stay finite
+#: in float64 (about 1.8e308). Real data are far below it; beyond it variances and distances would overflow.
+MAX_MAGNITUDE = 1e150
+
+
+def check_magnitude(values: np.ndarray, name: str, columns: Sequence[str] | None = None) -> None:
+    """Refuse values whose magnitude exceeds :data:`MAX_MAGNITUDE`, naming the column and row.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n,) or (n, p)
+        Finite values.
+    name : str
+        Starts the message (the parameter or file).
+    columns : sequence of str, optional
+        Column names for the message (default: positions).
+
+    Raises
+    ------
+    InputError
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_magnitude(np.array([1.0, 2e9]), "x")
+    >>> check_magnitude(np.array([[1.0], [1e308]]), "data.csv", ["a"])
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: data.csv: column 'a' has a value of magnitude 1e+308 in row 2, beyond 1e+150: sums of squares would overflow; rescale the column
+    """
+    big = np.abs(values) > MAX_MAGNITUDE
+    if big.any():
+        row, col = (np.argwhere(big)[0].tolist() + [0])[:2]
+        label = repr(columns[col]) if columns is not None and col < len(columns) else str(col + 1)
+        raise InputError(f"{name}: column {label} has a value of magnitude {abs(float(values.reshape(values.shape[0], -1)[row, col])):.3g} "
+                         f"in row {row + 1}, beyond {MAX_MAGNITUDE:.0e}: sums of squares would overflow; rescale the column")
+
+
+def check_varies(values: np.ndarray, name: str, columns: Sequence[str] | None = None) -> None:
+    """Refuse a constant column: an R-U map needs values that vary (its variance is a divisor).
+
+    Parameters
+    ----------
+    values : ndarray, shape (n,) or (n, p)
+        Finite values.
+    name : str
+        Starts the message (the parameter or file).
+    columns : sequence of str, optional
+        Column names for the message (default: positions).
+
+    Raises
+    ------
+    InputError
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_varies(np.array([[1.0, 5.0], [2.0, 5.0]]), "data.csv", ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: data.csv: column 'b' is constant (every value is 5): an R-U map needs values that vary
+    """
+    matrix = values.reshape(values.shape[0], -1)
+    constant = np.flatnonzero(np.ptp(matrix, axis=0) == 0)
+    if constant.size:
+        col = int(constant[0])
+        label = repr(columns[col]) if columns is not None and col < len(columns) else str(col + 1)
+        raise InputError(f"{name}: column {label} is constant (every value is {matrix[0, col]:g}): "
+                         "an R-U map needs values that vary")
 
 
 def frame_matrix(frame: Any, chosen: Sequence[str], name: str) -> np.ndarray:
@@ -294,6 +366,7 @@ def frame_matrix(frame: Any, chosen: Sequence[str], name: str) -> np.ndarray:
                                  f"value(s), first in row {row + 1}")
             raise InputError(f"{name}: column {col!r} is not numeric (e.g. {cell!r} in row {row + 1})")
         out[:, j] = values
+    check_magnitude(out, name, list(chosen))
     return out
 
 

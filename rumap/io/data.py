@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from rumap._validation import InstanceOf, Interval, NumberArray, StrOptions, validate_params
+from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
 
 __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
@@ -271,6 +272,7 @@ def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str 
                              f"value(s), first in row {row + 1}")
     if values.shape[0] < 2:
         raise InputError(f"{source}: needs at least 2 complete rows, got {values.shape[0]}")
+    check_magnitude(values, source, list(columns))
     return values
 
 

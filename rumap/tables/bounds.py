@@ -160,6 +160,19 @@ def _margin_equations(table: PublishedTable) -> tuple[np.ndarray, list[str]]:
     return eq, names
 
 
+def _check_multiples(table: PublishedTable, resolution: float) -> None:
+    """Refuse a resolution that the published cells are not multiples of (their bounds would be snapped wrongly)."""
+    published = np.argwhere(~table.suppressed)
+    values = table.values[~table.suppressed]
+    steps = values / resolution
+    off = np.abs(steps - np.round(steps)) > 1e-6 * np.abs(steps)
+    if off.any():
+        r, c = published[int(np.argmax(off))]
+        row, column = table.label(int(r), int(c))
+        raise InputError(f"resolution {resolution:g}: the published value {values[off][0]:g} (row {row!r}, column "
+                         f"{column!r}) is not a multiple of it; cells take values in steps of the resolution")
+
+
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.published_table_from_frame)"), "resolution": "resolution"},
                  example=lambda: {"table": paper_table1()})
 def suppression_bounds(table: PublishedTable, *, resolution: float = 1.0,
@@ -222,6 +235,7 @@ def suppression_bounds(table: PublishedTable, *, resolution: float = 1.0,
     0.1154
     """
     check_distribution(distribution)
+    _check_multiples(table, resolution)
     unknown = table.suppressed.ravel()
     positions = np.argwhere(table.suppressed)
     labels = tuple(table.label(int(r), int(c)) for r, c in positions)

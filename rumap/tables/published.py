@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import assumes_valid
+from rumap._validation import MAX_MAGNITUDE, assumes_valid
 from rumap.errors import InputError
 from rumap.result import json_safe
 
@@ -53,6 +53,11 @@ class PublishedTable:
             raise InputError("the table needs at least one row and one column besides the totals")
         if np.isinf(values).any():
             raise InputError("table values must be finite")
+        published = values[~np.isnan(values)]
+        if published.size and np.abs(published).max() > MAX_MAGNITUDE:
+            r, c = np.argwhere(np.abs(np.nan_to_num(values)) > MAX_MAGNITUDE)[0]
+            raise InputError(f"row {self._label(r, rows)!r}, column {self._label(c, cols)!r} has magnitude "
+                             f"{abs(values[r, c]):.3g}, beyond {MAX_MAGNITUDE:.0e}: rescale the table")
         if (values < 0).any():
             r, c = np.argwhere(values < 0)[0]
             raise InputError(f"row {self._label(r, rows)!r}, column {self._label(c, cols)!r} is negative "

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import PARAMETERS, StrOptions, assumes_valid, check_scalar, validate_params
+from rumap._validation import MAX_MAGNITUDE, PARAMETERS, StrOptions, assumes_valid, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 
@@ -90,6 +90,10 @@ def _check_contributions(cells: Any, values: Any) -> tuple[np.ndarray, np.ndarra
     bad = ~np.isfinite(value_arr)
     if bad.any():
         raise InputError(f"contribution {int(np.argmax(bad)) + 1} is not a finite number ({value_arr[bad][0]!r})")
+    big = np.abs(value_arr) > MAX_MAGNITUDE
+    if big.any():
+        raise InputError(f"contribution {int(np.argmax(big)) + 1} has magnitude {abs(value_arr[big][0]):.3g}, beyond "
+                         f"{MAX_MAGNITUDE:.0e}: cell totals would overflow; rescale the contributions")
     negative = value_arr < 0
     if negative.any():
         raise InputError(f"contribution {int(np.argmax(negative)) + 1} is negative ({value_arr[negative][0]:g}); "

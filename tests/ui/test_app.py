@@ -132,6 +132,20 @@ def test_analytic_page_bad_input_shows_an_error_not_a_traceback():
     assert any("start <= stop" in e for e in _errors(at))
 
 
+def test_a_constant_column_is_refused_on_the_data_page():
+    at = _app()
+    rng = np.random.default_rng(8)
+    _load_frame(at, pd.DataFrame({"flat": np.full(40, 7.0), "income": rng.normal(100, 10, 40)}), "flat.csv")
+    _goto(at, "data")
+    assert at.multiselect(key="data_columns").value == ["flat"]
+    assert not at.exception
+    assert any("flat.csv: column 'flat' is constant (every value is 7)" in e for e in _errors(at))
+    assert not any("went wrong" in e for e in _errors(at))
+    assert "rumap_selection" not in at.session_state  # no map page draws from the refused column
+    at.multiselect(key="data_columns").set_value(["income"]).run()
+    assert not _errors(at) and at.session_state["rumap_selection"].source.columns == ("income",)
+
+
 def test_data_page_with_a_loaded_frame_and_the_analytic_prefill():
     at = _app()
     rng = np.random.default_rng(5)
