@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import InstanceOf, Interval, NumberArray, check_scalar, validate_params
+from rumap._validation.fields import Fields
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.fingerprint import array_digest
@@ -158,14 +159,25 @@ class DataSource:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> DataSource:
+    def from_dict(cls, data: Mapping[str, Any], path: str = "data") -> DataSource:
+        """Rebuild from :meth:`to_dict` (a bad field raises InputError naming its ``path``)."""
+        f = Fields(data, path)
+        values = f.data.get("values")
+        stored = None
+        if values is not None:
+            try:
+                matrix = np.asarray(values, dtype=float)
+            except (TypeError, ValueError):
+                raise InputError(f"{path}.values must be rows of numbers") from None
+            if matrix.ndim != 2 or matrix.shape[0] == 0 or not np.isfinite(matrix).all():
+                raise InputError(f"{path}.values must be a non-empty list of rows of finite numbers")
+            stored = tuple(tuple(float(v) for v in row) for row in matrix)
+        arguments = dict(kind=f.text("kind"), name=f.text("name"), columns=f.texts("columns"),
+                         missing=f.text("missing", "refuse"), digest=f.text("digest", ""), n=f.integer("n", 0, low=0))
         try:
-            values = data.get("values")
-            return cls(kind=data["kind"], name=data["name"], columns=tuple(data["columns"]),
-                       missing=data.get("missing", "refuse"), digest=data.get("digest", ""), n=int(data.get("n", 0)),
-                       values=None if values is None else tuple(tuple(float(v) for v in row) for row in values))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"bad data source in the configuration: {exc}") from None
+            return cls(**arguments, values=stored)
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -295,41 +307,42 @@ class AnalyticSpec(AnalyticInputs):
         return tuple(name for name, _statistic in self.from_data)
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any], data: np.ndarray | None = None) -> AnalyticSpec:
+    def from_dict(cls, d: Mapping[str, Any], data: np.ndarray | None = None, path: str = "spec") -> AnalyticSpec:
         """Rebuild from :meth:`to_dict` or :meth:`export_dict`; withheld inputs are recomputed from the data.
 
         ``data`` (shape (n,) or (n, d), checked against the data source) supplies
         the values when the configuration stores none and the data are not bundled.
+        A bad field raises InputError naming it (under ``path``).
         """
+        f = Fields(d, path)
+        grid = f.object("lambda2")
+        source = DataSource.from_dict(f.data["data"], f"{path}.data") if f.has("data") else None
+        from_data_fields = f.object("from_data", None)
+        from_data = {} if from_data_fields is None else {str(k): from_data_fields.text(str(k))
+                                                          for k in from_data_fields.data}
+        inputs = {"sigma2": f.number("sigma2", None), "mu": f.number("mu", None), "tau": f.number("tau", None)}
+        missing = [name for name in from_data if name in inputs and inputs[name] is None]
+        if missing:
+            if source is None:
+                raise InputError(f"{path} withholds {', '.join(missing)} but names no data")
+            column = source.resolve(data)[:, 0]
+            for name in missing:
+                if from_data[name] not in _DATA_INPUTS[name]:
+                    raise InputError(f"{path}.from_data.{name} cannot be the data's {from_data[name]!r}")
+                inputs[name] = DATA_STATISTICS[from_data[name]](column)
+        if inputs["sigma2"] is None:
+            raise InputError(f"{path}.sigma2 is missing")
+        arguments = dict(n=f.integer("n"), sigma2=inputs["sigma2"], states=f.texts("states"),
+                         mu=0.0 if inputs["mu"] is None else inputs["mu"], tau=inputs["tau"],
+                         p=f.number("p", 0.99), family=f.text("family", "normal"), shape=f.number("shape", None),
+                         lambda2_start=grid.number("start"), lambda2_stop=grid.number("stop"),
+                         lambda2_num=grid.integer("num"), max_risk=f.number("max_risk", None),
+                         log_x=f.boolean("log_x", False), log_y=f.boolean("log_y", True), data=source,
+                         from_data=tuple(from_data.items()))
         try:
-            grid = d["lambda2"]
-            source = None if d.get("data") is None else DataSource.from_dict(d["data"])
-            from_data = d.get("from_data") or {}
-            if not isinstance(from_data, Mapping):
-                raise InputError("\"from_data\" in the configuration must be an object")
-            inputs = {"sigma2": d.get("sigma2"), "mu": d.get("mu", 0.0), "tau": d.get("tau")}
-            missing = [name for name in from_data if name in inputs and inputs[name] is None]
-            if missing:
-                if source is None:
-                    raise InputError(f"the configuration withholds {', '.join(missing)} but names no data")
-                column = source.resolve(data)[:, 0]
-                for name in missing:
-                    statistic = str(from_data[name])
-                    if statistic not in _DATA_INPUTS.get(name, ()):
-                        raise InputError(f"the configuration's from_data: {name} cannot be the data's {statistic!r}")
-                    inputs[name] = DATA_STATISTICS[statistic](column)
-            if inputs["sigma2"] is None:
-                raise InputError("the configuration's analytic map has no sigma2")
-            return cls(n=int(d["n"]), sigma2=float(inputs["sigma2"]), states=tuple(d["states"]),
-                       mu=float(inputs["mu"] if inputs["mu"] is not None else 0.0),
-                       tau=_opt_float(inputs["tau"]), p=float(d.get("p", 0.99)), family=d.get("family", "normal"),
-                       shape=_opt_float(d.get("shape")), lambda2_start=float(grid["start"]),
-                       lambda2_stop=float(grid["stop"]), lambda2_num=int(grid["num"]),
-                       max_risk=_opt_float(d.get("max_risk")), log_x=bool(d.get("log_x", False)),
-                       log_y=bool(d.get("log_y", True)), data=source,
-                       from_data=tuple((str(k), str(v)) for k, v in from_data.items()))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InputError(f"bad analytic map in the configuration: missing or invalid {exc}") from None
+            return cls(**arguments)
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
 
 
 @validate_params({"inputs": InstanceOf(Mapping, "a mapping of analytic inputs"), "column": NumberArray(Interval("float", None, None, "neither", "a finite number"), ndim=(1,))},
@@ -457,13 +470,23 @@ class EmpiricalSpec:
                           "max_risk": self.max_risk, "log_x": self.log_x, "log_y": self.log_y})
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> EmpiricalSpec:
+    def from_dict(cls, d: Mapping[str, Any], path: str = "spec") -> EmpiricalSpec:
+        """Rebuild from :meth:`to_dict` (a bad field raises InputError naming it, under ``path``)."""
+        from rumap.maps.simulation import SimulationConfig
+
+        f = Fields(d, path)
+        simulation = f.object("simulation")
         try:
-            return cls(simulation=dict(d["simulation"]), data=DataSource.from_dict(d["data"]),
-                       max_risk=_opt_float(d.get("max_risk")), log_x=bool(d.get("log_x", False)),
-                       log_y=bool(d.get("log_y", True)))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"bad empirical map in the configuration: missing or invalid {exc}") from None
+            config = SimulationConfig.from_dict(simulation.data)
+        except InputError as exc:
+            raise InputError(f"{path}.simulation: {exc}") from None
+        source = DataSource.from_dict(f.object("data").data, f"{path}.data")
+        arguments = dict(max_risk=f.number("max_risk", None), log_x=f.boolean("log_x", False),
+                         log_y=f.boolean("log_y", True))
+        try:
+            return cls(simulation=config, data=source, **arguments)
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
 
 
 #: Specification classes by their ``kind``.
@@ -472,7 +495,8 @@ SPEC_KINDS: dict[str, type] = {"analytic": AnalyticSpec, "empirical": EmpiricalS
 
 @validate_params({"d": InstanceOf(Mapping, "a JSON object (a mapping)"), "data": [None, InstanceOf(np.ndarray)]},
                  example=lambda: {"d": AnalyticSpec(n=200, sigma2=1.0, states=("record",)).to_dict()})
-def spec_from_dict(d: Mapping[str, Any], data: np.ndarray | None = None) -> AnalyticSpec | EmpiricalSpec:
+def spec_from_dict(d: Mapping[str, Any], data: np.ndarray | None = None,
+                   path: str = "spec") -> AnalyticSpec | EmpiricalSpec:
     """Rebuild a specification from its ``to_dict()`` (or ``export_dict()``) output.
 
     Parameters
@@ -481,17 +505,19 @@ def spec_from_dict(d: Mapping[str, Any], data: np.ndarray | None = None) -> Anal
         ``spec.to_dict()``; its ``kind`` chooses the class (:data:`SPEC_KINDS`).
     data : ndarray, optional
         The data the specification names, to recompute inputs an export withheld.
+    path : str
+        Where the specification is, for messages naming a bad field.
 
     Returns
     -------
     AnalyticSpec or EmpiricalSpec
     """
-    kind = d.get("kind")
+    kind = Fields(d, path).text("kind")
     if kind not in SPEC_KINDS:
-        raise InputError(f"unknown map kind {kind!r} in the configuration; expected one of {', '.join(SPEC_KINDS)}")
+        raise InputError(f"{path}.kind: unknown map kind {kind!r}; expected one of {', '.join(SPEC_KINDS)}")
     if kind == "analytic":
-        return AnalyticSpec.from_dict(d, data)
-    return SPEC_KINDS[kind].from_dict(d)
+        return AnalyticSpec.from_dict(d, data, path)
+    return EmpiricalSpec.from_dict(d, path)
 
 
 @dataclass(frozen=True)
@@ -569,12 +595,6 @@ class Analysis:
                                      for o in self.optima],
                           "crossings": [c.to_dict() for c in self.crossings]})
 
-
-def _opt_float(value: Any) -> float | None:
-    if value is None:
-        return None
-    value = float(value)
-    return None if math.isnan(value) else value
 
 
 def _small_analysis() -> Analysis:

@@ -159,13 +159,17 @@ class SimulationConfig:
     rational: bool = False
 
     def __post_init__(self) -> None:
-        if self.method not in METHODS:
+        if not isinstance(self.method, str) or self.method not in METHODS:
             raise InputError(f"unknown method {self.method!r}; choose from {', '.join(METHODS)}")
         spec = METHODS[self.method]
+        if self.method_options is not None and not isinstance(self.method_options, Mapping):
+            raise InputError(f"method_options must be an object of option: value, got {self.method_options!r}")
+        if self.utility_options is not None and not isinstance(self.utility_options, Mapping):
+            raise InputError(f"utility_options must be an object of option: value, got {self.utility_options!r}")
         options = dict(self.method_options or {})
         unknown = sorted(set(options) - set(spec.defaults))
         if unknown:
-            raise InputError(f"unknown option(s) {', '.join(unknown)} for method {self.method!r}; "
+            raise InputError(f"unknown option(s) {', '.join(map(repr, unknown))} for method {self.method!r}; "
                              f"options are {', '.join(spec.defaults) or '(none)'}")
         options = {**spec.defaults, **options}
         if self.method == "noise":
@@ -232,16 +236,21 @@ class SimulationConfig:
         -------
         SimulationConfig
         """
+        if not isinstance(data, Mapping):
+            raise InputError(f"a simulation config must be an object, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
         data = {k: v for k, v in data.items() if k not in ignore}
         unknown = sorted(set(data) - names)
         if unknown:
-            raise InputError(f"unknown simulation config key(s): {', '.join(unknown)}")
+            raise InputError(f"unknown simulation config key(s): {', '.join(map(repr, unknown))}")
         values = dict(data)
         for key in ("values", "targets", "knowledge", "risk_measures"):
             if key in values and isinstance(values[key], list):
                 values[key] = tuple(values[key])
-        options = dict(values.get("utility_options") or {})
+        options = values.get("utility_options") or {}
+        if not isinstance(options, Mapping):
+            raise InputError(f"utility_options must be an object of option: value, got {options!r}")
+        options = dict(options)
         if isinstance(options.get("quantiles"), list):
             options["quantiles"] = tuple(options["quantiles"])
         values["utility_options"] = options

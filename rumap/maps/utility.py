@@ -283,7 +283,7 @@ def check_utility(name: str) -> UtilityMeasure:
     -------
     UtilityMeasure
     """
-    if name not in UTILITIES:
+    if not isinstance(name, str) or name not in UTILITIES:
         raise InputError(f"unknown utility {name!r}; choose from {', '.join(UTILITIES)}")
     return UTILITIES[name]
 

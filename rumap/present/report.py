@@ -22,6 +22,7 @@ import plotly.graph_objects as go
 
 from rumap import __version__
 from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
+from rumap._validation.fields import Fields, parse_json
 from rumap.errors import InputError
 from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG, analysis_figure
@@ -132,10 +133,7 @@ def load_config(text: str | bytes, data_values: Mapping[str, Any] | None = None)
         if match is None:
             raise InputError("this HTML file holds no rumap configuration")
         stripped = html.unescape(match.group(1))
-    try:
-        data = json.loads(stripped)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"the configuration is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    data = parse_json(stripped)
     if not isinstance(data, dict) or data.get("format") != CONFIG_FORMAT:
         raise InputError(f"not a rumap configuration (expected \"format\": \"{CONFIG_FORMAT}\")")
     entries = data.get("analyses")
@@ -143,16 +141,14 @@ def load_config(text: str | bytes, data_values: Mapping[str, Any] | None = None)
         raise InputError("the configuration holds no analyses")
     out = []
     for i, entry in enumerate(entries):
-        if not isinstance(entry, dict) or "spec" not in entry:
-            raise InputError(f"analysis {i + 1} in the configuration has no \"spec\"")
-        spec_dict = entry["spec"]
-        if not isinstance(spec_dict, dict):
-            raise InputError(f"analysis {i + 1} in the configuration: \"spec\" must be an object")
+        fields = Fields(entry, f"analyses[{i}]")
+        name = fields.text("name", "")
+        spec_dict = fields.object("spec").data
         source = spec_dict.get("data")
         digest = source.get("digest") if isinstance(source, dict) else None
         values = (data_values or {}).get(digest) if isinstance(digest, str) else None
-        out.append((str(entry.get("name", "")), spec_from_dict(spec_dict, None if values is None
-                                                               else np.asarray(values, dtype=float))))
+        out.append((name, spec_from_dict(spec_dict, None if values is None else np.asarray(values, dtype=float),
+                                         f"analyses[{i}].spec")))
     return out
 
 

@@ -76,7 +76,7 @@ def test_configuration_loads_back_to_the_same_maps_from_json_and_from_html():
     ("{not json", "not valid JSON"),
     ('{"analyses": []}', "not a rumap configuration"),
     ('{"format": "rumap-config/1", "analyses": []}', "holds no analyses"),
-    ('{"format": "rumap-config/1", "analyses": [{"name": "x"}]}', "has no \"spec\""),
+    ('{"format": "rumap-config/1", "analyses": [{"name": "x"}]}', "analyses\\[0\\].spec is missing"),
     ("<html><body>hello</body></html>", "holds no rumap configuration"),
     (b"\xff\xfe\x00", "not UTF-8"),
 ])
