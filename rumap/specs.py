@@ -233,7 +233,10 @@ class AnalyticSpec(AnalyticInputs):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "states", tuple(dict.fromkeys(self.states)))
+        states = (self.states,) if isinstance(self.states, str) else self.states
+        if not isinstance(states, (list, tuple)) or not all(isinstance(s, str) for s in states):
+            raise InputError(f"states must be a knowledge state's name or a list of them, got {self.states!r:.60}")
+        object.__setattr__(self, "states", tuple(dict.fromkeys(states)))
         if not self.states:
             raise InputError("choose at least one knowledge state")
         for state in self.states:

@@ -74,6 +74,7 @@ from rumap._validation.constraints import (
     Grid,
     InstanceOf,
     Interval,
+    ListOf,
     NumberArray,
     StrOptions,
     check_array,
@@ -96,6 +97,6 @@ from rumap._validation.data import (
 from rumap._validation.registry import ASSUMES_VALID, REGISTRY, Validated, assumes_valid, validate_params
 
 __all__ = ["Interval", "Grid", "NumberArray", "PARAMETERS", "check_scalar", "check_array", "Constraint", "StrOptions",
-           "Boolean", "InstanceOf", "AnyOf", "DataMatrix", "Table", "Columns", "ColumnIndex", "SEED", "Arguments",
+           "Boolean", "InstanceOf", "ListOf", "AnyOf", "DataMatrix", "Table", "Columns", "ColumnIndex", "SEED", "Arguments",
            "Validated", "REGISTRY", "ASSUMES_VALID", "validate_params", "assumes_valid", "make_constraint",
            "column_names", "resolve_columns", "check_column_index", "frame_matrix", "check_magnitude", "check_varies", "MAX_MAGNITUDE"]

@@ -130,6 +130,15 @@ class Interval(Constraint):
         return out
 
 
+def shown(value: Any) -> str:
+    """A value for a message: its repr when short and on one line, else its type."""
+    text = repr(value)
+    if len(text) <= 60 and "\n" not in text:
+        return text
+    shape = getattr(value, "shape", None)
+    return f"a {type(value).__name__}" + (f" of shape {shape}" if shape is not None else "")
+
+
 def _fmt(x: float) -> str:
     return f"{x:g}"
 
@@ -212,23 +221,23 @@ def check_scalar(name: str, value: Any, constraint: Interval | None = None) -> f
     """
     constraint = constraint or PARAMETERS[name]
     if isinstance(value, bool) or not isinstance(value, (Real, np.integer, np.floating)):
-        raise InputError(f"{name} must be {constraint.describe()}, got {value!r}")
+        raise InputError(f"{name} must be {constraint.describe()}, got {shown(value)}")
     if constraint.kind == "int":
         if isinstance(value, (Integral, np.integer)):
             value = int(value)
         elif float(value).is_integer():
             value = int(value)
         else:
-            raise InputError(f"{name} must be {constraint.describe()}, got {value!r}")
+            raise InputError(f"{name} must be {constraint.describe()}, got {shown(value)}")
     else:
         try:
             value = float(value)
         except OverflowError:
-            raise InputError(f"{name} must be finite, got {value!r}") from None
+            raise InputError(f"{name} must be finite, got {shown(value)}") from None
         if math.isinf(value) and (constraint.low is None or constraint.high is None):
-            raise InputError(f"{name} must be finite, got {value!r}")
+            raise InputError(f"{name} must be finite, got {shown(value)}")
     if not constraint.contains(value):
-        raise InputError(f"{name} must be {constraint.describe()}, got {value!r}")
+        raise InputError(f"{name} must be {constraint.describe()}, got {shown(value)}")
     return value
 
 
@@ -311,12 +320,11 @@ class NumberArray(Constraint):
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> np.ndarray:
         if value is None or isinstance(value, (str, bytes)):
-            raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
         try:
             arr = np.asarray(value, dtype=float)
         except (TypeError, ValueError):
-            shown = repr(value) if len(repr(value)) <= 60 else f"a {type(value).__name__}"
-            raise InputError(f"{name} must be {self.describe()}, got {shown}") from None
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}") from None
         if self.ndim and arr.ndim not in self.ndim:
             raise InputError(f"{name} must be {self.describe()}, got shape {arr.shape}")
         if arr.size == 0:
@@ -369,7 +377,7 @@ class StrOptions(Constraint):
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> str:
         if not isinstance(value, str) or value not in self.options:
-            raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
         return value
 
     def describe(self) -> str:
@@ -386,7 +394,7 @@ class Boolean(Constraint):
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> bool:
         if not isinstance(value, (bool, np.bool_)):
-            raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
         return bool(value)
 
     def describe(self) -> str:
@@ -405,7 +413,7 @@ class InstanceOf(Constraint):
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> Any:
         if not isinstance(value, self.type_):
-            raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
         return value
 
     def describe(self) -> str:
@@ -419,10 +427,35 @@ class InstanceOf(Constraint):
 
 
 @dataclass(frozen=True)
+class ListOf(Constraint):
+    """A list or tuple whose every item is an instance of ``type_`` (at least ``min_items`` of them)."""
+
+    type_: type | tuple[type, ...]
+    description: str
+    min_items: int = 1
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> Any:
+        if not isinstance(value, (list, tuple)):
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
+        if len(value) < self.min_items:
+            raise InputError(f"{name} must be {self.describe()} (at least {self.min_items}), got {len(value)}")
+        for i, item in enumerate(value):
+            if not isinstance(item, self.type_):
+                raise InputError(f"{name} must be {self.describe()}; item {i + 1} is {shown(item)}")
+        return value
+
+    def describe(self) -> str:
+        return self.description
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        return ["text", 1, None, [1, 2], []]
+
+
+@dataclass(frozen=True)
 class _IsNone(Constraint):
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> None:
         if value is not None:
-            raise InputError(f"{name} must be None, got {value!r}")
+            raise InputError(f"{name} must be None, got {shown(value)}")
         return None
 
     def describe(self) -> str:
@@ -454,7 +487,7 @@ class AnyOf(Constraint):
                 return member.check(name, value, args)
             except InputError:
                 continue
-        raise InputError(f"{name} must be {self.describe()}, got {value!r}")
+        raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
 
     def describe(self) -> str:
         phrases = [m.describe() for m in self.members]

@@ -14,7 +14,7 @@ from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, 
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid", "add_work_limit", "budget_from_args"]
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid", "add_work_limit", "budget_from_args", "check_flag"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
 GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
@@ -128,3 +128,33 @@ def budget_from_args(args: argparse.Namespace) -> WorkBudget:
         return DEFAULT_BUDGET.raised(limit)
     except InputError as exc:
         raise InputError(str(exc).replace("work_limit", WORK_LIMIT_FLAG, 1)) from None
+
+
+@validate_params({"flag": InstanceOf(str), "parameter": InstanceOf(str)},
+                 example=lambda: {"flag": "--tolerance", "parameter": "tolerance", "value": 0.1})
+def check_flag(flag: str, parameter: str, value: object) -> float | int:
+    """A flag's value checked against its entry of :data:`rumap._validation.PARAMETERS`; messages name the flag.
+
+    Parameters
+    ----------
+    flag : str
+        The flag, e.g. ``"--tolerance"``.
+    parameter : str
+        Its entry in the table, e.g. ``"tolerance"``.
+    value : object
+
+    Returns
+    -------
+    float or int
+
+    Examples
+    --------
+    >>> check_flag("--tolerance", "tolerance", float("nan"))
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: --tolerance must be a number >= 0, got nan
+    """
+    try:
+        return check_scalar(parameter, value)
+    except InputError as exc:
+        raise InputError(str(exc).replace(parameter, flag, 1)) from None

@@ -15,7 +15,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from rumap.cli.flags import add_work_limit, budget_from_args
+from rumap.cli.flags import add_work_limit, budget_from_args, check_flag
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.risk.identity import (
@@ -149,6 +149,8 @@ def run_linkage(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    check_flag("--tolerance", "tolerance", args.tolerance)  # whatever the method: no bad value passes silently
+    check_flag("--block-size", "block_size", args.block_size)
     original, masked = read_table(args.original), read_table(args.masked)
     keys = _names(args.keys, "--keys")
     for frame, name in ((original, args.original), (masked, args.masked)):

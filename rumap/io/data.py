@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, NumberArray, StrOptions, validate_params
+from rumap._validation import InstanceOf, Interval, ListOf, NumberArray, StrOptions, validate_params
 from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
 
@@ -197,7 +198,15 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     """
     path = Path(path)
     try:
-        with path.open("rb") as handle:  # at most one byte over the limit, whatever the file is
+        info = path.stat()  # before opening: a FIFO would block, a device never end
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path}: not a regular file (a device, pipe or socket)")
+        if info.st_size > MAX_BYTES:
+            raise InputError(f"{path}: the file is {info.st_size / 2**20:.0f} MB, over the "
+                             f"{MAX_BYTES / 2**20:.0f} MB limit")
+        with path.open("rb") as handle:  # at most one byte over the limit, should the file grow
             content = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
@@ -223,7 +232,8 @@ def numeric_column_names(frame: pd.DataFrame) -> list[str]:
     return [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
 
 
-@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "missing": StrOptions(MISSING)},
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
+                  "columns": [None, ListOf((str, int), "a list of column names")], "missing": StrOptions(MISSING)},
                  example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0]}), "columns": ["a"]})
 def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str = "the data",
                     missing: str = "refuse") -> np.ndarray:

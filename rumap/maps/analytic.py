@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rumap._validation import Grid, InstanceOf, Interval, StrOptions, validate_params
+from rumap._validation import Grid, InstanceOf, Interval, ListOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.families import FAMILIES, risk_percentile_normal, risk_percentile_quadrature
 from rumap.maps.setting import AnalyticInputs, AnalyticSetting, _data_column
@@ -320,6 +320,8 @@ def _extreme_constants(n: int) -> tuple[float, float]:
 
 
 #: The number of records of the extremes' states: their constants need ln ln n (Eq 9).
+#: The constraint on a ``states`` argument: a knowledge state's name, or a list of them.
+STATE_NAMES = [InstanceOf(str, "a knowledge state's name"), ListOf(str, "a list of knowledge states' names")]
 _EXTREME_N = Interval("int", 3, None, "left", "number of records (the extremes' constants need ln ln n)")
 
 
@@ -584,7 +586,7 @@ def state_risk(state: str, lambda2: ArrayLike, setting: AnalyticSetting) -> np.n
     return record.kernel(lambda2, setting)
 
 
-@validate_params({"lambda2": Grid("lambda2"), "setting": InstanceOf(AnalyticSetting)},
+@validate_params({"states": STATE_NAMES, "lambda2": Grid("lambda2"), "setting": InstanceOf(AnalyticSetting)},
                  example=lambda: {"states": ["record"], "lambda2": [0.0, 0.5], "setting": AnalyticSetting(n=200, sigma2=1)})
 def analytic_map(states: list[str] | tuple[str, ...] | str, lambda2: ArrayLike, setting: AnalyticSetting) -> list[RUMap]:
     """Analytic R-U maps for additive noise, one per knowledge state.

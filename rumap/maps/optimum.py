@@ -21,9 +21,9 @@ from itertools import combinations
 import numpy as np
 from scipy import optimize
 
-from rumap._validation import Grid, InstanceOf, validate_params
+from rumap._validation import Grid, InstanceOf, Interval, ListOf, validate_params
 from rumap.errors import InputError
-from rumap.maps.analytic import KnowledgeState, analytic_map, check_state, efficiency, utility_mean
+from rumap.maps.analytic import STATE_NAMES, KnowledgeState, analytic_map, check_state, efficiency, utility_mean
 from rumap.maps.setting import AnalyticSetting
 from rumap.result import RUMap
 
@@ -122,7 +122,8 @@ def _paper() -> AnalyticSetting:
     return AnalyticSetting(n=200, sigma2=1.0)
 
 
-@validate_params({"setting": InstanceOf(AnalyticSetting), "max_risk": "max_risk", "upper": [None, "lambda2"]},
+@validate_params({"setting": InstanceOf(AnalyticSetting), "max_risk": "max_risk",
+                  "upper": [None, Interval("float", 0.0, None, "neither", "a search bound on the noise variance > 0")]},
                  example=lambda: {"state": "record", "setting": _paper(), "max_risk": 5.0})
 def max_tolerable_risk(
     state: str, setting: AnalyticSetting, max_risk: float, upper: float | None = None
@@ -188,7 +189,7 @@ def max_tolerable_risk(
     )
 
 
-@validate_params({"setting": InstanceOf(AnalyticSetting), "lambda2_range": Grid("lambda2")},
+@validate_params({"states": STATE_NAMES, "setting": InstanceOf(AnalyticSetting), "lambda2_range": Grid("lambda2")},
                  example=lambda: {"states": ["record", "population"], "setting": _paper(), "lambda2_range": (0.0, 1.0)})
 def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tuple[float, float]) -> list[Crossing]:
     """Noise variances in a range at which the risk curves of two states cross.
@@ -241,7 +242,7 @@ def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tu
     return sorted(found, key=lambda c: c.lambda2)
 
 
-@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap")},
+@validate_params({"maps": ListOf(RUMap, "a list or tuple of RUMap")},
                  example=lambda: {"maps": analytic_map(["record", "population"], [0.1, 1.0], _paper())})
 def envelope(maps: Sequence[RUMap]) -> RUMap:
     """The rational snooper's map: at each parameter value, the largest risk of the given maps.

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, check_scalar, validate_params
+from rumap._validation import ListOf, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
 
@@ -72,7 +72,7 @@ class MapPoints:
         })
 
 
-@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "labels": [None, InstanceOf((list, tuple), "a list or tuple of names")]}, example=_example)
+@validate_params({"maps": ListOf(RUMap, "a list or tuple of RUMap"), "labels": [None, ListOf(str, "a list or tuple of names", 0)]}, example=_example)
 def map_points(maps: Sequence[RUMap], labels: Sequence[str] | None = None) -> MapPoints:
     """Flatten maps into one set of points, after checking they share R and U measures.
 
@@ -107,7 +107,7 @@ def map_points(maps: Sequence[RUMap], labels: Sequence[str] | None = None) -> Ma
     )
 
 
-@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "labels": [None, InstanceOf((list, tuple), "a list or tuple of names")]}, example=_example)
+@validate_params({"maps": ListOf(RUMap, "a list or tuple of RUMap"), "labels": [None, ListOf(str, "a list or tuple of names", 0)]}, example=_example)
 def pareto_frontier(maps: Sequence[RUMap], labels: Sequence[str] | None = None) -> pd.DataFrame:
     """The points of all maps that no other point beats, by decreasing utility.
 
@@ -175,7 +175,7 @@ class GridChoice:
                           "utility": self.utility, "risk": self.risk})
 
 
-@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "labels": [None, InstanceOf((list, tuple), "a list or tuple of names")], "max_risk": "max_risk"}, example=lambda: {**_example(), "max_risk": 5.0})
+@validate_params({"maps": ListOf(RUMap, "a list or tuple of RUMap"), "labels": [None, ListOf(str, "a list or tuple of names", 0)], "max_risk": "max_risk"}, example=lambda: {**_example(), "max_risk": 5.0})
 def best_under_risk(maps: Sequence[RUMap], max_risk: float, labels: Sequence[str] | None = None) -> GridChoice:
     """The point of highest utility with ``R <= max_risk`` over all given maps.
 

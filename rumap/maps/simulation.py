@@ -191,8 +191,12 @@ class SimulationConfig:
         object.__setattr__(self, "risk_measures", tuple(dict.fromkeys(measures)))
         if "corrected" in self.knowledge and self.method != "noise":
             raise InputError("knowledge 'corrected' needs a published noise variance: it applies to method 'noise'")
-        check_utility(self.utility)
+        measure = check_utility(self.utility)
         object.__setattr__(self, "utility_options", dict(self.utility_options or {}))
+        stray = sorted(set(self.utility_options) - set(measure.options))
+        if stray:
+            raise InputError(f"utility option(s) {', '.join(map(repr, stray))} do not apply to utility "
+                             f"{self.utility!r}; it takes {', '.join(map(repr, measure.options)) or 'none'}")
         object.__setattr__(self, "replicates", check_scalar("replicates", self.replicates))
         object.__setattr__(self, "seed", check_scalar("seed", self.seed))
         if self.chunk_size is not None:

@@ -243,6 +243,8 @@ class UtilityMeasure:
     mean_based : bool
         Whether it measures how well the mean is kept (then it cannot tell apart
         the parameters of a method that keeps the mean exactly).
+    options : tuple of str
+        The options (``utility_options``) it takes; others are refused.
     """
 
     stats: Callable[..., np.ndarray]
@@ -251,6 +253,7 @@ class UtilityMeasure:
     label: str
     unmasked: Callable[[Reference], float]
     mean_based: bool = False
+    options: tuple[str, ...] = ()
 
 
 #: Utility measures by name.
@@ -262,11 +265,12 @@ UTILITIES: dict[str, UtilityMeasure] = {
     "variance": UtilityMeasure(_stats_variance, _combine_error, _extra_none, "U = 1 / MSE of the variance",
                                lambda ref: math.inf),
     "quantiles": UtilityMeasure(_stats_quantiles, _combine_error, _extra_quantiles, "U = 1 / MSE of the quantiles",
-                                lambda ref: math.inf),
+                                lambda ref: math.inf, options=("quantiles",)),
     "correlation": UtilityMeasure(_stats_correlation, _combine_error, _extra_correlation,
                                   "U = 1 / MSE of the correlations", lambda ref: math.inf),
     "regression": UtilityMeasure(_stats_regression, _combine_error, _extra_regression,
-                                 "U = 1 / MSE of the regression slopes", lambda ref: math.inf),
+                                 "U = 1 / MSE of the regression slopes", lambda ref: math.inf,
+                                 options=("response",)),
     "sse": UtilityMeasure(_stats_sse, _combine_average, _extra_sse, "U = 1 - SSE/SST", lambda ref: 1.0),
 }
 

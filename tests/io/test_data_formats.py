@@ -122,14 +122,25 @@ def test_an_excel_header_naming_a_column_twice_is_refused(tmp_path):
         read_table_bytes(path.read_bytes(), "d.xlsx")
 
 
-def test_an_endless_file_is_refused_at_the_size_limit(tmp_path, monkeypatch):
+def test_devices_pipes_and_files_over_the_limit_are_refused_before_reading(tmp_path, monkeypatch):
+    import os
+
     from rumap.io.data import read_table
 
-    monkeypatch.setattr(data_module, "MAX_BYTES", 4096)
     endless = tmp_path / "endless.csv"
     endless.symlink_to("/dev/zero")
-    with pytest.raises(InputError, match="over the 0 MB limit|over the .* limit"):
+    with pytest.raises(InputError, match="endless.csv: not a regular file"):
         read_table(endless)
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="pipe.csv: not a regular file"):
+        read_table(fifo)  # opening a pipe would block: it is refused from its metadata
+    monkeypatch.setattr(data_module, "MAX_BYTES", 4096)
+    big = tmp_path / "big.csv"
+    with big.open("wb") as handle:
+        handle.truncate(10 * 2**20)  # a sparse 10 MB file: refused from its size, never read
+    with pytest.raises(InputError, match="big.csv: the file is 10 MB, over the 0 MB limit"):
+        read_table(big)
 
 
 def test_a_frame_with_a_column_named_twice_is_refused():

@@ -76,5 +76,5 @@ def test_infinite_risk_is_dominated_and_mixed_measures_are_refused():
     other = _map([0], risk=[1.0], utility=[1.0], utility_label="U = 1 - SSE/SST")
     with pytest.raises(InputError, match="measure R or U differently"):
         map_points([a, other])
-    with pytest.raises(InputError, match="no maps"):
+    with pytest.raises(InputError, match="maps must be a list or tuple of RUMap"):
         pareto_frontier([])

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
+from rumap._validation import Boolean, InstanceOf, StrOptions, check_magnitude, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names, numeric_columns
@@ -212,6 +212,7 @@ def _as_matrix(data: Any, columns: Sequence[str] | None) -> tuple[np.ndarray, li
         row, col = np.argwhere(~finite)[0]
         raise InputError(f"data has {int((~finite).any(axis=1).sum())} record(s) with missing or non-finite "
                          f"values, first in row {row + 1}, column {col + 1}")
+    check_magnitude(values, "data")
     if columns is None:
         names = [f"x{j + 1}" for j in range(values.shape[1])]
     else:

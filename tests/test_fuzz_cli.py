@@ -1,0 +1,224 @@
+"""Fuzzing the command line in-process: every malformed invocation exits 2 with one line, no traceback, no NaN.
+
+Each subcommand starts from a valid invocation on small files; every flag is
+then given values that are wrong for it (not numbers, out of range, NaN,
+infinities, 1e400, empty, absurdly long, or files that are missing,
+directories, devices, empty, binary, over-large in value, constant, with
+duplicate or missing columns), required flags are dropped, unknown flags
+added. Each runs through ``rumap.cli.main(argv)`` in this process: it must
+return 2, print exactly one line ``error: ...`` on stderr and nothing that
+looks like a traceback, emit no RuntimeWarning, and leave stdout empty.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rumap.cli import main
+
+BAD_NUMBERS = ["abc", "", "nan", "NaN", "inf", "-inf", "1e400", "-1e400", "0x1p3", "1,5", "--"]
+BAD_POSITIVE = [*BAD_NUMBERS, "-1", "0", "-1e-300"]
+BAD_INTEGERS = [*BAD_POSITIVE, "2.5", "1e3000"]
+BAD_FRACTIONS = [*BAD_NUMBERS, "-0.1", "0", "1", "1.5", "1e308"]
+BAD_GRIDS = ["", "abc", "1", "0:1", "0:1:0", "0:1:-3", "1:0:5", "0:nan:5", "0:inf:5", "0:1:1e9", "0:1:2.5",
+             "::", "0:1:3:4", "-1:1:3", "1e400:1e401:3", "0:1:10000000000"]
+LONG = "x" * 5000
+
+
+def _write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, str]:
+    d = tmp_path_factory.mktemp("fuzz")
+    rng = np.random.default_rng(12)
+    x = np.round(np.exp(rng.normal(9.7, 0.6, 60)), 2)
+    y = np.round(x * 0.3 + rng.normal(0, 500, 60), 2)
+    region = [["north", "south", "east"][i % 3] for i in range(60)]
+    good = "income,spend,region\n" + "".join(f"{a},{b},{r}\n" for a, b, r in zip(x, y, region, strict=True))
+    masked = "income,spend,region\n" + "".join(f"{a + 50},{b - 20},{r}\n" for a, b, r in zip(x, y, region, strict=True))
+    out = {
+        "good": _write(d / "good.csv", good),
+        "masked": _write(d / "masked.csv", masked),
+        "short_masked": _write(d / "short.csv", "income,spend,region\n1,2,north\n3,4,south\n"),
+        "huge_values": _write(d / "huge.csv", "income,spend\n" + "".join(f"{1e308 * (1 + i / 100)},{i}\n" for i in range(30))),
+        "constant": _write(d / "constant.csv", "income,spend\n" + "".join(f"5,{i}\n" for i in range(30))),
+        "empty": _write(d / "empty.csv", ""),
+        "header_only": _write(d / "header.csv", "income,spend\n"),
+        "one_row": _write(d / "one.csv", "income,spend\n5,6\n"),
+        "text_only": _write(d / "text.csv", "income,spend\na,b\nc,d\n"),
+        "duplicate_header": _write(d / "dup.csv", "income,income\n1,2\n3,4\n5,6\n"),
+        "missing_values": _write(d / "missing.csv", "income,spend\n1,2\n,4\n5,\n7,8\n"),
+        "nan_text": _write(d / "nan.csv", "income,spend\nnan,1\ninf,2\n3,4\n"),
+        "ragged": _write(d / "ragged.csv", "income,spend\n1,2,3,4\n5\n"),
+        "wrong_extension": _write(d / "data.xyz", good),
+        "not_excel": _write(d / "fake.xlsx", good),
+        "directory": str(d),
+        "missing_file": str(d / "no-such-file.csv"),
+        "device": "/dev/zero",
+        "long_name": str(d / (LONG[:200] + ".csv")),
+        "table_bad": _write(d / "table.csv", "r,a,b,total\nx1,10,x,20\nx2,x,5,15\ntotal,20,15,999\n"),
+        "table_good": _write(d / "table_ok.csv", "r,a,b,total\nx1,10,x,20\nx2,x,5,15\ntotal,20,15,35\n"),
+        "table_huge": _write(d / "table_huge.csv", "r,a,b,total\nx1,1e200,x,2e200\nx2,x,5,1e200\ntotal,2e200,1e200,3e200\n"),
+        "contributions": _write(d / "contrib.csv", "cell,value\nA,10\nA,5\nB,3\nB,1\nB,1\n"),
+        "contributions_bad": _write(d / "contrib_bad.csv", "cell,value\nA,-10\nA,5\n"),
+        "contributions_huge": _write(d / "contrib_huge.csv", "cell,value\nA,1e308\nA,1.5e308\n"),
+    }
+    (d / "binary.csv").write_bytes(bytes(range(256)) * 50)
+    out["binary"] = str(d / "binary.csv")
+    return out
+
+
+BAD_FILES = ["huge_values", "constant", "empty", "header_only", "one_row", "text_only", "duplicate_header",
+             "missing_values", "nan_text", "ragged", "wrong_extension", "not_excel", "directory", "missing_file",
+             "device", "binary"]
+
+
+def _base(files: dict[str, str]) -> dict[str, list[str]]:
+    return {
+        "analytic": ["analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:1:5", "--state", "record"],
+        "analytic-data": ["analytic", "--data", files["good"], "--column", "income", "--lambda2", "0:1e7:5",
+                          "--state", "sample", "--state", "maximum"],
+        "simulate": ["simulate", "--data", files["good"], "--column", "income", "--lambda2-frac", "0.1:1:3",
+                     "--target", "max", "--replicates", "5"],
+        "microaggregate": ["microaggregate", "--data", files["good"], "--columns", "income,spend", "--k", "3",
+                           "--algorithm", "mdav"],
+        "linkage": ["risk", "linkage", "--original", files["good"], "--masked", files["masked"], "--keys",
+                    "income,spend"],
+        "interval": ["risk", "interval", "--original", files["good"], "--masked", files["masked"], "--columns",
+                     "income,spend"],
+        "identity": ["risk", "identity", "--f", "0.1", "--a", "100", "--fu", "0.01"],
+        "identity-data": ["risk", "identity", "--data", files["good"], "--key", "region", "--N", "10000", "--a", "50"],
+        "bounds": ["table", "bounds", "--table", files["table_good"]],
+        "rules": ["table", "rules", "--contributions", files["contributions"], "--rule", "p-percent", "--p", "10"],
+        "flaw": ["table", "dominance-flaw", "--n", "1", "--k", "0.8", "--cells", "10"],
+    }
+
+
+#: flag -> bad values, per base invocation.
+def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
+    bad_files = [files[k] for k in BAD_FILES]
+    return {
+        "analytic": {"--n": BAD_INTEGERS + ["1"], "--sigma2": BAD_POSITIVE, "--mu": BAD_NUMBERS,
+                     "--p": BAD_FRACTIONS, "--lambda2": BAD_GRIDS, "--state": ["nobody", "", "RECORD", LONG],
+                     "--max-risk": BAD_POSITIVE, "--family": ["cauchy", ""], "--tau": ["big", "nan", "1e400"],
+                     "--work-limit": ["0", "-1", "nan", "abc", "1e400"]},
+        "analytic-data": {"--data": bad_files, "--column": ["region", "nope", ""]},
+        "simulate": {"--data": bad_files, "--column": ["region", "nope", ""], "--lambda2-frac": BAD_GRIDS,
+                     "--target": ["p0", "p100", "row:0", "row:61", "row:x", "nobody", "", "p1e400"],
+                     "--replicates": BAD_INTEGERS + ["10000000000", "20000000"], "--seed": ["-1", "abc", "1.5", "1e400"],
+                     "--knowledge": ["nobody", ""], "--utility": ["nobody", ""], "--method": ["magic"],
+                     "--chunk-size": ["0", "-3", "abc"], "--truncate-below": ["nan", "abc", "1e400"],
+                     "--quantiles": ["abc", "0,2", "1.5", "nan", "0.5"], "--scheduler": ["zzz", "tcp://"],
+                     "--target-column": ["nope"], "--risk-measure": ["nobody"]},
+        "microaggregate": {"--data": [f for f in bad_files if f != files["constant"]],  # constant data group fine "--columns": ["nope", "region", ",", ""],
+                           "--k": BAD_INTEGERS + ["61", "1000"], "--algorithm": ["magic", ""],
+                           "--criterion": ["magic"], "--out": [files["directory"], "/proc/forbidden/x.csv", "x.unknown"],
+                           "--work-limit": ["0", "nan"]},
+        "linkage": {"--original": bad_files, "--masked": [*bad_files, files["short_masked"]],
+                    "--keys": ["nope", ",", ""], "--method": ["magic"], "--aggregation": ["magic"],
+                    "--tolerance": BAD_NUMBERS + ["-1"], "--block-size": [*BAD_INTEGERS, "1"], "--ordinal": ["nope"],
+                    "--ties": ["magic"]},
+        "interval": {"--original": bad_files, "--masked": [*bad_files, files["short_masked"]],
+                     "--columns": ["nope", "region", ""], "--p": [*BAD_POSITIVE, "101", "1e308"], "--method": ["magic"]},
+        "identity": {"--f": [*BAD_NUMBERS, "-0.1", "0", "1.5"], "--a": [*BAD_NUMBERS, "-1"],
+                     "--fu": [*BAD_NUMBERS, "-0.1", "1.5"], "--max-risk": BAD_FRACTIONS, "--estimator": ["magic"]},
+        "identity-data": {"--data": bad_files, "--key": ["nope", ",", ""], "--N": [*BAD_POSITIVE, "10"],
+                          "--cells": ["0", "-1", "abc", "1"], "--investigators": ["0", "-1", "abc"]},
+        "bounds": {"--table": [*bad_files, files["table_bad"], files["table_huge"]],
+                   "--resolution": [*BAD_POSITIVE, "3", "1e308"], "--insider-row": ["nope"]},
+        "rules": {"--contributions": [*bad_files, files["contributions_bad"], files["contributions_huge"]],
+                  "--p": [*BAD_POSITIVE, "101"], "--rule": ["magic"], "--cell-column": ["nope"],
+                  "--value-column": ["nope", "cell"]},
+        "flaw": {"--n": BAD_INTEGERS, "--k": BAD_FRACTIONS, "--cells": [*BAD_INTEGERS, "1"]},
+    }
+
+
+#: Flags each base invocation cannot do without.
+REQUIRED = {"analytic": ("--lambda2", "--state", "--sigma2"), "analytic-data": ("--column",),
+            "simulate": ("--data", "--target", "--lambda2-frac"), "microaggregate": ("--k", "--algorithm", "--data"),
+            "linkage": ("--original", "--masked"), "interval": ("--original", "--masked"),
+            "identity": ("--f",), "identity-data": ("--key", "--N"), "bounds": ("--table",),
+            "rules": ("--contributions", "--rule"), "flaw": ("--n", "--k")}
+
+
+def _replace(argv: list[str], flag: str, value: str) -> list[str]:
+    if flag in argv:
+        i = argv.index(flag)
+        return [*argv[:i + 1], value, *argv[i + 2:]]
+    return [*argv, flag, value]
+
+
+def _drop(argv: list[str], flag: str) -> list[str]:
+    i = argv.index(flag)
+    return [*argv[:i], *argv[i + 2:]]
+
+
+def _invocations(files: dict[str, str]) -> list[list[str]]:
+    base = _base(files)
+    out: list[list[str]] = []
+    for name, flags in _flag_values(files).items():
+        for flag, values in flags.items():
+            out += [_replace(base[name], flag, value) for value in values]
+        argv = base[name]
+        out += [[*argv, "--no-such-flag"], [*argv, "--json", "--json", "extra-positional"]]
+        out += [_drop(argv, flag) for flag in REQUIRED.get(name, ())]
+    out += [[], ["nosuchcommand"], ["risk"], ["table"], ["analytic", "--lambda2"], ["simulate", "--data"],
+            ["--version-no"], [LONG], ["analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:1:3"]]
+    return out
+
+
+def _run(argv: list[str], capsys) -> tuple[int, str, str, list]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err, [w for w in caught if issubclass(w.category, RuntimeWarning)]
+
+
+def test_every_malformed_invocation_exits_2_with_one_line(files, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    invocations = _invocations(files)
+    assert len(invocations) >= 200
+    failures = []
+    for argv in invocations:
+        try:
+            code, out, err, runtime_warnings = _run(argv, capsys)
+        except SystemExit as exc:  # argparse --help and the like: not expected here
+            failures.append((argv, f"SystemExit {exc.code}"))
+            continue
+        except Exception as exc:  # noqa: BLE001 - a traceback is the failure being looked for
+            failures.append((argv, f"{type(exc).__name__}: {exc}"))
+            continue
+        lines = err.strip().splitlines()
+        problem = None
+        if code != 2:
+            problem = f"exit {code}; stdout {out[:200]!r}"
+        elif len(lines) != 1 or not lines[0].startswith("error: "):
+            problem = f"stderr {err[:300]!r}"
+        elif "Traceback" in err or out:
+            problem = f"stdout {out[:200]!r}"
+        elif runtime_warnings:
+            problem = f"RuntimeWarning {runtime_warnings[0].message}"
+        if problem:
+            failures.append(([a[:60] for a in argv], problem))
+    if os.environ.get("FUZZ_DUMP"):  # FUZZ_DUMP=file writes every failure, one per line
+        Path(os.environ["FUZZ_DUMP"]).write_text("\n".join(f"{' '.join(a)[-150:]} => {p[:150]}" for a, p in failures))
+    assert not failures, f"{len(failures)} of {len(invocations)}:\n" + "\n".join(map(str, failures[:25]))
+
+
+def test_the_valid_bases_succeed_without_nan(files, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, argv in _base(files).items():
+        code, out, err, runtime_warnings = _run([*argv, "--json"], capsys)
+        assert code == 0, (name, err)
+        assert "NaN" not in out and "Infinity" not in out, name
+        assert not runtime_warnings, (name, runtime_warnings[0].message)
+    assert not os.listdir(tmp_path)  # nothing written unless asked (--out)
