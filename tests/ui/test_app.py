@@ -255,6 +255,19 @@ def test_presentation_page_one_map_per_screen():
         [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
 
 
+def test_the_dashboard_cannot_exceed_the_work_budget():
+    import time
+
+    at = _app()
+    _goto(at, "empirical")
+    at.number_input(key="em_replicates").set_value(10_000_000).run()
+    start = time.perf_counter()
+    at.button(key="em_run").click().run()
+    assert time.perf_counter() - start < 20
+    assert not at.exception and not _figures(at)
+    assert any("over the work limit of 2e+09" in e for e in _errors(at))
+
+
 def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
     at = _app()
     _goto(at, "empirical")
