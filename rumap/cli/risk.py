@@ -106,6 +106,30 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                           help="estimator of the Poisson-gamma beta (default ml)")
     identity.add_argument("--json", action="store_true", help="print one JSON object")
     identity.set_defaults(_risk_run=run_identity)
+
+    individual = sub.add_parser("individual", help="per-record re-identification risk on categorical keys (mu-Argus)",
+                                description="Individual risk of every record from the frequency of its key value "
+                                            "in the file (f_k) and in the population (F_k, summed weights), as "
+                                            "mu-Argus and sdcMicro compute it; household risk and k-anonymity.")
+    individual.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    individual.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
+    individual.add_argument("--weight", metavar="W", help="sampling weight column (default: the file is a census)")
+    individual.add_argument("--household", metavar="H", help="household identifier column: adds household risk")
+    individual.add_argument("--k", type=int, metavar="K", help="count records violating k-anonymity (f_k < K)")
+    add_work_limit(individual)
+    individual.add_argument("--json", action="store_true", help="print one JSON object")
+    individual.set_defaults(_risk_run=run_individual)
+
+    keys = sub.add_parser("keys", help="unsafe cells of every combination of key variables (mu-Argus)",
+                          description="Tabulate every combination of up to --dimension key variables and count "
+                                      "the unsafe cells (fewer than --threshold records), as mu-Argus does.")
+    keys.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    keys.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
+    keys.add_argument("--dimension", type=int, default=3, help="largest number of variables combined (default 3)")
+    keys.add_argument("--threshold", type=int, default=3, help="a cell with fewer records is unsafe (default 3)")
+    add_work_limit(keys)
+    keys.add_argument("--json", action="store_true", help="print one JSON object")
+    keys.set_defaults(_risk_run=run_keys)
     return p
 
 
@@ -266,4 +290,67 @@ def run_identity(args: argparse.Namespace) -> int:
              f"risk with a = {result.a:g} acquaintances: {result.risk:.6g}"]
     if not math.isnan(result.f_max):
         lines.append(f"largest sample fraction with risk <= {result.max_risk:g}: {result.f_max:.6g}")
+    return _emit(args, result.to_dict(), lines)
+
+
+def run_individual(args: argparse.Namespace) -> int:
+    """``risk individual``: per-record risk on categorical keys, with household risk and k-anonymity.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``risk individual``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
+    from rumap.risk.individual import individual_risk
+
+    if args.k is not None:
+        check_flag("--k", "k", args.k)
+    frame = read_table(args.data)
+    result = individual_risk(frame, _names(args.keys, "--keys"), weight=args.weight, household=args.household,
+                             k=args.k, source=args.data, budget=budget_from_args(args))
+    lines = [f"individual risk on {', '.join(result.keys)} ({result.n} records, "
+             f"{'weighted' if result.weighted else 'census: risk 1/f_k'})",
+             f"expected re-identifications: {result.expected_reidentifications:.4f}",
+             f"global risk: {result.global_risk:.6f}",
+             f"highest individual risk: {result.risk.max():.4f} ({int((result.risk >= result.risk.max()).sum())} "
+             "record(s))"]
+    if result.household_risk is not None:
+        lines.append(f"household expected re-identifications: {result.household_expected_reidentifications:.4f}")
+    if result.k is not None:
+        lines.append(f"records violating {result.k}-anonymity (f_k < {result.k}): {result.k_anonymity_violations}")
+    return _emit(args, result.to_dict(), lines)
+
+
+def run_keys(args: argparse.Namespace) -> int:
+    """``risk keys``: the unsafe cells of every combination of key variables.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``risk keys``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
+    from rumap.risk.keys import key_analysis
+
+    frame = read_table(args.data)
+    try:
+        result = key_analysis(frame, _names(args.keys, "--keys"), dimension=args.dimension, threshold=args.threshold,
+                              source=args.data, budget=budget_from_args(args))
+    except InputError as exc:  # name the flags, not the function's arguments
+        raise InputError(str(exc).replace("dimension must", "--dimension must").replace(
+            "threshold must", "--threshold must")) from None
+    table = result.combinations
+    lines = [f"{len(table)} combinations of {', '.join(result.keys)} up to dimension {result.dimension}; "
+             f"unsafe: fewer than {result.threshold} records",
+             f"records in at least one unsafe cell: {int(result.records_at_risk.sum())} of {len(frame)}",
+             table.head(20).to_string(index=False), "", result.variables.to_string(index=False)]
     return _emit(args, result.to_dict(), lines)

@@ -35,7 +35,8 @@ _BUNDLED = Path(__file__).resolve().parent / "bundled"
 
 #: Data sets shipped with rumap (package data, so a core install has them too), by name.
 BUNDLED_DATA = {"income (synthetic, Table 1)": _BUNDLED / "income.csv",
-                "persons (synthetic, categorical keys)": _BUNDLED / "persons.csv"}
+                "persons (synthetic, categorical keys)": _BUNDLED / "persons.csv",
+                "survey (synthetic, households and weights)": _BUNDLED / "survey.csv"}
 
 #: The extra of rumap that installs the readers' optional packages (pyreadstat, pyarrow, openpyxl).
 FORMATS_EXTRA = "formats"

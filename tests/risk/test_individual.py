@@ -1,0 +1,114 @@
+"""Individual, household and k-anonymity risk on categorical keys (mu-Argus, sdcMicro's measure_risk)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_helpers import ROOT, assert_bad_input, run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import nbinom
+
+from rumap.budget import WorkBudget
+from rumap.errors import InputError
+from rumap.risk.individual import individual_risk, key_frequencies_with_missing, negative_binomial_risk
+
+SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+KEYS = ["age_band", "sex", "region", "marital", "occupation"]
+
+
+def _exact_posterior(f: int, p: float) -> float:
+    """E(1 / F | f) with F - f negative binomial (f, p), summed term by term."""
+    h = np.arange(0, 400_000)
+    return float((nbinom.pmf(h, f, p) / (h + f)).sum())
+
+
+@pytest.mark.parametrize("p", [0.01, 0.1, 0.5, 0.9])
+def test_the_approximation_is_the_exact_posterior_for_one_and_two(p):
+    for f in (1, 2):
+        assert negative_binomial_risk(f, p) == pytest.approx(_exact_posterior(f, p), rel=1e-10)
+    for f in (3, 5, 10):  # mu-Argus's approximation above 2: within 4% of the exact posterior
+        assert negative_binomial_risk(f, p) == pytest.approx(_exact_posterior(f, p), rel=0.04)
+
+
+def test_hand_computed_census_and_weighted_cases():
+    frame = pd.DataFrame({"sex": ["f", "f", "m", "m", "m"], "region": ["a", "a", "a", "b", "b"],
+                          "w": [10.0, 30.0, 5.0, 8.0, 12.0], "hh": [1, 1, 2, 3, 4]})
+    census = individual_risk(frame, ["sex", "region"], household="hh", k=2)
+    assert census.fk.tolist() == [2, 2, 1, 2, 2] and census.risk.tolist() == [0.5, 0.5, 1.0, 0.5, 0.5]
+    assert census.household_risk.tolist() == [0.75, 0.75, 1.0, 0.5, 0.5]
+    assert census.k_anonymity_violations == 1 and census.expected_reidentifications == 3.0
+    weighted = individual_risk(frame, ["sex", "region"], weight="w")
+    p = 2 / 40
+    assert weighted.Fk.tolist() == [40.0, 40.0, 5.0, 20.0, 20.0]
+    assert weighted.risk[0] == pytest.approx(p / (1 - p) - (p / (1 - p)) ** 2 * np.log(1 / p))
+    assert weighted.risk[2] == pytest.approx(0.2 / 0.8 * np.log(5))
+    assert weighted.global_risk == pytest.approx(weighted.risk.mean())
+
+
+def _brute_force(codes: list[tuple], weights: np.ndarray) -> tuple[list[int], list[float]]:
+    fk, Fk = [], []
+    for a in codes:
+        match = [all(x is None or y is None or x == y for x, y in zip(a, b, strict=True)) for b in codes]
+        fk.append(sum(match))
+        Fk.append(float(weights[np.array(match)].sum()))
+    return fk, Fk
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.sampled_from([1, 2, 3, None]),
+                          st.sampled_from(["x", "y"])), min_size=1, max_size=25),
+       st.integers(0, 2**31))
+def test_frequencies_with_missing_values_equal_brute_force(rows, seed):
+    frame = pd.DataFrame(rows, columns=["a", "b", "c"]).astype(object)
+    weights = np.random.default_rng(seed).uniform(1, 50, len(rows))
+    fk, Fk = key_frequencies_with_missing(frame, ["a", "b", "c"], weights)
+    expected_fk, expected_Fk = _brute_force(rows, weights)
+    assert fk.tolist() == expected_fk
+    np.testing.assert_allclose(Fk, expected_Fk, rtol=1e-12)
+
+
+def test_household_risk_is_one_minus_the_product_over_members():
+    frame = pd.read_csv(SURVEY)
+    result = individual_risk(frame, KEYS, weight="weight", household="hh")
+    for hh in (1, 2, 50, 400):
+        members = (frame["hh"] == hh).to_numpy()
+        expected = 1 - np.prod(1 - result.risk[members])
+        np.testing.assert_allclose(result.household_risk[members], expected, rtol=1e-12)
+    assert result.household_expected_reidentifications == pytest.approx(result.household_risk.sum())
+
+
+def test_bad_input_is_named():
+    frame = pd.DataFrame({"k": ["a", "b"], "w": [0.5, 3.0], "h": [1, None]})
+    with pytest.raises(InputError, match="weight 'w' must be a number >= 1 in every record, got 0.5 in row 1"):
+        individual_risk(frame, ["k"], weight="w")
+    with pytest.raises(InputError, match="household 'h' is missing in row 2"):
+        individual_risk(frame, ["k"], household="h")
+    with pytest.raises(InputError, match="no column 'zz'"):
+        individual_risk(frame, ["zz"])
+    with pytest.raises(InputError, match="also a key"):
+        individual_risk(frame, ["k", "w"], weight="w")
+    many_missing = pd.DataFrame({"k": [None] * 50 + ["a"] * 50})
+    with pytest.raises(InputError, match="records with missing key values"):
+        individual_risk(many_missing, ["k"], budget=WorkBudget(work=100))
+
+
+def test_cli_contract():
+    proc, out = run_cli("risk", "individual", "--data", SURVEY, "--keys", ",".join(KEYS), "--weight", "weight",
+                        "--household", "hh", "--k", "3", "--json", check_json=True)
+    frame = pd.read_csv(SURVEY)
+    expected = individual_risk(frame, KEYS, weight="weight", household="hh", k=3)
+    assert set(out) >= {"n", "keys", "risk", "fk", "Fk", "expected_reidentifications", "global_risk",
+                        "household_risk", "household_expected_reidentifications", "k_anonymity_violations"}
+    assert out["n"] == len(frame) == len(out["risk"]) == len(out["fk"]) == len(out["Fk"]) == len(out["household_risk"])
+    assert out["keys"] == KEYS
+    np.testing.assert_allclose(out["risk"], expected.risk, rtol=1e-12)
+    assert out["k_anonymity_violations"] == int((expected.fk < 3).sum())
+    plain = json.loads(run_cli("risk", "individual", "--data", SURVEY, "--keys", "sex,region", "--json").stdout)
+    assert "household_risk" not in plain and "k_anonymity_violations" not in plain
+    assert plain["risk"] == [1 / f for f in plain["fk"]]  # no weight: the census case
+    assert_bad_input(run_cli("risk", "individual", "--data", SURVEY, "--keys", "sex,nope"), "no column 'nope'")
+    assert_bad_input(run_cli("risk", "individual", "--data", SURVEY, "--keys", "sex", "--k", "0"), "--k must be")
