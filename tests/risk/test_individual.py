@@ -112,3 +112,22 @@ def test_cli_contract():
     assert plain["risk"] == [1 / f for f in plain["fk"]]  # no weight: the census case
     assert_bad_input(run_cli("risk", "individual", "--data", SURVEY, "--keys", "sex,nope"), "no column 'nope'")
     assert_bad_input(run_cli("risk", "individual", "--data", SURVEY, "--keys", "sex", "--k", "0"), "--k must be")
+
+
+def test_equal_to_sdcmicro_measure_risk_on_the_survey():
+    """sdcMicro 5.8.1's measure_risk and freqCalc (scripts/sdcmicro_reference.R) on the bundled survey, with
+    1% missing occupations: every record's f_k, F_k, risk and household risk, and the totals."""
+    reference = json.loads((ROOT / "tests" / "data" / "sdcmicro_survey_risk.json").read_text())
+    frame = pd.read_csv(SURVEY)
+    weighted = individual_risk(frame, reference["keys"], weight="weight", household="hh")
+    theirs = reference["weighted"]
+    np.testing.assert_array_equal(weighted.fk, theirs["fk"])
+    np.testing.assert_allclose(weighted.Fk, theirs["Fk"], rtol=1e-12)
+    np.testing.assert_allclose(weighted.risk, theirs["risk"], rtol=1e-10, atol=1e-15)
+    np.testing.assert_allclose(weighted.household_risk, theirs["household_risk"], rtol=1e-10, atol=1e-15)
+    assert weighted.expected_reidentifications == pytest.approx(theirs["expected_reidentifications"], rel=1e-12)
+    assert weighted.household_expected_reidentifications == pytest.approx(
+        theirs["household_expected_reidentifications"], rel=1e-12)
+    census = individual_risk(frame, reference["keys"])
+    np.testing.assert_allclose(census.risk, reference["census"]["risk"], rtol=1e-12)
+    np.testing.assert_array_equal(census.fk, reference["census"]["fk"])

@@ -1,0 +1,442 @@
+"""Protecting categorical key variables, the mu-Argus way: recoding, top/bottom coding, local suppression, PRAM.
+
+- Global recoding merges categories of a key variable everywhere in the file
+  (:func:`recode`), or bands a numeric key into intervals (:func:`band`);
+  top and bottom coding put the values beyond a limit into one category
+  (:func:`top_bottom_code`).
+- Local suppression (:func:`local_suppression`) blanks single key values of
+  the records at risk until every record is k-anonymous (``f_k >= k``, a
+  missing value matching any category) or below a risk threshold. It follows
+  the rule of seed 004 (Mas, mu-Argus): in a record at risk, suppress the
+  variable that occurs most often among the record's unsafe combinations of
+  key variables; ties go to the variable of least importance, then to the one
+  with the most categories (as sdcMicro's ``localSuppression``).
+- PRAM (:func:`pram`) replaces each value by a draw from a Markov matrix; the
+  invariant matrix ``P = theta I + (1 - theta) 1 pi^T`` keeps each value with
+  probability ``theta`` and otherwise redraws it from the variable's own
+  distribution ``pi``, so the expected frequencies are unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rumap._validation import SEED, InstanceOf, Interval, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
+from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.individual import individual_risk, key_frequencies_with_missing
+
+__all__ = ["recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
+           "PramResult"]
+
+
+def _example() -> dict[str, Any]:
+    return {"data": pd.DataFrame({"sex": ["f", "f", "m", "m", "m", "f"], "region": ["a", "a", "a", "b", "b", "c"]}),
+            "keys": ["sex", "region"]}
+
+
+@validate_params({"mapping": InstanceOf(Mapping, "a mapping of variable -> {old category: new category}"),
+                  "source": InstanceOf(str, "a name for messages")},
+                 example=lambda: {"data": _example()["data"], "mapping": {"region": {"b": "b+c", "c": "b+c"}}})
+def recode(data: Any, mapping: Mapping[str, Mapping[Any, Any]], source: str = "the data") -> pd.DataFrame:
+    """Global recoding: merge categories of key variables throughout the file.
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    mapping : mapping
+        ``{variable: {old category: new category}}``; categories not named keep
+        their value.
+    source : str
+
+    Returns
+    -------
+    DataFrame
+        A copy with the variables recoded.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"region": ["a", "b", "c"]})
+    >>> recode(frame, {"region": {"b": "b+c", "c": "b+c"}})["region"].tolist()
+    ['a', 'b+c', 'b+c']
+    """
+    frame = as_frame(data, source).copy()
+    for variable, merges in mapping.items():
+        (name,) = select_columns(frame, [variable], source, what="recoded")
+        if not isinstance(merges, Mapping):
+            raise InputError(f"mapping[{variable!r}] must map old categories to new ones, got {merges!r:.60}")
+        frame[name] = frame[name].map(lambda v, m=merges: m.get(v, v)).astype(object)
+    return frame
+
+
+@validate_params({"width": Interval("float", 0.0, None, "neither", "a band width > 0"),
+                  "source": InstanceOf(str, "a name for messages")},
+                 example=lambda: {"data": pd.DataFrame({"age": [23, 37, 41]}), "variable": "age", "width": 10})
+def band(data: Any, variable: str | int, width: float, origin: float = 0.0, source: str = "the data") -> pd.DataFrame:
+    """Global recoding of a numeric key into bands ``[origin + j width, origin + (j + 1) width)``.
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    variable : str or int
+        The numeric key.
+    width : float
+        The band width.
+    origin : float, default 0
+        Where the bands start.
+    source : str
+
+    Returns
+    -------
+    DataFrame
+        A copy whose ``variable`` holds labels such as ``"20-29"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> band(pd.DataFrame({"age": [23, 37, 41]}), "age", 10)["age"].tolist()
+    ['20-29', '30-39', '40-49']
+    """
+    frame = as_frame(data, source).copy()
+    (name,) = select_columns(frame, [variable], source, what="banded")
+    values = pd.to_numeric(frame[name], errors="coerce")
+    if values.notna().sum() < frame[name].notna().sum():
+        raise InputError(f"{source}: column {name!r} is not numeric; bands need numbers")
+    low = origin + np.floor((values - origin) / width) * width
+    integer = float(width).is_integer() and float(origin).is_integer()
+
+    def label(lo: float) -> Any:
+        if np.isnan(lo):
+            return np.nan
+        return f"{int(lo)}-{int(lo + width - 1)}" if integer else f"{lo:g}-{lo + width:g}"
+
+    frame[name] = [label(v) for v in low]
+    return frame
+
+
+@validate_params({"source": InstanceOf(str, "a name for messages")},
+                 example=lambda: {"data": pd.DataFrame({"age": [3, 50, 97]}), "variable": "age", "above": 90})
+def top_bottom_code(data: Any, variable: str | int, above: float | None = None, below: float | None = None,
+                    source: str = "the data") -> pd.DataFrame:
+    """Top and bottom coding: values above ``above`` become ``">above"``, below ``below`` become ``"<below"``.
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    variable : str or int
+        A numeric key.
+    above, below : float, optional
+        The limits (at least one).
+    source : str
+
+    Returns
+    -------
+    DataFrame
+        A copy; the variable becomes text.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> top_bottom_code(pd.DataFrame({"age": [3, 50, 97]}), "age", above=90, below=5)["age"].tolist()
+    ['<5', '50', '>90']
+    """
+    if above is None and below is None:
+        raise InputError("give above, below or both")
+    for limit, label in ((above, "above"), (below, "below")):
+        if limit is not None and not (isinstance(limit, (int, float)) and np.isfinite(limit)):
+            raise InputError(f"{label} must be a finite number, got {limit!r}")
+    if above is not None and below is not None and below > above:
+        raise InputError(f"below ({below:g}) must not exceed above ({above:g})")
+    frame = as_frame(data, source).copy()
+    (name,) = select_columns(frame, [variable], source, what="coded")
+    values = pd.to_numeric(frame[name], errors="coerce")
+    out = frame[name].astype(object).where(frame[name].isna(), values.map(lambda v: f"{v:g}"))
+    if above is not None:
+        out[values > above] = f">{above:g}"
+    if below is not None:
+        out[values < below] = f"<{below:g}"
+    frame[name] = out
+    return frame
+
+
+@dataclass(frozen=True)
+class SuppressionResult:
+    """A file after local suppression, and what it cost.
+
+    Attributes
+    ----------
+    data : DataFrame
+        The protected file (suppressed key values are missing).
+    keys : tuple of str
+    suppressed : ndarray of bool, shape (n, len(keys))
+        Which key values were suppressed.
+    k : int or None
+        The k-anonymity reached, if asked for.
+    max_risk : float or None
+        The individual-risk threshold reached, if asked for.
+    rounds : int
+        Passes over the records at risk.
+    """
+
+    data: pd.DataFrame = field(repr=False)
+    keys: tuple[str, ...]
+    suppressed: np.ndarray = field(repr=False)
+    k: int | None
+    max_risk: float | None
+    rounds: int
+
+    @property
+    def suppressed_share(self) -> float:
+        """Share of the key values suppressed (0 when none)."""
+        return float(self.suppressed.mean()) if self.suppressed.size else 0.0
+
+    def to_frame(self) -> pd.DataFrame:
+        """Suppressions per key variable."""
+        return pd.DataFrame({"variable": list(self.keys), "suppressed": self.suppressed.sum(axis=0).astype(int)})
+
+    def to_dict(self) -> dict[str, Any]:
+        """Counts, not data: suppressions per variable, their total and share, the target reached."""
+        return {"keys": list(self.keys), "k": self.k, "max_risk": self.max_risk, "rounds": self.rounds,
+                "suppressed": int(self.suppressed.sum()), "suppressed_share": self.suppressed_share,
+                "per_variable": {k: int(v) for k, v in zip(self.keys, self.suppressed.sum(axis=0), strict=True)}}
+
+
+def _unsafe_counts(codes: np.ndarray, rows: np.ndarray, threshold: int, dimension: int) -> np.ndarray:
+    """For each record in ``rows``, how often each variable occurs among its unsafe combinations."""
+    n, p = codes.shape
+    counts = np.zeros((rows.size, p))
+    for d in range(1, dimension + 1):
+        for columns in combinations(range(p), d):
+            sub = codes[:, list(columns)]
+            known = (sub >= 0).all(axis=1)
+            _, inverse, sizes = np.unique(sub[known], axis=0, return_inverse=True, return_counts=True)
+            freq = np.zeros(n, dtype=np.int64)
+            freq[known] = sizes[inverse.reshape(-1)]
+            unsafe = known[rows] & (freq[rows] < threshold)
+            counts[np.ix_(unsafe, list(columns))] += 1
+    return counts
+
+
+@validate_params({"k": [None, "k"], "max_risk": [None, Interval("float", 0.0, 1.0, "neither", "a risk threshold")],
+                  "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
+                  "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {**_example(), "k": 2})
+def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None, max_risk: float | None = None,
+                      weight: str | int | None = None, importance: Mapping[str, float] | None = None,
+                      dimension: int | None = None, source: str = "the data",
+                      budget: WorkBudget = DEFAULT_BUDGET) -> SuppressionResult:
+    """Suppress key values of the records at risk until the file is k-anonymous or below a risk threshold.
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    keys : sequence of str or int
+        The key variables.
+    k : int, optional
+        Reach k-anonymity: every record's ``f_k >= k`` (missing values match
+        any category).
+    max_risk : float, optional
+        Reach individual risk at most ``max_risk`` (see
+        :func:`rumap.risk.individual.individual_risk`); give ``k``, ``max_risk``
+        or both.
+    weight : str or int, optional
+        Sampling weights for the individual risk.
+    importance : mapping, optional
+        ``{variable: importance}``; the least important variable is suppressed
+        first among equally frequent ones (default: all equal).
+    dimension : int, optional
+        Largest combination searched for unsafe cells (default: all keys).
+    source : str
+    budget : WorkBudget
+
+    Returns
+    -------
+    SuppressionResult
+
+    References
+    ----------
+    Seed 004 (Mas, EUSTAT), mu-Argus "local suppression"; Templ, Kowarik &
+    Meindl (2015), sdcMicro ``localSuppression``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"sex": ["f", "f", "m", "m", "m", "f"], "region": ["a", "a", "a", "b", "b", "c"]})
+    >>> result = local_suppression(frame, ["sex", "region"], k=2)
+    >>> result.suppressed.sum(), result.data["region"].isna().sum()
+    (np.int64(2), np.int64(2))
+    """
+    if k is None and max_risk is None:
+        raise InputError("give k (k-anonymity), max_risk (individual risk) or both")
+    frame = as_frame(data, source).copy()
+    names = select_columns(frame, keys, source, what="key")
+    p = len(names)
+    depth = p if dimension is None else int(dimension)
+    if not 1 <= depth <= p:
+        raise InputError(f"dimension must be between 1 and the number of keys ({p}), got {dimension!r}")
+    rank = np.array([float((importance or {}).get(name, 0.0)) for name in names])
+    if not np.isfinite(rank).all():
+        raise InputError("importance values must be finite numbers")
+    codes = np.column_stack([pd.factorize(frame[name], use_na_sentinel=True)[0] for name in names])
+    categories = codes.max(axis=0) + 1
+    suppressed = np.zeros(codes.shape, dtype=bool)
+    weights = None
+    if weight is not None:
+        (weight_name,) = select_columns(frame, [weight], source, what="weight")
+        weights = pd.to_numeric(frame[weight_name], errors="coerce").to_numpy(dtype=float)
+    threshold = k if k is not None else 1
+    rounds = 0
+    while rounds <= p * frame.shape[0]:  # each pass suppresses at least one value, so this ends
+        rounds += 1
+        fk, _ = key_frequencies_with_missing(pd.DataFrame(np.where(codes >= 0, codes, np.nan)), list(range(p)),
+                                             weights, source, budget)
+        at_risk = np.zeros(frame.shape[0], dtype=bool) if k is None else fk < k
+        if max_risk is not None:
+            current = frame.copy()
+            for j, name in enumerate(names):
+                current.loc[suppressed[:, j], name] = np.nan
+            risk = individual_risk(current, names, weight=weight, source=source, budget=budget).risk
+            at_risk |= risk > max_risk
+        rows = np.flatnonzero(at_risk & (codes >= 0).any(axis=1))
+        if rows.size == 0:
+            break
+        counts = _unsafe_counts(codes, rows, max(threshold, 2), depth)
+        counts[codes[rows] < 0] = -np.inf  # already suppressed
+        # most frequent in the unsafe combinations; then least important; then most categories
+        score = counts * 1e6 - rank * 1e3 + categories / (categories.max() + 1.0)
+        choice = np.argmax(score, axis=1)
+        codes[rows, choice] = -1
+        suppressed[rows, choice] = True
+    for j, name in enumerate(names):
+        frame[name] = frame[name].astype(object)
+        frame.loc[suppressed[:, j], name] = np.nan
+    return SuppressionResult(data=frame, keys=tuple(names), suppressed=suppressed, k=k, max_risk=max_risk,
+                             rounds=rounds)
+
+
+@validate_params({"theta": Interval("float", 0.0, 1.0, "both", "the retention probability")},
+                 example=lambda: {"frequencies": [5.0, 3.0, 2.0], "theta": 0.8})
+def pram_matrix(frequencies: Sequence[float], theta: float) -> np.ndarray:
+    """The invariant PRAM matrix ``P = theta I + (1 - theta) 1 pi^T`` for category frequencies ``pi``.
+
+    Parameters
+    ----------
+    frequencies : sequence of float
+        Counts (or shares) of the categories, all >= 0, not all 0.
+    theta : float
+        Probability that a value is kept as it is.
+
+    Returns
+    -------
+    ndarray, shape (c, c)
+        Row i holds the probabilities of releasing each category for a true
+        category i; ``pi P = pi`` (invariant).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = pram_matrix([6.0, 4.0], 0.5)
+    >>> P.tolist()
+    [[0.8, 0.2], [0.3, 0.7]]
+    >>> np.allclose(np.array([0.6, 0.4]) @ P, [0.6, 0.4])
+    True
+    """
+    pi = np.asarray(frequencies, dtype=float).reshape(-1)
+    if pi.size == 0 or not np.isfinite(pi).all() or (pi < 0).any() or pi.sum() <= 0:
+        raise InputError("frequencies must be non-negative numbers, not all 0")
+    pi = pi / pi.sum()
+    return theta * np.eye(pi.size) + (1.0 - theta) * np.outer(np.ones(pi.size), pi)
+
+
+@dataclass(frozen=True)
+class PramResult:
+    """A file after PRAM: the released data and each variable's transition matrix.
+
+    Attributes
+    ----------
+    data : DataFrame
+    keys : tuple of str
+    theta : float
+    matrices : dict
+        ``{variable: (categories, matrix)}``.
+    changed : ndarray of bool, shape (n, len(keys))
+        Which values were changed.
+    """
+
+    data: pd.DataFrame = field(repr=False)
+    keys: tuple[str, ...]
+    theta: float
+    matrices: dict = field(repr=False)
+    changed: np.ndarray = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The matrices and the share of values changed per variable (no data values)."""
+        return {"keys": list(self.keys), "theta": self.theta,
+                "changed_share": {k: float(v) for k, v in zip(self.keys, self.changed.mean(axis=0), strict=True)},
+                "matrices": {k: {"categories": [str(c) for c in cats], "matrix": m.tolist()}
+                             for k, (cats, m) in self.matrices.items()}}
+
+
+@validate_params({"theta": Interval("float", 0.0, 1.0, "both", "the retention probability"), "seed": SEED,
+                  "source": InstanceOf(str, "a name for messages")},
+                 example=lambda: {**_example(), "theta": 0.8, "seed": 1})
+def pram(data: Any, keys: Sequence[str | int], theta: float, seed: int | np.random.Generator | None = None,
+         source: str = "the data") -> PramResult:
+    """Invariant PRAM on each key variable with retention probability ``theta`` (see :func:`pram_matrix`).
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    keys : sequence of str or int
+    theta : float
+        Probability that a value is kept.
+    seed : int or numpy.random.Generator, optional
+        Randomness (the same seed gives the same file).
+    source : str
+
+    Returns
+    -------
+    PramResult
+
+    References
+    ----------
+    Gouweleeuw, Kooiman, Willenborg & de Wolf (1998), Post randomisation for
+    statistical disclosure control; seed 004 (Mas), "PRAM".
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"sex": ["f", "m"] * 50})
+    >>> released = pram(frame, ["sex"], theta=1.0, seed=3).data
+    >>> released["sex"].tolist() == frame["sex"].tolist()
+    True
+    """
+    frame = as_frame(data, source).copy()
+    names = select_columns(frame, keys, source, what="key")
+    rng = np.random.default_rng(seed)
+    changed = np.zeros((frame.shape[0], len(names)), dtype=bool)
+    matrices = {}
+    for j, name in enumerate(names):
+        codes, categories = pd.factorize(frame[name], use_na_sentinel=True)
+        known = codes >= 0
+        if not known.any():
+            continue
+        matrix = pram_matrix(np.bincount(codes[known], minlength=len(categories)), theta)
+        cumulative = np.cumsum(matrix, axis=1)
+        draws = rng.random(frame.shape[0])
+        released = codes.copy()
+        released[known] = np.minimum((draws[known, None] > cumulative[codes[known]]).sum(axis=1), len(categories) - 1)
+        changed[:, j] = released != codes
+        out = np.full(frame.shape[0], np.nan, dtype=object)
+        out[known] = np.asarray(categories, dtype=object)[released[known]]
+        frame[name] = out
+        matrices[name] = (list(categories), matrix)
+    return PramResult(data=frame, keys=tuple(names), theta=float(theta), matrices=matrices, changed=changed)
