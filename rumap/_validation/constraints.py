@@ -193,6 +193,7 @@ PARAMETERS: dict[str, Interval] = {
     "beta": Interval("float", 0.0, None, "left", "scale parameter of the Poisson-gamma model"),
     "f_a": Interval("float", 0.0, 1.0, "both", "fraction of acquaintances a / N"),
     "band_width": Interval("float", 0.0, None, "neither", "width of the bands of a recoded variable"),
+    "theta": Interval("float", 0.0, 1.0, "both", "retention probability of PRAM"),
     "cells": Interval("int", 1, None, "left", "number of cells k of the key"),
 }
 

@@ -164,6 +164,17 @@ def _risk(fk: np.ndarray, Fk: np.ndarray) -> np.ndarray:
     return risk
 
 
+def _group_codes(codes: np.ndarray) -> np.ndarray:
+    """One group number per row of non-negative integer codes (rows with equal codes share it)."""
+    radix = codes.max(axis=0).astype(np.int64) + 1
+    if float(np.prod(radix.astype(float))) < 2.0**62:  # one integer per key value, then a hash table
+        combined = np.zeros(codes.shape[0], dtype=np.int64)
+        for j in range(codes.shape[1]):
+            combined = combined * radix[j] + codes[:, j]
+        return pd.factorize(combined)[0]
+    return np.unique(codes, axis=0, return_inverse=True)[1].reshape(-1)
+
+
 @validate_params({"source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=_example)
 def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: np.ndarray | None = None,
@@ -212,9 +223,8 @@ def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: 
     fk = np.zeros(n, dtype=np.int64)
     Fk = np.zeros(n)
     if complete.any():
-        _, group, counts = np.unique(codes[complete], axis=0, return_inverse=True, return_counts=True)
-        group = group.reshape(-1)
-        fk[complete] = counts[group]
+        group = _group_codes(codes[complete])
+        fk[complete] = np.bincount(group)[group]
         Fk[complete] = np.bincount(group, weights=w[complete])[group]
     if incomplete.size:
         budget.check_work(float(incomplete.size) * n * len(names),

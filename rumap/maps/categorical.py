@@ -1,0 +1,281 @@
+"""R-U maps of categorical protection: local suppression over k, banding over the width, PRAM over retention.
+
+Each map traces (U, R) as the protection parameter changes, on the same axes
+as the other maps of rumap (a :class:`rumap.result.RUMap`):
+
+- :func:`suppression_map`: local suppression to k-anonymity for each k (exact).
+  R is the file's global risk (mean individual risk, mu-Argus/sdcMicro) after
+  suppression; U is the share of key values kept.
+- :func:`banding_map`: global recoding of a numeric key into bands of each
+  width (exact). R is the global risk; U the share of the variable's variance
+  the bands keep (1 - SSE/SST).
+- :func:`pram_map`: invariant PRAM for each retention probability theta
+  (simulated, with standard errors). R is the expected share of records an
+  intruder re-identifies by matching the true key to the released file and
+  picking at random among the matches (``mean_i [released key = true key] /
+  f_k(released)``); U is ``1 - H``, the Hellinger distance between the original
+  and released tables of the key combination.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from rumap._validation import SEED, Grid, InstanceOf, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
+from rumap.masking.categorical import band, local_suppression, pram
+from rumap.result import RUMap
+from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.individual import individual_risk
+
+__all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification"]
+
+_GLOBAL_RISK = "R = global risk (mean individual risk)"
+
+
+def _example() -> dict[str, Any]:
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"sex": rng.choice(["f", "m"], 60), "region": rng.choice(list("abcdef"), 60),
+                          "age": rng.integers(18, 80, 60)})
+    return {"data": frame, "keys": ["sex", "region", "age"]}
+
+
+@validate_params({"ks": Grid("k"), "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {**_example(), "ks": [2, 3]})
+def suppression_map(data: Any, keys: Sequence[str | int], ks: ArrayLike, weight: str | int | None = None,
+                    source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+    """The R-U map of local suppression to k-anonymity over k.
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    keys : sequence of str or int
+        The key variables.
+    ks : array_like of int
+        The values of k.
+    weight : str or int, optional
+        Sampling weights for the individual risk (else the census case).
+    source : str
+    budget : WorkBudget
+        Checked for the grid's size (each k is one suppression run).
+
+    Returns
+    -------
+    RUMap
+        Parameter ``k``; R the global risk, U the share of key values kept.
+
+    Examples
+    --------
+    >>> from rumap.maps.categorical import _example, suppression_map
+    >>> m = suppression_map(**_example(), ks=[1, 2, 3])
+    >>> bool(m.utility[0] == 1.0), bool((m.risk[1:] <= m.risk[0]).all())
+    (True, True)
+    """
+    frame = as_frame(data, source)
+    names = select_columns(frame, keys, source, what="key")
+    values = np.asarray(ks, dtype=float)
+    if not np.all(values == np.round(values)):
+        raise InputError("k must be whole numbers")
+    budget.check_grid(values.size, "k")
+    risk, utility = np.empty(values.size), np.empty(values.size)
+    for i, k in enumerate(values.astype(int)):
+        protected = frame if k <= 1 else local_suppression(frame, names, k=int(k), source=source, budget=budget)
+        table = frame if k <= 1 else protected.data
+        risk[i] = individual_risk(table, names, weight=weight, source=source, budget=budget).global_risk
+        utility[i] = 1.0 if k <= 1 else 1.0 - protected.suppressed_share
+    return RUMap(parameter="k", values=values, risk=risk, utility=utility, risk_label=_GLOBAL_RISK,
+                 utility_label="U = share of key values kept", method="local suppression", knowledge="key",
+                 target=" x ".join(names), config={"keys": names, "weighted": weight is not None, "source": source})
+
+
+@validate_params({"widths": Grid("band_width"), "source": InstanceOf(str, "a name for messages"),
+                  "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {**_example(), "variable": "age", "widths": [1, 5, 10]})
+def banding_map(data: Any, keys: Sequence[str | int], variable: str | int, widths: ArrayLike,
+                weight: str | int | None = None, source: str = "the data",
+                budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+    """The R-U map of global recoding of a numeric key into bands, over the band width.
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    keys : sequence of str or int
+        The key variables (including ``variable``).
+    variable : str or int
+        The numeric key that is banded.
+    widths : array_like
+        Band widths (> 0).
+    weight : str or int, optional
+    source : str
+    budget : WorkBudget
+
+    Returns
+    -------
+    RUMap
+        Parameter ``band_width``; R the global risk, U = 1 - SSE/SST of the
+        variable replaced by its band means.
+
+    Examples
+    --------
+    >>> from rumap.maps.categorical import _example, banding_map
+    >>> m = banding_map(**_example(), variable="age", widths=[1, 10, 40])
+    >>> bool(m.utility[0] == 1.0), bool(m.risk[-1] <= m.risk[0])
+    (True, True)
+    """
+    frame = as_frame(data, source)
+    names = select_columns(frame, keys, source, what="key")
+    (name,) = select_columns(frame, [variable], source, what="banded")
+    if name not in names:
+        raise InputError(f"the banded variable {name!r} must be one of the keys ({', '.join(names)})")
+    values = np.asarray(widths, dtype=float)
+    budget.check_grid(values.size, "band_width")
+    x = pd.to_numeric(frame[name], errors="coerce")
+    sst = float(((x - x.mean()) ** 2).sum())
+    risk, utility = np.empty(values.size), np.empty(values.size)
+    for i, width in enumerate(values):
+        banded = band(frame, name, float(width), source=source)
+        risk[i] = individual_risk(banded, names, weight=weight, source=source, budget=budget).global_risk
+        means = x.groupby(banded[name].to_numpy()).transform("mean")
+        utility[i] = 1.0 - float(((x - means) ** 2).sum()) / sst if sst > 0 else 1.0
+    return RUMap(parameter="band_width", values=values, risk=risk, utility=utility, risk_label=_GLOBAL_RISK,
+                 utility_label=f"U = share of the variance of {name} kept", method="global recoding",
+                 knowledge="key", target=" x ".join(names), config={"keys": names, "variable": name, "source": source})
+
+
+@validate_params({"source": InstanceOf(str, "a name for messages")},
+                 example=lambda: {"original": _example()["data"], "released": _example()["data"],
+                                  "keys": ["sex", "region"]})
+def hellinger_utility(original: Any, released: Any, keys: Sequence[str | int], source: str = "the data") -> float:
+    """``1 - H``: one minus the Hellinger distance between the two files' tables of the key combination.
+
+    Parameters
+    ----------
+    original, released : DataFrame
+        The same records before and after protection.
+    keys : sequence of str or int
+    source : str
+
+    Returns
+    -------
+    float
+        1 for identical tables, 0 for tables with no cell in common.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"k": ["x", "x", "y", "y"]})
+    >>> hellinger_utility(a, a, ["k"]), round(hellinger_utility(a, pd.DataFrame({"k": ["x"] * 4}), ["k"]), 4)
+    (1.0, 0.4588)
+    """
+    first, second = as_frame(original, source), as_frame(released, source)
+    names = select_columns(first, keys, source, what="key")
+    p = first[names].astype(str).value_counts(normalize=True)
+    q = second[names].astype(str).value_counts(normalize=True)
+    p, q = p.align(q, fill_value=0.0)
+    distance = np.sqrt(0.5 * float(((np.sqrt(p.to_numpy()) - np.sqrt(q.to_numpy())) ** 2).sum()))
+    return float(1.0 - distance)
+
+
+@validate_params({"source": InstanceOf(str, "a name for messages")},
+                 example=lambda: {"original": _example()["data"], "released": _example()["data"],
+                                  "keys": ["sex", "region"]})
+def pram_reidentification(original: Any, released: Any, keys: Sequence[str | int], source: str = "the data") -> float:
+    """Expected share of records re-identified by matching true keys to the released file.
+
+    The intruder knows a target's true key, finds the released records with
+    that key and picks one at random: the target is found with probability
+    ``1 / f_k(released)`` if its own released key is unchanged, else never.
+
+    Parameters
+    ----------
+    original, released : DataFrame
+        The same records before and after protection (same order).
+    keys : sequence of str or int
+    source : str
+
+    Returns
+    -------
+    float
+        ``mean_i [released_i = original_i] / f(released_i)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"k": ["x", "x", "y"]})
+    >>> pram_reidentification(a, a, ["k"])
+    0.6666666666666666
+    """
+    first, second = as_frame(original, source), as_frame(released, source)
+    names = select_columns(first, keys, source, what="key")
+    if first.shape[0] != second.shape[0]:
+        raise InputError("the original and released files must have the same records")
+    a, b = first[names].astype(str).to_numpy(), second[names].astype(str).to_numpy()
+    same = (a == b).all(axis=1)
+    codes = np.column_stack([pd.factorize(b[:, j])[0] for j in range(b.shape[1])])
+    _, inverse, counts = np.unique(codes, axis=0, return_inverse=True, return_counts=True)
+    return float(np.mean(same / counts[inverse.reshape(-1)]))
+
+
+@validate_params({"thetas": Grid("theta"), "replicates": "replicates", "seed": SEED,
+                  "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {**_example(), "keys": ["sex", "region"], "thetas": [0.5, 1.0], "replicates": 3})
+def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates: int = 50, seed: int = 0,
+             source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+    """The simulated R-U map of invariant PRAM over the retention probability theta.
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    keys : sequence of str or int
+    thetas : array_like
+        Retention probabilities in [0, 1].
+    replicates : int, default 50
+        PRAM runs per theta (their standard errors give the bands).
+    seed : int
+        The same seed gives the same map.
+    source : str
+    budget : WorkBudget
+        Records x replicates x values, checked first.
+
+    Returns
+    -------
+    RUMap
+        Parameter ``theta``; R from :func:`pram_reidentification`, U from
+        :func:`hellinger_utility`, each the mean over replicates with its
+        standard error.
+
+    Examples
+    --------
+    >>> from rumap.maps.categorical import _example, pram_map
+    >>> m = pram_map(**_example(), thetas=[0.2, 1.0], replicates=5, seed=1)
+    >>> bool(m.risk[0] < m.risk[1]), float(m.utility[1])
+    (True, 1.0)
+    """
+    frame = as_frame(data, source)
+    names = select_columns(frame, keys, source, what="key")
+    values = np.asarray(thetas, dtype=float)
+    budget.check_grid(values.size, "theta")
+    budget.check_work(float(frame.shape[0]) * len(names) * replicates * values.size,
+                      f"{frame.shape[0]} records x {len(names)} keys x {replicates} replicates x {values.size} values")
+    seeds = np.random.SeedSequence(seed).spawn(values.size)
+    risk = np.empty((values.size, replicates))
+    utility = np.empty((values.size, replicates))
+    for i, theta in enumerate(values):
+        rng = np.random.default_rng(seeds[i])
+        for m in range(replicates):
+            released = pram(frame, names, float(theta), seed=rng, source=source).data
+            risk[i, m] = pram_reidentification(frame, released, names, source)
+            utility[i, m] = hellinger_utility(frame, released, names, source)
+    se = (lambda a: a.std(axis=1, ddof=1) / np.sqrt(replicates)) if replicates > 1 else (lambda a: np.zeros(values.size))
+    return RUMap(parameter="theta", values=values, risk=risk.mean(axis=1), utility=utility.mean(axis=1),
+                 risk_se=se(risk), utility_se=se(utility),
+                 risk_label="R = expected share re-identified by key matching",
+                 utility_label="U = 1 - Hellinger distance of the key table", method="pram", knowledge="key",
+                 target=" x ".join(names),
+                 config={"keys": names, "replicates": replicates, "seed": seed, "source": source})
