@@ -99,6 +99,12 @@ def _base(files: dict[str, str]) -> dict[str, list[str]]:
         "bounds": ["table", "bounds", "--table", files["table_good"]],
         "rules": ["table", "rules", "--contributions", files["contributions"], "--rule", "p-percent", "--p", "10"],
         "flaw": ["table", "dominance-flaw", "--n", "1", "--k", "0.8", "--cells", "10"],
+        "individual": ["risk", "individual", "--data", files["good"], "--keys", "region", "--weight", "income"],
+        "keys": ["risk", "keys", "--data", files["good"], "--keys", "region,spend"],
+        "suppress": ["protect", "suppress", "--data", files["good"], "--keys", "region,spend", "--k", "2"],
+        "pram": ["protect", "pram", "--data", files["good"], "--keys", "region", "--theta", "0.5"],
+        "simulate-pram": ["simulate", "--data", files["good"], "--method", "pram", "--keys", "region", "--theta",
+                          "0.5:1:3", "--replicates", "3"],
     }
 
 
@@ -138,6 +144,15 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                   "--p": [*BAD_POSITIVE, "101"], "--rule": ["magic"], "--cell-column": ["nope"],
                   "--value-column": ["nope", "cell"]},
         "flaw": {"--n": BAD_INTEGERS, "--k": BAD_FRACTIONS, "--cells": [*BAD_INTEGERS, "1"]},
+        "individual": {"--data": bad_files, "--keys": ["nope", ",", ""], "--weight": ["nope", "region"],
+                       "--household": ["nope"], "--k": [*BAD_INTEGERS]},
+        "keys": {"--data": bad_files, "--keys": ["nope", ",", "region,region"], "--dimension": ["0", "11", "abc"],
+                 "--threshold": ["0", "-1", "abc"]},
+        "suppress": {"--data": bad_files, "--k": BAD_INTEGERS, "--max-risk": BAD_FRACTIONS,
+                     "--importance": ["region", "region:abc", "region:nan"], "--out": ["x.unknown", files["directory"]]},
+        "pram": {"--data": bad_files, "--theta": [*BAD_NUMBERS, "-0.1", "1.5"], "--seed": ["-1", "abc"],
+                 "--keys": ["nope", ""]},
+        "simulate-pram": {"--theta": BAD_GRIDS + ["0:2:3"], "--replicates": BAD_INTEGERS, "--keys": ["nope"]},
     }
 
 
@@ -146,7 +161,9 @@ REQUIRED = {"analytic": ("--lambda2", "--state", "--sigma2"), "analytic-data": (
             "simulate": ("--data", "--target", "--lambda2-frac"), "microaggregate": ("--k", "--algorithm", "--data"),
             "linkage": ("--original", "--masked"), "interval": ("--original", "--masked"),
             "identity": ("--f",), "identity-data": ("--key", "--N"), "bounds": ("--table",),
-            "rules": ("--contributions", "--rule"), "flaw": ("--n", "--k")}
+            "rules": ("--contributions", "--rule"), "flaw": ("--n", "--k"), "individual": ("--data", "--keys"),
+            "keys": ("--keys",), "suppress": ("--keys",), "pram": ("--theta", "--keys"),
+            "simulate-pram": ("--keys", "--theta")}
 
 
 def _replace(argv: list[str], flag: str, value: str) -> list[str]:

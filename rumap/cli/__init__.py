@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, str] = {
     "simulate": "rumap.cli.simulate",
     "microaggregate": "rumap.cli.microaggregate",
     "risk": "rumap.cli.risk",
+    "protect": "rumap.cli.protect",
 }
 
 

@@ -3,31 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 
-import pandas as pd
-
 from rumap.cli.flags import add_work_limit, budget_from_args
-from rumap.errors import InputError, optional_module
-from rumap.io.data import FORMATS_EXTRA, numeric_column_names, numeric_columns, read_table
+from rumap.errors import InputError
+from rumap.io.data import WRITERS, numeric_column_names, numeric_columns, read_table, write_table
 from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
 
 HELP = "microaggregate numeric columns (groups of at least k records) and report the information loss"
 
 #: Writers of the masked file, by extension.
-WRITERS: dict[str, Callable[[pd.DataFrame, Path], None]] = {
-    ".csv": lambda frame, path: frame.to_csv(path, index=False),
-    ".tsv": lambda frame, path: frame.to_csv(path, index=False, sep="\t"),
-    ".parquet": lambda frame, path: _write_parquet(frame, path),
-}
-
-
-def _write_parquet(frame: pd.DataFrame, path: Path) -> None:
-    optional_module("pyarrow", "writing Parquet files", FORMATS_EXTRA)
-    frame.to_parquet(path, index=False, engine="pyarrow")
-
-
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``microaggregate`` subcommand and its flags.
 
@@ -107,10 +92,7 @@ def run(args: argparse.Namespace) -> int:
         masked = frame.copy()
         for j, name in enumerate(names):
             masked[name] = result.masked[:, j]
-        try:
-            WRITERS[out_path.suffix.lower()](masked, out_path)
-        except OSError as exc:
-            raise InputError(f"--out {args.out}: cannot write the file ({exc.strerror or exc})") from None
+        write_table(masked, out_path, "--out")
     summary = result.to_dict()
     if args.json:
         from rumap.cli import print_json

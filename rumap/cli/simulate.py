@@ -8,13 +8,15 @@ import sys
 import numpy as np
 import pandas as pd
 
-from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_from_args, parse_grid
+from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_from_args, check_flag, parse_grid
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
+from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.maps.methods import METHODS
-from rumap.maps.simulation import SimulationConfig, simulate
+from rumap.maps.simulation import CURVE_KEYS, SimulationConfig, simulate
 from rumap.maps.utility import UTILITIES
+from rumap.result import curve_dict
 from rumap.risk.measures import DATASET_RISK_MEASURES
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
@@ -44,7 +46,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--columns", help="several numeric columns, comma-separated (the first is attacked unless "
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
-    p.add_argument("--method", default="noise", choices=list(METHODS), help="masking method (default noise)")
+    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHODS],
+                   help="masking method (default noise); suppress, recode and pram protect categorical --keys")
     grid = p.add_argument_group("parameter grid (one, by method)")
     grid.add_argument("--lambda2", metavar="START:STOP:NUM", help="noise variances (data units squared)")
     grid.add_argument("--lambda2-frac", metavar="START:STOP:NUM",
@@ -67,8 +70,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     micro.add_argument("--standardize", action="store_true", help="standardize the columns first")
     micro.add_argument("--criterion", help="sorting criterion of 'fixed' (default pc1)")
     attack = p.add_argument_group("snooper and utility")
-    attack.add_argument("--target", action="append", required=True, metavar="TARGET",
-                        help=f"repeatable: {TARGET_FORMS}")
+    attack.add_argument("--target", action="append", metavar="TARGET",
+                        help=f"repeatable (numeric methods): {TARGET_FORMS}")
     attack.add_argument("--knowledge", action="append", metavar="STATE",
                         help=f"repeatable: {', '.join(KNOWLEDGE)} (default index and position)")
     attack.add_argument("--rational", action="store_true", help="add the rational snooper's envelope per target")
@@ -78,6 +81,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     attack.add_argument("--utility", default="mean", help=f"{', '.join(UTILITIES)} (default mean, Eq 14)")
     attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")
     attack.add_argument("--response", help="response column of --utility regression (default: the first)")
+    categorical = p.add_argument_group("categorical keys (--method suppress, recode, pram)")
+    categorical.add_argument("--keys", metavar="A,B,...", help="the categorical key variables")
+    categorical.add_argument("--weight", metavar="W", help="sampling weight column (for the individual risk)")
+    categorical.add_argument("--theta", metavar="START:STOP:NUM", help="PRAM retention probabilities")
+    categorical.add_argument("--band-width", metavar="START:STOP:NUM", help="band widths of --band-variable")
+    categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that recode bands")
     run_group = p.add_argument_group("run")
     run_group.add_argument("--replicates", type=int, default=200, metavar="M", help="masked copies per value (200)")
     run_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -215,6 +224,10 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    if args.method in CATEGORICAL_METHODS:
+        return _run_categorical(args)
+    if not args.target:
+        raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)
     config = config_from_args(args, columns)
     data = numeric_columns(read_table(args.data), columns, source=args.data)
@@ -242,4 +255,43 @@ def run(args: argparse.Namespace) -> int:
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if any(np.isinf(m.risk).any() for m in result.maps) or np.isinf(first.utility).any():
         print("note: inf means a mean squared error of 0 (the snooper or user is exact)")
+    return 0
+
+
+def _run_categorical(args: argparse.Namespace) -> int:
+    """``simulate --method suppress|recode|pram``: the R-U map of a categorical protection, as curve JSON."""
+    method = CATEGORICAL_METHODS[args.method]
+    if args.keys is None:
+        raise InputError(f"--method {args.method} needs --keys (the categorical key variables)")
+    flag = "--" + method.parameter.replace("_", "-")
+    text = getattr(args, method.parameter)
+    if text is None:
+        raise InputError(f"--method {args.method} needs {flag} (the grid of {method.parameter})")
+    values = parse_grid(text, method.parameter, integer=method.integer)
+    for name in ("replicates", "seed"):
+        check_flag(f"--{name}", name, getattr(args, name))
+    frame = read_table(args.data)
+    keys = _split(args.keys, "--keys")
+    try:
+        m = method.draw(frame, keys, values, weight=args.weight, variable=args.band_variable,
+                        replicates=args.replicates, seed=args.seed, source=args.data, budget=budget_from_args(args))
+    except InputError as exc:  # the grid's argument is the flag here
+        message = str(exc)
+        for argument in ("every thetas", "every ks", "every widths", "thetas", "ks", "widths"):
+            message = message.replace(argument, f"every value of {flag}", 1) if message.startswith(argument) \
+                else message
+        raise InputError(message) from None
+    config = {"method": args.method, "parameter": method.parameter, "values": m.values.tolist(), "keys": keys,
+              "weight": args.weight, "replicates": args.replicates if method.simulated else 1,
+              "seed": args.seed if method.simulated else None, "data": args.data}
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json({"curves": [curve_dict(m, CURVE_KEYS)], "config": config, "n": int(frame.shape[0])})
+        return 0
+    table = m.to_frame()
+    print(f"{method.description} of {', '.join(keys)} (n = {frame.shape[0]}); R: {m.risk_label}; U: {m.utility_label}")
+    with pd.option_context("display.max_rows", None, "display.width", 250):
+        print(table.drop(columns=["method", "knowledge", "target"], errors="ignore")
+              .to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     return 0

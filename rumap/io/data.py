@@ -11,6 +11,7 @@ import csv
 import io
 import os
 import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,49 @@ from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
 
 __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
-           "numeric_column_names", "summary_table", "BUNDLED_DATA"]
+           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "write_table"]
+
+#: Writers of the file formats the command line can write (``--out``), by extension.
+WRITERS: dict[str, Callable[[pd.DataFrame, Path], None]] = {
+    ".csv": lambda frame, path: frame.to_csv(path, index=False),
+    ".tsv": lambda frame, path: frame.to_csv(path, index=False, sep="\t"),
+    ".parquet": lambda frame, path: _write_parquet(frame, path),
+}
+
+
+def _write_parquet(frame: pd.DataFrame, path: Path) -> None:
+    optional_module("pyarrow", "writing Parquet files", FORMATS_EXTRA)
+    frame.to_parquet(path, index=False, engine="pyarrow")
+
+
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "flag": InstanceOf(str)},
+                 example=lambda: {"frame": pd.DataFrame({"a": [1]}),
+                                  "path": Path(tempfile.gettempdir()) / "rumap-write-table-example.csv"})
+def write_table(frame: pd.DataFrame, path: str | os.PathLike, flag: str = "the output") -> None:
+    """Write ``frame`` to ``path`` in the format its extension names (:data:`WRITERS`).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    path : str or path-like
+    flag : str
+        How the path was given, for messages (e.g. ``"--out"``).
+
+    Raises
+    ------
+    InputError
+        Unknown extension, or a file that cannot be written.
+    """
+    path = Path(path)
+    writer = WRITERS.get(path.suffix.lower())
+    if writer is None:
+        raise InputError(f"{flag} {path}: unknown format {path.suffix or '(no extension)'!r}; "
+                         f"use one of {', '.join(WRITERS)}")
+    try:
+        writer(frame, path)
+    except OSError as exc:
+        raise InputError(f"{flag} {path}: cannot write the file ({exc.strerror or exc})") from None
+
 
 #: Missing-value policies: refuse the data (naming the first missing value) or drop the rows that have one.
 MISSING = ("refuse", "drop")

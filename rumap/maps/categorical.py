@@ -19,7 +19,8 @@ as the other maps of rumap (a :class:`rumap.result.RUMap`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,8 @@ from rumap.result import RUMap
 from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.individual import individual_risk
 
-__all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification"]
+__all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification",
+           "CategoricalMethod", "CATEGORICAL_METHODS"]
 
 _GLOBAL_RISK = "R = global risk (mean individual risk)"
 
@@ -279,3 +281,50 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
                  utility_label="U = 1 - Hellinger distance of the key table", method="pram", knowledge="key",
                  target=" x ".join(names),
                  config={"keys": names, "replicates": replicates, "seed": seed, "source": source})
+
+
+@dataclass(frozen=True)
+class CategoricalMethod:
+    """A protection of categorical keys whose R-U map the command line and pages draw.
+
+    Parameters
+    ----------
+    parameter : str
+        The map's parameter (its grid flag is ``--`` + the name with dashes).
+    integer : bool
+        Whether the grid holds whole numbers.
+    simulated : bool
+        Whether the map is simulated (replicates and seed apply).
+    draw : callable
+        ``draw(frame, keys, values, *, weight, variable, replicates, seed, source, budget) -> RUMap``.
+    description : str
+    """
+
+    parameter: str
+    integer: bool
+    simulated: bool
+    draw: Callable[..., RUMap]
+    description: str
+
+
+def _draw_suppression(frame, keys, values, *, weight, variable, replicates, seed, source, budget) -> RUMap:
+    return suppression_map(frame, keys, values, weight=weight, source=source, budget=budget)
+
+
+def _draw_banding(frame, keys, values, *, weight, variable, replicates, seed, source, budget) -> RUMap:
+    if variable is None:
+        raise InputError("recode needs the numeric key to band (--band-variable)")
+    return banding_map(frame, keys, variable, values, weight=weight, source=source, budget=budget)
+
+
+def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, source, budget) -> RUMap:
+    return pram_map(frame, keys, values, replicates=replicates, seed=seed, source=source, budget=budget)
+
+
+#: Categorical protections by name (``simulate --method NAME``).
+CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
+    "suppress": CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k"),
+    "recode": CategoricalMethod("band_width", False, False, _draw_banding,
+                                "global recoding of a numeric key into bands, over the band width"),
+    "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability"),
+}

@@ -176,7 +176,7 @@ def _group_codes(codes: np.ndarray) -> np.ndarray:
 
 
 @validate_params({"source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
-                 example=_example)
+                 example=lambda: {"data": _example()["data"], "keys": ["sex", "region"]})
 def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: np.ndarray | None = None,
                                  source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET
                                  ) -> tuple[np.ndarray, np.ndarray]:
@@ -238,12 +238,12 @@ def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: 
     return fk, Fk
 
 
-@validate_params({"weight": [None, InstanceOf((str, int), "a column name")],
-                  "household": [None, InstanceOf((str, int), "a column name")], "k": [None, "k"],
+@validate_params({"weight": [None, InstanceOf(str, "a column name")],
+                  "household": [None, InstanceOf(str, "a column name")], "k": [None, "k"],
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=_example)
-def individual_risk(data: Any, keys: Sequence[str | int], weight: str | int | None = None,
-                    household: str | int | None = None, k: int | None = None, source: str = "the data",
+def individual_risk(data: Any, keys: Sequence[str | int], weight: str | None = None,
+                    household: str | None = None, k: int | None = None, source: str = "the data",
                     budget: WorkBudget = DEFAULT_BUDGET) -> IndividualRisk:
     """Individual, global and household re-identification risk on categorical key variables.
 
@@ -253,11 +253,11 @@ def individual_risk(data: Any, keys: Sequence[str | int], weight: str | int | No
         The microdata file (one record per row).
     keys : sequence of str or int
         The intruder's key variables.
-    weight : str or int, optional
+    weight : str, optional
         Column of sampling weights (each >= 1, the number of population units a
         record stands for). Without it the file is the population (census):
         the risk is ``1 / f_k``.
-    household : str or int, optional
+    household : str, optional
         Column identifying households: adds each record's household risk.
     k : int, optional
         Count the records violating k-anonymity (``f_k < k``).
