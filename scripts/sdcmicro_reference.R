@@ -10,6 +10,8 @@ for (k in keys) survey[[k]] <- as.factor(survey[[k]])
 weighted <- measure_risk(survey, keyVars = keys, w = "weight", hid = "hh")
 census <- measure_risk(survey, keyVars = keys)
 f <- freqCalc(survey, keyVars = keys, w = "weight")
+survey$health <- as.factor(survey$health)
+ld <- ldiversity(survey, keyVars = keys, ldiv_index = "health")
 out <- list(
   sdcmicro_version = as.character(packageVersion("sdcMicro")),
   keys = keys,
@@ -19,6 +21,7 @@ out <- list(
                   household_expected_reidentifications = weighted$hier_risk_ER),
   census = list(risk = census$Res[, "risk"], fk = census$Res[, "fk"],
                 expected_reidentifications = census$global_risk_ER),
-  freqcalc = list(fk = f$fk, Fk = f$Fk)
+  freqcalc = list(fk = f$fk, Fk = f$Fk),
+  ldiversity_health = ld[, "health_Distinct_Ldiversity"]
 )
 write(toJSON(out, digits = NA, auto_unbox = TRUE), "tests/data/sdcmicro_survey_risk.json")

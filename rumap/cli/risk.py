@@ -116,6 +116,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     individual.add_argument("--weight", metavar="W", help="sampling weight column (default: the file is a census)")
     individual.add_argument("--household", metavar="H", help="household identifier column: adds household risk")
     individual.add_argument("--k", type=int, metavar="K", help="count records violating k-anonymity (f_k < K)")
+    individual.add_argument("--sensitive", metavar="S", help="sensitive variable: adds each record's distinct "
+                                                            "l-diversity")
     add_work_limit(individual)
     individual.add_argument("--json", action="store_true", help="print one JSON object")
     individual.set_defaults(_risk_run=run_individual)
@@ -323,7 +325,17 @@ def run_individual(args: argparse.Namespace) -> int:
         lines.append(f"household expected re-identifications: {result.household_expected_reidentifications:.4f}")
     if result.k is not None:
         lines.append(f"records violating {result.k}-anonymity (f_k < {result.k}): {result.k_anonymity_violations}")
-    return _emit(args, result.to_dict(), lines)
+    payload = result.to_dict()
+    if args.sensitive is not None:
+        from rumap.risk.individual import l_diversity
+
+        diversity = l_diversity(frame, list(result.keys), args.sensitive, source=args.data,
+                                budget=budget_from_args(args))
+        payload["l_diversity"] = diversity.tolist()
+        payload["l_diversity_min"] = int(diversity.min())
+        lines.append(f"distinct l-diversity of {args.sensitive}: at least {int(diversity.min())}; "
+                     f"{int((diversity == 1).sum())} record(s) in a key group with one value")
+    return _emit(args, payload, lines)
 
 
 def run_keys(args: argparse.Namespace) -> int:
