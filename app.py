@@ -27,6 +27,7 @@ PAGES = [
     ("pages/empirical.py", "Empirical map", ":material/casino:"),
     ("pages/risk_measures.py", "Linkage & interval risk", ":material/link:"),
     ("pages/identity.py", "Identity risk", ":material/fingerprint:"),
+    ("pages/categorical.py", "Categorical keys", ":material/category:"),
     ("pages/tables.py", "Tables", ":material/grid_on:"),
     ("pages/compare.py", "Compare", ":material/compare:"),
     ("pages/pareto.py", "Pareto", ":material/trending_down:"),

@@ -1,0 +1,335 @@
+"""Categorical key variables, the mu-Argus way: who is at risk, and what protection costs.
+
+The page measures the individual risk of every record on the chosen keys
+(mu-Argus/sdcMicro), the households' risk, k-anonymity and l-diversity, lists
+the unsafe combinations of key variables, and draws the R-U maps of local
+suppression (over k), PRAM (over the retention probability) and global
+recoding (over the band width). A thin layer over :mod:`rumap.risk.individual`,
+:mod:`rumap.risk.keys`, :mod:`rumap.masking.categorical` and
+:mod:`rumap.maps.categorical`; runs on its own
+(``python -m streamlit run pages/categorical.py`` from the project's root).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from dashboard.code import bundled_path, command, script
+from dashboard.markdown import plain
+from dashboard.pagemaps import PageMapSpec, page_analysis
+from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code
+from rumap.errors import InputError
+from rumap.fingerprint import bytes_digest, cache_key
+from rumap.io.data import BUNDLED_DATA, read_table, read_table_bytes
+from rumap.maps.categorical import banding_map, pram_map, suppression_map
+from rumap.masking.categorical import recode
+from rumap.present.plotting import ru_map_figure
+from rumap.risk.individual import individual_risk, l_diversity
+from rumap.risk.keys import key_analysis, unsafe_cells
+
+EXAMPLE = "survey (synthetic, households and weights)"
+DEFAULT_KEYS = ("age_band", "sex", "region", "marital", "occupation")
+SOURCES = ["bundled example", "upload a file"]
+NONE = "(none)"
+
+
+@dataclass(frozen=True)
+class File:
+    """The file assessed: its table, its name (for messages) and how code refers to it."""
+
+    frame: pd.DataFrame
+    name: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's choices."""
+
+    keys: tuple[str, ...]
+    weight: str | None
+    household: str | None
+    sensitive: str | None
+    k: int
+    threshold: int
+
+
+def file_block() -> File | None:
+    """The bundled survey or an uploaded file (read in memory); ``None`` while the upload is missing.
+
+    Returns
+    -------
+    File or None
+    """
+    source = remembered(st.radio, "data", "cat_source", SOURCES[0], options=SOURCES)
+    if source == SOURCES[1]:
+        upload = st.file_uploader("microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)", key="cat_upload")
+        if upload is None:
+            return None
+        return File(read_table_bytes(upload.getvalue(), upload.name), upload.name, upload.name)
+    path = BUNDLED_DATA[EXAMPLE]
+    return File(read_table(path), path.name, bundled_path(EXAMPLE))
+
+
+def frame_digest(frame: pd.DataFrame) -> str:
+    """A digest of every value of the table (the session's result cache is keyed on it).
+
+    Parameters
+    ----------
+    frame : DataFrame
+
+    Returns
+    -------
+    str
+    """
+    hashed = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    return bytes_digest(hashed.tobytes() + "\x1f".join(map(str, frame.columns)).encode())
+
+
+def cached(frame: pd.DataFrame, what: str, settings: dict, compute):
+    """``compute()`` once per session for these data and settings (the session's bounded cache).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    what : str
+    settings : dict
+    compute : callable
+
+    Returns
+    -------
+    object
+    """
+    return state.cache().get_or_compute(cache_key(frame_digest(frame), {"page": "categorical", "what": what,
+                                                                        **settings}), compute)
+
+
+def _optional(label: str, columns: list[str], key: str, default: str | None) -> str | None:
+    options = [NONE, *columns]
+    chosen = remembered(st.selectbox, label, key, default if default in columns else NONE, options=options)
+    return None if chosen == NONE else chosen
+
+
+def settings_block(columns: list[str]) -> Settings:
+    """Keys, weight, household, sensitive variable, k and the unsafe-cell threshold.
+
+    Parameters
+    ----------
+    columns : list of str
+
+    Returns
+    -------
+    Settings
+    """
+    keys = multiselect("key variables", columns, "cat_keys", [c for c in DEFAULT_KEYS if c in columns] or columns[:3])
+    weight = _optional("sampling weight", columns, "cat_weight", "weight")
+    household = _optional("household identifier", columns, "cat_household", "hh")
+    sensitive = _optional("sensitive variable (l-diversity)", columns, "cat_sensitive", "health")
+    k = int(number("k", "k of k-anonymity", "cat_k", 3))
+    threshold = int(number("k", "unsafe cell: fewer records than", "cat_threshold", 3))
+    return Settings(tuple(keys), weight, household, sensitive, k, threshold)
+
+
+def parse_merges(text: str) -> dict[str, dict[str, str]]:
+    """Recoding lines ``VAR: A, B = NEW`` (one per line) as ``{VAR: {A: NEW, B: NEW}}``.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    dict
+    """
+    mapping: dict[str, dict[str, str]] = {}
+    for number_, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        variable, sep, rest = line.partition(":")
+        olds, eq, new = rest.partition("=")
+        if not sep or not eq or not variable.strip() or not new.strip() or not olds.strip():
+            raise InputError(f"recoding line {number_} must read VAR: A, B = NEW, got {line.strip()!r}")
+        for old in olds.split(","):
+            mapping.setdefault(variable.strip(), {})[old.strip()] = new.strip()
+    return mapping
+
+
+def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
+    """The risk figures of the (recoded) file.
+
+    Parameters
+    ----------
+    file : File
+    s : Settings
+    frame : DataFrame
+    """
+    result = individual_risk(frame, list(s.keys), weight=s.weight, household=s.household, k=s.k, source=file.name)
+    cols = st.columns(5)
+    cols[0].metric("records", f"{result.n:,}")
+    cols[1].metric("expected re-identifications", f"{result.expected_reidentifications:.2f}")
+    cols[2].metric("global risk", f"{result.global_risk:.4g}")
+    cols[3].metric(f"records with f_k < {s.k}", f"{result.k_anonymity_violations:,}")
+    if result.household_risk is not None:
+        cols[4].metric("household re-identifications", f"{result.household_expected_reidentifications:.2f}")
+    if s.sensitive is not None:
+        diversity = l_diversity(frame, list(s.keys), s.sensitive, source=file.name)
+        st.caption(f"Distinct l-diversity of {plain(s.sensitive)}: {int((diversity == 1).sum()):,} record(s) sit in a "
+                   "key group that shows a single value, which anyone knowing the key learns.")
+    st.caption("Individual risk as mu-Argus and sdcMicro compute it (negative binomial posterior of 1/F_k given "
+               "f_k; 1/f_k without weights); a missing key value matches any category.")
+    cli = command("risk", "individual", "--data", file.path, "--keys", ",".join(s.keys),
+                  *(("--weight", s.weight) if s.weight else ()), *(("--household", s.household) if s.household else ()),
+                  "--k", s.k, "--json")
+    python = script({"rumap.io.data": ["read_table"], "rumap.risk.individual": ["individual_risk"]},
+                    [f"frame = read_table({file.path!r})",
+                     f"result = individual_risk(frame, {list(s.keys)!r}, weight={s.weight!r}, "
+                     f"household={s.household!r}, k={s.k})"])
+    reproduce_code(python, cli, what="these figures")
+
+
+def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
+    """The unsafe combinations of key variables and the variables most often in them.
+
+    Parameters
+    ----------
+    file : File
+    s : Settings
+    frame : DataFrame
+    """
+    analysis = cached(frame, "keys", {"keys": list(s.keys), "threshold": s.threshold},
+                      lambda: key_analysis(frame, list(s.keys), dimension=min(3, len(s.keys)), threshold=s.threshold,
+                                           source=file.name))
+    st.subheader("Unsafe combinations of key variables")
+    st.caption(f"Every combination of up to {analysis.dimension} keys; a cell is unsafe with fewer than "
+               f"{s.threshold} records. {int(analysis.records_at_risk.sum()):,} record(s) are in an unsafe cell.")
+    left, right = st.columns([3, 2])
+    left.dataframe(analysis.combinations.head(25), hide_index=True, width="stretch")
+    right.dataframe(analysis.variables, hide_index=True, width="stretch")
+    combos = analysis.combinations["variables"].tolist()
+    chosen = remembered(st.selectbox, "unsafe cells of", "cat_combination", combos[0], options=combos)
+    st.dataframe(unsafe_cells(frame, chosen.split(" x "), threshold=s.threshold, source=file.name).head(200),
+                 hide_index=True)
+
+
+def _keep(file: File, s: Settings, ru, label: str, settings: dict, python: str, key: str, cli: str) -> None:
+    spec = PageMapSpec(page="categorical", label=f"{label}, {file.name}: {' x '.join(s.keys)}",
+                       settings={"data": file.path, "keys": list(s.keys), **settings}, python=python, command=cli)
+    reproduce_code(python, cli, command_caption="Command line (prints the curve as JSON):")
+    keep_controls(page_analysis([ru], spec), key)
+
+
+def suppression_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
+    """The R-U map of local suppression over k.
+
+    Parameters
+    ----------
+    file : File
+    s : Settings
+    frame : DataFrame
+    """
+    top = int(number("k", "largest k", "cat_k_max", 5))
+    ks = list(range(1, top + 1))
+    ru = cached(frame, "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight},
+                lambda: suppression_map(frame, list(s.keys), ks, weight=s.weight, source=file.name))
+    plot(ru_map_figure([ru]), key="cat_suppression_chart")
+    st.caption("Each point suppresses key values (mu-Argus's rule) until the file is k-anonymous. R: mean "
+               "individual risk afterwards; U: share of key values kept.")
+    st.dataframe(ru.to_frame(), hide_index=True)
+    cli = command("simulate", "--data", file.path, "--method", "suppress", "--keys", ",".join(s.keys), "--k",
+                  f"1:{top}", *(("--weight", s.weight) if s.weight else ()), "--json")
+    python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["suppression_map"]},
+                    [f"frame = read_table({file.path!r})",
+                     f"ru = suppression_map(frame, {list(s.keys)!r}, {ks!r}, weight={s.weight!r})"])
+    _keep(file, s, ru, "local suppression", {"ks": ks, "weight": s.weight}, python, "cat_suppression", cli)
+
+
+def pram_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
+    """The simulated R-U map of PRAM over the retention probability.
+
+    Parameters
+    ----------
+    file : File
+    s : Settings
+    frame : DataFrame
+    """
+    replicates = int(number("replicates", "replicates", "cat_replicates", 10))
+    thetas = [0.2, 0.4, 0.6, 0.8, 1.0]
+    ru = cached(frame, "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates},
+                lambda: pram_map(frame, list(s.keys), thetas, replicates=replicates, seed=0, source=file.name))
+    plot(ru_map_figure([ru]), key="cat_pram_chart")
+    st.caption("Invariant PRAM keeps each key value with probability theta, else redraws it from the variable's "
+               "distribution. R: expected share re-identified by matching true keys; U: 1 - Hellinger distance "
+               "of the key table. Bands: 95% over the replicates.")
+    st.dataframe(ru.to_frame(), hide_index=True)
+    cli = command("simulate", "--data", file.path, "--method", "pram", "--keys", ",".join(s.keys), "--theta",
+                  "0.2:1:5", "--replicates", replicates, "--seed", 0, "--json")
+    python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["pram_map"]},
+                    [f"frame = read_table({file.path!r})",
+                     f"ru = pram_map(frame, {list(s.keys)!r}, {thetas!r}, replicates={replicates}, seed=0)"])
+    _keep(file, s, ru, "PRAM", {"thetas": thetas, "replicates": replicates, "seed": 0}, python, "cat_pram", cli)
+
+
+def banding_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
+    """The R-U map of banding a numeric key over the band width.
+
+    Parameters
+    ----------
+    file : File
+    s : Settings
+    frame : DataFrame
+    """
+    numeric = [c for c in s.keys if pd.api.types.is_numeric_dtype(frame[c])]
+    if not numeric:
+        st.info("Banding needs a numeric key variable (such as age): add one to the keys.")
+        return
+    variable = remembered(st.selectbox, "numeric key to band", "cat_band_variable", numeric[0], options=numeric)
+    widths = [2.0, 4.0, 6.0, 8.0, 10.0]
+    ru = cached(frame, "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight},
+                lambda: banding_map(frame, list(s.keys), variable, widths, weight=s.weight, source=file.name))
+    plot(ru_map_figure([ru]), key="cat_banding_chart")
+    st.caption(f"Global recoding of {plain(variable)} into bands. R: mean individual risk; U: share of the "
+               f"variance of {plain(variable)} the bands keep.")
+    st.dataframe(ru.to_frame(), hide_index=True)
+    cli = command("simulate", "--data", file.path, "--method", "recode", "--keys", ",".join(s.keys),
+                  "--band-variable", variable, "--band-width", "2:10:5",
+                  *(("--weight", s.weight) if s.weight else ()), "--json")
+    python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["banding_map"]},
+                    [f"frame = read_table({file.path!r})",
+                     f"ru = banding_map(frame, {list(s.keys)!r}, {variable!r}, {widths!r}, weight={s.weight!r})"])
+    _keep(file, s, ru, f"banding {variable}", {"variable": variable, "widths": widths}, python, "cat_banding", cli)
+
+
+st.title("Categorical key variables: individual risk and its protection")
+st.caption("mu-Argus's methods (seed 004, Mas): individual and household risk, unsafe combinations of key "
+           "variables, local suppression, PRAM and global recoding, each with its R-U map.")
+
+with errors_shown():
+    with st.sidebar:
+        source = file_block()
+    if source is None:
+        st.info("Upload the microdata file to assess, or choose the bundled example.")
+        st.stop()
+    columns = [str(c) for c in source.frame.columns]
+    with st.sidebar:
+        settings = settings_block(columns)
+        merges = remembered(st.text_area, "recode before measuring (VAR: A, B = NEW per line)", "cat_recode", "",
+                            help="global recoding applied to the file first, e.g. region: R01, R02 = north")
+    if not settings.keys:
+        st.info("Choose at least one key variable.")
+        st.stop()
+    working = recode(source.frame, parse_merges(merges), source=source.name) if merges.strip() else source.frame
+    st.caption(f"File: {plain(source.name)} ({working.shape[0]:,} records); keys: "
+               + ", ".join(plain(k) for k in settings.keys))
+    measures(source, settings, working)
+    combinations_block(source, settings, working)
+    suppression, pram_, banding = st.tabs(["Local suppression map", "PRAM map", "Banding map"])
+    with suppression, errors_shown():
+        suppression_tab(source, settings, working)
+    with pram_, errors_shown():
+        pram_tab(source, settings, working)
+    with banding, errors_shown():
+        banding_tab(source, settings, working)
