@@ -18,13 +18,13 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state
-from dashboard.code import bundled_path, command, script
+from dashboard.code import command, script
+from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest, cache_key
-from rumap.io.data import BUNDLED_DATA, read_table, read_table_bytes
 from rumap.maps.categorical import banding_map, pram_map, suppression_map
 from rumap.masking.categorical import recode
 from rumap.present.plotting import ru_map_figure
@@ -33,17 +33,11 @@ from rumap.risk.keys import key_analysis, unsafe_cells
 
 EXAMPLE = "survey (synthetic, households and weights)"
 DEFAULT_KEYS = ("age_band", "sex", "region", "marital", "occupation")
-SOURCES = ["bundled example", "upload a file"]
 NONE = "(none)"
 
 
-@dataclass(frozen=True)
-class File:
-    """The file assessed: its table, its name (for messages) and how code refers to it."""
-
-    frame: pd.DataFrame
-    name: str
-    path: str
+#: The file assessed (its table, name and how code refers to it).
+File = PageFile
 
 
 @dataclass(frozen=True)
@@ -65,14 +59,7 @@ def file_block() -> File | None:
     -------
     File or None
     """
-    source = remembered(st.radio, "data", "cat_source", SOURCES[0], options=SOURCES)
-    if source == SOURCES[1]:
-        upload = st.file_uploader("microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)", key="cat_upload")
-        if upload is None:
-            return None
-        return File(read_table_bytes(upload.getvalue(), upload.name), upload.name, upload.name)
-    path = BUNDLED_DATA[EXAMPLE]
-    return File(read_table(path), path.name, bundled_path(EXAMPLE))
+    return example_or_upload(EXAMPLE, "cat", "microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)")
 
 
 def frame_digest(frame: pd.DataFrame) -> str:

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard.code import bundled_path, command, script
+from dashboard.code import command, script
+from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain, plain_list
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.widgets import (
@@ -31,7 +32,6 @@ from dashboard.widgets import (
     selectbox,
 )
 from rumap.errors import InputError
-from rumap.io.data import BUNDLED_DATA, read_table, read_table_bytes
 from rumap.present.plotting import ru_map_figure
 from rumap.risk.identity import (
     IdentityResult,
@@ -44,18 +44,12 @@ from rumap.risk.poisson_gamma import BETA_ESTIMATORS
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 DEFAULT_KEY = ("age", "sex", "marital", "region")
-SOURCES = ["bundled example", "upload a file"]
 #: Points of the subsampling map: released fractions f/40, 2f/40, ..., f.
 SUBSAMPLING_POINTS = 40
 
 
-@dataclass(frozen=True)
-class Sample:
-    """The file assessed: its table, its name (for messages) and how the reproduce panel refers to it."""
-
-    frame: pd.DataFrame
-    name: str
-    path: str
+#: The file assessed (its table, name and how code refers to it).
+Sample = PageFile
 
 
 @dataclass(frozen=True)
@@ -76,14 +70,7 @@ def sample_block() -> Sample | None:
     -------
     Sample or None
     """
-    source = remembered(st.radio, "data", "identity_source", SOURCES[0], options=SOURCES)
-    if source == SOURCES[1]:
-        upload = st.file_uploader("sample file (CSV, Excel, Parquet, Stata, SPSS, SAS)", key="identity_upload")
-        if upload is None:
-            return None
-        return Sample(read_table_bytes(upload.getvalue(), upload.name), upload.name, upload.name)
-    path = BUNDLED_DATA[EXAMPLE]
-    return Sample(read_table(path), path.name, bundled_path(EXAMPLE))
+    return example_or_upload(EXAMPLE, "identity", "sample file (CSV, Excel, Parquet, Stata, SPSS, SAS)")
 
 
 def settings_block(columns: list[str], n: int) -> Settings:

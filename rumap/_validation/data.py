@@ -265,6 +265,10 @@ class DataMatrix(Constraint):
 MAX_MAGNITUDE = 1e150
 
 
+def _column_label(columns: Sequence[str] | None, col: int) -> str:
+    return repr(columns[col]) if columns is not None and col < len(columns) else str(col + 1)
+
+
 def check_magnitude(values: np.ndarray, name: str, columns: Sequence[str] | None = None) -> None:
     """Refuse values whose magnitude exceeds :data:`MAX_MAGNITUDE`, naming the column and row.
 
@@ -293,8 +297,7 @@ def check_magnitude(values: np.ndarray, name: str, columns: Sequence[str] | None
     big = np.abs(values) > MAX_MAGNITUDE
     if big.any():
         row, col = (np.argwhere(big)[0].tolist() + [0])[:2]
-        label = repr(columns[col]) if columns is not None and col < len(columns) else str(col + 1)
-        raise InputError(f"{name}: column {label} has a value of magnitude {abs(float(values.reshape(values.shape[0], -1)[row, col])):.3g} "
+        raise InputError(f"{name}: column {_column_label(columns, col)} has a value of magnitude {abs(float(values.reshape(values.shape[0], -1)[row, col])):.3g} "
                          f"in row {row + 1}, beyond {MAX_MAGNITUDE:.0e}: sums of squares would overflow; rescale the column")
 
 
@@ -326,8 +329,7 @@ def check_varies(values: np.ndarray, name: str, columns: Sequence[str] | None = 
     constant = np.flatnonzero(np.ptp(matrix, axis=0) == 0)
     if constant.size:
         col = int(constant[0])
-        label = repr(columns[col]) if columns is not None and col < len(columns) else str(col + 1)
-        raise InputError(f"{name}: column {label} is constant (every value is {matrix[0, col]:g}): "
+        raise InputError(f"{name}: column {_column_label(columns, col)} is constant (every value is {matrix[0, col]:g}): "
                          "an R-U map needs values that vary")
 
 
