@@ -34,7 +34,7 @@ from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.individual import individual_risk, key_frequencies_with_missing
 
 __all__ = ["recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
-           "PramResult"]
+           "PramResult", "perturb_weights"]
 
 
 def _example() -> dict[str, Any]:
@@ -226,12 +226,14 @@ def _unsafe_counts(codes: np.ndarray, rows: np.ndarray, threshold: int, dimensio
 
 
 @validate_params({"k": [None, "k"], "max_risk": [None, Interval("float", 0.0, 1.0, "neither", "a risk threshold")],
+                  "household": [None, InstanceOf(str, "a column name")],
                   "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {**_example(), "k": 2})
 def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None, max_risk: float | None = None,
                       weight: str | int | None = None, importance: Mapping[str, float] | None = None,
-                      dimension: int | None = None, source: str = "the data",
+                      dimension: int | None = None, household: str | None = None,
+                      household_variables: Sequence[str] = (), source: str = "the data",
                       budget: WorkBudget = DEFAULT_BUDGET) -> SuppressionResult:
     """Suppress key values of the records at risk until the file is k-anonymous or below a risk threshold.
 
@@ -254,6 +256,12 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
         first among equally frequent ones (default: all equal).
     dimension : int, optional
         Largest combination searched for unsafe cells (default: all keys).
+    household : str, optional
+        Household identifier column, with ``household_variables``.
+    household_variables : sequence of str
+        Keys that are the same for every member of a household (region,
+        household size): suppressed in one member, they are suppressed in all,
+        so the household's other records do not give the value away.
     source : str
     budget : WorkBudget
 
@@ -288,6 +296,16 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
     codes = np.column_stack([pd.factorize(frame[name], use_na_sentinel=True)[0] for name in names])
     categories = codes.max(axis=0) + 1
     suppressed = np.zeros(codes.shape, dtype=bool)
+    shared = [names.index(v) for v in household_variables if v in names]
+    if len(shared) != len(household_variables):
+        unknown = [v for v in household_variables if v not in names]
+        raise InputError(f"household variables must be keys; {', '.join(map(repr, unknown))} is not")
+    members = None
+    if shared:
+        if household is None:
+            raise InputError("household_variables need the household identifier column (household)")
+        (household_name,) = select_columns(frame, [household], source, what="household")
+        members = pd.factorize(frame[household_name])[0]
     weights = None
     if weight is not None:
         (weight_name,) = select_columns(frame, [weight], source, what="weight")
@@ -315,6 +333,11 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
         choice = np.argmax(score, axis=1)
         codes[rows, choice] = -1
         suppressed[rows, choice] = True
+        if members is not None:  # a household variable goes for the whole household
+            for j in shared:
+                blanked = np.isin(members, members[suppressed[:, j]]) & ~suppressed[:, j] & (codes[:, j] >= 0)
+                codes[blanked, j] = -1
+                suppressed[blanked, j] = True
     for j, name in enumerate(names):
         frame[name] = frame[name].astype(object)
         frame.loc[suppressed[:, j], name] = np.nan
@@ -440,3 +463,45 @@ def pram(data: Any, keys: Sequence[str | int], theta: float, seed: int | np.rand
         frame[name] = out
         matrices[name] = (list(categories), matrix)
     return PramResult(data=frame, keys=tuple(names), theta=float(theta), matrices=matrices, changed=changed)
+
+
+@validate_params({"relative_sd": Interval("float", 0.0, 1.0, "both", "the noise's standard deviation, relative"),
+                  "seed": SEED}, example=lambda: {"weights": [10.0, 250.0, 40.0], "relative_sd": 0.1, "seed": 1})
+def perturb_weights(weights: Sequence[float], relative_sd: float, seed: int | np.random.Generator | None = None
+                    ) -> np.ndarray:
+    """Noise on the sampling weights, so that they no longer reveal a record's stratum or household size.
+
+    Each weight is multiplied by ``1 + e`` with ``e`` normal with mean 0 and
+    standard deviation ``relative_sd``, clipped to keep every weight >= 1; the
+    weights are then rescaled to keep their total (the population size; a
+    weight clipped at 1 afterwards can add a little).
+
+    Parameters
+    ----------
+    weights : sequence of float
+        The sampling weights (each >= 1).
+    relative_sd : float
+        Standard deviation of the multiplicative noise, in [0, 1].
+    seed : int or numpy.random.Generator, optional
+
+    Returns
+    -------
+    ndarray
+        The perturbed weights, with the same sum.
+
+    References
+    ----------
+    Seed 004 (Mas), mu-Argus "noise on the weights".
+
+    Examples
+    --------
+    >>> w = perturb_weights([10.0, 250.0, 40.0], 0.1, seed=1)
+    >>> round(float(w.sum()), 6), bool((w >= 1).all())
+    (300.0, True)
+    """
+    w = np.asarray(weights, dtype=float).reshape(-1)
+    if w.size == 0 or not np.isfinite(w).all() or (w < 1).any():
+        raise InputError("weights must be finite numbers >= 1")
+    noisy = np.maximum(w * (1.0 + np.random.default_rng(seed).normal(0.0, relative_sd, w.size)), 1.0)
+    scaled = noisy * (w.sum() / noisy.sum())
+    return np.maximum(scaled, 1.0)

@@ -82,3 +82,29 @@ def test_pram_matrix_is_stochastic_and_invariant(frequencies, theta):
     pi = np.asarray(frequencies) / sum(frequencies)
     np.testing.assert_allclose(matrix.sum(axis=1), 1.0, atol=1e-12)
     np.testing.assert_allclose(pi @ matrix, pi, atol=1e-12)
+
+
+def test_household_variables_are_suppressed_in_the_whole_household():
+    from rumap.masking.categorical import local_suppression
+
+    frame = pd.read_csv(SURVEY)
+    result = local_suppression(frame, ["age_band", "sex", "region", "hh_size"], k=3, household="hh",
+                               household_variables=["region", "hh_size"])
+    for variable in ("region", "hh_size"):
+        per_household = result.data[variable].isna().groupby(frame["hh"]).nunique()
+        assert (per_household == 1).all()  # all members blank, or none
+    assert individual_risk(result.data, ["age_band", "sex", "region", "hh_size"], k=3).k_anonymity_violations == 0
+    with pytest.raises(InputError, match="need the household identifier"):
+        local_suppression(frame, ["sex", "region"], k=2, household_variables=["region"])
+
+
+def test_weight_noise_keeps_the_total_and_the_floor():
+    from rumap.masking.categorical import perturb_weights
+
+    weights = pd.read_csv(SURVEY)["weight"].to_numpy()
+    noisy = perturb_weights(weights, 0.2, seed=3)
+    assert noisy.sum() == pytest.approx(weights.sum(), rel=1e-9) and (noisy >= 1).all()
+    assert np.corrcoef(weights, noisy)[0, 1] > 0.5 and not np.allclose(weights, noisy)
+    np.testing.assert_allclose(perturb_weights(weights, 0.0, seed=1), weights)
+    with pytest.raises(InputError, match="weights must be finite numbers >= 1"):
+        perturb_weights([0.5, 2.0], 0.1)
