@@ -173,21 +173,36 @@ def analyses() -> list[Analysis]:
 KEPT_CHOICES = ("compare_maps", "pareto_maps", "report_maps")
 
 
-def keep(analysis: Analysis) -> None:
-    """Keep an analysis for Compare, Pareto, Report and Presentation (replacing one of the same name).
+def keep(analysis: Analysis) -> str:
+    """Keep an analysis for Compare, Pareto, Report and Presentation; returns the name it is kept under.
 
-    The new analysis is added to the maps chosen on those pages.
+    Names stay unique: keeping the same map again replaces it, while a
+    different map whose name is taken gets " (2)", " (3)", ... The new
+    analysis is added to the maps chosen on those pages.
 
     Parameters
     ----------
     analysis : Analysis
+
+    Returns
+    -------
+    str
     """
     kept = analyses()
+    digest = config_digest(analysis.spec.to_dict())
+    same = [a for a in kept if a.name == analysis.name and config_digest(a.spec.to_dict()) == digest]
+    if not same and any(a.name == analysis.name for a in kept):
+        names = {a.name for a in kept}
+        number = 2
+        while f"{analysis.name} ({number})" in names:
+            number += 1
+        analysis = analysis.renamed(f"{analysis.name} ({number})")
     kept[:] = [a for a in kept if a.name != analysis.name] + [analysis]
     store = st.session_state.setdefault(STORE, {})
     for key in KEPT_CHOICES:
         chosen = store.get(key, st.session_state.get(key, [a.name for a in kept[:-1]]))
         set_widgets({key: [*[n for n in chosen if n != analysis.name], analysis.name]})
+    return analysis.name
 
 
 def focus(names: list[str]) -> None:

@@ -303,8 +303,8 @@ def keep_controls(analysis: Analysis, key: str) -> None:
     cols = st.columns([3, 1], vertical_alignment="bottom")
     name = cols[0].text_input("Name for this map", key=f"{key}_name")
     if cols[1].button("Keep this map", key=f"{key}_keep", type="primary"):
-        state.keep(analysis.renamed(name.strip() or analysis.name))
-        st.toast(f"Kept “{plain(name)}”. {len(state.analyses())} map(s) kept.")
+        kept_as = state.keep(analysis.renamed(name.strip() or analysis.name))
+        st.toast(f"Kept “{plain(kept_as)}”. {len(state.analyses())} map(s) kept.")
     kept = [a.name for a in state.analyses()]
     if kept:
         st.caption("Kept maps: " + plain_list(kept, "; "))

@@ -364,3 +364,16 @@ def test_empirical_page_record_linkage_as_the_risk_measure():
     at.multiselect(key="em_measures").set_value([]).run()
     assert not at.exception
     assert any("dataset risk measure" in e for e in _errors(at))
+
+
+def test_kept_names_stay_unique():
+    at = _app()
+    _goto(at, "analytic")
+    _keep(at, "analytic", "my map")
+    _keep(at, "analytic", "my map")  # the same map again: replaced, not doubled
+    assert [a.name for a in at.session_state["rumap_analyses"]] == ["my map"]
+    at.number_input(key="an_n").set_value(150).run()
+    _keep(at, "analytic", "my map")  # another map under a taken name
+    at.number_input(key="an_n").set_value(120).run()
+    _keep(at, "analytic", "my map")
+    assert [a.name for a in at.session_state["rumap_analyses"]] == ["my map", "my map (2)", "my map (3)"]
