@@ -9,6 +9,7 @@ from dashboard.forms import apply_analytic_spec, run_and_keep
 from dashboard.widgets import errors_shown, plot
 from rumap.present.examples import EXAMPLES, example_specs
 from rumap.present.figures import analysis_figure
+from rumap.present.plotting import curve_color_name
 from rumap.specs import AnalyticSpec
 
 st.title("R-U confidentiality maps")
@@ -19,16 +20,20 @@ st.markdown(
     "each thing a data snooper may know about a target record. A **maximum tolerable risk** is a horizontal "
     "line: the best parameter is the one that keeps the most utility below it.")
 
+#: The home map's knowledge states, in drawing order (their colours are named in the text from the same list).
+HOME_STATES = ("record", "population")
+
 left, right = st.columns([3, 2])
 with left:
-    picture = AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_stop=3.0, max_risk=5.0)
+    picture = AnalyticSpec(n=200, sigma2=1.0, states=HOME_STATES, lambda2_stop=3.0, max_risk=5.0)
     plot(analysis_figure(state.run_cached(picture, None), title="Additive noise, n = 200, σ² = 1"), key="home_map")
 with right:
     st.markdown(
         "**Reading the map.** Utility is on the horizontal axis, risk on the vertical one. Each curve starts at "
         "the right (no noise: full utility, highest risk) and moves left as the noise variance λ² grows. "
-        "A snooper who can link a target to its masked record (red) is stopped only by noise; one who knows "
-        "only that the target comes from the population (blue) learns little even from the raw data. "
+        f"A snooper who can link a target to its masked record ({curve_color_name(HOME_STATES.index('record'))}) "
+        "is stopped only by noise; one who knows only that the target comes from the population "
+        f"({curve_color_name(HOME_STATES.index('population'))}) learns little even from the raw data. "
         "With a maximum tolerable risk of 5 (dashed line) the agency needs λ² = 0.2 (star) and keeps 83% "
         "of the utility.")
     st.markdown("**Pages.** *Data*: upload or pick a data set. *Analytic map*: the paper's formulas. "

@@ -13,16 +13,40 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from rumap._validation import Boolean, InstanceOf, validate_params
+from rumap._validation import Boolean, InstanceOf, Interval, validate_params
 from rumap.present.numbers import format_number
 from rumap.result import RUMap
 
-__all__ = ["ru_map_figure", "PARAMETER_SYMBOLS"]
+__all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name"]
 
 PARAMETER_SYMBOLS = {"lambda2": "λ²", "lambda2_frac": "λ²/S²", "k": "k", "swap_percent": "p%"}
 
-_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
-           "#7f7f7f", "#bcbd22"]
+#: The curves' colours in drawing order, with the word a text uses for each (one place for both).
+PALETTE: list[tuple[str, str]] = [("blue", "#1f77b4"), ("red", "#d62728"), ("green", "#2ca02c"),
+                                  ("purple", "#9467bd"), ("orange", "#ff7f0e"), ("brown", "#8c564b"),
+                                  ("pink", "#e377c2"), ("cyan", "#17becf"), ("grey", "#7f7f7f"), ("olive", "#bcbd22")]
+_COLORS = [hex_ for _word, hex_ in PALETTE]
+
+
+@validate_params({"index": Interval("int", 0, None, "left", "a curve's position (0-based)")},
+                 example=lambda: {"index": 0})
+def curve_color_name(index: int) -> str:
+    """The colour word of the curve drawn ``index``-th (0-based) by :func:`ru_map_figure`.
+
+    Parameters
+    ----------
+    index : int
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> curve_color_name(0), curve_color_name(1)
+    ('blue', 'red')
+    """
+    return PALETTE[index % len(PALETTE)][0]
 
 
 def _marker_indices(values: np.ndarray, count: int) -> np.ndarray:

@@ -377,3 +377,16 @@ def test_kept_names_stay_unique():
     at.number_input(key="an_n").set_value(120).run()
     _keep(at, "analytic", "my map")
     assert [a.name for a in at.session_state["rumap_analyses"]] == ["my map", "my map (2)", "my map (3)"]
+
+
+def test_home_text_names_the_colours_the_chart_draws():
+    from rumap.present.plotting import PALETTE
+
+    at = _app()
+    (fig,) = _figures(at)
+    colours = {name: trace["line"]["color"] for name, trace in _traces(fig).items()}
+    words = dict(PALETTE)
+    text = " ".join(m.value for m in at.markdown)
+    for state, phrase in (("record", "masked record ("), ("population", "the population (")):
+        word = text.split(phrase, 1)[1].split(")", 1)[0]
+        assert words[word] == colours[state], (state, word, colours[state])
