@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
 
 __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
-           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "write_table"]
+           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "write_table", "number_format"]
 
 #: Writers of the file formats the command line can write (``--out``), by extension.
 WRITERS: dict[str, Callable[[pd.DataFrame, Path], None]] = {
@@ -102,6 +103,52 @@ def _text_header(buffer: io.BytesIO, sep: str) -> list[str]:
     return next(csv.reader(io.StringIO(head), delimiter=sep), [])
 
 
+_DECIMAL_COMMA = re.compile(r"^[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+$")  # 420,1576 or 1.234,5
+_THOUSANDS_DOT = re.compile(r"^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$")  # 1.234.567 (with a decimal comma elsewhere)
+_DECIMAL_DOT = re.compile(r"^[+-]?\d*\.\d+([eE][+-]?\d+)?$")
+
+
+@validate_params({"head": InstanceOf(str, "text"), "sep": InstanceOf(str, "a delimiter")},
+                 example=lambda: {"head": "a;b\n1,5;2\n", "sep": ";"})
+def number_format(head: str, sep: str) -> tuple[str, str | None]:
+    r"""The decimal mark and thousands separator of a delimited text's numbers, detected from its first lines.
+
+    European files (``income;age`` / ``420,1576;33``) write a decimal comma
+    and may group thousands with a dot; a comma can be the decimal mark only
+    when it is not the delimiter. Where both readings are possible (``1.234``
+    and no decimal comma anywhere), the dot is the decimal mark.
+
+    Parameters
+    ----------
+    head : str
+        The text's first lines.
+    sep : str
+        Its delimiter.
+
+    Returns
+    -------
+    decimal : str
+        ``"."`` or ``","``.
+    thousands : str or None
+        ``"."`` when a decimal comma goes with dot-grouped thousands.
+
+    Examples
+    --------
+    >>> number_format("income;age\n420,1576;33\n1.200,5;41\n", ";")
+    (',', '.')
+    >>> number_format("income,age\n420.15,33\n", ",")
+    ('.', None)
+    """
+    if sep == ",":
+        return ".", None
+    cells = [c.strip().strip('"') for line in head.splitlines()[1:200] for c in line.split(sep)]
+    comma = sum(bool(_DECIMAL_COMMA.match(c)) for c in cells)
+    dot = sum(bool(_DECIMAL_DOT.match(c)) and not _THOUSANDS_DOT.match(c) for c in cells)
+    if comma == 0 or dot > 0:
+        return ".", None
+    return ",", ("." if any(_THOUSANDS_DOT.match(c) for c in cells) else None)
+
+
 def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:
     # Sniff among the usual delimiters only: a free sniff takes a letter of a
     # one-column header (e.g. the "o" of "income") for the delimiter.
@@ -111,12 +158,14 @@ def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:
     except csv.Error:
         sep = ","
     _refuse_duplicates(_text_header(buffer, sep))
-    return pd.read_csv(buffer, sep=sep, encoding="utf-8-sig")
+    decimal, thousands = number_format(head, sep)
+    return pd.read_csv(buffer, sep=sep, encoding="utf-8-sig", decimal=decimal, thousands=thousands)
 
 
 def _read_tsv(buffer: io.BytesIO) -> pd.DataFrame:
     _refuse_duplicates(_text_header(buffer, "\t"))
-    return pd.read_csv(buffer, sep="\t", encoding="utf-8-sig")
+    decimal, thousands = number_format(buffer.getvalue()[:65536].decode("utf-8-sig", errors="ignore"), "\t")
+    return pd.read_csv(buffer, sep="\t", encoding="utf-8-sig", decimal=decimal, thousands=thousands)
 
 
 def _read_excel(buffer: io.BytesIO) -> pd.DataFrame:

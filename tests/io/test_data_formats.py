@@ -148,3 +148,17 @@ def test_a_frame_with_a_column_named_twice_is_refused():
     for call in (lambda: numeric_columns(frame, ["a"], source="f"), lambda: numeric_column(frame, "a", source="f")):
         with pytest.raises(InputError, match="^f: the header names a column more than once: 'a'$"):
             call()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("income;age\n420,1576;33\n1.200,5;41\n", [420.1576, 1200.5]),           # decimal comma, dot thousands
+    ("income;age\n420,5;33\n88;41\n", [420.5, 88.0]),                          # decimal comma only
+    ("income\tage\n3,25\t1\n4,5\t2\n", [3.25, 4.5]),                            # tab-separated, decimal comma
+    ("income;age\n420.5;33\n88.25;41\n", [420.5, 88.25]),                       # semicolons, decimal dot
+    ("income,age\n420.5,33\n88,41\n", [420.5, 88.0]),                           # the usual CSV
+])
+def test_european_numbers_are_read_as_numbers(text, expected):
+    from rumap.io.data import numeric_column, read_table_bytes
+
+    frame = read_table_bytes(text.encode(), "data.csv")
+    assert numeric_column(frame, "income").tolist() == expected
