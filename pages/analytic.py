@@ -34,8 +34,6 @@ def setting_block(sel: state.Selection | None) -> dict:
         ``shape``, ``data``).
     """
     st.header("Setting")
-    if sel is not None:
-        st.caption(f"Prefilled from {plain(sel.source.name)} \\[{plain(sel.source.columns[0])}\\]; edit freely.")
     n = number("n", "n (records)", "an_n", 200)
     sigma2 = number("sigma2", "σ² (variance of the data)", "an_sigma2", 1.0)
     mu = number("mu", "μ (mean of the data)", "an_mu", 0.0)
@@ -87,6 +85,31 @@ def map_block(has_tau: bool, has_data: bool) -> dict:
             "log_y": log_y}
 
 
+def drawn_for(spec: AnalyticSpec, sel) -> str:
+    """Which data or setting the map is drawn for, said at the top of the map.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec
+    sel : Selection or None
+        The session's chosen data.
+
+    Returns
+    -------
+    str
+    """
+    setting = f"n = {spec.n}, σ² = {spec.sigma2:.4g}, μ = {spec.mu:.4g}"
+    if spec.data is not None:
+        statistics = " (σ² and μ of the data)" if {"sigma2", "mu"} <= dict(spec.from_data).keys() else ""
+        return (f"Drawn for the data {plain(spec.data.name)} \\[{plain(spec.data.columns[0])}\\]: "
+                f"{setting}{statistics}.")
+    if sel is not None and {"sigma2", "mu"} <= dict(inputs_from_data({"sigma2": spec.sigma2, "mu": spec.mu},
+                                                                     sel.column)).keys():
+        return (f"Drawn for {setting}, the values of {plain(sel.source.name)} \\[{plain(sel.source.columns[0])}\\] "
+                "(its observed values are not used).")
+    return f"Drawn for the setting {setting}; no data set is used."
+
+
 st.title("Analytic R-U map: additive noise")
 st.caption("Duncan, Keller-McNulty & Stokes (2001), Equations 1-10. Released values Y = x + e with noise "
            "variance λ²; risk R = 1 / snooper's mean squared error, utility U = n / (σ² + λ²).")
@@ -107,6 +130,7 @@ with errors_shown():
     spec = AnalyticSpec(**setting, **drawn)
     analysis = state.run_cached(spec, state.data_for(spec))
     state.set_current("analytic", analysis)
+    st.caption(drawn_for(spec, sel))
 
     plot(analysis_figure(analysis), key="analytic_map")
     if analysis.optima:

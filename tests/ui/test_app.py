@@ -390,3 +390,14 @@ def test_home_text_names_the_colours_the_chart_draws():
     for state, phrase in (("record", "masked record ("), ("population", "the population (")):
         word = text.split(phrase, 1)[1].split(")", 1)[0]
         assert words[word] == colours[state], (state, word, colours[state])
+
+
+def test_the_analytic_page_says_what_it_draws():
+    at = _app()
+    _goto(at, "analytic")
+    assert any(shown(c.value).startswith("Drawn for the data income (synthetic, Table 1) [income]: n = 177")
+               and "(σ² and μ of the data)" in shown(c.value) for c in at.caption)
+    _example(at, "figure-4")
+    captions = [shown(c.value) for c in at.caption]
+    assert any(c.startswith("Drawn for the setting n = 200, σ² = 1, μ = 0; no data set is used") for c in captions)
+    assert not any("Prefilled" in c for c in captions)
