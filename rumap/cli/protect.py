@@ -59,7 +59,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     sup.add_argument("--k", type=int, help="reach k-anonymity (f_k >= K)")
     sup.add_argument("--max-risk", type=float, help="reach individual risk at most this")
     sup.add_argument("--importance", metavar="VAR:VALUE,...", help="importance of variables (least important "
-                                                                    "suppressed first)")
+                                                                    "suppressed first; with --optimal, the cost "
+                                                                    "of suppressing one value)")
+    sup.add_argument("--optimal", action="store_true",
+                     help="the least costly suppression for --k, by mixed integer programming (HiGHS)")
     sup.set_defaults(_protect_run=run_suppress)
 
     pr = sub.add_parser("pram", help="invariant PRAM with a retention probability")
@@ -200,13 +203,25 @@ def run_suppress(args: argparse.Namespace) -> int:
             importance[variable] = _number(value, "--importance")
     frame = read_table(args.data)
     keys = _names(args.keys, "--keys")
+    if args.optimal:
+        from rumap.masking.optimal_suppression import optimal_suppression
+
+        if args.k is None or args.max_risk is not None:
+            raise InputError("--optimal needs --k (and no --max-risk)")
+        result = optimal_suppression(frame, keys, args.k, importance=importance or None, source=args.data,
+                                     budget=budget_from_args(args))
+        summary = {"method": "suppress", "optimal": True, **result.to_dict()}
+        lines = [f"optimal local suppression of {args.data}: {summary['suppressed']} key values suppressed "
+                 f"({100 * result.suppressed_share:.2f}%); per variable: "
+                 + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
+        return _finish(args, frame, result.data, keys, summary, lines)
     try:
         result = local_suppression(frame, keys, k=args.k, max_risk=args.max_risk, weight=args.weight,
                                    importance=importance or None, source=args.data, budget=budget_from_args(args))
     except InputError as exc:
         raise InputError(str(exc).replace("max_risk must", "--max-risk must").replace("give k ", "give --k ")) \
             from None
-    summary = {"method": "suppress", **result.to_dict()}
+    summary = {"method": "suppress", "optimal": False, **result.to_dict()}
     lines = [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
              f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "
              + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
