@@ -26,7 +26,7 @@ from dashboard.widgets import errors_shown, keep_controls, multiselect, number, 
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import banding_map, pram_map, suppression_map
-from rumap.masking.categorical import recode
+from rumap.masking.categorical import pram_matrix, recode
 from rumap.present.plotting import ru_map_figure
 from rumap.risk.individual import individual_risk, l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
@@ -252,6 +252,14 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
                "distribution. R: expected share re-identified by matching true keys; U: 1 - Hellinger distance "
                "of the key table. Bands: 95% over the replicates.")
     st.dataframe(ru.to_frame(), hide_index=True)
+    with st.expander("Transition matrices"):
+        theta = float(number("theta", "theta (probability that a value is kept)", "cat_theta", 0.8, format="%.2f"))
+        variable = remembered(st.selectbox, "key variable", "cat_matrix_variable", s.keys[0], options=list(s.keys))
+        counts = frame[variable].dropna().astype(str).value_counts(sort=False)
+        matrix = pram_matrix(counts.to_numpy(dtype=float), theta)
+        st.caption("Row: the true category; column: the released one. P = theta I + (1 - theta) 1 pi^T keeps "
+                   "the expected frequencies (pi P = pi).")
+        st.dataframe(pd.DataFrame(matrix, index=counts.index, columns=counts.index).round(4), width="stretch")
     cli = command("simulate", "--data", file.path, "--method", "pram", "--keys", ",".join(s.keys), "--theta",
                   "0.2:1:5", "--replicates", replicates, "--seed", 0, "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["pram_map"]},

@@ -51,3 +51,16 @@ def test_a_bad_recoding_line_is_an_error_box(app):
     app.text_area(key="cat_recode").input("region R01").run()
     assert any("recoding line 1 must read VAR: A, B = NEW" in shown(e.value) for e in app.error)
     assert not app.exception
+
+
+def test_the_pram_matrix_is_shown_and_invariant(app):
+    import numpy as np
+
+    app.selectbox(key="cat_matrix_variable").set_value("region").run()
+    app.number_input(key="cat_theta").set_value(0.5).run()
+    assert not app.exception and not app.error
+    matrix = next(df.value for df in app.dataframe if list(df.value.index) == list(df.value.columns))
+    counts = pd.read_csv(SURVEY)["region"].astype(str).value_counts(sort=False).reindex(matrix.index)
+    pi = counts.to_numpy() / counts.sum()
+    np.testing.assert_allclose(pi @ matrix.to_numpy(), pi, atol=1e-3)
+    assert np.allclose(np.diag(matrix.to_numpy()), 0.5 + 0.5 * pi, atol=1e-4)
