@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -37,7 +38,8 @@ def start_streamlit(script: str, timeout: float = 60, wrapper: list[str] | None 
     proc = subprocess.Popen(
         [*(wrapper or []), sys.executable, *launch, "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True)  # its own process group: stopping it stops a wrapper's children too
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     while True:
@@ -55,12 +57,30 @@ def start_streamlit(script: str, timeout: float = 60, wrapper: list[str] | None 
 
 
 def stop_streamlit(proc: subprocess.Popen) -> None:
-    """Stop a server started by :func:`start_streamlit`."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    """Stop a server started by :func:`start_streamlit`, with every process of its group.
+
+    A wrapper such as strace detaches and leaves the server running when it
+    alone is terminated, so the whole process group is signalled: SIGTERM, then
+    SIGKILL for whatever is left after 10 s.
+    """
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            proc.poll()  # reap the group's leader
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            continue
+        break
+    if proc.stdout is not None:
+        proc.stdout.close()
 
 
 def launch_chromium(playwright):
