@@ -33,6 +33,7 @@ from rumap.errors import InputError
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
 from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.cells import cell_frequencies, key_codes
 from rumap.risk.individual import individual_risk
 
 __all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification",
@@ -219,9 +220,8 @@ def pram_reidentification(original: Any, released: Any, keys: Sequence[str | int
         raise InputError("the original and released files must have the same records")
     a, b = first[names].astype(str).to_numpy(), second[names].astype(str).to_numpy()
     same = (a == b).all(axis=1)
-    codes = np.column_stack([pd.factorize(b[:, j])[0] for j in range(b.shape[1])])
-    _, inverse, counts = np.unique(codes, axis=0, return_inverse=True, return_counts=True)
-    return float(np.mean(same / counts[inverse.reshape(-1)]))
+    _group, frequency, _known = cell_frequencies(key_codes(pd.DataFrame(b), range(b.shape[1])), range(b.shape[1]))
+    return float(np.mean(same / frequency))
 
 
 @validate_params({"thetas": Grid("theta"), "replicates": "replicates", "seed": SEED,

@@ -31,6 +31,7 @@ from rumap._validation import SEED, InstanceOf, Interval, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.cells import cell_frequencies, key_codes
 from rumap.risk.individual import individual_risk, key_frequencies_with_missing
 
 __all__ = ["recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
@@ -211,15 +212,11 @@ class SuppressionResult:
 
 def _unsafe_counts(codes: np.ndarray, rows: np.ndarray, threshold: int, dimension: int) -> np.ndarray:
     """For each record in ``rows``, how often each variable occurs among its unsafe combinations."""
-    n, p = codes.shape
+    p = codes.shape[1]
     counts = np.zeros((rows.size, p))
     for d in range(1, dimension + 1):
         for columns in combinations(range(p), d):
-            sub = codes[:, list(columns)]
-            known = (sub >= 0).all(axis=1)
-            _, inverse, sizes = np.unique(sub[known], axis=0, return_inverse=True, return_counts=True)
-            freq = np.zeros(n, dtype=np.int64)
-            freq[known] = sizes[inverse.reshape(-1)]
+            _group, freq, known = cell_frequencies(codes, columns)
             unsafe = known[rows] & (freq[rows] < threshold)
             counts[np.ix_(unsafe, list(columns))] += 1
     return counts
@@ -293,7 +290,7 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
     rank = np.array([float((importance or {}).get(name, 0.0)) for name in names])
     if not np.isfinite(rank).all():
         raise InputError("importance values must be finite numbers")
-    codes = np.column_stack([pd.factorize(frame[name], use_na_sentinel=True)[0] for name in names])
+    codes = key_codes(frame, names)
     categories = codes.max(axis=0) + 1
     suppressed = np.zeros(codes.shape, dtype=bool)
     shared = [names.index(v) for v in household_variables if v in names]

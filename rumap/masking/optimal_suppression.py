@@ -33,6 +33,7 @@ from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.categorical import SuppressionResult
 from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.cells import cell_frequencies, key_codes
 
 __all__ = ["optimal_suppression"]
 
@@ -96,18 +97,14 @@ def optimal_suppression(data: Any, keys: Sequence[str | int], k: int, importance
         raise InputError("importance costs must be finite numbers > 0")
     n = frame.shape[0]
     budget.check_work(float(n) * (2**p - 1) * p, f"{n} records x {2**p - 1} combinations of {p} keys")
-    codes = np.column_stack([pd.factorize(frame[name], use_na_sentinel=True)[0] for name in names])
+    codes = key_codes(frame, names)
     rows: list[np.ndarray] = []
     cols: list[np.ndarray] = []
     count = 0
     for d in range(1, p + 1):
         for combo in combinations(range(p), d):
-            sub = codes[:, list(combo)]
-            known = (sub >= 0).all(axis=1)
-            if not known.any():
-                continue
-            _, inverse, sizes = np.unique(sub[known], axis=0, return_inverse=True, return_counts=True)
-            unsafe_records = np.flatnonzero(known)[sizes[inverse.reshape(-1)] < k]
+            _group, frequency, known = cell_frequencies(codes, combo)
+            unsafe_records = np.flatnonzero(known & (frequency < k))
             # one covering constraint per unsafe record: suppress at least one value of the combination
             rows.append(np.repeat(np.arange(count, count + unsafe_records.size), d))
             cols.append((unsafe_records[:, None] * p + np.array(combo)[None, :]).ravel())

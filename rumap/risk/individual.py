@@ -33,6 +33,7 @@ from rumap._validation import InstanceOf, Interval, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.cells import cell_frequencies, key_codes, wildcard_matches
 
 __all__ = ["IndividualRisk", "individual_risk", "key_frequencies_with_missing", "negative_binomial_risk",
            "l_diversity"]
@@ -165,17 +166,6 @@ def _risk(fk: np.ndarray, Fk: np.ndarray) -> np.ndarray:
     return risk
 
 
-def _group_codes(codes: np.ndarray) -> np.ndarray:
-    """One group number per row of non-negative integer codes (rows with equal codes share it)."""
-    radix = codes.max(axis=0).astype(np.int64) + 1
-    if float(np.prod(radix.astype(float))) < 2.0**62:  # one integer per key value, then a hash table
-        combined = np.zeros(codes.shape[0], dtype=np.int64)
-        for j in range(codes.shape[1]):
-            combined = combined * radix[j] + codes[:, j]
-        return pd.factorize(combined)[0]
-    return np.unique(codes, axis=0, return_inverse=True)[1].reshape(-1)
-
-
 @validate_params({"source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"data": _example()["data"], "keys": ["sex", "region"]})
 def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: np.ndarray | None = None,
@@ -217,21 +207,18 @@ def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: 
     names = select_columns(frame, keys, source, what="key")
     n = frame.shape[0]
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
-    codes = np.column_stack([pd.factorize(frame[name], use_na_sentinel=True)[0] for name in names])  # -1 = missing
-    missing = codes < 0
-    incomplete = np.flatnonzero(missing.any(axis=1))
-    complete = ~missing.any(axis=1)
-    fk = np.zeros(n, dtype=np.int64)
+    codes = key_codes(frame, names)
+    group, frequency, complete = cell_frequencies(codes, range(len(names)))
+    incomplete = np.flatnonzero(~complete)
+    fk = frequency.copy()
     Fk = np.zeros(n)
     if complete.any():
-        group = _group_codes(codes[complete])
-        fk[complete] = np.bincount(group)[group]
-        Fk[complete] = np.bincount(group, weights=w[complete])[group]
+        Fk[complete] = np.bincount(group[complete], weights=w[complete])[group[complete]]
     if incomplete.size:
         budget.check_work(float(incomplete.size) * n * len(names),
                           f"{incomplete.size} records with missing key values x {n} records x {len(names)} keys")
         for j in incomplete:  # a record with missing values matches every record that agrees where both are known
-            agree = ((codes == codes[j]) | missing | missing[j]).all(axis=1)
+            agree = wildcard_matches(codes, j)
             fk[j], Fk[j] = int(agree.sum()), float(w[agree].sum())
             others = agree & complete  # and counts for each complete record it matches
             fk[others] += 1
@@ -366,14 +353,11 @@ def l_diversity(data: Any, keys: Sequence[str | int], sensitive: str, source: st
     if column in names:
         raise InputError(f"{source}: the sensitive variable {column!r} is also a key")
     values = pd.factorize(frame[column], use_na_sentinel=True)[0]
-    codes = np.column_stack([pd.factorize(frame[name], use_na_sentinel=True)[0] for name in names])
-    missing = codes < 0
-    complete = ~missing.any(axis=1)
+    codes = key_codes(frame, names)
+    group, _frequency, complete = cell_frequencies(codes, range(len(names)))
     incomplete = np.flatnonzero(~complete)
-    group = np.full(frame.shape[0], -1)
     sets: list[set] = []
     if complete.any():
-        group[complete] = _group_codes(codes[complete])
         sets = [set() for _ in range(int(group.max()) + 1)]
         for g, v in zip(group[complete], values[complete], strict=True):
             if v >= 0:
@@ -384,7 +368,7 @@ def l_diversity(data: Any, keys: Sequence[str | int], sensitive: str, source: st
                           f"{incomplete.size} records with missing key values x {frame.shape[0]} records")
         extra: list[set] = [set() for _ in sets]
         for j in incomplete:
-            agree = ((codes == codes[j]) | missing | missing[j]).all(axis=1)
+            agree = wildcard_matches(codes, j)
             seen = values[agree]
             out[j] = np.unique(seen[seen >= 0]).size
             if values[j] >= 0:

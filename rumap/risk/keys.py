@@ -30,6 +30,7 @@ from rumap._validation import InstanceOf, Interval, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.cells import cell_frequencies, key_codes
 
 __all__ = ["KeyAnalysis", "key_analysis", "unsafe_cells"]
 
@@ -82,26 +83,6 @@ class KeyAnalysis:
                 "variables": self.variables.to_dict(orient="records")}
 
 
-def _codes(frame: pd.DataFrame, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Integer codes of each key variable (-1 for missing) and the number of categories of each."""
-    codes = np.empty((frame.shape[0], len(names)), dtype=np.int64)
-    sizes = np.empty(len(names), dtype=np.int64)
-    for j, name in enumerate(names):
-        codes[:, j], uniques = pd.factorize(frame[name], use_na_sentinel=True)
-        sizes[j] = max(len(uniques), 1)
-    return codes, sizes
-
-
-def _cell_index(codes: np.ndarray, sizes: np.ndarray, columns: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """One integer per record for its cell of the combination (mixed radix), and which records have no missing."""
-    sub = codes[:, list(columns)]
-    known = (sub >= 0).all(axis=1)
-    index = np.zeros(codes.shape[0], dtype=np.int64)
-    for j, column in enumerate(columns):
-        index = index * sizes[column] + np.maximum(sub[:, j], 0)
-    return index, known
-
-
 @validate_params({"dimension": Interval("int", 1, 10, "both", "the largest number of key variables combined"),
                   "threshold": Interval("int", 1, None, "left", "the least number of records of a safe cell"),
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
@@ -149,20 +130,18 @@ def key_analysis(data: Any, keys: Sequence[str | int], dimension: int = 3, thres
     depth = min(dimension, len(names))
     count = sum(comb(len(names), d) for d in range(1, depth + 1))
     budget.check_work(float(count) * frame.shape[0], f"{count} combinations x {frame.shape[0]} records")
-    codes, sizes = _codes(frame, names)
-    if float(np.prod(sizes[np.argsort(sizes)[-depth:]].astype(float))) > 2.0**62:
-        raise InputError(f"{source}: the key variables have too many categories to combine {depth} at a time")
+    codes = key_codes(frame, names)
     rows = []
     at_risk = np.zeros(frame.shape[0], dtype=bool)
     for d in range(1, depth + 1):
         for columns in combinations(range(len(names)), d):
-            index, known = _cell_index(codes, sizes, columns)
-            cells, inverse, counts = np.unique(index[known], return_inverse=True, return_counts=True)
-            unsafe = counts < threshold
-            in_unsafe = unsafe[inverse.reshape(-1)]
-            at_risk[np.flatnonzero(known)[in_unsafe]] = True
-            rows.append({"variables": " x ".join(names[c] for c in columns), "dimension": d, "cells": int(cells.size),
-                         "unsafe_cells": int(unsafe.sum()), "records_in_unsafe_cells": int(in_unsafe.sum()),
+            group, frequency, known = cell_frequencies(codes, columns)
+            counts = np.bincount(group[known]) if known.any() else np.zeros(0, dtype=np.int64)
+            in_unsafe = known & (frequency < threshold)
+            at_risk |= in_unsafe
+            rows.append({"variables": " x ".join(names[c] for c in columns), "dimension": d, "cells": int(counts.size),
+                         "unsafe_cells": int((counts < threshold).sum()),
+                         "records_in_unsafe_cells": int(in_unsafe.sum()),
                          "_columns": columns})
     table = pd.DataFrame(rows).sort_values(["unsafe_cells", "records_in_unsafe_cells", "dimension"],
                                            ascending=[False, False, True], kind="stable")
