@@ -23,10 +23,9 @@ from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code
-from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import banding_map, pram_map, suppression_map
-from rumap.masking.categorical import pram_matrix, recode
+from rumap.masking.categorical import parse_merge, pram_matrix, recode
 from rumap.present.plotting import ru_map_figure
 from rumap.risk.individual import individual_risk, l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
@@ -134,14 +133,9 @@ def parse_merges(text: str) -> dict[str, dict[str, str]]:
     """
     mapping: dict[str, dict[str, str]] = {}
     for number_, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        variable, sep, rest = line.partition(":")
-        olds, eq, new = rest.partition("=")
-        if not sep or not eq or not variable.strip() or not new.strip() or not olds.strip():
-            raise InputError(f"recoding line {number_} must read VAR: A, B = NEW, got {line.strip()!r}")
-        for old in olds.split(","):
-            mapping.setdefault(variable.strip(), {})[old.strip()] = new.strip()
+        if line.strip():
+            variable, merges = parse_merge(line, f"recoding line {number_}")
+            mapping.setdefault(variable, {}).update(merges)
     return mapping
 
 

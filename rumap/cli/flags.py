@@ -14,7 +14,8 @@ from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, 
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid", "add_work_limit", "budget_from_args", "check_flag"]
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
+           "split_names"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
 GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
@@ -158,3 +159,29 @@ def check_flag(flag: str, parameter: str, value: object) -> float | int:
         return check_scalar(parameter, value)
     except InputError as exc:
         raise InputError(str(exc).replace(parameter, flag, 1)) from None
+
+
+@validate_params({"text": InstanceOf(str, "comma-separated names"), "flag": InstanceOf(str)},
+                 example=lambda: {"text": "age, sex", "flag": "--keys"})
+def split_names(text: str, flag: str) -> list[str]:
+    """A flag's comma-separated column names, each one non-empty.
+
+    Parameters
+    ----------
+    text : str
+    flag : str
+        The flag, for messages.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> split_names("age, sex", "--keys")
+    ['age', 'sex']
+    """
+    names = [part.strip() for part in text.split(",")]
+    if not all(names):
+        raise InputError(f"{flag} must be comma-separated column names, got {text!r}")
+    return names

@@ -10,10 +10,10 @@ import argparse
 
 import pandas as pd
 
-from rumap.cli.flags import add_work_limit, budget_from_args, check_flag
+from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, split_names
 from rumap.errors import InputError
 from rumap.io.data import WRITERS, read_table, write_table
-from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
+from rumap.masking.categorical import band, local_suppression, parse_merge, pram, recode, top_bottom_code
 from rumap.risk.individual import individual_risk
 
 HELP = "protect categorical key variables: global recoding, local suppression, PRAM"
@@ -71,13 +71,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     pr.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pr.set_defaults(_protect_run=run_pram)
     return p
-
-
-def _names(text: str, flag: str) -> list[str]:
-    names = [part.strip() for part in text.split(",")]
-    if not all(names):
-        raise InputError(f"{flag} must be comma-separated column names, got {text!r}")
-    return names
 
 
 def _pair(text: str, flag: str) -> tuple[str, str]:
@@ -149,18 +142,14 @@ def run_recode(args: argparse.Namespace) -> int:
     int
     """
     frame = read_table(args.data)
-    keys = _names(args.keys, "--keys")
+    keys = split_names(args.keys, "--keys")
     if not (args.merge or args.band or args.top or args.bottom):
         raise InputError("give at least one of --merge, --band, --top, --bottom")
     protected = frame
     mapping: dict[str, dict[str, str]] = {}
     for text in args.merge:
-        variable, rest = _pair(text, "--merge")
-        olds, sep, new = rest.partition("=")
-        if not sep or not new.strip() or not all(o.strip() for o in olds.split(",")):
-            raise InputError(f"--merge must be VAR:A,B=NEW, got {text!r}")
-        for old in olds.split(","):
-            mapping.setdefault(variable, {})[old.strip()] = new.strip()
+        variable, merges = parse_merge(text, "--merge", form="be VAR:A,B=NEW")
+        mapping.setdefault(variable, {}).update(merges)
     if mapping:
         protected = recode(protected.astype({v: str for v in mapping if v in protected.columns}), mapping,
                            source=args.data)
@@ -202,7 +191,7 @@ def run_suppress(args: argparse.Namespace) -> int:
             variable, value = _pair(part, "--importance")
             importance[variable] = _number(value, "--importance")
     frame = read_table(args.data)
-    keys = _names(args.keys, "--keys")
+    keys = split_names(args.keys, "--keys")
     if args.optimal:
         from rumap.masking.optimal_suppression import optimal_suppression
 
@@ -242,7 +231,7 @@ def run_pram(args: argparse.Namespace) -> int:
     check_flag("--theta", "theta", args.theta)
     check_flag("--seed", "seed", args.seed)
     frame = read_table(args.data)
-    keys = _names(args.keys, "--keys")
+    keys = split_names(args.keys, "--keys")
     result = pram(frame, keys, args.theta, seed=args.seed, source=args.data)
     summary = {"method": "pram", **result.to_dict()}
     lines = [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "

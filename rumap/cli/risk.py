@@ -15,7 +15,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from rumap.cli.flags import add_work_limit, budget_from_args, check_flag
+from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, split_names
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.risk.identity import (
@@ -32,12 +32,7 @@ HELP = "disclosure risk: record linkage, interval disclosure, identity (populati
 
 
 def _names(text: str | None, flag: str) -> list[str] | None:
-    if text is None:
-        return None
-    names = [part.strip() for part in text.split(",")]
-    if not all(names):
-        raise InputError(f"{flag} must be comma-separated column names, got {text!r}")
-    return names
+    return None if text is None else split_names(text, flag)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

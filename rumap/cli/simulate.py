@@ -8,7 +8,15 @@ import sys
 import numpy as np
 import pandas as pd
 
-from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_from_args, check_flag, parse_grid
+from rumap.cli.flags import (
+    GRID_FLAGS,
+    METHOD_FLAGS,
+    add_work_limit,
+    budget_from_args,
+    check_flag,
+    parse_grid,
+    split_names,
+)
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
@@ -97,17 +105,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
-def _split(text: str, flag: str) -> list[str]:
-    items = [c.strip() for c in text.split(",")]
-    if not all(items):
-        raise InputError(f"{flag} must be comma-separated names, got {text!r}")
-    return items
-
-
 def _columns(args: argparse.Namespace) -> list[str]:
     if (args.column is None) == (args.columns is None):
         raise InputError("give --column COL or --columns A,B,... (one of them)")
-    columns = [args.column] if args.column is not None else _split(args.columns, "--columns")
+    columns = [args.column] if args.column is not None else split_names(args.columns, "--columns")
     if len(set(columns)) != len(columns):
         raise InputError(f"--columns names a column twice: {','.join(columns)}")
     return columns
@@ -173,7 +174,7 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
     utility_options: dict = {}
     if args.quantiles is not None:
         try:
-            utility_options["quantiles"] = tuple(float(q) for q in _split(args.quantiles, "--quantiles"))
+            utility_options["quantiles"] = tuple(float(q) for q in split_names(args.quantiles, "--quantiles"))
         except ValueError:
             raise InputError(f"--quantiles must be numbers in (0, 1), got {args.quantiles!r}") from None
     if args.response is not None:
@@ -271,7 +272,7 @@ def _run_categorical(args: argparse.Namespace) -> int:
     for name in ("replicates", "seed"):
         check_flag(f"--{name}", name, getattr(args, name))
     frame = read_table(args.data)
-    keys = _split(args.keys, "--keys")
+    keys = split_names(args.keys, "--keys")
     try:
         m = method.draw(frame, keys, values, weight=args.weight, variable=args.band_variable,
                         replicates=args.replicates, seed=args.seed, source=args.data, budget=budget_from_args(args))

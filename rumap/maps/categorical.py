@@ -220,7 +220,8 @@ def pram_reidentification(original: Any, released: Any, keys: Sequence[str | int
         raise InputError("the original and released files must have the same records")
     a, b = first[names].astype(str).to_numpy(), second[names].astype(str).to_numpy()
     same = (a == b).all(axis=1)
-    _group, frequency, _known = cell_frequencies(key_codes(pd.DataFrame(b), range(b.shape[1])), range(b.shape[1]))
+    released = pd.DataFrame(b).fillna("\x00missing")  # a missing value: a category of its own
+    _group, frequency, _known = cell_frequencies(key_codes(released, range(b.shape[1])), range(b.shape[1]))
     return float(np.mean(same / frequency))
 
 

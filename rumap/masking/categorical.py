@@ -34,13 +34,47 @@ from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
 from rumap.risk.individual import individual_risk, key_frequencies_with_missing
 
-__all__ = ["recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
+__all__ = ["parse_merge", "recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
            "PramResult", "perturb_weights"]
 
 
 def _example() -> dict[str, Any]:
     return {"data": pd.DataFrame({"sex": ["f", "f", "m", "m", "m", "f"], "region": ["a", "a", "a", "b", "b", "c"]}),
             "keys": ["sex", "region"]}
+
+
+@validate_params({"text": InstanceOf(str, "a recoding such as region: R01, R02 = north"),
+                  "where": InstanceOf(str, "where the text comes from, for messages"),
+                  "form": InstanceOf(str, "the expected form, for messages")},
+                 example=lambda: {"text": "region: b, c = b+c"})
+def parse_merge(text: str, where: str = "the recoding", form: str = "read VAR: A, B = NEW"
+                ) -> tuple[str, dict[str, str]]:
+    """One global recoding written ``VAR: A, B = NEW``: the variable and ``{A: NEW, B: NEW}``.
+
+    Parameters
+    ----------
+    text : str
+    where : str
+        Names the text in messages (a flag, a line of a form).
+    form : str
+        How messages state the expected form (spaces are optional).
+
+    Returns
+    -------
+    variable : str
+    merges : dict
+
+    Examples
+    --------
+    >>> parse_merge("region: R01, R02 = north")
+    ('region', {'R01': 'north', 'R02': 'north'})
+    """
+    variable, sep, rest = text.partition(":")
+    olds, eq, new = rest.partition("=")
+    parts = [old.strip() for old in olds.split(",")]
+    if not sep or not eq or not variable.strip() or not new.strip() or not all(parts):
+        raise InputError(f"{where} must {form}, got {text.strip()!r}")
+    return variable.strip(), {old: new.strip() for old in parts}
 
 
 @validate_params({"mapping": InstanceOf(Mapping, "a mapping of variable -> {old category: new category}"),
