@@ -1,0 +1,1 @@
+"""Databases: answering queries on a confidential field with camouflage, and auditing sequences of queries."""
