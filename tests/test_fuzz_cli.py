@@ -12,6 +12,7 @@ looks like a traceback, emit no RuntimeWarning, and leave stdout empty.
 
 from __future__ import annotations
 
+import gc
 import os
 import warnings
 from pathlib import Path
@@ -28,6 +29,8 @@ BAD_FRACTIONS = [*BAD_NUMBERS, "-0.1", "0", "1", "1.5", "1e308"]
 BAD_GRIDS = ["", "abc", "1", "0:1", "0:1:0", "0:1:-3", "1:0:5", "0:nan:5", "0:inf:5", "0:1:1e9", "0:1:2.5",
              "::", "0:1:3:4", "-1:1:3", "1e400:1e401:3", "0:1:10000000000"]
 LONG = "x" * 5000
+BAD_QUERIES = ["", "SUM", "SUM:", "SUM:0", "SUM:61", "AVG:1", "SUM:1-", "SUM:5-1", "COUNT>nan:1", "MAX>3:1", "SUM:a",
+               "SUM:1-99999999999", LONG, "COUNT>1e400:1"]
 
 
 def _write(path: Path, text: str) -> str:
@@ -70,6 +73,11 @@ def files(tmp_path_factory) -> dict[str, str]:
         "contributions": _write(d / "contrib.csv", "cell,value\nA,10\nA,5\nB,3\nB,1\nB,1\n"),
         "contributions_bad": _write(d / "contrib_bad.csv", "cell,value\nA,-10\nA,5\n"),
         "contributions_huge": _write(d / "contrib_huge.csv", "cell,value\nA,1e308\nA,1.5e308\n"),
+        "granularity": _write(d / "granularity.csv", "sex,age,count\nf,young,1\nf,old,3\nm,young,2\nm,old,1\n"),
+        "queries": _write(d / "queries.txt", "SUM:1-10\nMEAN:11-20\n"),
+        "queries_json_bad": _write(d / "queries.json", "[1, 2]"),
+        "queries_json_broken": _write(d / "broken.json", "[\"SUM:1\""),
+        "queries_bad_record": _write(d / "bad_record.txt", "SUM:1-61\n"),
     }
     (d / "binary.csv").write_bytes(bytes(range(256)) * 50)
     out["binary"] = str(d / "binary.csv")
@@ -105,12 +113,18 @@ def _base(files: dict[str, str]) -> dict[str, list[str]]:
         "pram": ["protect", "pram", "--data", files["good"], "--keys", "region", "--theta", "0.5"],
         "simulate-pram": ["simulate", "--data", files["good"], "--method", "pram", "--keys", "region", "--theta",
                           "0.5:1:3", "--replicates", "3"],
+        "query-answer": ["query", "answer", "--data", files["good"], "--value", "income", "--query", "SUM:1-5",
+                         "--query", "MAX:*", "--queries", files["queries"]],
+        "query-audit": ["query", "audit", "--data", files["good"], "--value", "income", "--query", "SUM:1-10",
+                        "--query", "SUM:1-9", "--queries", files["queries"]],
+        "granularity": ["table", "granularity", "--table", files["granularity"]],
     }
 
 
 #: flag -> bad values, per base invocation.
 def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
     bad_files = [files[k] for k in BAD_FILES]
+    bad_query_files = [files[k] for k in ("queries_json_bad", "queries_json_broken", "queries_bad_record")]
     return {
         "analytic": {"--n": BAD_INTEGERS + ["1"], "--sigma2": BAD_POSITIVE, "--mu": BAD_NUMBERS,
                      "--p": BAD_FRACTIONS, "--lambda2": BAD_GRIDS, "--state": ["nobody", "", "RECORD", LONG],
@@ -153,6 +167,23 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
         "pram": {"--data": bad_files, "--theta": [*BAD_NUMBERS, "-0.1", "1.5"], "--seed": ["-1", "abc"],
                  "--keys": ["nope", ""]},
         "simulate-pram": {"--theta": BAD_GRIDS + ["0:2:3"], "--replicates": BAD_INTEGERS, "--keys": ["nope"]},
+        "query-answer": {"--data": [f for f in bad_files if f != files["constant"]],  # constant values answer fine
+                         "--value": ["region", "nope", ""], "--query": BAD_QUERIES,
+                         "--queries": [*bad_files, *bad_query_files], "--protection": [*BAD_POSITIVE, "101"],
+                         "--camouflage-k": ["2", "51", "abc", "2.5", "-3"], "--seed": ["-1", "abc", "1.5", "1e400"],
+                         "--work-limit": ["0", "nan"]},
+        "query-audit": {"--data": [f for f in bad_files if f != files["constant"]],
+                        "--value": ["region", "nope", ""], "--query": [*BAD_QUERIES, "MAX:1", "COUNT>1:1"],
+                        "--queries": [*bad_files, *bad_query_files], "--protection": [*BAD_NUMBERS, "-1", "101"],
+                        "--lower": ["abc", "nan", "inf", "1e400", "1e6", ""], "--upper": ["abc", "nan", "1", "-inf"],
+                        "--threshold": ["0", "-1", "abc"], "--dominance-n": ["0", "abc", "2"],
+                        "--dominance-k": ["0", "1.5", "nan"], "--work-limit": ["0", "nan"]},
+        # a file of two columns with numbers in the second reads as a 2-D table of counts: constant, one_row,
+        # missing_values, nan_text, huge_values (huge row labels) and ragged are tables
+        "granularity": {"--table": [files[k] for k in BAD_FILES if k not in ("constant", "one_row", "missing_values",
+                                                                              "nan_text", "huge_values", "ragged")],
+                        "--threshold": [*BAD_NUMBERS, "0", "-1", "101"], "--count-column": ["nope", ""],
+                        "--work-limit": ["0", "nan"]},
     }
 
 
@@ -163,7 +194,8 @@ REQUIRED = {"analytic": ("--lambda2", "--state", "--sigma2"), "analytic-data": (
             "identity": ("--f",), "identity-data": ("--key", "--N"), "bounds": ("--table",),
             "rules": ("--contributions", "--rule"), "flaw": ("--n", "--k"), "individual": ("--data", "--keys"),
             "keys": ("--keys",), "suppress": ("--keys",), "pram": ("--theta", "--keys"),
-            "simulate-pram": ("--keys", "--theta")}
+            "simulate-pram": ("--keys", "--theta"), "query-answer": ("--data", "--value"),
+            "query-audit": ("--data", "--value"), "granularity": ("--table",)}
 
 
 def _replace(argv: list[str], flag: str, value: str) -> list[str]:
@@ -187,12 +219,20 @@ def _invocations(files: dict[str, str]) -> list[list[str]]:
         argv = base[name]
         out += [[*argv, "--no-such-flag"], [*argv, "--json", "--json", "extra-positional"]]
         out += [_drop(argv, flag) for flag in REQUIRED.get(name, ())]
+    answer = base["query-answer"]
+    out += [[a for i, a in enumerate(answer) if i < 6 or i >= 10][:6],  # no query at all
+            ["query"], ["query", "nosuch"], ["table", "granularity"]]
     out += [[], ["nosuchcommand"], ["risk"], ["table"], ["analytic", "--lambda2"], ["simulate", "--data"],
             ["--version-no"], [LONG], ["analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:1:3"]]
     return out
 
 
 def _run(argv: list[str], capsys) -> tuple[int, str, str, list]:
+    if "--scheduler" in argv:
+        # a Dask Client that failed to connect in an earlier invocation is finalised by the garbage collector;
+        # finalised while the next Client starts its event loop, it can keep that loop from starting (in-process
+        # only: a command line runs one command per process)
+        gc.collect()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         code = main(argv)

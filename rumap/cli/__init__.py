@@ -28,6 +28,7 @@ SUBCOMMANDS: dict[str, str] = {
     "microaggregate": "rumap.cli.microaggregate",
     "risk": "rumap.cli.risk",
     "protect": "rumap.cli.protect",
+    "query": "rumap.cli.query",
 }
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from rumap.cli.table_granularity import add_granularity_parser, run_granularity
 from rumap.errors import InputError
 from rumap.io.tables import read_contributions, read_published_table
 from rumap.tables.bounds import suppression_bounds
@@ -103,6 +104,7 @@ RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bounds": _run_bounds,
     "rules": _run_rules,
     "dominance-flaw": _run_dominance_flaw,
+    "granularity": run_granularity,
 }
 
 
@@ -158,6 +160,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     d.add_argument("--k", type=float, required=True, help="the dominance rule's k, n/N < k < 1")
     d.add_argument("--cells", type=int, required=True, metavar="NUM", help="number N of contributions per cell")
     d.add_argument("--json", action="store_true", help="print one JSON object")
+    add_granularity_parser(commands)
     return p
 
 

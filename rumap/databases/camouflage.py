@@ -28,6 +28,7 @@ import pandas as pd
 from scipy.optimize import linprog
 
 from rumap._validation import SEED, InstanceOf, Interval, NumberArray, assumes_valid, check_magnitude, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.databases.queries import CONDITIONS, Query, parse_queries
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -320,10 +321,12 @@ def exact_answer(values: np.ndarray, query: Query) -> float:
     return float({"SUM": np.sum, "MEAN": np.mean, "MIN": np.min, "MAX": np.max}[query.kind](chosen))
 
 
-@validate_params({"vectors": InstanceOf(CamouflageVectors, "CamouflageVectors (see camouflage_vectors)")},
+@validate_params({"vectors": InstanceOf(CamouflageVectors, "CamouflageVectors (see camouflage_vectors)"),
+                  "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"vectors": camouflage_vectors(_example_values(), seed=1),
                                   "queries": ["SUM:1-3", "MEAN:4-6", "MIN:1-9", "MAX:2-9", "COUNT>3:1-9"]})
-def answer_queries(vectors: CamouflageVectors, queries: Sequence[str | Query]) -> CamouflageAnswers:
+def answer_queries(vectors: CamouflageVectors, queries: Sequence[str | Query],
+                   budget: WorkBudget = DEFAULT_BUDGET) -> CamouflageAnswers:
     """Answer queries from the camouflage vectors: [r^-, r^+] over conv(P) (Eq 3-4).
 
     Parameters
@@ -333,6 +336,8 @@ def answer_queries(vectors: CamouflageVectors, queries: Sequence[str | Query]) -
     queries : sequence of str or Query
         ``SUM:1,2,3``, ``MEAN:4-9``, ``MIN:*``, ``MAX:1-5``, ``COUNT>=100:*``
         (see :func:`rumap.databases.queries.parse_query`).
+    budget : WorkBudget
+        Queries x records x k, checked first.
 
     Returns
     -------
@@ -353,6 +358,9 @@ def answer_queries(vectors: CamouflageVectors, queries: Sequence[str | Query]) -
     93.5
     """
     parsed = parse_queries(queries, vectors.vectors.shape[1])
+    work = float(sum(len(q.records) for q in parsed)) * vectors.k
+    budget.check_work(work * (1 + 10 * any(q.kind in ("MIN", "MAX") for q in parsed)),
+                      f"{len(parsed)} queries x records x {vectors.k} vectors")
     rows = [ANSWERS[q.kind](vectors.vectors[:, q.index], q) for q in parsed]
     return CamouflageAnswers(tuple(q.text for q in parsed), np.array([r[0] for r in rows]),
                              np.array([r[1] for r in rows]),

@@ -21,7 +21,7 @@ import numpy as np
 from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
 from rumap.errors import InputError
 
-__all__ = ["KINDS", "CONDITIONS", "Query", "parse_query", "parse_queries"]
+__all__ = ["KINDS", "CONDITIONS", "Query", "parse_query", "parse_queries", "queries_from_text"]
 
 #: Aggregation function -> what it returns, for help texts.
 KINDS: dict[str, str] = {
@@ -202,3 +202,49 @@ def parse_queries(texts: Sequence[str | Query], n: int) -> tuple[Query, ...]:
         else:
             raise InputError(f"queries must be texts such as 'SUM:1,2,3', got {type(item).__name__}")
     return tuple(out)
+
+
+@validate_params({"text": InstanceOf(str, "the text of a list of queries")},
+                 example=lambda: {"text": "SUM:1,2,3\nMEAN:4-9\n"})
+def queries_from_text(text: str) -> list[str]:
+    """The queries of a text: a JSON list of strings, or one query per line (``#`` starts a comment).
+
+    Parameters
+    ----------
+    text : str
+        The file's or the text box's content.
+
+    Returns
+    -------
+    list of str
+        The queries, not parsed yet (see :func:`parse_queries`).
+
+    Raises
+    ------
+    InputError
+        Malformed JSON, a JSON that is not a list of strings, or no query.
+
+    Examples
+    --------
+    >>> queries_from_text("SUM:1,2,3  # the total\\n\\nSUM:1,2")
+    ['SUM:1,2,3', 'SUM:1,2']
+    >>> queries_from_text('["MEAN:*", "MAX:2-4"]')
+    ['MEAN:*', 'MAX:2-4']
+    """
+    stripped = text.strip()
+    if stripped.startswith("["):
+        import json
+
+        try:
+            loaded = json.loads(stripped)
+        except (ValueError, RecursionError) as exc:
+            raise InputError(f"the queries are not valid JSON ({str(exc)[:80]})") from None
+        if not isinstance(loaded, list) or not all(isinstance(q, str) for q in loaded):
+            raise InputError("the queries' JSON must be a list of strings such as [\"SUM:1,2,3\"]")
+        found = [q.strip() for q in loaded if q.strip()]
+    else:
+        found = [line.split("#", 1)[0].strip() for line in stripped.splitlines()]
+        found = [q for q in found if q]
+    if not found:
+        raise InputError("no query given: write one per line, such as SUM:1,2,3")
+    return found

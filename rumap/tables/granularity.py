@@ -187,11 +187,12 @@ def long_table(table: Any, count: str = "count") -> pd.DataFrame:
         first = table.columns[0]
         rows = table[table[first].astype(str).str.strip().str.lower() != "total"]
         columns = [c for c in table.columns[1:] if str(c).strip().lower() != "total"]
-        melted = rows.melt(id_vars=[first], value_vars=columns, var_name="column", value_name="count")
+        if str(first) in ("count", "column"):
+            raise InputError(f"table: the row labels' column may not be named {first!r} in a 2-D table")
+        melted = rows.melt(id_vars=[first], value_vars=columns, var_name="column", value_name="__count__")
         variables = [str(first), "column"]
         frame = melted[variables].astype(str)
-        counts = melted["count"]
-        count = "count"
+        counts = melted["__count__"]
     if not variables:
         raise InputError("table: has no variable besides its counts")
     values = pd.to_numeric(counts, errors="coerce").to_numpy(dtype=float)
