@@ -36,7 +36,15 @@ import numpy as np
 import pandas as pd
 from scipy.linalg import null_space
 
-from rumap._validation import InstanceOf, Interval, NumberArray, assumes_valid, check_magnitude, validate_params
+from rumap._validation import (
+    Boolean,
+    InstanceOf,
+    Interval,
+    NumberArray,
+    assumes_valid,
+    check_magnitude,
+    validate_params,
+)
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.databases.intervals import query_row, record_ranges
 from rumap.databases.queries import Query, parse_queries
@@ -194,12 +202,13 @@ class _Auditor:
     """The state of an audit: answered equations, known bounds, rules; checks one query at a time."""
 
     def __init__(self, values: np.ndarray, protection: float, lower: np.ndarray, upper: np.ndarray,
-                 threshold: int, dominance: tuple[int, float] | None) -> None:
+                 threshold: int, dominance: tuple[int, float] | None, explain: bool = True) -> None:
         self.values = values
         self.n = values.size
         self.width = protection / 100.0 * np.abs(values)
         self.lower, self.upper = lower, upper
         self.threshold, self.dominance = threshold, dominance
+        self.explain = explain
         self.rows: list[np.ndarray] = []
         self.rhs: list[float] = []
         self.numbers: list[int] = []
@@ -262,6 +271,8 @@ class _Auditor:
         filter from the latest earlier query back (the result is irreducible).
         """
         last = len(rows) - 1
+        if not self.explain:
+            return list(range(last))
         if unsafe(rows[[last]], rhs[[last]]):
             return []
         for position in range(last):
@@ -376,11 +387,12 @@ def _example() -> dict[str, Any]:
                   "lower": [None, Interval("float", -1e150, 1e150, "both", "a known lower bound of every value")],
                   "upper": [None, Interval("float", -1e150, 1e150, "both", "a known upper bound of every value")],
                   "threshold": "threshold", "dominance_n": [None, "dominance_n"],
-                  "dominance_k": [None, "dominance_k"], "budget": InstanceOf(WorkBudget)},
+                  "dominance_k": [None, "dominance_k"], "explain": Boolean(), "budget": InstanceOf(WorkBudget)},
                  example=_example)
 def audit_queries(values: Any, queries: Sequence[str | Query], protection: float = 10.0, lower: float | None = 0.0,
                   upper: float | None = None, threshold: int = 1, dominance_n: int | None = None,
-                  dominance_k: float | None = None, budget: WorkBudget = DEFAULT_BUDGET) -> AuditLog:
+                  dominance_k: float | None = None, explain: bool = True,
+                  budget: WorkBudget = DEFAULT_BUDGET) -> AuditLog:
     """Audit a sequence of SUM, MEAN and COUNT queries: answer each unless it would disclose a value.
 
     Parameters
@@ -403,6 +415,9 @@ def audit_queries(values: Any, queries: Sequence[str | Query], protection: float
         The (n, k) dominance rule: a SUM or MEAN whose n largest values make
         more than k of its total is sensitive, and so is any answer that makes
         such a sum known (the seed's safety test of the partition classes).
+    explain : bool, default True
+        Find a minimal set of culprit queries for each refusal (False: every
+        earlier answered query is listed; faster, for maps).
     budget : WorkBudget
         Queries x records^2 (the linear programs), checked first.
 
@@ -444,7 +459,7 @@ def audit_queries(values: Any, queries: Sequence[str | Query], protection: float
                          f"upper={upper}")
     budget.check_work(float(len(parsed)) * n * n * (len(parsed) + 2), f"{len(parsed)} queries x {n}^2 records")
     dominance = None if dominance_n is None else (int(dominance_n), float(dominance_k))
-    auditor = _Auditor(a, float(protection), lo, hi, int(threshold), dominance)
+    auditor = _Auditor(a, float(protection), lo, hi, int(threshold), dominance, explain)
     decisions = tuple(auditor.check(number, q) for number, q in enumerate(parsed, start=1))
     low, high = auditor.bounds()
     return AuditLog(decisions, a, low, high,

@@ -1,0 +1,48 @@
+"""R-U maps of camouflage and query auditing: the protection guarantees bound R; second computations of U."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rumap.databases.audit import audit_queries
+from rumap.errors import InputError
+from rumap.maps.databases import audit_map, camouflage_map, narrowest_relative_width, random_workload
+
+INCOME = np.round(np.exp(np.random.default_rng(4).normal(9.7, 0.6, 40)), 2)
+
+
+def test_camouflage_risk_never_passes_the_width_guarantee():
+    widths = np.array([2.0, 10.0, 30.0, 60.0])
+    ru = camouflage_map(INCOME, widths, queries=15, records=12, seed=2)
+    # Eq 1-2: every derived interval holds [a - w a, a + w a], of relative width 2 w / 100
+    assert (ru.risk <= 1 / (2 * widths / 100) + 1e-6).all()
+    assert ru.utility[0] > ru.utility[-1]  # wider camouflage, wider guarantees
+    assert ru.method == "camouflage" and ru.config["records"] == 12
+
+
+def test_audit_map_shares_and_guarantee():
+    levels = np.array([0.0, 10.0, 40.0])
+    ru = audit_map(INCOME, levels, queries=15, records=10, seed=3)
+    assert ((ru.utility >= 0) & (ru.utility <= 1)).all()
+    assert (ru.risk[1:] <= 1 / (2 * levels[1:] / 100) + 1e-6).all()
+    assert np.isfinite(ru.risk[0])  # exact disclosure is always refused
+
+
+def test_audit_map_equals_the_auditor_on_the_same_workload():
+    rng = np.random.default_rng(5)
+    values = INCOME[:8]  # fewer than records: no sampling, the workload comes first from the generator
+    workload = random_workload(8, 12, rng)
+    ru = audit_map(values, [20.0], queries=12, records=10, seed=5)
+    log = audit_queries(values, workload, protection=20.0)
+    assert ru.utility[0] == pytest.approx(log.share_answered)
+    assert ru.risk[0] == pytest.approx(1 / narrowest_relative_width(values, log.low, log.high))
+
+
+def test_bad_inputs():
+    with pytest.raises(InputError):
+        camouflage_map([0.0, 0.0, 0.0], [10.0])
+    with pytest.raises(InputError):
+        audit_map([1.0, -2.0, 3.0], [10.0])
+    with pytest.raises(InputError):
+        camouflage_map([1.0, 2.0], [0.0])
