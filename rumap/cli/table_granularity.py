@@ -6,6 +6,7 @@ import argparse
 
 import pandas as pd
 
+from rumap._validation import assumes_valid
 from rumap.cli.flags import add_work_limit, budget_from_args
 from rumap.io.data import read_table
 from rumap.tables.granularity import THRESHOLD, granularity
@@ -13,6 +14,7 @@ from rumap.tables.granularity import THRESHOLD, granularity
 __all__ = ["add_granularity_parser", "run_granularity"]
 
 
+@assumes_valid
 def run_granularity(args: argparse.Namespace) -> int:
     """Run ``table granularity``.
 
@@ -41,6 +43,7 @@ def run_granularity(args: argparse.Namespace) -> int:
     return 0
 
 
+@assumes_valid
 def add_granularity_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``granularity`` to the ``table`` sub-subcommands.
 
