@@ -29,6 +29,7 @@ PAGES = [
     ("pages/identity.py", "Identity risk", ":material/fingerprint:"),
     ("pages/categorical.py", "Categorical keys", ":material/category:"),
     ("pages/tables.py", "Tables", ":material/grid_on:"),
+    ("pages/databases.py", "Queries & granularity", ":material/query_stats:"),
     ("pages/compare.py", "Compare", ":material/compare:"),
     ("pages/pareto.py", "Pareto", ":material/trending_down:"),
     ("pages/report.py", "Report", ":material/description:"),
