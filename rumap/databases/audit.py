@@ -216,23 +216,39 @@ class _Auditor:
         self.tol = 1e-7 * self.scale
 
     # --- disclosure tests ---------------------------------------------------------------------------------
-    def _determined(self, rows: np.ndarray, vector: np.ndarray) -> bool:
-        """Whether vector . x is an invariant of rows x = t: vector lies in the row space."""
+    def _determined(self, rows: np.ndarray, vector: np.ndarray, basis: np.ndarray | None = None) -> bool:
+        """Whether vector . x is an invariant of rows x = t: vector lies in the row space (is orthogonal to the
+        null space, whose basis may be given)."""
         if not rows.size:
             return False
-        basis = null_space(rows)
+        basis = null_space(rows) if basis is None else basis
         return bool(np.abs(vector @ basis).max(initial=0.0) < 1e-9 * max(1.0, np.abs(vector).sum()))
+
+    def _moves_freely(self, basis: np.ndarray, i: int) -> bool:
+        """A certificate of safety without an LP: moving the values along the null-space direction of record i
+        shifts a_i by its whole protection width both ways and keeps every value within the known bounds."""
+        direction = basis @ basis[i]
+        reach = float(direction[i])
+        if reach <= 1e-12:
+            return False
+        step = self.width[i] / reach * direction
+        slack = self.tol
+        return all(bool(((x >= self.lower - slack) & (x <= self.upper + slack)).all())
+                   for x in (self.values + step, self.values - step))
 
     def _range(self, rows: np.ndarray, rhs: np.ndarray, i: int) -> tuple[float, float]:
         mins, maxs = record_ranges(rows, rhs, rhs, self.lower, self.upper, [i])
         return float(mins[0]), float(maxs[0])
 
-    def _unsafe_record(self, rows: np.ndarray, rhs: np.ndarray, i: int) -> tuple[str, tuple[float, float]] | None:
+    def _unsafe_record(self, rows: np.ndarray, rhs: np.ndarray, i: int,
+                       basis: np.ndarray | None = None) -> tuple[str, tuple[float, float]] | None:
         unit = np.zeros(self.n)
         unit[i] = 1.0
-        if self._determined(rows, unit):
+        if self._determined(rows, unit, basis):
             return "exact disclosure", (float(self.values[i]), float(self.values[i]))
         if not self.width[i] > 0:
+            return None
+        if basis is not None and self._moves_freely(basis, i):
             return None
         lo, hi = self._range(rows, rhs, i)
         if hi - lo <= self.tol or lo > self.values[i] - self.width[i] + self.tol or \
@@ -317,8 +333,9 @@ class _Auditor:
 
     def _disclosure(self, rows: np.ndarray, rhs: np.ndarray) -> tuple[Any, ...] | None:
         found = None
+        basis = null_space(rows)
         for i in self._component(rows):
-            verdict = self._unsafe_record(rows, rhs, int(i))
+            verdict = self._unsafe_record(rows, rhs, int(i), basis)
             if verdict is not None:
                 found = (int(i), *verdict)
                 if verdict[0] == "exact disclosure":
@@ -333,7 +350,7 @@ class _Auditor:
         for members in self._classes(rows):
             indicator = np.zeros(self.n)
             indicator[members] = 1.0
-            if len(members) < len(self.values) and self._determined(rows, indicator) and \
+            if len(members) < len(self.values) and self._determined(rows, indicator, basis) and \
                     dominated(self.values[members], *self.dominance):
                 keep = self._minimal(lambda r, t, v=indicator: self._determined(r, v), rows, rhs)
                 culprits = tuple(self.numbers[p] for p in keep)

@@ -130,3 +130,23 @@ def test_refusal_is_needed_the_culprits_alone_with_the_query_disclose():
             assert not again.decisions[-1].answered  # the culprits suffice
             for drop in itertools.combinations(subset, len(subset) - 1) if subset else ():
                 assert audit_queries(values, [*drop, d.query], protection=protection).decisions[-1].answered
+
+
+@settings(max_examples=40, deadline=None)
+@given(values=st.lists(st.integers(1, 50).map(float), min_size=2, max_size=6), protection=st.sampled_from([5, 25, 60]),
+       sets=st.lists(st.sets(st.integers(0, 5), min_size=1), min_size=1, max_size=7))
+def test_decisions_equal_a_brute_force_auditor(values, protection, sets):
+    """Second computation of every decision: LP ranges from scratch over the answered queries plus the new one."""
+    n = len(values)
+    sets = [sorted({i % n for i in s}) for s in sets]
+    a = np.array(values)
+    width = protection / 100 * a
+    log = audit_queries(values, [f"SUM:{','.join(str(i + 1) for i in s)}" for s in sets], protection=protection)
+    answered: list[int] = []
+    for j, decision in enumerate(log.decisions):
+        ranges = _brute_force_ranges(a, sets, [*answered, j], width)
+        unsafe = any(hi - lo <= 1e-6 or lo > a[i] - width[i] + 1e-6 or hi < a[i] + width[i] - 1e-6
+                     for i, (lo, hi) in enumerate(ranges))
+        assert decision.answered == (not unsafe), (j, decision.explanation, ranges)
+        if decision.answered:
+            answered.append(j)
