@@ -342,7 +342,7 @@ class _Auditor:
                     break
         if found is not None:
             i, reason, interval = found
-            keep = self._minimal(lambda r, t: self._unsafe_record(r, t, i) is not None, rows, rhs)
+            keep = self._minimal(lambda r, t: self._unsafe_record(r, t, i, null_space(r)) is not None, rows, rhs)
             culprits = tuple(self.numbers[p] for p in keep)
             return reason, i + 1, interval, culprits, self._explain(reason, i, interval, culprits, rows, rhs, keep)
         if self.dominance is None:
