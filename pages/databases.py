@@ -133,12 +133,10 @@ def camouflage_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
                     [f"values = numeric_column(read_table({file.path!r}), {s.value!r})[:{s.records}]",
                      f"vectors = camouflage_vectors(values, protection={s.protection!r}, k={s.k}, seed={s.seed})",
                      f"answers = answer_queries(vectors, {queries!r})", "print(answers.to_frame())"])
-    cli = command("query", "answer", "--data", file.path, "--value", s.value,
+    cli = command("query", "answer", "--data", file.path, "--value", s.value, "--records", s.records,
                   *[part for q in queries for part in ("--query", q)], "--protection", s.protection,
                   "--camouflage-k", s.k, "--seed", s.seed, "--show-vectors")
-    note = "" if s.records >= len(values) and s.records == file.frame.shape[0] else \
-        "The command line takes every record of the file; the page the first rows only."
-    reproduce_code(python, cli, what="these answers", command_caption=f"Command line. {note}".strip())
+    reproduce_code(python, cli, what="these answers")
 
 
 def audit_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
@@ -164,8 +162,9 @@ def audit_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
                     [f"values = numeric_column(read_table({file.path!r}), {s.value!r})[:{s.records}]",
                      f"log = audit_queries(values, {queries!r}, protection={protection!r})",
                      "print(log.to_frame())"])
-    reproduce_code(python, what="this audit", no_command="the page audits the first rows only; "
-                   "python -m rumap query audit audits every record of a file")
+    cli = command("query", "audit", "--data", file.path, "--value", s.value, "--records", s.records,
+                  *[part for q in queries for part in ("--query", q)], "--protection", protection)
+    reproduce_code(python, cli, what="this audit")
 
 
 def parse_levels(text: str) -> list[float]:

@@ -171,12 +171,14 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                          "--value": ["region", "nope", ""], "--query": BAD_QUERIES,
                          "--queries": [*bad_files, *bad_query_files], "--protection": [*BAD_POSITIVE, "101"],
                          "--camouflage-k": ["2", "51", "abc", "2.5", "-3"], "--seed": ["-1", "abc", "1.5", "1e400"],
+                         "--records": ["0", "-1", "abc", "2.5", "4"],  # 4 records: the base's SUM:1-5 is refused
                          "--work-limit": ["0", "nan"]},
         "query-audit": {"--data": [f for f in bad_files if f != files["constant"]],
                         "--value": ["region", "nope", ""], "--query": [*BAD_QUERIES, "MAX:1", "COUNT>1:1"],
                         "--queries": [*bad_files, *bad_query_files], "--protection": [*BAD_NUMBERS, "-1", "101"],
                         "--lower": ["abc", "nan", "inf", "1e400", "1e6", ""], "--upper": ["abc", "nan", "1", "-inf"],
                         "--threshold": ["0", "-1", "abc"], "--dominance-n": ["0", "abc", "2"],
+                        "--records": ["0", "-1", "abc", "1e400"],
                         "--dominance-k": ["0", "1.5", "nan"], "--work-limit": ["0", "nan"]},
         # a file of two columns with numbers in the second reads as a 2-D table of counts: constant, one_row,
         # missing_values, nan_text, huge_values (huge row labels) and ragged are tables

@@ -68,6 +68,10 @@ def _inputs(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
         raise InputError("give queries with --query (repeated) or --queries FILE")
     frame = read_table(args.data)
     values = numeric_column(frame, args.value, source=str(args.data))
+    if args.records is not None:
+        if args.records < 1:
+            raise InputError(f"--records must be an integer >= 1, got {args.records}")
+        values = values[: args.records]
     queries = _read_queries_file(args.queries) if args.queries is not None else []
     return values, queries + list(args.query or [])
 
@@ -140,6 +144,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--query", action="append", metavar="QUERY",
                    help="a query KIND:RECORDS, e.g. SUM:1,2,3 or MEAN:4-9 (records from 1; repeat the flag)")
     p.add_argument("--queries", metavar="FILE", help="queries from a file: a JSON list of strings or one a line")
+    p.add_argument("--records", type=int, metavar="N", help="the database is the first N rows (default: all)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 

@@ -165,7 +165,8 @@ def camouflage_map(values: Any, protections: Any, k: int = 3, queries: int = 20,
     RUMap
         ``parameter = "protection"``; R = 1 / narrowest relative interval an
         intruder derives from the answers, U = 1 / mean relative guarantee
-        width.
+        width; both widths themselves in ``config``
+        (``narrowest_relative_width``, ``mean_relative_guarantee_width``).
 
     Notes
     -----
@@ -193,7 +194,7 @@ def camouflage_map(values: Any, protections: Any, k: int = 3, queries: int = 20,
         raise InputError(f"values: {float(a.min()):g} lies below the known lower bound {lower:g}")
     workload = random_workload(n, queries, rng)
     scale = np.array([np.abs(a[q.index]).sum() for q in workload])
-    risk, utility = [], []
+    risk, utility, widths, guarantees = [], [], [], []
     for w, child in zip(protections, rng.spawn(len(protections)), strict=True):
         vectors = camouflage_vectors(a, protection=float(w), k=k, seed=child)
         answers = answer_queries(vectors, workload, budget=budget)
@@ -203,10 +204,13 @@ def camouflage_map(values: Any, protections: Any, k: int = 3, queries: int = 20,
         low, high = implied_ranges(workload, answers.low, answers.high, n, lower=known)
         narrowest = narrowest_relative_width(a, low, high)
         risk.append(1.0 / narrowest if narrowest > 0 else math.inf)
+        widths.append(narrowest)
+        guarantees.append(mean_width)
     return RUMap(parameter="protection", values=np.asarray(protections, dtype=float), risk=np.array(risk),
                  utility=np.array(utility), risk_label="R = 1 / narrowest relative interval derived from the answers",
                  utility_label="U = 1 / mean relative guarantee width", method="camouflage",
-                 config={"k": k, "queries": queries, "records": n, "seed": seed, "lower": lower})
+                 config={"k": k, "queries": queries, "records": n, "seed": seed, "lower": lower,
+                         "narrowest_relative_width": widths, "mean_relative_guarantee_width": guarantees})
 
 
 @validate_params({"values": VALUES, "protections": _Grid(LEVELS), "queries": QUERIES, "records": RECORDS,
@@ -239,7 +243,8 @@ def audit_map(values: Any, protections: Any, queries: int = 20, records: int = 3
     -------
     RUMap
         ``parameter = "protection"``; R = 1 / narrowest relative interval
-        derived from the answered queries, U = share of the queries answered.
+        derived from the answered queries (the width itself in ``config``,
+        ``narrowest_relative_width``), U = share of the queries answered.
 
     References
     ----------
@@ -258,13 +263,15 @@ def audit_map(values: Any, protections: Any, queries: int = 20, records: int = 3
     budget.check_work(float(len(protections)) * queries * queries * n * n,
                       f"{len(protections)} levels x {queries}^2 queries x {n}^2 records")
     workload = random_workload(n, queries, rng)
-    risk, utility = [], []
+    risk, utility, widths = [], [], []
     for level in protections:
         log = audit_queries(a, workload, protection=float(level), lower=lower, explain=False, budget=budget)
         utility.append(log.share_answered)
         narrowest = narrowest_relative_width(a, log.low, log.high)
         risk.append(1.0 / narrowest if narrowest > 0 else math.inf)
+        widths.append(narrowest)
     return RUMap(parameter="protection", values=np.asarray(protections, dtype=float), risk=np.array(risk),
                  utility=np.array(utility), risk_label="R = 1 / narrowest relative interval derived from the answers",
                  utility_label="U = share of the queries answered", method="query audit",
-                 config={"queries": queries, "records": n, "seed": seed, "lower": lower})
+                 config={"queries": queries, "records": n, "seed": seed, "lower": lower,
+                         "narrowest_relative_width": widths})

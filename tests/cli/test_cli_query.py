@@ -86,3 +86,11 @@ def test_answer_bad_input_exits_2(emp, extra, fragment):
     ([], "--query")])
 def test_audit_bad_input_exits_2(emp, extra, fragment):
     assert_bad_input(run_cli("query", "audit", "--data", emp, "--value", "salary", *extra), fragment)
+
+
+def test_records_keeps_the_first_rows(emp):
+    proc, out = run_cli("query", "audit", "--data", emp, "--value", "salary", "--records", "3", "--query", "SUM:*",
+                        "--json", check_json=True)
+    assert out["decisions"][0]["query"] == "SUM:1-3" and len(out["records"]) == 3
+    assert_bad_input(run_cli("query", "audit", "--data", emp, "--value", "salary", "--records", "3", "--query",
+                             "SUM:4"), "record 4")

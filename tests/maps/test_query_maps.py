@@ -19,6 +19,8 @@ def test_camouflage_risk_never_passes_the_width_guarantee():
     assert (ru.risk <= 1 / (2 * widths / 100) + 1e-6).all()
     assert ru.utility[0] > ru.utility[-1]  # wider camouflage, wider guarantees
     assert ru.method == "camouflage" and ru.config["records"] == 12
+    assert ru.risk == pytest.approx(1 / np.array(ru.config["narrowest_relative_width"]))
+    assert ru.utility == pytest.approx(1 / np.array(ru.config["mean_relative_guarantee_width"]))
 
 
 def test_audit_map_shares_and_guarantee():

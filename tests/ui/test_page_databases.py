@@ -8,7 +8,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from ui_helpers import shown
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "databases.py")
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "databases.py")
 
 
 def metric(at: AppTest, label: str) -> str:
@@ -68,3 +69,14 @@ def test_granularity_follows_the_keys_and_threshold(app):
     tables = frame_with(app, "max_index")
     assert set(tables["dimension"]) <= {2, 3} and len(tables) == 4
     assert (tables["safe"] == (tables["max_index"] < 100)).all()
+
+
+def test_reproduce_panels_give_the_page_numbers(app, monkeypatch):
+    code = next(c.value for c in app.code if "answer_queries(vectors" in c.value)
+    monkeypatch.chdir(ROOT)
+    names: dict = {"print": lambda *args, **kwargs: None}
+    exec(compile(code, "<reproduce panel>", "exec"), names)
+    page = frame_with(app, "guarantee")
+    assert names["answers"].to_frame()["guarantee"].tolist() == pytest.approx(page["guarantee"].tolist())
+    commands = [c.value for c in app.code if c.value.startswith("python -m rumap query")]
+    assert len(commands) == 2 and all("--records 12" in c for c in commands)
