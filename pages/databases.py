@@ -39,7 +39,7 @@ from rumap.errors import InputError
 from rumap.io.data import numeric_column, numeric_column_names
 from rumap.maps.databases import audit_map, camouflage_map
 from rumap.present.plotting import ru_map_figure
-from rumap.tables.granularity import granularity_analysis
+from rumap.tables.granularity import granularity, granularity_analysis
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 DEFAULT_VALUE = "income"
@@ -252,6 +252,12 @@ def granularity_tab(file: PageFile) -> None:
     st.markdown(f"**Unit cells** ({len(result.unit_cells):,}; "
                 f"{int(result.records_in_unit_cells.sum()):,} records alone in a cell of some table)")
     st.dataframe(result.unit_cells, hide_index=True)
+    chosen = selectbox("hyper-rows of the table", list(result.tables["variables"]), "databases_granularity_table",
+                       str(result.tables["variables"].iloc[0]))
+    variables = chosen.split(" x ")
+    cells = file.frame[variables].dropna().astype(str).value_counts(sort=False).rename("count").reset_index()
+    table = granularity(cells, threshold=threshold)
+    st.dataframe(table.to_frame(), hide_index=True)
     python = script({"rumap.io.data": ["read_table"], "rumap.tables.granularity": ["granularity_analysis"]},
                     [f"frame = read_table({file.path!r})",
                      f"result = granularity_analysis(frame, {keys!r}, threshold={threshold!r})",
@@ -277,12 +283,12 @@ with errors_shown():
     st.subheader(f"{plain(file.name)}: {plain(settings.value)} of records 1 to {database.size}")
     st.dataframe(pd.DataFrame({"record": np.arange(1, database.size + 1), settings.value: database}).T,
                  hide_index=False)
-    camouflage, audit, maps, granularity = st.tabs(["Camouflage", "Auditor", "R-U maps", "Granularity"])
-    with camouflage, errors_shown():
+    tabs = st.tabs(["Camouflage", "Auditor", "R-U maps", "Granularity"])
+    with tabs[0], errors_shown():
         camouflage_tab(file, settings, database)
-    with audit, errors_shown():
+    with tabs[1], errors_shown():
         audit_tab(file, settings, database)
-    with maps, errors_shown():
+    with tabs[2], errors_shown():
         maps_tab(file, settings, database)
-    with granularity, errors_shown():
+    with tabs[3], errors_shown():
         granularity_tab(file)

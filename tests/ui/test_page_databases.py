@@ -69,6 +69,10 @@ def test_granularity_follows_the_keys_and_threshold(app):
     tables = frame_with(app, "max_index")
     assert set(tables["dimension"]) <= {2, 3} and len(tables) == 4
     assert (tables["safe"] == (tables["max_index"] < 100)).all()
+    app.selectbox(key="databases_granularity_table").set_value("sex x region").run()
+    rows = frame_with(app, "along")
+    assert set(rows["along"]) == {"sex", "region"}
+    assert (rows["index"] == 100 * rows["unit_cells"] / rows["cells"]).all()
 
 
 def test_reproduce_panels_give_the_page_numbers(app, monkeypatch):
