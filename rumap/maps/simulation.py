@@ -539,7 +539,7 @@ def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]
     if own:
         try:
             client = Client(client, timeout=_CONNECT_TIMEOUT)
-        except (OSError, ValueError, TypeError) as exc:  # unreachable, or not an address (ValueError from distributed)
+        except Exception as exc:  # noqa: BLE001 - unreachable, not an address, or a client whose loop failed to start
             raise InputError(f"cannot reach the Dask scheduler {client!r}: {exc}") from None
     try:
         # hash=False: a unique key per run, so two runs of the same data never share (and release) one key
