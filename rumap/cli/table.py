@@ -7,7 +7,9 @@ Sub-subcommands:
 - ``rules``: threshold, (n,k)-dominance, p% or pq rule on each cell of a
   magnitude table given by its contributions;
 - ``dominance-flaw``: Lemma 1 and Constructions 1-2 of Domingo-Ferrer & Torra
-  (2004) for given n, k and number of contributions N.
+  (2004) for given n, k and number of contributions N;
+- ``suppress`` and ``round``: secondary cell suppression and controlled
+  rounding of a complete table (:mod:`rumap.cli.table_protection`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from rumap.cli.table_protection import add_parsers as add_protection_parsers
+from rumap.cli.table_protection import run_round, run_suppress
 from rumap.errors import InputError
 from rumap.io.tables import read_contributions, read_published_table
 from rumap.tables.bounds import suppression_bounds
@@ -103,6 +107,8 @@ RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bounds": _run_bounds,
     "rules": _run_rules,
     "dominance-flaw": _run_dominance_flaw,
+    "suppress": run_suppress,
+    "round": run_round,
 }
 
 
@@ -158,6 +164,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     d.add_argument("--k", type=float, required=True, help="the dominance rule's k, n/N < k < 1")
     d.add_argument("--cells", type=int, required=True, metavar="NUM", help="number N of contributions per cell")
     d.add_argument("--json", action="store_true", help="print one JSON object")
+    add_protection_parsers(commands)
     return p
 
 
