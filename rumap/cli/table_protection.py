@@ -9,7 +9,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import sys
 from collections import Counter
+from collections.abc import Iterator
 
 from rumap.cli.flags import add_work_limit, budget_from_args
 from rumap.errors import InputError
@@ -52,6 +56,25 @@ def parse_cell(text: str, table: PublishedTable, what: str = "--primary") -> tup
                      if len(rows) + len(columns) <= 40 else f"{what} {shown!r} names no cell of the table")
 
 
+@contextlib.contextmanager
+def _native_output_silenced() -> Iterator[None]:
+    """Silence what the MILP solver's native code may write to file descriptor 1 (it would spoil --json)."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+
+
 def _primaries_from_rule(args: argparse.Namespace, table: PublishedTable) -> tuple[list[tuple[str, str]],
                                                                                  dict[tuple[str, str], float]]:
     contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
@@ -86,8 +109,9 @@ def run_suppress(args: argparse.Namespace) -> int:
     if args.contributions is not None:
         ruled, frequencies = _primaries_from_rule(args, table)
         primary = list(dict.fromkeys([*primary, *ruled]))
-    result = suppress_secondary(table, primary, protection=args.protection, cost=args.cost,
-                                time_limit=args.time_limit, budget=budget, frequencies=frequencies)
+    with _native_output_silenced():
+        result = suppress_secondary(table, primary, protection=args.protection, cost=args.cost,
+                                    time_limit=args.time_limit, budget=budget, frequencies=frequencies)
     if args.json:
         from rumap.cli import print_json
 
@@ -118,7 +142,8 @@ def run_round(args: argparse.Namespace) -> int:
     """
     table = read_published_table(args.table)
     budget = budget_from_args(args)
-    result = controlled_round(table, args.base, time_limit=args.time_limit, budget=budget)
+    with _native_output_silenced():
+        result = controlled_round(table, args.base, time_limit=args.time_limit, budget=budget)
     if args.json:
         from rumap.cli import print_json
 
