@@ -1,4 +1,4 @@
-"""Tables: sensitivity rules, the dominance rule's flaw, a posteriori risk of protected tables.
+"""Tables: sensitivity rules, the dominance rule's flaw, a posteriori risk of protected tables, protection.
 
 A thin layer over rumap.tables (rules, dominance, bounds, insider, redesign, linked, rounding); runs
 on its own (``python -m streamlit run pages/tables.py`` from the project's root) or as a page of ``app.py``.
@@ -17,6 +17,7 @@ import streamlit as st
 from dashboard.code import command, script
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
+from dashboard.table_protection import microdata_section
 from dashboard.widgets import (
     errors_shown,
     keep_controls,
@@ -538,6 +539,7 @@ SECTIONS = {
     "Redesign": redesign_section,
     "Linked tables": linked_section,
     "Rounding R-U map": rounding_section,
+    "From microdata": microdata_section,
 }
 
 st.title("Tables: sensitivity rules and a posteriori disclosure risk")

@@ -70,6 +70,9 @@ def files(tmp_path_factory) -> dict[str, str]:
         "table_bad": _write(d / "table.csv", "r,a,b,total\nx1,10,x,20\nx2,x,5,15\ntotal,20,15,999\n"),
         "table_good": _write(d / "table_ok.csv", "r,a,b,total\nx1,10,x,20\nx2,x,5,15\ntotal,20,15,35\n"),
         "table_huge": _write(d / "table_huge.csv", "r,a,b,total\nx1,1e200,x,2e200\nx2,x,5,1e200\ntotal,2e200,1e200,3e200\n"),
+        "table_complete": _write(d / "table_complete.csv", "r,a,b,total\nx1,10,12,22\nx2,9,5,14\ntotal,19,17,36\n"),
+        "table_complete_bad": _write(d / "table_nonadd.csv", "r,a,b,total\nx1,10,12,22\nx2,9,5,14\ntotal,19,17,37\n"),
+        "contributions_cells": _write(d / "contrib_cells.csv", "cell,value\nx1:a,9\nx1:a,1\nx2:b,3\nx2:b,1\nx2:b,1\n"),
         "contributions": _write(d / "contrib.csv", "cell,value\nA,10\nA,5\nB,3\nB,1\nB,1\n"),
         "contributions_bad": _write(d / "contrib_bad.csv", "cell,value\nA,-10\nA,5\n"),
         "contributions_huge": _write(d / "contrib_huge.csv", "cell,value\nA,1e308\nA,1.5e308\n"),
@@ -118,6 +121,10 @@ def _base(files: dict[str, str]) -> dict[str, list[str]]:
         "query-audit": ["query", "audit", "--data", files["good"], "--value", "income", "--query", "SUM:1-10",
                         "--query", "SUM:1-9", "--queries", files["queries"]],
         "granularity": ["table", "granularity", "--table", files["granularity"]],
+        "table-suppress": ["table", "suppress", "--table", files["table_complete"], "--primary", "x1:a"],
+        "table-suppress-rule": ["table", "suppress", "--table", files["table_complete"], "--contributions",
+                                files["contributions_cells"], "--rule", "p-percent", "--p", "10"],
+        "table-round": ["table", "round", "--table", files["table_complete"], "--base", "5"],
     }
 
 
@@ -186,6 +193,18 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                                                                               "nan_text", "huge_values", "ragged")],
                         "--threshold": [*BAD_NUMBERS, "0", "-1", "101"], "--count-column": ["nope", ""],
                         "--work-limit": ["0", "nan"]},
+        "table-suppress": {"--table": [*bad_files, files["table_good"], files["table_bad"], files["table_huge"],
+                                       files["table_complete_bad"]],
+                           "--primary": ["x1", "x9:a", "x1:zz", "", ":", LONG, "x1:a:b"],
+                           "--protection": [*BAD_POSITIVE, "101", "1e308"], "--cost": ["magic", ""],
+                           "--time-limit": [*BAD_POSITIVE, "1e9"], "--work-limit": ["0", "nan", "abc", "1"]},
+        "table-suppress-rule": {"--contributions": [*bad_files, files["contributions"], files["contributions_bad"],
+                                                    files["contributions_huge"]],
+                                "--rule": ["magic"], "--p": [*BAD_POSITIVE, "101"], "--cell-column": ["nope"],
+                                "--value-column": ["nope", "cell"]},
+        "table-round": {"--table": [*bad_files, files["table_good"], files["table_bad"], files["table_complete_bad"]],
+                        "--base": BAD_POSITIVE, "--time-limit": ["0", "-1", "abc", "nan"],
+                        "--work-limit": ["0", "nan", "1"]},
     }
 
 
@@ -197,7 +216,9 @@ REQUIRED = {"analytic": ("--lambda2", "--state", "--sigma2"), "analytic-data": (
             "rules": ("--contributions", "--rule"), "flaw": ("--n", "--k"), "individual": ("--data", "--keys"),
             "keys": ("--keys",), "suppress": ("--keys",), "pram": ("--theta", "--keys"),
             "simulate-pram": ("--keys", "--theta"), "query-answer": ("--data", "--value"),
-            "query-audit": ("--data", "--value"), "granularity": ("--table",)}
+            "query-audit": ("--data", "--value"), "granularity": ("--table",),
+            "table-suppress": ("--table", "--primary"),
+            "table-suppress-rule": ("--rule", "--contributions"), "table-round": ("--table", "--base")}
 
 
 def _replace(argv: list[str], flag: str, value: str) -> list[str]:

@@ -7,7 +7,9 @@ Sub-subcommands:
 - ``rules``: threshold, (n,k)-dominance, p% or pq rule on each cell of a
   magnitude table given by its contributions;
 - ``dominance-flaw``: Lemma 1 and Constructions 1-2 of Domingo-Ferrer & Torra
-  (2004) for given n, k and number of contributions N.
+  (2004) for given n, k and number of contributions N;
+- ``suppress`` and ``round``: secondary cell suppression and controlled
+  rounding of a complete table (:mod:`rumap.cli.table_protection`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Callable
 import pandas as pd
 
 from rumap.cli.table_granularity import add_granularity_parser, run_granularity
+from rumap.cli.table_protection import add_parsers as add_protection_parsers
+from rumap.cli.table_protection import run_round, run_suppress
 from rumap.errors import InputError
 from rumap.io.tables import read_contributions, read_published_table
 from rumap.tables.bounds import suppression_bounds
@@ -105,6 +109,8 @@ RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "rules": _run_rules,
     "dominance-flaw": _run_dominance_flaw,
     "granularity": run_granularity,
+    "suppress": run_suppress,
+    "round": run_round,
 }
 
 
@@ -161,6 +167,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     d.add_argument("--cells", type=int, required=True, metavar="NUM", help="number N of contributions per cell")
     d.add_argument("--json", action="store_true", help="print one JSON object")
     add_granularity_parser(commands)
+    add_protection_parsers(commands)
     return p
 
 

@@ -129,3 +129,88 @@ def test_bad_input(tmp_path, contributions, capsys):
                                                    "--value-column", "amount")
     assert "--cells" in _bad_in_process(capsys, "table", "dominance-flaw", "--n", "1", "--k", "0.5")
     assert "TABLE_COMMAND" in _bad_in_process(capsys, "table")
+
+
+WORKED = "r,A,B,C,Total\nActivity I,20,50,10,80\nActivity II,8,19,22,49\nActivity III,17,32,12,61\nTotal,45,101,44,190\n"
+
+
+@pytest.fixture
+def worked(tmp_path):
+    path = tmp_path / "worked.csv"
+    path.write_text(WORKED)
+    return path
+
+
+def test_suppress_json_contract(worked):
+    proc, out = run_cli("table", "suppress", "--table", worked, "--primary", "Activity II:C", "--protection", "20",
+                        "--json", check_json=True)
+    assert set(out) >= {"cells", "primary", "secondary", "cost", "optimal", "method"}
+    assert len(out["cells"]) == 16  # every cell with the totals
+    for cell in out["cells"]:
+        assert set(cell) >= {"row", "column", "value", "status", "min", "max"}
+        assert cell["status"] in ("primary", "secondary", "published")
+        if cell["status"] == "published":
+            assert cell["min"] == cell["max"] == cell["value"]
+    assert out["primary"] == [["Activity II", "C"]]
+    assert sorted(map(tuple, out["secondary"])) == [("Activity II", "A"), ("Activity III", "A"),
+                                                   ("Activity III", "C")]
+    assert out["cost"] == 37 and out["optimal"] is True and out["method"] == "milp"
+    primary = next(c for c in out["cells"] if c["status"] == "primary")
+    assert (primary["min"], primary["max"]) == (5, 30)  # seed 004's y_23 in [5, 30]
+    assert "NaN" not in proc.stdout
+
+
+def test_suppress_costs_default_protection_and_text(worked, capsys):
+    assert main(["table", "suppress", "--table", str(worked), "--primary", "Activity II:C", "--primary",
+                 "Total:Total", "--cost", "unity", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["protection"] == 10 and ["Total", "Total"] in out["primary"]
+    assert out["cost"] == len(out["secondary"]) and out["protected"] is True
+    assert main(["table", "suppress", "--table", str(worked), "--primary", "Activity I:A", "--time-limit", "5",
+                 "--work-limit", "1e10"]) == 0
+    text = capsys.readouterr().out
+    assert "secondary" in text and "proven optimal" in text
+
+
+def test_suppress_primaries_from_a_rule(worked, tmp_path, capsys):
+    contributions = tmp_path / "contributions.csv"
+    contributions.write_text("cell,value\nActivity II:C,20\nActivity II:C,2\nActivity I:B,25\nActivity I:B,25\n"
+                             "Activity I:B,0\n")
+    assert main(["table", "suppress", "--table", str(worked), "--contributions", str(contributions), "--rule",
+                 "dominance", "--n", "1", "--k", "0.8", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["primary"] == [["Activity II", "C"]] and out["protected"] is True
+    assert main(["table", "suppress", "--table", str(worked), "--contributions", str(contributions), "--rule",
+                 "dominance", "--n", "1", "--k", "0.8", "--cost", "cells", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cost"] == 3  # cells without contributions cost 1 each
+
+
+def test_round_json_and_text(worked, capsys):
+    assert main(["table", "round", "--table", str(worked), "--base", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["cells"]) == 16 and out["total_absolute_deviation"] == 16 and out["optimal"] is True
+    rounded = {(c["row"], c["column"]): c["rounded"] for c in out["cells"]}
+    assert all(v % 5 == 0 for v in rounded.values())
+    assert sum(rounded[("Total", c)] for c in "ABC") == rounded[("Total", "Total")]
+    for cell in out["cells"]:
+        assert cell["deviation"] == cell["rounded"] - cell["value"] and abs(cell["deviation"]) < 5
+    assert main(["table", "round", "--table", str(worked), "--base", "10"]) == 0
+    assert "total absolute deviation" in capsys.readouterr().out
+
+
+def test_suppress_and_round_bad_input(worked, tmp_path, capsys):
+    suppress = ("table", "suppress", "--table", worked)
+    assert "names no cell" in _bad_in_process(capsys, *suppress, "--primary", "Activity IV:A")
+    assert "ROW:COL" in _bad_in_process(capsys, *suppress, "--primary", "Activity II")
+    assert "--primary" in _bad_in_process(capsys, *suppress)
+    assert "complete" in _bad_in_process(capsys, "table", "suppress", "--table", TABLE1, "--primary", "5:5")
+    nonadditive = tmp_path / "nonadd.csv"
+    nonadditive.write_text(WORKED.replace("Total,45,101,44,190", "Total,45,101,44,191"))
+    assert "does not add up" in _bad_in_process(capsys, "table", "suppress", "--table", nonadditive, "--primary",
+                                                "Activity II:C")
+    assert "protection" in _bad_in_process(capsys, *suppress, "--primary", "Activity II:C", "--protection", "0")
+    assert "--cost" in _bad_in_process(capsys, *suppress, "--primary", "Activity II:C", "--cost", "magic")
+    assert "--rule needs" in _bad_in_process(capsys, *suppress, "--rule", "p-percent", "--p", "10")
+    assert "base" in _bad_in_process(capsys, "table", "round", "--table", worked, "--base", "0")
+    assert "base" in _bad_in_process(capsys, "table", "round", "--table", worked, "--base", "-5")
+    assert_bad_input(run_cli("table", "suppress", "--table", worked, "--primary", "x:y"), "names no cell")

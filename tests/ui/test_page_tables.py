@@ -29,7 +29,7 @@ def _markdown_with(at, fragment: str) -> str:
 def test_runs_without_exception_or_error(page):
     assert not page.exception
     assert [shown(e.value) for e in page.error] == []
-    assert len(page.tabs) == 6
+    assert len(page.tabs) == 7
     assert _metric(page, "r (Lemma 1)") == "0.900010"  # Example 2: n = 1, k = 0.369, N = 3
     assert _metric(page, "tail of X_ns (not sensitive)") == "0.298896"
     assert _metric(page, "largest cell risk") == "0.1154"  # Table 1: 1/log2 407
@@ -73,3 +73,78 @@ def test_releasing_more_projections_raises_risk(page):
     fewer = [m.value for m in page.metric if m.label == "mean cell risk"]
     assert not page.exception and risks[-1] != fewer[-1]
     assert float(fewer[-1]) < float(risks[-1])
+
+
+def _suppression_frame(at):
+    """The audit table of the microdata tab: the suppressed cells with their status and interval."""
+    return next(d.value for d in at.dataframe if "status" in getattr(d.value, "columns", []))
+
+
+def test_microdata_table_is_protected_and_audited(page):
+    from rumap.io.data import BUNDLED_DATA, read_table
+    from rumap.tables.microdata import table_from_microdata
+    from rumap.tables.secondary import suppress_secondary
+
+    assert "7** of 48 cells sensitive" in _markdown_with(page, "cells sensitive under")
+    assert _metric(page, "primary cells") == "7"
+    audit = _suppression_frame(page)
+    table = table_from_microdata(read_table(BUNDLED_DATA["persons (synthetic, categorical keys)"]), "region",
+                                 "marital", response="income")
+    direct = suppress_secondary(table.published(), table.primary("p-percent", p=10), protection=10.0)
+    assert _metric(page, "secondary cells") == str(len(direct.secondary))
+    assert sorted(zip(audit["row"], audit["column"], strict=True)) == sorted([*direct.primary, *direct.secondary])
+    assert set(audit["status"]) == {"primary", "secondary"}
+    assert (audit["min"] <= audit["value"]).all() and (audit["value"] <= audit["max"]).all()
+
+
+def test_microdata_rule_and_rounding_and_map(page):
+    page.selectbox(key="micro_rule").set_value("threshold").run()
+    page.number_input(key="micro_threshold_threshold").set_value(10).run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    assert "15** of 48 cells sensitive under the threshold rule" in _markdown_with(page, "cells sensitive under")
+    page.checkbox(key="micro_round").check().run()
+    deviation = float(_metric(page, "largest deviation").replace(",", ""))
+    assert 0 < deviation < 1000
+    page.checkbox(key="micro_draw_map").check().run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    curve = next(d.value for d in page.dataframe if "P" in getattr(d.value, "columns", []))
+    assert curve["P"].tolist() == [5.0, 10.0, 20.0, 40.0]
+    assert curve["utility"].is_monotonic_decreasing  # more protection, more of the total suppressed
+    page.button(key="tables_micro_keep").click().run()
+    assert not page.exception
+    assert any("Kept maps" in shown(c.value) for c in page.caption)
+
+
+def test_microdata_counts_layers_and_bad_choices(page):
+    page.selectbox(key="micro_response").set_value("(counts: a frequency table)").run()
+    page.selectbox(key="micro_layers").set_value("sex").run()
+    page.selectbox(key="micro_layer").set_value("female").run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    assert "(layer female)" in _markdown_with(page, "cells sensitive under")
+    page.selectbox(key="micro_rows").set_value("income").run()  # 736 codes: a table, but a large one
+    assert not page.exception
+
+
+@pytest.mark.browser
+def test_microdata_section_in_a_browser():
+    from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
+    from playwright.sync_api import expect, sync_playwright
+
+    proc, url = start_streamlit("pages/tables.py")
+    try:
+        with sync_playwright() as p:
+            browser = launch_chromium(p)
+            pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+            pg.goto(url)
+            pg.get_by_role("tab", name="From microdata").click(timeout=90_000)
+            main = pg.get_by_test_id("stMain")
+            expect(main.get_by_text("cells sensitive under the p-percent rule")).to_be_visible(timeout=120_000)
+            expect(main.get_by_text("Audit interval of each suppressed cell")).to_be_visible(timeout=120_000)
+            expect(main.get_by_text("Red: primary; amber: secondary")).to_be_visible()
+            pg.get_by_text("draw the R-U map (one protection per value)").click()
+            expect(main.locator(".js-plotly-plot").last).to_be_visible(timeout=120_000)
+            expect(main.get_by_text("Keep this map")).to_be_visible(timeout=60_000)
+            assert "Traceback" not in pg.content()
+            browser.close()
+    finally:
+        stop_streamlit(proc)

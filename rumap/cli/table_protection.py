@@ -1,0 +1,217 @@
+"""``python -m rumap table suppress`` and ``table round``: protect a complete 2-D table.
+
+- ``suppress``: secondary cell suppression (Fischetti-Salazar MILP, HiGHS) of
+  the primary cells given as ``--primary ROW:COL`` or marked by a sensitivity
+  rule on a contributions file whose cell column names table cells ``ROW:COL``;
+- ``round``: additive controlled rounding to base b (MILP).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterator
+
+from rumap.cli.flags import add_work_limit, budget_from_args
+from rumap.errors import InputError
+from rumap.io.tables import read_contributions, read_published_table
+from rumap.tables.controlled_rounding import controlled_round
+from rumap.tables.published import TOTAL_LABEL, PublishedTable
+from rumap.tables.rules import RULES, apply_rule
+from rumap.tables.secondary import COSTS, suppress_secondary
+
+#: Between the row and the column label of a cell on the command line and in contributions files.
+CELL_SEPARATOR = ":"
+
+
+def parse_cell(text: str, table: PublishedTable, what: str = "--primary") -> tuple[str, str]:
+    """The (row, column) labels of ``ROW:COL`` in ``table`` (labels may hold ``:``; the split that names a cell wins).
+
+    Parameters
+    ----------
+    text : str
+        ``ROW:COL``; totals are ``Total``.
+    table : PublishedTable
+    what : str
+        Where the text came from, for messages.
+
+    Returns
+    -------
+    tuple of str
+    """
+    text = str(text)
+    if CELL_SEPARATOR not in text:
+        raise InputError(f"{what} must be ROW:COL, got {text!r}")
+    rows = {*table.row_labels, TOTAL_LABEL}
+    columns = {*table.column_labels, TOTAL_LABEL}
+    for i, ch in enumerate(text):
+        if ch == CELL_SEPARATOR and text[:i] in rows and text[i + 1:] in columns:
+            return text[:i], text[i + 1:]
+    row, _, column = text.partition(CELL_SEPARATOR)
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    raise InputError(f"{what} {shown!r} names no cell of the table (rows {sorted(rows)}, columns {sorted(columns)})"
+                     if len(rows) + len(columns) <= 40 else f"{what} {shown!r} names no cell of the table")
+
+
+@contextlib.contextmanager
+def _native_output_silenced() -> Iterator[None]:
+    """Silence what the MILP solver's native code may write to file descriptor 1 (it would spoil --json)."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+
+
+def _primaries_from_rule(args: argparse.Namespace, table: PublishedTable) -> tuple[list[tuple[str, str]],
+                                                                                 dict[tuple[str, str], float]]:
+    contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
+    given = {name: getattr(args, name) for name in ("n", "k", "p", "q", "threshold")}
+    result = apply_rule(contributions, rule=args.rule, **{k: v for k, v in given.items() if v is not None})
+    counts = Counter(str(c) for c in contributions.cells)
+    frequencies = {parse_cell(cell, table, "contributions cell"): float(n) for cell, n in counts.items()}
+    return [parse_cell(cell, table, "contributions cell") for cell in result.sensitive_cells], frequencies
+
+
+def run_suppress(args: argparse.Namespace) -> int:
+    """Run ``table suppress``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    int
+    """
+    table = read_published_table(args.table)
+    budget = budget_from_args(args)
+    if args.contributions is None and args.rule is not None:
+        raise InputError("--rule needs --contributions")
+    if args.contributions is not None and args.rule is None:
+        raise InputError("--contributions needs --rule")
+    if args.contributions is None and not args.primary:
+        raise InputError("give the primary cells: --primary ROW:COL, or --contributions FILE --rule RULE")
+    primary = [parse_cell(text, table) for text in args.primary or []]
+    frequencies = None
+    if args.contributions is not None:
+        ruled, frequencies = _primaries_from_rule(args, table)
+        primary = list(dict.fromkeys([*primary, *ruled]))
+    with _native_output_silenced():
+        result = suppress_secondary(table, primary, protection=args.protection, cost=args.cost,
+                                    time_limit=args.time_limit, budget=budget, frequencies=frequencies)
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json(result.to_dict())
+        return 0
+    from rumap.cli.table import _print_frame
+
+    _print_frame(result.to_frame())
+    print(f"{len(result.primary)} primary, {len(result.secondary)} secondary cells suppressed; cost "
+          f"{result.cost:.6g} ({result.config['cost']}); method {result.method}, "
+          + ("proven optimal" if result.optimal else f"gap {100 * result.gap:.3g}%"))
+    print("every primary's audit interval clears its protection levels" if result.all_protected else
+          "some primaries are not protected: " + ", ".join(
+              f"{r}:{c}" for (r, c), ok in zip(result.primary, result.protected, strict=True) if not ok))
+    return 0
+
+
+def run_round(args: argparse.Namespace) -> int:
+    """Run ``table round``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    int
+    """
+    table = read_published_table(args.table)
+    budget = budget_from_args(args)
+    with _native_output_silenced():
+        result = controlled_round(table, args.base, time_limit=args.time_limit, budget=budget)
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json(result.to_dict())
+        return 0
+    from rumap.cli.table import _print_frame
+
+    print(result.table().to_text_frame().to_string())
+    print()
+    _print_frame(result.to_frame())
+    print(f"base {result.base:g}: total absolute deviation {result.total_absolute_deviation:.6g}, largest "
+          f"{result.max_absolute_deviation:.6g}; " + ("proven optimal" if result.optimal else
+                                                     f"gap {100 * result.gap:.3g}%"))
+    return 0
+
+
+def _time_limit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"must be in (0, 86400] seconds, got {text!r}")
+    return value
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:
+    """Add ``suppress`` and ``round`` to the ``table`` sub-subcommands.
+
+    Parameters
+    ----------
+    commands : argparse._SubParsersAction
+        The ``table`` subcommand's sub-subcommands.
+    """
+    s = commands.add_parser(
+        "suppress", help="secondary cell suppression at least cost (MILP)",
+        description="Protect the primary cells of a complete 2-D table with its totals (format of 'table bounds', "
+                    "no x) by suppressing further cells at least cost, so that the attacker's LP interval of "
+                    "every primary clears P%% of its value both ways. Cells are ROW:COL, totals 'Total'.")
+    s.add_argument("--table", required=True, metavar="FILE", help="the complete table (CSV, Excel, ...)")
+    s.add_argument("--primary", action="append", metavar="ROW:COL", help="a primary cell (repeat the flag)")
+    s.add_argument("--protection", type=float, default=10.0, metavar="P",
+                   help="protection level, percent of each primary's value in both directions (default 10)")
+    s.add_argument("--cost", choices=list(COSTS), default="value",
+                   help="cost of a suppression: the cell's value, its contributors (with --contributions; else 1) "
+                        "or 1 per cell (default value)")
+    s.add_argument("--contributions", metavar="FILE",
+                   help="contributions file whose cell column names table cells ROW:COL; --rule marks primaries")
+    s.add_argument("--rule", choices=list(RULES), help="sensitivity rule marking primaries (with --contributions)")
+    s.add_argument("--n", type=int, help="dominance: number of largest contributions")
+    s.add_argument("--k", type=float, help="dominance: fraction of the cell total, in (0, 1]")
+    s.add_argument("--p", type=float, help="p-percent and pq: accuracy p in percent")
+    s.add_argument("--q", type=float, help="pq: prior accuracy q in percent (p < q <= 100)")
+    s.add_argument("--threshold", type=int, help="threshold: least number of contributors")
+    s.add_argument("--cell-column", default="cell", help="column naming the cell ROW:COL (default cell)")
+    s.add_argument("--value-column", default="value", help="column with the contribution (default value)")
+    s.add_argument("--time-limit", type=_time_limit, default=30.0, metavar="SECONDS",
+                   help="time for the MILP (default 30); then the best pattern found and its gap")
+    add_work_limit(s)
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+
+    r = commands.add_parser(
+        "round", help="controlled rounding to base b, additive (MILP)",
+        description="Round every cell of a complete 2-D table with its totals to a multiple of B next to it, so "
+                    "that the rounded table still adds up, at least total absolute deviation.")
+    r.add_argument("--table", required=True, metavar="FILE", help="the complete table (CSV, Excel, ...)")
+    r.add_argument("--base", type=float, required=True, metavar="B", help="the rounding base, > 0")
+    r.add_argument("--time-limit", type=_time_limit, default=30.0, metavar="SECONDS",
+                   help="time for the MILP (default 30)")
+    add_work_limit(r)
+    r.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,0 +1,520 @@
+"""R-U maps of protected tables: over a sensitivity rule's parameter, the protection level, or the rounding base.
+
+For each parameter value the table is protected as tau-Argus would (Mas,
+seed 004): primaries marked by the rule, secondary suppressions chosen by the
+MILP (:func:`rumap.tables.secondary.suppress_secondary`) and audited by LP
+bounds; or the table rounded by controlled rounding
+(:func:`rumap.tables.controlled_rounding.controlled_round`). R comes from the
+audit, U from what the protection loses (one registry each,
+:data:`TABLE_RISKS` and :data:`TABLE_UTILITIES`); the map is a
+:class:`rumap.result.RUMap` like every other map of rumap.
+
+What an intruder knows of a cell: its audit interval when suppressed, the
+value itself when published, and (rounded - b, rounded + b) after controlled
+rounding. m is the number of values in that interval on the grid of
+``resolution``, and the cell's risk is 1 / log2 m (Domingo-Ferrer, Oganian &
+Torra, Eq 3).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rumap._validation import (
+    Grid,
+    InstanceOf,
+    Interval,
+    NumberArray,
+    StrOptions,
+    validate_params,
+)
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
+from rumap.result import RUMap
+from rumap.tables.controlled_rounding import controlled_round
+from rumap.tables.entropy import _count_values, _uniform_risk
+from rumap.tables.microdata import MicrodataTable, example_microdata, table_from_microdata
+from rumap.tables.published import TOTAL_LABEL, PublishedTable
+from rumap.tables.rules import RULES
+from rumap.tables.secondary import COSTS, suppress_secondary
+
+__all__ = ["TableOutcome", "TableMeasure", "TABLE_RISKS", "TABLE_UTILITIES", "table_outcome", "rule_map",
+           "protection_map", "rounding_base_map"]
+
+
+# relative slack when comparing an audit interval with the required one
+_LEVEL_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    """What an intruder sees of every entry of a protected table (totals included, row-major).
+
+    Parameters
+    ----------
+    values : ndarray
+        The original entries.
+    low, high : ndarray
+        What the intruder can narrow each entry to (equal to the value where
+        it is published exactly).
+    hidden : ndarray of bool
+        Entries the intruder does not know exactly (suppressed; every entry
+        of a rounded table).
+    changed : ndarray of bool
+        Entries not published as they are (suppressed, or moved by rounding).
+    lost : ndarray
+        What each inner cell loses: its value when suppressed, |rounded - value|
+        when rounded, 0 when published (0 for the totals).
+    required_low, required_high : ndarray
+        The intervals the reference primaries need.
+    reference : ndarray of int
+        Positions of the reference primaries.
+    resolution : float
+        Step between possible values.
+    """
+
+    values: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    hidden: np.ndarray
+    changed: np.ndarray
+    lost: np.ndarray
+    required_low: np.ndarray
+    required_high: np.ndarray
+    reference: np.ndarray
+    resolution: float
+
+    @property
+    def possible(self) -> np.ndarray:
+        """m: the number of values each entry can take (1 where published)."""
+        return np.where(self.hidden, np.maximum(_count_values(self.low, self.high, self.resolution), 1.0), 1.0)
+
+    @property
+    def grand_total(self) -> float:
+        """The table's grand total (its last entry)."""
+        return float(self.values[-1])
+
+
+@dataclass(frozen=True)
+class TableMeasure:
+    """A risk or utility of a protected table: what it measures, and how from a :class:`TableOutcome`.
+
+    Parameters
+    ----------
+    label : str
+        For axis titles, e.g. ``"R = largest 1/log2 m of a hidden cell"``.
+    compute : callable
+        :class:`TableOutcome` -> float.
+    """
+
+    label: str
+    compute: Callable[[TableOutcome], float]
+
+
+def _max_cell_risk(outcome: TableOutcome) -> float:
+    if not outcome.hidden.any():
+        return 0.0
+    return float(_uniform_risk(outcome.possible[outcome.hidden]).max())
+
+
+def _underprotected(outcome: TableOutcome) -> float:
+    if outcome.reference.size == 0:
+        return 0.0
+    k = outcome.reference
+    scale = np.maximum(1.0, np.abs(outcome.values[k]))
+    narrow = (outcome.low[k] > outcome.required_low + _LEVEL_TOL * scale) | \
+        (outcome.high[k] < outcome.required_high - _LEVEL_TOL * scale)
+    return float(narrow.mean())
+
+
+def _total_kept(outcome: TableOutcome) -> float:
+    total = outcome.grand_total
+    return 1.0 if total <= 0 else float(1.0 - min(1.0, outcome.lost.sum() / total))
+
+
+def _cells_kept(outcome: TableOutcome) -> float:
+    return float(1.0 - outcome.changed.mean())
+
+
+def _entropy_kept(outcome: TableOutcome) -> float:
+    widest = math.log2(outcome.grand_total / outcome.resolution + 1.0)
+    if widest <= 0:
+        return 1.0
+    bits = np.log2(outcome.possible)
+    bits = np.where(np.isfinite(bits), bits, widest)
+    return float(1.0 - min(1.0, bits.sum() / (widest * outcome.values.size)))
+
+
+#: R of a protected table, by name.
+TABLE_RISKS: dict[str, TableMeasure] = {
+    "max_cell_risk": TableMeasure("R = largest 1/log2 m of a hidden cell", _max_cell_risk),
+    "underprotected": TableMeasure("R = share of primaries narrower than required", _underprotected),
+}
+
+#: U of a protected table, by name.
+TABLE_UTILITIES: dict[str, TableMeasure] = {
+    "total_kept": TableMeasure("U = 1 - share of the total suppressed or moved", _total_kept),
+    "cells_kept": TableMeasure("U = 1 - share of cells suppressed or moved", _cells_kept),
+    "entropy_kept": TableMeasure("U = 1 - bits of uncertainty / bits of a table with nothing known", _entropy_kept),
+}
+
+
+def _positions(table: PublishedTable, cells: Sequence[tuple[str, str]]) -> np.ndarray:
+    rows, columns = [*table.row_labels, TOTAL_LABEL], [*table.column_labels, TOTAL_LABEL]
+    out = []
+    for cell in cells:
+        try:
+            row, column = (str(part) for part in cell)
+        except (TypeError, ValueError):
+            raise InputError(f"a primary cell must be a (row, column) pair, got {cell!r}") from None
+        if row not in rows or column not in columns:
+            raise InputError(f"no cell ({row!r}, {column!r}) in the table")
+        out.append(rows.index(row) * len(columns) + columns.index(column))
+    return np.array(sorted(set(out)), dtype=np.int64)
+
+
+def _required(values: np.ndarray, reference: np.ndarray, protection: float) -> tuple[np.ndarray, np.ndarray]:
+    level = values[reference] * protection / 100.0
+    return values[reference] - level, values[reference] + level
+
+
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable"),
+                  "low": NumberArray(Interval("float", None, None, "neither", "a lower bound"), ndim=(1,)),
+                  "high": NumberArray(Interval("float", None, None, "neither", "an upper bound"), ndim=(1,),
+                                      infinite=True),
+                  "reference": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
+                  "protection": Interval("float", 0.0, 100.0, "both", "protection level in percent"),
+                  "resolution": "resolution"},
+                 example=lambda: {"table": PublishedTable.from_cells([[1.0, 2.0], [3.0, 4.0]]),
+                                  "low": [0.0] * 9, "high": [1.0, 3.0, 4.0, 3.0, 4.0, 7.0, 4.0, 6.0, 10.0],
+                                  "reference": [("1", "1")]})
+def table_outcome(table: PublishedTable, low: np.ndarray, high: np.ndarray, reference: Sequence[tuple[str, str]],
+                  protection: float = 10.0, resolution: float = 1.0, rounded: np.ndarray | None = None) -> TableOutcome:
+    """What an intruder knows of every entry of a protected table, for the measures of the maps.
+
+    Parameters
+    ----------
+    table : PublishedTable
+        The original, complete table.
+    low, high : array_like, one per entry with the totals (row-major)
+        The interval each entry lies in for the intruder (the value itself
+        where published exactly).
+    reference : sequence of (str, str)
+        The primaries whose protection R checks.
+    protection : float, default 10
+        The protection they need, in percent of their values.
+    resolution : float, default 1
+    rounded : array_like, optional
+        The published entries after rounding (then ``lost`` is the deviation).
+
+    Returns
+    -------
+    TableOutcome
+
+    Examples
+    --------
+    >>> from rumap.maps.tables import TABLE_RISKS, table_outcome
+    >>> from rumap.tables.published import PublishedTable
+    >>> table = PublishedTable.from_cells([[1.0, 2.0], [3.0, 4.0]])
+    >>> values = table.values.ravel()
+    >>> low, high = values.copy(), values.copy()
+    >>> low[[0, 1, 3, 4]], high[[0, 1, 3, 4]] = [0, 1, 1, 2], [3, 3, 4, 4]
+    >>> outcome = table_outcome(table, low, high, [("1", "1")])
+    >>> outcome.possible.reshape(3, 3)[0].tolist()  # cell (1, 1) lies in 0..3
+    [4.0, 3.0, 1.0]
+    >>> round(TABLE_RISKS["max_cell_risk"].compute(outcome), 4)  # 1 / log2 3
+    0.6309
+    """
+    values = table.values.ravel().astype(float)
+    if np.isnan(values).any():
+        raise InputError("the table must be complete (no suppressed entry)")
+    if low.shape != values.shape or high.shape != values.shape:
+        raise InputError(f"low and high need one entry per cell with the totals ({values.size}), "
+                         f"got {low.size} and {high.size}")
+    reference_positions = _positions(table, reference)
+    scale = np.maximum(1.0, np.abs(values))
+    hidden = (np.abs(low - values) > _LEVEL_TOL * scale) | (np.abs(high - values) > _LEVEL_TOL * scale)
+    inner = np.zeros(table.values.shape, dtype=bool)
+    inner[:-1, :-1] = True
+    inner = inner.ravel()
+    if rounded is not None:
+        deviation = np.abs(np.asarray(rounded, dtype=float).ravel() - values)
+        changed = deviation > _LEVEL_TOL * scale
+        lost = np.where(inner, deviation, 0.0)
+        hidden = np.ones_like(hidden)
+    else:
+        changed = hidden
+        lost = np.where(inner & hidden, values, 0.0)
+    required_low, required_high = _required(values, reference_positions, protection)
+    return TableOutcome(values, low, high, hidden, changed, lost, required_low, required_high, reference_positions,
+                        resolution)
+
+
+def _suppression_outcome(table: PublishedTable, primary: Sequence[tuple[str, str]], reference: Sequence[tuple[str, str]],
+                         protection: float, required: float, options: Mapping[str, Any],
+                         resolution: float) -> tuple[TableOutcome, dict[str, Any]]:
+    values = table.values.ravel().astype(float)
+    if not primary:
+        outcome = table_outcome(table, values, values, list(reference), required, resolution)
+        return outcome, {"primaries": 0, "secondaries": 0, "suppression_cost": 0.0, "optimal": True, "gap": 0.0}
+    result = suppress_secondary(table, list(primary), protection=protection, **options)
+    suppressed = np.array(result.status) != "published"
+    low = np.where(suppressed, result.min, values)
+    high = np.where(suppressed, result.max, values)
+    outcome = table_outcome(table, low, high, list(reference), required, resolution)
+    return outcome, {"primaries": len(result.primary), "secondaries": len(result.secondary),
+                     "suppression_cost": result.cost, "optimal": result.optimal, "gap": result.gap}
+
+
+def _ru_map(parameter: str, grid: np.ndarray, outcomes: list[TableOutcome], details: list[dict[str, Any]],
+            risk: str, utility: str, method: str, target: str, config: Mapping[str, Any]) -> RUMap:
+    r, u = TABLE_RISKS[risk], TABLE_UTILITIES[utility]
+    columns = {key: [d[key] for d in details] for key in details[0]} if details else {}
+    return RUMap(parameter=parameter, values=grid, risk=[r.compute(o) for o in outcomes],
+                 utility=[u.compute(o) for o in outcomes], risk_label=r.label, utility_label=u.label,
+                 method=method, knowledge="outsider", target=target,
+                 config={**config, "risk": risk, "utility": utility, **columns,
+                         "hidden": [int(o.hidden.sum()) for o in outcomes]})
+
+
+_SUPPRESSION_CHECKS = {"protection": Interval("float", 0.0, 100.0, "right", "protection level in percent"),
+                       "cost": StrOptions(COSTS), "risk": StrOptions(TABLE_RISKS),
+                       "utility": StrOptions(TABLE_UTILITIES),
+                       "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
+                       "resolution": "resolution", "budget": InstanceOf(WorkBudget)}
+
+
+def _rule_example() -> dict[str, Any]:
+    table = table_from_microdata(example_microdata(), "region", "size", response="turnover")
+    return {"table": table, "rule": "p-percent", "values": [5.0, 20.0]}
+
+
+@validate_params({"table": InstanceOf(MicrodataTable, "a MicrodataTable (see rumap.tables.microdata)"),
+                  "rule": StrOptions(RULES), "parameter": [None, InstanceOf(str, "a parameter of the rule")],
+                  "values": NumberArray(Interval("float", 0.0, None, "neither", "a value of the rule's parameter"),
+                                        ndim=(1,)),
+                  **_SUPPRESSION_CHECKS},
+                 example=_rule_example)
+def rule_map(table: MicrodataTable, rule: str, values: Sequence[float] | np.ndarray, parameter: str | None = None,
+             rule_parameters: Mapping[str, float] | None = None, layer: str | None = None, protection: float = 10.0,
+             cost: str = "value", risk: str = "underprotected", utility: str = "total_kept",
+             time_limit: float = 10.0, resolution: float = 1.0, budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+    """R-U map of cell suppression over a sensitivity rule's parameter (p of the p% rule, n or k, the threshold).
+
+    Parameters
+    ----------
+    table : MicrodataTable
+        The table with its contributions (:func:`rumap.tables.microdata.table_from_microdata`).
+    rule : str
+        A key of :data:`rumap.tables.rules.RULES`.
+    values : array_like, shape (m,)
+        The values of the swept parameter.
+    parameter : str, optional
+        Which of the rule's parameters is swept (default its first: ``p``,
+        ``n``, ``threshold``).
+    rule_parameters : mapping, optional
+        The rule's other parameters, e.g. ``{"k": 0.8}`` when sweeping ``n``.
+    layer : str, optional
+        The layer protected (default the layer total).
+    protection : float, default 10
+        Protection level of each primary, percent of its value.
+    cost : {"value", "cells", "unity"}, default "value"
+        As in :func:`rumap.tables.secondary.suppress_secondary`.
+    risk : str, default "underprotected"
+        A key of :data:`TABLE_RISKS`.
+    utility : str, default "total_kept"
+        A key of :data:`TABLE_UTILITIES`.
+    time_limit : float, default 10
+        Seconds per suppression.
+    resolution : float, default 1
+        Step between possible cell values.
+    budget : WorkBudget
+        Limits the grid and each suppression.
+
+    Returns
+    -------
+    RUMap
+        Parameter named after the swept one. The reference primaries, whose
+        protection ``"underprotected"`` checks, are the cells sensitive at any
+        value of the grid; ``config`` holds per value the number of primaries
+        and secondaries, the cost, optimality and gap.
+
+    Notes
+    -----
+    A stricter rule marks more primaries, so the table loses more: with
+    patterns of least cost the cost of suppression cannot fall as p grows
+    (every pattern protecting more primaries protects fewer).
+
+    References
+    ----------
+    Seed 004 (Mas, EUSTAT): sensitivity rules, secondary suppression by MILP;
+    Domingo-Ferrer, Oganian & Torra, Eq (3); Duncan, Keller-McNulty & Stokes
+    (2001) for the R-U map.
+
+    Examples
+    --------
+    >>> from rumap.maps.tables import rule_map
+    >>> from rumap.tables.microdata import example_microdata, table_from_microdata
+    >>> table = table_from_microdata(example_microdata(), "region", "size", response="turnover")
+    >>> m = rule_map(table, "p-percent", [10.0, 90.0], utility="cells_kept")
+    >>> m.config["primaries"], m.config["secondaries"], m.risk.tolist()  # 2 of 5 reference primaries exposed at p = 10
+    ([2, 5], [2, 1], [0.4, 0.0])
+    """
+    spec = RULES[rule]
+    names = list(spec.parameters)
+    swept = names[0] if parameter is None else parameter
+    if swept not in names:
+        raise InputError(f"parameter must be one of {', '.join(names)} for the {rule} rule, got {swept!r}")
+    budget.check_grid(values.size, swept)
+    fixed = dict(rule_parameters or {})
+    if swept in fixed:
+        raise InputError(f"rule_parameters gives {swept!r}, the swept parameter")
+    published = table.published(layer)
+    primaries = [table.primary(rule, layer, **{**fixed, swept: float(v)}) for v in values]
+    union = sorted({cell for cells in primaries for cell in cells})
+    options = {"cost": cost, "time_limit": time_limit, "budget": budget}
+    pairs = [_suppression_outcome(published, cells, union, protection, protection, options, resolution)
+             for cells in primaries]
+    return _ru_map(swept, values, [p[0] for p in pairs], [p[1] for p in pairs], risk, utility, "suppression",
+                   rule, {"rule": rule, "rule_parameters": fixed, "layer": layer, "protection": protection,
+                          "cost": cost, "reference": [list(c) for c in union]})
+
+
+def _protection_example() -> dict[str, Any]:
+    table = table_from_microdata(example_microdata(), "region", "size", response="turnover")
+    return {"table": table.published(), "primary": [("South", "large")], "protections": [5.0, 50.0]}
+
+
+_PROTECTION_CHECKS = {key: value for key, value in _SUPPRESSION_CHECKS.items() if key != "protection"}
+
+
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable"),
+                  "primary": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
+                  "protections": NumberArray(Interval("float", 0.0, 100.0, "right", "a protection level in percent"),
+                                             ndim=(1,)),
+                  **_PROTECTION_CHECKS},
+                 example=_protection_example)
+def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], protections: Sequence[float] | np.ndarray,
+                   cost: str = "value", risk: str = "underprotected", utility: str = "total_kept",
+                   time_limit: float = 10.0, resolution: float = 1.0, budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+    """R-U map of cell suppression over the protection level P of fixed primaries.
+
+    Parameters
+    ----------
+    table : PublishedTable
+        The complete table with its totals.
+    primary : sequence of (str, str)
+        The primary cells.
+    protections : array_like, shape (m,)
+        Protection levels, percent of each primary's value (both directions).
+    cost, risk, utility, time_limit, resolution, budget
+        As in :func:`rule_map`.
+
+    Returns
+    -------
+    RUMap
+        Parameter ``P``. ``"underprotected"`` checks every pattern against
+        the largest P of the grid (a smaller P leaves primaries narrower than
+        that).
+
+    Notes
+    -----
+    A pattern that protects at level P protects at every lower level, so the
+    least cost (and, with ``cost="unity"``, the number of suppressions) of
+    optimal patterns cannot fall as P grows.
+
+    References
+    ----------
+    Seed 004 (Mas, EUSTAT): protection levels of the Fischetti-Salazar model.
+
+    Examples
+    --------
+    >>> from rumap.maps.tables import protection_map
+    >>> from rumap.tables.microdata import example_microdata, table_from_microdata
+    >>> table = table_from_microdata(example_microdata(), "region", "size", response="turnover").published()
+    >>> m = protection_map(table, [("South", "large")], [50.0, 100.0])
+    >>> m.config["suppression_cost"], m.risk.tolist()  # at P = 50 its interval is narrower than P = 100 needs
+    ([410.0, 540.0], [1.0, 0.0])
+    """
+    if not primary:
+        raise InputError("give at least one primary cell")
+    budget.check_grid(protections.size, "P")
+    reference = sorted({(str(r), str(c)) for r, c in primary})
+    required = float(protections.max())
+    options = {"cost": cost, "time_limit": time_limit, "budget": budget}
+    pairs = [_suppression_outcome(table, reference, reference, float(p), required, options, resolution)
+             for p in protections]
+    return _ru_map("P", protections, [p[0] for p in pairs], [p[1] for p in pairs], risk, utility, "suppression",
+                   "protection", {"primary": [list(c) for c in reference], "cost": cost,
+                                  "reference_protection": required})
+
+
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable"), "bases": Grid("rounding_base"),
+                  "primary": [None, InstanceOf((list, tuple), "a list of (row, column) label pairs")],
+                  "protection": Interval("float", 0.0, 100.0, "both", "protection level in percent"),
+                  "risk": StrOptions(TABLE_RISKS), "utility": StrOptions(TABLE_UTILITIES),
+                  "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
+                  "resolution": "resolution", "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {"table": PublishedTable.from_cells([[3.0, 7.0], [12.0, 1.0]]), "bases": [2.0, 5.0]})
+def rounding_base_map(table: PublishedTable, bases: Sequence[float] | np.ndarray,
+                      primary: Sequence[tuple[str, str]] | None = None, protection: float = 10.0,
+                      risk: str = "max_cell_risk", utility: str = "total_kept", time_limit: float = 10.0,
+                      resolution: float = 1.0, budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+    """R-U map of controlled rounding over the rounding base b.
+
+    Parameters
+    ----------
+    table : PublishedTable
+        The complete table with its totals.
+    bases : array_like, shape (m,)
+        Rounding bases.
+    primary : sequence of (str, str), optional
+        Cells whose protection ``"underprotected"`` checks (the interval
+        (rounded - b, rounded + b) against P% of the value).
+    protection : float, default 10
+    risk : str, default "max_cell_risk"
+    utility : str, default "total_kept"
+        ``"total_kept"`` is 1 - sum |rounded - value| over the cells / grand total.
+    time_limit, resolution, budget
+        As in :func:`rule_map`.
+
+    Returns
+    -------
+    RUMap
+        Parameter ``b``; ``config`` holds each rounding's total absolute
+        deviation and optimality.
+
+    References
+    ----------
+    Seed 004 (Mas, EUSTAT): controlled rounding in tau-Argus; Domingo-Ferrer,
+    Oganian & Torra, Section 4.2 and Eq (3).
+
+    Examples
+    --------
+    >>> from rumap.maps.tables import rounding_base_map
+    >>> from rumap.tables.published import PublishedTable
+    >>> m = rounding_base_map(PublishedTable.from_cells([[3.0, 7.0], [12.0, 1.0]]), [1.0, 5.0])
+    >>> m.risk.tolist()[0], round(m.risk.tolist()[1], 4)  # b = 1 publishes every cell; b = 5: 1/log2 5 at a 0
+    (inf, 0.4307)
+    """
+    budget.check_grid(bases.size, "b")
+    reference = [] if primary is None else sorted({(str(r), str(c)) for r, c in primary})
+    outcomes, details = [], []
+    for base in bases:
+        result = controlled_round(table, float(base), time_limit=time_limit, budget=budget)
+        rounded = result.rounded
+        low = np.maximum(rounded - base + resolution, 0.0)
+        high = rounded + base - resolution
+        outcome = table_outcome(table, np.minimum(low, high), np.maximum(low, high), reference, protection,
+                                resolution, rounded=rounded)
+        outcomes.append(outcome)
+        details.append({"total_absolute_deviation": result.total_absolute_deviation, "optimal": result.optimal,
+                        "gap": result.gap})
+    return _ru_map("b", bases, outcomes, details, risk, utility, "controlled rounding", "rounding",
+                   {"primary": [list(c) for c in reference], "protection": protection})
+

@@ -1,0 +1,267 @@
+"""The attacker's subproblems of secondary cell suppression and the Fischetti-Salazar cutting-plane MILP.
+
+Cells i = 1..n with nominal values a_i >= 0 are linked by equations A y = 0
+(every total minus its parts). Suppressing the set S lets the attacker move
+cell k by a deviation d with A d = 0, d_i = 0 outside S and -a_i <= d_i
+(non-negativity of y = a + d). A primary k is protected upwards when some such
+d has d_k >= UPL_k and downwards when some has d_k <= -LPL_k.
+
+For each primary and direction the attacker's LP max s^T d (s = +-e_k) over
+-a_i x_i <= d_i <= u_i x_i has a dual whose value is linear in x; any dual
+solution gives the valid inequality sum_i (lambda_l,i a_i - lambda_u,i u_i) x_i
+>= level (Fischetti & Salazar 2001, "capacity constraints"), violated by an
+unprotected pattern. The master MILP minimises sum_i w_i x_i over these cuts
+(scipy.optimize.milp, HiGHS) until every attacker LP is satisfied: the
+solution is then optimal when HiGHS proved the last master optimal.
+
+For a 2-D table with its totals the equations are those of a network, so a
+deviation can be decomposed into cycles and capping d_i at the protection level
+(u_i = level) loses nothing; for other equation systems u_i is the sum of all
+cell values.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+
+from rumap._validation import assumes_valid
+from rumap.errors import InputError
+
+#: Relative tolerance on protection levels (the LPs' feasibility tolerance is ~1e-7).
+LEVEL_TOL = 1e-7
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One attacker subproblem: move cell ``cell`` by ``sign * level`` (sign +1 upwards, -1 downwards)."""
+
+    cell: int
+    sign: int
+    level: float
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A suppression pattern found by :func:`protect`: the mask, its cost and what proves it."""
+
+    suppressed: np.ndarray
+    cost: float
+    lower_bound: float
+    optimal: bool
+    method: str
+    iterations: int
+    cuts: int
+
+
+class AttackerModel:
+    """Cells, their equations and costs, with the attacker's LPs."""
+
+    def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool) -> None:
+        self.values = np.asarray(values, dtype=float)
+        self.equations = sparse.csr_matrix(equations)
+        self.equations_csc = self.equations.tocsc()
+        self.weights = np.asarray(weights, dtype=float)
+        self.network = network
+        self.big = float(self.values.sum()) + 1.0
+
+    @property
+    def n(self) -> int:
+        return self.values.size
+
+    def cap(self, level: float) -> np.ndarray:
+        """Upper bound u_i on each cell's upward deviation."""
+        return np.full(self.n, level if self.network else self.big + level)
+
+    def attack(self, req: Requirement, suppressed: np.ndarray) -> tuple[float, np.ndarray | None]:
+        """The attacker's largest move of ``req.cell`` in ``req.sign``'s direction, and a cut when short of it.
+
+        Returns the move (capped) and, when it is below the level, the cut's
+        coefficients c (c @ x >= level is valid for every protecting x and
+        c @ suppressed equals the move).
+        """
+        cols = np.flatnonzero(suppressed)
+        sub = self.equations_csc[:, cols]
+        rows = np.flatnonzero(np.diff(sub.tocsr().indptr) > 0)
+        sub = sub.tocsr()[rows]
+        cap = self.cap(req.level)
+        objective_full = np.zeros(self.n)
+        objective_full[req.cell] = -req.sign  # minimise -s^T d
+        bounds = np.column_stack([-self.values[cols], cap[cols]])
+        if rows.size == 0:
+            res = linprog(objective_full[cols], bounds=bounds, method="highs")
+            eq_duals = np.zeros(0)
+        else:
+            res = linprog(objective_full[cols], A_eq=sub, b_eq=np.zeros(rows.size), bounds=bounds, method="highs")
+            eq_duals = None if res.status != 0 else np.asarray(res.eqlin.marginals)
+        if res.status != 0:
+            raise InputError(f"the attacker's linear program failed: {res.message}")
+        move = -float(res.fun)
+        if move >= req.level * (1 - LEVEL_TOL):
+            return move, None
+        y = np.zeros(self.equations.shape[0])
+        y[rows] = eq_duals
+        reduced = objective_full - self.equations.T @ y
+        lam_low, lam_up = np.maximum(reduced, 0.0), np.minimum(reduced, 0.0)
+        coefficients = lam_low * self.values - lam_up * cap
+        return move, np.minimum(coefficients, req.level)
+
+    def deviation_path(self, req: Requirement, suppressed: np.ndarray) -> np.ndarray:
+        """Cells to add so that ``req`` is met: the support of the cheapest deviation (an LP, cycles in 2-D).
+
+        Minimises sum_i w'_i (d+_i + d-_i) / level with w'_i = 0 for cells
+        already suppressed, d = d+ - d-, A d = 0, d_k = sign * level,
+        d-_i <= a_i, d+_i <= u_i.
+        """
+        n = self.n
+        cap = self.cap(req.level)
+        scale = float(np.max(self.weights, initial=0.0)) or 1.0
+        weight = np.where(suppressed, 0.0, self.weights + 1e-6 * scale)
+        objective = np.concatenate([weight, weight])
+        a_eq = sparse.hstack([self.equations, -self.equations]).tocsr()
+        bounds = [(0.0, float(c)) for c in cap] + [(0.0, float(v)) for v in self.values]
+        lo, hi = (req.level, req.level) if req.sign > 0 else (0.0, 0.0)
+        bounds[req.cell] = (lo, hi) if req.sign > 0 else (0.0, 0.0)
+        bounds[n + req.cell] = (req.level, req.level) if req.sign < 0 else (0.0, 0.0)
+        res = linprog(objective, A_eq=a_eq, b_eq=np.zeros(a_eq.shape[0]), bounds=bounds, method="highs")
+        if res.status != 0:
+            raise InputError("no suppression pattern protects a primary cell at the required level: lower the "
+                             "protection")
+        deviation = res.x[:n] - res.x[n:]
+        return np.abs(deviation) > 1e-9 * max(1.0, req.level)
+
+
+def _requirements(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
+                  lower: np.ndarray) -> list[Requirement]:
+    reqs = []
+    for k, up, low in zip(primaries, upper, lower, strict=True):
+        if up > 0:
+            reqs.append(Requirement(int(k), 1, float(up)))
+        if low > 0:
+            reqs.append(Requirement(int(k), -1, float(low)))
+    return reqs
+
+
+def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray,
+           ) -> list[tuple[Requirement, np.ndarray]]:
+    out = []
+    for req in reqs:
+        _, cut = model.attack(req, suppressed)
+        if cut is not None:
+            out.append((req, cut))
+    return out
+
+
+@assumes_valid
+def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
+                       lower: np.ndarray, deadline: float | None = None) -> np.ndarray:
+    """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
+
+    Primaries are taken by decreasing value; each unmet direction adds the
+    support of its cheapest deviation given the cells already suppressed.
+    Secondaries are then tried for removal by decreasing cost while time is left.
+    """
+    reqs = _requirements(model, primaries, upper, lower)
+    suppressed = np.zeros(model.n, dtype=bool)
+    suppressed[primaries] = True
+    order = sorted(reqs, key=lambda r: -model.values[r.cell])
+    for req in order:
+        _, cut = model.attack(req, suppressed)
+        if cut is not None:
+            suppressed |= model.deviation_path(req, suppressed)
+    fixed = np.zeros(model.n, dtype=bool)
+    fixed[primaries] = True
+    for i in sorted(np.flatnonzero(suppressed & ~fixed), key=lambda i: -model.weights[i]):
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        if model.weights[i] <= 0:
+            continue
+        trial = suppressed.copy()
+        trial[i] = False
+        if not _unmet(model, reqs, trial):
+            suppressed = trial
+    return suppressed
+
+
+def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Every equation holding a primary needs a second suppressed cell (else the primary is determined)."""
+    cuts = []
+    csc = model.equations_csc
+    csr = model.equations
+    for k in primaries:
+        for row in csc.indices[csc.indptr[k]:csc.indptr[k + 1]]:
+            members = csr.indices[csr.indptr[row]:csr.indptr[row + 1]]
+            coefficients = np.zeros(model.n)
+            coefficients[members] = 1.0
+            coefficients[k] = 0.0
+            cuts.append((coefficients, 1.0))
+    return cuts
+
+
+@assumes_valid
+def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
+            method: str, time_limit: float) -> Pattern:
+    """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
+
+    ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
+    out of time (then the heuristic pattern is returned with the master's bound);
+    ``"heuristic"`` runs the sequential heuristic only; ``"auto"`` starts from
+    the heuristic and runs the MILP in the time left.
+    """
+    start = time.monotonic()
+    deadline = start + time_limit
+    reqs = _requirements(model, primaries, upper, lower)
+    fixed = np.zeros(model.n, dtype=bool)
+    fixed[primaries] = True
+    weights = np.where(fixed, 0.0, model.weights)
+    incumbent: np.ndarray | None = None
+    if method in ("heuristic", "auto"):
+        incumbent = sequential_pattern(model, primaries, upper, lower, deadline=start + time_limit / 3)
+    if method == "heuristic":
+        return Pattern(incumbent, float(weights @ incumbent), 0.0, False, "heuristic", 0, 0)
+    cuts = _initial_cuts(model, primaries)
+    lower_bound, iterations = 0.0, 0
+    lb_vars = fixed.astype(float)
+    while True:
+        iterations += 1
+        remaining = deadline - time.monotonic()
+        if remaining <= 0.05:
+            break
+        matrix = sparse.csr_matrix(np.array([c for c, _ in cuts])) if cuts else None
+        constraints = [LinearConstraint(matrix, np.array([r for _, r in cuts]), np.inf)] if cuts else []
+        res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, np.ones(model.n)),
+                   constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": 1e-9})
+        bound = getattr(res, "mip_dual_bound", None)
+        if res.status == 0:
+            lower_bound = max(lower_bound, float(res.fun))
+        elif bound is not None and np.isfinite(bound):
+            lower_bound = max(lower_bound, float(bound))
+        if res.status == 2:
+            raise InputError("no suppression pattern protects the primary cells at the required level: lower the "
+                             "protection")
+        if res.x is None:
+            break
+        candidate = res.x > 0.5
+        unmet = _unmet(model, reqs, candidate)
+        if not unmet:
+            if res.status == 0:
+                return Pattern(candidate, float(weights @ candidate), float(res.fun), True, "milp",
+                               iterations, len(cuts))
+            if incumbent is None or weights @ candidate < weights @ incumbent:
+                incumbent = candidate
+            break
+        if res.status != 0:
+            break
+        cuts.extend((cut, req.level) for req, cut in unmet)
+        if incumbent is not None and lower_bound >= weights @ incumbent * (1 - 1e-9) - 1e-9:
+            return Pattern(incumbent, float(weights @ incumbent), lower_bound, True, "milp+heuristic",
+                           iterations, len(cuts))
+    if incumbent is None:
+        incumbent = sequential_pattern(model, primaries, upper, lower, deadline=time.monotonic() + 1.0)
+    cost = float(weights @ incumbent)
+    return Pattern(incumbent, cost, min(lower_bound, cost), cost <= lower_bound * (1 + 1e-9) + 1e-9,
+                   "heuristic", iterations, len(cuts))
