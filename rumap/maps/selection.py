@@ -4,7 +4,8 @@ For each row, a fixed, evenly spaced sample of the row is sorted; the sample's
 order statistics around each wanted rank bound an interval ``[lo, hi]`` that
 almost surely holds it. One pass over the row counts the values below each
 ``lo`` and copies the values inside ``[lo, hi]``; the wanted order statistic
-is then selected among these few survivors. When a bound misses (the rank is
+is then selected among these few survivors (the sampling idea of Floyd &
+Rivest 1975, Algorithm 489). When a bound misses (the rank is
 not inside the interval, or too many values survive) the row is partitioned in
 full, so the result is always exactly the order statistic.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from rumap._compile import compiled
+from rumap._validation import assumes_valid
 
 #: Rows shorter than this are partitioned in full (a sample would not pay).
 MIN_SAMPLED_ROW = 4096
@@ -23,10 +25,27 @@ SAMPLE_SIZE = 2048
 MARGIN_SD = 5.0
 
 
+@assumes_valid
 def select_ranks(rows: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     """Order statistics of each row of ``rows`` (r, n) at sorted 1-based ``ranks``, shape (r, len(ranks)).
 
-    Exactly the values ``np.sort(rows, axis=1)[:, ranks - 1]``.
+    Exactly the values ``np.sort(rows, axis=1)[:, ranks - 1]``, found by
+    selection from a sample-bounded candidate subset (Floyd & Rivest 1975).
+
+    Parameters
+    ----------
+    rows : ndarray of float, shape (r, n)
+        Finite values, one replicate per row.
+    ranks : ndarray of int
+        Sorted 1-based ranks, each in 1 .. n.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.maps.selection import select_ranks
+    >>> rows = np.random.default_rng(0).normal(size=(2, 10_000))
+    >>> bool(np.array_equal(select_ranks(rows, np.array([100, 9_900])), np.sort(rows, axis=1)[:, [99, 9_899]]))
+    True
     """
     return compiled(_select_ranks_kernel)(rows, np.ascontiguousarray(ranks, dtype=np.int64), SAMPLE_SIZE, MARGIN_SD)
 
