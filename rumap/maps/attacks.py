@@ -37,6 +37,7 @@ import numpy as np
 from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.maps.optimum import envelope
+from rumap.maps.selection import MIN_SAMPLED_ROW, select_ranks
 from rumap.result import RUMap
 
 __all__ = ["Target", "parse_target", "resolve_target", "resolve_targets", "KNOWLEDGE", "attack_squared_errors", "risk_estimate",
@@ -246,13 +247,22 @@ def order_statistics(masked: np.ndarray, ranks: Sequence[int]) -> dict[int, np.n
     Ranks in the lower half are selected from the largest down, each inside the
     part left of the previous one; ranks in the upper half from the smallest up,
     inside the part to its right. So two selections scan the whole array and
-    the others only a tail, whatever the number of ranks.
+    the others only a tail, whatever the number of ranks. Long rows select the
+    inner ranks from a candidate subset bounded by a sample
+    (:func:`rumap.maps.selection.select_ranks`); min and max are one pass each.
     """
     n = masked.shape[1]
     ranks = sorted(set(int(r) for r in ranks))
     if set(ranks) <= {1, n}:
         return {r: (masked.min(axis=1) if r == 1 else masked.max(axis=1)) for r in ranks}
-    out: dict[int, np.ndarray] = {}
+    if n >= MIN_SAMPLED_ROW:
+        inner = [r for r in ranks if 1 < r < n]
+        out = {r: (masked.min(axis=1) if r == 1 else masked.max(axis=1)) for r in ranks if r in (1, n)}
+        if inner:
+            selected = select_ranks(masked, np.array(inner))
+            out.update({r: selected[:, i].copy() for i, r in enumerate(inner)})
+        return out
+    out = {}
     work = masked.copy()
     low = [r for r in ranks if r <= n // 2]
     high = [r for r in ranks if r > n // 2]

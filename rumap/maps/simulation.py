@@ -28,6 +28,7 @@ Duncan, Keller-McNulty & Stokes (2001), section 4 (Eq 11-14, Figures 5-7).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
@@ -526,9 +527,22 @@ def _run_local(plan: _Plan, units, progress, total) -> list[_ChunkOutput]:
     workers = max(1, min(len(units), os.cpu_count() or 1, _MAX_THREADS))
     if workers == 1:
         return _collect((_run_chunk(plan, reps, grid) for reps, grid in units), progress, total)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with _one_blas_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(_run_chunk, plan, reps, grid) for reps, grid in units]
         return _collect((future.result() for future in as_completed(futures)), progress, total)
+
+
+def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
+    """One BLAS thread per engine thread while the engine's own threads run (threadpoolctl).
+
+    The engine already runs a thread per core; a multi-threaded BLAS inside each
+    would oversubscribe the cores. Without threadpoolctl, nothing is limited.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]:

@@ -261,7 +261,11 @@ def standard_noise(rng: np.random.Generator, x: np.ndarray, spec: NoiseSpec,
     shape_factor = noise_shape(x, spec) if shape_factor is None else shape_factor
     variance_factor = spec.variance_factor(x) if variance_factor is None else variance_factor
     z = rng.standard_normal(x.shape)
-    noise = z @ shape_factor.T if x.shape[1] > 1 else z * shape_factor[0, 0]
+    diagonal = np.diag(shape_factor)
+    if np.array_equal(shape_factor, np.diag(diagonal)):  # uncorrelated: a scale per column, no matrix product
+        noise = z * diagonal if x.shape[1] > 1 else z * shape_factor[0, 0]
+    else:
+        noise = z @ shape_factor.T
     if variance_factor is not None:
         noise *= np.sqrt(variance_factor)[:, None]
     return noise

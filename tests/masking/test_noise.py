@@ -138,3 +138,16 @@ def test_truncation_without_noise_keeps_the_values_inside():
     x = np.array([-3.0, 0.0, 2.5, 7.0, 12.0])
     y = add_noise(x, 0.0, NoiseSpec(truncate_below=0.0, truncate_above=10.0), seed=1)
     np.testing.assert_array_equal(y, [0.0, 0.0, 2.5, 7.0, 10.0])
+
+
+@pytest.mark.parametrize("relative", [False, True])
+def test_uncorrelated_noise_scales_each_column_equal_to_the_matrix_product(relative):
+    from rumap.masking.noise import standard_noise
+
+    x = np.random.default_rng(1).lognormal(size=(500, 4))
+    spec = NoiseSpec(relative=relative, correlated=False)
+    shape = noise_shape(x, spec)
+    noise = standard_noise(np.random.default_rng(2), x, spec)
+    z = np.random.default_rng(2).standard_normal(x.shape)
+    np.testing.assert_array_equal(noise, z * np.diag(shape))
+    np.testing.assert_allclose(noise, z @ shape.T, rtol=0, atol=0)

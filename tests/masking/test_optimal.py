@@ -64,3 +64,26 @@ def test_optimal_on_census_column(census):
 def test_optimal_is_univariate():
     with pytest.raises(InputError, match="one column, got 2"):
         microaggregate(np.ones((10, 2)), 2, "optimal")
+
+
+def _brute_force_sse(x: np.ndarray, k: int) -> float:
+    """Least SSE over every partition of sorted ``x`` into runs of k .. 2k-1 (exhaustive recursion)."""
+    if x.size == 0:
+        return 0.0
+    return min((float(np.sum((x[:length] - x[:length].mean()) ** 2)) + _brute_force_sse(x[length:], k)
+                for length in range(k, min(2 * k - 1, x.size) + 1)), default=np.inf)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_optimal_equals_exhaustive_search_on_small_files(seed):
+    from rumap.masking.microaggregation.optimal import _optimal_sorted
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 5))
+    n = int(rng.integers(k, 15))
+    x = np.sort(np.round(rng.lognormal(size=n), int(rng.integers(0, 3))))
+    runs = _optimal_sorted(x, k)
+    assert runs.sum() == n and runs.min() >= k and runs.max() <= 2 * k - 1
+    bounds = np.concatenate(([0], np.cumsum(runs)))
+    sse = sum(float(np.sum((x[a:b] - x[a:b].mean()) ** 2)) for a, b in zip(bounds[:-1], bounds[1:], strict=True))
+    assert sse == pytest.approx(_brute_force_sse(x, k), rel=1e-9, abs=1e-12)

@@ -115,3 +115,21 @@ def test_properties(x, swap_percent, seed):
     assert_within_window(x, y, swap_window(x.shape[0], swap_percent))
     np.testing.assert_array_equal(y, rank_swap(x, swap_percent, seed=seed))
     np.testing.assert_allclose(y.mean(axis=0), x.mean(axis=0), rtol=1e-12, atol=1e-6)
+
+
+def test_swap_distance_distribution_over_seeds_equals_plain_algorithm():
+    # Histogram of the rank distance each value moves, pooled over seeds: the compiled
+    # kernel draws the same partners as the direct loop, all within the window.
+    x = np.random.default_rng(0).lognormal(size=(400, 1))
+    window = swap_window(400, 5.0)
+    rank = np.argsort(np.argsort(x[:, 0], kind="stable"), kind="stable")
+    sorted_values = np.sort(x[:, 0])
+    fast, plain = np.zeros(window + 1, dtype=int), np.zeros(window + 1, dtype=int)
+    for seed in range(40):
+        for out, counts in ((rank_swap(x, 5.0, seed=seed), fast), (plain_rank_swap(x, 5.0, seed), plain)):
+            moved = np.abs(np.searchsorted(sorted_values, out[:, 0]) - rank)
+            assert moved.max() <= window
+            counts += np.bincount(moved, minlength=window + 1)
+    np.testing.assert_array_equal(fast, plain)
+    assert fast[0] < 0.05 * fast.sum()  # almost every record is swapped
+    assert fast[1:].min() > 0  # every distance of the window occurs

@@ -20,10 +20,17 @@ def test_em_recovers_m_and_u():
     matched = rng.random(pairs) < p_true
     agree = np.where(matched[:, None], rng.random((pairs, 5)) < m_true, rng.random((pairs, 5)) < u_true)
     counts = np.bincount(agree.astype(int) @ (1 << np.arange(5)), minlength=32)
-    m, u, p, _ = fellegi_sunter_em(counts, 5, match_share=0.1)
+    fit = fellegi_sunter_em(counts, 5, match_share=0.1)
+    m, u, p = fit.m, fit.u, fit.match_proportion
+    assert fit.converged
     assert m == pytest.approx(m_true, abs=0.02)
     assert u == pytest.approx(u_true, abs=0.005)
     assert p == pytest.approx(p_true, rel=0.1)
+    plain = fellegi_sunter_em(counts, 5, match_share=0.1, accelerate=False, max_iter=100_000)
+    assert plain.converged and fit.iterations < plain.iterations
+    assert fit.log_likelihood >= plain.log_likelihood - 1e-9 * abs(plain.log_likelihood)
+    np.testing.assert_allclose(fit.m, plain.m, atol=1e-4)
+    np.testing.assert_allclose(fit.u, plain.u, atol=1e-4)
 
 
 def test_probabilistic_identical_files_and_noise(noisy):
@@ -68,3 +75,18 @@ def test_probabilistic_rejects_bad_options(data):
         probabilistic_linkage(data, data, block_size=1)
     with pytest.raises(InputError, match="tolerance"):
         probabilistic_linkage(data, data, tolerance=-1)
+
+
+def test_em_converges_on_blocked_linkage_and_reports_it(noisy):
+    x = np.random.default_rng(12).normal(size=(4000, 5))
+    result = probabilistic_linkage(x, noisy(x, 0.3), block_size=1000)
+    assert result.settings["em_converged"] is True
+    assert result.settings["em_iterations"] < 1000
+
+
+def test_em_cap_is_reported_as_not_converged():
+    counts = np.array([9000.0, 300.0, 300.0, 400.0])
+    capped = fellegi_sunter_em(counts, 2, match_share=0.05, max_iter=2, tol=1e-300)
+    assert not capped.converged and capped.iterations == 2
+    fit = fellegi_sunter_em(counts, 2, match_share=0.05)
+    assert fit.to_dict()["converged"] is True and list(fit.to_frame().columns) == ["key", "m", "u", "agreement_weight"]

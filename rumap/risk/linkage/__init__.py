@@ -31,7 +31,7 @@ from rumap.risk.linkage.distance import (
     distance_linkage,
     variable_distance,
 )
-from rumap.risk.linkage.probabilistic import fellegi_sunter_em, probabilistic_linkage
+from rumap.risk.linkage.probabilistic import FellegiSunterFit, fellegi_sunter_em, probabilistic_linkage
 
 __all__ = [
     "KINDS",
@@ -42,6 +42,7 @@ __all__ = [
     "distance_linkage",
     "probabilistic_linkage",
     "record_linkage",
+    "FellegiSunterFit",
     "fellegi_sunter_em",
     "variable_distance",
     "linkage_risk_distance",

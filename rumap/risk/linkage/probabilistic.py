@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
 from rumap._validation import InstanceOf, Interval, StrOptions, validate_params
@@ -14,7 +16,7 @@ from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk.linkage.distance import STANDARDIZATIONS, TIE_RTOL, LinkageResult, _encode_keys, _Keys
 
-__all__ = ["fellegi_sunter_em", "probabilistic_linkage"]
+__all__ = ["FellegiSunterFit", "fellegi_sunter_em", "probabilistic_linkage"]
 
 #: Largest number of key variables for probabilistic linkage (2**K agreement patterns).
 MAX_PROBABILISTIC_KEYS = 16
@@ -22,13 +24,51 @@ MAX_PROBABILISTIC_KEYS = 16
 CACHE_BYTES = 256 * 2**20
 
 
+@dataclass(frozen=True)
+class FellegiSunterFit:
+    """m and u probabilities of the Fellegi-Sunter model estimated by EM, and how the EM ended.
+
+    Attributes
+    ----------
+    m, u : ndarray, shape (K,)
+        P(agree on key k | match) and P(agree on key k | non-match).
+    match_proportion : float
+        Proportion of matched pairs.
+    iterations : int
+        EM steps taken (each SQUAREM cycle counts its three EM steps).
+    converged : bool
+        Whether the log-likelihood's relative change fell below the tolerance
+        before ``max_iter`` EM steps.
+    log_likelihood : float
+        Log-likelihood of the pattern counts at the estimate.
+    """
+
+    m: np.ndarray
+    u: np.ndarray
+    match_proportion: float
+    iterations: int
+    converged: bool
+    log_likelihood: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python dictionary (lists for the per-key probabilities)."""
+        return {"m": self.m.tolist(), "u": self.u.tolist(), "match_proportion": self.match_proportion,
+                "iterations": self.iterations, "converged": self.converged, "log_likelihood": self.log_likelihood}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per key: m, u and the agreement weight ``log(m / u)``."""
+        return pd.DataFrame({"key": np.arange(self.m.size), "m": self.m, "u": self.u,
+                             "agreement_weight": np.log(self.m / self.u)})
+
+
 @validate_params({"n_keys": Interval("int", 1, MAX_PROBABILISTIC_KEYS, "both", "number of key variables"),
                   "match_share": Interval("float", 0.0, 1.0, "neither", "starting proportion of matched pairs"),
-                  "max_iter": "max_iter", "tol": Interval("float", 0.0, None, "neither", "convergence tolerance")},
+                  "max_iter": "max_iter", "tol": Interval("float", 0.0, None, "neither", "convergence tolerance"),
+                  "accelerate": InstanceOf(bool)},
                  example=lambda: {"pattern_counts": [60.0, 5.0, 6.0, 30.0], "n_keys": 2})
 def fellegi_sunter_em(pattern_counts: Any, n_keys: int, match_share: float = 0.01, max_iter: int = 1000,
-                      tol: float = 1e-10) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """m and u probabilities of the Fellegi-Sunter model by the EM algorithm.
+                      tol: float = 1e-12, accelerate: bool = True) -> FellegiSunterFit:
+    """m and u probabilities of the Fellegi-Sunter model by the EM algorithm (SQUAREM-accelerated).
 
     Parameters
     ----------
@@ -40,16 +80,19 @@ def fellegi_sunter_em(pattern_counts: Any, n_keys: int, match_share: float = 0.0
     match_share : float
         Starting value of the proportion of matched pairs.
     max_iter : int
+        Most EM steps.
     tol : float
-        Stop when no parameter moves by more than ``tol``.
+        Converged when the log-likelihood changes by at most ``tol`` times
+        its absolute value from one step (or SQUAREM cycle) to the next.
+    accelerate : bool, default True
+        SQUAREM steps (Varadhan & Roland 2008, scheme S3) between EM steps;
+        False runs plain EM.
 
     Returns
     -------
-    m, u : ndarray, shape (K,)
-        P(agree on key k | match) and P(agree on key k | non-match).
-    p : float
-        Proportion of matched pairs.
-    iterations : int
+    FellegiSunterFit
+        m, u, the match proportion, the EM steps taken, whether the EM
+        converged and the log-likelihood.
 
     Notes
     -----
@@ -57,10 +100,24 @@ def fellegi_sunter_em(pattern_counts: Any, n_keys: int, match_share: float = 0.0
     match status: ``P(gamma) = p prod m_k^g_k (1-m_k)^(1-g_k) + (1-p) prod u_k^g_k (1-u_k)^(1-g_k)``.
     E-step: posterior match probability of each pattern; M-step: weighted
     agreement rates. The class with the larger mean agreement is the match class.
+    A SQUAREM cycle takes two EM steps from ``theta0``, extrapolates along
+    ``r = theta1 - theta0`` and ``v = theta2 - 2 theta1 + theta0`` with step
+    ``alpha = -|r| / |v|`` (at most -1) and stabilizes with one EM step; when
+    that lowers the log-likelihood, the plain step ``theta2`` is kept instead,
+    so the log-likelihood never decreases.
 
     References
     ----------
-    Jaro (1989), Section 3; Fellegi & Sunter (1969).
+    Jaro (1989), Section 3; Fellegi & Sunter (1969); Varadhan, R. & Roland, C.
+    (2008). Simple and globally convergent methods for accelerating the
+    convergence of any EM algorithm. Scandinavian Journal of Statistics 35(2).
+
+    Examples
+    --------
+    >>> from rumap.risk.linkage import fellegi_sunter_em
+    >>> fit = fellegi_sunter_em([9000.0, 300.0, 300.0, 400.0], 2, match_share=0.05)
+    >>> fit.converged, bool(fit.m.min() > fit.u.max())
+    (True, True)
     """
     counts = np.asarray(pattern_counts, dtype=float)
     if counts.shape != (2 ** n_keys,):
@@ -70,25 +127,56 @@ def fellegi_sunter_em(pattern_counts: Any, n_keys: int, match_share: float = 0.0
     if total <= 0:
         raise InputError("no record pairs to estimate the m and u probabilities from")
     eps = 1e-9
-    u = np.clip(counts @ gamma / total, eps, 1 - eps)
-    m = np.full(n_keys, 0.95)
-    p = float(np.clip(match_share, eps, 0.5))
-    iterations = 0
-    for iterations in range(1, max_iter + 1):  # noqa: B007 - iterations is reported
-        log_m = np.log(p) + gamma @ np.log(m) + (1 - gamma) @ np.log1p(-m)
-        log_u = np.log1p(-p) + gamma @ np.log(u) + (1 - gamma) @ np.log1p(-u)
+    # theta = (p, m_1..m_K, u_1..u_K)
+    theta = np.concatenate(([float(np.clip(match_share, eps, 0.5))], np.full(n_keys, 0.95),
+                            np.clip(counts @ gamma / total, eps, 1 - eps)))
+
+    def log_joint(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        m, u = t[1:n_keys + 1], t[n_keys + 1:]
+        log_m = np.log(t[0]) + gamma @ np.log(m) + (1 - gamma) @ np.log1p(-m)
+        log_u = np.log1p(-t[0]) + gamma @ np.log(u) + (1 - gamma) @ np.log1p(-u)
+        return log_m, log_u
+
+    def log_likelihood(t: np.ndarray) -> float:
+        return float(counts @ np.logaddexp(*log_joint(t)))
+
+    def em_step(t: np.ndarray) -> np.ndarray:
+        log_m, log_u = log_joint(t)
         posterior = 1.0 / (1.0 + np.exp(np.clip(log_u - log_m, -700, 700)))
         weight_m, weight_u = counts * posterior, counts * (1 - posterior)
         new_p = float(np.clip(weight_m.sum() / total, eps, 1 - eps))
         new_m = np.clip(weight_m @ gamma / max(weight_m.sum(), eps), eps, 1 - eps)
         new_u = np.clip(weight_u @ gamma / max(weight_u.sum(), eps), eps, 1 - eps)
-        change = max(abs(new_p - p), float(np.max(np.abs(new_m - m))), float(np.max(np.abs(new_u - u))))
-        m, u, p = new_m, new_u, new_p
-        if change < tol:
+        return np.concatenate(([new_p], new_m, new_u))
+
+    ll = log_likelihood(theta)
+    steps, converged = 0, False
+    while steps < max_iter:
+        if accelerate and steps + 3 <= max_iter:
+            theta1 = em_step(theta)
+            theta2 = em_step(theta1)
+            r, v = theta1 - theta, theta2 - 2 * theta1 + theta
+            norm_v = float(np.linalg.norm(v))
+            alpha = min(-1.0, -float(np.linalg.norm(r)) / norm_v) if norm_v > 0 else -1.0
+            jump = np.clip(theta - 2 * alpha * r + alpha * alpha * v, eps, 1 - eps)
+            candidate = em_step(jump)
+            steps += 3
+            new_ll = log_likelihood(candidate)
+            if not new_ll >= log_likelihood(theta2):  # the extrapolation did worse: keep the EM steps
+                candidate, new_ll = theta2, log_likelihood(theta2)
+        else:
+            candidate = em_step(theta)
+            steps += 1
+            new_ll = log_likelihood(candidate)
+        done = abs(new_ll - ll) <= tol * abs(new_ll)
+        theta, ll = candidate, new_ll
+        if done:
+            converged = True
             break
+    p, m, u = float(theta[0]), theta[1:n_keys + 1], theta[n_keys + 1:]
     if m.mean() < u.mean():  # label switching: the match class agrees more
         m, u, p = u, m, 1 - p
-    return m, u, p, iterations
+    return FellegiSunterFit(m, u, p, steps, converged, ll)
 
 
 def _agreement_codes(keys: _Keys, rows_m: np.ndarray, rows_o: np.ndarray, tolerance: float) -> np.ndarray:
@@ -156,7 +244,8 @@ def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] 
     standardize : {"original", "each", "none"}
         Scale of the numeric keys (see :func:`distance_linkage`).
     max_iter : int
-        Iterations of EM.
+        Most EM steps; ``settings`` reports the steps taken (``em_iterations``)
+        and whether the EM converged (``em_converged``).
     budget : WorkBudget, default DEFAULT_BUDGET
         Pairs x (keys + 1) (the comparisons and the assignment's weights)
         over it are refused before any work.
@@ -208,7 +297,8 @@ def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] 
         if cache:
             cached.append(codes)
     n = encoded.original.shape[0]
-    m, u, p, iterations = fellegi_sunter_em(counts, n_keys, match_share=n / counts.sum(), max_iter=max_iter)
+    fit = fellegi_sunter_em(counts, n_keys, match_share=n / counts.sum(), max_iter=max_iter)
+    m, u, p = fit.m, fit.u, fit.match_proportion
     gamma = ((np.arange(2 ** n_keys)[:, None] >> np.arange(n_keys)[None, :]) & 1).astype(float)
     pattern_weight = gamma @ np.log(m / u) + (1 - gamma) @ np.log((1 - m) / (1 - u))
     n_correct = n_tied = 0
@@ -222,5 +312,5 @@ def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] 
         n_tied += int((own & ~clear).sum())
     settings = {"tolerance": tolerance, "block_size": block_size, "standardize": standardize,
                 "blocks": len(blocks), "m": m.tolist(), "u": u.tolist(), "match_proportion": p,
-                "em_iterations": iterations}
+                "em_iterations": fit.iterations, "em_converged": fit.converged}
     return LinkageResult("probabilistic", n, n_correct, n_tied, encoded.names, encoded.kinds, settings)
