@@ -101,6 +101,7 @@ def _base(files: dict[str, str]) -> dict[str, list[str]]:
         "flaw": ["table", "dominance-flaw", "--n", "1", "--k", "0.8", "--cells", "10"],
         "individual": ["risk", "individual", "--data", files["good"], "--keys", "region", "--weight", "income"],
         "keys": ["risk", "keys", "--data", files["good"], "--keys", "region,spend"],
+        "suda": ["risk", "suda", "--data", files["good"], "--keys", "region,spend,income", "--max-size", "2"],
         "suppress": ["protect", "suppress", "--data", files["good"], "--keys", "region,spend", "--k", "2"],
         "pram": ["protect", "pram", "--data", files["good"], "--keys", "region", "--theta", "0.5"],
         "simulate-pram": ["simulate", "--data", files["good"], "--method", "pram", "--keys", "region", "--theta",
@@ -148,6 +149,9 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                        "--household": ["nope"], "--k": [*BAD_INTEGERS]},
         "keys": {"--data": bad_files, "--keys": ["nope", ",", "region,region"], "--dimension": ["0", "11", "abc"],
                  "--threshold": ["0", "-1", "abc"]},
+        "suda": {"--data": bad_files, "--keys": ["nope", ",", "", "region,region"],
+                 "--max-size": [*BAD_INTEGERS, "4", "65"], "--dis-fraction": [*BAD_FRACTIONS, "0", "1"],
+                 "--work-limit": ["0", "nan", "1"]},
         "suppress": {"--data": bad_files, "--k": BAD_INTEGERS, "--max-risk": BAD_FRACTIONS,
                      "--importance": ["region", "region:abc", "region:nan"], "--out": ["x.unknown", files["directory"]]},
         "pram": {"--data": bad_files, "--theta": [*BAD_NUMBERS, "-0.1", "1.5"], "--seed": ["-1", "abc"],
@@ -162,7 +166,7 @@ REQUIRED = {"analytic": ("--lambda2", "--state", "--sigma2"), "analytic-data": (
             "linkage": ("--original", "--masked"), "interval": ("--original", "--masked"),
             "identity": ("--f",), "identity-data": ("--key", "--N"), "bounds": ("--table",),
             "rules": ("--contributions", "--rule"), "flaw": ("--n", "--k"), "individual": ("--data", "--keys"),
-            "keys": ("--keys",), "suppress": ("--keys",), "pram": ("--theta", "--keys"),
+            "keys": ("--keys",), "suda": ("--data", "--keys"), "suppress": ("--keys",), "pram": ("--theta", "--keys"),
             "simulate-pram": ("--keys", "--theta")}
 
 
