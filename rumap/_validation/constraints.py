@@ -195,6 +195,8 @@ PARAMETERS: dict[str, Interval] = {
     "band_width": Interval("float", 0.0, None, "neither", "width of the bands of a recoded variable"),
     "theta": Interval("float", 0.0, 1.0, "both", "retention probability of PRAM"),
     "cells": Interval("int", 1, None, "left", "number of cells k of the key"),
+    "max_size": Interval("int", 1, 64, "both", "the largest size of a minimal sample unique"),
+    "dis_fraction": Interval("float", 0.0, 1.0, "neither", "the sampling fraction of the DIS score"),
 }
 
 

@@ -7,6 +7,9 @@
     python -m rumap risk interval --original FILE --masked FILE [--columns A,B,...] [--p PERCENT] [--json]
     python -m rumap risk identity --f F --a A --fu FU [--N N] [--investigators M] [--json]
     python -m rumap risk identity --data FILE --key A,B,... --N N --a A [--max-risk G] [--json]
+    python -m rumap risk individual --data FILE --keys A,B,... [--weight W] [--household H] [--k K] [--json]
+    python -m rumap risk keys --data FILE --keys A,B,... [--dimension D] [--threshold T] [--json]
+    python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F] [--json]
 """
 
 from __future__ import annotations
@@ -127,6 +130,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     add_work_limit(keys)
     keys.add_argument("--json", action="store_true", help="print one JSON object")
     keys.set_defaults(_risk_run=run_keys)
+
+    suda = sub.add_parser("suda", help="special uniques: SUDA2 minimal sample uniques, SUDA and DIS scores",
+                          description="Minimal sample uniques of every record up to --max-size key variables, "
+                                      "its SUDA score and DIS score, as sdcMicro's suda2 computes them.")
+    suda.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    suda.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
+    suda.add_argument("--max-size", type=int, metavar="M",
+                      help="largest minimal sample unique searched (default: the number of keys)")
+    suda.add_argument("--dis-fraction", type=float, default=0.01, metavar="F",
+                      help="sampling fraction of the DIS score, in (0, 1) (default 0.01)")
+    add_work_limit(suda)
+    suda.add_argument("--json", action="store_true", help="print one JSON object")
+    suda.set_defaults(_risk_run=run_suda)
     return p
 
 
@@ -360,4 +376,39 @@ def run_keys(args: argparse.Namespace) -> int:
              f"unsafe: fewer than {result.threshold} records",
              f"records in at least one unsafe cell: {int(result.records_at_risk.sum())} of {len(frame)}",
              table.head(20).to_string(index=False), "", result.variables.to_string(index=False)]
+    return _emit(args, result.to_dict(), lines)
+
+
+def run_suda(args: argparse.Namespace) -> int:
+    """``risk suda``: SUDA2 minimal sample uniques, SUDA and DIS scores of every record.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``risk suda``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
+    from rumap.risk.suda import suda2
+
+    if args.max_size is not None:
+        check_flag("--max-size", "max_size", args.max_size)
+    check_flag("--dis-fraction", "dis_fraction", args.dis_fraction)
+    frame = read_table(args.data)
+    keys = _names(args.keys, "--keys")
+    if args.max_size is not None and args.max_size > len(keys):
+        raise InputError(f"--max-size ({args.max_size}) cannot exceed the number of --keys ({len(keys)})")
+    result = suda2(frame, keys, max_size=args.max_size, dis_fraction=args.dis_fraction, source=args.data,
+                   budget=budget_from_args(args))
+    sizes = result.msu_counts.sum(axis=0)
+    lines = [f"SUDA2 on {', '.join(result.keys)} ({result.n} records; MSUs up to size {result.max_size})",
+             f"special uniques (records with an MSU): {result.special_uniques}; sample uniques: "
+             f"{result.sample_uniques}",
+             "MSUs by size: " + ", ".join(f"{k + 1}: {int(c)}" for k, c in enumerate(sizes)),
+             f"DIS (sampling fraction {result.dis_fraction:g}): {result.dis:.6f}",
+             f"highest SUDA score: {result.score.max():g}; highest DIS score: {result.dis_score.max():.6f}",
+             "MSUs per variable: " + ", ".join(f"{v}: {c}" for v, c in result.variable_msus.itertuples(index=False))]
     return _emit(args, result.to_dict(), lines)

@@ -1,0 +1,295 @@
+"""Special uniques: SUDA2's minimal sample uniques, SUDA scores and DIS scores of every record.
+
+A *minimal sample unique* (MSU) of a record is a set of its key values that no
+other record of the file shares, while every proper subset of it is shared
+by another record. A record with small MSUs, or many of them, is a *special
+unique*: an intruder needs to know little about the person to single the
+record out, and it is likely unique in the population too (Elliot, Manning,
+Mayes, Gurd & Bane, "SUDA: a program for detecting special uniques";
+Manning, Haglin & Keane 2008, SUDA2).
+
+With ``p`` key variables and MSUs searched up to size ``M``, an MSU of size
+``k`` scores ``prod_{i=k}^{min(M, p - 1)} (p - i)`` (so ``(p - k)!`` when
+``M = p``, sdcMicro's ``suda2`` default), and a record's SUDA score is the sum
+over its MSUs. The DIS score turns scores into a probability of a correct
+match (Skinner & Elliot 2002; Elliot, Manning & Ford 2002): with ``U`` the
+sample uniques, ``P`` the records in key values met exactly twice, ``F`` the
+sampling fraction,
+
+- ``DIS = U F / (U F + P (1 - F))`` (the file's data intrusion simulation risk),
+- ``Q = 1 + (8 - p) / 20`` and ``A = sum over scored records of score^(-Q)``,
+- ``dis_score = 1 / (1 + (U / DIS - U) / (score^Q A))`` for a scored record, 0 otherwise,
+
+as sdcMicro's ``suda2`` computes them. A missing key value is no item of its
+record: the record cannot use that variable in an MSU, and it matches no
+other record's value of the variable (as in sdcMicro).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from math import comb
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
+from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.cells import cell_frequencies, cell_groups, key_codes
+
+__all__ = ["SudaResult", "suda2", "minimal_sample_uniques", "suda_weights"]
+
+#: Default sampling fraction of the DIS score (sdcMicro's ``DisFraction``).
+DEFAULT_DIS_FRACTION = 0.01
+
+
+def _example() -> dict[str, Any]:
+    return {"data": pd.DataFrame({"sex": ["f", "f", "m", "m", "m", "f"], "region": ["a", "a", "a", "b", "b", "b"],
+                                  "age": ["young", "old", "old", "old", "young", "young"]}),
+            "keys": ["sex", "region", "age"]}
+
+
+@dataclass(frozen=True)
+class SudaResult:
+    """SUDA2's special uniques of a file: MSUs per record, SUDA and DIS scores.
+
+    Attributes
+    ----------
+    keys : tuple of str
+        The key variables.
+    max_size : int
+        Largest MSU size searched.
+    dis_fraction : float
+        The sampling fraction of the DIS score.
+    msu_counts : ndarray of int, shape (n, max_size)
+        Column ``k - 1``: the record's MSUs of size ``k``.
+    score : ndarray, shape (n,)
+        SUDA score of each record, in file order.
+    dis_score : ndarray, shape (n,)
+        DIS score of each record.
+    dis : float
+        The file's DIS risk ``U F / (U F + P (1 - F))``.
+    sample_uniques : int
+        Records whose whole key is unique in the file (``U``).
+    variable_msus : DataFrame
+        Per key variable: ``msus`` (MSUs that include it), most first.
+    """
+
+    keys: tuple[str, ...]
+    max_size: int
+    dis_fraction: float
+    msu_counts: np.ndarray = field(repr=False)
+    score: np.ndarray = field(repr=False)
+    dis_score: np.ndarray = field(repr=False)
+    dis: float
+    sample_uniques: int
+    variable_msus: pd.DataFrame = field(repr=False)
+
+    @property
+    def n(self) -> int:
+        return int(self.score.size)
+
+    @property
+    def special_uniques(self) -> int:
+        """Records with at least one MSU."""
+        return int((self.msu_counts.sum(axis=1) > 0).sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per record: ``msus`` (all sizes), ``smallest_msu`` (0 when none), ``score``, ``dis_score``."""
+        total = self.msu_counts.sum(axis=1)
+        has = self.msu_counts > 0
+        smallest = np.where(has.any(axis=1), has.argmax(axis=1) + 1, 0)
+        return pd.DataFrame({"msus": total, "smallest_msu": smallest, "score": self.score,
+                             "dis_score": self.dis_score})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The command line's JSON (``risk suda --json``): per-record lists in file order and the totals."""
+        return {"n": self.n, "keys": list(self.keys), "max_size": self.max_size, "dis_fraction": self.dis_fraction,
+                "score": self.score.tolist(), "dis_score": self.dis_score.tolist(),
+                "msus": self.msu_counts.sum(axis=1).tolist(),
+                "msus_by_size": {str(k + 1): int(c) for k, c in enumerate(self.msu_counts.sum(axis=0))},
+                "special_uniques": self.special_uniques, "sample_uniques": self.sample_uniques, "dis": self.dis,
+                "variables": self.variable_msus.to_dict(orient="records")}
+
+
+@validate_params({"variables": Interval("int", 1, 64, "both", "the number of key variables"),
+                  "max_size": "max_size"},
+                 example=lambda: {"variables": 4, "max_size": 4})
+def suda_weights(variables: int, max_size: int) -> np.ndarray:
+    """The score of one MSU of each size: ``prod_{i=k}^{min(M, p - 1)} (p - i)`` for ``k = 1..M``.
+
+    Parameters
+    ----------
+    variables : int
+        The number ``p`` of key variables.
+    max_size : int
+        The largest MSU size ``M`` (at most ``p``).
+
+    Returns
+    -------
+    ndarray, shape (max_size,)
+        Entry ``k - 1`` scores an MSU of size ``k``; ``(p - k)!`` when ``M = p``.
+
+    References
+    ----------
+    Elliot, Manning, Mayes, Gurd & Bane, "SUDA: a program for detecting special
+    uniques" (the score of an MSU); sdcMicro's ``suda2`` (``original_scores =
+    TRUE``).
+
+    Examples
+    --------
+    >>> suda_weights(4, 4).tolist()
+    [6.0, 2.0, 1.0, 1.0]
+    >>> suda_weights(5, 2).tolist()
+    [12.0, 3.0]
+    """
+    if max_size > variables:
+        raise InputError(f"max_size ({max_size}) cannot exceed the number of key variables ({variables})")
+    top = min(max_size, variables - 1)
+    return np.array([float(np.prod([variables - i for i in range(k, top + 1)])) for k in range(1, max_size + 1)])
+
+
+def _check_max_size(max_size: int | None, variables: int) -> int:
+    if max_size is None:
+        return variables
+    if max_size > variables:
+        raise InputError(f"max_size ({max_size}) cannot exceed the number of key variables ({variables})")
+    return max_size
+
+
+@assumes_valid
+def minimal_sample_uniques(codes: np.ndarray, max_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Count each record's minimal sample uniques by size, level by level over the subsets of variables.
+
+    A record is unique on a subset of variables when it has every value of
+    the subset and no other record shares them; the subset is minimal when
+    the record is unique on none of its subsets one variable smaller (if it
+    were unique on a smaller subset, it would be on one of those).
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n, p)
+        From :func:`rumap.risk.cells.key_codes` (-1 for missing).
+    max_size : int
+        Largest MSU size searched.
+
+    Returns
+    -------
+    counts : ndarray of int, shape (n, max_size)
+        The record's MSUs of each size.
+    per_variable : ndarray of int, shape (p,)
+        MSUs (over all records) that include each variable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts, per_variable = minimal_sample_uniques(np.array([[0, 0], [0, 1], [1, 1]]), 2)
+    >>> counts.tolist(), per_variable.tolist()
+    ([[1, 0], [0, 1], [1, 0]], [2, 2])
+    """
+    n, p = codes.shape
+    counts = np.zeros((n, max_size), dtype=np.int64)
+    per_variable = np.zeros(p, dtype=np.int64)
+    # only records unique on the whole key can have an MSU: follow them alone
+    _group, frequency, _known = cell_frequencies(codes + 1, range(p))  # missing as a value of its own here
+    candidates = np.flatnonzero(frequency == 1)
+    if candidates.size == 0:
+        return counts, per_variable
+    previous: dict[tuple[int, ...], np.ndarray] = {}
+    for size in range(1, max_size + 1):
+        current: dict[tuple[int, ...], np.ndarray] = {}
+        for subset in combinations(range(p), size):
+            _group, frequency, known = cell_frequencies(codes, subset)
+            unique = (known & (frequency == 1))[candidates]
+            if not unique.any():
+                current[subset] = unique
+                continue
+            minimal = unique.copy()
+            if size > 1:
+                for drop in range(size):
+                    minimal &= ~previous[subset[:drop] + subset[drop + 1:]]
+            counts[candidates, size - 1] += minimal
+            found = int(minimal.sum())
+            for j in subset:
+                per_variable[j] += found
+            current[subset] = unique
+        previous = current
+    return counts, per_variable
+
+
+@validate_params({"max_size": [None, "max_size"], "dis_fraction": "dis_fraction",
+                  "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
+                 example=_example)
+def suda2(data: Any, keys: Sequence[str | int], max_size: int | None = None,
+          dis_fraction: float = DEFAULT_DIS_FRACTION, source: str = "the data",
+          budget: WorkBudget = DEFAULT_BUDGET) -> SudaResult:
+    """SUDA2: every record's minimal sample uniques, SUDA score and DIS score.
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+        The microdata file.
+    keys : sequence of str or int
+        The key variables (categorical).
+    max_size : int, optional
+        Largest MSU size searched (default: the number of keys, as sdcMicro).
+    dis_fraction : float, default 0.01
+        The sampling fraction ``F`` of the DIS score (sdcMicro's ``DisFraction``).
+    source : str
+        The file's name, for messages.
+    budget : WorkBudget
+        Records x variables x subsets of up to ``max_size`` variables, checked first.
+
+    Returns
+    -------
+    SudaResult
+
+    References
+    ----------
+    Elliot, Manning, Mayes, Gurd & Bane, "SUDA: a program for detecting special
+    uniques"; Manning, Haglin & Keane (2008), A recursive search algorithm for
+    statistical disclosure assessment (SUDA2); Skinner & Elliot (2002), A
+    measure of disclosure risk for microdata (DIS); sdcMicro's ``suda2``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"a": [1, 1, 2, 2, 3], "b": [1, 2, 1, 2, 1], "c": [1, 1, 1, 1, 1]})
+    >>> result = suda2(frame, ["a", "b", "c"])
+    >>> result.msu_counts[:, :2].tolist(), result.score.tolist()
+    ([[0, 1], [0, 1], [0, 1], [0, 1], [1, 0]], [1.0, 1.0, 1.0, 1.0, 2.0])
+    """
+    frame = as_frame(data, source)
+    names = select_columns(frame, keys, source, what="key")
+    n, p = frame.shape[0], len(names)
+    if n < 1:
+        raise InputError(f"{source} has no records")
+    size = _check_max_size(max_size, p)
+    subsets = sum(comb(p, k) * k for k in range(1, size + 1))
+    budget.check_work(float(subsets) * n, f"{n} records x {subsets} variables over the subsets of up to {size} keys")
+    codes = key_codes(frame, names)
+    counts, per_variable = minimal_sample_uniques(codes, size)
+    weights = suda_weights(p, size)
+    score = counts @ weights
+    full = cell_groups(codes + 1)  # the whole key, a missing value equal to a missing value (as sdcMicro)
+    multiplicity = np.bincount(full)
+    uniques = int((multiplicity == 1).sum())
+    pairs = 2 * int((multiplicity == 2).sum())
+    fraction = dis_fraction
+    dis = uniques * fraction / (uniques * fraction + pairs * (1.0 - fraction)) if uniques else 0.0
+    dis_score = np.zeros(n)
+    scored = score > 0
+    if scored.any():
+        q = 1.0 + (8.0 - p) / 20.0
+        adjust = float((score[scored] ** -q).sum())
+        dis_score[scored] = 1.0 / (1.0 + (uniques / dis - uniques) / (score[scored] ** q * adjust))
+    variables = pd.DataFrame({"variable": names, "msus": per_variable}).sort_values(
+        "msus", ascending=False, kind="stable").reset_index(drop=True)
+    return SudaResult(keys=tuple(names), max_size=size, dis_fraction=float(dis_fraction), msu_counts=counts,
+                      score=score, dis_score=dis_score, dis=float(dis), sample_uniques=uniques,
+                      variable_msus=variables)
