@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import state
+from dashboard import images, state
 from dashboard.markdown import plain
 from dashboard.pagemaps import is_reproducible
 from dashboard.widgets import errors_shown
 from rumap.io.data import summary_table
 from rumap.present.figures import analysis_figure
-from rumap.present.report import config_json, curves_csv, curves_json, figure_image, load_config, report_html
+from rumap.present.report import config_json, curves_csv, curves_json, load_config, report_html
 from rumap.specs import Analysis
 
 st.title("Report")
@@ -96,21 +96,29 @@ with errors_shown():
         st.caption(f"The HTML report is one file ({len(html_text) / 1e6:.1f} MB) that works offline, with "
                    "interactive figures. Every figure's toolbar (camera icon) also saves it as SVG.")
 
-    if st.checkbox("Figures as PNG and SVG files", value=False, key="report_images"):
-        for i, a in enumerate(chosen):
-            fig = analysis_figure(a, title=a.name)
-            png = figure_image(fig, "png")
-            if png is None:
-                st.info("This server has no image engine (kaleido) for PNG/SVG files; use the camera icon "
-                        "in each figure's toolbar instead.")
-                break
-            c = st.columns(2)
-            c[0].download_button(f"{a.name} (PNG)", png, file_name=f"rumap_map_{i + 1}.png", mime="image/png",
-                                 on_click="ignore", key=f"dl_png_{i}")
-            svg = figure_image(fig, "svg")
-            if svg is not None:
-                c[1].download_button(f"{a.name} (SVG)", svg, file_name=f"rumap_map_{i + 1}.svg",
-                                     mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{i}")
+    st.markdown("**Figures as image files**")
+    images.warm_in_background()
+    fmt = st.radio("Format", ["PNG", "SVG"], horizontal=True, key="report_image_format").lower()
+    figs = [analysis_figure(a, title=a.name) for a in chosen]
+    todo = images.missing(figs, fmt)
+    if todo and st.button(f"Make {len(todo)} {fmt.upper()} file(s)", key="report_make_images"):
+        with st.spinner(f"Drawing {len(todo)} figure(s) as {fmt.upper()}…"):
+            images.make(figs, fmt)
+    if images.missing(figs, fmt):
+        st.caption("Image files are made when asked, once per figure: a change elsewhere on this page "
+                   "does not draw them again.")
+    else:
+        made = [(i, a, images.cached(fig, fmt)) for i, (a, fig) in enumerate(zip(chosen, figs, strict=True))]
+        if all(image is None for _, _, image in made):
+            st.info("This server has no image engine (kaleido) for PNG/SVG files; use the camera icon "
+                    "in each figure's toolbar instead.")
+        c = st.columns(min(len(made), 3))
+        mime = {"png": "image/png", "svg": "image/svg+xml"}[fmt]
+        for i, a, image in made:
+            if image is not None:
+                c[i % len(c)].download_button(f"{a.name} ({fmt.upper()})", image,
+                                              file_name=f"rumap_map_{i + 1}.{fmt}", mime=mime,
+                                              on_click="ignore", key=f"dl_{fmt}_{i}")
 
     if loadable:
         with st.expander("Preview: configuration"):

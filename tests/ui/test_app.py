@@ -231,10 +231,37 @@ def test_report_page_offers_every_export():
     assert [a["name"] for a in config["analyses"]] == ["sigma 1", "sigma 2"]
     at.multiselect(key="report_maps").set_value(["sigma 2"]).run()
     assert [a["name"] for a in json.loads(at.code[-1].value)["analyses"]] == ["sigma 2"]
-    at.checkbox(key="report_images").check().run()
+    assert "sigma 2 (PNG)" not in [b.proto.label for b in at.get("download_button")]
+    at.button(key="report_make_images").click().run()
     assert not at.exception and not _errors(at)
     labels = [b.proto.label for b in at.get("download_button")]
-    assert labels[-2:] == ["sigma 2 (PNG)", "sigma 2 (SVG)"]
+    assert labels[-1] == "sigma 2 (PNG)"
+
+
+def test_report_page_makes_each_image_once():
+    """Images are made on demand, once per figure: unrelated widgets and reruns draw nothing again."""
+    from rumap.present.images import render_count
+
+    at = _app()
+    _two_kept_maps(at)
+    _goto(at, "report")
+    start = render_count()
+    assert [b.label for b in at.button if b.key == "report_make_images"] == ["Make 2 PNG file(s)"]
+    assert render_count() == start  # nothing drawn before it is asked for
+    at.button(key="report_make_images").click().run()
+    assert render_count() == start + 2
+    assert [b.proto.label for b in at.get("download_button")][-2:] == ["sigma 1 (PNG)", "sigma 2 (PNG)"]
+    at.text_input(key="report_title").set_value("Another title").run()
+    at.checkbox(key="report_include_summary").check().run()
+    at.multiselect(key="report_maps").set_value(["sigma 2"]).run()
+    at.multiselect(key="report_maps").set_value(["sigma 1", "sigma 2"]).run()
+    assert not at.exception and not _errors(at)
+    assert render_count() == start + 2
+    assert not [b for b in at.button if b.key == "report_make_images"]
+    at.radio(key="report_image_format").set_value("SVG").run()
+    at.button(key="report_make_images").click().run()
+    assert render_count() == start + 4
+    assert [b.proto.label for b in at.get("download_button")][-2:] == ["sigma 1 (SVG)", "sigma 2 (SVG)"]
 
 
 def test_presentation_page_one_map_per_screen():
