@@ -334,6 +334,22 @@ def test_home_figure_7_runs_both_maskings_and_compares_them():
     assert "Figure 7: unequal variance" in shown(at.success[0].value)
 
 
+def test_home_figure_5_opens_each_curve_with_the_threshold_crossing():
+    """Figure 5 draws the maximum and the minimum on their own, not their worst case, and where each crosses."""
+    at = _app()
+    _example(at, "figure-5", page="compare")
+    assert at.selectbox(key="compare_knowledge").value == "each curve on its own"
+    assert at.number_input(key="compare_max_risk").value == pytest.approx(4e-8)
+    (fig,) = _figures(at)
+    name = "Figure 5: income maximum and minimum"
+    assert set(_traces(fig)) == {f"{name}: noise / position / max", f"{name}: noise / position / min"}
+    text = " ".join(shown(m.value) for m in at.markdown)
+    assert "noise / position / max: reached at λ²/S² = 0.1" in text
+    assert "noise / position / min: no λ²/S² on the grid reaches it" in text
+    assert "tolerable average error of 5e+03" in text
+    assert "noise / position / max" in shown(at.success[0].value)
+
+
 def test_data_page_upload_and_a_bad_file():
     at = _app()
     _goto(at, "data")
