@@ -101,9 +101,11 @@ with errors_shown():
     fmt = st.radio("Format", ["PNG", "SVG"], horizontal=True, key="report_image_format").lower()
     figs = [analysis_figure(a, title=a.name) for a in chosen]
     todo = images.missing(figs, fmt)
-    if todo and st.button(f"Make {len(todo)} {fmt.upper()} file(s)", key="report_make_images"):
+    slot = st.empty()
+    if todo and slot.button(f"Make {len(todo)} {fmt.upper()} file(s)", key="report_make_images"):
         with st.spinner(f"Drawing {len(todo)} figure(s) as {fmt.upper()}…"):
             images.make(figs, fmt)
+        slot.empty()
     if images.missing(figs, fmt):
         st.caption("Image files are made when asked, once per figure: a change elsewhere on this page "
                    "does not draw them again.")
