@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.markdown import plain
+from dashboard.risk_bound import max_risk_input
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, number, plot
 from rumap.maps.pareto import best_under_risk
@@ -26,7 +27,11 @@ with errors_shown():
     bounds = [a.max_risk for a in owners if a.max_risk is not None]
     cols = st.columns(3)
     with cols[0]:
-        max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk", bounds[0] if bounds else 5.0)
+        if all("1 / snooper's MSE" in m.risk_label for m in maps):  # the session's R_max
+            max_risk = max_risk_input("compare_max_risk", label="Maximum tolerable risk")
+        else:
+            max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk",
+                              bounds[0] if bounds else 5.0)
     log_x = cols[1].checkbox("log utility axis", value=False, key="compare_log_x")
     log_y = cols[2].checkbox("log risk axis", value=True, key="compare_log_y")
     choice = best_under_risk(maps, max_risk, labels=names)

@@ -6,6 +6,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.forms import apply_analytic_spec, run_and_keep
+from dashboard.risk_bound import set_session_max_risk
 from dashboard.selection import EACH
 from dashboard.widgets import errors_shown, plot
 from rumap.present.examples import EXAMPLES, example_specs
@@ -44,7 +45,7 @@ with right:
 #: The Compare widgets that draw each view of rumap.present.examples.VIEWS like the paper's figure.
 EXAMPLE_VIEWS = {
     "analytic": lambda named: {},
-    "each-curve": lambda named: {"compare_knowledge": EACH, "compare_max_risk": float(named[0][1].max_risk)},
+    "each-curve": lambda named: {"compare_knowledge": EACH},
 }
 
 st.header("Worked examples from the paper")
@@ -62,4 +63,5 @@ for i, (key, example) in enumerate(EXAMPLES.items()):
                     st.switch_page("pages/analytic.py")
                 run_and_keep([spec for _, spec in named], [name for name, _ in named])
                 state.set_widgets(EXAMPLE_VIEWS[example.view](named))
+                set_session_max_risk(float(named[0][1].max_risk))
                 st.switch_page("pages/compare.py")

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from dashboard import images, state
 from dashboard.markdown import plain
 from dashboard.pagemaps import is_reproducible
+from dashboard.risk_bound import describe, session_max_risk
 from dashboard.widgets import errors_shown
 from rumap.io.data import summary_table
 from rumap.present.figures import analysis_figure
+from rumap.present.numbers import format_number
 from rumap.present.report import config_json, curves_csv, curves_json, load_config, report_html
 from rumap.specs import Analysis
 
@@ -46,6 +50,18 @@ with errors_shown():
     if not chosen:
         st.warning("Choose at least one map.")
         st.stop()
+    session_bound = session_max_risk()
+    bounds = sorted({a.max_risk for a in chosen if a.max_risk is not None and is_reproducible(a)
+                     and "1 / snooper's MSE" in a.maps[0].risk_label})
+    if bounds and bounds != [session_bound]:
+        mixed = ", ".join(format_number(b) for b in bounds)
+        if st.checkbox(f"Draw every map with the session's {describe(session_bound)}", value=len(bounds) > 1,
+                       key="report_session_bound",
+                       help=f"the chosen maps were kept with R_max = {mixed}; on: one bound for the whole report"):
+            chosen = [state.run_cached(replace(a.spec, max_risk=session_bound), state.data_for(a.spec)).renamed(a.name)
+                      if a in chosen and a.max_risk is not None and a.max_risk in bounds else a for a in chosen]
+    else:
+        st.caption(f"Every map is drawn with the session's {describe(session_bound)}." if bounds else "")
     title = st.text_input("Title", value="R-U confidentiality maps", key="report_title")
     include_data = st.checkbox("Include the data in the report and the configuration", value=False,
                                key="report_include_data",

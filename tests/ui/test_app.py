@@ -350,6 +350,33 @@ def test_home_figure_5_opens_each_curve_with_the_threshold_crossing():
     assert "noise / position / max" in shown(at.success[0].value)
 
 
+def test_one_maximum_tolerable_risk_for_the_session():
+    """R_max set on one page is the other pages' too, as R and as the tolerable error; the report uses it."""
+    at = _app()
+    _goto(at, "analytic")
+    default = at.number_input(key="an_max_risk").value
+    assert default == pytest.approx(4e-8)  # the bundled income data: the paper's $5K
+    assert any("a tolerable average error of 5e+03 in data units" in c.value for c in at.sidebar.caption)
+    _keep(at, "analytic", "first bound")
+    at.number_input(key="an_max_risk").set_value(1e-8).run()
+    _keep(at, "analytic", "second bound")
+    _goto(at, "empirical")
+    assert at.number_input(key="em_error").value == pytest.approx(1e4)
+    at.number_input(key="em_error").set_value(2500.0).run()
+    _goto(at, "analytic")
+    assert at.number_input(key="an_max_risk").value == pytest.approx(1.6e-7)
+    _goto(at, "compare")
+    assert at.number_input(key="compare_max_risk").value == pytest.approx(1.6e-7)
+    _goto(at, "report")
+    assert not at.exception and not _errors(at)
+    assert at.checkbox(key="report_session_bound").value  # two bounds in one report: the session's by default
+    bounds = [a["spec"]["max_risk"] for a in json.loads(at.code[-1].value)["analyses"]]
+    assert bounds == [pytest.approx(1.6e-7)] * 2
+    at.checkbox(key="report_session_bound").uncheck().run()
+    bounds = [a["spec"]["max_risk"] for a in json.loads(at.code[-1].value)["analyses"]]
+    assert bounds == [pytest.approx(4e-8), pytest.approx(1e-8)]
+
+
 def test_data_page_upload_and_a_bad_file():
     at = _app()
     _goto(at, "data")
