@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
+from dashboard.risk_bound import prefill_for_data, set_session_max_risk
 from rumap.specs import AnalyticSpec
 
 PREFILLED = "rumap_analytic_prefilled_for"
@@ -47,6 +48,8 @@ def apply_analytic_spec(spec: AnalyticSpec, name: str | None = None) -> None:
         The name proposed for the map.
     """
     state.set_widgets(analytic_widget_values(spec))
+    if spec.max_risk is not None:
+        set_session_max_risk(spec.max_risk)
     if name:
         state.set_name_hint(spec, name)
     sel = state.selection()
@@ -72,7 +75,8 @@ def prefill_from_data(values: np.ndarray, digest: str) -> None:
     # 3 sigma^2 and R_max = 5 / sigma^2 (a snooper's mean squared error of 0.2 sigma^2)
     state.set_widgets({"an_n": int(column.size), "an_sigma2": sigma2, "an_mu": float(np.mean(column)),
                        "an_tau": float(np.max(column)), "an_use_data": True, "an_lam_start": 0.0,
-                       "an_lam_stop": 3.0 * sigma2, "an_max_risk": 5.0 / sigma2})
+                       "an_lam_stop": 3.0 * sigma2})
+    prefill_for_data(digest, float(np.sqrt(sigma2)))
 
 
 def run_and_keep(specs: list, names: list[str]) -> list:

@@ -11,6 +11,7 @@ from rumap.result import RUMap
 from rumap.specs import Analysis
 
 WORST = "worst case over each map's curves"
+EACH = "each curve on its own"
 
 
 def _measure(m: RUMap) -> str:
@@ -42,16 +43,25 @@ def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMa
     measure = st.selectbox("Risk and utility measures", measures, key=f"{key}_measure",
                            help="only curves that measure R and U the same way can be compared")
     candidates = [(a, m) for a in chosen for m in a.maps if _measure(m) == measure]
-    knowledge = [WORST, *dict.fromkeys(m.label for _, m in candidates)]
+    knowledge = [WORST, EACH, *dict.fromkeys(m.label for _, m in candidates)]
+    state.init_widget(f"{key}_knowledge", WORST)
+    if st.session_state[f"{key}_knowledge"] not in knowledge:
+        st.session_state[f"{key}_knowledge"] = WORST
     which = st.selectbox("Snooper's knowledge", knowledge, key=f"{key}_knowledge",
                          help="the worst case is, at each parameter value, the largest risk of a map's curves "
-                              "(the rational snooper)")
+                              "(the rational snooper); each curve on its own draws every state of every map")
+    state.remember(f"{key}_knowledge")
     maps, curve_names, owners = [], [], []
     for a in chosen:
         mine = [m for aa, m in candidates if aa is a]
         if not mine:
             continue
-        if which == WORST:
+        if which == EACH:
+            for m in mine:
+                maps.append(m)
+                curve_names.append(f"{a.name}: {m.label}" if len(mine) > 1 else a.name)
+                owners.append(a)
+        elif which == WORST:
             if len(mine) == 1:
                 maps.append(mine[0])
             else:

@@ -8,6 +8,7 @@ import streamlit as st
 from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain
+from dashboard.risk_bound import max_risk_input
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
@@ -77,7 +78,7 @@ def map_block(has_tau: bool, has_data: bool) -> dict:
     lam_stop = number("lambda2", "largest λ²", "an_lam_stop", 3.0)
     lam_num = number("grid_num", "number of λ² values", "an_lam_num", 301)
     max_risk_on = remembered(st.checkbox, "Maximum tolerable risk", "an_max_risk_on", True)
-    max_risk = number("max_risk", "R_max", "an_max_risk", 5.0, disabled=not max_risk_on)
+    max_risk = max_risk_input("an_max_risk", disabled=not max_risk_on)
     log_x = remembered(st.checkbox, "log utility axis", "an_log_x", False)
     log_y = remembered(st.checkbox, "log risk axis", "an_log_y", True)
     return {"states": tuple(states), "lambda2_start": float(lam_start), "lambda2_stop": float(lam_stop),

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from dashboard import state
 from dashboard.markdown import plain
+from dashboard.risk_bound import max_risk_input
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, number, plot
 from rumap.maps.pareto import best_under_risk
 from rumap.present.figures import comparison_figure
+from rumap.present.numbers import format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 
 st.title("Compare kept maps")
@@ -24,7 +27,11 @@ with errors_shown():
     bounds = [a.max_risk for a in owners if a.max_risk is not None]
     cols = st.columns(3)
     with cols[0]:
-        max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk", bounds[0] if bounds else 5.0)
+        if all("1 / snooper's MSE" in m.risk_label for m in maps):  # the session's R_max
+            max_risk = max_risk_input("compare_max_risk", label="Maximum tolerable risk")
+        else:
+            max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk",
+                              bounds[0] if bounds else 5.0)
     log_x = cols[1].checkbox("log utility axis", value=False, key="compare_log_x")
     log_y = cols[2].checkbox("log risk axis", value=True, key="compare_log_y")
     choice = best_under_risk(maps, max_risk, labels=names)
@@ -36,6 +43,20 @@ with errors_shown():
                    f"**{plain(choice.map)}** with {symbol} = {choice.value:.4g} (risk {choice.risk:.4g}).")
     else:
         st.warning(f"No compared map reaches risk {max_risk:.4g} on its grid.")
+    error = (f" (a tolerable average error of {format_number(1 / max_risk ** 0.5)} in data units)"
+             if all("1 / snooper's MSE" in m.risk_label for m in maps) else "")
+    st.markdown(f"**Where each curve reaches the threshold R ≤ {format_number(max_risk)}**{error}")
+    crossings = []
+    for m, name in zip(maps, names, strict=True):
+        c = best_under_risk([m], max_risk)
+        symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
+        if c.reachable:
+            crossings.append(f"- {plain(name)}: reached at {symbol} = {format_number(c.value)} "
+                             f"(utility {format_number(c.utility)}, risk {format_number(c.risk)})")
+        else:
+            crossings.append(f"- {plain(name)}: no {symbol} on the grid reaches it (lowest risk "
+                             f"{format_number(float(np.nanmin(m.risk)))})")
+    st.markdown("\n".join(crossings))
     rows = []
     for m, name in zip(maps, names, strict=True):
         c = best_under_risk([m], max_risk)

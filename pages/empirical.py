@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.markdown import plain, plain_list
+from dashboard.risk_bound import max_risk_input, prefill_for_data
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.errors import InputError
 from rumap.fingerprint import cache_key
@@ -23,32 +24,9 @@ from rumap.specs import EmpiricalSpec
 TARGETS = ["max", "min", "p1", "p10", "p50", "p90", "p99"]
 #: What R measures: the snooper's error on targets (Eq 12), or a share of records re-identified or disclosed.
 RISK_KINDS = ["snooper's MSE on targets (Eq 12)", "share of records re-identified or disclosed"]
-#: The paper's tolerable average error of the snooper, $5K (R_max = 1 / 5000² = 4.0E-08), on incomes whose
-#: standard deviation is $13.3K (Duncan et al. 2001, Table 1).
-PAPER_ERROR = 5000.0
-#: The paper's tolerable error as a fraction of its data's standard deviation (5000 / 13300, rounded):
-#: data whose standard deviation is below $5K start from this fraction of their own.
-PAPER_ERROR_IN_SD = 0.375
 #: The threshold of the unequal-variance masking starts at this percentile of the data (records above it
 #: are sensitive; the user moves it, e.g. to the paper's $35K).
 SENSITIVE_PERCENTILE = 80
-
-
-def default_error(sd: float) -> float:
-    """The tolerable average error a new data set starts from (in data units).
-
-    Parameters
-    ----------
-    sd : float
-        The attacked column's standard deviation.
-
-    Returns
-    -------
-    float
-        The paper's $5K for data spread more widely than that, else :data:`PAPER_ERROR_IN_SD` standard
-        deviations (1 for constant data).
-    """
-    return float(PAPER_ERROR if sd > PAPER_ERROR else (round(PAPER_ERROR_IN_SD * sd, 6) or 1.0))
 
 
 def masking_block(sel: state.Selection) -> tuple[str, list, dict]:
@@ -161,9 +139,7 @@ def simulation_block(by_targets: bool, sd: float) -> dict:
            "replicates": int(number("replicates", "replicates M", "em_replicates", 200)),
            "seed": int(number("seed", "seed", "em_seed", 2001))}
     if by_targets:
-        error = number("tolerable_error", "Tolerable average error of the snooper (data units)", "em_error",
-                       default_error(sd), help="maximum tolerable risk R_max = 1 / error² (the paper: $5K)")
-        out["max_risk"] = 1.0 / float(error) ** 2
+        out["max_risk"] = max_risk_input("em_error", as_error=True)
     else:
         out["max_risk"] = float(number("max_risk", "Tolerable share of records", "em_max_share", 0.05, high=1.0,
                                        format="%.4g", help="maximum tolerable risk R_max as a share in (0, 1]"))
@@ -187,9 +163,10 @@ first = x[:, 0]
 sd = float(np.std(first, ddof=1))
 st.caption(f"Data: {plain(sel.source.name)} \\[{plain_list(sel.source.columns)}\\], n = {x.shape[0]}.")
 
+prefill_for_data(sel.source.digest, sd)
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
     st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest
-    state.set_widgets({"em_error": default_error(sd), "em_trunc_on": bool(first.min() >= 0),
+    state.set_widgets({"em_trunc_on": bool(first.min() >= 0),
                        "em_unequal_above": float(np.percentile(first, SENSITIVE_PERCENTILE)), "em_target_column": 0})
 
 with st.sidebar:

@@ -6,6 +6,8 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.forms import apply_analytic_spec, run_and_keep
+from dashboard.risk_bound import set_session_max_risk
+from dashboard.selection import EACH
 from dashboard.widgets import errors_shown, plot
 from rumap.present.examples import EXAMPLES, example_specs
 from rumap.present.figures import analysis_figure
@@ -40,6 +42,12 @@ with right:
                 "*Empirical map*: simulate masking on your data. *Compare* and *Pareto*: choose among kept maps. "
                 "*Report*: export everything. *Presentation*: one map per screen for a committee.")
 
+#: The Compare widgets that draw each view of rumap.present.examples.VIEWS like the paper's figure.
+EXAMPLE_VIEWS = {
+    "analytic": lambda named: {},
+    "each-curve": lambda named: {"compare_knowledge": EACH},
+}
+
 st.header("Worked examples from the paper")
 st.caption("Each button loads the example's settings and draws its map.")
 cols = st.columns(3)
@@ -54,4 +62,6 @@ for i, (key, example) in enumerate(EXAMPLES.items()):
                     apply_analytic_spec(named[0][1], named[0][0])
                     st.switch_page("pages/analytic.py")
                 run_and_keep([spec for _, spec in named], [name for name, _ in named])
+                state.set_widgets(EXAMPLE_VIEWS[example.view](named))
+                set_session_max_risk(float(named[0][1].max_risk))
                 st.switch_page("pages/compare.py")

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
-from dashboard import state
+from dashboard import images, state
 from dashboard.markdown import plain
 from dashboard.pagemaps import is_reproducible
+from dashboard.risk_bound import describe, session_max_risk
 from dashboard.widgets import errors_shown
 from rumap.io.data import summary_table
 from rumap.present.figures import analysis_figure
-from rumap.present.report import config_json, curves_csv, curves_json, figure_image, load_config, report_html
+from rumap.present.numbers import format_number
+from rumap.present.report import config_json, curves_csv, curves_json, load_config, report_html
 from rumap.specs import Analysis
 
 st.title("Report")
@@ -46,6 +50,18 @@ with errors_shown():
     if not chosen:
         st.warning("Choose at least one map.")
         st.stop()
+    session_bound = session_max_risk()
+    bounds = sorted({a.max_risk for a in chosen if a.max_risk is not None and is_reproducible(a)
+                     and "1 / snooper's MSE" in a.maps[0].risk_label})
+    if bounds and bounds != [session_bound]:
+        mixed = ", ".join(format_number(b) for b in bounds)
+        if st.checkbox(f"Draw every map with the session's {describe(session_bound)}", value=len(bounds) > 1,
+                       key="report_session_bound",
+                       help=f"the chosen maps were kept with R_max = {mixed}; on: one bound for the whole report"):
+            chosen = [state.run_cached(replace(a.spec, max_risk=session_bound), state.data_for(a.spec)).renamed(a.name)
+                      if a in chosen and a.max_risk is not None and a.max_risk in bounds else a for a in chosen]
+    else:
+        st.caption(f"Every map is drawn with the session's {describe(session_bound)}." if bounds else "")
     title = st.text_input("Title", value="R-U confidentiality maps", key="report_title")
     include_data = st.checkbox("Include the data in the report and the configuration", value=False,
                                key="report_include_data",
@@ -96,21 +112,31 @@ with errors_shown():
         st.caption(f"The HTML report is one file ({len(html_text) / 1e6:.1f} MB) that works offline, with "
                    "interactive figures. Every figure's toolbar (camera icon) also saves it as SVG.")
 
-    if st.checkbox("Figures as PNG and SVG files", value=False, key="report_images"):
-        for i, a in enumerate(chosen):
-            fig = analysis_figure(a, title=a.name)
-            png = figure_image(fig, "png")
-            if png is None:
-                st.info("This server has no image engine (kaleido) for PNG/SVG files; use the camera icon "
-                        "in each figure's toolbar instead.")
-                break
-            c = st.columns(2)
-            c[0].download_button(f"{a.name} (PNG)", png, file_name=f"rumap_map_{i + 1}.png", mime="image/png",
-                                 on_click="ignore", key=f"dl_png_{i}")
-            svg = figure_image(fig, "svg")
-            if svg is not None:
-                c[1].download_button(f"{a.name} (SVG)", svg, file_name=f"rumap_map_{i + 1}.svg",
-                                     mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{i}")
+    st.markdown("**Figures as image files**")
+    images.warm_in_background()
+    fmt = st.radio("Format", ["PNG", "SVG"], horizontal=True, key="report_image_format").lower()
+    figs = [analysis_figure(a, title=a.name) for a in chosen]
+    todo = images.missing(figs, fmt)
+    slot = st.empty()
+    if todo and slot.button(f"Make {len(todo)} {fmt.upper()} file(s)", key="report_make_images"):
+        with st.spinner(f"Drawing {len(todo)} figure(s) as {fmt.upper()}…"):
+            images.make(figs, fmt)
+        slot.empty()
+    if images.missing(figs, fmt):
+        st.caption("Image files are made when asked, once per figure: a change elsewhere on this page "
+                   "does not draw them again.")
+    else:
+        made = [(i, a, images.cached(fig, fmt)) for i, (a, fig) in enumerate(zip(chosen, figs, strict=True))]
+        if all(image is None for _, _, image in made):
+            st.info("This server has no image engine (kaleido) for PNG/SVG files; use the camera icon "
+                    "in each figure's toolbar instead.")
+        c = st.columns(min(len(made), 3))
+        mime = {"png": "image/png", "svg": "image/svg+xml"}[fmt]
+        for i, a, image in made:
+            if image is not None:
+                c[i % len(c)].download_button(f"{a.name} ({fmt.upper()})", image,
+                                              file_name=f"rumap_map_{i + 1}.{fmt}", mime=mime,
+                                              on_click="ignore", key=f"dl_{fmt}_{i}")
 
     if loadable:
         with st.expander("Preview: configuration"):

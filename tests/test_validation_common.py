@@ -87,7 +87,7 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.present.report.curves_csv",
          "rumap.present.report.curves_json",
          "rumap.present.report.report_html",
-         "rumap.present.report.figure_image",
+         "rumap.present.report.figure_image", "rumap.present.images.image_digest",
          "rumap.present.report.csv_text",
          "rumap.present.statements.knowledge_phrase",
          "rumap.present.statements.map_choice",

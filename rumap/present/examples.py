@@ -22,7 +22,7 @@ from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column, read_table
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
-__all__ = ["Example", "EXAMPLES", "INCOME_DATA", "income_source", "example_specs"]
+__all__ = ["Example", "EXAMPLES", "VIEWS", "INCOME_DATA", "income_source", "example_specs"]
 
 #: Name of the bundled income data set (Table 1) and its column.
 INCOME_DATA = next(iter(BUNDLED_DATA))
@@ -30,6 +30,14 @@ INCOME_COLUMN = "income"
 
 #: The paper's risk threshold for the income data: 1 / 5000^2.
 INCOME_MAX_RISK = 4.0e-8
+
+
+#: The views an example opens, each drawn like the paper's figure: its key and what it shows.
+VIEWS: dict[str, str] = {
+    "analytic": "the Analytic page with the example's knowledge states, each curve and its optimum",
+    "each-curve": "Compare with every curve of the example's maps drawn on its own (not their worst case), "
+                  "the risk threshold and where each curve reaches it",
+}
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,8 @@ class Example:
         Returns the named specifications.
     needs_engine : bool
         Whether it runs the simulation engine (it takes longer).
+    view : str
+        The view it opens, a key of :data:`VIEWS`.
     """
 
     title: str
@@ -54,6 +64,11 @@ class Example:
     description: str
     build: Callable[[], list[tuple[str, AnalyticSpec | EmpiricalSpec]]]
     needs_engine: bool = False
+    view: str = "analytic"
+
+    def __post_init__(self) -> None:
+        if self.view not in VIEWS:
+            raise InputError(f"unknown view {self.view!r}; choose from {', '.join(VIEWS)}")
 
 
 @assumes_valid
@@ -113,18 +128,18 @@ EXAMPLES: dict[str, Example] = {
         "Income data: maximum and minimum", "Figure 5",
         "Empirical map of truncated noise on the Table-1 income data (n = 177, 200 replicates): a snooper who "
         "knows the target is the largest or the smallest income. Risk threshold 4.0E-08 (an average error of $5K).",
-        lambda: _empirical([("Figure 5: income maximum and minimum", _income_noise(["max", "min"], ["position"]))]), needs_engine=True),
+        lambda: _empirical([("Figure 5: income maximum and minimum", _income_noise(["max", "min"], ["position"]))]), needs_engine=True, view="each-curve"),
     "figure-6": Example(
         "Income data: percentile vs index knowledge", "Figure 6",
         "The 99th-percentile income: a snooper who knows its position (percentile knowledge) against one who "
         "can link its masked record (index knowledge).",
-        lambda: _empirical([("Figure 6: 99th percentile, position vs index", _income_noise(["p99"], ["position", "index"]))]), needs_engine=True),
+        lambda: _empirical([("Figure 6: 99th percentile, position vs index", _income_noise(["p99"], ["position", "index"]))]), needs_engine=True, view="each-curve"),
     "figure-7": Example(
         "Equal vs unequal variance masking", "Figure 7",
         "The 99th percentile under equal-variance noise and under noise whose variance is doubled for incomes "
         "above $35K.",
         lambda: _empirical([("Figure 7: equal variance", _income_noise(["p99"], ["position"])),
-                            ("Figure 7: unequal variance", _income_noise(["p99"], ["position"], unequal=True))]), needs_engine=True),
+                            ("Figure 7: unequal variance", _income_noise(["p99"], ["position"], unequal=True))]), needs_engine=True, view="each-curve"),
 }
 
 

@@ -26,6 +26,7 @@ from rumap._validation.fields import Fields, parse_json
 from rumap.errors import InputError
 from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG, analysis_figure
+from rumap.present.images import figure_images
 from rumap.present.statements import summary_lines
 from rumap.result import json_safe
 from rumap.specs import Analysis, _small_analysis, spec_from_dict
@@ -255,10 +256,7 @@ def figure_image(fig, fmt: str = "png") -> bytes | None:
     -------
     bytes or None
     """
-    try:
-        return fig.to_image(format=fmt, width=1000, height=650, scale=2 if fmt == "png" else 1)
-    except Exception:  # no kaleido, or no browser for it: the report and the toolbar still export images
-        return None
+    return figure_images([fig], fmt)[0]
 
 
 _CSS = """

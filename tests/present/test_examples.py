@@ -57,3 +57,13 @@ def test_figure_7_unequal_variance_keeps_more_utility_at_the_bound():
     best_unequal = best_under_risk(list(unequal.run().maps), unequal.max_risk)
     assert best_unequal.reachable and best_equal.reachable
     assert best_unequal.utility >= best_equal.utility
+
+
+def test_every_example_opens_a_view_drawn_like_its_figure():
+    from rumap.present.examples import VIEWS, Example
+
+    for example in EXAMPLES.values():
+        assert example.view == ("each-curve" if example.needs_engine else "analytic")
+        assert example.view in VIEWS
+    with pytest.raises(InputError, match="unknown view 'worst'"):
+        Example("t", "Figure 0", "d", lambda: [], view="worst")

@@ -231,10 +231,37 @@ def test_report_page_offers_every_export():
     assert [a["name"] for a in config["analyses"]] == ["sigma 1", "sigma 2"]
     at.multiselect(key="report_maps").set_value(["sigma 2"]).run()
     assert [a["name"] for a in json.loads(at.code[-1].value)["analyses"]] == ["sigma 2"]
-    at.checkbox(key="report_images").check().run()
+    assert "sigma 2 (PNG)" not in [b.proto.label for b in at.get("download_button")]
+    at.button(key="report_make_images").click().run()
     assert not at.exception and not _errors(at)
     labels = [b.proto.label for b in at.get("download_button")]
-    assert labels[-2:] == ["sigma 2 (PNG)", "sigma 2 (SVG)"]
+    assert labels[-1] == "sigma 2 (PNG)"
+
+
+def test_report_page_makes_each_image_once():
+    """Images are made on demand, once per figure: unrelated widgets and reruns draw nothing again."""
+    from rumap.present.images import render_count
+
+    at = _app()
+    _two_kept_maps(at)
+    _goto(at, "report")
+    start = render_count()
+    assert [b.label for b in at.button if b.key == "report_make_images"] == ["Make 2 PNG file(s)"]
+    assert render_count() == start  # nothing drawn before it is asked for
+    at.button(key="report_make_images").click().run()
+    assert render_count() == start + 2
+    assert [b.proto.label for b in at.get("download_button")][-2:] == ["sigma 1 (PNG)", "sigma 2 (PNG)"]
+    at.text_input(key="report_title").set_value("Another title").run()
+    at.checkbox(key="report_include_summary").check().run()
+    at.multiselect(key="report_maps").set_value(["sigma 2"]).run()
+    at.multiselect(key="report_maps").set_value(["sigma 1", "sigma 2"]).run()
+    assert not at.exception and not _errors(at)
+    assert render_count() == start + 2
+    assert not [b for b in at.button if b.key == "report_make_images"]
+    at.radio(key="report_image_format").set_value("SVG").run()
+    at.button(key="report_make_images").click().run()
+    assert render_count() == start + 4
+    assert [b.proto.label for b in at.get("download_button")][-2:] == ["sigma 1 (SVG)", "sigma 2 (SVG)"]
 
 
 def test_presentation_page_one_map_per_screen():
@@ -305,6 +332,49 @@ def test_home_figure_7_runs_both_maskings_and_compares_them():
     (fig,) = _figures(at)
     assert set(_traces(fig)) == {"Figure 7: equal variance", "Figure 7: unequal variance"}
     assert "Figure 7: unequal variance" in shown(at.success[0].value)
+
+
+def test_home_figure_5_opens_each_curve_with_the_threshold_crossing():
+    """Figure 5 draws the maximum and the minimum on their own, not their worst case, and where each crosses."""
+    at = _app()
+    _example(at, "figure-5", page="compare")
+    assert at.selectbox(key="compare_knowledge").value == "each curve on its own"
+    assert at.number_input(key="compare_max_risk").value == pytest.approx(4e-8)
+    (fig,) = _figures(at)
+    name = "Figure 5: income maximum and minimum"
+    assert set(_traces(fig)) == {f"{name}: noise / position / max", f"{name}: noise / position / min"}
+    text = " ".join(shown(m.value) for m in at.markdown)
+    assert "noise / position / max: reached at λ²/S² = 0.1" in text
+    assert "noise / position / min: no λ²/S² on the grid reaches it" in text
+    assert "tolerable average error of 5e+03" in text
+    assert "noise / position / max" in shown(at.success[0].value)
+
+
+def test_one_maximum_tolerable_risk_for_the_session():
+    """R_max set on one page is the other pages' too, as R and as the tolerable error; the report uses it."""
+    at = _app()
+    _goto(at, "analytic")
+    default = at.number_input(key="an_max_risk").value
+    assert default == pytest.approx(4e-8)  # the bundled income data: the paper's $5K
+    assert any("a tolerable average error of 5e+03 in data units" in c.value for c in at.sidebar.caption)
+    _keep(at, "analytic", "first bound")
+    at.number_input(key="an_max_risk").set_value(1e-8).run()
+    _keep(at, "analytic", "second bound")
+    _goto(at, "empirical")
+    assert at.number_input(key="em_error").value == pytest.approx(1e4)
+    at.number_input(key="em_error").set_value(2500.0).run()
+    _goto(at, "analytic")
+    assert at.number_input(key="an_max_risk").value == pytest.approx(1.6e-7)
+    _goto(at, "compare")
+    assert at.number_input(key="compare_max_risk").value == pytest.approx(1.6e-7)
+    _goto(at, "report")
+    assert not at.exception and not _errors(at)
+    assert at.checkbox(key="report_session_bound").value  # two bounds in one report: the session's by default
+    bounds = [a["spec"]["max_risk"] for a in json.loads(at.code[-1].value)["analyses"]]
+    assert bounds == [pytest.approx(1.6e-7)] * 2
+    at.checkbox(key="report_session_bound").uncheck().run()
+    bounds = [a["spec"]["max_risk"] for a in json.loads(at.code[-1].value)["analyses"]]
+    assert bounds == [pytest.approx(4e-8), pytest.approx(1e-8)]
 
 
 def test_data_page_upload_and_a_bad_file():
