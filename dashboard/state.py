@@ -14,8 +14,9 @@ import pandas as pd
 import streamlit as st
 
 from rumap._validation import check_varies
+from rumap.errors import InputError
 from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
-from rumap.io.data import BUNDLED_DATA, numeric_columns, read_table_bytes
+from rumap.io.data import BUNDLED_DATA, numeric_column_names, numeric_columns, read_table_bytes
 from rumap.specs import Analysis, DataSource
 
 DATA = "rumap_data"
@@ -24,6 +25,7 @@ ANALYSES = "rumap_analyses"
 CACHE = "rumap_cache"
 STORE = "rumap_widgets"
 CURRENT = "rumap_current"
+REFUSED = "rumap_refused"
 
 
 @dataclass(frozen=True)
@@ -74,11 +76,47 @@ def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None
     -------
     LoadedData
     """
-    frame = read_table_bytes(content, filename or name)
+    try:
+        frame = read_table_bytes(content, filename or name)
+        if not numeric_column_names(frame):
+            raise InputError(f"{name}: no numeric column; the maps need numbers")
+    except InputError as exc:
+        refuse(f"the new file {name}", str(exc))
+        raise
     data = LoadedData(kind=kind, name=name, frame=frame, digest=bytes_digest(content))
     st.session_state[DATA] = data
-    st.session_state.pop(SELECTION, None)
     return data
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Data the user asked for and did not get: what it was and why it was refused."""
+
+    what: str
+    reason: str
+
+
+def refuse(what: str, reason: str) -> None:
+    """Note that ``what`` was refused (the earlier selection stays, and the pages say so).
+
+    Parameters
+    ----------
+    what : str
+        What was refused, e.g. ``"the new file x.csv"``.
+    reason : str
+        The error message.
+    """
+    st.session_state[REFUSED] = Refusal(what=what, reason=reason)
+
+
+def refusal() -> Refusal | None:
+    """The last refused file or column, while the earlier selection is still in use.
+
+    Returns
+    -------
+    Refusal or None
+    """
+    return st.session_state.get(REFUSED)
 
 
 def load_bundled(name: str) -> LoadedData:
@@ -123,11 +161,16 @@ def select(columns: list[str], missing: str) -> Selection:
     Selection
     """
     data = loaded_data()
-    values = numeric_columns(data.frame, list(columns), source=data.name, missing=missing)
-    check_varies(values, data.name, list(columns))  # refused here, so no page draws a map of a constant
+    try:
+        values = numeric_columns(data.frame, list(columns), source=data.name, missing=missing)
+        check_varies(values, data.name, list(columns))  # refused here, so no page draws a map of a constant
+    except InputError as exc:
+        refuse(f"{', '.join(map(str, columns))} of {data.name}", str(exc))
+        raise
     source = DataSource.of(data.kind, data.name, columns, values, missing=missing)
     selection = Selection(source=source, values=values)
     st.session_state[SELECTION] = selection
+    st.session_state.pop(REFUSED, None)
     return selection
 
 
@@ -150,8 +193,6 @@ def ensure_default_data() -> None:
         try:
             if path.is_file():
                 data = load_bundled(name)
-                from rumap.io.data import numeric_column_names
-
                 select(numeric_column_names(data.frame)[:1], "refuse")
         except Exception:  # a broken bundled file must not stop the app; the Data page will say why
             st.session_state.pop(DATA, None)

@@ -8,6 +8,7 @@ import streamlit as st
 from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain
+from dashboard.provenance import data_words, example_name, setting_words, show_source
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
@@ -86,7 +87,7 @@ def map_block(has_tau: bool, has_data: bool) -> dict:
 
 
 def drawn_for(spec: AnalyticSpec, sel) -> str:
-    """Which data or setting the map is drawn for, said at the top of the map.
+    """Which data, example or setting the map is drawn for, said at the top of the page.
 
     Parameters
     ----------
@@ -98,11 +99,13 @@ def drawn_for(spec: AnalyticSpec, sel) -> str:
     -------
     str
     """
-    setting = f"n = {spec.n}, σ² = {spec.sigma2:.4g}, μ = {spec.mu:.4g}"
+    setting = setting_words(spec)
     if spec.data is not None:
         statistics = " (σ² and μ of the data)" if {"sigma2", "mu"} <= dict(spec.from_data).keys() else ""
-        return (f"Drawn for the data {plain(spec.data.name)} \\[{plain(spec.data.columns[0])}\\]: "
-                f"{setting}{statistics}.")
+        return f"Drawn for the data {data_words(spec.data)}: {setting}{statistics}."
+    example = example_name(spec)
+    if example is not None:
+        return f"Drawn for the worked example “{plain(example)}”: {setting}; no data set is used."
     if sel is not None and {"sigma2", "mu"} <= dict(inputs_from_data({"sigma2": spec.sigma2, "mu": spec.mu},
                                                                      sel.column)).keys():
         return (f"Drawn for {setting}, the values of {plain(sel.source.name)} \\[{plain(sel.source.columns[0])}\\] "
@@ -114,6 +117,7 @@ st.title("Analytic R-U map: additive noise")
 st.caption("Duncan, Keller-McNulty & Stokes (2001), Equations 1-10. Released values Y = x + e with noise "
            "variance λ²; risk R = 1 / snooper's mean squared error, utility U = n / (σ² + λ²).")
 
+top = st.empty()  # which data or setting is drawn, filled in once the sidebar has set it
 sel = state.selection()
 if sel is not None:
     prefill_from_data(sel.values, sel.source.digest)
@@ -130,7 +134,7 @@ with errors_shown():
     spec = AnalyticSpec(**setting, **drawn)
     analysis = state.run_cached(spec, state.data_for(spec))
     state.set_current("analytic", analysis)
-    st.caption(drawn_for(spec, sel))
+    show_source(drawn_for(spec, sel), sel, uses_data=spec.data is not None, where=top)
 
     plot(analysis_figure(analysis), key="analytic_map")
     if analysis.optima:

@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.markdown import plain, plain_list
+from dashboard.provenance import show_session_data
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.errors import InputError
 from rumap.fingerprint import cache_key
@@ -177,15 +178,16 @@ st.caption("Duncan, Keller-McNulty & Stokes (2001), Section 4: the data are mask
            "R = 1 / the snooper's mean squared error (Eq 12), U from the data user's estimates (Eq 13-14). "
            "Bands are ± 1.96 Monte-Carlo standard errors.")
 
+top = st.empty()
 sel = state.selection()
 if sel is None:
-    st.info("Choose a data set and column(s) on the Data page first.")
+    show_session_data(sel, where=top)
     st.stop()
 
 x = sel.values
 first = x[:, 0]
 sd = float(np.std(first, ddof=1))
-st.caption(f"Data: {plain(sel.source.name)} \\[{plain_list(sel.source.columns)}\\], n = {x.shape[0]}.")
+show_session_data(sel, where=top)
 
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
     st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest

@@ -395,9 +395,37 @@ def test_home_text_names_the_colours_the_chart_draws():
 def test_the_analytic_page_says_what_it_draws():
     at = _app()
     _goto(at, "analytic")
-    assert any(shown(c.value).startswith("Drawn for the data income (synthetic, Table 1) [income]: n = 177")
-               and "(σ² and μ of the data)" in shown(c.value) for c in at.caption)
+    assert any(shown(c.value).startswith("Drawn for the data income (synthetic, Table 1) [income], n = 177: n = 177")
+               and "(σ² and μ of the data)" in shown(c.value) for c in at.info)
     _example(at, "figure-4")
-    captions = [shown(c.value) for c in at.caption]
-    assert any(c.startswith("Drawn for the setting n = 200, σ² = 1, μ = 0; no data set is used") for c in captions)
-    assert not any("Prefilled" in c for c in captions)
+    infos = [shown(c.value) for c in at.info]
+    assert any(c.startswith("Drawn for the worked example “Figure 4: adding the maximum”: n = 200, σ² = 1, μ = 0; "
+                            "no data set is used") for c in infos), infos
+    assert not any("Prefilled" in c or "income" in c for c in infos + [shown(c.value) for c in at.caption])
+
+
+def test_a_refused_file_or_column_leaves_the_earlier_selection_named_as_such():
+    at = _app()
+    _goto(at, "data")
+    at.radio(key="data_source").set_value("Upload a file").run()
+    content = b"income,age\n" + b"\n".join(f"{1000 + 37 * i % 900},{20 + i % 40}".encode() for i in range(60))
+    at.file_uploader(key="data_upload").set_value(("survey.csv", content, "text/csv")).run()
+    assert "Using income (n = 60)" in shown(at.success[0].value)
+    at.file_uploader(key="data_upload").set_value(("names.csv", b"name\na\nb\n", "text/csv")).run()
+    assert any("names.csv: no numeric column" in e for e in _errors(at))
+    expected = ("Still showing survey.csv [income], n = 60: the new file names.csv was refused because "
+                "names.csv: no numeric column")
+    assert any(shown(w.value).startswith(expected) for w in at.warning), [w.value for w in at.warning]
+    for page in ("analytic", "empirical"):
+        _goto(at, page)
+        assert any(shown(w.value).startswith(expected) for w in at.warning), page
+    assert at.session_state["rumap_selection"].source.name == "survey.csv"
+    # a column refused for its missing values: the earlier column stays, named as such
+    _goto(at, "data")
+    at.file_uploader(key="data_upload").set_value(("gaps.csv", b"a,b\n1,2\n2,\n3,5\n4,1\n", "text/csv")).run()
+    at.multiselect(key="data_columns").set_value(["b"]).run()
+    assert any("column 'b' has 1 missing" in e for e in _errors(at))
+    assert any(shown(w.value).startswith("Still showing gaps.csv [a], n = 4: b of gaps.csv was refused")
+               for w in at.warning), [shown(w.value) for w in at.warning]
+    _goto(at, "empirical")
+    assert any(shown(i.value) == "Data: gaps.csv [a], n = 4." for i in at.info)
