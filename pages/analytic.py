@@ -10,9 +10,11 @@ from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain
 from dashboard.provenance import data_words, example_name, setting_words, show_source
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
+from dashboard.words import show_glossary, show_terms
 from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
 from rumap.present.figures import analysis_figure
+from rumap.present.glossary import both_names
 from rumap.present.statements import summary_lines
 from rumap.specs import AnalyticSpec, inputs_from_data
 
@@ -73,7 +75,9 @@ def map_block(has_tau: bool, has_data: bool) -> dict:
     st.header("Map")
     available = [s for s in STATES if (s != "mean-target" or has_tau) and (s != "sample" or has_data)]
     states = multiselect("Knowledge states", available, "an_states", DEFAULT_STATES,
-                         format_func=lambda s: f"{s} ({STATES[s].equation})")
+                         format_func=lambda s: f"{both_names(s)} ({STATES[s].equation})",
+                         help="record knowledge is the Empirical page's index knowledge; percentile, maximum "
+                              "and minimum its position knowledge")
     lam_start = number("lambda2", "smallest λ²", "an_lam_start", 0.0)
     lam_stop = number("lambda2", "largest λ²", "an_lam_stop", 3.0)
     lam_num = number("grid_num", "number of λ² values", "an_lam_num", 301)
@@ -147,13 +151,12 @@ with errors_shown():
 
     st.subheader("Formulas of the selected states")
     st.latex(r"U = \frac{n}{\sigma^2 + \lambda^2}")
-    for s in spec.states:
-        st.markdown(f"**{s}** ({STATES[s].equation}): {STATES[s].description}")
-        st.latex(STATES[s].latex)
+    show_terms(spec.states)
     if {"maximum", "minimum"} & set(spec.states):
         st.latex(r"K_1 = \sqrt{2\ln n} - \frac{\ln\ln n + \ln 4\pi - 2\gamma}{2\sqrt{2\ln n}},\quad "
                  r"K_2 = \frac{\pi^2}{12 \ln n}")
 
+    show_glossary("analytic")
     reproduce(spec)
     with st.expander("Table of the curves"):
         st.dataframe(analysis.to_frame(), width="stretch", hide_index=True)

@@ -9,6 +9,7 @@ from dashboard import state
 from dashboard.markdown import plain, plain_list
 from dashboard.provenance import show_session_data
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
+from dashboard.words import show_glossary, show_terms
 from rumap.errors import InputError
 from rumap.fingerprint import cache_key
 from rumap.maps.attacks import KNOWLEDGE
@@ -16,6 +17,7 @@ from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
 from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
+from rumap.present.glossary import both_names
 from rumap.present.report import csv_text
 from rumap.present.statements import summary_lines
 from rumap.risk.measures import DATASET_RISK_MEASURES
@@ -134,7 +136,9 @@ def risk_block(sel: state.Selection) -> dict:
             out["target_column"] = selectbox("Attacked column", list(range(sel.values.shape[1])),
                                              "em_target_column", 0, format_func=lambda j: sel.source.columns[j])
         out["knowledge"] = multiselect("Knowledge states", list(KNOWLEDGE), "em_knowledge", ["index", "position"],
-                                       help="; ".join(f"{k}: {v.description}" for k, v in KNOWLEDGE.items()))
+                                       format_func=both_names,
+                                       help="index knowledge is the Analytic page's record knowledge; position "
+                                            "its percentile, maximum and minimum (formulas on the page)")
     else:
         out["risk_measures"] = multiselect(
             "Dataset risk measures", list(DATASET_RISK_MEASURES), "em_measures", ["record-linkage"],
@@ -227,6 +231,8 @@ with errors_shown():
 
     if analysis is None:
         st.info("Set the masking and the snooper in the sidebar, then press “Run simulation”.")
+        st.subheader("Knowledge states chosen")
+        show_terms(["risk", *risk["knowledge"]])
         st.stop()
 
     plot(analysis_figure(analysis), key="empirical_map")
@@ -236,6 +242,13 @@ with errors_shown():
         st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {1 / np.sqrt(analysis.max_risk):.4g}).")
     st.subheader("In plain language")
     st.markdown("\n".join(f"- {plain(line)}" for line in summary_lines(analysis)))
+    knowledge = list(analysis.spec.simulation.knowledge)
+    if knowledge:
+        st.subheader("Knowledge states of this map")
+        st.markdown("The snooper estimates the target value τ from one masked data set Y; over M replicates the "
+                    "risk is the inverse of its mean squared error:")
+        show_terms(["risk", *knowledge])
+    show_glossary("empirical")
     with st.expander("Results table", expanded=False):
         frame = analysis.to_frame()
         st.dataframe(frame, width="stretch", hide_index=True)

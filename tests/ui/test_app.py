@@ -429,3 +429,17 @@ def test_a_refused_file_or_column_leaves_the_earlier_selection_named_as_such():
                for w in at.warning), [shown(w.value) for w in at.warning]
     _goto(at, "empirical")
     assert any(shown(i.value) == "Data: gaps.csv [a], n = 4." for i in at.info)
+
+
+def test_both_pages_speak_the_glossary_s_words_and_show_the_formulas():
+    from rumap.maps.attacks import KNOWLEDGE
+
+    at = _app()
+    _goto(at, "empirical")
+    assert at.multiselect(key="em_knowledge").format_func("index") == "index = record"
+    formulas = [el.value.strip("$\n") for el in at.get("latex")]
+    assert KNOWLEDGE["index"].latex in formulas and KNOWLEDGE["position"].latex in formulas
+    assert any("**index = record**" in m.value for m in at.markdown)
+    _goto(at, "analytic")
+    assert at.multiselect(key="an_states").format_func("record") == "record = index (Eq 4)"
+    assert any("**percentile = position**" in m.value for m in at.markdown)

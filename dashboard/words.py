@@ -1,0 +1,43 @@
+"""The glossary on the pages: the terms of a map with both maps' names, definitions and formulas.
+
+The Analytic and Empirical pages draw their knowledge states and glossary from
+:data:`rumap.present.glossary.GLOSSARY`, so both speak the same words and show
+the other page's name wherever the two meet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from rumap.present.glossary import GLOSSARY, both_names, glossary_frame
+
+
+def show_terms(names: Sequence[str]) -> None:
+    """Each term's both names, definition and formula (rendered), one after the other.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Keys of :data:`rumap.present.glossary.GLOSSARY`.
+    """
+    for name in names:
+        t = GLOSSARY[name]
+        source = f" ({t.source})" if t.source else ""
+        st.markdown(f"**{both_names(name)}**{source}: {t.definition}")
+        if t.formula:
+            st.latex(t.formula)
+
+
+def show_glossary(map_name: str) -> None:
+    """An expander with the glossary of one map's vocabulary and the shared terms.
+
+    Parameters
+    ----------
+    map_name : {"analytic", "empirical"}
+    """
+    with st.expander("Glossary: the words of both maps"):
+        st.caption("Record knowledge on the Analytic page is index knowledge on the Empirical page; the percentile, "
+                   "maximum and minimum states are position knowledge.")
+        show_terms(list(glossary_frame(map_name)["term"]))
