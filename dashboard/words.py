@@ -11,7 +11,10 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from dashboard.markdown import plain
 from rumap.present.glossary import GLOSSARY, both_names, glossary_frame
+from rumap.present.statements import crossing_lines, map_lines, recommendation_sentence
+from rumap.specs import Analysis
 
 
 def show_terms(names: Sequence[str]) -> None:
@@ -41,3 +44,21 @@ def show_glossary(map_name: str) -> None:
         st.caption("Record knowledge on the Analytic page is index knowledge on the Empirical page; the percentile, "
                    "maximum and minimum states are position knowledge.")
         show_terms(list(glossary_frame(map_name)["term"]))
+
+
+def show_plain_language(analysis: Analysis) -> None:
+    """The recommendation first, then one sentence per curve; where the curves cross folds into an expander.
+
+    Parameters
+    ----------
+    analysis : Analysis
+    """
+    st.subheader("In plain language")
+    first = recommendation_sentence(analysis)
+    if first is not None:
+        st.markdown(f"**{plain(first)}**")
+    st.markdown("\n".join(f"- {plain(line)}" for line in map_lines(analysis)))
+    crossings = crossing_lines(analysis)
+    if crossings:
+        with st.expander(f"Where the curves cross ({len(crossings)})"):
+            st.markdown("\n".join(f"- {plain(line)}" for line in crossings))

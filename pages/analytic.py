@@ -10,12 +10,11 @@ from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain
 from dashboard.provenance import data_words, example_name, setting_words, show_source
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
-from dashboard.words import show_glossary, show_terms
+from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
-from rumap.present.statements import summary_lines
 from rumap.specs import AnalyticSpec, inputs_from_data
 
 #: The knowledge states drawn at first: the paper's Figure 4.
@@ -146,8 +145,7 @@ with errors_shown():
         st.dataframe(pd.DataFrame([{
             "state": o.state, "λ²": o.lambda2, "R": o.risk, "U": o.utility, "efficiency": o.efficiency,
             "reachable": o.reachable} for o in analysis.optima]), width="stretch", hide_index=True)
-    st.subheader("In plain language")
-    st.markdown("\n".join(f"- {plain(line)}" for line in summary_lines(analysis)))
+    show_plain_language(analysis)
 
     st.subheader("Formulas of the selected states")
     st.latex(r"U = \frac{n}{\sigma^2 + \lambda^2}")

@@ -6,10 +6,10 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
-from dashboard.markdown import plain, plain_list
+from dashboard.markdown import plain_list
 from dashboard.provenance import show_session_data
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
-from dashboard.words import show_glossary, show_terms
+from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.errors import InputError
 from rumap.fingerprint import cache_key
 from rumap.maps.attacks import KNOWLEDGE
@@ -19,7 +19,6 @@ from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
 from rumap.present.report import csv_text
-from rumap.present.statements import summary_lines
 from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import EmpiricalSpec
 
@@ -240,8 +239,7 @@ with errors_shown():
         st.caption(f"R_max = {analysis.max_risk:.4g} (a share of the records).")
     else:
         st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {1 / np.sqrt(analysis.max_risk):.4g}).")
-    st.subheader("In plain language")
-    st.markdown("\n".join(f"- {plain(line)}" for line in summary_lines(analysis)))
+    show_plain_language(analysis)
     knowledge = list(analysis.spec.simulation.knowledge)
     if knowledge:
         st.subheader("Knowledge states of this map")

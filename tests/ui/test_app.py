@@ -237,14 +237,20 @@ def test_report_page_offers_every_export():
     assert labels[-2:] == ["sigma 2 (PNG)", "sigma 2 (SVG)"]
 
 
-def test_presentation_page_one_map_per_screen():
+def test_presentation_page_one_slide_per_map_or_per_curve():
     at = _app()
     _example(at, "figure-2")
     _keep(at, "analytic", "Figure 2")
     _goto(at, "presentation")
     assert not _errors(at)
-    (fig,) = _figures(at)
+    (fig,) = _figures(at)  # one slide for the kept map, with both its curves
     assert fig["layout"]["font"]["size"] >= 20
+    assert set(_traces(fig)) == {"record", "population"}
+    statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+    assert "rumap-statement'>Recommendation: λ² = 0.2." in statement
+    assert at.button(key="present_next").disabled  # one kept map, one slide
+    at.checkbox(key="present_per_curve").check().run()
+    (fig,) = _figures(at)
     assert "chosen: λ² = 0.2" in fig["layout"]["annotations"][-1]["text"]
     statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
     assert "a snooper who can link the target to its masked record has risk 5" in statement
@@ -253,6 +259,15 @@ def test_presentation_page_one_map_per_screen():
     assert fig2["layout"]["title"]["text"].endswith("population")
     assert "knows only that the target is from the population" in \
         [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+
+
+def test_plain_language_leads_with_the_recommendation_and_folds_the_crossings():
+    at = _app()
+    _example(at, "figure-4")
+    heading = [i for i, m in enumerate(at.markdown) if "Recommendation" in m.value]
+    assert heading and shown(at.markdown[heading[0]].value).startswith("**Recommendation: λ² = ")
+    crossings = [e for e in at.expander if e.label.startswith("Where the curves cross")]
+    assert len(crossings) == 1 and "switches estimator" in shown(crossings[0].markdown[0].value)
 
 
 def test_the_dashboard_cannot_exceed_the_work_budget():
