@@ -184,10 +184,16 @@ def selection() -> Selection | None:
     return st.session_state.get(SELECTION)
 
 
-def ensure_default_data() -> None:
-    """On a session's first run, load the first bundled data set and its first numeric column."""
+def ensure_default_data() -> bool:
+    """On a session's first run, load the first bundled data set and its first numeric column.
+
+    Returns
+    -------
+    bool
+        Whether this was the session's first run.
+    """
     if DATA in st.session_state or st.session_state.get("rumap_default_tried"):
-        return
+        return False
     st.session_state["rumap_default_tried"] = True
     for name, path in BUNDLED_DATA.items():
         try:
@@ -197,7 +203,8 @@ def ensure_default_data() -> None:
         except Exception:  # a broken bundled file must not stop the app; the Data page will say why
             st.session_state.pop(DATA, None)
             st.session_state.pop(SELECTION, None)
-        return
+        return True
+    return True
 
 
 def analyses() -> list[Analysis]:
@@ -287,8 +294,49 @@ def cache() -> BoundedCache:
     return st.session_state.setdefault(CACHE, BoundedCache(max_entries=24))
 
 
-def run_cached(spec, data: np.ndarray | None, progress: Callable[[float], None] | None = None) -> Analysis:
-    """Run a specification, reusing the session's result for the same data digest and configuration.
+@st.cache_resource
+def shared_cache() -> BoundedCache:
+    """The results of specifications that use no uploaded data (the home map, the worked examples), for every session.
+
+    Returns
+    -------
+    BoundedCache
+    """
+    return BoundedCache(max_entries=64)
+
+
+def _cache_for(spec) -> BoundedCache:
+    """The shared cache for a specification without uploaded data, else the session's own (uploads stay in it)."""
+    source = getattr(spec, "data", None)
+    drawn_from_data = bool(getattr(spec, "from_data", ()))  # a setting taken from the session's data stays in it
+    shared = (source is None and not drawn_from_data) or (source is not None and source.kind == "bundled")
+    return shared_cache() if shared else cache()
+
+
+def _key(spec) -> str:
+    return cache_key(spec.data.digest if getattr(spec, "data", None) is not None else None, spec.to_dict())
+
+
+def is_cached(spec) -> bool:
+    """Whether the result of ``spec`` is at hand (drawn without running it again).
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+
+    Returns
+    -------
+    bool
+    """
+    return _key(spec) in _cache_for(spec)
+
+
+def run_cached(spec, data: np.ndarray | None, progress: Callable[[float | None], None] | None = None,
+               in_pool: bool = False) -> Analysis:
+    """Run a specification, reusing the result for the same data digest and configuration.
+
+    Results on uploaded data are kept in the session's cache only; those of
+    specifications without uploaded data in a cache shared by the sessions.
 
     Parameters
     ----------
@@ -296,14 +344,24 @@ def run_cached(spec, data: np.ndarray | None, progress: Callable[[float], None] 
     data : ndarray, optional
         The data the specification was made for.
     progress : callable, optional
-        Called with the fraction done.
+        Called with the fraction done (``None`` while a pool run waits for a worker).
+    in_pool : bool
+        Run in a worker process (:func:`dashboard.background.run_in_pool`), for long runs: the server
+        keeps drawing the other sessions' pages meanwhile.
 
     Returns
     -------
     Analysis
     """
-    digest = spec.data.digest if getattr(spec, "data", None) is not None else None
-    return cache().get_or_compute(cache_key(digest, spec.to_dict()), lambda: spec.run(data, progress=progress))
+    if in_pool:
+        from dashboard.background import run_in_pool
+
+        def compute() -> Analysis:
+            return run_in_pool(spec, data, progress)
+    else:
+        def compute() -> Analysis:
+            return spec.run(data, progress=None if progress is None else (lambda f: progress(f)))
+    return _cache_for(spec).get_or_compute(_key(spec), compute)
 
 
 def set_name_hint(spec, name: str) -> None:

@@ -11,7 +11,6 @@ from dashboard.provenance import show_session_data
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.errors import InputError
-from rumap.fingerprint import cache_key
 from rumap.maps.attacks import KNOWLEDGE
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
@@ -216,11 +215,21 @@ with errors_shown():
                          log_x=run_settings["log_x"], log_y=run_settings["log_y"])
     spec.config()  # validates now, so a bad setting shows before the run
 
-    key = cache_key(sel.source.digest, spec.to_dict())
     run = st.button("Run simulation", type="primary", key="em_run")
-    if run or key in state.cache():
+    if run or state.is_cached(spec):
         bar = st.progress(0.0, text="Simulating…")
-        analysis = state.run_cached(spec, x, progress=lambda f: bar.progress(min(1.0, f), text="Simulating…"))
+        shown: list = [0.0]  # the last fraction shown: a message only when it changes
+
+        def show_progress(fraction: float | None) -> None:
+            if fraction == shown[0]:
+                return
+            shown[0] = fraction
+            if fraction is None:
+                bar.progress(0.0, text="Waiting for a free worker (other maps are being computed)…")
+            else:
+                bar.progress(min(1.0, fraction), text="Simulating…")
+
+        analysis = state.run_cached(spec, x, progress=show_progress, in_pool=True)
         bar.empty()
         state.set_current("empirical", analysis)
     else:
