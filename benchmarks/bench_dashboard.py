@@ -193,8 +193,13 @@ def under_load(browser, url: str, content: bytes, sessions: int) -> None:
     while True:
         loads.append(first_page(browser, url))
         watcher, runs = new_page(browser)
-        _timed(watcher, runs, lambda watcher=watcher: watcher.goto(url), plot=HOME)
-        loads.extend(page_switches(watcher, runs, ["Analytic map", "Home"]))
+        try:
+            _timed(watcher, runs, lambda watcher=watcher: watcher.goto(url), plot=HOME)
+            loads.extend(page_switches(watcher, runs, ["Analytic map", "Home"]))
+        except Exception:
+            watcher.screenshot(path="/tmp/rumap_bench_failure.png")
+            print("a page did not load under load: " + watcher.get_by_test_id("stMain").inner_text()[:500])
+            raise
         watcher.context.close()
         done = sum(r.finished > b for (_, r), b in zip(busy, before, strict=True))
         if done == sessions:

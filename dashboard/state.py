@@ -6,6 +6,7 @@ only: nothing is written to disk and everything ends with the session.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -294,6 +295,9 @@ def cache() -> BoundedCache:
     return st.session_state.setdefault(CACHE, BoundedCache(max_entries=24))
 
 
+_SHARED_LOCK = threading.Lock()
+
+
 @st.cache_resource
 def shared_cache() -> BoundedCache:
     """The results of specifications that use no uploaded data (the home map, the worked examples), for every session.
@@ -361,7 +365,16 @@ def run_cached(spec, data: np.ndarray | None, progress: Callable[[float | None],
     else:
         def compute() -> Analysis:
             return spec.run(data, progress=None if progress is None else (lambda f: progress(f)))
-    return _cache_for(spec).get_or_compute(_key(spec), compute)
+    store = _cache_for(spec)
+    if store is cache():
+        return store.get_or_compute(_key(spec), compute)
+    key = _key(spec)  # the shared cache: other sessions' threads use it too
+    with _SHARED_LOCK:
+        if key in store:
+            return store.get_or_compute(key, compute)
+    result = compute()  # outside the lock: a long run must not hold up the other sessions
+    with _SHARED_LOCK:
+        return store.get_or_compute(key, lambda: result)
 
 
 def set_name_hint(spec, name: str) -> None:

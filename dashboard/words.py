@@ -34,13 +34,14 @@ def show_terms(names: Sequence[str]) -> None:
 
 
 def show_glossary(map_name: str) -> None:
-    """An expander with the glossary of one map's vocabulary and the shared terms.
+    """A switch that shows the glossary of one map's vocabulary and the shared terms.
 
     Parameters
     ----------
     map_name : {"analytic", "empirical"}
     """
-    with st.expander("Glossary: the words of both maps"):
+    # drawn only when asked: a page redraw then sends no formulas nobody reads
+    if st.toggle("Glossary: the words of both maps", key=f"{map_name}_glossary"):
         st.caption("Record knowledge on the Analytic page is index knowledge on the Empirical page; the percentile, "
                    "maximum and minimum states are position knowledge.")
         show_terms(list(glossary_frame(map_name)["term"]))

@@ -156,6 +156,6 @@ with errors_shown():
 
     show_glossary("analytic")
     reproduce(spec)
-    with st.expander("Table of the curves"):
+    if st.toggle("Table of the curves", key="an_show_table"):  # built only when asked
         st.dataframe(analysis.to_frame(), width="stretch", hide_index=True)
     keep_controls(analysis, "analytic")
