@@ -36,7 +36,10 @@ PAGES = [
     ("pages/presentation.py", "Presentation", ":material/slideshow:"),
 ]
 
-state.ensure_default_data()
+if state.ensure_default_data():  # a new session: have the workers for long runs ready
+    from dashboard.background import warm_up
+
+    warm_up()
 page = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
                       for i, (path, title, icon) in enumerate(PAGES)])
 page.run()

@@ -1,19 +1,215 @@
-"""Timings of the computations behind the dashboard: data digests, the Pareto frontier, the HTML report.
+"""Timings of the dashboard in a real browser, and of the computations behind it.
 
-    .venv/bin/python benchmarks/bench_dashboard.py
+    .venv/bin/python benchmarks/bench_dashboard.py            # browser timings, then the computations
+    .venv/bin/python benchmarks/bench_dashboard.py --browser  # browser timings only
+    .venv/bin/python benchmarks/bench_dashboard.py --sessions 8
+
+The browser part starts the dashboard as ``make run`` does and drives Debian's
+Chromium through Playwright (as the browser tests do). A run counts as done when
+the server's "script finished" message reaches the browser and the page's figure
+is drawn. It prints:
+
+- first page: a fresh browser context opening the home page until its map (a still SVG picture) is drawn
+  (the very first one after the server starts, then the median of 3 more);
+- page switch: a click in the navigation until the new page has finished (median of 6);
+- analytic redraw: on the Analytic page with a 1,001-point grid, a new R_max until the
+  map is drawn again (median of 5);
+- MDAV map: the Empirical page's microaggregation map of n = 20,000 records, k = 2..10,
+  from pressing "Run simulation" until the map is drawn;
+- under load: N sessions each running that MDAV map while a further fresh session opens
+  pages; the slowest and median page load (first page and page switches) while they run.
 """
 
 from __future__ import annotations
 
+import argparse
+import statistics
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from rumap.fingerprint import array_digest
-from rumap.maps.pareto import pareto_frontier
-from rumap.present.examples import EXAMPLES, example_specs
-from rumap.present.report import config_json, report_html
-from rumap.result import RUMap
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+TIMEOUT_MS = 180_000
+PLOT = '[data-testid="stPlotlyChart"] .js-plotly-plot .scatterlayer .trace path'
+HOME = ".rumap-home-map svg polyline"
+BIG_N = 20_000
+
+
+class Runs:
+    """Counts the server's "script finished" messages a page receives (its reruns that ran to the end)."""
+
+    def __init__(self, page) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self.finished = 0
+        self._msg = ForwardMsg
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, (bytes, bytearray)):
+            try:
+                msg = self._msg.FromString(bytes(payload))
+            except Exception:  # a frame that is not a ForwardMsg
+                return
+            if msg.WhichOneof("type") == "script_finished":
+                self.finished += 1
+
+
+def _wait_finished(page, runs: Runs, before: int, timeout: float = TIMEOUT_MS / 1000) -> None:
+    deadline = time.monotonic() + timeout
+    while runs.finished <= before:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the page did not finish its run")
+        page.wait_for_timeout(5)
+
+
+def _timed(page, runs: Runs, action, plot: bool | str = True) -> float:
+    """Seconds from ``action()`` until the run it starts has finished and the figure is drawn.
+
+    ``plot``: wait for the interactive figure (True), for nothing (False), or for this selector.
+    """
+    before = runs.finished
+    start = time.perf_counter()
+    action()
+    _wait_finished(page, runs, before)
+    if plot:
+        page.wait_for_selector(PLOT if plot is True else plot, state="attached", timeout=TIMEOUT_MS)
+    return time.perf_counter() - start
+
+
+def new_page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page, Runs(page)
+
+
+def first_page(browser, url: str) -> float:
+    page, runs = new_page(browser)
+    seconds = _timed(page, runs, lambda: page.goto(url), plot=HOME)
+    page.context.close()
+    return seconds
+
+
+def _nav(page, title: str) -> None:
+    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+
+
+def page_switches(page, runs: Runs, titles: list[str]) -> list[float]:
+    wait = {"Home": HOME, "Analytic map": True}
+    return [_timed(page, runs, lambda t=t: _nav(page, t), plot=wait.get(t, False)) for t in titles]
+
+
+def _enter(page, runs: Runs, label: str, value: str, plot: bool = True) -> float:
+    field = page.get_by_role("spinbutton", name=label, exact=True)
+
+    def action() -> None:
+        field.fill(value)
+        field.press("Enter")
+
+    return _timed(page, runs, action, plot=plot)
+
+
+def analytic_redraws(page, runs: Runs, count: int = 5) -> list[float]:
+    _timed(page, runs, lambda: _nav(page, "Analytic map"))
+    _enter(page, runs, "number of λ² values", "1001")
+    return [_enter(page, runs, "R_max", f"{5 + (i + 1) % 2:g}") for i in range(count)]
+
+
+def big_csv(n: int = BIG_N) -> bytes:
+    x = np.random.default_rng(2001).lognormal(10.0, 0.6, size=n)
+    return ("income\n" + "\n".join(f"{v:.2f}" for v in x)).encode()
+
+
+def prepare_mdav(page, runs: Runs, content: bytes) -> None:
+    """Upload the big file and set the Empirical page to the MDAV map (not yet run)."""
+    _timed(page, runs, lambda: _nav(page, "Data"), plot=False)
+    _timed(page, runs, lambda: page.get_by_text("Upload a file", exact=True).click(), plot=False)
+    _timed(page, runs, lambda: page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": "big.csv", "mimeType": "text/csv", "buffer": content}]), plot=False)
+    page.get_by_text(f"Using income (n = {BIG_N})").wait_for()
+    _timed(page, runs, lambda: _nav(page, "Empirical map"), plot=False)
+    page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
+    _timed(page, runs, lambda: page.get_by_role("option", name="microaggregation").click(), plot=False)
+
+
+def run_mdav(page) -> None:
+    page.get_by_role("button", name="Run simulation").click()
+
+
+def median(xs: list[float]) -> float:
+    return statistics.median(xs)
+
+
+def browser_timings(sessions: int) -> None:
+    from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
+    from playwright.sync_api import sync_playwright
+
+    proc, url = start_streamlit("app.py", timeout=120)
+    try:
+        with sync_playwright() as pw:
+            browser = launch_chromium(pw)
+            cold = first_page(browser, url)
+            warm = [first_page(browser, url) for _ in range(3)]
+            print(f"first page, fresh browser context: {cold:.2f} s right after the server starts, "
+                  f"then median {median(warm):.2f} s (of {', '.join(f'{s:.2f}' for s in warm)}); target < 2 s")
+
+            page, runs = new_page(browser)
+            _timed(page, runs, lambda: page.goto(url), plot=HOME)
+            switches = page_switches(page, runs, ["Analytic map", "Home", "Data", "Analytic map", "Compare", "Home"])
+            print(f"page switch: median {median(switches):.2f} s, slowest {max(switches):.2f} s "
+                  f"(of {', '.join(f'{s:.2f}' for s in switches)}); target < 0.5 s")
+            redraws = analytic_redraws(page, runs)
+            print(f"analytic redraw, 1,001-point grid: median {median(redraws):.2f} s "
+                  f"(of {', '.join(f'{s:.2f}' for s in redraws)}); target < 0.5 s")
+
+            content = big_csv()
+            prepare_mdav(page, runs, content)
+            seconds = _timed(page, runs, lambda: run_mdav(page))
+            print(f"MDAV map, n = {BIG_N:,}, k = 2..10: {seconds:.2f} s from the click until drawn")
+            page.context.close()
+
+            if sessions:
+                under_load(browser, url, content, sessions)
+            browser.close()
+    finally:
+        stop_streamlit(proc)
+
+
+def under_load(browser, url: str, content: bytes, sessions: int) -> None:
+    busy = [new_page(browser) for _ in range(sessions)]
+    for page, runs in busy:
+        _timed(page, runs, lambda page=page: page.goto(url), plot=HOME)
+        prepare_mdav(page, runs, content)
+    before = [runs.finished for _, runs in busy]
+    start = time.perf_counter()
+    for page, _ in busy:
+        run_mdav(page)
+    loads: list[float] = []
+    while True:
+        loads.append(first_page(browser, url))
+        watcher, runs = new_page(browser)
+        try:
+            _timed(watcher, runs, lambda watcher=watcher: watcher.goto(url), plot=HOME)
+            loads.extend(page_switches(watcher, runs, ["Analytic map", "Home"]))
+        except Exception:
+            watcher.screenshot(path="/tmp/rumap_bench_failure.png")
+            print("a page did not load under load: " + watcher.get_by_test_id("stMain").inner_text()[:500])
+            raise
+        watcher.context.close()
+        done = sum(r.finished > b for (_, r), b in zip(busy, before, strict=True))
+        if done == sessions:
+            break
+    for page, _ in busy:
+        page.wait_for_selector(PLOT, state="attached", timeout=TIMEOUT_MS)
+        page.context.close()
+    print(f"under load, {sessions} sessions each running the MDAV map (all done in "
+          f"{time.perf_counter() - start:.1f} s): {len(loads)} page loads meanwhile, median {median(loads):.2f} s, "
+          f"slowest {max(loads):.2f} s; target < 3 s")
 
 
 def best_of(func, repeat: int = 3) -> float:
@@ -25,7 +221,13 @@ def best_of(func, repeat: int = 3) -> float:
     return min(times)
 
 
-def main() -> None:
+def computations() -> None:
+    from rumap.fingerprint import array_digest
+    from rumap.maps.pareto import pareto_frontier
+    from rumap.present.examples import EXAMPLES, example_specs
+    from rumap.present.report import config_json, report_html
+    from rumap.result import RUMap
+
     x = np.random.default_rng(0).normal(size=(10_000_000, 1))
     print(f"digest of 10,000,000 values (80 MB): {best_of(lambda: array_digest(x)):.3f} s")
 
@@ -41,6 +243,16 @@ def main() -> None:
     seconds = best_of(lambda: report_html(analyses))
     print(f"HTML report of Figures 2-7: {seconds:.2f} s, {len(html) / 1e6:.1f} MB (plotly.js inlined once)")
     print(f"configuration JSON of Figures 2-7: {len(config_json(analyses)) / 1e3:.1f} kB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--browser", action="store_true", help="browser timings only")
+    parser.add_argument("--sessions", type=int, default=8, help="sessions running a map at once (0: skip)")
+    args = parser.parse_args()
+    browser_timings(args.sessions)
+    if not args.browser:
+        computations()
 
 
 if __name__ == "__main__":

@@ -96,10 +96,14 @@ def run_and_keep(specs: list, names: list[str]) -> list:
     for i, (spec, name) in enumerate(zip(specs, names, strict=True)):
         data = state.data_for(spec)
 
-        def progress(fraction: float, i: int = i, name: str = name) -> None:
-            bar.progress(min(1.0, (i + float(fraction)) / len(specs)), text=f"Simulating {name}…")
+        def progress(fraction: float | None, i: int = i, name: str = name) -> None:
+            if fraction is None:
+                bar.progress(i / len(specs), text=f"{name}: waiting for a free worker…")
+            else:
+                bar.progress(min(1.0, (i + float(fraction)) / len(specs)), text=f"Simulating {name}…")
 
-        analysis = state.run_cached(spec, data, progress=progress).renamed(name)
+        analysis = state.run_cached(spec, data, progress=progress, in_pool=not isinstance(spec, AnalyticSpec))
+        analysis = analysis.renamed(name)
         state.keep(analysis)
         done.append(analysis)
     bar.empty()

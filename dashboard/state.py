@@ -6,6 +6,7 @@ only: nothing is written to disk and everything ends with the session.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -14,8 +15,9 @@ import pandas as pd
 import streamlit as st
 
 from rumap._validation import check_varies
+from rumap.errors import InputError
 from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
-from rumap.io.data import BUNDLED_DATA, numeric_columns, read_table_bytes
+from rumap.io.data import BUNDLED_DATA, numeric_column_names, numeric_columns, read_table_bytes
 from rumap.specs import Analysis, DataSource
 
 DATA = "rumap_data"
@@ -24,6 +26,7 @@ ANALYSES = "rumap_analyses"
 CACHE = "rumap_cache"
 STORE = "rumap_widgets"
 CURRENT = "rumap_current"
+REFUSED = "rumap_refused"
 
 
 @dataclass(frozen=True)
@@ -74,11 +77,47 @@ def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None
     -------
     LoadedData
     """
-    frame = read_table_bytes(content, filename or name)
+    try:
+        frame = read_table_bytes(content, filename or name)
+        if not numeric_column_names(frame):
+            raise InputError(f"{name}: no numeric column; the maps need numbers")
+    except InputError as exc:
+        refuse(f"the new file {name}", str(exc))
+        raise
     data = LoadedData(kind=kind, name=name, frame=frame, digest=bytes_digest(content))
     st.session_state[DATA] = data
-    st.session_state.pop(SELECTION, None)
     return data
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Data the user asked for and did not get: what it was and why it was refused."""
+
+    what: str
+    reason: str
+
+
+def refuse(what: str, reason: str) -> None:
+    """Note that ``what`` was refused (the earlier selection stays, and the pages say so).
+
+    Parameters
+    ----------
+    what : str
+        What was refused, e.g. ``"the new file x.csv"``.
+    reason : str
+        The error message.
+    """
+    st.session_state[REFUSED] = Refusal(what=what, reason=reason)
+
+
+def refusal() -> Refusal | None:
+    """The last refused file or column, while the earlier selection is still in use.
+
+    Returns
+    -------
+    Refusal or None
+    """
+    return st.session_state.get(REFUSED)
 
 
 def load_bundled(name: str) -> LoadedData:
@@ -123,11 +162,16 @@ def select(columns: list[str], missing: str) -> Selection:
     Selection
     """
     data = loaded_data()
-    values = numeric_columns(data.frame, list(columns), source=data.name, missing=missing)
-    check_varies(values, data.name, list(columns))  # refused here, so no page draws a map of a constant
+    try:
+        values = numeric_columns(data.frame, list(columns), source=data.name, missing=missing)
+        check_varies(values, data.name, list(columns))  # refused here, so no page draws a map of a constant
+    except InputError as exc:
+        refuse(f"{', '.join(map(str, columns))} of {data.name}", str(exc))
+        raise
     source = DataSource.of(data.kind, data.name, columns, values, missing=missing)
     selection = Selection(source=source, values=values)
     st.session_state[SELECTION] = selection
+    st.session_state.pop(REFUSED, None)
     return selection
 
 
@@ -141,22 +185,27 @@ def selection() -> Selection | None:
     return st.session_state.get(SELECTION)
 
 
-def ensure_default_data() -> None:
-    """On a session's first run, load the first bundled data set and its first numeric column."""
+def ensure_default_data() -> bool:
+    """On a session's first run, load the first bundled data set and its first numeric column.
+
+    Returns
+    -------
+    bool
+        Whether this was the session's first run.
+    """
     if DATA in st.session_state or st.session_state.get("rumap_default_tried"):
-        return
+        return False
     st.session_state["rumap_default_tried"] = True
     for name, path in BUNDLED_DATA.items():
         try:
             if path.is_file():
                 data = load_bundled(name)
-                from rumap.io.data import numeric_column_names
-
                 select(numeric_column_names(data.frame)[:1], "refuse")
         except Exception:  # a broken bundled file must not stop the app; the Data page will say why
             st.session_state.pop(DATA, None)
             st.session_state.pop(SELECTION, None)
-        return
+        return True
+    return True
 
 
 def analyses() -> list[Analysis]:
@@ -246,8 +295,52 @@ def cache() -> BoundedCache:
     return st.session_state.setdefault(CACHE, BoundedCache(max_entries=24))
 
 
-def run_cached(spec, data: np.ndarray | None, progress: Callable[[float], None] | None = None) -> Analysis:
-    """Run a specification, reusing the session's result for the same data digest and configuration.
+_SHARED_LOCK = threading.Lock()
+
+
+@st.cache_resource
+def shared_cache() -> BoundedCache:
+    """The results of specifications that use no uploaded data (the home map, the worked examples), for every session.
+
+    Returns
+    -------
+    BoundedCache
+    """
+    return BoundedCache(max_entries=64)
+
+
+def _cache_for(spec) -> BoundedCache:
+    """The shared cache for a specification without uploaded data, else the session's own (uploads stay in it)."""
+    source = getattr(spec, "data", None)
+    drawn_from_data = bool(getattr(spec, "from_data", ()))  # a setting taken from the session's data stays in it
+    shared = (source is None and not drawn_from_data) or (source is not None and source.kind == "bundled")
+    return shared_cache() if shared else cache()
+
+
+def _key(spec) -> str:
+    return cache_key(spec.data.digest if getattr(spec, "data", None) is not None else None, spec.to_dict())
+
+
+def is_cached(spec) -> bool:
+    """Whether the result of ``spec`` is at hand (drawn without running it again).
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+
+    Returns
+    -------
+    bool
+    """
+    return _key(spec) in _cache_for(spec)
+
+
+def run_cached(spec, data: np.ndarray | None, progress: Callable[[float | None], None] | None = None,
+               in_pool: bool = False) -> Analysis:
+    """Run a specification, reusing the result for the same data digest and configuration.
+
+    Results on uploaded data are kept in the session's cache only; those of
+    specifications without uploaded data in a cache shared by the sessions.
 
     Parameters
     ----------
@@ -255,14 +348,33 @@ def run_cached(spec, data: np.ndarray | None, progress: Callable[[float], None] 
     data : ndarray, optional
         The data the specification was made for.
     progress : callable, optional
-        Called with the fraction done.
+        Called with the fraction done (``None`` while a pool run waits for a worker).
+    in_pool : bool
+        Run in a worker process (:func:`dashboard.background.run_in_pool`), for long runs: the server
+        keeps drawing the other sessions' pages meanwhile.
 
     Returns
     -------
     Analysis
     """
-    digest = spec.data.digest if getattr(spec, "data", None) is not None else None
-    return cache().get_or_compute(cache_key(digest, spec.to_dict()), lambda: spec.run(data, progress=progress))
+    if in_pool:
+        from dashboard.background import run_in_pool
+
+        def compute() -> Analysis:
+            return run_in_pool(spec, data, progress)
+    else:
+        def compute() -> Analysis:
+            return spec.run(data, progress=None if progress is None else (lambda f: progress(f)))
+    store = _cache_for(spec)
+    if store is cache():
+        return store.get_or_compute(_key(spec), compute)
+    key = _key(spec)  # the shared cache: other sessions' threads use it too
+    with _SHARED_LOCK:
+        if key in store:
+            return store.get_or_compute(key, compute)
+    result = compute()  # outside the lock: a long run must not hold up the other sessions
+    with _SHARED_LOCK:
+        return store.get_or_compute(key, lambda: result)
 
 
 def set_name_hint(spec, name: str) -> None:

@@ -8,12 +8,14 @@ import streamlit as st
 from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain
+from dashboard.provenance import data_words, example_name, setting_words, show_source
 from dashboard.risk_bound import max_risk_input
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
+from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
 from rumap.present.figures import analysis_figure
-from rumap.present.statements import summary_lines
+from rumap.present.glossary import both_names
 from rumap.specs import AnalyticSpec, inputs_from_data
 
 #: The knowledge states drawn at first: the paper's Figure 4.
@@ -73,7 +75,9 @@ def map_block(has_tau: bool, has_data: bool) -> dict:
     st.header("Map")
     available = [s for s in STATES if (s != "mean-target" or has_tau) and (s != "sample" or has_data)]
     states = multiselect("Knowledge states", available, "an_states", DEFAULT_STATES,
-                         format_func=lambda s: f"{s} ({STATES[s].equation})")
+                         format_func=lambda s: f"{both_names(s)} ({STATES[s].equation})",
+                         help="record knowledge is the Empirical page's index knowledge; percentile, maximum "
+                              "and minimum its position knowledge")
     lam_start = number("lambda2", "smallest λ²", "an_lam_start", 0.0)
     lam_stop = number("lambda2", "largest λ²", "an_lam_stop", 3.0)
     lam_num = number("grid_num", "number of λ² values", "an_lam_num", 301)
@@ -87,7 +91,7 @@ def map_block(has_tau: bool, has_data: bool) -> dict:
 
 
 def drawn_for(spec: AnalyticSpec, sel) -> str:
-    """Which data or setting the map is drawn for, said at the top of the map.
+    """Which data, example or setting the map is drawn for, said at the top of the page.
 
     Parameters
     ----------
@@ -99,11 +103,13 @@ def drawn_for(spec: AnalyticSpec, sel) -> str:
     -------
     str
     """
-    setting = f"n = {spec.n}, σ² = {spec.sigma2:.4g}, μ = {spec.mu:.4g}"
+    setting = setting_words(spec)
     if spec.data is not None:
         statistics = " (σ² and μ of the data)" if {"sigma2", "mu"} <= dict(spec.from_data).keys() else ""
-        return (f"Drawn for the data {plain(spec.data.name)} \\[{plain(spec.data.columns[0])}\\]: "
-                f"{setting}{statistics}.")
+        return f"Drawn for the data {data_words(spec.data)}: {setting}{statistics}."
+    example = example_name(spec)
+    if example is not None:
+        return f"Drawn for the worked example “{plain(example)}”: {setting}; no data set is used."
     if sel is not None and {"sigma2", "mu"} <= dict(inputs_from_data({"sigma2": spec.sigma2, "mu": spec.mu},
                                                                      sel.column)).keys():
         return (f"Drawn for {setting}, the values of {plain(sel.source.name)} \\[{plain(sel.source.columns[0])}\\] "
@@ -115,6 +121,7 @@ st.title("Analytic R-U map: additive noise")
 st.caption("Duncan, Keller-McNulty & Stokes (2001), Equations 1-10. Released values Y = x + e with noise "
            "variance λ²; risk R = 1 / snooper's mean squared error, utility U = n / (σ² + λ²).")
 
+top = st.empty()  # which data or setting is drawn, filled in once the sidebar has set it
 sel = state.selection()
 if sel is not None:
     prefill_from_data(sel.values, sel.source.digest)
@@ -131,7 +138,7 @@ with errors_shown():
     spec = AnalyticSpec(**setting, **drawn)
     analysis = state.run_cached(spec, state.data_for(spec))
     state.set_current("analytic", analysis)
-    st.caption(drawn_for(spec, sel))
+    show_source(drawn_for(spec, sel), sel, uses_data=spec.data is not None, where=top)
 
     plot(analysis_figure(analysis), key="analytic_map")
     if analysis.optima:
@@ -139,19 +146,17 @@ with errors_shown():
         st.dataframe(pd.DataFrame([{
             "state": o.state, "λ²": o.lambda2, "R": o.risk, "U": o.utility, "efficiency": o.efficiency,
             "reachable": o.reachable} for o in analysis.optima]), width="stretch", hide_index=True)
-    st.subheader("In plain language")
-    st.markdown("\n".join(f"- {plain(line)}" for line in summary_lines(analysis)))
+    show_plain_language(analysis)
 
     st.subheader("Formulas of the selected states")
     st.latex(r"U = \frac{n}{\sigma^2 + \lambda^2}")
-    for s in spec.states:
-        st.markdown(f"**{s}** ({STATES[s].equation}): {STATES[s].description}")
-        st.latex(STATES[s].latex)
+    show_terms(spec.states)
     if {"maximum", "minimum"} & set(spec.states):
         st.latex(r"K_1 = \sqrt{2\ln n} - \frac{\ln\ln n + \ln 4\pi - 2\gamma}{2\sqrt{2\ln n}},\quad "
                  r"K_2 = \frac{\pi^2}{12 \ln n}")
 
+    show_glossary("analytic")
     reproduce(spec)
-    with st.expander("Table of the curves"):
+    if st.toggle("Table of the curves", key="an_show_table"):  # built only when asked
         st.dataframe(analysis.to_frame(), width="stretch", hide_index=True)
     keep_controls(analysis, "analytic")

@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.markdown import plain
+from dashboard.provenance import show_kept_sources
 from dashboard.risk_bound import max_risk_input
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, number, plot
@@ -24,6 +25,7 @@ if not kept:
 
 with errors_shown():
     maps, names, owners = curves_on_common_measures(kept, "compare")
+    show_kept_sources(list({id(a): a for a in owners}.values()))
     bounds = [a.max_risk for a in owners if a.max_risk is not None]
     cols = st.columns(3)
     with cols[0]:

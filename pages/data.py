@@ -8,7 +8,9 @@ import streamlit as st
 from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain, plain_list
+from dashboard.provenance import show_session_data
 from dashboard.widgets import errors_shown, remembered
+from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
 from rumap.io.data import BUNDLED_DATA, MAX_BYTES, READERS, numeric_column_names, summary_table
 
@@ -44,8 +46,7 @@ else:
                 state.load_bytes("upload", upload.name, content)
                 st.session_state.pop("data_columns", None)
             if state.loaded_data() is None or state.loaded_data().digest != bytes_digest(content):
-                st.session_state.pop(state.DATA, None)
-                st.session_state.pop(state.SELECTION, None)
+                show_session_data(state.selection())  # the earlier selection stays, named as such
                 st.stop()
 
 data = state.loaded_data()
@@ -75,7 +76,11 @@ if not columns:
     st.stop()
 
 with errors_shown():
-    chosen = state.select(columns, missing)
+    try:
+        chosen = state.select(columns, missing)
+    except InputError:
+        show_session_data(state.selection())  # the map pages keep drawing the earlier choice, and say so
+        raise
     prefill_from_data(chosen.values, chosen.source.digest)
     dropped = data.frame.shape[0] - chosen.values.shape[0]
     if dropped:

@@ -6,18 +6,19 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
-from dashboard.markdown import plain, plain_list
+from dashboard.markdown import plain_list
+from dashboard.provenance import show_session_data
 from dashboard.risk_bound import max_risk_input, prefill_for_data
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
+from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.errors import InputError
-from rumap.fingerprint import cache_key
 from rumap.maps.attacks import KNOWLEDGE
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
 from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
+from rumap.present.glossary import both_names
 from rumap.present.report import csv_text
-from rumap.present.statements import summary_lines
 from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import EmpiricalSpec
 
@@ -111,7 +112,9 @@ def risk_block(sel: state.Selection) -> dict:
             out["target_column"] = selectbox("Attacked column", list(range(sel.values.shape[1])),
                                              "em_target_column", 0, format_func=lambda j: sel.source.columns[j])
         out["knowledge"] = multiselect("Knowledge states", list(KNOWLEDGE), "em_knowledge", ["index", "position"],
-                                       help="; ".join(f"{k}: {v.description}" for k, v in KNOWLEDGE.items()))
+                                       format_func=both_names,
+                                       help="index knowledge is the Analytic page's record knowledge; position "
+                                            "its percentile, maximum and minimum (formulas on the page)")
     else:
         out["risk_measures"] = multiselect(
             "Dataset risk measures", list(DATASET_RISK_MEASURES), "em_measures", ["record-linkage"],
@@ -153,15 +156,16 @@ st.caption("Duncan, Keller-McNulty & Stokes (2001), Section 4: the data are mask
            "R = 1 / the snooper's mean squared error (Eq 12), U from the data user's estimates (Eq 13-14). "
            "Bands are ± 1.96 Monte-Carlo standard errors.")
 
+top = st.empty()
 sel = state.selection()
 if sel is None:
-    st.info("Choose a data set and column(s) on the Data page first.")
+    show_session_data(sel, where=top)
     st.stop()
 
 x = sel.values
 first = x[:, 0]
 sd = float(np.std(first, ddof=1))
-st.caption(f"Data: {plain(sel.source.name)} \\[{plain_list(sel.source.columns)}\\], n = {x.shape[0]}.")
+show_session_data(sel, where=top)
 
 prefill_for_data(sel.source.digest, sd)
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
@@ -188,11 +192,21 @@ with errors_shown():
                          log_x=run_settings["log_x"], log_y=run_settings["log_y"])
     spec.config()  # validates now, so a bad setting shows before the run
 
-    key = cache_key(sel.source.digest, spec.to_dict())
     run = st.button("Run simulation", type="primary", key="em_run")
-    if run or key in state.cache():
+    if run or state.is_cached(spec):
         bar = st.progress(0.0, text="Simulating…")
-        analysis = state.run_cached(spec, x, progress=lambda f: bar.progress(min(1.0, f), text="Simulating…"))
+        shown: list = [0.0]  # the last fraction shown: a message only when it changes
+
+        def show_progress(fraction: float | None) -> None:
+            if fraction == shown[0]:
+                return
+            shown[0] = fraction
+            if fraction is None:
+                bar.progress(0.0, text="Waiting for a free worker (other maps are being computed)…")
+            else:
+                bar.progress(min(1.0, fraction), text="Simulating…")
+
+        analysis = state.run_cached(spec, x, progress=show_progress, in_pool=True)
         bar.empty()
         state.set_current("empirical", analysis)
     else:
@@ -202,6 +216,8 @@ with errors_shown():
 
     if analysis is None:
         st.info("Set the masking and the snooper in the sidebar, then press “Run simulation”.")
+        st.subheader("Knowledge states chosen")
+        show_terms(["risk", *risk["knowledge"]])
         st.stop()
 
     plot(analysis_figure(analysis), key="empirical_map")
@@ -209,8 +225,14 @@ with errors_shown():
         st.caption(f"R_max = {analysis.max_risk:.4g} (a share of the records).")
     else:
         st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {1 / np.sqrt(analysis.max_risk):.4g}).")
-    st.subheader("In plain language")
-    st.markdown("\n".join(f"- {plain(line)}" for line in summary_lines(analysis)))
+    show_plain_language(analysis)
+    knowledge = list(analysis.spec.simulation.knowledge)
+    if knowledge:
+        st.subheader("Knowledge states of this map")
+        st.markdown("The snooper estimates the target value τ from one masked data set Y; over M replicates the "
+                    "risk is the inverse of its mean squared error:")
+        show_terms(["risk", *knowledge])
+    show_glossary("empirical")
     with st.expander("Results table", expanded=False):
         frame = analysis.to_frame()
         st.dataframe(frame, width="stretch", hide_index=True)

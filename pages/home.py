@@ -8,11 +8,22 @@ from dashboard import state
 from dashboard.forms import apply_analytic_spec, run_and_keep
 from dashboard.risk_bound import set_session_max_risk
 from dashboard.selection import EACH
-from dashboard.widgets import errors_shown, plot
+from dashboard.widgets import errors_shown
 from rumap.present.examples import EXAMPLES, example_specs
-from rumap.present.figures import analysis_figure
 from rumap.present.plotting import curve_color_name
+from rumap.present.sketch import map_svg
 from rumap.specs import AnalyticSpec
+
+#: The home map's knowledge states, in drawing order (their colours are named in the text from the same list).
+HOME_STATES = ("record", "population")
+HOME_MAP = AnalyticSpec(n=200, sigma2=1.0, states=HOME_STATES, lambda2_stop=3.0, max_risk=5.0)
+
+
+@st.cache_resource
+def home_svg() -> str:
+    """The home map as SVG, drawn once for every session (it depends on no one's data)."""
+    return map_svg(HOME_MAP.run())
+
 
 st.title("R-U confidentiality maps")
 st.markdown(
@@ -22,13 +33,12 @@ st.markdown(
     "each thing a data snooper may know about a target record. A **maximum tolerable risk** is a horizontal "
     "line: the best parameter is the one that keeps the most utility below it.")
 
-#: The home map's knowledge states, in drawing order (their colours are named in the text from the same list).
-HOME_STATES = ("record", "population")
-
 left, right = st.columns([3, 2])
 with left:
-    picture = AnalyticSpec(n=200, sigma2=1.0, states=HOME_STATES, lambda2_stop=3.0, max_risk=5.0)
-    plot(analysis_figure(state.run_cached(picture, None), title="Additive noise, n = 200, σ² = 1"), key="home_map")
+    st.markdown("**Additive noise, n = 200, σ² = 1**")
+    # a still picture: the page shows at once, without loading the interactive figures' script
+    st.markdown(f"<div class='rumap-home-map'>{home_svg()}</div>", unsafe_allow_html=True)
+    st.caption("The same map, interactive, is Figure 2 below.")
 with right:
     st.markdown(
         "**Reading the map.** Utility is on the horizontal axis, risk on the vertical one. Each curve starts at "

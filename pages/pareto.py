@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import state
+from dashboard.provenance import show_kept_sources
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot
 from rumap.maps.pareto import map_points, pareto_frontier
@@ -20,7 +21,8 @@ if not kept:
     st.stop()
 
 with errors_shown():
-    maps, names, _owners = curves_on_common_measures(kept, "pareto")
+    maps, names, owners = curves_on_common_measures(kept, "pareto")
+    show_kept_sources(list({id(a): a for a in owners}.values()))
     cols = st.columns(2)
     log_x = cols[0].checkbox("log utility axis", value=False, key="pareto_log_x")
     log_y = cols[1].checkbox("log risk axis", value=True, key="pareto_log_y")

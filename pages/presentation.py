@@ -1,4 +1,4 @@
-"""Presentation: one map per screen in large type, the chosen parameter annotated, one sentence."""
+"""Presentation: one kept map per slide with all its curves (or one curve per slide), in large type, one sentence."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import html
 import streamlit as st
 
 from dashboard import state
-from dashboard.widgets import errors_shown, number, plot
-from rumap.present.figures import presentation_figure
-from rumap.present.statements import map_choice, one_sentence
+from dashboard.provenance import show_kept_sources
+from dashboard.widgets import errors_shown, number, plot, remembered
+from rumap.present.figures import comparison_figure, presentation_figure
+from rumap.present.statements import map_choice, one_sentence, recommendation, recommendation_sentence
 
 st.html("""<style>
 .stMainBlockContainer p, .stMainBlockContainer li {font-size: 1.6rem; line-height: 1.4;}
@@ -17,19 +18,23 @@ st.html("""<style>
 </style>""")
 
 kept = state.analyses()
-slides = [(a, i) for a in kept for i in range(len(a.maps))]
-if not slides:
+if not kept:
     st.title("Presentation")
     st.info("No map kept yet: keep maps on the Analytic or Empirical page, or load an example on the Home page.")
     st.stop()
+
+with st.sidebar:
+    st.header("Presentation")
+    per_curve = remembered(st.checkbox, "One slide per curve", "present_per_curve", False,
+                           help="by default each kept map is one slide with all its curves")
+#: Each slide: an analysis and the curve it shows (None: all its curves).
+slides = [(a, i) for a in kept for i in range(len(a.maps))] if per_curve else [(a, None) for a in kept]
 
 state.init_widget("present_index", 0)
 if st.session_state["present_index"] >= len(slides):
     st.session_state["present_index"] = 0
 index = st.session_state["present_index"]
 analysis, curve = slides[index]
-m = analysis.maps[curve]
-
 
 
 def bound_block(index: int, count: int, bound: float | None) -> float:
@@ -38,7 +43,7 @@ def bound_block(index: int, count: int, bound: float | None) -> float:
     Parameters
     ----------
     index, count : int
-        Which map is shown, of how many.
+        Which slide is shown, of how many.
     bound : float or None
         The analysis's maximum tolerable risk.
 
@@ -46,21 +51,35 @@ def bound_block(index: int, count: int, bound: float | None) -> float:
     -------
     float
     """
-    st.header("Presentation")
-    st.caption(f"Map {index + 1} of {count}")
-    return float(number("max_risk", "Maximum tolerable risk", f"present_bound_{index}",
+    st.caption(f"Slide {index + 1} of {count}")
+    return float(number("max_risk", "Maximum tolerable risk", f"present_bound_{index}_{curve}",
                         float(bound) if bound is not None else 1.0, format="%.4g"))
+
+
+def statement(text: str) -> None:
+    """The slide's sentence in large type."""
+    st.markdown(f"<div class='rumap-statement'>{html.escape(text)}</div>", unsafe_allow_html=True)
 
 
 with errors_shown():
     with st.sidebar:
         override = bound_block(index, len(slides), analysis.max_risk)
-    choice = map_choice(analysis, curve, max_risk=override)
-    title = f"{analysis.name}: {m.label}" if len(analysis.maps) > 1 else analysis.name
-    st.markdown(f"<div class='rumap-statement'>{html.escape(one_sentence(m, choice))}</div>",
-                unsafe_allow_html=True)
-    plot(presentation_figure(m, choice, title=title, log_x=analysis.spec.log_x, log_y=analysis.spec.log_y),
-         key=f"present_map_{index}")
+    if curve is not None:
+        m = analysis.maps[curve]
+        choice = map_choice(analysis, curve, max_risk=override)
+        title = f"{analysis.name}: {m.label}" if len(analysis.maps) > 1 else analysis.name
+        statement(one_sentence(m, choice))
+        fig = presentation_figure(m, choice, title=title, log_x=analysis.spec.log_x, log_y=analysis.spec.log_y)
+    else:
+        choice = recommendation(analysis, max_risk=override)
+        statement(recommendation_sentence(analysis, max_risk=override)
+                  or one_sentence(analysis.maps[0], None))
+        fig = comparison_figure(list(analysis.maps), [m.label for m in analysis.maps], log_x=analysis.spec.log_x,
+                                log_y=analysis.spec.log_y, max_risk=override, choice=choice)
+        fig.update_layout(title={"text": html.escape(analysis.name)}, font={"size": 22}, height=680,
+                          margin={"t": 110})
+    plot(fig, key=f"present_map_{index}_{curve}")
+    show_kept_sources([analysis])
 
 prev, _, nxt = st.columns([1, 4, 1])
 if prev.button("◀ Previous", disabled=index == 0, key="present_prev", width="stretch"):

@@ -1,7 +1,8 @@
 """Render the README's images with Debian's Chromium: the analytic map and screenshots of the dashboard.
 
-    .venv/bin/python scripts/docs_images.py            # both
-    .venv/bin/python scripts/docs_images.py --map-only # docs/analytic_map.png only
+    .venv/bin/python scripts/docs_images.py              # all
+    .venv/bin/python scripts/docs_images.py --map-only   # docs/analytic_map.png only
+    .venv/bin/python scripts/docs_images.py --walkthrough # the README's walkthrough (docs/walkthrough/) only
 
 The map is drawn by Plotly in the browser (``Plotly.toImage``), so no image
 engine is needed on the server. The screenshots drive ``streamlit run app.py``
@@ -121,19 +122,108 @@ def dashboard_screenshots(browser) -> None:
         proc.wait(timeout=20)
 
 
+#: Width in pixels of a walkthrough picture (shrunk from the browser's 1400-pixel window).
+WALK_WIDTH = 900
+
+
+def _step(pg, name: str, locator=None) -> None:
+    """A small PNG of the page (or of one part of it) for the README's walkthrough."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    pg.mouse.move(0, 0)
+    pg.wait_for_timeout(400)
+    raw = (locator.screenshot() if locator is not None else pg.screenshot())
+    image = Image.open(BytesIO(raw)).convert("RGB")
+    if image.width > WALK_WIDTH:
+        image = image.resize((WALK_WIDTH, round(image.height * WALK_WIDTH / image.width)), Image.LANCZOS)
+    out = DOCS / "walkthrough" / f"{name}.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    image.quantize(colors=128).save(out, optimize=True)
+    print(f"docs/walkthrough/{name}.png")
+
+
+def _scroll_to(pg, text: str) -> None:
+    pg.get_by_text(text, exact=True).first.scroll_into_view_if_needed()
+    pg.wait_for_timeout(300)
+
+
+def walkthrough_screenshots(browser) -> None:
+    """Explore, present, teach: the steps of each user, from the running app."""
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "dashboard.serve", "--server.headless", "true",
+                             "--server.port", str(port), "--server.address", "127.0.0.1"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.3)
+        pg = browser.new_page(viewport={"width": 1400, "height": 900})
+        pg.set_default_timeout(120_000)
+        pg.goto(url)
+        _idle(pg)
+        main = pg.get_by_test_id("stMain")
+        # explore: own data, the analytic map drawn for them, a simulation, kept maps side by side
+        _nav(pg, "Data")
+        _step(pg, "explore_1_data")
+        _nav(pg, "Analytic map")
+        _step(pg, "explore_2_analytic")
+        pg.get_by_role("button", name="Keep this map").click()
+        _idle(pg)
+        _nav(pg, "Empirical map")
+        pg.get_by_role("button", name="Run simulation").click()
+        _idle(pg)
+        _step(pg, "explore_3_empirical")
+        pg.get_by_role("button", name="Keep this map").click()
+        _idle(pg)
+        # teach: the paper's examples, the formulas and the glossary
+        _nav(pg, "Home")
+        _scroll_to(pg, "Worked examples from the paper")
+        _step(pg, "teach_1_examples")
+        pg.get_by_role("button", name="Load Figure 4").click()
+        _idle(pg)
+        pg.get_by_role("button", name="Keep this map").click()
+        _idle(pg)
+        _scroll_to(pg, "In plain language")
+        _step(pg, "teach_2_plain_language")
+        pg.get_by_text("Glossary: the words of both maps").click()
+        _idle(pg)
+        _scroll_to(pg, "Formulas of the selected states")
+        _step(pg, "teach_3_formulas")
+        # present: one slide per kept map, then the report to hand out
+        _nav(pg, "Presentation")
+        _step(pg, "present_1_slide", main)
+        _nav(pg, "Report")
+        _step(pg, "present_2_report")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--map-only", action="store_true", help="only docs/analytic_map.png")
+    parser.add_argument("--walkthrough", action="store_true", help="only the walkthrough (docs/walkthrough/)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     DOCS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        if args.walkthrough:
+            walkthrough_screenshots(browser)
+            browser.close()
+            return 0
         (DOCS / "analytic_map.png").write_bytes(analytic_map_png(browser))
         print("docs/analytic_map.png")
         if not args.map_only:
             dashboard_screenshots(browser)
+            walkthrough_screenshots(browser)
         browser.close()
     return 0
 

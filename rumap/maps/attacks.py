@@ -214,20 +214,30 @@ def _mean(target: Target, a: AttackInputs) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Knowledge:
-    """A snooper's knowledge state: its estimator and whether it needs order statistics."""
+    """A snooper's knowledge state: its estimator, whether it needs order statistics, and how to state it.
+
+    ``latex`` is the estimator as a formula; ``noun`` names the state in a sentence.
+    """
 
     estimator: Callable[[Target, AttackInputs], np.ndarray]
     needs_rank: bool
     description: str
+    latex: str = ""
+    noun: str = ""
 
 
 #: Knowledge states of the empirical map, by name.
 KNOWLEDGE: dict[str, Knowledge] = {
-    "index": Knowledge(_index, False, "links the target to its masked record: Y_t"),
-    "position": Knowledge(_position, True, "knows the target's rank r: the order statistic Y_(r)"),
+    "index": Knowledge(_index, False, "links the target to its masked record: Y_t", r"\hat\tau = Y_t",
+                       "index knowledge"),
+    "position": Knowledge(_position, True, "knows the target's rank r: the order statistic Y_(r)",
+                          r"\hat\tau = Y_{(r)}", "position knowledge"),
     "corrected": Knowledge(_corrected, True, "knows the rank and the published lambda2: Y_(r) shrunk toward "
-                                             "mean(Y) by sqrt((s_Y^2 - lambda2) / s_Y^2)"),
-    "mean": Knowledge(_mean, False, "knows only that the target is in the data: mean(Y)"),
+                                             "mean(Y) by sqrt((s_Y^2 - lambda2) / s_Y^2)",
+                           r"\hat\tau = \bar Y + \left(Y_{(r)} - \bar Y\right)\sqrt{\frac{s_Y^2 - \lambda^2}{s_Y^2}}",
+                           "bias-corrected position knowledge"),
+    "mean": Knowledge(_mean, False, "knows only that the target is in the data: mean(Y)", r"\hat\tau = \bar Y",
+                      "knowledge that the target is in the data"),
 }
 
 

@@ -9,17 +9,22 @@ sentence; :func:`summary_lines` gives a short summary of a whole analysis.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+
+import numpy as np
 
 from rumap._validation import InstanceOf, Interval, validate_params
+from rumap.errors import InputError
 from rumap.maps.analytic import STATES
-from rumap.maps.optimum import Optimum
+from rumap.maps.optimum import Optimum, envelope
 from rumap.maps.pareto import GridChoice, best_under_risk
 from rumap.present.numbers import format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap
 from rumap.specs import Analysis, AnalyticSpec, _small_analysis
 
-__all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum"]
+__all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum", "recommendation",
+           "recommendation_sentence", "map_lines", "crossing_lines"]
 
 _TARGET_PHRASES = {"max": "the largest value", "min": "the smallest value"}
 
@@ -149,9 +154,104 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
             f"{format_number(choice.max_risk)}, and the data keep utility {format_number(choice.utility)}{eff_text}.")
 
 
+@validate_params({"analysis": InstanceOf(Analysis), "max_risk": [None, "max_risk"]},
+                 example=lambda: {"analysis": _small_analysis()})
+def recommendation(analysis: Analysis, max_risk: float | None = None) -> GridChoice | None:
+    """The parameter that keeps every curve of the analysis at or below the maximum tolerable risk.
+
+    The agency does not know which snooper it faces, so it protects against the
+    most dangerous one: for analytic maps the largest of the optima of Duncan et
+    al. (2001, section 3) for each state; otherwise the best grid point of the
+    worst case over the curves (:func:`rumap.maps.optimum.envelope`).
+
+    Parameters
+    ----------
+    analysis : Analysis
+    max_risk : float, optional
+        Default: the analysis's own maximum tolerable risk (``None`` then means no bound and no recommendation).
+
+    Returns
+    -------
+    GridChoice or None
+        ``map`` names the curve that sets the parameter; not reachable when
+        some curve never falls to the bound on the grid.
+
+    Examples
+    --------
+    >>> from rumap.specs import AnalyticSpec
+    >>> from rumap.present.statements import recommendation
+    >>> choice = recommendation(AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), max_risk=5.0).run())
+    >>> round(choice.value, 6), choice.map
+    (0.2, 'record')
+    """
+    if not analysis.maps:
+        return None
+    bound = analysis.max_risk if max_risk is None else max_risk
+    if bound is None:
+        return None
+    choices = [map_choice(analysis, i, max_risk=bound) for i in range(len(analysis.maps))]
+    if any(c is None or not c.reachable for c in choices):
+        return GridChoice(max_risk=bound, reachable=False)
+    if not isinstance(analysis.spec, AnalyticSpec):
+        try:
+            worst = envelope(list(analysis.maps))
+        except InputError:  # curves over different grids: the most demanding of their own choices
+            worst = None
+        if worst is not None:
+            choice = best_under_risk([worst], bound)
+            if not choice.reachable:
+                return choice
+            pos = int(abs(worst.values - choice.value).argmin())
+            index = int(np.argmax([m.risk[pos] for m in analysis.maps]))
+            return replace(choice, map=analysis.maps[index].label, map_index=index)
+    index = max(range(len(choices)), key=lambda i: choices[i].value)
+    return replace(choices[index], map=analysis.maps[index].label, map_index=index)
+
+
+@validate_params({"analysis": InstanceOf(Analysis), "max_risk": [None, "max_risk"]},
+                 example=lambda: {"analysis": _small_analysis()})
+def recommendation_sentence(analysis: Analysis, max_risk: float | None = None) -> str | None:
+    """The recommendation in one sentence, the first thing a reader is told; ``None`` without a risk bound.
+
+    Parameters
+    ----------
+    analysis : Analysis
+    max_risk : float, optional
+        Default: the analysis's own maximum tolerable risk.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> from rumap.specs import AnalyticSpec
+    >>> from rumap.present.statements import recommendation_sentence
+    >>> print(recommendation_sentence(AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"),
+    ...                                            max_risk=5.0).run()))
+    Recommendation: λ² = 0.2. It keeps the risk from every snooper shown at or below the tolerable 5 (the most demanding is the snooper who can link the target to its masked record), and the data keep utility 167 (83% efficiency).
+    """
+    choice = recommendation(analysis, max_risk)
+    if choice is None:
+        return None
+    m = analysis.maps[0]
+    symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
+    if not choice.reachable:
+        return (f"Recommendation: none on this grid. No {symbol} shown keeps the risk from every snooper at or below "
+                f"the tolerable {format_number(choice.max_risk)}: extend the grid, or accept a larger risk.")
+    chosen = analysis.maps[choice.map_index]
+    eff = _efficiency_at(chosen, choice)
+    eff_text = f" ({eff:.0%} efficiency)" if eff is not None else ""
+    start = "no masking is needed" if choice.value == 0 else f"{symbol} = {format_number(choice.value)}"
+    demanding = f" (the most demanding is the snooper {knowledge_phrase(chosen)})" if len(analysis.maps) > 1 else ""
+    return (f"Recommendation: {start}. It keeps the risk from every snooper shown at or below the tolerable "
+            f"{format_number(choice.max_risk)}{demanding}, and the data keep utility "
+            f"{format_number(choice.utility)}{eff_text}.")
+
+
 @validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
-def summary_lines(analysis: Analysis) -> list[str]:
-    """A plain-language summary of an analysis: one sentence per map, then where curves cross.
+def map_lines(analysis: Analysis) -> list[str]:
+    """One sentence per map of the analysis (:func:`one_sentence` at each map's own choice).
 
     Parameters
     ----------
@@ -161,11 +261,40 @@ def summary_lines(analysis: Analysis) -> list[str]:
     -------
     list of str
     """
-    lines = [one_sentence(m, map_choice(analysis, i)) for i, m in enumerate(analysis.maps)]
-    for c in analysis.crossings:
-        lines.append(f"The curves for {c.states[0]} and {c.states[1]} knowledge cross at λ² = {format_number(c.lambda2)} "
-                     f"(risk {format_number(c.risk)}): there a rational snooper switches estimator.")
-    return lines
+    return [one_sentence(m, map_choice(analysis, i)) for i, m in enumerate(analysis.maps)]
+
+
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
+def crossing_lines(analysis: Analysis) -> list[str]:
+    """Where the analysis's curves cross: there a rational snooper switches estimator.
+
+    Parameters
+    ----------
+    analysis : Analysis
+
+    Returns
+    -------
+    list of str
+    """
+    return [f"The curves for {c.states[0]} and {c.states[1]} knowledge cross at λ² = {format_number(c.lambda2)} "
+            f"(risk {format_number(c.risk)}): there a rational snooper switches estimator."
+            for c in analysis.crossings]
+
+
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
+def summary_lines(analysis: Analysis) -> list[str]:
+    """A plain-language summary of an analysis: the recommendation, one sentence per map, where curves cross.
+
+    Parameters
+    ----------
+    analysis : Analysis
+
+    Returns
+    -------
+    list of str
+    """
+    first = recommendation_sentence(analysis)
+    return [*([first] if first else []), *map_lines(analysis), *crossing_lines(analysis)]
 
 
 @validate_params({"optimum": InstanceOf(Optimum)}, example=lambda: {"optimum": _small_analysis().optima[0]})

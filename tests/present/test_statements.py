@@ -7,7 +7,16 @@ import numpy as np
 from rumap.maps.analytic import STATES
 from rumap.maps.optimum import max_tolerable_risk
 from rumap.maps.setting import AnalyticSetting
-from rumap.present.statements import describe_optimum, knowledge_phrase, map_choice, one_sentence, summary_lines
+from rumap.present.statements import (
+    crossing_lines,
+    describe_optimum,
+    knowledge_phrase,
+    map_choice,
+    one_sentence,
+    recommendation,
+    recommendation_sentence,
+    summary_lines,
+)
 from rumap.result import RUMap
 from rumap.specs import Analysis, AnalyticSpec, DataSource, EmpiricalSpec
 
@@ -17,6 +26,7 @@ PAPER = AnalyticSpec(n=200, sigma2=1.0, states=("record", "population", "percent
 def test_paper_sentences():
     analysis = PAPER.run()
     lines = summary_lines(analysis)
+    assert lines.pop(0).startswith("Recommendation: λ² = ")  # first the recommendation, then one line per map
     assert lines[0] == ("With λ² = 0.2, a snooper who can link the target to its masked record has risk 5 "
                         "(mean squared error 0.2), at most the tolerable 5, and the data keep utility 167 "
                         "(83% efficiency).")
@@ -73,3 +83,35 @@ def test_every_state_has_its_phrases():
     for name, state in STATES.items():
         opt = max_tolerable_risk(name, AnalyticSetting.from_data(np.linspace(-2, 2, 50), tau=0.3), 0.5)
         assert describe_optimum(opt).startswith(f"with {state.noun}, ")
+
+
+def test_the_recommendation_protects_against_the_most_demanding_snooper():
+    analysis = PAPER.run()
+    choice = recommendation(analysis)
+    optima = {o.state: o for o in analysis.optima}
+    assert choice.reachable and choice.value == max(o.lambda2 for o in optima.values())
+    assert choice.map == max(optima.values(), key=lambda o: o.lambda2).state
+    # at the recommended value no curve is above the bound (a finer grid, checked point by point)
+    fine = AnalyticSpec(n=200, sigma2=1.0, states=PAPER.states, lambda2_start=choice.value,
+                        lambda2_stop=choice.value + 1.0, lambda2_num=11).run()
+    assert all(m.risk[0] <= 5.0 * (1 + 1e-9) for m in fine.maps)
+    assert recommendation_sentence(analysis).startswith(f"Recommendation: λ² = {choice.value:.3g}.")
+    assert len(crossing_lines(analysis)) == len(analysis.crossings)
+
+
+def test_the_recommendation_on_a_grid_is_the_first_point_where_every_curve_is_below():
+    values = np.linspace(0.1, 1.0, 10)
+    utility = 1 / (1 + values)
+    steep = RUMap(parameter="lambda2", values=values, risk=1 / values, utility=utility, knowledge="index")
+    flat = RUMap(parameter="lambda2", values=values, risk=3.0 / (0.5 + values), utility=utility,
+                 knowledge="position")
+    spec = EmpiricalSpec(simulation={"method": "noise", "values": values.tolist(), "targets": ["max"],
+                                     "knowledge": ["index", "position"]},
+                         data=DataSource("bundled", "x", ("a",), n=10), max_risk=3.0)
+    analysis = Analysis(spec=spec, maps=(steep, flat))
+    choice = recommendation(analysis)
+    worst = np.maximum(steep.risk, flat.risk)
+    first = int(np.argmax(worst <= 3.0))
+    assert choice.reachable and choice.value == values[first] and choice.map == flat.label
+    assert not recommendation(analysis, max_risk=0.1).reachable
+    assert recommendation_sentence(analysis, max_risk=0.1).startswith("Recommendation: none on this grid.")

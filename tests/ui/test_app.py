@@ -52,6 +52,14 @@ def _traces(fig: dict, mode: str = "lines") -> dict[str, dict]:
             for t in fig["data"] if t.get("mode") == mode}
 
 
+def _svg_curves(at: AppTest) -> dict[str, str]:
+    """The curves of the pictures drawn as SVG: name -> colour."""
+    import re
+
+    bodies = " ".join(m.value for m in at.markdown)
+    return dict(re.findall(r'<polyline data-name="([^"]+)" stroke="([^"]+)"', bodies))
+
+
 def _errors(at: AppTest) -> list[str]:
     return [shown(e.value) for e in at.error]
 
@@ -84,8 +92,8 @@ def _keep(at: AppTest, key: str, name: str) -> None:
 def test_home_draws_a_map_and_loads_figure_4():
     at = _app()
     assert at.title[0].value == "R-U confidentiality maps"
-    (fig,) = _figures(at)
-    assert set(_traces(fig)) == {"record", "population"}
+    assert not _figures(at)  # a still picture: no plotting script to load on the first page
+    assert set(_svg_curves(at)) == {"record", "population"}
     at.button(key="example_figure-4").click().run()
     assert not at.exception and not _errors(at)
     assert at.title[0].value.startswith("Analytic R-U map")
@@ -264,14 +272,20 @@ def test_report_page_makes_each_image_once():
     assert [b.proto.label for b in at.get("download_button")][-2:] == ["sigma 1 (SVG)", "sigma 2 (SVG)"]
 
 
-def test_presentation_page_one_map_per_screen():
+def test_presentation_page_one_slide_per_map_or_per_curve():
     at = _app()
     _example(at, "figure-2")
     _keep(at, "analytic", "Figure 2")
     _goto(at, "presentation")
     assert not _errors(at)
-    (fig,) = _figures(at)
+    (fig,) = _figures(at)  # one slide for the kept map, with both its curves
     assert fig["layout"]["font"]["size"] >= 20
+    assert set(_traces(fig)) == {"record", "population"}
+    statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+    assert "rumap-statement'>Recommendation: λ² = 0.2." in statement
+    assert at.button(key="present_next").disabled  # one kept map, one slide
+    at.checkbox(key="present_per_curve").check().run()
+    (fig,) = _figures(at)
     assert "chosen: λ² = 0.2" in fig["layout"]["annotations"][-1]["text"]
     statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
     assert "a snooper who can link the target to its masked record has risk 5" in statement
@@ -280,6 +294,15 @@ def test_presentation_page_one_map_per_screen():
     assert fig2["layout"]["title"]["text"].endswith("population")
     assert "knows only that the target is from the population" in \
         [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+
+
+def test_plain_language_leads_with_the_recommendation_and_folds_the_crossings():
+    at = _app()
+    _example(at, "figure-4")
+    heading = [i for i, m in enumerate(at.markdown) if "Recommendation" in m.value]
+    assert heading and shown(at.markdown[heading[0]].value).startswith("**Recommendation: λ² = ")
+    crossings = [e for e in at.expander if e.label.startswith("Where the curves cross")]
+    assert len(crossings) == 1 and "switches estimator" in shown(crossings[0].markdown[0].value)
 
 
 def test_the_dashboard_cannot_exceed_the_work_budget():
@@ -453,8 +476,7 @@ def test_home_text_names_the_colours_the_chart_draws():
     from rumap.present.plotting import PALETTE
 
     at = _app()
-    (fig,) = _figures(at)
-    colours = {name: trace["line"]["color"] for name, trace in _traces(fig).items()}
+    colours = _svg_curves(at)
     words = dict(PALETTE)
     text = " ".join(m.value for m in at.markdown)
     for state, phrase in (("record", "masked record ("), ("population", "the population (")):
@@ -465,9 +487,51 @@ def test_home_text_names_the_colours_the_chart_draws():
 def test_the_analytic_page_says_what_it_draws():
     at = _app()
     _goto(at, "analytic")
-    assert any(shown(c.value).startswith("Drawn for the data income (synthetic, Table 1) [income]: n = 177")
-               and "(σ² and μ of the data)" in shown(c.value) for c in at.caption)
+    assert any(shown(c.value).startswith("Drawn for the data income (synthetic, Table 1) [income], n = 177: n = 177")
+               and "(σ² and μ of the data)" in shown(c.value) for c in at.info)
     _example(at, "figure-4")
-    captions = [shown(c.value) for c in at.caption]
-    assert any(c.startswith("Drawn for the setting n = 200, σ² = 1, μ = 0; no data set is used") for c in captions)
-    assert not any("Prefilled" in c for c in captions)
+    infos = [shown(c.value) for c in at.info]
+    assert any(c.startswith("Drawn for the worked example “Figure 4: adding the maximum”: n = 200, σ² = 1, μ = 0; "
+                            "no data set is used") for c in infos), infos
+    assert not any("Prefilled" in c or "income" in c for c in infos + [shown(c.value) for c in at.caption])
+
+
+def test_a_refused_file_or_column_leaves_the_earlier_selection_named_as_such():
+    at = _app()
+    _goto(at, "data")
+    at.radio(key="data_source").set_value("Upload a file").run()
+    content = b"income,age\n" + b"\n".join(f"{1000 + 37 * i % 900},{20 + i % 40}".encode() for i in range(60))
+    at.file_uploader(key="data_upload").set_value(("survey.csv", content, "text/csv")).run()
+    assert "Using income (n = 60)" in shown(at.success[0].value)
+    at.file_uploader(key="data_upload").set_value(("names.csv", b"name\na\nb\n", "text/csv")).run()
+    assert any("names.csv: no numeric column" in e for e in _errors(at))
+    expected = ("Still showing survey.csv [income], n = 60: the new file names.csv was refused because "
+                "names.csv: no numeric column")
+    assert any(shown(w.value).startswith(expected) for w in at.warning), [w.value for w in at.warning]
+    for page in ("analytic", "empirical"):
+        _goto(at, page)
+        assert any(shown(w.value).startswith(expected) for w in at.warning), page
+    assert at.session_state["rumap_selection"].source.name == "survey.csv"
+    # a column refused for its missing values: the earlier column stays, named as such
+    _goto(at, "data")
+    at.file_uploader(key="data_upload").set_value(("gaps.csv", b"a,b\n1,2\n2,\n3,5\n4,1\n", "text/csv")).run()
+    at.multiselect(key="data_columns").set_value(["b"]).run()
+    assert any("column 'b' has 1 missing" in e for e in _errors(at))
+    assert any(shown(w.value).startswith("Still showing gaps.csv [a], n = 4: b of gaps.csv was refused")
+               for w in at.warning), [shown(w.value) for w in at.warning]
+    _goto(at, "empirical")
+    assert any(shown(i.value) == "Data: gaps.csv [a], n = 4." for i in at.info)
+
+
+def test_both_pages_speak_the_glossary_s_words_and_show_the_formulas():
+    from rumap.maps.attacks import KNOWLEDGE
+
+    at = _app()
+    _goto(at, "empirical")
+    assert at.multiselect(key="em_knowledge").format_func("index") == "index = record"
+    formulas = [el.value.strip("$\n") for el in at.get("latex")]
+    assert KNOWLEDGE["index"].latex in formulas and KNOWLEDGE["position"].latex in formulas
+    assert any("**index = record**" in m.value for m in at.markdown)
+    _goto(at, "analytic")
+    assert at.multiselect(key="an_states").format_func("record") == "record = index (Eq 4)"
+    assert any("**percentile = position**" in m.value for m in at.markdown)

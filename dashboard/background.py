@@ -1,0 +1,146 @@
+"""Heavy runs outside the script thread: one process pool shared by every session, with progress.
+
+A long simulation (an empirical map, an MDAV map of many records) run in a
+session's script thread holds the interpreter's lock for seconds and stalls
+every other session's pages. :func:`run_in_pool` sends the specification and its
+data to a worker process instead (through a pipe, never a file) and waits,
+sleeping, while reporting the worker's progress; the server's own process stays
+free to draw pages. The workers run at a lower priority than the server, so
+page loads come first on a busy machine, and there are at most ``cores - 1`` of
+them (at least one): further runs wait their turn, shown as queued.
+
+This module imports no Streamlit, so the workers start without it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import sys
+import threading
+import time
+import types
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+
+#: Worker processes of the pool.
+WORKERS = max(1, (os.cpu_count() or 2) - 1)
+#: How much lower the workers' scheduling priority is than the server's.
+NICENESS = 10
+#: Seconds between two looks at a run's progress.
+POLL = 0.1
+
+_LOCK = threading.Lock()
+_POOL: ProcessPoolExecutor | None = None
+_PROGRESS: dict[int, float] = {}
+_JOBS = itertools.count()
+_QUEUE = None  # in a worker: where it reports progress
+
+
+def _start_worker(queue) -> None:
+    global _QUEUE
+    _QUEUE = queue
+    try:
+        os.nice(NICENESS)
+    except OSError:  # not allowed here: run at the server's priority
+        pass
+
+
+def _run(job: int, spec, data):
+    _QUEUE.put((job, 0.0))
+    return spec.run(data, progress=lambda fraction: _QUEUE.put((job, float(fraction))))
+
+
+def _listen(queue) -> None:
+    while True:
+        job, fraction = queue.get()
+        _PROGRESS[job] = fraction
+
+
+@contextmanager
+def _no_main_module() -> Iterator[None]:
+    """Start workers without the running page as their main module.
+
+    A spawned process imports the parent's ``__main__`` by path; while a page
+    runs, that is the page's script (Streamlit runs it as ``__main__``), which
+    must not run again in a worker. A bare stand-in hides it while processes start.
+    """
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
+def _submit(function, *args):
+    with _LOCK, _no_main_module():  # the pool starts its processes inside submit
+        return _pool().submit(function, *args)
+
+
+def _discard_pool() -> None:
+    global _POOL
+    with _LOCK:
+        if _POOL is not None:
+            _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL = None
+
+
+def _pool() -> ProcessPoolExecutor:
+    global _POOL
+    if _POOL is None:  # called under _LOCK
+        context = multiprocessing.get_context("spawn")  # no copy of the server's threads and sessions
+        queue = context.Queue()
+        threading.Thread(target=_listen, args=(queue,), daemon=True, name="rumap-progress").start()
+        _POOL = ProcessPoolExecutor(max_workers=WORKERS, mp_context=context, initializer=_start_worker,
+                                    initargs=(queue,))
+    return _POOL
+
+
+def _ready() -> bool:
+    import rumap.maps.simulation  # noqa: F401 - the import a first run would otherwise wait for
+
+    return True
+
+
+def warm_up() -> None:
+    """Start the workers now (they import rumap), so the first long run does not wait for them."""
+    try:
+        for _ in range(WORKERS):
+            _submit(_ready)
+    except (BrokenProcessPool, OSError, RuntimeError):  # the first run starts them again
+        _discard_pool()
+
+
+def run_in_pool(spec, data, progress: Callable[[float | None], None] | None = None):
+    """Run ``spec.run(data)`` in a worker process; returns its result (an exception is raised here).
+
+    Parameters
+    ----------
+    spec : EmpiricalSpec or AnalyticSpec
+    data : ndarray or None
+    progress : callable, optional
+        Called about ten times a second with the fraction done, or ``None``
+        while the run waits for a free worker.
+
+    Returns
+    -------
+    Analysis
+    """
+    job = next(_JOBS)
+    try:
+        future = _submit(_run, job, spec, data)
+        while not future.done():
+            if progress is not None:
+                progress(_PROGRESS.get(job))
+            time.sleep(POLL)
+        return future.result()
+    except BrokenProcessPool:  # a worker died (e.g. out of memory): a new pool next time, this run here
+        _discard_pool()
+        return spec.run(data, progress=progress)
+    finally:
+        _PROGRESS.pop(job, None)

@@ -1,0 +1,35 @@
+"""Long runs in the shared process pool: the same result as in the script thread, errors and progress come back."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dashboard.background import run_in_pool
+from rumap.errors import InputError
+from rumap.specs import DataSource, EmpiricalSpec
+
+
+def _spec(x: np.ndarray, knowledge: list[str]) -> EmpiricalSpec:
+    config = {"method": "noise", "values": [0.1, 0.5, 1.0], "targets": ["max"], "knowledge": knowledge,
+              "replicates": 20, "seed": 7}
+    return EmpiricalSpec(simulation=config, data=DataSource.of("upload", "x.csv", ["x"], x), max_risk=1.0)
+
+
+def test_a_run_in_the_pool_equals_the_run_here_and_reports_progress():
+    x = np.random.default_rng(3).normal(10.0, 2.0, size=(300, 1))
+    spec = _spec(x, ["index", "position"])
+    seen: list = []
+    pooled = run_in_pool(spec, x, progress=seen.append)
+    here = spec.run(x)
+    for a, b in zip(pooled.maps, here.maps, strict=True):
+        np.testing.assert_array_equal(a.risk, b.risk)
+        np.testing.assert_array_equal(a.utility, b.utility)
+    assert seen and all(f is None or 0.0 <= f <= 1.0 for f in seen)
+
+
+def test_bad_input_in_the_pool_is_raised_here():
+    x = np.random.default_rng(3).normal(10.0, 2.0, size=(300, 1))
+    other = np.random.default_rng(4).normal(10.0, 2.0, size=(300, 1))
+    with pytest.raises(InputError):
+        run_in_pool(_spec(x, ["index"]), other)  # not the data the specification was made for
