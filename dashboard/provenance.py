@@ -138,3 +138,19 @@ def show_kept_sources(analyses: list[Analysis]) -> None:
     """
     if analyses:
         st.info("Drawn for " + "; ".join(analysis_words(a) for a in analyses) + ".", icon=":material/dataset:")
+
+
+def show_page_file(name: str, rows: int, what: str = "Data") -> None:
+    """:func:`show_source` for a page that assesses its own file (a bundled example or an upload).
+
+    Parameters
+    ----------
+    name : str
+        The file's name (shown as plain text).
+    rows : int
+        Its number of records.
+    what : str
+        What the file is, e.g. ``"Data"`` or ``"Original and masked files"``.
+    """
+    show_source(f"{what}: {plain(name)}, n = {rows:,}. The Data page's choice does not apply here.", None,
+                uses_data=False)

@@ -22,6 +22,7 @@ from dashboard.code import command, script
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
+from dashboard.provenance import show_page_file
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import banding_map, pram_map, suppression_map
@@ -302,6 +303,7 @@ with errors_shown():
     if source is None:
         st.info("Upload the microdata file to assess, or choose the bundled example.")
         st.stop()
+    show_page_file(source.name, int(source.frame.shape[0]))
     columns = [str(c) for c in source.frame.columns]
     with st.sidebar:
         settings = settings_block(columns)

@@ -21,6 +21,7 @@ from dashboard.code import command, script
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain, plain_list
 from dashboard.pagemaps import PageMapSpec, page_analysis
+from dashboard.provenance import show_page_file
 from dashboard.widgets import (
     errors_shown,
     keep_controls,
@@ -305,6 +306,7 @@ with errors_shown():
     if sample is None:
         st.info("Upload the sample file to assess, or choose the bundled example.")
         st.stop()
+    show_page_file(sample.name, int(sample.frame.shape[0]))
     with st.sidebar:
         settings = settings_block(list(sample.frame.columns), int(sample.frame.shape[0]))
     if not settings.key:

@@ -76,8 +76,9 @@ with errors_shown():
                   or one_sentence(analysis.maps[0], None))
         fig = comparison_figure(list(analysis.maps), [m.label for m in analysis.maps], log_x=analysis.spec.log_x,
                                 log_y=analysis.spec.log_y, max_risk=override, choice=choice)
-        fig.update_layout(title={"text": html.escape(analysis.name)}, font={"size": 22}, height=680,
-                          margin={"t": 110})
+        fig.update_layout(title={"text": html.escape(analysis.name), "y": 0.98, "yanchor": "top"},
+                          font={"size": 22}, height=720, margin={"t": 70, "b": 170},
+                          legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2, "yanchor": "top"})
     plot(fig, key=f"present_map_{index}_{curve}")
     show_kept_sources([analysis])
 

@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard.code import bundled_path, command, script
 from dashboard.markdown import plain
+from dashboard.provenance import show_page_file
 from dashboard.widgets import errors_shown, multiselect, number, remembered, reproduce_code, selectbox, slider
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table, read_table_bytes
@@ -261,6 +262,7 @@ with errors_shown():
     if files is None:
         st.info("Upload the original file and its masked version.")
         st.stop()
+    show_page_file(files.label, int(files.original.shape[0]), "Original and masked files")
     if files.original.shape[0] != files.masked.shape[0]:
         raise InputError(f"the original has {files.original.shape[0]} rows but the masked file has "
                          f"{files.masked.shape[0]}")

@@ -99,6 +99,7 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.present.statements.map_lines",
          "rumap.present.statements.crossing_lines",
          "rumap.present.glossary.term",
+         "rumap.present.sketch.map_svg",
          "rumap.present.glossary.both_names",
          "rumap.present.glossary.glossary_frame",
          "rumap.present.table_figures.constructions_figure",

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from rumap._validation import Interval, validate_params
+from rumap._validation import InstanceOf, Interval, validate_params
 from rumap.present.numbers import format_number
 from rumap.present.plotting import PALETTE
 from rumap.specs import Analysis, _small_analysis
@@ -44,7 +44,7 @@ def _star(x: float, y: float, r: float) -> str:
     return " ".join(points)
 
 
-@validate_params({"width": Interval("int", 200, 4000, "both", "the picture's width in pixels"),
+@validate_params({"analysis": InstanceOf(Analysis), "width": Interval("int", 200, 4000, "both", "the picture's width in pixels"),
                   "height": Interval("int", 150, 4000, "both", "the picture's height in pixels")},
                  example=lambda: {"analysis": _small_analysis()})
 def map_svg(analysis: Analysis, width: int = 640, height: int = 400) -> str:

@@ -535,3 +535,12 @@ def test_both_pages_speak_the_glossary_s_words_and_show_the_formulas():
     _goto(at, "analytic")
     assert at.multiselect(key="an_states").format_func("record") == "record = index (Eq 4)"
     assert any("**percentile = position**" in m.value for m in at.markdown)
+
+
+def test_pages_with_their_own_file_name_it_at_the_top():
+    at = _app()
+    for page, start in (("identity", "Data: "), ("categorical", "Data: "),
+                        ("risk_measures", "Original and masked files: persons.csv + noise")):
+        _goto(at, page)
+        infos = [shown(i.value) for i in at.info]
+        assert any(i.startswith(start) and "n = " in i for i in infos), (page, infos)

@@ -163,8 +163,9 @@ def test_a_bad_file_shows_the_error_message(page):
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         files=[{"name": "notes.xyz", "mimeType": "application/octet-stream", "buffer": b"hello"}])
     _idle(page)
-    error = page.get_by_text("notes.xyz: unknown file format '.xyz'")
+    error = page.get_by_test_id("stAlertContentError").get_by_text("notes.xyz: unknown file format '.xyz'")
     error.wait_for()
+    page.get_by_text("Still showing incomes.csv [income], n = 177: the new file notes.xyz was refused because").wait_for()
     assert "Traceback" not in _main(page).inner_text()
     _shot(page, "data_error")
 
