@@ -202,6 +202,16 @@ def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.
     return cuts
 
 
+def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list[tuple[np.ndarray, float]]) -> float:
+    """A lower bound on the least cost: the LP relaxation of the master over the line cuts."""
+    if not cuts:
+        return 0.0
+    matrix = sparse.csr_matrix(np.array([c for c, _ in cuts]))
+    res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
+                  bounds=np.column_stack([fixed.astype(float), np.ones(n)]), method="highs")
+    return float(res.fun) if res.status == 0 else 0.0
+
+
 @assumes_valid
 def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
             method: str, time_limit: float) -> Pattern:
@@ -221,9 +231,12 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     incumbent: np.ndarray | None = None
     if method in ("heuristic", "auto"):
         incumbent = sequential_pattern(model, primaries, upper, lower, deadline=start + time_limit / 3)
-    if method == "heuristic":
-        return Pattern(incumbent, float(weights @ incumbent), 0.0, False, "heuristic", 0, 0)
     cuts = _initial_cuts(model, primaries)
+    if method == "heuristic":
+        bound = _relaxation_bound(model.n, weights, fixed, cuts)
+        cost = float(weights @ incumbent)
+        return Pattern(incumbent, cost, min(bound, cost), cost <= bound * (1 + 1e-9) + 1e-9, "heuristic", 0,
+                       len(cuts))
     lower_bound, iterations = 0.0, 0
     lb_vars = fixed.astype(float)
     while True:
