@@ -401,3 +401,19 @@ def test_the_analytic_page_says_what_it_draws():
     captions = [shown(c.value) for c in at.caption]
     assert any(c.startswith("Drawn for the setting n = 200, σ² = 1, μ = 0; no data set is used") for c in captions)
     assert not any("Prefilled" in c for c in captions)
+
+
+def test_a_kept_table_map_reaches_compare_and_report():
+    at = _app()
+    _goto(at, "tables")
+    at.checkbox(key="micro_draw_map").check().run()
+    assert not at.exception and not _errors(at), _errors(at)
+    _keep(at, "tables_micro", "table by P")
+    _goto(at, "report")
+    assert not _errors(at)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Curves (CSV)", "Curves (JSON)"]  # a page's map goes in the curves, with its Python
+    assert any("table by P" in shown(c.value) for c in at.caption)
+    _goto(at, "compare")
+    assert not at.exception and not _errors(at), _errors(at)
+    assert any("table by P" in t["name"] for fig in _figures(at) for t in fig["data"])
