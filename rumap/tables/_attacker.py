@@ -3,7 +3,8 @@
 Cells i = 1..n with nominal values a_i >= 0 are linked by equations A y = 0
 (every total minus its parts). Suppressing the set S lets the attacker move
 cell k by a deviation d with A d = 0, d_i = 0 outside S and -a_i <= d_i
-(non-negativity of y = a + d). A primary k is protected upwards when some such
+(non-negativity of y = a + d), or within external bounds
+-lb_i <= d_i <= ub_i known to the attacker. A primary k is protected upwards when some such
 d has d_k >= UPL_k and downwards when some has d_k <= -LPL_k.
 
 For each primary and direction the attacker's LP max s^T d (s = +-e_k) over
@@ -61,8 +62,12 @@ class Pattern:
 class AttackerModel:
     """Cells, their equations and costs, with the attacker's LPs."""
 
-    def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool) -> None:
+    def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool,
+                 external: float | None = None) -> None:
         self.values = np.asarray(values, dtype=float)
+        #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded).
+        self.fall = self.values if external is None else self.values * min(1.0, external)
+        self.rise = None if external is None else self.values * external
         self.equations = sparse.csr_matrix(equations)
         self.equations_csc = self.equations.tocsc()
         self.weights = np.asarray(weights, dtype=float)
@@ -75,7 +80,8 @@ class AttackerModel:
 
     def cap(self, level: float) -> np.ndarray:
         """Upper bound u_i on each cell's upward deviation."""
-        return np.full(self.n, level if self.network else self.big + level)
+        cap = np.full(self.n, level if self.network else self.big + level)
+        return cap if self.rise is None else np.minimum(cap, self.rise)
 
     def attack(self, req: Requirement, suppressed: np.ndarray) -> tuple[float, np.ndarray | None]:
         """The attacker's largest move of ``req.cell`` in ``req.sign``'s direction, and a cut when short of it.
@@ -91,7 +97,7 @@ class AttackerModel:
         cap = self.cap(req.level)
         objective_full = np.zeros(self.n)
         objective_full[req.cell] = -req.sign  # minimise -s^T d
-        bounds = np.column_stack([-self.values[cols], cap[cols]])
+        bounds = np.column_stack([-self.fall[cols], cap[cols]])
         if rows.size == 0:
             res = linprog(objective_full[cols], bounds=bounds, method="highs")
             eq_duals = np.zeros(0)
@@ -107,7 +113,7 @@ class AttackerModel:
         y[rows] = eq_duals
         reduced = objective_full - self.equations.T @ y
         lam_low, lam_up = np.maximum(reduced, 0.0), np.minimum(reduced, 0.0)
-        coefficients = lam_low * self.values - lam_up * cap
+        coefficients = lam_low * self.fall - lam_up * cap
         return move, np.minimum(coefficients, req.level)
 
     def deviation_path(self, req: Requirement, suppressed: np.ndarray) -> np.ndarray:
@@ -123,7 +129,7 @@ class AttackerModel:
         weight = np.where(suppressed, 0.0, self.weights + 1e-6 * scale)
         objective = np.concatenate([weight, weight])
         a_eq = sparse.hstack([self.equations, -self.equations]).tocsr()
-        bounds = [(0.0, float(c)) for c in cap] + [(0.0, float(v)) for v in self.values]
+        bounds = [(0.0, float(c)) for c in cap] + [(0.0, float(v)) for v in self.fall]
         lo, hi = (req.level, req.level) if req.sign > 0 else (0.0, 0.0)
         bounds[req.cell] = (lo, hi) if req.sign > 0 else (0.0, 0.0)
         bounds[n + req.cell] = (req.level, req.level) if req.sign < 0 else (0.0, 0.0)
