@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+from scipy.sparse.csgraph import connected_components
 
 from rumap._validation import assumes_valid
 from rumap.errors import InputError
@@ -73,6 +74,8 @@ class AttackerModel:
         self.weights = np.asarray(weights, dtype=float)
         self.network = network
         self.big = float(self.values.sum()) + 1.0
+        self._memo: dict[tuple[int, int, float, bytes], tuple[float, np.ndarray | None]] = {}
+        self._components: tuple[bytes, np.ndarray, np.ndarray] | None = None
 
     @property
     def n(self) -> int:
@@ -90,7 +93,32 @@ class AttackerModel:
         coefficients c (c @ x >= level is valid for every protecting x and
         c @ suppressed equals the move).
         """
-        cols = np.flatnonzero(suppressed)
+        cols = self._component(req.cell, suppressed)
+        key = (req.cell, req.sign, req.level, cols.tobytes())
+        if key not in self._memo:
+            self._memo[key] = self._attack_cells(req, cols)
+        return self._memo[key]
+
+    def _component(self, cell: int, suppressed: np.ndarray) -> np.ndarray:
+        """The suppressed cells linked to ``cell`` through equations holding suppressed cells.
+
+        The attacker's LP separates into these components: the others cannot move ``cell``.
+        """
+        pattern = suppressed.tobytes()
+        if self._components is None or self._components[0] != pattern:
+            cols = np.flatnonzero(suppressed)
+            incidence = self.equations_csc[:, cols].T.tocsr()
+            incidence.data = np.ones_like(incidence.data)
+            size = cols.size + incidence.shape[1]
+            graph = (sparse.bmat([[None, incidence], [incidence.T, None]], format="csr") if cols.size
+                     else sparse.csr_matrix((size, size)))
+            _, labels = connected_components(graph, directed=False)
+            self._components = (pattern, cols, labels[:cols.size])
+        _, cols, labels = self._components
+        where = np.searchsorted(cols, cell)
+        return cols[labels == labels[where]]
+
+    def _attack_cells(self, req: Requirement, cols: np.ndarray) -> tuple[float, np.ndarray | None]:
         sub = self.equations_csc[:, cols]
         rows = np.flatnonzero(np.diff(sub.tocsr().indptr) > 0)
         sub = sub.tocsr()[rows]
