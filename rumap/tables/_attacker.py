@@ -192,15 +192,17 @@ def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray
 
 @assumes_valid
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
-                       lower: np.ndarray, deadline: float | None = None) -> np.ndarray:
+                       lower: np.ndarray, deadline: float | None = None,
+                       start: np.ndarray | None = None) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
 
     Primaries are taken by decreasing value; each unmet direction adds the
-    support of its cheapest deviation given the cells already suppressed.
+    support of its cheapest deviation given the cells already suppressed
+    (``start``, e.g. the last master solution, repaired this way, or the primaries).
     Secondaries are then tried for removal by decreasing cost while time is left.
     """
     reqs = _requirements(model, primaries, upper, lower)
-    suppressed = np.zeros(model.n, dtype=bool)
+    suppressed = np.zeros(model.n, dtype=bool) if start is None else start.copy()
     suppressed[primaries] = True
     order = sorted(reqs, key=lambda r: -model.values[r.cell])
     for req in order:
@@ -252,9 +254,14 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
-    out of time (then the heuristic pattern is returned with the master's bound);
-    ``"heuristic"`` runs the sequential heuristic only; ``"auto"`` starts from
-    the heuristic and runs the MILP in the time left.
+    out of time, then falls back on the heuristic's pattern (or the master's
+    protecting incumbent) with the master's bound; ``"auto"`` does the same
+    with four fifths of the time for the MILP, then repairs the last master
+    solution by the heuristic (cheapest deviations for the unmet primaries) and
+    prunes it; ``"heuristic"`` runs the sequential heuristic only,
+    bounded below by the LP relaxation over the line cuts. The time limit
+    bounds the MILP and the pruning; the heuristic always completes a
+    protecting pattern.
     """
     start = time.monotonic()
     deadline = start + time_limit
@@ -262,22 +269,18 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     weights = np.where(fixed, 0.0, model.weights)
-    incumbent: np.ndarray | None = None
-    if method in ("heuristic", "auto"):
-        incumbent = sequential_pattern(model, primaries, upper, lower, deadline=start + time_limit / 3)
     cuts = _initial_cuts(model, primaries)
-    if method == "heuristic":
-        bound = _relaxation_bound(model.n, weights, fixed, cuts)
-        cost = float(weights @ incumbent)
-        return Pattern(incumbent, cost, min(bound, cost), cost <= bound * (1 + 1e-9) + 1e-9, "heuristic", 0,
-                       len(cuts))
     lower_bound, iterations = 0.0, 0
+    incumbent: np.ndarray | None = None
+    source = "heuristic"
+    milp_deadline = start + (0.0 if method == "heuristic" else time_limit if method == "milp" else 0.8 * time_limit)
     lb_vars = fixed.astype(float)
+    last_master: np.ndarray | None = None
     while True:
-        iterations += 1
-        remaining = deadline - time.monotonic()
+        remaining = milp_deadline - time.monotonic()
         if remaining <= 0.05:
             break
+        iterations += 1
         matrix = sparse.csr_matrix(np.array([c for c, _ in cuts])) if cuts else None
         constraints = [LinearConstraint(matrix, np.array([r for _, r in cuts]), np.inf)] if cuts else []
         res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, np.ones(model.n)),
@@ -293,22 +296,31 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         if res.x is None:
             break
         candidate = res.x > 0.5
+        last_master = candidate
         unmet = _unmet(model, reqs, candidate)
         if not unmet:
             if res.status == 0:
                 return Pattern(candidate, float(weights @ candidate), float(res.fun), True, "milp",
                                iterations, len(cuts))
-            if incumbent is None or weights @ candidate < weights @ incumbent:
-                incumbent = candidate
+            incumbent, source = candidate, "milp"
             break
         if res.status != 0:
             break
         cuts.extend((cut, req.level) for req, cut in unmet)
-        if incumbent is not None and lower_bound >= weights @ incumbent * (1 - 1e-9) - 1e-9:
-            return Pattern(incumbent, float(weights @ incumbent), lower_bound, True, "milp+heuristic",
-                           iterations, len(cuts))
-    if incumbent is None:
-        incumbent = sequential_pattern(model, primaries, upper, lower, deadline=time.monotonic() + 1.0)
+    lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:_initial_count(primaries,
+                                                                                                   model)]))
+    heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
+                                   start=last_master if incumbent is None else None)
+    if incumbent is None or weights @ heuristic < weights @ incumbent:
+        incumbent, source = heuristic, "heuristic"
     cost = float(weights @ incumbent)
-    return Pattern(incumbent, cost, min(lower_bound, cost), cost <= lower_bound * (1 + 1e-9) + 1e-9,
-                   "heuristic", iterations, len(cuts))
+    optimal = cost <= lower_bound * (1 + 1e-9) + 1e-9
+    method_used = ("milp+heuristic" if source == "heuristic" and method != "heuristic" else "milp") if optimal \
+        else source
+    return Pattern(incumbent, cost, min(lower_bound, cost), optimal, method_used, iterations, len(cuts))
+
+
+def _initial_count(primaries: np.ndarray, model: AttackerModel) -> int:
+    """How many line cuts :func:`_initial_cuts` makes (the relaxation bound uses those only, a cheap LP)."""
+    csc = model.equations_csc
+    return int(sum(csc.indptr[k + 1] - csc.indptr[k] for k in primaries))
