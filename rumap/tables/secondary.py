@@ -41,8 +41,9 @@ COSTS = {
     "unity": lambda values, frequencies: np.ones(np.size(values)),
 }
 
-#: Solution methods: ``milp`` cutting planes until proven optimal (the heuristic's pattern with the bound when
-#: time runs out), ``heuristic`` the sequential cheapest-deviation heuristic, ``auto`` the heuristic then the MILP.
+#: Solution methods: ``milp`` cutting planes until proven optimal (out of time, the last master solution repaired
+#: by the heuristic, with the master's bound), ``heuristic`` the sequential cheapest-deviation heuristic alone,
+#: ``auto`` the MILP for four fifths of the time, then the repair and pruning.
 METHODS = ("auto", "milp", "heuristic")
 
 #: Status of a cell in the protected table.
@@ -320,9 +321,11 @@ def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]]
         User costs: ``{(row, column): cost}`` overriding ``cost`` for those
         cells, or one cost per cell (row-major, with the totals).
     method : {"auto", "milp", "heuristic"}, default "auto"
-        ``milp``: cutting planes until HiGHS proves optimality; ``heuristic``:
-        the sequential cheapest-deviation heuristic; ``auto``: the heuristic,
-        then the MILP in the time left (its bound gives the gap).
+        ``milp``: cutting planes until HiGHS proves optimality or time runs
+        out (then the last master solution is repaired by cheapest deviations
+        and its gap to the master's bound reported); ``heuristic``: the
+        sequential cheapest-deviation heuristic alone; ``auto``: ``milp`` with
+        four fifths of the time, the rest for the repair's pruning.
     time_limit : float, default 30
         Seconds for the optimisation (the audit comes after).
     budget : WorkBudget
