@@ -22,6 +22,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--method", default="auto")
+    parser.add_argument("--protection", type=float, default=10.0)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     cells = np.round(np.exp(rng.normal(4.0, 1.0, (args.size, args.size))))
@@ -30,10 +31,10 @@ def main() -> None:
     chosen = rng.choice(len(inner), size=int(round(args.share * len(inner))), replace=False)
     primary = [table.label(*inner[i]) for i in chosen]
     start = time.perf_counter()
-    result = suppress_secondary(table, primary, protection=10.0, cost="value", method=args.method,
+    result = suppress_secondary(table, primary, protection=args.protection, cost="value", method=args.method,
                                 time_limit=args.time_limit)
     elapsed = time.perf_counter() - start
-    print(f"rumap {args.size} x {args.size} (+ totals), {len(primary)} primaries, protection 10%, cost value")
+    print(f"rumap {args.size} x {args.size} (+ totals), {len(primary)} primaries, protection {args.protection:g}%, cost value")
     print(f"  time {elapsed:.1f} s (optimisation limit {args.time_limit:g} s, audit included)")
     print(f"  method {result.method}, optimal {result.optimal}, cost {result.cost:.6g}, "
           f"lower bound {result.lower_bound:.6g}, gap {100 * result.gap:.2f}%")

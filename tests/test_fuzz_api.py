@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 import rumap
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, summary_table
+from rumap.maps.tables import protection_map, rule_map
 from rumap.result import RUMap
+from rumap.tables.microdata import table_from_microdata
 
 RNG = np.random.default_rng(4)
 X = np.round(RNG.normal(100.0, 15.0, (40, 2)), 3)
@@ -39,6 +41,9 @@ SEED = [-1, "a", 1.5, NAN, [1, 2], {"s": 1}]
 DATA = ["abc", None, [], [[]], np.full((3, 2), NAN), np.array([[1.0, INF], [2.0, 3.0]]), [["a", "b"]], {"a": 1},
         np.array([[1e308, 1.0], [1.1e308, 2.0], [0.9e308, 3.0]])]
 NAMES = [123, None, [1, 2], {"x": 1}, "nosuchname", ""]
+MICRODATA = pd.DataFrame({"r": ["a", "a", "b", "b", "b", "a"], "c": ["x", "y", "x", "y", "x", "x"],
+                          "v": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "s": list("uvwxyz"), "neg": [1.0, -2.0, 3.0, 4.0, 5.0, 6.0]})
+MICRO_TABLE = table_from_microdata(MICRODATA, "r", "c", response="v")
 
 #: (function, valid keyword arguments, {argument: (bad values, what the message must name)})
 CASES = [
@@ -96,6 +101,18 @@ CASES = [
     (rumap.rounding_ru_map, {"cells": np.array([[3.0, 4.0], [5.0, 6.0]]), "bases": [2.0, 3.0]},
      {"bases": ([[], [0.0], [NAN], "x", [-2.0]], "bases"), "statistic": (NAMES, "statistic"),
       "cells": ([[[NAN]], [[-1.0]], "x", None], "cells")}),
+    (table_from_microdata, {"frame": MICRODATA, "rows": "r", "columns": "c", "response": "v"},
+     {"rows": ([123, None, [1, 2], "nosuchname", ""], "rows"), "columns": ([123, "nosuchname", "r"], "columns"),
+      "response": ([123, "nosuchname", "r", "s", "neg"], "response"), "shadow": (["s", "neg", 5], "shadow"),
+      "layers": (["nosuchname", "r", 5], "layers"), "frame": ([None, "t", pd.DataFrame()], "frame"),
+      "hierarchies": (["abc", 5, {"zz": {}}, {"r": {"a": "b"}}, {"r": {"a": "p", "p": "q", "q": "p"}}], "hierarch")}),
+    (rule_map, {"table": MICRO_TABLE, "rule": "threshold", "values": [1.0, 3.0]},
+     {"values": ([[], [NAN], "x", [-1.0], None], "values"), "rule": (NAMES, "rule"),
+      "parameter": (["zz", 5], "parameter"), "protection": ([*POSITIVE, 101.0], "protection"),
+      "risk": (NAMES, "risk"), "utility": (NAMES, "utility"), "table": ([None, "t", TABLE], "table")}),
+    (protection_map, {"table": MICRO_TABLE.published(), "primary": [("a", "x")], "protections": [5.0, 20.0]},
+     {"protections": ([[], [NAN], "x", [-1.0], [101.0]], "protections"), "cost": (NAMES, "cost"),
+      "primary": ([[("zz", "x")], "ax", 5], "primary")}),
     (RUMap.from_dict, {"data": MAP.to_dict()},
      {"data": ([{}, None, [], "x", {"values": "x"}, {**MAP.to_dict(), "risk": "abc"}], "")}),
     (summary_table, {"x": X[:, 0]}, {"x": ([[], [NAN], "abc", None, [[1.0, 2.0]]], "")}),

@@ -111,7 +111,8 @@ def run_suppress(args: argparse.Namespace) -> int:
         primary = list(dict.fromkeys([*primary, *ruled]))
     with _native_output_silenced():
         result = suppress_secondary(table, primary, protection=args.protection, cost=args.cost,
-                                    time_limit=args.time_limit, budget=budget, frequencies=frequencies)
+                                    time_limit=args.time_limit, budget=budget, frequencies=frequencies,
+                                    external=args.external)
     if args.json:
         from rumap.cli import print_json
 
@@ -190,6 +191,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     s.add_argument("--cost", choices=list(COSTS), default="value",
                    help="cost of a suppression: the cell's value, its contributors (with --contributions; else 1) "
                         "or 1 per cell (default value)")
+    s.add_argument("--external", type=float, metavar="PERCENT",
+                   help="the attacker knows every cell within PERCENT %% of its value (default: only >= 0)")
     s.add_argument("--contributions", metavar="FILE",
                    help="contributions file whose cell column names table cells ROW:COL; --rule marks primaries")
     s.add_argument("--rule", choices=list(RULES), help="sensitivity rule marking primaries (with --contributions)")

@@ -194,7 +194,8 @@ def _required(values: np.ndarray, reference: np.ndarray, protection: float) -> t
                                   "low": [0.0] * 9, "high": [1.0, 3.0, 4.0, 3.0, 4.0, 7.0, 4.0, 6.0, 10.0],
                                   "reference": [("1", "1")]})
 def table_outcome(table: PublishedTable, low: np.ndarray, high: np.ndarray, reference: Sequence[tuple[str, str]],
-                  protection: float = 10.0, resolution: float = 1.0, rounded: np.ndarray | None = None) -> TableOutcome:
+                  protection: float = 10.0, resolution: float = 1.0, rounded: np.ndarray | None = None,
+                  hidden: np.ndarray | None = None) -> TableOutcome:
     """What an intruder knows of every entry of a protected table, for the measures of the maps.
 
     Parameters
@@ -211,6 +212,10 @@ def table_outcome(table: PublishedTable, low: np.ndarray, high: np.ndarray, refe
     resolution : float, default 1
     rounded : array_like, optional
         The published entries after rounding (then ``lost`` is the deviation).
+    hidden : array_like of bool, optional
+        The suppressed entries; by default those whose interval is wider than
+        their value. Give it so that a suppressed entry the margins disclose
+        exactly counts (m = 1, risk ``inf``).
 
     Returns
     -------
@@ -238,7 +243,12 @@ def table_outcome(table: PublishedTable, low: np.ndarray, high: np.ndarray, refe
                          f"got {low.size} and {high.size}")
     reference_positions = _positions(table, reference)
     scale = np.maximum(1.0, np.abs(values))
-    hidden = (np.abs(low - values) > _LEVEL_TOL * scale) | (np.abs(high - values) > _LEVEL_TOL * scale)
+    if hidden is None:
+        hidden = (np.abs(low - values) > _LEVEL_TOL * scale) | (np.abs(high - values) > _LEVEL_TOL * scale)
+    else:
+        hidden = np.asarray(hidden, dtype=bool).reshape(-1)
+        if hidden.shape != values.shape:
+            raise InputError(f"hidden needs one entry per cell with the totals ({values.size}), got {hidden.size}")
     inner = np.zeros(table.values.shape, dtype=bool)
     inner[:-1, :-1] = True
     inner = inner.ravel()
@@ -266,7 +276,7 @@ def _suppression_outcome(table: PublishedTable, primary: Sequence[tuple[str, str
     suppressed = np.array(result.status) != "published"
     low = np.where(suppressed, result.min, values)
     high = np.where(suppressed, result.max, values)
-    outcome = table_outcome(table, low, high, list(reference), required, resolution)
+    outcome = table_outcome(table, low, high, list(reference), required, resolution, hidden=suppressed)
     return outcome, {"primaries": len(result.primary), "secondaries": len(result.secondary),
                      "suppression_cost": result.cost, "optimal": result.optimal, "gap": result.gap}
 

@@ -3,7 +3,8 @@
 Cells i = 1..n with nominal values a_i >= 0 are linked by equations A y = 0
 (every total minus its parts). Suppressing the set S lets the attacker move
 cell k by a deviation d with A d = 0, d_i = 0 outside S and -a_i <= d_i
-(non-negativity of y = a + d). A primary k is protected upwards when some such
+(non-negativity of y = a + d), or within external bounds
+-lb_i <= d_i <= ub_i known to the attacker. A primary k is protected upwards when some such
 d has d_k >= UPL_k and downwards when some has d_k <= -LPL_k.
 
 For each primary and direction the attacker's LP max s^T d (s = +-e_k) over
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+from scipy.sparse.csgraph import connected_components
 
 from rumap._validation import assumes_valid
 from rumap.errors import InputError
@@ -61,13 +63,19 @@ class Pattern:
 class AttackerModel:
     """Cells, their equations and costs, with the attacker's LPs."""
 
-    def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool) -> None:
+    def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool,
+                 external: float | None = None) -> None:
         self.values = np.asarray(values, dtype=float)
+        #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded).
+        self.fall = self.values if external is None else self.values * min(1.0, external)
+        self.rise = None if external is None else self.values * external
         self.equations = sparse.csr_matrix(equations)
         self.equations_csc = self.equations.tocsc()
         self.weights = np.asarray(weights, dtype=float)
         self.network = network
         self.big = float(self.values.sum()) + 1.0
+        self._memo: dict[tuple[int, int, float, bytes], tuple[float, np.ndarray | None]] = {}
+        self._components: tuple[bytes, np.ndarray, np.ndarray] | None = None
 
     @property
     def n(self) -> int:
@@ -75,7 +83,8 @@ class AttackerModel:
 
     def cap(self, level: float) -> np.ndarray:
         """Upper bound u_i on each cell's upward deviation."""
-        return np.full(self.n, level if self.network else self.big + level)
+        cap = np.full(self.n, level if self.network else self.big + level)
+        return cap if self.rise is None else np.minimum(cap, self.rise)
 
     def attack(self, req: Requirement, suppressed: np.ndarray) -> tuple[float, np.ndarray | None]:
         """The attacker's largest move of ``req.cell`` in ``req.sign``'s direction, and a cut when short of it.
@@ -84,14 +93,39 @@ class AttackerModel:
         coefficients c (c @ x >= level is valid for every protecting x and
         c @ suppressed equals the move).
         """
-        cols = np.flatnonzero(suppressed)
+        cols = self._component(req.cell, suppressed)
+        key = (req.cell, req.sign, req.level, cols.tobytes())
+        if key not in self._memo:
+            self._memo[key] = self._attack_cells(req, cols)
+        return self._memo[key]
+
+    def _component(self, cell: int, suppressed: np.ndarray) -> np.ndarray:
+        """The suppressed cells linked to ``cell`` through equations holding suppressed cells.
+
+        The attacker's LP separates into these components: the others cannot move ``cell``.
+        """
+        pattern = suppressed.tobytes()
+        if self._components is None or self._components[0] != pattern:
+            cols = np.flatnonzero(suppressed)
+            incidence = self.equations_csc[:, cols].T.tocsr()
+            incidence.data = np.ones_like(incidence.data)
+            size = cols.size + incidence.shape[1]
+            graph = (sparse.bmat([[None, incidence], [incidence.T, None]], format="csr") if cols.size
+                     else sparse.csr_matrix((size, size)))
+            _, labels = connected_components(graph, directed=False)
+            self._components = (pattern, cols, labels[:cols.size])
+        _, cols, labels = self._components
+        where = np.searchsorted(cols, cell)
+        return cols[labels == labels[where]]
+
+    def _attack_cells(self, req: Requirement, cols: np.ndarray) -> tuple[float, np.ndarray | None]:
         sub = self.equations_csc[:, cols]
         rows = np.flatnonzero(np.diff(sub.tocsr().indptr) > 0)
         sub = sub.tocsr()[rows]
         cap = self.cap(req.level)
         objective_full = np.zeros(self.n)
         objective_full[req.cell] = -req.sign  # minimise -s^T d
-        bounds = np.column_stack([-self.values[cols], cap[cols]])
+        bounds = np.column_stack([-self.fall[cols], cap[cols]])
         if rows.size == 0:
             res = linprog(objective_full[cols], bounds=bounds, method="highs")
             eq_duals = np.zeros(0)
@@ -107,7 +141,7 @@ class AttackerModel:
         y[rows] = eq_duals
         reduced = objective_full - self.equations.T @ y
         lam_low, lam_up = np.maximum(reduced, 0.0), np.minimum(reduced, 0.0)
-        coefficients = lam_low * self.values - lam_up * cap
+        coefficients = lam_low * self.fall - lam_up * cap
         return move, np.minimum(coefficients, req.level)
 
     def deviation_path(self, req: Requirement, suppressed: np.ndarray) -> np.ndarray:
@@ -123,7 +157,7 @@ class AttackerModel:
         weight = np.where(suppressed, 0.0, self.weights + 1e-6 * scale)
         objective = np.concatenate([weight, weight])
         a_eq = sparse.hstack([self.equations, -self.equations]).tocsr()
-        bounds = [(0.0, float(c)) for c in cap] + [(0.0, float(v)) for v in self.values]
+        bounds = [(0.0, float(c)) for c in cap] + [(0.0, float(v)) for v in self.fall]
         lo, hi = (req.level, req.level) if req.sign > 0 else (0.0, 0.0)
         bounds[req.cell] = (lo, hi) if req.sign > 0 else (0.0, 0.0)
         bounds[n + req.cell] = (req.level, req.level) if req.sign < 0 else (0.0, 0.0)
@@ -158,15 +192,17 @@ def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray
 
 @assumes_valid
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
-                       lower: np.ndarray, deadline: float | None = None) -> np.ndarray:
+                       lower: np.ndarray, deadline: float | None = None,
+                       start: np.ndarray | None = None) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
 
     Primaries are taken by decreasing value; each unmet direction adds the
-    support of its cheapest deviation given the cells already suppressed.
+    support of its cheapest deviation given the cells already suppressed
+    (``start``, e.g. the last master solution, repaired this way, or the primaries).
     Secondaries are then tried for removal by decreasing cost while time is left.
     """
     reqs = _requirements(model, primaries, upper, lower)
-    suppressed = np.zeros(model.n, dtype=bool)
+    suppressed = np.zeros(model.n, dtype=bool) if start is None else start.copy()
     suppressed[primaries] = True
     order = sorted(reqs, key=lambda r: -model.values[r.cell])
     for req in order:
@@ -202,15 +238,30 @@ def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.
     return cuts
 
 
+def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list[tuple[np.ndarray, float]]) -> float:
+    """A lower bound on the least cost: the LP relaxation of the master over the line cuts."""
+    if not cuts:
+        return 0.0
+    matrix = sparse.csr_matrix(np.array([c for c, _ in cuts]))
+    res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
+                  bounds=np.column_stack([fixed.astype(float), np.ones(n)]), method="highs")
+    return float(res.fun) if res.status == 0 else 0.0
+
+
 @assumes_valid
 def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
             method: str, time_limit: float) -> Pattern:
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
-    out of time (then the heuristic pattern is returned with the master's bound);
-    ``"heuristic"`` runs the sequential heuristic only; ``"auto"`` starts from
-    the heuristic and runs the MILP in the time left.
+    out of time, then falls back on the heuristic's pattern (or the master's
+    protecting incumbent) with the master's bound; ``"auto"`` does the same
+    with four fifths of the time for the MILP, then repairs the last master
+    solution by the heuristic (cheapest deviations for the unmet primaries) and
+    prunes it; ``"heuristic"`` runs the sequential heuristic only,
+    bounded below by the LP relaxation over the line cuts. The time limit
+    bounds the MILP and the pruning; the heuristic always completes a
+    protecting pattern.
     """
     start = time.monotonic()
     deadline = start + time_limit
@@ -218,19 +269,18 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     weights = np.where(fixed, 0.0, model.weights)
-    incumbent: np.ndarray | None = None
-    if method in ("heuristic", "auto"):
-        incumbent = sequential_pattern(model, primaries, upper, lower, deadline=start + time_limit / 3)
-    if method == "heuristic":
-        return Pattern(incumbent, float(weights @ incumbent), 0.0, False, "heuristic", 0, 0)
     cuts = _initial_cuts(model, primaries)
     lower_bound, iterations = 0.0, 0
+    incumbent: np.ndarray | None = None
+    source = "heuristic"
+    milp_deadline = start + (0.0 if method == "heuristic" else time_limit if method == "milp" else 0.8 * time_limit)
     lb_vars = fixed.astype(float)
+    last_master: np.ndarray | None = None
     while True:
-        iterations += 1
-        remaining = deadline - time.monotonic()
+        remaining = milp_deadline - time.monotonic()
         if remaining <= 0.05:
             break
+        iterations += 1
         matrix = sparse.csr_matrix(np.array([c for c, _ in cuts])) if cuts else None
         constraints = [LinearConstraint(matrix, np.array([r for _, r in cuts]), np.inf)] if cuts else []
         res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, np.ones(model.n)),
@@ -246,22 +296,31 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         if res.x is None:
             break
         candidate = res.x > 0.5
+        last_master = candidate
         unmet = _unmet(model, reqs, candidate)
         if not unmet:
             if res.status == 0:
                 return Pattern(candidate, float(weights @ candidate), float(res.fun), True, "milp",
                                iterations, len(cuts))
-            if incumbent is None or weights @ candidate < weights @ incumbent:
-                incumbent = candidate
+            incumbent, source = candidate, "milp"
             break
         if res.status != 0:
             break
         cuts.extend((cut, req.level) for req, cut in unmet)
-        if incumbent is not None and lower_bound >= weights @ incumbent * (1 - 1e-9) - 1e-9:
-            return Pattern(incumbent, float(weights @ incumbent), lower_bound, True, "milp+heuristic",
-                           iterations, len(cuts))
-    if incumbent is None:
-        incumbent = sequential_pattern(model, primaries, upper, lower, deadline=time.monotonic() + 1.0)
+    lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:_initial_count(primaries,
+                                                                                                   model)]))
+    heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
+                                   start=last_master if incumbent is None else None)
+    if incumbent is None or weights @ heuristic < weights @ incumbent:
+        incumbent, source = heuristic, "heuristic"
     cost = float(weights @ incumbent)
-    return Pattern(incumbent, cost, min(lower_bound, cost), cost <= lower_bound * (1 + 1e-9) + 1e-9,
-                   "heuristic", iterations, len(cuts))
+    optimal = cost <= lower_bound * (1 + 1e-9) + 1e-9
+    method_used = ("milp+heuristic" if source == "heuristic" and method != "heuristic" else "milp") if optimal \
+        else source
+    return Pattern(incumbent, cost, min(lower_bound, cost), optimal, method_used, iterations, len(cuts))
+
+
+def _initial_count(primaries: np.ndarray, model: AttackerModel) -> int:
+    """How many line cuts :func:`_initial_cuts` makes (the relaxation bound uses those only, a cheap LP)."""
+    csc = model.equations_csc
+    return int(sum(csc.indptr[k + 1] - csc.indptr[k] for k in primaries))

@@ -23,6 +23,7 @@ from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.bounds import _margin_equations
+from rumap.tables.entropy import cell_risks
 from rumap.tables.published import PublishedTable
 from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import _labels, check_complete_additive, worked_example_table
@@ -87,28 +88,44 @@ class ControlledRounding:
         shape = (len(self.row_labels) + 1, len(self.column_labels) + 1)
         return PublishedTable(self.row_labels, self.column_labels, self.rounded.reshape(shape))
 
+    def _ranges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The originals an intruder cannot exclude: the grid points strictly inside (rounded - b, rounded + b),
+        at least 0; their number m and DR = 1 / log2 m."""
+        resolution = float(self.config.get("resolution", 1.0))
+        low = np.maximum(self.rounded - self.base + resolution / 2, 0.0)
+        high = self.rounded + self.base - resolution / 2
+        return cell_risks(low, high, resolution, None)
+
+    @property
+    def max_risk(self) -> float:
+        """The largest cell risk DR = 1 / log2 m over the entries."""
+        return float(self._ranges()[3].max(initial=0.0))
+
     def to_frame(self) -> pd.DataFrame:
-        """One row per entry: row, column, value, rounded, deviation, and the originals an intruder
-        cannot exclude (rounded - b, rounded + b), open, clipped at 0."""
+        """One row per entry: row, column, value, rounded, deviation, and the range min..max of originals an
+        intruder cannot exclude (grid points strictly within b of the rounded value, >= 0), their number m
+        (``values``) and DR = 1 / log2 m (``risk``)."""
+        low, high, m, risk = self._ranges()
         return pd.DataFrame({"row": list(self.rows), "column": list(self.columns), "value": self.values,
-                             "rounded": self.rounded, "deviation": self.deviation,
-                             "min": np.maximum(self.rounded - self.base, 0.0), "max": self.rounded + self.base})
+                             "rounded": self.rounded, "deviation": self.deviation, "min": low, "max": high,
+                             "values": m, "risk": risk})
 
     def to_dict(self) -> dict[str, Any]:
         """``{"cells", "base", "total_absolute_deviation", "max_absolute_deviation", "optimal", "gap"}``."""
         return json_safe({"cells": self.to_frame().to_dict(orient="records"), "base": self.base,
                           "total_absolute_deviation": self.total_absolute_deviation,
-                          "max_absolute_deviation": self.max_absolute_deviation, "optimal": self.optimal,
+                          "max_absolute_deviation": self.max_absolute_deviation, "max_risk": self.max_risk,
+                          "optimal": self.optimal,
                           "gap": self.gap, "method": "milp"})
 
 
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.read_published_table)"),
-                  "base": "rounding_base",
+                  "base": "rounding_base", "resolution": "resolution",
                   "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"table": worked_example_table(), "base": 5.0})
 def controlled_round(table: PublishedTable, base: float, time_limit: float = 30.0,
-                     budget: WorkBudget = DEFAULT_BUDGET) -> ControlledRounding:
+                     budget: WorkBudget = DEFAULT_BUDGET, resolution: float = 1.0) -> ControlledRounding:
     """Zero-restricted controlled rounding to base b of a complete table with its totals (MILP).
 
     Parameters
@@ -121,6 +138,10 @@ def controlled_round(table: PublishedTable, base: float, time_limit: float = 30.
         Seconds for HiGHS.
     budget : WorkBudget
         Refuses tables too large for the MILP.
+    resolution : float, default 1
+        Step between possible original values, for each entry's range and
+        risk DR = 1 / log2 m (m = 2b - 1 integers strictly within b of the
+        rounded value, fewer next to 0).
 
     Returns
     -------
@@ -153,6 +174,8 @@ def controlled_round(table: PublishedTable, base: float, time_limit: float = 30.
     [45, 100, 45, 190]
     >>> result.optimal, result.max_absolute_deviation < 5
     (True, True)
+    >>> round(result.max_risk, 4)  # 1 / log2 9: nine integers strictly within 5 of a rounded entry
+    0.3155
     """
     equations = check_complete_additive(table)
     values = table.values.ravel().astype(float)
@@ -181,4 +204,4 @@ def controlled_round(table: PublishedTable, base: float, time_limit: float = 30.
     gap = 0.0 if res.status == 0 else float(getattr(res, "mip_gap", np.nan) or 0.0)
     return ControlledRounding(tuple(r for r, _ in labels), tuple(c for _, c in labels), values, rounded,
                               float(base), res.status == 0, gap, table.row_labels, table.column_labels,
-                              {"time_limit": time_limit})
+                              {"time_limit": time_limit, "resolution": resolution})

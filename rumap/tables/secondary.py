@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import linprog
 
-from rumap._validation import InstanceOf, Interval, StrOptions, assumes_valid, validate_params
+from rumap._validation import InstanceOf, Interval, StrOptions, assumes_valid, check_scalar, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -40,12 +41,16 @@ COSTS = {
     "unity": lambda values, frequencies: np.ones(np.size(values)),
 }
 
-#: Solution methods: ``milp`` cutting planes until proven optimal (the heuristic's pattern with the bound when
-#: time runs out), ``heuristic`` the sequential cheapest-deviation heuristic, ``auto`` the heuristic then the MILP.
+#: Solution methods: ``milp`` cutting planes until proven optimal (out of time, the last master solution repaired
+#: by the heuristic, with the master's bound), ``heuristic`` the sequential cheapest-deviation heuristic alone,
+#: ``auto`` the MILP for four fifths of the time, then the repair and pruning.
 METHODS = ("auto", "milp", "heuristic")
 
 #: Status of a cell in the protected table.
 STATUSES = ("primary", "secondary", "published")
+
+#: External bounds, percent of a cell's value.
+_EXTERNAL = Interval("float", 0.0, 1e6, "neither", "external bound in percent of each cell's value")
 
 #: Work units per cell x attacker subproblem (an LP solve over the table's equations).
 _WORK_PER_SUBPROBLEM = 10.0
@@ -216,15 +221,42 @@ def check_budget(budget: WorkBudget, n_cells: int, n_equations: int, n_primaries
                       f"{n_cells} cells x {n_equations} equations x {2 * n_primaries} attacker subproblems")
 
 
-def audit(equations: np.ndarray, names: list[str], values: np.ndarray,
-          suppressed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The LP bounds (min, max) of every cell given the suppression mask (the value itself when published)."""
+def audit(equations: np.ndarray, names: list[str], values: np.ndarray, suppressed: np.ndarray,
+          external: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The LP bounds (min, max) of every cell given the suppression mask (the value itself when published).
+
+    Without external bounds: :func:`rumap.tables.bounds.lp_bounds` (y >= 0). With them, each suppressed
+    cell is known to lie within ``external`` times its value of it (and y >= 0).
+    """
     low, high = values.astype(float).copy(), values.astype(float).copy()
     if suppressed.any():
         matrix, rhs = _bounds_from_equations(equations, values, suppressed, names)
-        lo, hi = lp_bounds(matrix, rhs, np.zeros(int(suppressed.sum())))
+        if external is None:
+            lo, hi = lp_bounds(matrix, rhs, np.zeros(int(suppressed.sum())))
+        else:
+            lo, hi = _box_bounds(matrix, rhs, values[suppressed] * max(0.0, 1 - external),
+                                 values[suppressed] * (1 + external))
         low[suppressed], high[suppressed] = lo, hi
     return low, high
+
+
+def _box_bounds(matrix: np.ndarray, rhs: np.ndarray, lower: np.ndarray,
+                upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Minimum and maximum of every variable subject to matrix @ x = rhs, lower <= x <= upper (2 LPs each)."""
+    n = lower.size
+    bounds = np.column_stack([lower, upper])
+    mins, maxs = np.empty(n), np.empty(n)
+    for j in range(n):
+        objective = np.zeros(n)
+        objective[j] = 1.0
+        low = linprog(objective, A_eq=matrix if matrix.size else None, b_eq=rhs if matrix.size else None,
+                      bounds=bounds, method="highs")
+        high = linprog(-objective, A_eq=matrix if matrix.size else None, b_eq=rhs if matrix.size else None,
+                       bounds=bounds, method="highs")
+        if low.status != 0 or high.status != 0:
+            raise InputError(f"the audit's linear program failed: {low.message}")
+        mins[j], maxs[j] = low.fun, -high.fun
+    return mins, maxs
 
 
 def build_result(labels: Sequence[tuple[str, str]], values: np.ndarray, primaries: np.ndarray,
@@ -268,7 +300,8 @@ def worked_example_table() -> PublishedTable:
 def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]], protection: float = 10.0,
                        cost: str = "value", weights: Any = None, method: str = "auto", time_limit: float = 30.0,
                        budget: WorkBudget = DEFAULT_BUDGET,
-                       frequencies: Mapping[tuple[str, str], float] | None = None) -> SecondarySuppression:
+                       frequencies: Mapping[tuple[str, str], float] | None = None,
+                       external: float | None = None) -> SecondarySuppression:
     """Secondary cell suppression of a 2-D table with its totals at least cost (Fischetti-Salazar MILP).
 
     Parameters
@@ -288,15 +321,21 @@ def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]]
         User costs: ``{(row, column): cost}`` overriding ``cost`` for those
         cells, or one cost per cell (row-major, with the totals).
     method : {"auto", "milp", "heuristic"}, default "auto"
-        ``milp``: cutting planes until HiGHS proves optimality; ``heuristic``:
-        the sequential cheapest-deviation heuristic; ``auto``: the heuristic,
-        then the MILP in the time left (its bound gives the gap).
+        ``milp``: cutting planes until HiGHS proves optimality or time runs
+        out (then the last master solution is repaired by cheapest deviations
+        and its gap to the master's bound reported); ``heuristic``: the
+        sequential cheapest-deviation heuristic alone; ``auto``: ``milp`` with
+        four fifths of the time, the rest for the repair's pruning.
     time_limit : float, default 30
         Seconds for the optimisation (the audit comes after).
     budget : WorkBudget
         Refuses tables whose subproblems would be too large.
     frequencies : mapping, optional
         Number of contributors per cell ``{(row, column): count}`` for ``cost="cells"``.
+    external : float, optional
+        External bounds known to the attacker, in percent of each cell's value:
+        every cell lies within ``external`` % of its value (seed 004's
+        a_i - lb_i <= y_i <= a_i + ub_i). Default: only y >= 0.
 
     Returns
     -------
@@ -336,6 +375,9 @@ def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]]
     (37.0, True, True)
     >>> float(result.min[6]), float(result.max[6])  # the seed's y_23 in [5, 30]
     (5.0, 30.0)
+    >>> bounded = suppress_secondary(worked_example_table(), [("Activity II", "C")], external=50)
+    >>> float(bounded.min[6]), float(bounded.max[6])  # every cell within 50%: the seed's [18, 26]
+    (18.0, 26.0)
     """
     labels = _labels(table)
     equations = check_complete_additive(table)
@@ -345,9 +387,10 @@ def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]]
     check_budget(budget, values.size, equations.shape[0], primaries.size)
     w = cost_weights(labels, values, cost, weights, frequencies)
     levels = values[primaries] * protection / 100.0
-    model = AttackerModel(values, equations, w, network=True)
+    share = None if external is None else check_scalar("external", external, _EXTERNAL) / 100.0
+    model = AttackerModel(values, equations, w, network=True, external=share)
     pattern = protect(model, primaries, levels, levels, method=method, time_limit=time_limit)
-    low, high = audit(equations, names, values, pattern.suppressed)
+    low, high = audit(equations, names, values, pattern.suppressed, share)
     return build_result(labels, values, primaries, pattern, low, high, protection,
                         {"cost": "weights" if weights is not None else cost, "time_limit": time_limit,
-                         "iterations": pattern.iterations, "cuts": pattern.cuts})
+                         "iterations": pattern.iterations, "cuts": pattern.cuts, "external": external})

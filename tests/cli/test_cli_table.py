@@ -160,6 +160,14 @@ def test_suppress_json_contract(worked):
     assert "NaN" not in proc.stdout
 
 
+def test_suppress_external_bounds(worked, capsys):
+    assert main(["table", "suppress", "--table", str(worked), "--primary", "Activity II:C", "--external", "50",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    primary = next(c for c in out["cells"] if c["status"] == "primary")
+    assert (primary["min"], primary["max"]) == (18, 26)  # seed 004 with every cell known within 50%
+
+
 def test_suppress_costs_default_protection_and_text(worked, capsys):
     assert main(["table", "suppress", "--table", str(worked), "--primary", "Activity II:C", "--primary",
                  "Total:Total", "--cost", "unity", "--json"]) == 0

@@ -120,3 +120,15 @@ def test_bad_choices_are_refused(magnitude):
         protection_map(magnitude.published(), [("Nowhere", "large")], [10.0])
     with pytest.raises(InputError, match="at least one primary"):
         protection_map(magnitude.published(), [], [10.0])
+
+
+def test_a_suppressed_cell_the_margins_disclose_counts_as_disclosed():
+    table = PublishedTable.from_cells([[0.0, 5.0], [3.0, 4.0]])
+    values = table.values.ravel()
+    hidden = np.zeros(values.size, dtype=bool)
+    hidden[0] = True  # suppressed, but its interval is [0, 0]
+    outcome = table_outcome(table, values, values, [], hidden=hidden)
+    assert math.isinf(TABLE_RISKS["max_cell_risk"].compute(outcome))
+    assert TABLE_RISKS["max_cell_risk"].compute(table_outcome(table, values, values, [])) == 0.0
+    with pytest.raises(InputError, match="hidden needs one entry per cell"):
+        table_outcome(table, values, values, [], hidden=[True])

@@ -76,3 +76,15 @@ def test_bad_input():
     values[0, 0] = np.nan
     with pytest.raises(InputError, match="complete"):
         controlled_round(PublishedTable(table.row_labels, table.column_labels, values), 5)
+
+
+def test_ranges_and_risk_of_the_rounded_entries():
+    table = PublishedTable.from_cells(np.array([[0.0, 12.0], [3.0, 8.0]]))
+    result = controlled_round(table, 5)
+    frame = result.to_frame()
+    for _, cell in frame.iterrows():  # integers strictly within 5 of the rounded value, not below 0
+        expected = [v for v in range(int(cell.rounded) - 4, int(cell.rounded) + 5) if v >= 0]
+        assert (cell["min"], cell["max"], cell["values"]) == (expected[0], expected[-1], len(expected))
+        assert cell["min"] <= cell["value"] <= cell["max"]
+        assert cell["risk"] == pytest.approx(1 / np.log2(len(expected)))
+    assert result.max_risk == pytest.approx(frame["risk"].max())

@@ -57,6 +57,21 @@ def test_seed_worked_example_interval():
     assert result.cost == 8 + 17 + 12 and result.optimal and result.method == "milp" and result.all_protected
 
 
+def test_seed_worked_example_with_external_bounds():
+    """Every cell known within 50% of its value (11 <= y_23 <= 33): the same pattern gives y_23 in [18, 26]."""
+    result = suppress_secondary(worked_example_table(), [("Activity II", "C")], protection=10, external=50)
+    assert set(result.secondary) == {("Activity II", "A"), ("Activity III", "A"), ("Activity III", "C")}
+    frame = result.to_frame().set_index(["row", "column"])
+    assert (frame.loc[("Activity II", "C"), "min"], frame.loc[("Activity II", "C"), "max"]) == (18, 26)
+    assert frame.loc[("Activity II", "A"), "min"] >= 4 and frame.loc[("Activity III", "C"), "max"] <= 18
+    assert result.all_protected and result.optimal
+    # 20% needs [17.6, 26.4]: the rectangle no longer suffices, a dearer pattern is chosen and audited safe
+    wider = suppress_secondary(worked_example_table(), [("Activity II", "C")], protection=20, external=50)
+    assert wider.all_protected and wider.cost > result.cost
+    with pytest.raises(InputError, match="lower the protection"):
+        suppress_secondary(worked_example_table(), [("Activity II", "C")], protection=10, external=5)
+
+
 def test_single_primary_takes_the_cheapest_rectangle():
     cells = np.array([[5, 40, 30], [20, 25, 35], [30, 10, 45]], dtype=float)
     table = PublishedTable.from_cells(cells, ["a", "b", "c"], ["x", "y", "z"])
@@ -140,7 +155,10 @@ def test_short_time_limit_reports_a_safe_pattern_and_its_gap():
     result = suppress_secondary(table, primary, protection=30, time_limit=0.3)
     assert result.all_protected
     assert 0 <= result.gap <= 1 and result.lower_bound <= result.cost + 1e-9
-    assert result.optimal == (result.gap == 0) or result.optimal
+    if result.optimal:
+        assert result.gap == 0 and result.method in ("milp", "milp+heuristic")
+    else:
+        assert result.method == "heuristic" and result.gap == pytest.approx(1 - result.lower_bound / result.cost)
 
 
 def test_no_primary_publishes_everything():

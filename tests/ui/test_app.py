@@ -544,3 +544,19 @@ def test_pages_with_their_own_file_name_it_at_the_top():
         _goto(at, page)
         infos = [shown(i.value) for i in at.info]
         assert any(i.startswith(start) and "n = " in i for i in infos), (page, infos)
+
+
+def test_a_kept_table_map_reaches_compare_and_report():
+    at = _app()
+    _goto(at, "tables")
+    at.checkbox(key="micro_draw_map").check().run()
+    assert not at.exception and not _errors(at), _errors(at)
+    _keep(at, "tables_micro", "table by P")
+    _goto(at, "report")
+    assert not _errors(at)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Curves (CSV)", "Curves (JSON)"]  # a page's map goes in the curves, with its Python
+    assert any("table by P" in shown(c.value) for c in at.caption)
+    _goto(at, "compare")
+    assert not at.exception and not _errors(at), _errors(at)
+    assert any("table by P" in t["name"] for fig in _figures(at) for t in fig["data"])

@@ -142,8 +142,12 @@ def test_microdata_section_in_a_browser():
             expect(main.get_by_text("Audit interval of each suppressed cell")).to_be_visible(timeout=120_000)
             expect(main.get_by_text("Red: primary; amber: secondary")).to_be_visible()
             pg.get_by_text("draw the R-U map (one protection per value)").click()
-            expect(main.locator(".js-plotly-plot").last).to_be_visible(timeout=120_000)
-            expect(main.get_by_text("Keep this map")).to_be_visible(timeout=60_000)
+            plots = main.locator(".js-plotly-plot:visible")
+            expect(plots).to_have_count(1, timeout=120_000)  # the table's R-U map, the only plot of the tab
+            keep = main.locator("button:visible", has_text="Keep this map")
+            expect(keep).to_have_count(1, timeout=60_000)
+            keep.click()
+            expect(main.get_by_text("Kept maps:").locator("visible=true")).to_have_count(1, timeout=60_000)
             assert "Traceback" not in pg.content()
             browser.close()
     finally:
