@@ -4,7 +4,9 @@
   (target under 2 s);
 - every combination of up to 3 of 10 keys on 10^5 records (target under 5 s);
 - local suppression to 3-anonymity of the bundled survey (sdcMicro's
-  ``localSuppression`` beside it).
+  ``localSuppression`` beside it);
+- SUDA2 special uniques of the survey (5 keys) and of 10^5 records on 7 keys
+  (sdcMicro's ``suda2`` beside it, and whether its scores agree).
 
 The sdcMicro figures come from one ``Rscript`` run on the same data written to
 a temporary CSV; they are skipped (and said so) where R or sdcMicro is missing.
@@ -27,6 +29,7 @@ from rumap.masking.categorical import local_suppression
 from rumap.masking.optimal_suppression import optimal_suppression
 from rumap.risk.individual import individual_risk
 from rumap.risk.keys import key_analysis
+from rumap.risk.suda import suda2
 
 ROOT = Path(__file__).resolve().parent.parent
 SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
@@ -49,6 +52,43 @@ def sdcmicro_seconds(script: str) -> float | None:
     if proc.returncode != 0:
         return None
     return float(proc.stdout.strip().splitlines()[-1].split()[-1])
+
+
+def sdcmicro_suda2(path: Path, keys: list[str]) -> tuple[float, np.ndarray] | None:
+    """sdcMicro's suda2 on a CSV: its seconds and its SUDA scores, or None without R and sdcMicro."""
+    if shutil.which("Rscript") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "scores.txt"
+        script = (f"suppressPackageStartupMessages(library(sdcMicro)); d <- read.csv('{path}', na.strings = '');"
+                  f"keys <- c({', '.join(repr(k) for k in keys)}); for (k in keys) d[[k]] <- as.factor(d[[k]]);"
+                  "t <- system.time(s <- suda2(d, variables = keys));"
+                  f"writeLines(format(s$score, digits = 15), '{out}'); cat(t[['elapsed']], '\\n')")
+        proc = subprocess.run(["Rscript", "-e", script], capture_output=True, text=True, timeout=3600)
+        if proc.returncode != 0:
+            return None
+        return float(proc.stdout.strip().splitlines()[-1].split()[-1]), np.loadtxt(out)
+
+
+def bench_suda(rng: np.random.Generator) -> None:
+    """SUDA2 on the survey and on 10^5 records x 7 keys, beside sdcMicro's suda2."""
+    wide = pd.DataFrame({f"k{i}": rng.integers(0, 3 + 2 * i, 100_000) for i in range(7)})
+    cases = [("survey (2,329 records, 5 keys)", SURVEY, pd.read_csv(SURVEY), SURVEY_KEYS),
+             ("10^5 records x 7 keys", None, wide, list(wide.columns))]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, path, data, keys in cases:
+            seconds, result = timed(lambda data=data, keys=keys: suda2(data, keys))
+            if path is None:
+                path = Path(tmp) / "suda.csv"
+                data.to_csv(path, index=False)
+            peer = sdcmicro_suda2(path, keys)
+            if peer is None:
+                peer_text = "sdcMicro not installed"
+            else:
+                agree = np.array_equal(peer[1], result.score)
+                peer_text = (f"sdcMicro suda2 {peer[0]:.2f} s ({peer[0] / seconds:.1f}x), scores "
+                             f"{'equal' if agree else 'DIFFERENT'}")
+            print(f"SUDA2, {label}: rumap {seconds:.2f} s, {result.special_uniques:,} special uniques; {peer_text}")
 
 
 def main() -> None:
@@ -87,5 +127,13 @@ def main() -> None:
           f"{int(result.suppressed.sum())} values suppressed (optimal for mu-Argus's model of unsafe combinations)")
 
 
+    bench_suda(rng)
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:] == ["suda"]:  # the SUDA2 figures alone
+        bench_suda(np.random.default_rng(0))
+    else:
+        main()

@@ -4,9 +4,10 @@ The page measures the individual risk of every record on the chosen keys
 (mu-Argus/sdcMicro), the households' risk, k-anonymity and l-diversity, lists
 the unsafe combinations of key variables, and draws the R-U maps of local
 suppression (over k), PRAM (over the retention probability) and global
-recoding (over the band width). A thin layer over :mod:`rumap.risk.individual`,
-:mod:`rumap.risk.keys`, :mod:`rumap.masking.categorical` and
-:mod:`rumap.maps.categorical`; runs on its own
+recoding (over the band width), each with a choice of R and U, and SUDA2's
+special uniques. A thin layer over :mod:`rumap.risk.individual`,
+:mod:`rumap.risk.keys`, :mod:`rumap.risk.suda`, :mod:`rumap.masking.categorical`
+and :mod:`rumap.maps.categorical`; runs on its own
 (``python -m streamlit run pages/categorical.py`` from the project's root).
 """
 
@@ -25,15 +26,18 @@ from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code
 from rumap.fingerprint import bytes_digest, cache_key
-from rumap.maps.categorical import banding_map, pram_map, suppression_map
+from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, banding_map, pram_map, suppression_map
 from rumap.masking.categorical import parse_merge, pram_matrix, recode
 from rumap.present.plotting import ru_map_figure
+from rumap.present.report import csv_text
 from rumap.risk.individual import individual_risk, l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
+from rumap.risk.suda import suda2
 
 EXAMPLE = "survey (synthetic, households and weights)"
 DEFAULT_KEYS = ("age_band", "sex", "region", "marital", "occupation")
 NONE = "(none)"
+DEFAULT_MEASURE = "(the method's own)"
 
 
 #: The file assessed (its table, name and how code refers to it).
@@ -121,6 +125,81 @@ def settings_block(columns: list[str]) -> Settings:
     return Settings(tuple(keys), weight, household, sensitive, k, threshold)
 
 
+@dataclass(frozen=True)
+class Measures:
+    """The R and U the maps draw (``None``: each method's own) and their options."""
+
+    risk: str | None
+    utility: str | None
+    options: dict
+
+    def flags(self) -> tuple:
+        """The command line's flags for these measures."""
+        out: tuple = ()
+        if self.risk is not None:
+            out += ("--risk", self.risk)
+        if self.utility is not None:
+            out += ("--utility", self.utility)
+        names = {"threshold": "--risk-threshold", "k": "--anonymity-k", "response": "--response"}
+        for name, value in self.options.items():
+            out += (("--pair", ",".join(value)) if name == "pair" else (names[name], value))
+        return out
+
+    def arguments(self) -> str:
+        """The Python call's keyword arguments for these measures."""
+        return f"risk={self.risk!r}, utility={self.utility!r}, options={self.options!r}"
+
+
+def measures_block(frame: pd.DataFrame, s: Settings) -> Measures:
+    """The R and U of the maps, and the option each needs.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    s : Settings
+
+    Returns
+    -------
+    Measures
+    """
+    left, right = st.columns(2)
+    risks, utilities = [DEFAULT_MEASURE, *CATEGORICAL_RISKS], [DEFAULT_MEASURE, *CATEGORICAL_UTILITIES]
+    with left:
+        risk = remembered(st.selectbox, "R of the maps", "cat_map_risk", DEFAULT_MEASURE, options=risks,
+                          format_func=lambda n: n if n == DEFAULT_MEASURE else CATEGORICAL_RISKS[n].label)
+    with right:
+        utility = remembered(st.selectbox, "U of the maps", "cat_map_utility", DEFAULT_MEASURE, options=utilities,
+                             format_func=lambda n: n if n == DEFAULT_MEASURE else CATEGORICAL_UTILITIES[n].label)
+    options: dict = {}
+    if risk == "share_above":
+        options["threshold"] = float(number("risk_bound", "risk threshold (share of records above it)",
+                                            "cat_map_threshold", 0.1, format="%.3f"))
+    if risk == "k_violations":
+        options["k"] = max(2, s.k)
+        st.caption(f"k-anonymity violations counted with k = {options['k']} (the sidebar's k).")
+    columns = [str(c) for c in frame.columns]
+    if utility == "cramers_v":
+        a, b = st.columns(2)
+        with a:
+            first = remembered(st.selectbox, "first variable of Cramer's V", "cat_pair_first", s.keys[0],
+                               options=columns)
+        with b:
+            others = [c for c in columns if c != first]
+            second = remembered(st.selectbox, "second variable", "cat_pair_second",
+                                next((c for c in others if c in ("health", "marital")), others[0]), options=others)
+        options["pair"] = (first, second)
+    if utility == "regression":
+        numeric = [c for c in columns if c not in s.keys and pd.api.types.is_numeric_dtype(frame[c])]
+        if not numeric:
+            st.info("The regression utility needs a numeric response that is not a key.")
+            utility = None
+        else:
+            options["response"] = remembered(st.selectbox, "response regressed on the keys", "cat_response",
+                                              "weight" if "weight" in numeric else numeric[0], options=numeric)
+    return Measures(None if risk == DEFAULT_MEASURE else risk, None if utility == DEFAULT_MEASURE else utility,
+                    options)
+
+
 def parse_merges(text: str) -> dict[str, dict[str, str]]:
     """Recoding lines ``VAR: A, B = NEW`` (one per line) as ``{VAR: {A: NEW, B: NEW}}``.
 
@@ -163,6 +242,11 @@ def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
                    "key group that shows a single value, which anyone knowing the key learns.")
     st.caption("Individual risk as mu-Argus and sdcMicro compute it (negative binomial posterior of 1/F_k given "
                "f_k; 1/f_k without weights); a missing key value matches any category.")
+    if st.button("Per-record risk as CSV", key="cat_risk_prepare",
+                 help="prepare a table of every record's keys, f_k, F_k and risk for download"):
+        table = pd.concat([frame[list(s.keys)].reset_index(drop=True), result.to_frame()], axis=1)
+        st.download_button("Download the per-record risk (CSV)", csv_text(table), file_name="rumap_record_risk.csv",
+                           mime="text/csv", on_click="ignore", key="cat_risk_download")
     cli = command("risk", "individual", "--data", file.path, "--keys", ",".join(s.keys),
                   *(("--weight", s.weight) if s.weight else ()), *(("--household", s.household) if s.household else ()),
                   "--k", s.k, "--json")
@@ -204,7 +288,12 @@ def _keep(file: File, s: Settings, ru, label: str, settings: dict, python: str, 
     keep_controls(page_analysis([ru], spec), key)
 
 
-def suppression_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
+def _measured(m: Measures) -> dict:
+    return {"risk": m.risk, "utility": m.utility, "options": {k: list(v) if isinstance(v, tuple) else v
+                                                              for k, v in m.options.items()}}
+
+
+def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     """The R-U map of local suppression over k.
 
     Parameters
@@ -212,24 +301,27 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     file : File
     s : Settings
     frame : DataFrame
+    m : Measures
     """
     top = int(number("k", "largest k", "cat_k_max", 5))
     ks = list(range(1, top + 1))
-    ru = cached(frame, "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight},
-                lambda: suppression_map(frame, list(s.keys), ks, weight=s.weight, source=file.name))
+    ru = cached(frame, "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
+                lambda: suppression_map(frame, list(s.keys), ks, weight=s.weight, source=file.name, risk=m.risk,
+                                        utility=m.utility, options=m.options))
     plot(ru_map_figure([ru]), key="cat_suppression_chart")
-    st.caption("Each point suppresses key values (mu-Argus's rule) until the file is k-anonymous. R: mean "
-               "individual risk afterwards; U: share of key values kept.")
+    st.caption(f"Each point suppresses key values (mu-Argus's rule) until the file is k-anonymous. "
+               f"{plain(ru.risk_label)}; {plain(ru.utility_label)}.")
     st.dataframe(ru.to_frame(), hide_index=True)
     cli = command("simulate", "--data", file.path, "--method", "suppress", "--keys", ",".join(s.keys), "--k",
-                  f"1:{top}", *(("--weight", s.weight) if s.weight else ()), "--json")
+                  f"1:{top}", *(("--weight", s.weight) if s.weight else ()), *m.flags(), "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["suppression_map"]},
                     [f"frame = read_table({file.path!r})",
-                     f"ru = suppression_map(frame, {list(s.keys)!r}, {ks!r}, weight={s.weight!r})"])
-    _keep(file, s, ru, "local suppression", {"ks": ks, "weight": s.weight}, python, "cat_suppression", cli)
+                     f"ru = suppression_map(frame, {list(s.keys)!r}, {ks!r}, weight={s.weight!r}, {m.arguments()})"])
+    _keep(file, s, ru, "local suppression", {"ks": ks, "weight": s.weight, **_measured(m)}, python,
+          "cat_suppression", cli)
 
 
-def pram_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
+def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     """The simulated R-U map of PRAM over the retention probability.
 
     Parameters
@@ -237,15 +329,17 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     file : File
     s : Settings
     frame : DataFrame
+    m : Measures
     """
     replicates = int(number("replicates", "replicates", "cat_replicates", 10))
     thetas = [0.2, 0.4, 0.6, 0.8, 1.0]
-    ru = cached(frame, "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates},
-                lambda: pram_map(frame, list(s.keys), thetas, replicates=replicates, seed=0, source=file.name))
+    ru = cached(frame, "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
+                                "weight": s.weight},
+                lambda: pram_map(frame, list(s.keys), thetas, replicates=replicates, seed=0, source=file.name,
+                                 risk=m.risk, utility=m.utility, options=m.options, weight=s.weight))
     plot(ru_map_figure([ru]), key="cat_pram_chart")
-    st.caption("Invariant PRAM keeps each key value with probability theta, else redraws it from the variable's "
-               "distribution. R: expected share re-identified by matching true keys; U: 1 - Hellinger distance "
-               "of the key table. Bands: 95% over the replicates.")
+    st.caption(f"Invariant PRAM keeps each key value with probability theta, else redraws it from the variable's "
+               f"distribution. {plain(ru.risk_label)}; {plain(ru.utility_label)}. Bands: 95% over the replicates.")
     st.dataframe(ru.to_frame(), hide_index=True)
     with st.expander("Transition matrices"):
         theta = float(number("theta", "theta (probability that a value is kept)", "cat_theta", 0.8, format="%.2f"))
@@ -256,14 +350,17 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
                    "the expected frequencies (pi P = pi).")
         st.dataframe(pd.DataFrame(matrix, index=counts.index, columns=counts.index).round(4), width="stretch")
     cli = command("simulate", "--data", file.path, "--method", "pram", "--keys", ",".join(s.keys), "--theta",
-                  "0.2:1:5", "--replicates", replicates, "--seed", 0, "--json")
+                  "0.2:1:5", "--replicates", replicates, "--seed", 0, *(("--weight", s.weight) if s.weight else ()),
+                  *m.flags(), "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["pram_map"]},
                     [f"frame = read_table({file.path!r})",
-                     f"ru = pram_map(frame, {list(s.keys)!r}, {thetas!r}, replicates={replicates}, seed=0)"])
-    _keep(file, s, ru, "PRAM", {"thetas": thetas, "replicates": replicates, "seed": 0}, python, "cat_pram", cli)
+                     f"ru = pram_map(frame, {list(s.keys)!r}, {thetas!r}, replicates={replicates}, seed=0, "
+                     f"weight={s.weight!r}, {m.arguments()})"])
+    _keep(file, s, ru, "PRAM", {"thetas": thetas, "replicates": replicates, "seed": 0, **_measured(m)}, python,
+          "cat_pram", cli)
 
 
-def banding_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
+def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     """The R-U map of banding a numeric key over the band width.
 
     Parameters
@@ -271,6 +368,7 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     file : File
     s : Settings
     frame : DataFrame
+    m : Measures
     """
     numeric = [c for c in s.keys if pd.api.types.is_numeric_dtype(frame[c])]
     if not numeric:
@@ -278,19 +376,61 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
         return
     variable = remembered(st.selectbox, "numeric key to band", "cat_band_variable", numeric[0], options=numeric)
     widths = [2.0, 4.0, 6.0, 8.0, 10.0]
-    ru = cached(frame, "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight},
-                lambda: banding_map(frame, list(s.keys), variable, widths, weight=s.weight, source=file.name))
+    ru = cached(frame, "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
+                lambda: banding_map(frame, list(s.keys), variable, widths, weight=s.weight, source=file.name,
+                                    risk=m.risk, utility=m.utility, options=m.options))
     plot(ru_map_figure([ru]), key="cat_banding_chart")
-    st.caption(f"Global recoding of {plain(variable)} into bands. R: mean individual risk; U: share of the "
-               f"variance of {plain(variable)} the bands keep.")
+    st.caption(f"Global recoding of {plain(variable)} into bands. {plain(ru.risk_label)}; "
+               f"{plain(ru.utility_label)}.")
     st.dataframe(ru.to_frame(), hide_index=True)
     cli = command("simulate", "--data", file.path, "--method", "recode", "--keys", ",".join(s.keys),
                   "--band-variable", variable, "--band-width", "2:10:5",
-                  *(("--weight", s.weight) if s.weight else ()), "--json")
+                  *(("--weight", s.weight) if s.weight else ()), *m.flags(), "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["banding_map"]},
                     [f"frame = read_table({file.path!r})",
-                     f"ru = banding_map(frame, {list(s.keys)!r}, {variable!r}, {widths!r}, weight={s.weight!r})"])
-    _keep(file, s, ru, f"banding {variable}", {"variable": variable, "widths": widths}, python, "cat_banding", cli)
+                     f"ru = banding_map(frame, {list(s.keys)!r}, {variable!r}, {widths!r}, weight={s.weight!r}, "
+                     f"{m.arguments()})"])
+    _keep(file, s, ru, f"banding {variable}", {"variable": variable, "widths": widths, **_measured(m)}, python,
+          "cat_banding", cli)
+
+
+def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
+    """SUDA2's special uniques: every record's minimal sample uniques, SUDA score and DIS score.
+
+    Parameters
+    ----------
+    file : File
+    s : Settings
+    frame : DataFrame
+    """
+    left, right = st.columns(2)
+    with left:
+        size = int(number("max_size", "largest MSU searched", "cat_suda_max", len(s.keys), high=len(s.keys)))
+    with right:
+        fraction = float(number("dis_fraction", "sampling fraction (DIS)", "cat_suda_fraction", 0.01,
+                                format="%.4f"))
+    result = cached(frame, "suda", {"keys": list(s.keys), "max_size": size, "dis_fraction": fraction},
+                    lambda: suda2(frame, list(s.keys), max_size=size, dis_fraction=fraction, source=file.name))
+    cols = st.columns(4)
+    cols[0].metric("special uniques", f"{result.special_uniques:,}")
+    cols[1].metric("sample uniques", f"{result.sample_uniques:,}")
+    cols[2].metric("DIS", f"{result.dis:.4g}")
+    cols[3].metric("highest SUDA score", f"{result.score.max():g}")
+    st.caption("A minimal sample unique (MSU) is a set of a record's key values no other record shares, none of "
+               "its subsets unique; an MSU of size k scores the product of (keys - i) for i = k..min(M, keys - 1). "
+               "The DIS score turns the SUDA score into a probability of a correct match (sdcMicro's suda2).")
+    table = pd.concat([frame[list(s.keys)].reset_index(drop=True), result.to_frame()], axis=1)
+    table.insert(0, "record", range(1, len(table) + 1))
+    left, right = st.columns([3, 1])
+    left.dataframe(table.sort_values(["score", "record"], ascending=[False, True]).head(200), hide_index=True,
+                   width="stretch")
+    right.dataframe(result.variable_msus, hide_index=True, width="stretch")
+    cli = command("risk", "suda", "--data", file.path, "--keys", ",".join(s.keys), "--max-size", size,
+                  "--dis-fraction", fraction, "--json")
+    python = script({"rumap.io.data": ["read_table"], "rumap.risk.suda": ["suda2"]},
+                    [f"frame = read_table({file.path!r})",
+                     f"result = suda2(frame, {list(s.keys)!r}, max_size={size}, dis_fraction={fraction})"])
+    reproduce_code(python, cli, what="these scores")
 
 
 st.title("Categorical key variables: individual risk and its protection")
@@ -317,10 +457,15 @@ with errors_shown():
                + ", ".join(plain(k) for k in settings.keys))
     measures(source, settings, working)
     combinations_block(source, settings, working)
-    suppression, pram_, banding = st.tabs(["Local suppression map", "PRAM map", "Banding map"])
+    st.subheader("R-U maps of the protections")
+    chosen = measures_block(working, settings)
+    suppression, pram_, banding, special = st.tabs(["Local suppression map", "PRAM map", "Banding map",
+                                                    "Special uniques (SUDA2)"])
     with suppression, errors_shown():
-        suppression_tab(source, settings, working)
+        suppression_tab(source, settings, working, chosen)
     with pram_, errors_shown():
-        pram_tab(source, settings, working)
+        pram_tab(source, settings, working, chosen)
     with banding, errors_shown():
-        banding_tab(source, settings, working)
+        banding_tab(source, settings, working, chosen)
+    with special, errors_shown():
+        suda_tab(source, settings, working)

@@ -177,7 +177,10 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                      "--importance": ["region", "region:abc", "region:nan"], "--out": ["x.unknown", files["directory"]]},
         "pram": {"--data": bad_files, "--theta": [*BAD_NUMBERS, "-0.1", "1.5"], "--seed": ["-1", "abc"],
                  "--keys": ["nope", ""]},
-        "simulate-pram": {"--theta": BAD_GRIDS + ["0:2:3"], "--replicates": BAD_INTEGERS, "--keys": ["nope"]},
+        "simulate-pram": {"--theta": BAD_GRIDS + ["0:2:3"], "--replicates": BAD_INTEGERS, "--keys": ["nope"],
+                          "--risk": ["nobody", "", "share_above", "k_violations"], "--utility": ["mean", "nobody", "",
+                          "cramers_v", "regression"], "--risk-threshold": ["0.1", "nan"], "--anonymity-k": ["3", "x"],
+                          "--pair": ["region,region", "region"], "--response": ["nope"]},
         "query-answer": {"--data": [f for f in bad_files if f != files["constant"]],  # constant values answer fine
                          "--value": ["region", "nope", ""], "--query": BAD_QUERIES,
                          "--queries": [*bad_files, *bad_query_files], "--protection": [*BAD_POSITIVE, "101"],

@@ -20,7 +20,7 @@ from rumap.cli.flags import (
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
-from rumap.maps.categorical import CATEGORICAL_METHODS
+from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.maps.methods import METHODS
 from rumap.maps.simulation import CURVE_KEYS, SimulationConfig, simulate
 from rumap.maps.utility import UTILITIES
@@ -86,15 +86,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     attack.add_argument("--risk-measure", action="append", default=[], metavar="NAME",
                         help="repeatable: a dataset-level risk measure as R "
                              f"({', '.join(DATASET_RISK_MEASURES) or 'none available'})")
-    attack.add_argument("--utility", default="mean", help=f"{', '.join(UTILITIES)} (default mean, Eq 14)")
+    attack.add_argument("--utility", help=f"{', '.join(UTILITIES)} (default mean, Eq 14); with --method suppress, "
+                                          f"recode or pram: {', '.join(CATEGORICAL_UTILITIES)} (default: the "
+                                          "method's own)")
     attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")
-    attack.add_argument("--response", help="response column of --utility regression (default: the first)")
+    attack.add_argument("--response", help="response column of --utility regression (default: the first; "
+                                           "required with categorical keys)")
     categorical = p.add_argument_group("categorical keys (--method suppress, recode, pram)")
     categorical.add_argument("--keys", metavar="A,B,...", help="the categorical key variables")
     categorical.add_argument("--weight", metavar="W", help="sampling weight column (for the individual risk)")
     categorical.add_argument("--theta", metavar="START:STOP:NUM", help="PRAM retention probabilities")
     categorical.add_argument("--band-width", metavar="START:STOP:NUM", help="band widths of --band-variable")
     categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that recode bands")
+    categorical.add_argument("--risk", metavar="NAME", choices=list(CATEGORICAL_RISKS),
+                             help=f"R of the map: {', '.join(CATEGORICAL_RISKS)} (default: global_risk; "
+                                  "linkage for pram)")
+    categorical.add_argument("--risk-threshold", type=float, metavar="T",
+                             help="individual risk above which a record counts (--risk share_above)")
+    categorical.add_argument("--anonymity-k", type=int, metavar="K", help="the k of --risk k_violations")
+    categorical.add_argument("--pair", metavar="A,B", help="the two variables of --utility cramers_v")
     run_group = p.add_argument_group("run")
     run_group.add_argument("--replicates", type=int, default=200, metavar="M", help="masked copies per value (200)")
     run_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -182,7 +192,7 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
     return SimulationConfig(
         method=args.method, values=values, method_options=options, targets=tuple(args.target),
         knowledge=tuple(args.knowledge or ("index", "position")),
-        target_column=_index_of(args.target_column, columns, "--target-column"), utility=args.utility,
+        target_column=_index_of(args.target_column, columns, "--target-column"), utility="mean" if args.utility is None else args.utility,
         utility_options=utility_options, replicates=args.replicates, seed=args.seed, chunk_size=args.chunk_size,
         risk_measures=tuple(args.risk_measure), rational=args.rational)
 
@@ -227,6 +237,10 @@ def run(args: argparse.Namespace) -> int:
     """
     if args.method in CATEGORICAL_METHODS:
         return _run_categorical(args)
+    for flag, value in (("--risk", args.risk), ("--risk-threshold", args.risk_threshold),
+                        ("--anonymity-k", args.anonymity_k), ("--pair", args.pair)):
+        if value is not None:
+            raise InputError(f"{flag} applies to --method suppress, recode or pram")
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)
@@ -259,6 +273,38 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _categorical_options(args: argparse.Namespace) -> dict:
+    """The options of the categorical map's measures, each flag checked against the measure it serves."""
+    if args.utility is not None and args.utility not in CATEGORICAL_UTILITIES:
+        raise InputError(f"--utility must be one of {', '.join(CATEGORICAL_UTILITIES)} with --method {args.method}, "
+                         f"got {args.utility!r}")
+    wanted = {"--risk-threshold": ("share_above", args.risk, args.risk_threshold),
+              "--anonymity-k": ("k_violations", args.risk, args.anonymity_k),
+              "--pair": ("cramers_v", args.utility, args.pair),
+              "--response": ("regression", args.utility, args.response)}
+    for flag, (measure, chosen, value) in wanted.items():
+        if (value is None) != (chosen != measure):
+            kind = "--risk" if flag in ("--risk-threshold", "--anonymity-k") else "--utility"
+            raise InputError(f"{kind} {measure} needs {flag}" if value is None else f"{flag} goes with {kind} {measure}")
+    options: dict = {}
+    if args.risk_threshold is not None:
+        if not 0.0 < args.risk_threshold < 1.0:
+            raise InputError(f"--risk-threshold must be in (0, 1), got {args.risk_threshold}")
+        options["threshold"] = args.risk_threshold
+    if args.anonymity_k is not None:
+        if args.anonymity_k < 2:
+            raise InputError(f"--anonymity-k must be a whole number >= 2, got {args.anonymity_k}")
+        options["k"] = args.anonymity_k
+    if args.pair is not None:
+        pair = split_names(args.pair, "--pair")
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise InputError(f"--pair needs two different variables A,B, got {args.pair!r}")
+        options["pair"] = tuple(pair)
+    if args.response is not None:
+        options["response"] = args.response
+    return options
+
+
 def _run_categorical(args: argparse.Namespace) -> int:
     """``simulate --method suppress|recode|pram``: the R-U map of a categorical protection, as curve JSON."""
     method = CATEGORICAL_METHODS[args.method]
@@ -271,11 +317,16 @@ def _run_categorical(args: argparse.Namespace) -> int:
     values = parse_grid(text, method.parameter, integer=method.integer)
     for name in ("replicates", "seed"):
         check_flag(f"--{name}", name, getattr(args, name))
+    options = _categorical_options(args)
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
+    for name in [*options.get("pair", ()), *([options["response"]] if "response" in options else [])]:
+        if name not in frame.columns:
+            raise InputError(f"{args.data}: no column {name!r}; columns are {', '.join(map(str, frame.columns))}")
     try:
         m = method.draw(frame, keys, values, weight=args.weight, variable=args.band_variable,
-                        replicates=args.replicates, seed=args.seed, source=args.data, budget=budget_from_args(args))
+                        replicates=args.replicates, seed=args.seed, source=args.data, budget=budget_from_args(args),
+                        risk=args.risk, utility=args.utility, options=options)
     except InputError as exc:  # the grid's argument is the flag here
         message = str(exc)
         for argument in ("every thetas", "every ks", "every widths", "thetas", "ks", "widths"):
@@ -285,6 +336,9 @@ def _run_categorical(args: argparse.Namespace) -> int:
     config = {"method": args.method, "parameter": method.parameter, "values": m.values.tolist(), "keys": keys,
               "weight": args.weight, "replicates": args.replicates if method.simulated else 1,
               "seed": args.seed if method.simulated else None, "data": args.data}
+    if args.risk is not None or args.utility is not None:  # the measures chosen (the defaults add no key)
+        config["risk"], config["utility"] = m.config["risk"], m.config["utility"]
+        config.update({key: list(value) if isinstance(value, tuple) else value for key, value in options.items()})
     if args.json:
         from rumap.cli import print_json
 

@@ -27,19 +27,38 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from rumap._validation import SEED, Grid, InstanceOf, validate_params
+from rumap._validation import SEED, Grid, InstanceOf, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
+from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, CategoricalMeasure
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
 from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
-from rumap.risk.individual import individual_risk
 
 __all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification",
-           "CategoricalMethod", "CATEGORICAL_METHODS"]
+           "CategoricalMethod", "CATEGORICAL_METHODS", "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]
 
-_GLOBAL_RISK = "R = global risk (mean individual risk)"
+_MEASURE_CONSTRAINTS = {"risk": [None, StrOptions(CATEGORICAL_RISKS)], "utility": [None, StrOptions(CATEGORICAL_UTILITIES)],
+                        "options": [None, InstanceOf(dict, "a dict of the measures' options")]}
+
+
+def _measures(risk: str | None, utility: str | None, default_risk: str, default_utility: str
+              ) -> tuple[CategoricalMeasure, CategoricalMeasure]:
+    """The map's R and U measures (its defaults when not given)."""
+    for kind, name, registry in (("risk", risk, CATEGORICAL_RISKS), ("utility", utility, CATEGORICAL_UTILITIES)):
+        if name is not None and name not in registry:
+            raise InputError(f"{kind} must be one of {', '.join(registry)}, got {name!r}")
+    return CATEGORICAL_RISKS[risk or default_risk], CATEGORICAL_UTILITIES[utility or default_utility]
+
+
+def _measure_options(options: dict | None, variable: str | None = None) -> dict:
+    if options is not None and not isinstance(options, dict):
+        raise InputError(f"options must be a dict, got {type(options).__name__}")
+    merged = dict(options or {})
+    if variable is not None:
+        merged.setdefault("variable", variable)
+    return merged
 
 
 def _example() -> dict[str, Any]:
@@ -49,10 +68,12 @@ def _example() -> dict[str, Any]:
     return {"data": frame, "keys": ["sex", "region", "age"]}
 
 
-@validate_params({"ks": Grid("k"), "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
+@validate_params({"ks": Grid("k"), "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget),
+                  **_MEASURE_CONSTRAINTS},
                  example=lambda: {**_example(), "ks": [2, 3]})
 def suppression_map(data: Any, keys: Sequence[str | int], ks: ArrayLike, weight: str | int | None = None,
-                    source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+                    source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET, risk: str | None = None,
+                    utility: str | None = None, options: dict | None = None) -> RUMap:
     """The R-U map of local suppression to k-anonymity over k.
 
     Parameters
@@ -67,11 +88,17 @@ def suppression_map(data: Any, keys: Sequence[str | int], ks: ArrayLike, weight:
     source : str
     budget : WorkBudget
         Checked for the grid's size (each k is one suppression run).
+    risk : str, optional
+        R from :data:`CATEGORICAL_RISKS` (default ``global_risk``).
+    utility : str, optional
+        U from :data:`CATEGORICAL_UTILITIES` (default ``kept``).
+    options : dict, optional
+        The measures' options (``threshold``, ``k``, ``pair``, ``response``).
 
     Returns
     -------
     RUMap
-        Parameter ``k``; R the global risk, U the share of key values kept.
+        Parameter ``k``; by default R the global risk, U the share of key values kept.
 
     Examples
     --------
@@ -86,23 +113,26 @@ def suppression_map(data: Any, keys: Sequence[str | int], ks: ArrayLike, weight:
     if not np.all(values == np.round(values)):
         raise InputError("k must be whole numbers")
     budget.check_grid(values.size, "k")
-    risk, utility = np.empty(values.size), np.empty(values.size)
+    r_measure, u_measure = _measures(risk, utility, "global_risk", "kept")
+    settings = {"weight": weight, "options": _measure_options(options), "source": source, "budget": budget}
+    risk_values, utility_values = np.empty(values.size), np.empty(values.size)
     for i, k in enumerate(values.astype(int)):
-        protected = frame if k <= 1 else local_suppression(frame, names, k=int(k), source=source, budget=budget)
-        table = frame if k <= 1 else protected.data
-        risk[i] = individual_risk(table, names, weight=weight, source=source, budget=budget).global_risk
-        utility[i] = 1.0 if k <= 1 else 1.0 - protected.suppressed_share
-    return RUMap(parameter="k", values=values, risk=risk, utility=utility, risk_label=_GLOBAL_RISK,
-                 utility_label="U = share of key values kept", method="local suppression", knowledge="key",
-                 target=" x ".join(names), config={"keys": names, "weighted": weight is not None, "source": source})
+        table = frame if k <= 1 else local_suppression(frame, names, k=int(k), source=source, budget=budget).data
+        risk_values[i] = r_measure.compute(frame, table, names, **settings)
+        utility_values[i] = u_measure.compute(frame, table, names, **settings)
+    return RUMap(parameter="k", values=values, risk=risk_values, utility=utility_values, risk_label=r_measure.label,
+                 utility_label=u_measure.label, method="local suppression", knowledge="key",
+                 target=" x ".join(names), config={"keys": names, "weighted": weight is not None, "source": source,
+                                                   "risk": risk or "global_risk", "utility": utility or "kept"})
 
 
-@validate_params({"widths": Grid("band_width"), "source": InstanceOf(str, "a name for messages"),
+@validate_params({"widths": Grid("band_width"), "source": InstanceOf(str, "a name for messages"), **_MEASURE_CONSTRAINTS,
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {**_example(), "variable": "age", "widths": [1, 5, 10]})
 def banding_map(data: Any, keys: Sequence[str | int], variable: str | int, widths: ArrayLike,
                 weight: str | int | None = None, source: str = "the data",
-                budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+                budget: WorkBudget = DEFAULT_BUDGET, risk: str | None = None, utility: str | None = None,
+                options: dict | None = None) -> RUMap:
     """The R-U map of global recoding of a numeric key into bands, over the band width.
 
     Parameters
@@ -117,12 +147,19 @@ def banding_map(data: Any, keys: Sequence[str | int], variable: str | int, width
     weight : str or int, optional
     source : str
     budget : WorkBudget
+    risk : str, optional
+        R from :data:`CATEGORICAL_RISKS` (default ``global_risk``); ``linkage``
+        takes the intruder to know the published bands.
+    utility : str, optional
+        U from :data:`CATEGORICAL_UTILITIES` (default ``variance``).
+    options : dict, optional
+        The measures' options.
 
     Returns
     -------
     RUMap
-        Parameter ``band_width``; R the global risk, U = 1 - SSE/SST of the
-        variable replaced by its band means.
+        Parameter ``band_width``; by default R the global risk, U = 1 - SSE/SST
+        of the variable replaced by its band means.
 
     Examples
     --------
@@ -138,17 +175,20 @@ def banding_map(data: Any, keys: Sequence[str | int], variable: str | int, width
         raise InputError(f"the banded variable {name!r} must be one of the keys ({', '.join(names)})")
     values = np.asarray(widths, dtype=float)
     budget.check_grid(values.size, "band_width")
-    x = pd.to_numeric(frame[name], errors="coerce")
-    sst = float(((x - x.mean()) ** 2).sum())
-    risk, utility = np.empty(values.size), np.empty(values.size)
+    r_measure, u_measure = _measures(risk, utility, "global_risk", "variance")
+    settings = {"weight": weight, "options": _measure_options(options, name), "source": source, "budget": budget}
+    risk_values, utility_values = np.empty(values.size), np.empty(values.size)
     for i, width in enumerate(values):
         banded = band(frame, name, float(width), source=source)
-        risk[i] = individual_risk(banded, names, weight=weight, source=source, budget=budget).global_risk
-        means = x.groupby(banded[name].to_numpy()).transform("mean")
-        utility[i] = 1.0 - float(((x - means) ** 2).sum()) / sst if sst > 0 else 1.0
-    return RUMap(parameter="band_width", values=values, risk=risk, utility=utility, risk_label=_GLOBAL_RISK,
-                 utility_label=f"U = share of the variance of {name} kept", method="global recoding",
-                 knowledge="key", target=" x ".join(names), config={"keys": names, "variable": name, "source": source})
+        risk_values[i] = r_measure.compute(banded, banded, names, **settings)  # the intruder knows the bands
+        utility_values[i] = u_measure.compute(frame, banded, names, **settings)
+    u_label = f"U = share of the variance of {name} kept" if u_measure.compute is \
+        CATEGORICAL_UTILITIES["variance"].compute else u_measure.label
+    return RUMap(parameter="band_width", values=values, risk=risk_values, utility=utility_values,
+                 risk_label=r_measure.label, utility_label=u_label, method="global recoding",
+                 knowledge="key", target=" x ".join(names),
+                 config={"keys": names, "variable": name, "source": source, "risk": risk or "global_risk",
+                         "utility": utility or "variance"})
 
 
 @validate_params({"source": InstanceOf(str, "a name for messages")},
@@ -225,11 +265,12 @@ def pram_reidentification(original: Any, released: Any, keys: Sequence[str | int
     return float(np.mean(same / frequency))
 
 
-@validate_params({"thetas": Grid("theta"), "replicates": "replicates", "seed": SEED,
+@validate_params({"thetas": Grid("theta"), "replicates": "replicates", "seed": SEED, **_MEASURE_CONSTRAINTS,
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {**_example(), "keys": ["sex", "region"], "thetas": [0.5, 1.0], "replicates": 3})
 def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates: int = 50, seed: int = 0,
-             source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+             source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET, risk: str | None = None,
+             utility: str | None = None, options: dict | None = None, weight: str | int | None = None) -> RUMap:
     """The simulated R-U map of invariant PRAM over the retention probability theta.
 
     Parameters
@@ -245,12 +286,20 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
     source : str
     budget : WorkBudget
         Records x replicates x values, checked first.
+    risk : str, optional
+        R from :data:`CATEGORICAL_RISKS` (default ``linkage``, which is
+        :func:`pram_reidentification` on files without missing key values).
+    utility : str, optional
+        U from :data:`CATEGORICAL_UTILITIES` (default ``hellinger``, :func:`hellinger_utility`).
+    options : dict, optional
+        The measures' options.
+    weight : str or int, optional
+        Sampling weights for the individual-risk measures.
 
     Returns
     -------
     RUMap
-        Parameter ``theta``; R from :func:`pram_reidentification`, U from
-        :func:`hellinger_utility`, each the mean over replicates with its
+        Parameter ``theta``; R and U each the mean over replicates with its
         standard error.
 
     Examples
@@ -266,22 +315,23 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
     budget.check_grid(values.size, "theta")
     budget.check_work(float(frame.shape[0]) * len(names) * replicates * values.size,
                       f"{frame.shape[0]} records x {len(names)} keys x {replicates} replicates x {values.size} values")
+    r_measure, u_measure = _measures(risk, utility, "linkage", "hellinger")
+    settings = {"weight": weight, "options": _measure_options(options), "source": source, "budget": budget}
     seeds = np.random.SeedSequence(seed).spawn(values.size)
-    risk = np.empty((values.size, replicates))
-    utility = np.empty((values.size, replicates))
+    risk_values = np.empty((values.size, replicates))
+    utility_values = np.empty((values.size, replicates))
     for i, theta in enumerate(values):
         rng = np.random.default_rng(seeds[i])
         for m in range(replicates):
             released = pram(frame, names, float(theta), seed=rng, source=source).data
-            risk[i, m] = pram_reidentification(frame, released, names, source)
-            utility[i, m] = hellinger_utility(frame, released, names, source)
+            risk_values[i, m] = r_measure.compute(frame, released, names, **settings)
+            utility_values[i, m] = u_measure.compute(frame, released, names, **settings)
     se = (lambda a: a.std(axis=1, ddof=1) / np.sqrt(replicates)) if replicates > 1 else (lambda a: np.zeros(values.size))
-    return RUMap(parameter="theta", values=values, risk=risk.mean(axis=1), utility=utility.mean(axis=1),
-                 risk_se=se(risk), utility_se=se(utility),
-                 risk_label="R = expected share re-identified by key matching",
-                 utility_label="U = 1 - Hellinger distance of the key table", method="pram", knowledge="key",
-                 target=" x ".join(names),
-                 config={"keys": names, "replicates": replicates, "seed": seed, "source": source})
+    return RUMap(parameter="theta", values=values, risk=risk_values.mean(axis=1), utility=utility_values.mean(axis=1),
+                 risk_se=se(risk_values), utility_se=se(utility_values), risk_label=r_measure.label,
+                 utility_label=u_measure.label, method="pram", knowledge="key", target=" x ".join(names),
+                 config={"keys": names, "replicates": replicates, "seed": seed, "source": source,
+                         "risk": risk or "linkage", "utility": utility or "hellinger"})
 
 
 @dataclass(frozen=True)
@@ -297,7 +347,9 @@ class CategoricalMethod:
     simulated : bool
         Whether the map is simulated (replicates and seed apply).
     draw : callable
-        ``draw(frame, keys, values, *, weight, variable, replicates, seed, source, budget) -> RUMap``.
+        ``draw(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk, utility,
+        options) -> RUMap``; ``risk`` and ``utility`` name entries of :data:`CATEGORICAL_RISKS` and
+        :data:`CATEGORICAL_UTILITIES` (None: the method's default).
     description : str
     """
 
@@ -308,18 +360,24 @@ class CategoricalMethod:
     description: str
 
 
-def _draw_suppression(frame, keys, values, *, weight, variable, replicates, seed, source, budget) -> RUMap:
-    return suppression_map(frame, keys, values, weight=weight, source=source, budget=budget)
+def _draw_suppression(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
+                      utility=None, options=None) -> RUMap:
+    return suppression_map(frame, keys, values, weight=weight, source=source, budget=budget, risk=risk,
+                           utility=utility, options=options)
 
 
-def _draw_banding(frame, keys, values, *, weight, variable, replicates, seed, source, budget) -> RUMap:
+def _draw_banding(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
+                  utility=None, options=None) -> RUMap:
     if variable is None:
         raise InputError("recode needs the numeric key to band (--band-variable)")
-    return banding_map(frame, keys, variable, values, weight=weight, source=source, budget=budget)
+    return banding_map(frame, keys, variable, values, weight=weight, source=source, budget=budget, risk=risk,
+                       utility=utility, options=options)
 
 
-def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, source, budget) -> RUMap:
-    return pram_map(frame, keys, values, replicates=replicates, seed=seed, source=source, budget=budget)
+def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None, utility=None,
+               options=None) -> RUMap:
+    return pram_map(frame, keys, values, replicates=replicates, seed=seed, source=source, budget=budget, risk=risk,
+                    utility=utility, options=options, weight=weight)
 
 
 #: Categorical protections by name (``simulate --method NAME``).

@@ -64,3 +64,35 @@ def test_the_pram_matrix_is_shown_and_invariant(app):
     pi = counts.to_numpy() / counts.sum()
     np.testing.assert_allclose(pi @ matrix.to_numpy(), pi, atol=1e-3)
     assert np.allclose(np.diag(matrix.to_numpy()), 0.5 + 0.5 * pi, atol=1e-4)
+
+
+def test_per_record_risk_is_offered_only_after_a_click(app):
+    assert not app.get("download_button")  # nothing prepared until asked
+    app.button(key="cat_risk_prepare").click().run()
+    assert not app.exception and not app.error
+    assert len(app.get("download_button")) == 1
+
+
+def test_the_suda_view_shows_sdcmicros_scores(app):
+    from rumap.risk.suda import suda2
+
+    expected = suda2(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"])
+    assert metric(app, "special uniques") == f"{expected.special_uniques:,}"
+    assert metric(app, "highest SUDA score") == f"{expected.score.max():g}"
+    assert any(c.value.startswith("python -m rumap risk suda") for c in app.code)
+    app.number_input(key="cat_suda_max").set_value(2).run()
+    assert not app.exception and not app.error
+    smaller = suda2(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"], max_size=2)
+    assert metric(app, "special uniques") == f"{smaller.special_uniques:,}"
+
+
+def test_the_maps_take_the_chosen_risk_and_utility(app):
+    app.selectbox(key="cat_map_utility").set_value("entropy").run()
+    app.selectbox(key="cat_map_risk").set_value("share_above").run()
+    assert not app.exception and not app.error, [shown(e.value) for e in app.error]
+    captions = " ".join(shown(c.value) for c in app.caption)
+    assert "entropy information loss" in captions and "above the risk threshold" in captions
+    assert any("--utility entropy" in c.value and "--risk-threshold" in c.value for c in app.code)
+    app.selectbox(key="cat_map_utility").set_value("cramers_v").run()
+    assert not app.exception and not app.error, [shown(e.value) for e in app.error]
+    assert any("--pair" in c.value for c in app.code)
