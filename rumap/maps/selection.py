@@ -75,6 +75,7 @@ def _select_ranks_kernel(rows: np.ndarray, ranks: np.ndarray, sample_size: int, 
     below = np.empty(n_ranks, dtype=np.int64)
     kept = np.empty(n_ranks, dtype=np.int64)
     sample = np.empty(s)
+    bins = np.zeros(2 * n_ranks + 1, dtype=np.int64)
     for i in range(r):
         row = rows[i]
         for t in range(s):
@@ -85,15 +86,40 @@ def _select_ranks_kernel(rows: np.ndarray, ranks: np.ndarray, sample_size: int, 
             hi[k] = np.inf if hi_index[k] >= s else sample[hi_index[k]]
             below[k] = 0
             kept[k] = 0
-        for t in range(n):
-            v = row[t]
-            for k in range(n_ranks):
-                if v < lo[k]:
-                    below[k] += 1
-                elif v <= hi[k]:
+        disjoint = True
+        for k in range(1, n_ranks):
+            if lo[k] <= hi[k - 1]:
+                disjoint = False
+        if disjoint:
+            # boundaries lo_0 <= hi_0 < lo_1 <= hi_1 < ...: a value's bin is the number of boundaries it
+            # passes (branch-free); bin 2k+1 is inside interval k
+            for k in range(2 * n_ranks + 1):
+                bins[k] = 0
+            for t in range(n):
+                v = row[t]
+                b = 0
+                for k in range(n_ranks):
+                    b += (v >= lo[k]) + (v > hi[k])
+                bins[b] += 1
+                if b & 1:
+                    k = b >> 1
                     if kept[k] < capacity[k]:
                         buffers[k, kept[k]] = v
                     kept[k] += 1
+            total = 0
+            for k in range(n_ranks):
+                below[k] = total + bins[2 * k]
+                total = below[k] + bins[2 * k + 1]
+        else:
+            for t in range(n):
+                v = row[t]
+                for k in range(n_ranks):
+                    if v < lo[k]:
+                        below[k] += 1
+                    elif v <= hi[k]:
+                        if kept[k] < capacity[k]:
+                            buffers[k, kept[k]] = v
+                        kept[k] += 1
         full = np.empty(0)
         for k in range(n_ranks):
             need = ranks[k] - 1 - below[k]

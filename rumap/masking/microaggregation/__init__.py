@@ -98,6 +98,9 @@ ALGORITHMS: dict[str, Algorithm] = {
 
 def _compact_labels(labels: np.ndarray) -> np.ndarray:
     """Renumber labels 0..g-1 keeping their order (labels from recursion may have gaps)."""
+    labels = labels.reshape(-1)
+    if labels.size and labels.min() == 0 and np.all(np.bincount(labels) > 0):  # already 0..g-1, no gap
+        return labels
     return np.unique(labels, return_inverse=True)[1].reshape(-1)
 
 
