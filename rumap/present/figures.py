@@ -16,7 +16,8 @@ import plotly.graph_objects as go
 
 from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.maps.pareto import GridChoice
-from rumap.present.plotting import PARAMETER_SYMBOLS, ru_map_figure
+from rumap.present.numbers import format_number
+from rumap.present.plotting import PALETTE, PARAMETER_SYMBOLS, arrange_labels, ru_map_figure
 from rumap.result import RUMap
 from rumap.specs import Analysis, _small_analysis
 
@@ -24,6 +25,10 @@ __all__ = ["analysis_figure", "comparison_figure", "presentation_figure", "paret
 
 #: Plotly options: the toolbar's camera button saves the figure as SVG (vector) in the browser.
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "ru_map"}}
+
+
+def _curve_color(index: int) -> str:
+    return PALETTE[index % len(PALETTE)][1]
 
 
 def _readable_axes(fig: go.Figure) -> go.Figure:
@@ -66,7 +71,7 @@ def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: 
     if title is not None:  # the legend goes to the right, clear of the title
         fig.update_layout(legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left", "yanchor": "top"},
                           margin={"r": 20, "t": 80})
-    return fig
+    return arrange_labels(fig)
 
 
 @validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "names": InstanceOf((list, tuple), "a list or tuple of names"), "log_x": Boolean(),
@@ -99,9 +104,11 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
         symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
         fig.add_trace(go.Scatter(
             x=[choice.utility], y=[choice.risk], mode="markers+text", name="most utility under the bound",
-            marker={"symbol": "star", "size": 18, "color": "gold", "line": {"color": "black", "width": 1}},
-            text=[f"{choice.map}: {symbol}={choice.value:.3g}"], textposition="bottom right"))
-    return fig
+            marker={"symbol": "star", "size": 18, "color": _curve_color(max(choice.map_index, 0)),
+                    "line": {"color": "black", "width": 1}},
+            text=[f"{choice.map}: {symbol}={format_number(choice.value)}"], textposition="bottom right",
+            meta={"label_priority": 0}))
+    return arrange_labels(fig)
 
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)], "title": InstanceOf(str),
@@ -140,7 +147,7 @@ def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_
             showarrow=True, arrowhead=2, arrowsize=1.5, ax=-120, ay=-80, font={"size": font_size},
             bgcolor="rgba(255,255,255,0.85)", bordercolor="black")
     fig.update_layout(height=680, showlegend=False, margin={"t": 150})
-    return fig
+    return arrange_labels(fig)
 
 
 @validate_params({"points": InstanceOf(pd.DataFrame), "frontier": InstanceOf(pd.DataFrame), "log_x": Boolean(),
