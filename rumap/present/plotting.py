@@ -178,8 +178,8 @@ _DASHES = ["dash", "dot", "dashdot", "longdash"]
 def _coincides_with(m: RUMap, earlier: Sequence[RUMap]) -> int | None:
     """The first earlier curve drawn on the same points (so this one would hide it), if any."""
     for j, other in enumerate(earlier):
-        if other.utility.shape == m.utility.shape and np.allclose(other.utility, m.utility, rtol=1e-6, equal_nan=True) \
-                and np.allclose(other.risk, m.risk, rtol=1e-6, equal_nan=True):
+        if other.utility.shape == m.utility.shape and np.allclose(other.utility, m.utility, rtol=1e-6, atol=0, equal_nan=True) \
+                and np.allclose(other.risk, m.risk, rtol=1e-6, atol=0, equal_nan=True):
             return j
     return None
 

@@ -59,6 +59,9 @@ def test_a_curve_that_coincides_with_another_is_dashed_and_named():
     lines = [t for t in ru_map_figure([a, b, c]).data if t.mode == "lines"]
     assert [t.line.dash for t in lines] == ["solid", "dash", "solid"]
     assert lines[1].name == "position (coincides with index)"
+    tiny = [RUMap(parameter="k", values=[3, 4], risk=[r * 1e-9, 1e-9], utility=[1e-7, 2e-7], knowledge=k)
+            for r, k in ((3.0, "index"), (5.0, "position"))]  # risks far apart, both below numpy's atol
+    assert [t.line.dash for t in ru_map_figure(tiny).data if t.mode == "lines"] == ["solid", "solid"]
 
 
 def test_log_axes_label_one_value_a_decade_when_wide():
