@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+import pandas as pd
 import streamlit as st
 
 from dashboard import state
@@ -23,6 +24,7 @@ from rumap.errors import InputError
 from rumap.fingerprint import config_digest
 from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG
+from rumap.present.numbers import distinct_digits
 from rumap.specs import Analysis
 
 T = TypeVar("T")
@@ -308,3 +310,20 @@ def keep_controls(analysis: Analysis, key: str) -> None:
     kept = [a.name for a in state.analyses()]
     if kept:
         st.caption("Kept maps: " + plain_list(kept, "; "))
+
+
+def table(data, **kwargs) -> None:
+    """A dataframe whose number columns show as few significant digits as keep different values different.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame or list of dict
+    **kwargs
+        Passed to ``st.dataframe``.
+    """
+    frame = pd.DataFrame(data)
+    config = dict(kwargs.pop("column_config", {}) or {})
+    for column in frame.columns:
+        if column not in config and pd.api.types.is_float_dtype(frame[column]):
+            config[column] = st.column_config.NumberColumn(format=f"%.{distinct_digits(frame[column].to_numpy())}g")
+    st.dataframe(frame, column_config=config, **kwargs)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from dashboard import state
@@ -10,7 +9,17 @@ from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain
 from dashboard.provenance import data_words, example_name, setting_words, show_source
 from dashboard.risk_bound import max_risk_input
-from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
+from dashboard.widgets import (
+    errors_shown,
+    keep_controls,
+    multiselect,
+    number,
+    plot,
+    remembered,
+    reproduce,
+    selectbox,
+    table,
+)
 from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
@@ -143,9 +152,8 @@ with errors_shown():
     plot(analysis_figure(analysis), key="analytic_map")
     if analysis.optima:
         st.subheader(f"Optimum for R_max = {spec.max_risk:g}")
-        st.dataframe(pd.DataFrame([{
-            "state": o.state, "λ²": o.lambda2, "R": o.risk, "U": o.utility, "efficiency": o.efficiency,
-            "reachable": o.reachable} for o in analysis.optima]), width="stretch", hide_index=True)
+        table([{"state": o.state, "λ²": o.lambda2, "R": o.risk, "U": o.utility, "efficiency": o.efficiency,
+                "reachable": o.reachable} for o in analysis.optima], width="stretch", hide_index=True)
     show_plain_language(analysis)
 
     st.subheader("Formulas of the selected states")

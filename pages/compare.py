@@ -10,9 +10,9 @@ from dashboard.markdown import plain
 from dashboard.provenance import show_kept_sources
 from dashboard.risk_bound import max_risk_input
 from dashboard.selection import curves_on_common_measures
-from dashboard.widgets import errors_shown, number, plot
+from dashboard.widgets import errors_shown, number, plot, remembered, table
 from rumap.maps.pareto import best_under_risk
-from rumap.present.figures import comparison_figure
+from rumap.present.figures import UTILITY_SCALES, comparison_figure, utility_on_scale
 from rumap.present.numbers import format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 
@@ -34,6 +34,10 @@ with errors_shown():
         else:
             max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk",
                               bounds[0] if bounds else 5.0)
+    scale = remembered(st.radio, "Utility", "compare_utility_scale", "as computed", options=list(UTILITY_SCALES),
+                       horizontal=True, help="efficiency or a normalised utility puts curves whose utilities differ "
+                                             "by orders of magnitude on one scale")
+    maps = utility_on_scale(maps, scale)
     log_x = cols[1].checkbox("log utility axis", value=False, key="compare_log_x")
     log_y = cols[2].checkbox("log risk axis", value=True, key="compare_log_y")
     choice = best_under_risk(maps, max_risk, labels=names)
@@ -65,7 +69,7 @@ with errors_shown():
         rows.append({"map": name, "parameter": m.parameter, "best value": c.value if c.reachable else None,
                      "utility": c.utility if c.reachable else None, "risk": c.risk if c.reachable else None,
                      "reaches the bound": c.reachable})
-    st.dataframe(rows, width="stretch", hide_index=True)
+    table(rows, width="stretch", hide_index=True)
 
 with st.expander("Remove kept maps"):
     for a in list(kept):

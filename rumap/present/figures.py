@@ -14,16 +14,78 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from rumap._validation import Boolean, InstanceOf, validate_params
+from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
+from rumap.errors import InputError
 from rumap.maps.pareto import GridChoice
-from rumap.present.plotting import PARAMETER_SYMBOLS, ru_map_figure
+from rumap.present.numbers import format_number
+from rumap.present.plotting import PALETTE, PARAMETER_SYMBOLS, arrange_labels, ru_map_figure
 from rumap.result import RUMap
 from rumap.specs import Analysis, _small_analysis
 
-__all__ = ["analysis_figure", "comparison_figure", "presentation_figure", "pareto_figure", "PLOTLY_CONFIG"]
+__all__ = ["UTILITY_SCALES", "utility_on_scale", "analysis_figure", "comparison_figure", "presentation_figure", "pareto_figure", "PLOTLY_CONFIG"]
 
 #: Plotly options: the toolbar's camera button saves the figure as SVG (vector) in the browser.
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "ru_map"}}
+
+
+def _curve_color(index: int) -> str:
+    return PALETTE[index % len(PALETTE)][1]
+
+
+#: How Compare draws utility, with the axis title of each: as computed, or on one scale for curves whose
+#: utilities differ by orders of magnitude (one would squash the others).
+UTILITY_SCALES: dict[str, str] = {
+    "as computed": "",
+    "efficiency": "efficiency (U / U of the unmasked data)",
+    "normalised": "U / the curve's largest U",
+}
+
+
+@validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "scale": StrOptions(tuple(UTILITY_SCALES))},
+                 example=lambda: {"maps": list(_small_analysis().maps), "scale": "normalised"})
+def utility_on_scale(maps: Sequence[RUMap], scale: str = "as computed") -> list[RUMap]:
+    """The maps with their utility on one scale, for curves whose utilities are not comparable as computed.
+
+    Parameters
+    ----------
+    maps : sequence of RUMap
+    scale : str
+        A key of :data:`UTILITY_SCALES`: ``"efficiency"`` (the map's efficiency, U over the unmasked
+        data's, as in Duncan et al. 2001, Section 4) or ``"normalised"`` (U over the curve's largest U).
+
+    Returns
+    -------
+    list of RUMap
+
+    Raises
+    ------
+    InputError
+        If ``scale`` is ``"efficiency"`` and a map has no efficiency.
+
+    Examples
+    --------
+    >>> from rumap.present.figures import utility_on_scale
+    >>> from rumap.result import RUMap
+    >>> m = RUMap(parameter="k", values=[1, 2], risk=[2.0, 1.0], utility=[400.0, 100.0])
+    >>> utility_on_scale([m], "normalised")[0].utility.tolist()
+    [1.0, 0.25]
+    """
+    if scale == "as computed":
+        return list(maps)
+    out = []
+    for m in maps:
+        if scale == "efficiency":
+            if m.efficiency is None:
+                raise InputError(f"{m.label} has no efficiency: choose the normalised utility")
+            utility = np.asarray(m.efficiency, dtype=float)
+        else:
+            finite = m.utility[np.isfinite(m.utility)]
+            top = float(finite.max()) if finite.size else math.nan
+            if not top > 0:
+                raise InputError(f"{m.label} has no positive utility to normalise by")
+            utility = m.utility / top
+        out.append(replace(m, utility=utility, utility_label=UTILITY_SCALES[scale]))
+    return out
 
 
 def _readable_axes(fig: go.Figure) -> go.Figure:
@@ -66,7 +128,7 @@ def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: 
     if title is not None:  # the legend goes to the right, clear of the title
         fig.update_layout(legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left", "yanchor": "top"},
                           margin={"r": 20, "t": 80})
-    return fig
+    return arrange_labels(fig)
 
 
 @validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "names": InstanceOf((list, tuple), "a list or tuple of names"), "log_x": Boolean(),
@@ -99,9 +161,11 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
         symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
         fig.add_trace(go.Scatter(
             x=[choice.utility], y=[choice.risk], mode="markers+text", name="most utility under the bound",
-            marker={"symbol": "star", "size": 18, "color": "gold", "line": {"color": "black", "width": 1}},
-            text=[f"{choice.map}: {symbol}={choice.value:.3g}"], textposition="bottom right"))
-    return fig
+            marker={"symbol": "star", "size": 18, "color": _curve_color(max(choice.map_index, 0)),
+                    "line": {"color": "black", "width": 1}},
+            text=[f"{choice.map}: {symbol}={format_number(choice.value)}"], textposition="bottom right",
+            meta={"label_priority": 0}))
+    return arrange_labels(fig)
 
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)], "title": InstanceOf(str),
@@ -140,7 +204,7 @@ def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_
             showarrow=True, arrowhead=2, arrowsize=1.5, ax=-120, ay=-80, font={"size": font_size},
             bgcolor="rgba(255,255,255,0.85)", bordercolor="black")
     fig.update_layout(height=680, showlegend=False, margin={"t": 150})
-    return fig
+    return arrange_labels(fig)
 
 
 @validate_params({"points": InstanceOf(pd.DataFrame), "frontier": InstanceOf(pd.DataFrame), "log_x": Boolean(),

@@ -25,7 +25,7 @@ __all__ = ["IMAGE_SIZE", "image_digest", "warm_image_engine", "figure_images", "
 IMAGE_SIZE: dict[str, tuple[int, int, float]] = {"png": (1000, 650, 2.0), "svg": (1000, 650, 1.0)}
 
 _ENGINE_LOCK = threading.Lock()
-_engine = {"started": False, "renders": 0}
+_engine = {"started": False, "failed": False, "renders": 0}
 
 
 def _render(fig: go.Figure, fmt: str, width: int, height: int, scale: float) -> bytes:
@@ -81,14 +81,15 @@ def warm_image_engine() -> bool:
         Whether an image engine is running.
     """
     with _ENGINE_LOCK:
-        if _engine["started"]:
-            return True
+        if _engine["started"] or _engine["failed"]:
+            return bool(_engine["started"])
         try:
             import kaleido
 
             kaleido.start_sync_server(silence_warnings=True)
             _render(go.Figure(go.Scatter(x=[0], y=[0])), "png", 10, 10, 1.0)
-        except Exception:  # no kaleido, or no browser for it
+        except Exception:  # no kaleido, or no browser for it: not tried again in this process
+            _engine["failed"] = True
             return False
         _engine["started"] = True
         return True

@@ -8,7 +8,7 @@ import numpy as np
 
 from rumap._validation import InstanceOf, validate_params
 
-__all__ = ["format_number"]
+__all__ = ["format_number", "distinct_digits", "format_numbers"]
 
 #: Significant digits of a number shown to a reader.
 SIGNIFICANT_DIGITS = 3
@@ -37,3 +37,54 @@ def format_number(x: float) -> str:
     if not math.isfinite(x):
         return "infinite" if x > 0 else "undefined"
     return f"{x:.{SIGNIFICANT_DIGITS}g}"
+
+
+#: The most significant digits a column is shown with.
+MAX_DIGITS = 15
+
+
+@validate_params({"values": InstanceOf((list, tuple, np.ndarray), "a list of numbers")}, example=lambda: {"values": [1.0, 2.0]})
+def distinct_digits(values) -> int:
+    """The fewest significant digits (at least three) that show different values of a column differently.
+
+    Parameters
+    ----------
+    values : sequence of float
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from rumap.present.numbers import distinct_digits
+    >>> distinct_digits([8.1e-07, 8.4e-07]), distinct_digits([0.995012, 0.995018, 0.5])
+    (3, 5)
+    """
+    finite = sorted({float(v) for v in np.asarray(values, dtype=float).ravel() if math.isfinite(v)})
+    for digits in range(SIGNIFICANT_DIGITS, MAX_DIGITS + 1):
+        if len({f"{v:.{digits}g}" for v in finite}) == len(finite):
+            return digits
+    return MAX_DIGITS
+
+
+@validate_params({"values": InstanceOf((list, tuple, np.ndarray), "a list of numbers")}, example=lambda: {"values": [1.0, 2.0]})
+def format_numbers(values) -> list[str]:
+    """A column of numbers for a table: as few significant digits as keep different values different.
+
+    Parameters
+    ----------
+    values : sequence of float
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from rumap.present.numbers import format_numbers
+    >>> format_numbers([8.12e-07, 8.14e-07, float("nan")])
+    ['8.12e-07', '8.14e-07', 'undefined']
+    """
+    digits = distinct_digits(values)
+    return [f"{float(v):.{digits}g}" if math.isfinite(float(v)) else format_number(float(v)) for v in values]

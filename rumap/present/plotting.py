@@ -14,10 +14,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from rumap._validation import Boolean, InstanceOf, Interval, validate_params
+from rumap.present.labels import GLYPH_WIDTH, LINE_HEIGHT, label_box, place_labels, plot_area
 from rumap.present.numbers import format_number
 from rumap.result import RUMap
 
-__all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name"]
+__all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges"]
 
 PARAMETER_SYMBOLS = {"lambda2": "λ²", "lambda2_frac": "λ²/S²", "k": "k", "swap_percent": "p%"}
 
@@ -97,14 +98,21 @@ def ru_map_figure(
         curve.
     """
     fig = go.Figure()
+    colors = {}
     for i, ru in enumerate(maps):
         color = _COLORS[i % len(_COLORS)]
+        colors.setdefault(ru.label, color)
         symbol = PARAMETER_SYMBOLS.get(ru.parameter, ru.parameter)
         finite = np.isfinite(ru.risk) & np.isfinite(ru.utility)
         if log_y:
             finite &= ru.risk > 0
         x, y, v = ru.utility[finite], ru.risk[finite], ru.values[finite]
         name = ru.label
+        twin = _coincides_with(ru, maps[:i])
+        dash = "solid"
+        if twin is not None:  # drawn dashed over the curve it hides, and named as such
+            name = f"{ru.label} (coincides with {maps[twin].label})"
+            dash = _DASHES[sum(_coincides_with(m, maps[:j]) is not None for j, m in enumerate(maps[:i])) % len(_DASHES)]
         if bands and ru.risk_se is not None and x.size:
             se = ru.risk_se[finite]
             upper = y + 1.96 * se
@@ -118,14 +126,14 @@ def ru_map_figure(
                  + ("<br>efficiency = %{customdata[1]:.1%}" if ru.efficiency is not None else "")
                  + f"<extra>{name}</extra>")
         fig.add_trace(go.Scatter(
-            x=x, y=y, mode="lines", name=name, legendgroup=name, line={"color": color, "width": 2.5},
+            x=x, y=y, mode="lines", name=name, legendgroup=name, line={"color": color, "width": 2.5, "dash": dash},
             customdata=custom, hovertemplate=hover))
         idx = _marker_indices(v, labelled_markers)
         if idx.size:
             fig.add_trace(go.Scatter(
                 x=x[idx], y=y[idx], mode="markers+text", legendgroup=name, showlegend=False,
                 marker={"color": color, "size": 8}, text=[f"{symbol}={format_number(val)}" for val in v[idx]],
-                textposition="top right", textfont={"size": max(font_size - 3, 9), "color": color},
+                textposition="top right", meta={"label_priority": 1}, textfont={"size": max(font_size - 3, 9), "color": color},
                 customdata=custom[idx], hovertemplate=hover, name=f"{name} markers"))
     if max_risk is not None:
         fig.add_hline(y=max_risk, line={"dash": "dash", "color": "black"})
@@ -139,8 +147,10 @@ def ru_map_figure(
             continue
         fig.add_trace(go.Scatter(
             x=[opt.utility], y=[opt.risk], mode="markers+text", name=f"optimum ({opt.state})",
-            marker={"symbol": "star", "size": 16, "color": "gold", "line": {"color": "black", "width": 1}},
-            text=[f"λ²={format_number(opt.lambda2)}"], textposition="bottom right",
+            marker={"symbol": "star", "size": 16, "color": colors.get(opt.state, "gold"),
+                    "line": {"color": "black", "width": 1}},
+            text=[f"λ²={format_number(opt.lambda2)}"], textposition="bottom right", meta={"label_priority": 0},
+            textfont={"size": max(font_size - 3, 9), "color": colors.get(opt.state, "black")},
             hovertemplate=(f"optimum for {opt.state}<br>λ² = {opt.lambda2:.4g}<br>U = {opt.utility:.4g}"
                            f"<br>R = {opt.risk:.4g}<br>efficiency = {opt.efficiency:.1%}<extra></extra>")))
     first = maps[0] if maps else None
@@ -158,4 +168,125 @@ def ru_map_figure(
         fig.update_xaxes(type="log")
     if log_y:
         fig.update_yaxes(type="log")
+    set_ranges(fig, max_risk=max_risk)
+    return arrange_labels(fig)
+
+
+_DASHES = ["dash", "dot", "dashdot", "longdash"]
+
+
+def _coincides_with(m: RUMap, earlier: Sequence[RUMap]) -> int | None:
+    """The first earlier curve drawn on the same points (so this one would hide it), if any."""
+    for j, other in enumerate(earlier):
+        if other.utility.shape == m.utility.shape and np.allclose(other.utility, m.utility, rtol=1e-6, atol=0, equal_nan=True) \
+                and np.allclose(other.risk, m.risk, rtol=1e-6, atol=0, equal_nan=True):
+            return j
+    return None
+
+
+def _span(values: np.ndarray, log: bool) -> tuple[float, float] | None:
+    values = values[np.isfinite(values)]
+    if log:
+        values = np.log10(values[values > 0])
+    if not values.size:
+        return None
+    lo, hi = float(values.min()), float(values.max())
+    pad = 0.06 * (hi - lo) if hi > lo else (0.5 if log else max(abs(lo) * 0.1, 0.5))
+    return lo - pad, hi + pad
+
+
+@validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure"), "max_risk": [None, "max_risk"]},
+                 example=lambda: {"fig": go.Figure(go.Scatter(x=[1, 2], y=[3, 4]))})
+def set_ranges(fig: go.Figure, max_risk: float | None = None) -> go.Figure:
+    """Give both axes explicit ranges around every trace (and the risk bound), and log axes one label a decade.
+
+    Labels are placed in pixels of the plot area (:func:`arrange_labels`), which needs the ranges known.
+    A log axis spanning less than two decades labels 1, 2 and 5 of each decade, a wider one only the powers of
+    ten, so its minor labels never crowd.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    max_risk : float, optional
+        Kept inside the vertical range.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The same figure.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> from rumap.present.plotting import set_ranges
+    >>> fig = set_ranges(go.Figure(go.Scatter(x=[0, 10], y=[1, 2])))
+    >>> [round(v, 2) for v in fig.layout.xaxis.range]
+    [-0.6, 10.6]
+    """
+    xs = [np.asarray(t.x, dtype=float) for t in fig.data if t.x is not None]
+    ys = [np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None]
+    if max_risk is not None:
+        ys.append(np.array([max_risk], dtype=float))
+    for axis, values, update in (("xaxis", xs, fig.update_xaxes), ("yaxis", ys, fig.update_yaxes)):
+        log = getattr(fig.layout, axis).type == "log"
+        span = _span(np.concatenate(values), log) if values else None
+        if span is None:
+            continue
+        update(range=list(span))
+        if log:
+            update(dtick=1 if span[1] - span[0] >= 2 else "D2")
+    return fig
+
+
+@validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure")},
+                 example=lambda: {"fig": ru_map_figure([RUMap(parameter="k", values=[1, 2], risk=[2.0, 1.0],
+                                                                     utility=[2.0, 1.0])])})
+def arrange_labels(fig: go.Figure) -> go.Figure:
+    """Place the parameter labels of a figure's points so none leaves the plot area and none covers another.
+
+    Stars' labels come first, then each curve's in drawing order; each label takes the first text position
+    around its point that is free (:func:`rumap.present.labels.place_labels`), and a label with none is left
+    out (its point stays, and its value shows on hover). Call it again after changing the layout.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        With explicit axis ranges (:func:`set_ranges`).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The same figure.
+
+    Examples
+    --------
+    >>> from rumap.present.plotting import arrange_labels, ru_map_figure
+    >>> from rumap.result import RUMap
+    >>> m = RUMap(parameter="k", values=[3, 4], risk=[2.0, 1.0], utility=[9.0, 5.0])
+    >>> list(arrange_labels(ru_map_figure([m])).data[1].textposition)
+    ['bottom right', 'top right']
+    """
+    if fig.layout.xaxis.range is None or fig.layout.yaxis.range is None:
+        return fig
+    area = plot_area(fig)
+    labelled = [t for t in fig.data if t.mode == "markers+text" and t.x is not None]
+    labelled.sort(key=lambda t: (t.meta or {}).get("label_priority", 2) if isinstance(t.meta, dict) else 2)
+    taken = []
+    font = float(fig.layout.font.size or 12)
+    for ann in fig.layout.annotations:  # the risk bound's words, at the left edge above its line
+        if ann.xref == "paper" and ann.yref == "y" and ann.text:
+            y = 10 ** ann.y if area.log_y else ann.y
+            _, py = area.to_pixels(area.x_range[0] if not area.log_x else 10 ** area.x_range[0], y)
+            taken.append((0.0, py, GLYPH_WIDTH * font * len(ann.text), py + LINE_HEIGHT * font))
+    for trace in labelled:
+        meta = dict(trace.meta) if isinstance(trace.meta, dict) else {}
+        texts = list(meta.get("labels") or trace.text or [])
+        meta["labels"] = texts
+        size = float(trace.textfont.size or font)
+        positions = place_labels(area, list(zip(trace.x, trace.y, strict=True)), texts, size, taken=taken)
+        for (x, y), text, where in zip(zip(trace.x, trace.y, strict=True), texts, positions, strict=True):
+            if where is not None:
+                taken.append(label_box(*area.to_pixels(float(x), float(y)), text, size, where))
+        trace.update(text=[t if w is not None else "" for t, w in zip(texts, positions, strict=True)],
+                     textposition=[w or "top right" for w in positions], meta=meta)
     return fig

@@ -27,6 +27,7 @@ from rumap.errors import InputError
 from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG, analysis_figure
 from rumap.present.images import figure_images
+from rumap.present.numbers import format_numbers
 from rumap.present.statements import summary_lines
 from rumap.result import json_safe
 from rumap.specs import Analysis, _small_analysis, spec_from_dict
@@ -270,8 +271,13 @@ text-align:right}th{background:#f4f4f4}pre{background:#f6f8fa;padding:.8em;overf
 
 
 def _table(frame: pd.DataFrame, max_rows: int | None = None) -> str:
-    shown = frame if max_rows is None or len(frame) <= max_rows else frame.iloc[:max_rows]
-    return shown.to_html(index=False, float_format=lambda v: f"{v:.6g}", na_rep="", border=0, escape=True)
+    shown = (frame if max_rows is None or len(frame) <= max_rows else frame.iloc[:max_rows]).copy()
+    for column in shown.columns:  # as few significant digits as keep different values different
+        if pd.api.types.is_float_dtype(shown[column]):
+            values = shown[column].to_numpy(dtype=float)
+            shown[column] = [text if np.isfinite(v) or np.isinf(v) else ""
+                             for v, text in zip(values, format_numbers(values), strict=True)]
+    return shown.to_html(index=False, na_rep="", border=0, escape=True)
 
 
 def _optima_frame(a: Analysis) -> pd.DataFrame | None:

@@ -50,3 +50,21 @@ def test_pareto_figure_draws_points_and_frontier():
     assert len(grey.x) == np.isfinite(points["risk"]).sum()
     line = [t for t in fig.data if t.name == "frontier"][0]
     assert list(line.x) == list(frontier["utility"][np.isfinite(frontier["risk"])])
+
+
+def test_utility_on_one_scale_for_curves_far_apart():
+    import pytest
+
+    from rumap.errors import InputError
+    from rumap.present.figures import utility_on_scale
+    from rumap.result import RUMap
+
+    small = RUMap(parameter="k", values=[1, 2], risk=[2.0, 1.0], utility=[4e-7, 1e-7], efficiency=[1.0, 0.25])
+    large = RUMap(parameter="k", values=[1, 2], risk=[2.0, 1.0], utility=[200.0, 150.0])
+    normalised = utility_on_scale([small, large], "normalised")
+    assert [m.utility.tolist() for m in normalised] == [[1.0, 0.25], [1.0, 0.75]]
+    assert normalised[0].utility_label == "U / the curve's largest U"
+    assert utility_on_scale([small], "efficiency")[0].utility.tolist() == [1.0, 0.25]
+    with pytest.raises(InputError, match="has no efficiency"):
+        utility_on_scale([large], "efficiency")
+    assert utility_on_scale([small, large])[1] is large

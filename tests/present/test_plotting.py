@@ -40,3 +40,32 @@ def test_standard_error_bands():
     assert len(band) == 1
     assert max(band[0].y) == 3.0 + 1.96 * 0.1
     assert fig.data[1].name == "microaggregation / index / max"
+
+
+def test_optimum_stars_take_their_curves_colour():
+    maps = analytic_map(["record", "percentile"], np.linspace(0, 3, 31), PAPER)
+    optima = [max_tolerable_risk(s, PAPER, 5.0) for s in ("record", "percentile")]
+    fig = ru_map_figure(maps, max_risk=5.0, optima=optima, log_y=True)
+    line_colors = {t.name: t.line.color for t in fig.data if t.mode == "lines"}
+    stars = {t.name: t.marker.color for t in fig.data if (t.name or "").startswith("optimum")}
+    assert stars == {f"optimum ({s})": line_colors[s] for s in ("record", "percentile") if f"optimum ({s})" in stars}
+    assert len(set(stars.values())) == len(stars) >= 1
+
+
+def test_a_curve_that_coincides_with_another_is_dashed_and_named():
+    a = RUMap(parameter="k", values=[3, 4, 5], risk=[3.0, 2.0, 1.0], utility=[1.0, 0.8, 0.6], knowledge="index")
+    b = RUMap(parameter="k", values=[3, 4, 5], risk=[3.0, 2.0, 1.0], utility=[1.0, 0.8, 0.6], knowledge="position")
+    c = RUMap(parameter="k", values=[3, 4, 5], risk=[4.0, 2.0, 1.0], utility=[1.0, 0.8, 0.6], knowledge="other")
+    lines = [t for t in ru_map_figure([a, b, c]).data if t.mode == "lines"]
+    assert [t.line.dash for t in lines] == ["solid", "dash", "solid"]
+    assert lines[1].name == "position (coincides with index)"
+    tiny = [RUMap(parameter="k", values=[3, 4], risk=[r * 1e-9, 1e-9], utility=[1e-7, 2e-7], knowledge=k)
+            for r, k in ((3.0, "index"), (5.0, "position"))]  # risks far apart, both below numpy's atol
+    assert [t.line.dash for t in ru_map_figure(tiny).data if t.mode == "lines"] == ["solid", "solid"]
+
+
+def test_log_axes_label_one_value_a_decade_when_wide():
+    wide = RUMap(parameter="k", values=[1, 2, 3], risk=[1e-2, 1.0, 1e3], utility=[3.0, 2.0, 1.0])
+    narrow = RUMap(parameter="k", values=[1, 2, 3], risk=[2.0, 3.0, 5.0], utility=[3.0, 2.0, 1.0])
+    assert ru_map_figure([wide], log_y=True).layout.yaxis.dtick == 1
+    assert ru_map_figure([narrow], log_y=True).layout.yaxis.dtick == "D2"

@@ -140,3 +140,14 @@ def test_csv_exports_neutralise_formulas():
         cells = [cell for row in rows for cell in row]
         assert not any(cell.startswith(FORMULA_STARTS) for cell in cells if cell not in ("-1.5",)), cells
         assert rows[1][1] == "-1.5"  # numbers stay numbers
+
+
+def test_report_tables_never_show_different_values_as_equal():
+    import pandas as pd
+
+    from rumap.present.report import _table
+
+    html = _table(pd.DataFrame({"U": [8.12e-07, 8.14e-07, float("nan")], "R": [0.995012, 0.995018, 1.0]}))
+    assert "8.12e-07" in html and "8.14e-07" in html
+    assert "0.99501<" in html and "0.99502<" in html
+    assert "nan" not in html and "undefined" not in html

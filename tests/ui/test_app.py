@@ -341,7 +341,9 @@ def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
     at.button(key="em_run").click().run()
     assert not _errors(at), _errors(at)
     (fig3,) = _figures(at)
-    assert set(_traces(fig3)) == {"microaggregation / index / min", "microaggregation / position / min"}
+    # the two states give the same curve here: the second is dashed and says so
+    assert set(_traces(fig3)) == {"microaggregation / index / min",
+                                  "microaggregation / position / min (coincides with microaggregation / index / min)"}
     assert "k=" in "".join(_traces(fig3, "markers+text")["microaggregation / index / min markers"]["text"])
     _keep(at, "empirical", "micro")
     from dashboard.state import ANALYSES
@@ -371,6 +373,11 @@ def test_home_figure_5_opens_each_curve_with_the_threshold_crossing():
     assert "noise / position / min: no λ²/S² on the grid reaches it" in text
     assert "tolerable average error of 5e+03" in text
     assert "noise / position / max" in shown(at.success[0].value)
+    at.radio(key="compare_utility_scale").set_value("efficiency").run()
+    assert not at.exception and not _errors(at)
+    (fig,) = _figures(at)
+    assert fig["layout"]["xaxis"]["title"]["text"].startswith("efficiency")
+    assert max(max(t["x"]) for t in _traces(fig).values()) == pytest.approx(1.0, abs=0.05)
 
 
 def test_one_maximum_tolerable_risk_for_the_session():
