@@ -278,15 +278,20 @@ def arrange_labels(fig: go.Figure) -> go.Figure:
             y = 10 ** ann.y if area.log_y else ann.y
             _, py = area.to_pixels(area.x_range[0] if not area.log_x else 10 ** area.x_range[0], y)
             taken.append((0.0, py, GLYPH_WIDTH * font * len(ann.text), py + LINE_HEIGHT * font))
+    said: set[tuple[float, float, str]] = set()  # a star's label is not repeated by its curve's marker
     for trace in labelled:
         meta = dict(trace.meta) if isinstance(trace.meta, dict) else {}
         texts = list(meta.get("labels") or trace.text or [])
         meta["labels"] = texts
+        points = [(float(x), float(y)) for x, y in zip(trace.x, trace.y, strict=True)]
+        shown = [("" if (x, y, t) in said else t) for (x, y), t in zip(points, texts, strict=True)]
+        said.update((x, y, t) for (x, y), t in zip(points, texts, strict=True))
         size = float(trace.textfont.size or font)
-        positions = place_labels(area, list(zip(trace.x, trace.y, strict=True)), texts, size, taken=taken)
-        for (x, y), text, where in zip(zip(trace.x, trace.y, strict=True), texts, positions, strict=True):
+        positions = [None if not t else where for t, where in
+                     zip(shown, place_labels(area, points, shown, size, taken=taken), strict=True)]
+        for (x, y), text, where in zip(points, shown, positions, strict=True):
             if where is not None:
-                taken.append(label_box(*area.to_pixels(float(x), float(y)), text, size, where))
-        trace.update(text=[t if w is not None else "" for t, w in zip(texts, positions, strict=True)],
+                taken.append(label_box(*area.to_pixels(x, y), text, size, where))
+        trace.update(text=[t if w is not None else "" for t, w in zip(shown, positions, strict=True)],
                      textposition=[w or "top right" for w in positions], meta=meta)
     return fig

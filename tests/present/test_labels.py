@@ -75,6 +75,15 @@ def test_every_worked_example_keeps_its_labels_inside_and_apart(analyses, key):
     _check(comparison_figure(maps, names, max_risk=analyses[key][0].max_risk, choice=choice), at_least=3)
 
 
+def test_a_stars_label_is_not_repeated_by_its_curves_marker(analyses):
+    (analysis,) = analyses["figure-2"]
+    fig = analysis_figure(analysis, title=analysis.name)
+    said = [(float(x), float(y), text) for t in fig.data if t.mode == "markers+text"
+            for x, y, text in zip(t.x, t.y, t.text, strict=True) if text]
+    assert len(said) == len(set(said))
+    assert (200.0, pytest.approx(0.995, abs=1e-3), "λ²=0") in [(x, y, t) for x, y, t in said]
+
+
 def test_labels_at_the_right_edge_turn_left_and_crowded_ones_are_left_out():
     area = PlotArea(width=300, height=200, x_range=(0, 10), y_range=(0, 10))
     assert place_labels(area, [(9.9, 5)], ["λ²/S²=0.05"]) == ["top left"]
