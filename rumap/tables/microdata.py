@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from rumap._validation import MAX_MAGNITUDE, InstanceOf, Table, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
@@ -65,13 +66,12 @@ class SpanningAxis:
         """The codes of the data, in display order."""
         return tuple(label for label, leaf in zip(self.labels, self.leaves, strict=True) if leaf)
 
-    def membership(self) -> np.ndarray:
-        """0/1 matrix (labels + total, leaves): which codes each label, then the total, adds up."""
-        out = np.zeros((len(self.labels) + 1, len(self.leaf_labels)))
-        for i, members in enumerate(self.members):
-            out[i, list(members)] = 1.0
-        out[-1] = 1.0
-        return out
+    def membership(self) -> sparse.csc_matrix:
+        """Sparse 0/1 matrix (labels + total, leaves): which codes each label, then the total, adds up."""
+        n_leaves = len(self.leaf_labels)
+        rows = [i for i, members in enumerate(self.members) for _ in members] + [len(self.labels)] * n_leaves
+        columns = [m for members in self.members for m in members] + list(range(n_leaves))
+        return sparse.csc_matrix((np.ones(len(rows)), (rows, columns)), shape=(len(self.labels) + 1, n_leaves))
 
 
 @dataclass(frozen=True)
@@ -192,24 +192,20 @@ class MicrodataTable:
         if self.layers is not None and k < len(self.layers.labels):
             selected = np.isin(self.record_cells[:, 0], self.layers.members[k])
         leaf_rows, leaf_columns = self.record_cells[selected, 1], self.record_cells[selected, 2]
-        values = self.rule_values[selected]
-        row_names = [*self.row_labels, TOTAL_LABEL]
-        column_names = [*self.column_labels, TOTAL_LABEL]
-        row_groups = _label_groups(self.rows, leaf_rows)
-        column_groups = _label_groups(self.columns, leaf_columns) if self.columns is not None else \
-            [(0, np.ones(leaf_columns.size, dtype=bool)), (1, np.ones(leaf_columns.size, dtype=bool))]
-        cells: list[np.ndarray] = []
-        parts: list[np.ndarray] = []
-        for i, in_row in row_groups:
-            for j, in_column in column_groups:
-                both = in_row & in_column
-                if both.any():
-                    label = f"{row_names[i]}{CELL_SEPARATOR}{column_names[j]}"
-                    cells.append(np.full(int(both.sum()), label, dtype=object))
-                    parts.append(values[both])
-        if not cells:
+        if leaf_rows.size == 0:
             raise InputError(f"layer {self.layer_labels[k]!r} has no records")
-        return Contributions(np.concatenate(cells), np.concatenate(parts))
+        row_flat, row_count, row_offset = _labels_of_leaves(self.rows.membership())
+        column_membership = self.columns.membership() if self.columns is not None else _ONE_WAY
+        column_flat, column_count, column_offset = _labels_of_leaves(column_membership)
+        a, b = row_count[leaf_rows], column_count[leaf_columns]
+        per_record = a * b  # every label above the record's row code x every label above its column code
+        record = np.repeat(np.arange(leaf_rows.size), per_record)
+        within = np.arange(record.size) - np.repeat(np.cumsum(per_record) - per_record, per_record)
+        row = row_flat[row_offset[leaf_rows[record]] + within // b[record]]
+        column = column_flat[column_offset[leaf_columns[record]] + within % b[record]]
+        names = np.array([f"{r}{CELL_SEPARATOR}{c}" for r in [*self.row_labels, TOTAL_LABEL]
+                          for c in [*self.column_labels, TOTAL_LABEL]], dtype=object)
+        return Contributions(names[row * column_membership.shape[0] + column], self.rule_values[selected][record])
 
     def sensitivity(self, rule: str, layer: str | None = None, **parameters: float) -> SensitivityResult:
         """A sensitivity rule (:func:`rumap.tables.rules.apply_rule`) applied to every cell of one layer.
@@ -276,11 +272,15 @@ class MicrodataTable:
             "values": self.values, "contributors": self.contributors})
 
 
-def _label_groups(axis: SpanningAxis, leaf_positions: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """(label position, records in it) for every label of the axis and the total."""
-    groups = [(i, np.isin(leaf_positions, members)) for i, members in enumerate(axis.members)]
-    groups.append((len(axis.labels), np.ones(leaf_positions.size, dtype=bool)))
-    return groups
+#: The membership of a one-way table's single column: its one code adds up to it and to the total.
+_ONE_WAY = sparse.csc_matrix(np.ones((2, 1)))
+
+
+def _labels_of_leaves(membership: sparse.csc_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each code (a column of ``membership``), the labels that add it up: flat positions, counts, offsets."""
+    membership = sparse.csc_matrix(membership)
+    membership.sort_indices()
+    return membership.indices.astype(np.int64), np.diff(membership.indptr), membership.indptr[:-1].astype(np.int64)
 
 
 def _codes(frame: pd.DataFrame, variable: str, role: str) -> pd.Series:
@@ -490,17 +490,27 @@ def table_from_microdata(frame: pd.DataFrame, rows: str, columns: str | None = N
     np.add.at(sums, (layer_pos, row_pos, column_pos), shown)
     np.add.at(counts, (layer_pos, row_pos, column_pos), 1.0)
     row_m = row_axis.membership()
-    column_m = column_axis.membership() if column_axis else np.array([[1.0], [1.0]])
-    layer_m = np.vstack([layer_axis.membership()[:-1], np.ones((1, leaf_shape[0]))]) if layer_axis else \
-        np.ones((1, 1))
-    values = np.einsum("kl,lrc,ir,jc->kij", layer_m, sums, row_m, column_m)
-    contributors = np.rint(np.einsum("kl,lrc,ir,jc->kij", layer_m, counts, row_m, column_m)).astype(np.int64)
+    column_m = column_axis.membership() if column_axis else _ONE_WAY
+    layer_m = layer_axis.membership() if layer_axis else sparse.csc_matrix(np.ones((1, 1)))
+    values = _aggregate(sums, layer_m, row_m, column_m)
+    contributors = np.rint(_aggregate(counts, layer_m, row_m, column_m)).astype(np.int64)
     return MicrodataTable(
         rows=row_axis, columns=column_axis, layers=layer_axis, response=response, shadow=shadow,
         values=values, contributors=contributors,
         record_cells=np.column_stack([layer_pos, row_pos, column_pos]), rule_values=for_rules,
         config={"rows": rows, "columns": columns, "layers": layers, "response": response, "shadow": shadow,
                 "hierarchies": {k: {str(c): str(p) for c, p in v.items()} for k, v in hierarchies.items()}})
+
+
+def _aggregate(cells: np.ndarray, layer_m: sparse.csc_matrix, row_m: sparse.csc_matrix,
+               column_m: sparse.csc_matrix) -> np.ndarray:
+    """Sums of the codes' cells over every layer, row and column label with the totals: one product per axis."""
+    n_layers, n_rows, n_columns = cells.shape
+    by_layer = np.asarray(layer_m @ cells.reshape(n_layers, -1)).reshape(-1, n_rows, n_columns)
+    out = np.empty((by_layer.shape[0], row_m.shape[0], column_m.shape[0]))
+    for k, part in enumerate(by_layer):  # sparse products: work in proportion to the codes, not labels x codes
+        out[k] = np.asarray(column_m @ np.asarray(row_m @ part).T).T
+    return out
 
 
 def _depth(axis: SpanningAxis) -> int:
