@@ -100,7 +100,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that recode bands")
     categorical.add_argument("--risk", metavar="NAME", choices=list(CATEGORICAL_RISKS),
                              help=f"R of the map: {', '.join(CATEGORICAL_RISKS)} (default: global_risk; "
-                                  "linkage for pram)")
+                                  "key_matching for pram)")
     categorical.add_argument("--risk-threshold", type=float, metavar="T",
                              help="individual risk above which a record counts (--risk share_above)")
     categorical.add_argument("--anonymity-k", type=int, metavar="K", help="the k of --risk k_violations")

@@ -287,8 +287,9 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
     budget : WorkBudget
         Records x replicates x values, checked first.
     risk : str, optional
-        R from :data:`CATEGORICAL_RISKS` (default ``linkage``, which is
-        :func:`pram_reidentification` on files without missing key values).
+        R from :data:`CATEGORICAL_RISKS` (default ``key_matching``,
+        :func:`pram_reidentification`; ``linkage`` equals it on files without
+        missing key values).
     utility : str, optional
         U from :data:`CATEGORICAL_UTILITIES` (default ``hellinger``, :func:`hellinger_utility`).
     options : dict, optional
@@ -315,7 +316,7 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
     budget.check_grid(values.size, "theta")
     budget.check_work(float(frame.shape[0]) * len(names) * replicates * values.size,
                       f"{frame.shape[0]} records x {len(names)} keys x {replicates} replicates x {values.size} values")
-    r_measure, u_measure = _measures(risk, utility, "linkage", "hellinger")
+    r_measure, u_measure = _measures(risk, utility, "key_matching", "hellinger")
     settings = {"weight": weight, "options": _measure_options(options), "source": source, "budget": budget}
     seeds = np.random.SeedSequence(seed).spawn(values.size)
     risk_values = np.empty((values.size, replicates))
@@ -331,7 +332,7 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
                  risk_se=se(risk_values), utility_se=se(utility_values), risk_label=r_measure.label,
                  utility_label=u_measure.label, method="pram", knowledge="key", target=" x ".join(names),
                  config={"keys": names, "replicates": replicates, "seed": seed, "source": source,
-                         "risk": risk or "linkage", "utility": utility or "hellinger"})
+                         "risk": risk or "key_matching", "utility": utility or "hellinger"})
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ Risks (:data:`CATEGORICAL_RISKS`)
 - ``k_violations``: the share of released records in key values met fewer than
   ``k`` times.
 - ``linkage``: record linkage to the original (:func:`linkage_reidentification`).
+- ``key_matching``: the same without suppression, missing values a category of
+  their own (:func:`rumap.maps.categorical.pram_reidentification`, PRAM's default).
 
 Utilities (:data:`CATEGORICAL_UTILITIES`)
 
@@ -367,6 +369,12 @@ def _linkage(original, released, keys, *, weight, options, source, budget) -> fl
     return linkage_reidentification(original, released, keys, source=source, budget=budget)
 
 
+def _key_matching(original, released, keys, *, weight, options, source, budget) -> float:
+    from rumap.maps.categorical import pram_reidentification
+
+    return pram_reidentification(original, released, keys, source=source)
+
+
 def _kept(original, released, keys, *, weight, options, source, budget) -> float:
     before = original[list(keys)].notna().to_numpy()
     after = released[list(keys)].notna().to_numpy()
@@ -412,7 +420,9 @@ CATEGORICAL_RISKS: dict[str, CategoricalMeasure] = {
                                                      _risk_of("expected_reidentifications")),
     "share_above": CategoricalMeasure("R = share of records above the risk threshold", _share_above, ("threshold",)),
     "k_violations": CategoricalMeasure("R = share of records violating k-anonymity", _k_violations, ("k",)),
-    "linkage": CategoricalMeasure("R = expected share re-identified by key matching", _linkage),
+    "linkage": CategoricalMeasure("R = expected share linked to the original (a suppressed value matches anything)",
+                                  _linkage),
+    "key_matching": CategoricalMeasure("R = expected share re-identified by key matching", _key_matching),
 }
 
 #: Utilities U of categorical protection by name (``simulate --utility NAME``).

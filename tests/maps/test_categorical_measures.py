@@ -115,11 +115,12 @@ def test_maps_draw_every_registered_measure_from_the_protected_files(survey):
     keys = ["age_band", "sex", "region", "marital"]
     options = {"threshold": 0.2, "k": 3, "pair": ("sex", "marital"), "response": "weight"}
     protected = local_suppression(survey, keys, k=3).data
+    part = survey.head(400)
     for risk in CATEGORICAL_RISKS:
         for utility in CATEGORICAL_UTILITIES:
             if utility == "variance":
                 continue
-            m = suppression_map(survey, keys, [1, 3], weight="weight", risk=risk, utility=utility, options=options)
+            m = suppression_map(part, keys, [1, 3], weight="weight", risk=risk, utility=utility, options=options)
             assert m.risk_label == CATEGORICAL_RISKS[risk].label and m.utility_label == CATEGORICAL_UTILITIES[
                 utility].label
             assert np.isfinite(m.risk).all() and np.isfinite(m.utility).all()
@@ -135,6 +136,9 @@ def test_maps_draw_every_registered_measure_from_the_protected_files(survey):
     pram = pram_map(survey, ["sex", "marital"], [0.5, 1.0], replicates=4, seed=2, utility="cramers_v",
                     options={"pair": ("sex", "marital")})
     assert pram.utility[1] == 1.0 and pram.utility[0] < 1.0
+    linked = pram_map(survey, ["sex", "marital"], [0.5, 1.0], replicates=4, seed=2, risk="linkage")
+    default = pram_map(survey, ["sex", "marital"], [0.5, 1.0], replicates=4, seed=2)
+    np.testing.assert_allclose(linked.risk, default.risk, rtol=1e-12)  # no missing value: the two risks agree
     with pytest.raises(InputError, match="needs the option 'pair'"):
         suppression_map(survey, keys, [2], utility="cramers_v")
     with pytest.raises(InputError, match="utility must be one of"):
