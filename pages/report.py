@@ -7,7 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dashboard import images, state
-from dashboard.markdown import plain
+from dashboard.markdown import plain, plain_list
 from dashboard.pagemaps import is_reproducible
 from dashboard.risk_bound import describe, session_max_risk
 from dashboard.widgets import errors_shown
@@ -99,7 +99,7 @@ with errors_shown():
                             mime="application/json", on_click="ignore", key="dl_json")
     if page_maps:
         st.caption("In the curves (CSV, JSON) only, with the Python that reproduces them: "
-                   + "; ".join(page_maps) + ". The configuration and the HTML report hold the maps whose "
+                   + plain_list(page_maps, separator="; ") + ". The configuration and the HTML report hold the maps whose "
                    "settings load back on this page.")
     if loadable:
         html_text = report_html(loadable, title=title, data_values=data_values, data_summary=data_summary,
