@@ -22,7 +22,7 @@ MIN_SAMPLED_ROW = 4096
 #: Values sampled from each row.
 SAMPLE_SIZE = 2048
 #: Half-width of the sample window around a rank, in standard deviations of the sample rank.
-MARGIN_SD = 5.0
+MARGIN_SD = 3.0
 
 
 @assumes_valid

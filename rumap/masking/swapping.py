@@ -176,11 +176,12 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     columns = data.reshape(data.shape[0], -1)
     n = columns.shape[0]
     window = _swap_window(n, swap_percent)
-    out = columns.copy()
     if window < 1:
-        return out.reshape(data.shape)
-    for j in range(columns.shape[1]):
-        order = np.argsort(columns[:, j], kind="stable")
+        return columns.copy().reshape(data.shape)
+    by_column = np.ascontiguousarray(columns.T)  # one contiguous row per variable
+    out = np.empty_like(by_column)
+    for j in range(by_column.shape[0]):
+        order = np.argsort(by_column[j], kind="stable")
         partner = _swap_partners(n, window, rng.random(n))
-        out[order, j] = columns[order[partner], j]
-    return out.reshape(data.shape)
+        out[j, order] = by_column[j, order[partner]]
+    return np.ascontiguousarray(out.T).reshape(data.shape)
