@@ -24,6 +24,11 @@ EXTRAS = {"app": {"streamlit", "kaleido"}, "dask": {"dask", "distributed"},
           "formats": {"pyreadstat", "pyarrow", "openpyxl"}}
 
 
+#: The core's dependencies: numba compiles the kernels of microaggregation, swapping and order statistics;
+#: threadpoolctl keeps BLAS to one thread inside the simulation engine's threads.
+CORE = {"numpy", "scipy", "pandas", "plotly", "numba", "threadpoolctl"}
+
+
 def _name(requirement: str) -> str:
     for stop in "<>=[; ":
         requirement = requirement.split(stop)[0]
@@ -32,13 +37,13 @@ def _name(requirement: str) -> str:
 
 def test_core_dependencies_and_extras_are_declared():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert {_name(r) for r in project["dependencies"]} == {"numpy", "scipy", "pandas", "plotly"}
+    assert {_name(r) for r in project["dependencies"]} == CORE
     extras = project["optional-dependencies"]
     for extra, names in EXTRAS.items():
         assert {_name(r) for r in extras[extra]} == names
     pinned = {_name(line) for line in (ROOT / "requirements.txt").read_text().splitlines()
               if line.strip() and not line.startswith("#")}
-    assert pinned == {"numpy", "scipy", "pandas", "plotly"}.union(*EXTRAS.values())
+    assert pinned == CORE.union(*EXTRAS.values()) | {"llvmlite"}  # llvmlite: numba's compiler, pinned to match
 
 
 @pytest.fixture(scope="module")
