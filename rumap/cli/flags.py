@@ -15,7 +15,7 @@ from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
-           "split_names"]
+           "split_names", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
 GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
@@ -185,3 +185,58 @@ def split_names(text: str, flag: str) -> list[str]:
     if not all(names):
         raise InputError(f"{flag} must be comma-separated column names, got {text!r}")
     return names
+
+
+#: The parameters of the sensitivity rules (:data:`rumap.tables.rules.RULES`): flag name -> (type, help).
+RULE_FLAGS = {
+    "n": (int, "dominance: number of largest contributions"),
+    "k": (float, "dominance: fraction of the cell total, in (0, 1]"),
+    "p": (float, "p-percent and pq: accuracy p in percent"),
+    "q": (float, "pq: prior accuracy q in percent (p < q <= 100)"),
+    "threshold": (int, "threshold: least number of contributors"),
+}
+
+
+@assumes_valid
+def add_rule_flags(parser: argparse.ArgumentParser, cell_help: str = "column naming the cell (default cell)") -> None:
+    """Add the sensitivity rules' parameters and the contributions file's column names to a parser.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    cell_help : str
+        Help of ``--cell-column``.
+    """
+    for name, (kind, text) in RULE_FLAGS.items():
+        parser.add_argument(f"--{name}", type=kind, help=text)
+    parser.add_argument("--cell-column", default="cell", help=cell_help)
+    parser.add_argument("--value-column", default="value", help="column with the contribution (default value)")
+
+
+@assumes_valid
+def rule_parameters(args: argparse.Namespace) -> dict[str, float | int]:
+    """The rule parameters given on the command line (those not given are left to the rule's defaults).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    dict
+    """
+    return {name: getattr(args, name) for name in RULE_FLAGS if getattr(args, name) is not None}
+
+
+@assumes_valid
+def print_frame(frame) -> None:
+    """Print a result table in full, numbers to 6 significant digits.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    """
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 120):
+        print(frame.to_string(index=False, float_format=lambda v: f"{v:.6g}"))

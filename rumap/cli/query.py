@@ -22,10 +22,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from rumap._validation import SEED
-from rumap.cli.flags import add_work_limit, budget_from_args, check_flag
+from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, print_frame
 from rumap.databases.audit import audit_queries
 from rumap.databases.camouflage import CAMOUFLAGE_K, answer_queries, camouflage_vectors
 from rumap.databases.queries import queries_from_text
@@ -34,11 +33,6 @@ from rumap.io.data import numeric_column, read_table
 
 HELP = "database queries: answers with a guarantee (camouflage) and an auditor of query sequences"
 MAX_QUERY_BYTES = 1_000_000
-
-
-def _print_frame(frame: pd.DataFrame) -> None:
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 120):
-        print(frame.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
 
 
 def _read_queries_file(path: str) -> list[str]:
@@ -91,11 +85,11 @@ def _run_answer(args: argparse.Namespace) -> int:
             out["vectors"] = vectors.to_dict()
         print_json(out)
         return 0
-    _print_frame(answers.to_frame().drop(columns="exact"))
+    print_frame(answers.to_frame().drop(columns="exact"))
     print(f"camouflage: k = {vectors.k} vectors, protection {protection:g}% of each value, seed {args.seed}; "
           "the exact answer lies in answer +- guarantee")
     if args.show_vectors:
-        _print_frame(vectors.to_frame())
+        print_frame(vectors.to_frame())
     return 0
 
 
@@ -129,7 +123,7 @@ def _run_audit(args: argparse.Namespace) -> int:
 
         print_json(log.to_dict())
         return 0
-    _print_frame(log.to_frame()[["number", "query", "answered", "answer", "explanation"]])
+    print_frame(log.to_frame()[["number", "query", "answered", "answer", "explanation"]])
     print(f"{log.answered} of {len(log.decisions)} queries answered")
     return 0
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-import pandas as pd
-
+from rumap.cli.flags import add_rule_flags, print_frame, rule_parameters
 from rumap.cli.table_granularity import add_granularity_parser, run_granularity
 from rumap.cli.table_protection import add_parsers as add_protection_parsers
 from rumap.cli.table_protection import run_round, run_suppress
@@ -30,11 +29,6 @@ from rumap.tables.insider import insider_bounds
 from rumap.tables.rules import RULES, apply_rule
 
 HELP = "tables: sensitivity rules, the dominance rule's flaw, LP bounds and risk of suppressed cells"
-
-
-def _print_frame(frame: pd.DataFrame) -> None:
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 120):
-        print(frame.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
 
 
 def _run_bounds(args: argparse.Namespace) -> int:
@@ -57,11 +51,11 @@ def _run_bounds(args: argparse.Namespace) -> int:
     if not bounds.labels:
         print("no suppressed cells")
         return 0
-    _print_frame(bounds.to_frame())
+    print_frame(bounds.to_frame())
     print(f"largest risk {bounds.max_risk:.6g}, mean risk {bounds.mean_risk:.6g}")
     if insider is not None:
         print(f"insider of row {insider.row!r}, column {insider.column!r} contributing {insider.contribution:g}:")
-        _print_frame(insider.insider.to_frame())
+        print_frame(insider.insider.to_frame())
         v = insider.view
         print(f"the other contributors to that cell total {v.insider_min:g} .. {v.insider_max:g} "
               f"(risk {v.insider_risk:.6g}; an outsider: 0 .. {v.outsider_max:g}, risk {v.outsider_risk:.6g})")
@@ -70,15 +64,13 @@ def _run_bounds(args: argparse.Namespace) -> int:
 
 def _run_rules(args: argparse.Namespace) -> int:
     contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
-    given = {name: getattr(args, name) for name in ("n", "k", "p", "q", "threshold")}
-    parameters = {name: value for name, value in given.items() if value is not None}
-    result = apply_rule(contributions, rule=args.rule, **parameters)
+    result = apply_rule(contributions, rule=args.rule, **rule_parameters(args))
     if args.json:
         from rumap.cli import print_json
 
         print_json(result.to_dict())
         return 0
-    _print_frame(result.to_frame())
+    print_frame(result.to_frame())
     sensitive = result.sensitive_cells
     print(f"{len(sensitive)} of {len(result.cells)} cells sensitive" + (f": {', '.join(sensitive)}" if sensitive
                                                                          else ""))
@@ -93,7 +85,7 @@ def _run_dominance_flaw(args: argparse.Namespace) -> int:
         print_json(flaw.to_dict())
         return 0
     print(f"Lemma 1: r = {flaw.r:.6g} solves (r^{flaw.n} - 1)/(r^{flaw.cells} - 1) = {flaw.k:g}")
-    _print_frame(flaw.to_frame())
+    print_frame(flaw.to_frame())
     print(f"non-sensitive cell (Construction 1): tail of the {flaw.cells - flaw.n - 1} smallest = "
           f"{flaw.nonsensitive_tail:.6g}, coalition's bound on the largest = {flaw.nonsensitive_bound:.6g}")
     print(f"sensitive cell (Construction 2): tail = {flaw.sensitive_tail:.6g}, "
@@ -150,13 +142,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                         "(its non-negative contribution).")
     r.add_argument("--contributions", required=True, metavar="FILE", help="contributions file (columns cell,value)")
     r.add_argument("--rule", required=True, choices=list(RULES), help="the sensitivity rule")
-    r.add_argument("--n", type=int, help="dominance: number of largest contributions")
-    r.add_argument("--k", type=float, help="dominance: fraction of the cell total, in (0, 1]")
-    r.add_argument("--p", type=float, help="p-percent and pq: accuracy p in percent")
-    r.add_argument("--q", type=float, help="pq: prior accuracy q in percent (p < q <= 100)")
-    r.add_argument("--threshold", type=int, help="threshold: least number of contributors")
-    r.add_argument("--cell-column", default="cell", help="column naming the cell (default cell)")
-    r.add_argument("--value-column", default="value", help="column with the contribution (default value)")
+    add_rule_flags(r)
     r.add_argument("--json", action="store_true", help="print one JSON object")
 
     d = commands.add_parser("dominance-flaw", help="Lemma 1 and Constructions 1-2 of the dominance rule's flaw",

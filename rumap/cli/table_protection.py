@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 
-from rumap.cli.flags import add_work_limit, budget_from_args
+from rumap.cli.flags import add_rule_flags, add_work_limit, budget_from_args, print_frame, rule_parameters
 from rumap.errors import InputError
 from rumap.io.tables import read_contributions, read_published_table
 from rumap.tables.controlled_rounding import controlled_round
@@ -78,8 +78,7 @@ def _native_output_silenced() -> Iterator[None]:
 def _primaries_from_rule(args: argparse.Namespace, table: PublishedTable) -> tuple[list[tuple[str, str]],
                                                                                  dict[tuple[str, str], float]]:
     contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
-    given = {name: getattr(args, name) for name in ("n", "k", "p", "q", "threshold")}
-    result = apply_rule(contributions, rule=args.rule, **{k: v for k, v in given.items() if v is not None})
+    result = apply_rule(contributions, rule=args.rule, **rule_parameters(args))
     counts = Counter(str(c) for c in contributions.cells)
     frequencies = {parse_cell(cell, table, "contributions cell"): float(n) for cell, n in counts.items()}
     return [parse_cell(cell, table, "contributions cell") for cell in result.sensitive_cells], frequencies
@@ -118,9 +117,7 @@ def run_suppress(args: argparse.Namespace) -> int:
 
         print_json(result.to_dict())
         return 0
-    from rumap.cli.table import _print_frame
-
-    _print_frame(result.to_frame())
+    print_frame(result.to_frame())
     print(f"{len(result.primary)} primary, {len(result.secondary)} secondary cells suppressed; cost "
           f"{result.cost:.6g} ({result.config['cost']}); method {result.method}, "
           + ("proven optimal" if result.optimal else f"gap {100 * result.gap:.3g}%"))
@@ -150,11 +147,9 @@ def run_round(args: argparse.Namespace) -> int:
 
         print_json(result.to_dict())
         return 0
-    from rumap.cli.table import _print_frame
-
     print(result.table().to_text_frame().to_string())
     print()
-    _print_frame(result.to_frame())
+    print_frame(result.to_frame())
     print(f"base {result.base:g}: total absolute deviation {result.total_absolute_deviation:.6g}, largest "
           f"{result.max_absolute_deviation:.6g}; " + ("proven optimal" if result.optimal else
                                                      f"gap {100 * result.gap:.3g}%"))
@@ -196,13 +191,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     s.add_argument("--contributions", metavar="FILE",
                    help="contributions file whose cell column names table cells ROW:COL; --rule marks primaries")
     s.add_argument("--rule", choices=list(RULES), help="sensitivity rule marking primaries (with --contributions)")
-    s.add_argument("--n", type=int, help="dominance: number of largest contributions")
-    s.add_argument("--k", type=float, help="dominance: fraction of the cell total, in (0, 1]")
-    s.add_argument("--p", type=float, help="p-percent and pq: accuracy p in percent")
-    s.add_argument("--q", type=float, help="pq: prior accuracy q in percent (p < q <= 100)")
-    s.add_argument("--threshold", type=int, help="threshold: least number of contributors")
-    s.add_argument("--cell-column", default="cell", help="column naming the cell ROW:COL (default cell)")
-    s.add_argument("--value-column", default="value", help="column with the contribution (default value)")
+    add_rule_flags(s, cell_help="column naming the cell ROW:COL (default cell)")
     s.add_argument("--time-limit", type=_time_limit, default=30.0, metavar="SECONDS",
                    help="time for the MILP (default 30); then the best pattern found and its gap")
     add_work_limit(s)
