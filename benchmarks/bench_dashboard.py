@@ -96,7 +96,9 @@ def first_page(browser, url: str) -> float:
 
 
 def _nav(page, title: str) -> None:
-    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    from browser_helpers import nav_link
+
+    nav_link(page, title).click()
 
 
 def page_switches(page, runs: Runs, titles: list[str]) -> list[float]:

@@ -71,7 +71,10 @@ def _shot(pg, name: str) -> None:
 
 
 def _nav(pg, title: str) -> None:
-    pg.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser_helpers import nav_link
+
+    nav_link(pg, title).click()
     _idle(pg)
 
 

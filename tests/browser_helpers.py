@@ -88,3 +88,14 @@ def launch_chromium(playwright):
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True)
+
+
+def nav_link(pg, title: str):
+    """The sidebar's link to a page; with many pages Streamlit folds the last ones under "View N more"."""
+    nav = pg.get_by_test_id("stSidebarNav")
+    link = nav.get_by_text(title, exact=True)
+    if not link.count():
+        more = pg.get_by_test_id("stSidebarNavViewButton")
+        if more.count() and "more" in more.inner_text():
+            more.click()
+    return link

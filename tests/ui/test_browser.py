@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
+from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # one server, steps in order
 
@@ -59,7 +59,7 @@ def _idle(pg) -> None:
 
 def _open(pg, title: str) -> None:
     """Go to a page through the sidebar (a new URL would start a new session)."""
-    pg.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    nav_link(pg, title).click()
     _idle(pg)
 
 

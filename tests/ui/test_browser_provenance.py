@@ -9,7 +9,7 @@ the earlier data.
 from __future__ import annotations
 
 import pytest
-from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
+from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser_provenance")]
 
@@ -43,7 +43,7 @@ def _idle(pg) -> None:
 
 
 def _open(pg, title: str) -> None:
-    pg.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    nav_link(pg, title).click()
     _idle(pg)
 
 

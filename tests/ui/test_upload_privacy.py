@@ -16,7 +16,7 @@ import shutil
 
 import numpy as np
 import pytest
-from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
+from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("upload_privacy")]
 
@@ -52,7 +52,7 @@ def test_a_2mb_upload_is_never_written_to_a_file(tmp_path):
             page = browser.new_page()
             page.set_default_timeout(TIMEOUT_MS)
             page.goto(url)
-            page.get_by_test_id("stSidebarNav").get_by_text("Data", exact=True).click()
+            nav_link(page, "Data").click()
             page.get_by_text("Upload a file", exact=True).click()
             page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
                 files=[{"name": "big.csv", "mimeType": "text/csv", "buffer": content}])
