@@ -1,7 +1,7 @@
 """rumap beside its peers, in one run: medians of 3, the same data, the peer run right after rumap.
 
 Peers (see the shared PEERS notes): the C++ package ``microaggregation`` and splink 5 from PyPI, installed in
-a separate virtual environment (``--peers-python``, default /work/peers-venv/bin/python); sdcMicro in R
+a separate virtual environment (``--peers-python``, default ``../peers-venv/bin/python`` beside the project); sdcMicro in R
 (``Rscript``); a naive numpy loop for the empirical map. A peer that is not installed prints "not installed".
 Each line gives rumap's median, the peer's median and peer / rumap (above 1: rumap is faster).
 
@@ -245,7 +245,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", choices=sorted(CASES), default=list(CASES))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--peer-linkage-repeats", type=int, default=1, help="splink runs (about a minute each)")
-    parser.add_argument("--peers-python", default="/work/peers-venv/bin/python")
+    parser.add_argument("--peers-python", default=str(ROOT.parent / "peers-venv" / "bin" / "python"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only:
