@@ -248,7 +248,7 @@ def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
         st.download_button("Download the per-record risk (CSV)", csv_text(table), file_name="rumap_record_risk.csv",
                            mime="text/csv", on_click="ignore", key="cat_risk_download")
     cli = command("risk", "individual", "--data", file.path, "--keys", ",".join(s.keys),
-                  *(("--weight", s.weight) if s.weight else ()), *(("--household", s.household) if s.household else ()),
+                  *_weight_flag(s), *(("--household", s.household) if s.household else ()),
                   "--k", s.k, "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.risk.individual": ["individual_risk"]},
                     [f"frame = read_table({file.path!r})",
@@ -308,17 +308,27 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     ru = cached(frame, "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
                 lambda: suppression_map(frame, list(s.keys), ks, weight=s.weight, source=file.name, risk=m.risk,
                                         utility=m.utility, options=m.options))
-    plot(ru_map_figure([ru]), key="cat_suppression_chart")
-    st.caption(f"Each point suppresses key values (mu-Argus's rule) until the file is k-anonymous. "
-               f"{plain(ru.risk_label)}; {plain(ru.utility_label)}.")
-    st.dataframe(ru.to_frame(), hide_index=True)
+    _show_map(ru, "cat_suppression_chart", "Each point suppresses key values (mu-Argus's rule) until the file is "
+              "k-anonymous.")
     cli = command("simulate", "--data", file.path, "--method", "suppress", "--keys", ",".join(s.keys), "--k",
-                  f"1:{top}", *(("--weight", s.weight) if s.weight else ()), *m.flags(), "--json")
+                  f"1:{top}", *_weight_flag(s), *m.flags(), "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["suppression_map"]},
                     [f"frame = read_table({file.path!r})",
                      f"ru = suppression_map(frame, {list(s.keys)!r}, {ks!r}, weight={s.weight!r}, {m.arguments()})"])
     _keep(file, s, ru, "local suppression", {"ks": ks, "weight": s.weight, **_measured(m)}, python,
           "cat_suppression", cli)
+
+
+def _weight_flag(s: Settings) -> tuple[str, ...]:
+    """``--weight W`` when the file has sampling weights."""
+    return ("--weight", s.weight) if s.weight else ()
+
+
+def _show_map(ru, key: str, what: str, after: str = "") -> None:
+    """A categorical map: its figure, a caption saying what it draws and with which R and U, its table."""
+    plot(ru_map_figure([ru]), key=key)
+    st.caption(f"{what} {plain(ru.risk_label)}; {plain(ru.utility_label)}.{after}")
+    st.dataframe(ru.to_frame(), hide_index=True)
 
 
 def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
@@ -337,10 +347,8 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
                                 "weight": s.weight},
                 lambda: pram_map(frame, list(s.keys), thetas, replicates=replicates, seed=0, source=file.name,
                                  risk=m.risk, utility=m.utility, options=m.options, weight=s.weight))
-    plot(ru_map_figure([ru]), key="cat_pram_chart")
-    st.caption(f"Invariant PRAM keeps each key value with probability theta, else redraws it from the variable's "
-               f"distribution. {plain(ru.risk_label)}; {plain(ru.utility_label)}. Bands: 95% over the replicates.")
-    st.dataframe(ru.to_frame(), hide_index=True)
+    _show_map(ru, "cat_pram_chart", "Invariant PRAM keeps each key value with probability theta, else redraws it "
+              "from the variable's distribution.", " Bands: 95% over the replicates.")
     with st.expander("Transition matrices"):
         theta = float(number("theta", "theta (probability that a value is kept)", "cat_theta", 0.8, format="%.2f"))
         variable = remembered(st.selectbox, "key variable", "cat_matrix_variable", s.keys[0], options=list(s.keys))
@@ -350,7 +358,7 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
                    "the expected frequencies (pi P = pi).")
         st.dataframe(pd.DataFrame(matrix, index=counts.index, columns=counts.index).round(4), width="stretch")
     cli = command("simulate", "--data", file.path, "--method", "pram", "--keys", ",".join(s.keys), "--theta",
-                  "0.2:1:5", "--replicates", replicates, "--seed", 0, *(("--weight", s.weight) if s.weight else ()),
+                  "0.2:1:5", "--replicates", replicates, "--seed", 0, *_weight_flag(s),
                   *m.flags(), "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["pram_map"]},
                     [f"frame = read_table({file.path!r})",
@@ -379,13 +387,10 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
     ru = cached(frame, "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
                 lambda: banding_map(frame, list(s.keys), variable, widths, weight=s.weight, source=file.name,
                                     risk=m.risk, utility=m.utility, options=m.options))
-    plot(ru_map_figure([ru]), key="cat_banding_chart")
-    st.caption(f"Global recoding of {plain(variable)} into bands. {plain(ru.risk_label)}; "
-               f"{plain(ru.utility_label)}.")
-    st.dataframe(ru.to_frame(), hide_index=True)
+    _show_map(ru, "cat_banding_chart", f"Global recoding of {plain(variable)} into bands.")
     cli = command("simulate", "--data", file.path, "--method", "recode", "--keys", ",".join(s.keys),
                   "--band-variable", variable, "--band-width", "2:10:5",
-                  *(("--weight", s.weight) if s.weight else ()), *m.flags(), "--json")
+                  *_weight_flag(s), *m.flags(), "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["banding_map"]},
                     [f"frame = read_table({file.path!r})",
                      f"ru = banding_map(frame, {list(s.keys)!r}, {variable!r}, {widths!r}, weight={s.weight!r}, "

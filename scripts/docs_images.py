@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import argparse
 import base64
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,12 +45,6 @@ def analytic_map_png(browser) -> bytes:
     return base64.b64decode(url.split(",", 1)[1])
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _idle(pg) -> None:
     pg.wait_for_selector('[data-testid="stApp"]')
     pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()  # st.navigation has run
@@ -78,23 +70,25 @@ def _nav(pg, title: str) -> None:
     _idle(pg)
 
 
-def dashboard_screenshots(browser) -> None:
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+@contextmanager
+def _running_app(browser) -> Iterator:
+    """The dashboard started as ``make run`` starts it, and a page open on its home page."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser_helpers import start_streamlit, stop_streamlit
+
+    proc, url = start_streamlit("app.py")
     try:
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.3)
         pg = browser.new_page(viewport={"width": 1400, "height": 900})
         pg.set_default_timeout(120_000)
         pg.goto(url)
         _idle(pg)
+        yield pg
+    finally:
+        stop_streamlit(proc)
+
+
+def dashboard_screenshots(browser) -> None:
+    with _running_app(browser) as pg:
         _shot(pg, "home")
         _nav(pg, "Data")
         _shot(pg, "data")
@@ -120,9 +114,6 @@ def dashboard_screenshots(browser) -> None:
         _shot(pg, "report")
         _nav(pg, "Presentation")
         _shot(pg, "presentation")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 #: Width in pixels of a walkthrough picture (shrunk from the browser's 1400-pixel window).
@@ -154,22 +145,7 @@ def _scroll_to(pg, text: str) -> None:
 
 def walkthrough_screenshots(browser) -> None:
     """Explore, present, teach: the steps of each user, from the running app."""
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "dashboard.serve", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.3)
-        pg = browser.new_page(viewport={"width": 1400, "height": 900})
-        pg.set_default_timeout(120_000)
-        pg.goto(url)
-        _idle(pg)
+    with _running_app(browser) as pg:
         main = pg.get_by_test_id("stMain")
         # explore: own data, the analytic map drawn for them, a simulation, kept maps side by side
         _nav(pg, "Data")
@@ -203,9 +179,6 @@ def walkthrough_screenshots(browser) -> None:
         _step(pg, "present_1_slide", main)
         _nav(pg, "Report")
         _step(pg, "present_2_report")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def main() -> int:
