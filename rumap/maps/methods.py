@@ -17,12 +17,16 @@ import numpy as np
 
 from rumap._validation import assumes_valid, check_array
 from rumap.errors import InputError
-from rumap.masking.noise import NoiseSpec, mask_with, standard_noise
+from rumap.maps.moments import mask_with_moments, moments
+from rumap.masking.noise import NoiseSpec, standard_noise
 
 if TYPE_CHECKING:
     from rumap.maps.simulation import _Plan
 
 __all__ = ["MaskingMethod", "METHODS", "replicate_generator"]
+
+#: What a masker gives for one grid value: the masked replicates (r, n, p) and their column (means, variances).
+Masked = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
 
 
 @assumes_valid
@@ -69,7 +73,8 @@ class MaskingMethod:
         Whether the masked data are a function of the data alone (one replicate).
     make_masker : callable
         ``make_masker(plan, replicates) -> masked(j)``: the masked data of each
-        replicate at grid value ``j``, shape (replicates, n, p).
+        replicate at grid value ``j``, shape (replicates, n, p), and their
+        column means and variances (:func:`rumap.maps.moments.moments`).
     published_lambda2 : callable
         ``published_lambda2(plan, j)``: the noise variance of the attacked
         column that the agency publishes, or None.
@@ -82,7 +87,7 @@ class MaskingMethod:
     defaults: Mapping[str, Any]
     check_values: Callable[[Sequence[float]], tuple]
     deterministic: bool
-    make_masker: Callable[[_Plan, np.ndarray], Callable[[int], np.ndarray]]
+    make_masker: Callable[[_Plan, np.ndarray], Callable[[int], Masked]]
     published_lambda2: Callable[[_Plan, int], float | None]
 
 
@@ -90,13 +95,20 @@ def _noise_spec(options: Mapping[str, Any]) -> NoiseSpec:
     return NoiseSpec(**{k: options[k] for k in (f.name for f in fields(NoiseSpec))})
 
 
-def _noise_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], np.ndarray]:
+def _noise_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
     spec = _noise_spec(plan.config.method_options)
     noise = np.stack([standard_noise(replicate_generator(plan.config.seed, m), plan.x, spec,
                                      plan.noise_shape, plan.variance_factor) for m in reps])
     scales = np.sqrt(np.asarray(plan.config.values, dtype=float))
+    lower = -np.inf if spec.truncate_below is None else float(spec.truncate_below)
+    upper = np.inf if spec.truncate_above is None else float(spec.truncate_above)
     buffer = np.empty_like(noise)  # each grid value's masked data is used up before the next is made
-    return lambda j: mask_with(plan.x, noise, float(scales[j]), spec, out=buffer)
+
+    def masked(j: int) -> Masked:
+        found = mask_with_moments(plan.x, noise, float(scales[j]), lower, upper, buffer)  # one pass: values and sums
+        return buffer, found
+
+    return masked
 
 
 def _noise_lambda2(plan: _Plan, j: int) -> float:
@@ -105,7 +117,7 @@ def _noise_lambda2(plan: _Plan, j: int) -> float:
     return float(plan.config.values[j]) * float(shape[c] @ shape[c])
 
 
-def _microaggregation_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], np.ndarray]:
+def _microaggregation_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
     from rumap.budget import WorkBudget
     from rumap.masking.microaggregation import microaggregate
 
@@ -113,24 +125,26 @@ def _microaggregation_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], n
     CHECKED_BEFORE = WorkBudget(work=float("inf"), grid=2**62, cells=float("inf"))  # noqa: N806
     opts = plan.config.method_options
 
-    def masked(j: int) -> np.ndarray:
+    def masked(j: int) -> Masked:
         result = microaggregate(plan.x, int(plan.config.values[j]), opts["algorithm"],
                                 standardize=bool(opts["standardize"]), criterion=opts["criterion"],
                                 budget=CHECKED_BEFORE)
-        return np.asarray(result.masked, dtype=float).reshape(plan.x.shape)[None]
+        data = np.asarray(result.masked, dtype=float).reshape(plan.x.shape)[None]
+        return data, moments(data)
 
     return masked
 
 
-def _rankswap_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], np.ndarray]:
+def _rankswap_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
     from rumap.masking.swapping import rank_swap
 
     seeds = [int(np.random.SeedSequence(plan.config.seed, spawn_key=(int(m),)).generate_state(1)[0]) for m in reps]
 
-    def masked(j: int) -> np.ndarray:
+    def masked(j: int) -> Masked:
         percent = float(plan.config.values[j])
-        return np.stack([np.asarray(rank_swap(plan.x, percent, seed=s), dtype=float).reshape(plan.x.shape)
+        data = np.stack([np.asarray(rank_swap(plan.x, percent, seed=s), dtype=float).reshape(plan.x.shape)
                          for s in seeds])
+        return data, moments(data)
 
     return masked
 

@@ -66,7 +66,6 @@ from rumap.maps.utility import (
     Reference,
     check_utility,
     make_reference,
-    moments,
     utility_estimate,
     utility_label,
 )
@@ -353,9 +352,8 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
     stats_list = []
     risks = np.empty((len(reps), len(grid), len(config.risk_measures)))
     for g, j in enumerate(grid):
-        masked = masker(int(j))  # (r, n, p)
+        masked, (mean, var) = masker(int(j))  # (r, n, p) and its column moments, each (r, p)
         column = masked[:, :, c]
-        mean, var = moments(masked)
         if n_attacks:
             errors[:, g, :] = attack_squared_errors(column, plan.targets, config.knowledge,
                                                     lambda2=method.published_lambda2(plan, int(j)),

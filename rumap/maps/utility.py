@@ -41,6 +41,7 @@ import numpy as np
 
 from rumap._validation import InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
+from rumap.maps.moments import moments
 
 __all__ = ["UtilityMeasure", "UTILITIES", "Reference", "make_reference", "utility_estimate", "utility_label",
            "moments"]
@@ -68,25 +69,6 @@ class Reference:
     var: np.ndarray
     options: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
-
-
-@assumes_valid
-def moments(masked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-replicate column means and variances (ddof 1) of (r, n, p) data, each (r, p).
-
-    Parameters
-    ----------
-    masked : ndarray, shape (r, n, p)
-        Masked data sets.
-
-    Returns
-    -------
-    means, variances : ndarray, shape (r, p)
-    """
-    mean = masked.mean(axis=1)
-    centred = masked - mean[:, None, :]
-    var = np.einsum("rnp,rnp->rp", centred, centred) / (masked.shape[1] - 1)
-    return mean, var
 
 
 # --- per-replicate statistics --------------------------------------------------------------

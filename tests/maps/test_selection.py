@@ -49,3 +49,17 @@ def test_order_statistics_of_long_rows_equal_the_sort_and_strided_input():
     expected = np.sort(masked, axis=1)
     for r in ranks:
         np.testing.assert_array_equal(stats[r], expected[:, r - 1])
+
+
+def test_rows_of_one_masking_share_bounds_and_drifting_rows_still_come_out_exact():
+    # Replicates of one masking: from the fourth row on, each rank's interval comes from the rows before.
+    # Drifting rows make those shared intervals miss, so the row's own sample (and then the whole row) decides.
+    rng = np.random.default_rng(5)
+    n = 50_000
+    x = rng.lognormal(size=n)
+    replicates = x + 0.3 * rng.standard_normal((30, n))
+    drifting = replicates + 50.0 * np.arange(30)[:, None]
+    drifting[-1, :: max(1, n // SAMPLE_SIZE)] = 1e9  # the last row's sample misses too
+    ranks = np.array([2, 500, 25_000, 49_500, 49_999])
+    for rows in (replicates, drifting):
+        np.testing.assert_array_equal(select_ranks(rows, ranks), np.sort(rows, axis=1)[:, ranks - 1])
