@@ -31,6 +31,9 @@ from rumap.masking.microaggregation.optimal import _optimal_sorted  # noqa: E402
 from rumap.masking.noise import NoiseSpec, add_noise  # noqa: E402
 from rumap.masking.swapping import rank_swap  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from naive_map import naive_map  # noqa: E402
+
 TARGETS = ("max", "min", "p01", "p10", "p90", "p99")
 
 
@@ -155,27 +158,6 @@ def additive_noise(args: argparse.Namespace, tmp: Path) -> None:
            None if peer is None else peer["seconds"])
 
 
-def naive_map(x: np.ndarray, values: np.ndarray, replicates: int, seed: int) -> np.ndarray:
-    """The empirical map as a plain loop: per replicate and value, mask, one partition at the targets' ranks."""
-    n = x.size
-    order = np.argsort(x, kind="stable")
-    ranks = np.array([n, 1, max(1, round(0.01 * n)), max(1, round(0.10 * n)), round(0.90 * n), round(0.99 * n)])
-    records = order[ranks - 1]
-    truth = x[records]
-    sd = x.std(ddof=1)
-    rng = np.random.default_rng(seed)
-    errors = np.zeros((len(values), 2 * len(ranks)))
-    for _ in range(replicates):
-        noise = rng.standard_normal(n) * sd
-        for j, lambda2 in enumerate(values):
-            y = x + np.sqrt(lambda2) * noise
-            stats = np.partition(y, np.unique(ranks - 1))
-            errors[j, 0::2] += (truth - y[records]) ** 2
-            errors[j, 1::2] += (truth - stats[ranks - 1]) ** 2
-            errors[j, 0] += y.mean() * 0  # the mean utility's pass
-    return errors / replicates
-
-
 def empirical_map(args: argparse.Namespace, tmp: Path) -> None:
     n, replicates = 100_000, 200
     values = np.linspace(0.05, 1.0, 20)
@@ -188,6 +170,22 @@ def empirical_map(args: argparse.Namespace, tmp: Path) -> None:
     print(f"empirical map, n = 100,000, M = 200, 20 values, 6 targets x index/position: rumap {ours:.2f} s "
           f"(CPU {ours_cpu:.2f} s) | naive loop {naive:.2f} s (CPU {naive_cpu:.2f} s) | rumap/naive "
           f"{ours / naive:.2f}x wall, {ours_cpu / naive_cpu:.2f}x CPU", flush=True)
+    whole = {name: median_time(lambda code=code: subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT),
+                               args.repeats)[0] for name, code in WHOLE_PROCESS.items()}
+    print(f"  as whole processes (a fresh interpreter: imports, data, the map): rumap {whole['rumap']:.2f} s | "
+          f"naive loop {whole['naive']:.2f} s | rumap/naive {whole['rumap'] / whole['naive']:.2f}x", flush=True)
+
+
+_WHOLE_DATA = ("import sys, numpy as np; sys.path[:0] = ['.', 'benchmarks']; "
+               "x = np.random.default_rng(7).lognormal(10, 0.6, size=100_000); values = np.linspace(0.05, 1.0, 20); ")
+#: The empirical map as two whole processes, each in a fresh interpreter (run from the project's root).
+WHOLE_PROCESS = {
+    "rumap": _WHOLE_DATA + ("from rumap.maps.simulation import SimulationConfig, simulate; "
+                            f"simulate(x, SimulationConfig(values=tuple(values), targets={TARGETS!r}, "
+                            "knowledge=('index', 'position'), method_options={'relative': True}, replicates=200, "
+                            "seed=1))"),
+    "naive": _WHOLE_DATA + "from naive_map import naive_map; naive_map(x, values, 200, 1)",
+}
 
 
 PEER_SPLINK = """
