@@ -247,6 +247,28 @@ def plot(fig, key: str | None = None) -> None:
     st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None)
 
 
+#: The element key of the hidden figure that loads the interactive figures' script ahead of the first map.
+PRELOAD_KEY = "rumap_plotly_preload"
+
+
+def preload_interactive_figures() -> None:
+    """Have the browser load the interactive figures' script now, while the page is read, not at the first map.
+
+    The script (Plotly) is several megabytes that the browser fetches, parses and
+    compiles the first time a page shows an interactive figure: seconds on a busy
+    machine. A small figure in a hidden container at the end of a light page
+    (the home page) starts that work once the page is drawn.
+    """
+    import plotly.graph_objects as go
+
+    # what a map draws (a line with markers and labels, a log axis), so that drawing code is ready too
+    figure = go.Figure(go.Scatter(x=[1.0, 2.0, 3.0], y=[1.0, 10.0, 100.0], mode="lines+markers+text",
+                                  text=["", "", "λ² = 1"]), layout={"yaxis": {"type": "log"}})
+    st.html(f"<style>.st-key-{PRELOAD_KEY} {{display: none;}}</style>")
+    with st.container(key=PRELOAD_KEY):
+        st.plotly_chart(figure, config=PLOTLY_CONFIG, theme=None, key=f"{PRELOAD_KEY}_figure")
+
+
 def reproduce_code(python: str, command: str | None = None, what: str = "this map", no_command: str = "",
                    command_caption: str = "Command line:") -> None:
     """The reproduce panel: the Python (and, where there is one, the command line) giving the shown result.

@@ -8,7 +8,7 @@ from dashboard import state
 from dashboard.forms import apply_analytic_spec, run_and_keep
 from dashboard.risk_bound import set_session_max_risk
 from dashboard.selection import EACH
-from dashboard.widgets import errors_shown
+from dashboard.widgets import errors_shown, preload_interactive_figures
 from rumap.present.examples import EXAMPLES, example_specs
 from rumap.present.plotting import curve_color_name
 from rumap.present.sketch import map_svg
@@ -75,3 +75,5 @@ for i, (key, example) in enumerate(EXAMPLES.items()):
                 state.set_widgets(EXAMPLE_VIEWS[example.view](named))
                 set_session_max_risk(float(named[0][1].max_risk))
                 st.switch_page("pages/compare.py")
+
+preload_interactive_figures()  # the home map is a still picture: the maps' script loads meanwhile

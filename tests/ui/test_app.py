@@ -16,6 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from ui_helpers import shown
 
+from dashboard.widgets import PRELOAD_KEY
 from rumap.fingerprint import bytes_digest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -92,7 +93,8 @@ def _keep(at: AppTest, key: str, name: str) -> None:
 def test_home_draws_a_map_and_loads_figure_4():
     at = _app()
     assert at.title[0].value == "R-U confidentiality maps"
-    assert not _figures(at)  # a still picture: no plotting script to load on the first page
+    # a still picture; the one interactive figure is the hidden one that loads the figures' script meanwhile
+    assert [el.proto.id.endswith(f"-{PRELOAD_KEY}_figure") for el in at.get("plotly_chart")] == [True]
     assert set(_svg_curves(at)) == {"record", "population"}
     at.button(key="example_figure-4").click().run()
     assert not at.exception and not _errors(at)

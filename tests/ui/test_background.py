@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -33,3 +37,19 @@ def test_bad_input_in_the_pool_is_raised_here():
     other = np.random.default_rng(4).normal(10.0, 2.0, size=(300, 1))
     with pytest.raises(InputError):
         run_in_pool(_spec(x, ["index"]), other)  # not the data the specification was made for
+
+
+def test_a_workers_warm_up_loads_the_compiled_kernels_a_map_uses():
+    # in a fresh interpreter, as a worker starts: before the warm-up no kernel is loaded, after it each one is
+    check = """
+from dashboard.background import _ready
+from rumap._compile import compiled
+from rumap.maps.moments import _mask_moments_kernel
+from rumap.maps.selection import _select_ranks_kernel
+from rumap.masking.swapping import _swap_partners_kernel
+kernels = (_select_ranks_kernel, _mask_moments_kernel, _swap_partners_kernel)
+print([len(compiled(k).signatures) for k in kernels], _ready(), [len(compiled(k).signatures) for k in kernels])
+"""
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", check], cwd=root, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["[0,", "0,", "0]", "True", "[1,", "1,", "1]"]

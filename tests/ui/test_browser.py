@@ -89,6 +89,12 @@ def test_home_page(page):
     assert names == ["record", "population"]  # the home map's two knowledge states, as a still picture
     for example in EXAMPLES.values():
         assert page.get_by_role("button", name=f"Load {example.figures}").is_visible()
+    # the figures' script is loaded by a hidden figure: drawn (so the script ran) but never shown
+    from dashboard.widgets import PRELOAD_KEY
+
+    hidden = page.locator(f".st-key-{PRELOAD_KEY}")
+    hidden.locator(".js-plotly-plot .scatterlayer .trace path").first.wait_for(state="attached")
+    assert not hidden.is_visible() and page.locator('[data-testid="stPlotlyChart"]:visible').count() == 0
     _shot(page, "home")
 
 
