@@ -7,6 +7,7 @@ import streamlit as st
 from dashboard import state
 from rumap.errors import InputError
 from rumap.maps.optimum import envelope
+from rumap.present.glossary import GLOSSARY, both_names
 from rumap.result import RUMap
 from rumap.specs import Analysis
 
@@ -16,6 +17,29 @@ EACH = "each curve on its own"
 
 def _measure(m: RUMap) -> str:
     return f"R: {m.risk_label} | U: {m.utility_label}"
+
+
+def knowledge_label(label: str, knowledge: str | None) -> str:
+    """A curve's label with both maps' names of its knowledge state (``rumap.present.glossary``).
+
+    ``"record"`` reads ``"record = index"``; ``"noise / position / max"`` reads
+    ``"noise / position / max (position = percentile / maximum / minimum)"``.
+
+    Parameters
+    ----------
+    label : str
+        The curve's label.
+    knowledge : str, optional
+        The curve's knowledge state.
+
+    Returns
+    -------
+    str
+        The label alone when the state has no other name.
+    """
+    if knowledge not in GLOSSARY or not GLOSSARY[knowledge].synonyms:
+        return label
+    return both_names(knowledge) if label == knowledge else f"{label} ({both_names(knowledge)})"
 
 
 def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMap], list[str], list[Analysis]]:
@@ -47,7 +71,9 @@ def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMa
     state.init_widget(f"{key}_knowledge", WORST)
     if st.session_state[f"{key}_knowledge"] not in knowledge:
         st.session_state[f"{key}_knowledge"] = WORST
+    states = {m.label: m.knowledge for _, m in candidates}
     which = st.selectbox("Snooper's knowledge", knowledge, key=f"{key}_knowledge",
+                         format_func=lambda label: knowledge_label(label, states.get(label)),
                          help="the worst case is, at each parameter value, the largest risk of a map's curves "
                               "(the rational snooper); each curve on its own draws every state of every map")
     state.remember(f"{key}_knowledge")

@@ -210,6 +210,8 @@ def test_compare_page_overlays_kept_maps_and_picks_the_best():
     at.number_input(key="compare_max_risk").set_value(1.0).run()
     after = _traces(_figures(at)[0], "markers+text")["most utility under the bound"]["x"][0]
     assert after < before
+    options = at.selectbox(key="compare_knowledge").options  # both maps' names where they meet
+    assert "record = index" in options and "population = mean" in options
     at.selectbox(key="compare_knowledge").set_value("population").run()
     assert set(_traces(_figures(at)[0])) == {"sigma 1: population", "sigma 2: population"}
 
@@ -366,6 +368,8 @@ def test_home_figure_5_opens_each_curve_with_the_threshold_crossing():
     at = _app()
     _example(at, "figure-5", page="compare")
     assert at.selectbox(key="compare_knowledge").value == "each curve on its own"
+    assert "noise / position / max (position = percentile / maximum / minimum)" in \
+        at.selectbox(key="compare_knowledge").options
     assert at.number_input(key="compare_max_risk").value == pytest.approx(4e-8)
     (fig,) = _figures(at)
     name = "Figure 5: income maximum and minimum"
