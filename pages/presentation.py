@@ -8,6 +8,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.provenance import show_kept_sources
+from dashboard.risk_bound import max_risk_input
 from dashboard.widgets import errors_shown, number, plot, remembered
 from rumap.present.figures import comparison_figure, presentation_figure
 from rumap.present.statements import map_choice, one_sentence, recommendation, recommendation_sentence
@@ -37,21 +38,29 @@ index = st.session_state["present_index"]
 analysis, curve = slides[index]
 
 
-def bound_block(index: int, count: int, bound: float | None) -> float:
-    """The maximum tolerable risk of the map shown (the analysis's own at first).
+def bound_block(index: int, count: int, analysis) -> float:
+    """The maximum tolerable risk of the map shown.
+
+    A map whose risk is the inverse of the snooper's mean squared error starts
+    from the session's R_max, and changing it here changes it for the session
+    (as on the Analytic, Empirical and Compare pages); a map with another risk
+    measure (a share of records, a table's) starts from its own bound.
 
     Parameters
     ----------
     index, count : int
         Which slide is shown, of how many.
-    bound : float or None
-        The analysis's maximum tolerable risk.
+    analysis : Analysis
+        The map shown.
 
     Returns
     -------
     float
     """
     st.caption(f"Slide {index + 1} of {count}")
+    if "1 / snooper's MSE" in analysis.maps[0].risk_label:
+        return max_risk_input("present_max_risk", label="Maximum tolerable risk")
+    bound = analysis.max_risk
     return float(number("max_risk", "Maximum tolerable risk", f"present_bound_{index}_{curve}",
                         float(bound) if bound is not None else 1.0, format="%.4g"))
 
@@ -63,7 +72,7 @@ def statement(text: str) -> None:
 
 with errors_shown():
     with st.sidebar:
-        override = bound_block(index, len(slides), analysis.max_risk)
+        override = bound_block(index, len(slides), analysis)
     if curve is not None:
         m = analysis.maps[curve]
         choice = map_choice(analysis, curve, max_risk=override)

@@ -300,6 +300,23 @@ def test_presentation_page_one_slide_per_map_or_per_curve():
         [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
 
 
+def test_presentation_starts_from_the_sessions_maximum_tolerable_risk_and_sets_it():
+    at = _app()
+    _example(at, "figure-2")
+    _keep(at, "analytic", "Figure 2")  # kept with R_max = 5
+    at.number_input(key="an_max_risk").set_value(2.0).run()  # the session's R_max changes afterwards
+    _goto(at, "presentation")
+    assert not _errors(at)
+    assert at.number_input(key="present_max_risk").value == pytest.approx(2.0)
+    statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+    assert "Recommendation: λ² = 0.2." not in statement  # the bound of 5 would give λ² = 0.2
+    at.number_input(key="present_max_risk").set_value(5.0).run()
+    assert "Recommendation: λ² = 0.2." in [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+    assert at.session_state["rumap_max_risk"] == pytest.approx(5.0)  # the session's R_max, as on other pages
+    _goto(at, "compare")
+    assert at.number_input(key="compare_max_risk").value == pytest.approx(5.0)
+
+
 def test_plain_language_leads_with_the_recommendation_and_folds_the_crossings():
     at = _app()
     _example(at, "figure-4")
