@@ -163,7 +163,9 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
             x=[choice.utility], y=[choice.risk], mode="markers+text", name="most utility under the bound",
             marker={"symbol": "star", "size": 18, "color": _curve_color(max(choice.map_index, 0)),
                     "line": {"color": "black", "width": 1}},
-            text=[f"{choice.map}: {symbol}={format_number(choice.value)}"], textposition="bottom right",
+            # the value alone beside the star (coloured like its curve); the map's name is on hover
+            text=[f"{symbol}={format_number(choice.value)}"], textposition="bottom right",
+            hovertext=[f"{choice.map}: {symbol}={format_number(choice.value)}"], hoverinfo="text",
             meta={"label_priority": 0}))
     return arrange_labels(fig)
 

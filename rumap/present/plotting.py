@@ -14,7 +14,15 @@ import numpy as np
 import plotly.graph_objects as go
 
 from rumap._validation import Boolean, InstanceOf, Interval, validate_params
-from rumap.present.labels import GLYPH_WIDTH, LINE_HEIGHT, label_box, place_labels, plot_area
+from rumap.present.labels import (
+    GLYPH_WIDTH,
+    LINE_HEIGHT,
+    label_box,
+    line_segments,
+    place_callout,
+    place_labels,
+    plot_area,
+)
 from rumap.present.numbers import format_number
 from rumap.result import RUMap
 
@@ -238,15 +246,33 @@ def set_ranges(fig: go.Figure, max_risk: float | None = None) -> go.Figure:
     return fig
 
 
+#: The name of the annotations that carry a star's label away from the lines, joined to the star by a line.
+CALLOUT = "rumap-callout"
+
+
+def _add_callout(fig: go.Figure, area, point: tuple[float, float], text: str, offset: tuple[float, float],
+                 size: float, color) -> None:
+    """A star's label at ``offset`` pixels (y upwards) from its point, joined to it by a thin line."""
+    x, y = point
+    fig.add_annotation(x=math.log10(x) if area.log_x else x, y=math.log10(y) if area.log_y else y, xref="x",
+                       yref="y", text=text, showarrow=True, arrowhead=0, arrowwidth=1, standoff=6,
+                       arrowcolor=color or "black", ax=offset[0], ay=-offset[1], name=CALLOUT,
+                       font={"size": size, "color": color or "black"}, bgcolor="rgba(255,255,255,0.8)")
+
+
 @validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure")},
                  example=lambda: {"fig": ru_map_figure([RUMap(parameter="k", values=[1, 2], risk=[2.0, 1.0],
                                                                      utility=[2.0, 1.0])])})
 def arrange_labels(fig: go.Figure) -> go.Figure:
-    """Place the parameter labels of a figure's points so none leaves the plot area and none covers another.
+    """Place the parameter labels of a figure's points: inside the plot area, apart, and off the drawn lines.
 
     Stars' labels come first, then each curve's in drawing order; each label takes the first text position
-    around its point that is free (:func:`rumap.present.labels.place_labels`), and a label with none is left
-    out (its point stays, and its value shows on hover). Call it again after changing the layout.
+    around its point that is free (:func:`rumap.present.labels.place_labels`): inside the plot area, clear of
+    the labels placed before and of every drawn line (the curves and the risk bound). A label with no such
+    position is left out (its point stays, and its value shows on hover), except a star's: the value chosen
+    is the figure's message, so it goes further out, joined to the star by a thin line (a callout, see
+    :func:`rumap.present.labels.place_callout`), or, with no room for that either, takes the free position
+    that crosses the fewest line segments. Call it again after changing the layout.
 
     Parameters
     ----------
@@ -263,11 +289,12 @@ def arrange_labels(fig: go.Figure) -> go.Figure:
     >>> from rumap.present.plotting import arrange_labels, ru_map_figure
     >>> from rumap.result import RUMap
     >>> m = RUMap(parameter="k", values=[3, 4], risk=[2.0, 1.0], utility=[9.0, 5.0])
-    >>> list(arrange_labels(ru_map_figure([m])).data[1].textposition)
-    ['bottom right', 'top right']
+    >>> list(arrange_labels(ru_map_figure([m])).data[1].textposition)  # the second one's top right is on the line
+    ['bottom right', 'top left']
     """
     if fig.layout.xaxis.range is None or fig.layout.yaxis.range is None:
         return fig
+    fig.layout.annotations = [a for a in fig.layout.annotations if a.name != CALLOUT]  # placed again below
     area = plot_area(fig)
     labelled = [t for t in fig.data if t.mode == "markers+text" and t.x is not None]
     labelled.sort(key=lambda t: (t.meta or {}).get("label_priority", 2) if isinstance(t.meta, dict) else 2)
@@ -278,6 +305,13 @@ def arrange_labels(fig: go.Figure) -> go.Figure:
             y = 10 ** ann.y if area.log_y else ann.y
             _, py = area.to_pixels(area.x_range[0] if not area.log_x else 10 ** area.x_range[0], y)
             taken.append((0.0, py, GLYPH_WIDTH * font * len(ann.text), py + LINE_HEIGHT * font))
+    drawn = [(t.x, t.y) for t in fig.data if "lines" in (t.mode or "") and t.x is not None
+             and (t.fill in (None, "none")) and (t.line.width is None or t.line.width > 0) and t.visible is not False]
+    for shape in fig.layout.shapes:  # horizontal lines across the plot (the risk bound)
+        if shape.type == "line" and shape.xref == "x domain" and shape.y0 == shape.y1 and shape.y0 is not None:
+            xs = [10 ** v for v in area.x_range] if area.log_x else list(area.x_range)  # a shape's y: data units
+            drawn.append((xs, [shape.y0, shape.y0]))
+    lines = line_segments(area, drawn)
     said: set[tuple[float, float, str]] = set()  # a star's label is not repeated by its curve's marker
     for trace in labelled:
         meta = dict(trace.meta) if isinstance(trace.meta, dict) else {}
@@ -287,11 +321,22 @@ def arrange_labels(fig: go.Figure) -> go.Figure:
         shown = [("" if (x, y, t) in said else t) for (x, y), t in zip(points, texts, strict=True)]
         said.update((x, y, t) for (x, y), t in zip(points, texts, strict=True))
         size = float(trace.textfont.size or font)
-        positions = [None if not t else where for t, where in
-                     zip(shown, place_labels(area, points, shown, size, taken=taken), strict=True)]
-        for (x, y), text, where in zip(points, shown, positions, strict=True):
+        must = meta.get("label_priority") == 0  # a star: its value is the figure's message
+        positions: list[str | None] = []
+        for (x, y), text in zip(points, shown, strict=True):
+            where = place_labels(area, [(x, y)], [text], size, taken=taken, lines=lines)[0] if text else None
+            if where is None and text and must:
+                callout = place_callout(area, (x, y), text, size, taken=taken, lines=lines)
+                if callout is not None:
+                    dx, dy, box = callout
+                    taken.append(box)
+                    _add_callout(fig, area, (x, y), text, (dx, dy), size, trace.textfont.color)
+                    positions.append(None)
+                    continue
+                where = place_labels(area, [(x, y)], [text], size, taken=taken, lines=lines, must_show=True)[0]
             if where is not None:
                 taken.append(label_box(*area.to_pixels(x, y), text, size, where))
+            positions.append(where)
         trace.update(text=[t if w is not None else "" for t, w in zip(shown, positions, strict=True)],
                      textposition=[w or "top right" for w in positions], meta=meta)
     return fig
