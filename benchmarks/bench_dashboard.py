@@ -12,8 +12,8 @@ is drawn. It prints:
 - first page: a fresh browser context opening the home page until its map (a still SVG picture) is drawn
   (the very first one after the server starts, then the median of 3 more);
 - page switch: a click in the navigation until the new page has finished (median of 6);
-- analytic redraw: on the Analytic page with a 1,001-point grid, a new R_max until the
-  map is drawn again (median of 5);
+- analytic redraw: on the Analytic page with a 1,001-point grid, a new R_max typed in and
+  Enter pressed, until the map is drawn again with the new bound (median of 7);
 - MDAV map: the Empirical page's microaggregation map of n = 20,000 records, k = 2..10,
   from pressing "Run simulation" until the map is drawn;
 - under load: N sessions each running that MDAV map while a further fresh session opens
@@ -70,13 +70,16 @@ def _wait_finished(page, runs: Runs, before: int, timeout: float = TIMEOUT_MS / 
 def _timed(page, runs: Runs, action, plot: bool | str = True) -> float:
     """Seconds from ``action()`` until the run it starts has finished and the figure is drawn.
 
-    ``plot``: wait for the interactive figure (True), for nothing (False), or for this selector.
+    ``plot``: wait for the interactive figure (True), for nothing (False), for this selector, or
+    until this callable returns.
     """
     before = runs.finished
     start = time.perf_counter()
     action()
     _wait_finished(page, runs, before)
-    if plot:
+    if callable(plot):
+        plot()
+    elif plot:
         page.wait_for_selector(PLOT if plot is True else plot, state="attached", timeout=TIMEOUT_MS)
     return time.perf_counter() - start
 
@@ -102,24 +105,44 @@ def _nav(page, title: str) -> None:
 
 
 def page_switches(page, runs: Runs, titles: list[str]) -> list[float]:
+    """Seconds of each page switch, from the click on the link (found beforehand, as a user sees it first)."""
+    from browser_helpers import nav_link
+
     wait = {"Home": HOME, "Analytic map": True}
-    return [_timed(page, runs, lambda t=t: _nav(page, t), plot=wait.get(t, False)) for t in titles]
+    seconds = []
+    for title in titles:
+        link = nav_link(page, title)
+        link.wait_for()
+        seconds.append(_timed(page, runs, link.click, plot=wait.get(title, False)))
+    return seconds
 
 
-def _enter(page, runs: Runs, label: str, value: str, plot: bool = True) -> float:
+def _enter(page, runs: Runs, label: str, value: str, plot=True) -> float:
+    """Type ``value`` into a number field, then time from pressing Enter until the run is done."""
     field = page.get_by_role("spinbutton", name=label, exact=True)
-
-    def action() -> None:
-        field.fill(value)
-        field.press("Enter")
-
-    return _timed(page, runs, action, plot=plot)
+    field.fill(value)
+    return _timed(page, runs, lambda: field.press("Enter"), plot=plot)
 
 
-def analytic_redraws(page, runs: Runs, count: int = 5) -> list[float]:
+#: True once the drawn map's risk bound (a horizontal line) is at the given R_max.
+BOUND_DRAWN = """(value) => {
+    const figure = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+    return Boolean(figure && figure._fullLayout
+                   && figure._fullLayout.shapes.some((s) => Math.abs(s.y0 - value) <= 1e-9 * value));
+}"""
+
+
+def analytic_redraws(page, runs: Runs, count: int = 7) -> list[float]:
     _timed(page, runs, lambda: _nav(page, "Analytic map"))
     _enter(page, runs, "number of λ² values", "1001")
-    return [_enter(page, runs, "R_max", f"{5 + (i + 1) % 2:g}") for i in range(count)]
+    seconds = []
+    for i in range(count):
+        value = 5 + (i + 1) % 2
+        drawn = lambda value=value: page.wait_for_function(BOUND_DRAWN, arg=value, polling="raf",  # noqa: E731
+                                                           timeout=TIMEOUT_MS)
+        seconds.append(_enter(page, runs, "R_max", f"{value:g}", plot=drawn))
+        page.wait_for_timeout(300)  # as a user reads the map before the next change
+    return seconds
 
 
 def big_csv(n: int = BIG_N) -> bytes:

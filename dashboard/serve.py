@@ -1,17 +1,116 @@
 """Start the dashboard: ``python -m dashboard.serve [streamlit options]`` (what ``make run`` calls).
 
 It sets the server up to keep uploads in memory (:mod:`dashboard.uploads`)
-before the server starts, then runs ``streamlit run app.py`` in this process.
+and imports every module the pages import and draws one small figure before the
+server starts, then runs ``streamlit run app.py`` in this process. Without that,
+the first visitor after a start would wait for the imports (about 1.5 s on two
+cores) and the first visit to each page for that page's own.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
+import importlib.util
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from dashboard.uploads import keep_uploads_in_memory
 
-APP = Path(__file__).resolve().parent.parent / "app.py"
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "app.py"
+
+
+def page_imports(files: Iterable[Path]) -> list[str]:
+    """The modules that the given scripts import at their top level, read from their source (not run).
+
+    ``from package import name`` counts ``package.name`` too when it is a module
+    of the package (finding that out imports the package).
+
+    Parameters
+    ----------
+    files : iterable of Path
+        Python scripts (the app and its pages).
+
+    Returns
+    -------
+    list of str
+        Absolute module names, sorted, each once (``from __future__`` left out).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     script = Path(folder) / "page.py"
+    ...     _ = script.write_text("import json\\nfrom rumap.specs import AnalyticSpec\\n"
+    ...                           "from rumap import specs\\ndef f():\\n    import csv\\n")
+    ...     page_imports([script])
+    ['json', 'rumap', 'rumap.specs']
+    """
+    names: set[str] = set()
+    for file in files:
+        for node in ast.parse(Path(file).read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module != "__future__":
+                names.add(node.module)
+                names.update(f"{node.module}.{alias.name}" for alias in node.names
+                             if _is_submodule(f"{node.module}.{alias.name}"))
+    return sorted(names)
+
+
+def _is_submodule(name: str) -> bool:
+    """Whether ``name`` (``package.attribute``) is a module of its package (``from dashboard import state``)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # the parent is not a package, or does not import
+        return False
+
+
+def import_pages_modules() -> list[str]:
+    """Import what ``app.py`` and every page import; returns the modules that failed to import.
+
+    A module that fails is left for its page to report when it runs.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import_pages_modules()
+    []
+    """
+    failed = []
+    for name in page_imports([APP, *sorted((ROOT / "pages").glob("*.py"))]):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the page shows the error when it runs
+            failed.append(name)
+    return failed
+
+
+def draw_a_figure() -> int:
+    """Build and serialise one small map figure, so Plotly loads its validators now, not at the first map.
+
+    Returns
+    -------
+    int
+        The length of the figure's JSON.
+
+    Examples
+    --------
+    >>> draw_a_figure() > 0
+    True
+    """
+    import plotly.io
+
+    from rumap.present.figures import analysis_figure
+    from rumap.specs import AnalyticSpec
+
+    figure = analysis_figure(AnalyticSpec(n=10, sigma2=1.0, states=("record",), lambda2_num=5, max_risk=1.0).run())
+    return len(plotly.io.to_json(figure))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,6 +118,8 @@ def main(argv: list[str] | None = None) -> None:
     from streamlit.web import cli
 
     keep_uploads_in_memory()
+    import_pages_modules()
+    draw_a_figure()
     args = sys.argv[1:] if argv is None else argv
     cli.main(["run", str(APP), *args], prog_name="streamlit")
 

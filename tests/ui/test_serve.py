@@ -1,0 +1,37 @@
+"""The server start (``python -m dashboard.serve``): the pages' modules are imported before the first visitor."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from dashboard.serve import APP, ROOT, page_imports
+
+PAGES = sorted((ROOT / "pages").glob("*.py"))
+
+
+def test_page_imports_reads_top_level_imports_and_package_modules(tmp_path):
+    script = tmp_path / "page.py"
+    script.write_text("from __future__ import annotations\nimport json, csv as c\nfrom dashboard import state, words\n"
+                      "from rumap.specs import AnalyticSpec\nfrom . import sibling\n"
+                      "if True:\n    import decimal\ndef f():\n    import fractions\n")
+    assert page_imports([script]) == ["csv", "dashboard", "dashboard.state", "dashboard.words", "json",
+                                      "rumap.specs"]
+
+
+def test_every_page_dependency_is_found():
+    found = set(page_imports([APP, *PAGES]))
+    assert {"dashboard.state", "dashboard.widgets", "rumap.specs", "rumap.present.examples", "streamlit"} <= found
+    assert all(not name.startswith("pages") for name in found)
+
+
+def test_the_start_imports_every_page_module_and_draws_a_figure():
+    code = ("import sys\nfrom dashboard.serve import import_pages_modules, draw_a_figure, page_imports, APP, ROOT\n"
+            "assert import_pages_modules() == []\nassert draw_a_figure() > 1000\n"
+            "names = page_imports([APP, *(ROOT / 'pages').glob('*.py')])\n"
+            "missing = [n for n in names if n not in sys.modules]\nassert not missing, missing\n"
+            "assert 'plotly.graph_objs' in sys.modules\nprint('ok')")
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(ROOT), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("ok")
