@@ -4,12 +4,14 @@ It sets the server up to keep uploads in memory (:mod:`dashboard.uploads`)
 and imports every module the pages import and draws one small figure before the
 server starts, then runs ``streamlit run app.py`` in this process. Without that,
 the first visitor after a start would wait for the imports (about 1.5 s on two
-cores) and the first visit to each page for that page's own.
+cores) and the first visit to each page for that page's own. What is loaded then
+is frozen out of the garbage collector's walks (:func:`prepare`).
 """
 
 from __future__ import annotations
 
 import ast
+import gc
 import importlib
 import importlib.util
 import sys
@@ -113,13 +115,33 @@ def draw_a_figure() -> int:
     return len(plotly.io.to_json(figure))
 
 
+def prepare() -> None:
+    """Set the server process up before it serves: uploads in memory, the pages' modules loaded, and frozen.
+
+    Freezing (:func:`gc.freeze`) moves the objects loaded so far (about 160,000:
+    modules, functions, Plotly's validators) out of the garbage collector's
+    reach. A full collection then no longer walks them: it took about 75 ms,
+    holding the interpreter's lock while every session waited.
+
+    Examples
+    --------
+    >>> prepare()
+    >>> import gc
+    >>> gc.get_freeze_count() > 0
+    True
+    """
+    keep_uploads_in_memory()
+    import_pages_modules()
+    draw_a_figure()
+    gc.collect()
+    gc.freeze()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the dashboard with the given ``streamlit run`` options (e.g. ``--server.port 8502``)."""
     from streamlit.web import cli
 
-    keep_uploads_in_memory()
-    import_pages_modules()
-    draw_a_figure()
+    prepare()
     args = sys.argv[1:] if argv is None else argv
     cli.main(["run", str(APP), *args], prog_name="streamlit")
 

@@ -26,9 +26,11 @@ def test_every_page_dependency_is_found():
     assert all(not name.startswith("pages") for name in found)
 
 
-def test_the_start_imports_every_page_module_and_draws_a_figure():
-    code = ("import sys\nfrom dashboard.serve import import_pages_modules, draw_a_figure, page_imports, APP, ROOT\n"
-            "assert import_pages_modules() == []\nassert draw_a_figure() > 1000\n"
+def test_the_start_imports_every_page_module_draws_a_figure_and_freezes_them():
+    code = ("import gc, sys\nfrom dashboard.serve import import_pages_modules, draw_a_figure, page_imports, "
+            "prepare, APP, ROOT\n"
+            "assert import_pages_modules() == []\nassert draw_a_figure() > 1000\nprepare()\n"
+            "assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()\n"
             "names = page_imports([APP, *(ROOT / 'pages').glob('*.py')])\n"
             "missing = [n for n in names if n not in sys.modules]\nassert not missing, missing\n"
             "assert 'plotly.graph_objs' in sys.modules\nprint('ok')")

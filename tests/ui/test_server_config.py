@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Privacy (no usage statistics, XSRF on, no traceback on the page), bounded uploads, and no file watching:
 #: a served dashboard does not reload on source changes, and watching costs every new session a scan of
-#: every imported module (about 0.1-0.5 s of the first page).
+#: every imported module (about 0.1-0.5 s of the first page); no full garbage collection after each run
+#: (it held the interpreter's lock for 75 ms or more while every session waited).
 EXPECTED = {
     "browser.gatherUsageStats": False,
     "server.enableXsrfProtection": True,
@@ -21,6 +22,7 @@ EXPECTED = {
     "client.showErrorDetails": "none",
     "client.toolbarMode": "viewer",
     "runner.magicEnabled": False,
+    "runner.postScriptGC": False,
 }
 
 READ = """
