@@ -5,8 +5,8 @@ session's script thread holds the interpreter's lock for seconds and stalls
 every other session's pages. :func:`run_in_pool` sends the specification and its
 data to a worker process instead (through a pipe, never a file) and waits,
 sleeping, while reporting the worker's progress; the server's own process stays
-free to draw pages. The workers run at a lower priority than the server, so
-page loads come first on a busy machine, and there are at most ``cores - 1`` of
+free to draw pages. The workers run at the lowest priority there is
+(:func:`lower_priority`), so page loads come first on a busy machine, and there are at most ``cores - 1`` of
 them (at least one): further runs wait their turn, shown as queued.
 
 This module imports no Streamlit, so the workers start without it.
@@ -28,7 +28,7 @@ from contextlib import contextmanager
 
 #: Worker processes of the pool.
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
-#: How much lower the workers' scheduling priority is than the server's.
+#: How much lower the workers' scheduling priority is than the server's, where SCHED_IDLE is not available.
 NICENESS = 10
 #: Seconds between two looks at a run's progress.
 POLL = 0.1
@@ -43,10 +43,32 @@ _QUEUE = None  # in a worker: where it reports progress
 def _start_worker(queue) -> None:
     global _QUEUE
     _QUEUE = queue
+    lower_priority()
+
+
+def lower_priority() -> str:
+    """Give this process the lowest scheduling priority there is: it runs on cores nothing else wants.
+
+    Linux's ``SCHED_IDLE`` policy (any user may choose it for their own process) lets
+    a page load take a core from a long run at once; elsewhere the process is
+    reniced by :data:`NICENESS`. Returns which was done: ``"idle"``, ``"nice"`` or
+    ``"none"`` (neither is allowed here).
+
+    Returns
+    -------
+    str
+    """
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return "idle"
+        except OSError:
+            pass
     try:
         os.nice(NICENESS)
+        return "nice"
     except OSError:  # not allowed here: run at the server's priority
-        pass
+        return "none"
 
 
 def _run(job: int, spec, data):

@@ -251,14 +251,40 @@ def plot(fig, key: str | None = None) -> None:
 PRELOAD_KEY = "rumap_plotly_preload"
 
 
+#: Seconds after the home page is drawn before the hidden figure is sent.
+PRELOAD_DELAY = 0.5
+#: Session-state flag: the home page has been drawn once in this session (later runs send the hidden figure).
+PRELOAD_WAITED = f"{PRELOAD_KEY}_waited"
+
+
 def preload_interactive_figures() -> None:
-    """Have the browser load the interactive figures' script now, while the page is read, not at the first map.
+    """Have the browser load the interactive figures' script while the page is read, not at the first map.
 
     The script (Plotly) is several megabytes that the browser fetches, parses and
     compiles the first time a page shows an interactive figure: seconds on a busy
-    machine. A small figure in a hidden container at the end of a light page
-    (the home page) starts that work once the page is drawn.
+    machine. A small figure in a hidden container at the end of a light page (the
+    home page) starts that work. The first time, it comes :data:`PRELOAD_DELAY`
+    seconds after the page is drawn (a fragment on a timer reruns the page once),
+    so that the script's long compile does not hold up the page itself; every
+    later run of the page sends it at once.
     """
+    if st.session_state.get(PRELOAD_WAITED):
+        _hidden_figure()
+        return
+    st.session_state[PRELOAD_WAITED] = True
+    inline = [True]  # the fragment's first call is part of this run; its next one comes from the timer
+
+    @st.fragment(run_every=PRELOAD_DELAY)
+    def after_a_while() -> None:
+        if inline[0]:
+            inline[0] = False
+            return
+        st.rerun()  # the whole page, now with the hidden figure and without this timer
+
+    after_a_while()
+
+
+def _hidden_figure() -> None:
     import plotly.graph_objects as go
 
     # what a map draws (a line with markers and labels, a log axis), so that drawing code is ready too

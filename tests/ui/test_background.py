@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +54,15 @@ print([len(compiled(k).signatures) for k in kernels], _ready(), [len(compiled(k)
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", check], cwd=root, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["[0,", "0,", "0]", "True", "[1,", "1,", "1]"]
+
+
+def test_workers_take_the_lowest_priority():
+    code = ("import os\nfrom dashboard.background import lower_priority, NICENESS\nbefore = os.nice(0)\n"
+            "how = lower_priority()\n"
+            "if how == 'idle':\n    assert os.sched_getscheduler(0) == os.SCHED_IDLE\n"
+            "elif how == 'nice':\n    assert os.nice(0) == before + NICENESS\n"
+            "print(how)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    expected = "idle" if hasattr(os, "SCHED_IDLE") and sys.platform.startswith("linux") else done.stdout.strip()
+    assert done.stdout.strip() == expected
