@@ -19,7 +19,8 @@ is drawn. It prints:
 - MDAV map: the Empirical page's microaggregation map of n = 20,000 records, k = 2..10,
   from pressing "Run simulation" until the map is drawn;
 - under load: N sessions each running that MDAV map while a further fresh session opens
-  pages; the slowest and median page load (first page and page switches) while they run.
+  pages; the slowest and median page load (first page and page switches) while they run
+  (from when every busy session shows its progress bar until all maps are drawn).
   The N sessions' own tabs run in the same browser as the measured one (``--busy-browser
   same``, the default), or in a second browser at the lowest CPU priority (``low``), as
   the other users' browsers would run on their own machines, not on the server's cores.
@@ -249,6 +250,8 @@ def under_load(browser, url: str, content: bytes, sessions: int, busy_in=None) -
     start = time.perf_counter()
     for page, _ in busy:
         run_mdav(page)
+    for page, _ in busy:  # measured while the maps run: once every busy session shows its progress bar
+        page.get_by_test_id("stProgress").first.wait_for(state="attached", timeout=TIMEOUT_MS)
     firsts: list[float] = []
     switches: list[float] = []
     while True:
