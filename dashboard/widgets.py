@@ -263,11 +263,14 @@ def preload_interactive_figures() -> None:
     The script (Plotly) is several megabytes that the browser fetches, parses and
     compiles the first time a page shows an interactive figure: seconds on a busy
     machine. A small figure in a hidden container at the end of a light page (the
-    home page) starts that work. The first time, it comes :data:`PRELOAD_DELAY`
+    home page) starts that work; a formula and a table beside it load the scripts
+    that draw those (KaTeX, the data grid) too. The first time, it comes :data:`PRELOAD_DELAY`
     seconds after the page is drawn (a fragment on a timer reruns the page once),
     so that the script's long compile does not hold up the page itself; every
     later run of the page sends it at once.
     """
+    # the rule that hides the container comes with every run, so it is in place before the container's first run
+    st.html(f"<style>.st-key-{PRELOAD_KEY} {{display: none;}}</style>")
     if st.session_state.get(PRELOAD_WAITED):
         _hidden_figure()
         return
@@ -287,12 +290,14 @@ def preload_interactive_figures() -> None:
 def _hidden_figure() -> None:
     import plotly.graph_objects as go
 
-    # what a map draws (a line with markers and labels, a log axis), so that drawing code is ready too
+    # what a map draws (a line with markers and labels, a log axis), so that drawing code is ready too; a formula
+    # and a table load the scripts that draw them
     figure = go.Figure(go.Scatter(x=[1.0, 2.0, 3.0], y=[1.0, 10.0, 100.0], mode="lines+markers+text",
                                   text=["", "", "λ² = 1"]), layout={"yaxis": {"type": "log"}})
-    st.html(f"<style>.st-key-{PRELOAD_KEY} {{display: none;}}</style>")
     with st.container(key=PRELOAD_KEY):
         st.plotly_chart(figure, config=PLOTLY_CONFIG, theme=None, key=f"{PRELOAD_KEY}_figure")
+        st.latex(r"U = \frac{n}{\sigma^2 + \lambda^2}")
+        st.dataframe({"λ²": [1.0]}, hide_index=True)
 
 
 def reproduce_code(python: str, command: str | None = None, what: str = "this map", no_command: str = "",
