@@ -241,8 +241,9 @@ def busy_browser(playwright, browser, where: str):
             other.close()
 
 
-def under_load(browser, url: str, content: bytes, sessions: int, busy_in=None) -> None:
-    busy = [new_page(busy_in or browser) for _ in range(sessions)]
+def under_load(browser, url: str, content: bytes, sessions: int, busy_in) -> None:
+    """Page loads in ``browser`` while ``sessions`` tabs of ``busy_in`` each run the MDAV map."""
+    busy = [new_page(busy_in) for _ in range(sessions)]
     for page, runs in busy:
         _timed(page, runs, lambda page=page: page.goto(url), plot=HOME)
         prepare_mdav(page, runs, content)

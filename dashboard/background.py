@@ -6,8 +6,9 @@ every other session's pages. :func:`run_in_pool` sends the specification and its
 data to a worker process instead (through a pipe, never a file) and waits,
 sleeping, while reporting the worker's progress; the server's own process stays
 free to draw pages. The workers run at the lowest priority there is
-(:func:`lower_priority`), so page loads come first on a busy machine, and there are at most ``cores - 1`` of
-them (at least one): further runs wait their turn, shown as queued.
+(:func:`lower_priority`), so page loads come first on a busy machine, and there
+are at most ``cores - 1`` of them (at least one): further runs wait their turn,
+shown as queued.
 
 This module imports no Streamlit, so the workers start without it.
 """

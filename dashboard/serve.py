@@ -24,6 +24,21 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app.py"
 
 
+def app_scripts() -> list[Path]:
+    """The app's scripts: ``app.py``, then every page in ``pages/``.
+
+    Returns
+    -------
+    list of Path
+
+    Examples
+    --------
+    >>> app_scripts()[0].name, all(path.suffix == ".py" for path in app_scripts())
+    ('app.py', True)
+    """
+    return [APP, *sorted((ROOT / "pages").glob("*.py"))]
+
+
 def page_imports(files: Iterable[Path]) -> list[str]:
     """The modules that the given scripts import at their top level, read from their source (not run).
 
@@ -85,7 +100,7 @@ def import_pages_modules() -> list[str]:
     []
     """
     failed = []
-    for name in page_imports([APP, *sorted((ROOT / "pages").glob("*.py"))]):
+    for name in page_imports(app_scripts()):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the page shows the error when it runs

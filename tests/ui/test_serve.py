@@ -6,9 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dashboard.serve import APP, ROOT, page_imports
-
-PAGES = sorted((ROOT / "pages").glob("*.py"))
+from dashboard.serve import ROOT, app_scripts, page_imports
 
 
 def test_page_imports_reads_top_level_imports_and_package_modules(tmp_path):
@@ -21,17 +19,17 @@ def test_page_imports_reads_top_level_imports_and_package_modules(tmp_path):
 
 
 def test_every_page_dependency_is_found():
-    found = set(page_imports([APP, *PAGES]))
+    found = set(page_imports(app_scripts()))
     assert {"dashboard.state", "dashboard.widgets", "rumap.specs", "rumap.present.examples", "streamlit"} <= found
     assert all(not name.startswith("pages") for name in found)
 
 
 def test_the_start_imports_every_page_module_draws_a_figure_and_freezes_them():
     code = ("import gc, sys\nfrom dashboard.serve import import_pages_modules, draw_a_figure, page_imports, "
-            "prepare, APP, ROOT\n"
+            "prepare, app_scripts\n"
             "assert import_pages_modules() == []\nassert draw_a_figure() > 1000\nprepare()\n"
             "assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()\n"
-            "names = page_imports([APP, *(ROOT / 'pages').glob('*.py')])\n"
+            "names = page_imports(app_scripts())\n"
             "missing = [n for n in names if n not in sys.modules]\nassert not missing, missing\n"
             "assert 'plotly.graph_objs' in sys.modules\nprint('ok')")
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(ROOT), capture_output=True, text=True, timeout=300)
