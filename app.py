@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.uploads import keep_uploads_in_memory
+from dashboard.widgets import app_style
 
 keep_uploads_in_memory()  # `make run` does this before the server starts; this covers `streamlit run app.py`
 #: The page icon is a local file: a Material or emoji icon would make the browser fetch it from a font host.
@@ -40,6 +41,7 @@ if state.ensure_default_data():  # a new session: have the workers for long runs
     from dashboard.background import warm_up
 
     warm_up()
+app_style()
 page = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
                       for i, (path, title, icon) in enumerate(PAGES)])
 page.run()

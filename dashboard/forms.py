@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
+from dashboard.progress import ThrottledProgress
 from dashboard.risk_bound import prefill_for_data, set_session_max_risk
 from rumap.specs import AnalyticSpec
 
@@ -93,14 +94,15 @@ def run_and_keep(specs: list, names: list[str]) -> list:
     """
     done = []
     bar = st.progress(0.0, text="Simulating…")
+    shown = ThrottledProgress(bar)
     for i, (spec, name) in enumerate(zip(specs, names, strict=True)):
         data = state.data_for(spec)
 
         def progress(fraction: float | None, i: int = i, name: str = name) -> None:
             if fraction is None:
-                bar.progress(i / len(specs), text=f"{name}: waiting for a free worker…")
+                shown.update(i / len(specs), f"{name}: waiting for a free worker…")
             else:
-                bar.progress(min(1.0, (i + float(fraction)) / len(specs)), text=f"Simulating {name}…")
+                shown.update((i + float(fraction)) / len(specs), f"Simulating {name}…")
 
         analysis = state.run_cached(spec, data, progress=progress, in_pool=not isinstance(spec, AnalyticSpec))
         analysis = analysis.renamed(name)

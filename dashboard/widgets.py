@@ -247,6 +247,18 @@ def plot(fig, key: str | None = None) -> None:
     st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None)
 
 
+#: The app's own style rules, sent with every run of every page. Streamlit's running indicator cycles through five
+#: icons every 0.2 s while a run goes on, a render, style and layout each time: a tab waiting for a long map kept
+#: its browser busy six times as long as without it (Chromium's performance metrics), time taken from every other
+#: tab on the machine. The icon is hidden; the indicator's Stop button, the sign that a run goes on, stays.
+APP_STYLE = '[data-testid="stStatusWidgetRunningIcon"] {display: none;}'
+
+
+def app_style() -> None:
+    """Send :data:`APP_STYLE` (a style element that takes no space on the page)."""
+    st.html(f"<style>{APP_STYLE}</style>")
+
+
 #: The element key of the hidden figure that loads the interactive figures' script ahead of the first map.
 PRELOAD_KEY = "rumap_plotly_preload"
 

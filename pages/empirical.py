@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.markdown import plain_list
+from dashboard.progress import ThrottledProgress
 from dashboard.provenance import show_session_data
 from dashboard.risk_bound import max_risk_input, prefill_for_data
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
@@ -195,16 +196,13 @@ with errors_shown():
     run = st.button("Run simulation", type="primary", key="em_run")
     if run or state.is_cached(spec):
         bar = st.progress(0.0, text="Simulating…")
-        shown: list = [0.0]  # the last fraction shown: a message only when it changes
+        shown = ThrottledProgress(bar)
 
         def show_progress(fraction: float | None) -> None:
-            if fraction == shown[0]:
-                return
-            shown[0] = fraction
             if fraction is None:
-                bar.progress(0.0, text="Waiting for a free worker (other maps are being computed)…")
+                shown.update(0.0, "Waiting for a free worker (other maps are being computed)…")
             else:
-                bar.progress(min(1.0, fraction), text="Simulating…")
+                shown.update(fraction, "Simulating…")
 
         analysis = state.run_cached(spec, x, progress=show_progress, in_pool=True)
         bar.empty()

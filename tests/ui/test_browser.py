@@ -98,6 +98,19 @@ def test_home_page(page):
     _shot(page, "home")
 
 
+def test_the_running_icon_is_hidden(page):
+    # the app's style rule is on the page: Streamlit's cycling running icon would redraw the tab 5 times a second
+    display = page.evaluate("""() => {
+        const probe = document.createElement('div');
+        probe.dataset.testid = 'stStatusWidgetRunningIcon';
+        document.body.append(probe);
+        const display = getComputedStyle(probe).display;
+        probe.remove();
+        return display;
+    }""")
+    assert display == "none"
+
+
 def test_upload_a_csv(page):
     _open(page, "Data")
     page.get_by_text("Upload a file", exact=True).click()
