@@ -301,7 +301,7 @@ def map_block(file: PageFile, s: TableSettings, table, primary: list) -> None:
     plot(ru_map_figure([ru]), key="tables_micro_map")
     st.dataframe(ru.to_frame(), hide_index=True, width="stretch")
     python = map_code(file, s, sweep, grid, risk, utility)
-    reproduce_code(python, no_command="the command line protects a table file, not microdata")
+    reproduce_code(python, no_command="the command line protects a table file, not microdata", key="tables_micro_map")
     spec = PageMapSpec(page="tables", label=f"{sweep} map, {file.name}: {s.rule}",
                        settings={"file": file.name, **settings}, python=python)
     keep_controls(page_analysis([ru], spec), "tables_micro")
@@ -353,7 +353,7 @@ def microdata_section() -> None:
                        ", ".join(f"{plain(r)} / {plain(c)}" for (r, c), ok in
                                  zip(result.primary, result.protected, strict=True) if not ok))
         reproduce_code(protection_code(file, s), what="this protection",
-                       no_command="the command line protects a table file, not microdata")
+                       no_command="the command line protects a table file, not microdata", key="tables_micro_protection")
     if remembered(st.checkbox, "controlled rounding instead", "micro_round", False):
         base = number("rounding_base", "rounding base b", "micro_base", 1000.0)
         rounding = cached(file.frame, "rounding", {**s.table_arguments(), "layer": s.layer, "base": base},

@@ -312,9 +312,17 @@ def _hidden_figure() -> None:
         st.dataframe({"λ²": [1.0]}, hide_index=True)
 
 
+#: Prefix of the reproduce panels' keys (each panel remembers whether it is open).
+REPRODUCE_KEY = "rumap_reproduce"
+
+
 def reproduce_code(python: str, command: str | None = None, what: str = "this map", no_command: str = "",
-                   command_caption: str = "Command line:") -> None:
+                   command_caption: str = "Command line:", *, key: str) -> None:
     """The reproduce panel: the Python (and, where there is one, the command line) giving the shown result.
+
+    The code is drawn only while the panel is open (opening it reruns the page): a
+    code block loads the browser's syntax highlighter, over a second of work on a busy
+    machine, which a page would otherwise pay on every first visit, open or not.
 
     Parameters
     ----------
@@ -328,8 +336,14 @@ def reproduce_code(python: str, command: str | None = None, what: str = "this ma
         Why there is no command line (shown when ``command`` is ``None``).
     command_caption : str
         The caption above the command.
+    key : str
+        Names the panel, unique on its page (the element key is ``rumap_reproduce_<key>``).
     """
-    with st.expander(f"Reproduce {what}: command line and Python", expanded=False):
+    panel = st.expander(f"Reproduce {what}: command line and Python", key=f"{REPRODUCE_KEY}_{key}",
+                        on_change="rerun")
+    if not panel.open:
+        return
+    with panel:
         if command is not None:
             st.caption(command_caption)
             st.code(command, language="bash", wrap_lines=True)
@@ -339,18 +353,21 @@ def reproduce_code(python: str, command: str | None = None, what: str = "this ma
         st.code(python, language="python")
 
 
-def reproduce(spec) -> None:
+def reproduce(spec, key: str) -> None:
     """The reproduce panel of a map made from a specification of :mod:`rumap.specs`.
 
     Parameters
     ----------
     spec : AnalyticSpec or EmpiricalSpec
+    key : str
+        Names the panel on its page (see :func:`reproduce_code`).
     """
     try:
         command, reason = cli_command(spec), ""
     except (InputError, ImportError) as exc:
         command, reason = None, str(exc)
-    reproduce_code(python_call(spec), command, no_command=reason, command_caption="Command line (prints JSON):")
+    reproduce_code(python_call(spec), command, no_command=reason, command_caption="Command line (prints JSON):",
+                   key=key)
 
 
 def keep_controls(analysis: Analysis, key: str) -> None:

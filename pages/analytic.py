@@ -164,7 +164,7 @@ with errors_shown():
                  r"K_2 = \frac{\pi^2}{12 \ln n}")
 
     show_glossary("analytic")
-    reproduce(spec)
+    reproduce(spec, key="analytic_map")
     if st.toggle("Table of the curves", key="an_show_table"):  # built only when asked
         st.dataframe(analysis.to_frame(), width="stretch", hide_index=True)
     keep_controls(analysis, "analytic")

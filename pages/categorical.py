@@ -254,7 +254,7 @@ def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
                     [f"frame = read_table({file.path!r})",
                      f"result = individual_risk(frame, {list(s.keys)!r}, weight={s.weight!r}, "
                      f"household={s.household!r}, k={s.k})"])
-    reproduce_code(python, cli, what="these figures")
+    reproduce_code(python, cli, what="these figures", key="categorical_measures")
 
 
 def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
@@ -284,7 +284,7 @@ def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
 def _keep(file: File, s: Settings, ru, label: str, settings: dict, python: str, key: str, cli: str) -> None:
     spec = PageMapSpec(page="categorical", label=f"{label}, {file.name}: {' x '.join(s.keys)}",
                        settings={"data": file.path, "keys": list(s.keys), **settings}, python=python, command=cli)
-    reproduce_code(python, cli, command_caption="Command line (prints the curve as JSON):")
+    reproduce_code(python, cli, command_caption="Command line (prints the curve as JSON):", key=f"categorical_{key}")
     keep_controls(page_analysis([ru], spec), key)
 
 
@@ -435,7 +435,7 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     python = script({"rumap.io.data": ["read_table"], "rumap.risk.suda": ["suda2"]},
                     [f"frame = read_table({file.path!r})",
                      f"result = suda2(frame, {list(s.keys)!r}, max_size={size}, dis_fraction={fraction})"])
-    reproduce_code(python, cli, what="these scores")
+    reproduce_code(python, cli, what="these scores", key="categorical_scores")
 
 
 st.title("Categorical key variables: individual risk and its protection")

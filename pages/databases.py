@@ -136,7 +136,7 @@ def camouflage_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
     cli = command("query", "answer", "--data", file.path, "--value", s.value, "--records", s.records,
                   *[part for q in queries for part in ("--query", q)], "--protection", s.protection,
                   "--camouflage-k", s.k, "--seed", s.seed, "--show-vectors")
-    reproduce_code(python, cli, what="these answers")
+    reproduce_code(python, cli, what="these answers", key="databases_camouflage")
 
 
 def audit_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
@@ -164,7 +164,7 @@ def audit_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
                      "print(log.to_frame())"])
     cli = command("query", "audit", "--data", file.path, "--value", s.value, "--records", s.records,
                   *[part for q in queries for part in ("--query", q)], "--protection", protection)
-    reproduce_code(python, cli, what="this audit")
+    reproduce_code(python, cli, what="this audit", key="databases_audit")
 
 
 def parse_levels(text: str) -> list[float]:
@@ -221,7 +221,7 @@ def maps_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
                      f"audit = audit_map(values, {levels!r}, queries={queries}, records={s.records}, seed={s.seed})",
                      "print(camouflage.to_frame(), audit.to_frame())"])
     reproduce_code(python, what="these maps", no_command="the command line answers and audits queries; the maps "
-                   "are in Python")
+                   "are in Python", key="databases_maps")
     settings = {"data": file.path, "value": s.value, "records": s.records, "levels": levels, "queries": queries,
                 "k": s.k, "seed": s.seed}
     spec = PageMapSpec(page="databases", label=f"camouflage and auditing, {file.name}: {s.value}",
@@ -263,7 +263,8 @@ def granularity_tab(file: PageFile) -> None:
                      f"result = granularity_analysis(frame, {keys!r}, threshold={threshold!r})",
                      "print(result.to_frame())"])
     reproduce_code(python, what="this analysis",
-                   no_command="python -m rumap table granularity takes one table; the procedure is in Python")
+                   no_command="python -m rumap table granularity takes one table; the procedure is in Python",
+                   key="databases_granularity")
     st.caption(f"Keys: {', '.join(plain(k) for k in keys)}.")
 
 

@@ -236,5 +236,5 @@ with errors_shown():
         st.dataframe(frame, width="stretch", hide_index=True)
         st.download_button("Results as CSV", csv_text(frame), file_name="rumap_empirical.csv",
                            mime="text/csv", on_click="ignore")
-    reproduce(analysis.spec)
+    reproduce(analysis.spec, key="empirical_map")
     keep_controls(analysis, "empirical")

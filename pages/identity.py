@@ -257,7 +257,7 @@ def subsampling_tab(sample: Sample, s: Settings, result: IdentityResult) -> None
                "relative to the whole file, (n'/n)(1 - f)/(1 - f').")
     st.dataframe(ru.to_frame(), hide_index=True)
     python = subsampling_code(sample, s, result.f)
-    reproduce_code(python, no_command="the command line gives the estimate, not this map")
+    reproduce_code(python, no_command="the command line gives the estimate, not this map", key="identity_subsampling")
     spec = PageMapSpec(page="identity", label=f"subsampling, {sample.name}: {' x '.join(s.key)}",
                        settings={"data": sample.path, "key": list(s.key), "N": s.population, "a": s.acquaintances,
                                  "estimator": s.estimator, "fractions": fractions},
@@ -288,7 +288,7 @@ def recoding_tab(sample: Sample, s: Settings, result: IdentityResult) -> None:
     table = ru.to_frame().assign(sample_uniques=ru.config["sample_uniques"], cells=ru.config["cells"])
     st.dataframe(table, hide_index=True)
     python = recoding_code(sample, s, variable, widths)
-    reproduce_code(python, no_command="the command line gives the estimate, not this map")
+    reproduce_code(python, no_command="the command line gives the estimate, not this map", key="identity_recoding")
     spec = PageMapSpec(page="identity", label=f"recoding {variable}, {sample.name}: {' x '.join(s.key)}",
                        settings={"data": sample.path, "key": list(s.key), "N": s.population, "a": s.acquaintances,
                                  "estimator": s.estimator, "variable": variable, "widths": widths},
@@ -316,7 +316,7 @@ with errors_shown():
                                        max_risk=settings.bound, method=settings.estimator, source=sample.name)
     show_estimate(sample, settings, estimate)
     count = investigators_block(settings, estimate)
-    reproduce_code(*estimate_code(sample, settings, count), what="this estimate")
+    reproduce_code(*estimate_code(sample, settings, count), what="this estimate", key="identity_estimate")
     subsampling, recoding = st.tabs(["Subsampling map", "Global recoding map"])
     with subsampling, errors_shown():
         subsampling_tab(sample, settings, estimate)

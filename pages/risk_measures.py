@@ -279,4 +279,4 @@ with errors_shown():
         show_intervals(files, intervals)
     python, commands = reproduce_lines(files, linkage, intervals)
     if commands:
-        reproduce_code(python, commands, what="these shares")
+        reproduce_code(python, commands, what="these shares", key="risk_measures")

@@ -188,7 +188,7 @@ def rules_section() -> None:
         lambda row: ["background-color: #fde0dd" if row["sensitive"] else "" for _ in row], axis=1),
         hide_index=True, width="stretch")
     python, cli = rules_code(upload, s)
-    reproduce_code(python, cli, what="these cells", no_command=BUILT_IN)
+    reproduce_code(python, cli, what="these cells", no_command=BUILT_IN, key="tables_rules")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -282,7 +282,7 @@ def flaw_section() -> None:
                 "contributions.")
     scan = theorem1_scan(s.n, s.k, np.arange(s.n + 1, max(s.cells, 40) + 1))
     plot(theorem_figure(scan), key="tables_theorem")
-    reproduce_code(*flaw_code(s), what="these constructions")
+    reproduce_code(*flaw_code(s), what="these constructions", key="tables_flaw")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -370,7 +370,7 @@ def suppression_section() -> None:
                     f"for an outsider (DR = {_fmt(v.outsider_risk)}).")
         st.dataframe(result.to_frame(), hide_index=True, width="stretch")
     python, cli = suppression_code(upload, insider)
-    reproduce_code(python, cli, what="these bounds", no_command=BUILT_IN)
+    reproduce_code(python, cli, what="these bounds", no_command=BUILT_IN, key="tables_suppression")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -410,7 +410,7 @@ def redesign_section() -> None:
     bounds = redesign_bounds(merged, label, parts)
     st.metric("largest risk of an original cell", _fmt(bounds.max_risk))
     st.dataframe(bounds.to_frame(), hide_index=True, width="stretch")
-    reproduce_code(redesign_code(list(parts)), what="these bounds", no_command=BUILT_IN)
+    reproduce_code(redesign_code(list(parts)), what="these bounds", no_command=BUILT_IN, key="tables_redesign")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -471,7 +471,7 @@ def rounding_section() -> None:
                         "U = 1/MSE": maps[0].utility})
     st.dataframe(out, hide_index=True, width="stretch")
     python = rounding_code(upload, largest)
-    reproduce_code(python, no_command="the command line has no rounding map")
+    reproduce_code(python, no_command="the command line has no rounding map", key="tables_rounding")
     name = "Table 1 completed" if upload is None else upload.name
     spec = PageMapSpec(page="tables", label=f"rounding, {name}: b up to {largest:g}",
                        settings={"table": name, "bases": bases}, python=python, log_x=log_axes, log_y=log_axes)
@@ -529,7 +529,8 @@ def linked_section() -> None:
     frame = bounds.to_frame()
     frame.insert(3, "true value", cube.reshape(-1))
     st.dataframe(frame, hide_index=True, width="stretch")
-    reproduce_code(linked_code(seed, released), what="these bounds", no_command=BUILT_IN)
+    reproduce_code(linked_code(seed, released), what="these bounds", no_command=BUILT_IN,
+                   key="tables_linked")
 
 
 SECTIONS = {

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import open_reproduce_panels, shown
 
 from dashboard.widgets import PRELOAD_KEY
 from rumap.fingerprint import bytes_digest
@@ -132,7 +132,7 @@ def test_analytic_page_widgets_change_the_map():
     assert star["y"][0] == pytest.approx(2.0)
     # formulas for teaching, and the command and Python call
     assert any(r"\frac{1}{\lambda^2}" in latex.value for latex in at.latex)
-    codes = [c.value for c in at.code]
+    codes = [c.value for c in open_reproduce_panels(at).code]
     assert any(c.startswith("python -m rumap analytic --n 50") for c in codes)
     assert any("analytic_map(" in c for c in codes)
 
@@ -355,7 +355,7 @@ def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
     assert set(lines) == {"noise / index / max", "noise / position / max", "noise / index / p99",
                           "noise / position / p99"}
     assert any(t.get("fill") == "toself" for t in fig["data"])  # confidence bands
-    assert any(c.value.startswith("python -m rumap simulate --data rumap/io/bundled/income.csv --column income") for c in at.code)
+    assert any(c.value.startswith("python -m rumap simulate --data rumap/io/bundled/income.csv --column income") for c in open_reproduce_panels(at).code)
     at.multiselect(key="em_targets").set_value(["min"]).run()
     assert any("press “Run simulation”" in shown(i.value) for i in at.info)
     at.button(key="em_run").click().run()
@@ -486,7 +486,7 @@ def test_empirical_page_record_linkage_as_the_risk_measure():
     linked = lines["noise / record-linkage"]["y"]
     assert all(0 <= v <= 1 for v in linked)
     assert linked[-1] < linked[0]  # more noise, fewer records re-identified (curve drawn from small lambda2 up)
-    assert any("--risk-measure record-linkage" in c.value for c in at.code)
+    assert any("--risk-measure record-linkage" in c.value for c in open_reproduce_panels(at).code)
     at.multiselect(key="em_measures").set_value([]).run()
     assert not at.exception
     assert any("dataset risk measure" in e for e in _errors(at))

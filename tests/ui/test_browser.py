@@ -141,6 +141,17 @@ def test_draw_an_analytic_map(page):
     _shot(page, "analytic")
 
 
+def test_the_reproduce_panel_draws_its_code_when_opened(page):
+    # the Analytic page is open (previous test): no code block until the panel is opened, then the command
+    assert page.locator('[data-testid="stCode"]').count() == 0
+    page.get_by_text("Reproduce this map: command line and Python").click()
+    code = _main(page).get_by_test_id("stCode").first
+    code.wait_for()
+    assert "python -m rumap analytic" in code.inner_text()
+    page.get_by_text("Reproduce this map: command line and Python").click()  # closed again: the code goes
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stCode\"]')")
+
+
 def test_draw_an_empirical_map(page):
     _open(page, "Empirical map")
     page.get_by_role("button", name="Run simulation").click()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import open_reproduce_panels, shown
 
 from rumap.risk.individual import individual_risk
 
@@ -36,7 +36,7 @@ def test_runs_on_the_bundled_survey(app):
     assert metric(app, "records with f_k < 3") == f"{expected.k_anonymity_violations:,}"
     assert len(app.get("plotly_chart")) == 2  # suppression and PRAM maps; banding needs a numeric key
     assert any("Banding needs a numeric key" in shown(i.value) for i in app.info)
-    assert any(c.value.startswith("python -m rumap risk individual") for c in app.code)
+    assert any(c.value.startswith("python -m rumap risk individual") for c in open_reproduce_panels(app).code)
 
 
 def test_recoding_before_measuring_lowers_the_risk(app):
@@ -79,7 +79,7 @@ def test_the_suda_view_shows_sdcmicros_scores(app):
     expected = suda2(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"])
     assert metric(app, "special uniques") == f"{expected.special_uniques:,}"
     assert metric(app, "highest SUDA score") == f"{expected.score.max():g}"
-    assert any(c.value.startswith("python -m rumap risk suda") for c in app.code)
+    assert any(c.value.startswith("python -m rumap risk suda") for c in open_reproduce_panels(app).code)
     app.number_input(key="cat_suda_max").set_value(2).run()
     assert not app.exception and not app.error
     smaller = suda2(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"], max_size=2)
@@ -92,7 +92,7 @@ def test_the_maps_take_the_chosen_risk_and_utility(app):
     assert not app.exception and not app.error, [shown(e.value) for e in app.error]
     captions = " ".join(shown(c.value) for c in app.caption)
     assert "entropy information loss" in captions and "above the risk threshold" in captions
-    assert any("--utility entropy" in c.value and "--risk-threshold" in c.value for c in app.code)
+    assert any("--utility entropy" in c.value and "--risk-threshold" in c.value for c in open_reproduce_panels(app).code)
     app.selectbox(key="cat_map_utility").set_value("cramers_v").run()
     assert not app.exception and not app.error, [shown(e.value) for e in app.error]
-    assert any("--pair" in c.value for c in app.code)
+    assert any("--pair" in c.value for c in open_reproduce_panels(app).code)

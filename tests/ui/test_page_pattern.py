@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import open_reproduce_panels, shown
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -40,7 +40,7 @@ def _run_python(code: str, monkeypatch) -> dict:
 
 
 def _code_with(at: AppTest, fragment: str) -> str:
-    return next(c.value for c in at.code if fragment in c.value)
+    return next(c.value for c in open_reproduce_panels(at).code if fragment in c.value)
 
 
 def _figures(at: AppTest) -> list[dict]:
