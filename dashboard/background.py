@@ -8,35 +8,39 @@ sleeping, while reporting the worker's progress; the server's own process stays
 free to draw pages. The workers run at the lowest priority there is
 (:func:`lower_priority`), so page loads come first on a busy machine, and there
 are at most ``cores - 1`` of them (at least one): further runs wait their turn,
-shown as queued.
+shown as queued. While a page loads, the workers computing a map pause briefly
+(:mod:`dashboard.pause`; the app calls :func:`page_started` on every run).
 
 This module imports no Streamlit, so the workers start without it.
 """
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import multiprocessing
 import os
 import sys
 import threading
-import time
 import types
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+
+from dashboard.pause import WorkerPause
 
 #: Worker processes of the pool.
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
 #: How much lower the workers' scheduling priority is than the server's, where SCHED_IDLE is not available.
 NICENESS = 10
-#: Seconds between two looks at a run's progress.
-POLL = 0.1
+#: Seconds between two looks at a run's progress (its end is seen at once).
+POLL = 0.5
 
 _LOCK = threading.Lock()
 _POOL: ProcessPoolExecutor | None = None
 _PROGRESS: dict[int, float] = {}
+_BUSY: dict[int, int] = {}  # process id of a worker computing a map -> its job
 _JOBS = itertools.count()
 _QUEUE = None  # in a worker: where it reports progress
 
@@ -73,14 +77,34 @@ def lower_priority() -> str:
 
 
 def _run(job: int, spec, data):
-    _QUEUE.put((job, 0.0))
-    return spec.run(data, progress=lambda fraction: _QUEUE.put((job, float(fraction))))
+    pid = os.getpid()
+    _QUEUE.put(("start", job, pid))
+    try:
+        return spec.run(data, progress=lambda fraction: _QUEUE.put(("progress", job, float(fraction))))
+    finally:
+        _QUEUE.put(("end", job, pid))
 
 
 def _listen(queue) -> None:
     while True:
-        job, fraction = queue.get()
-        _PROGRESS[job] = fraction
+        kind, job, value = queue.get()
+        if kind == "start":
+            _BUSY[value] = job
+            _PROGRESS[job] = 0.0
+        elif kind == "end":
+            _BUSY.pop(value, None)
+        else:
+            _PROGRESS[job] = value
+
+
+_PAUSE = WorkerPause(busy=lambda: list(_BUSY))
+atexit.register(_PAUSE.resume)
+
+
+def page_started() -> None:
+    """A page has started running: the workers computing a map pause for a moment (:mod:`dashboard.pause`)."""
+    if _BUSY:
+        _PAUSE.page_started()
 
 
 @contextmanager
@@ -107,10 +131,12 @@ def _submit(function, *args):
 
 def _discard_pool() -> None:
     global _POOL
+    _PAUSE.resume()
     with _LOCK:
         if _POOL is not None:
             _POOL.shutdown(wait=False, cancel_futures=True)
         _POOL = None
+    _BUSY.clear()
 
 
 def _pool() -> ProcessPoolExecutor:
@@ -155,7 +181,7 @@ def run_in_pool(spec, data, progress: Callable[[float | None], None] | None = No
     spec : EmpiricalSpec or AnalyticSpec
     data : ndarray or None
     progress : callable, optional
-        Called about ten times a second with the fraction done, or ``None``
+        Called about twice a second with the fraction done, or ``None``
         while the run waits for a free worker.
 
     Returns
@@ -165,11 +191,11 @@ def run_in_pool(spec, data, progress: Callable[[float | None], None] | None = No
     job = next(_JOBS)
     try:
         future = _submit(_run, job, spec, data)
-        while not future.done():
+        while True:
             if progress is not None:
                 progress(_PROGRESS.get(job))
-            time.sleep(POLL)
-        return future.result()
+            if wait([future], timeout=POLL).done:
+                return future.result()
     except BrokenProcessPool:  # a worker died (e.g. out of memory): a new pool next time, this run here
         _discard_pool()
         return spec.run(data, progress=progress)

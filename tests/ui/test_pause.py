@@ -1,0 +1,124 @@
+"""Map workers pause while a page loads, within MAX_PAUSE, and run MIN_RUN between pauses."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dashboard import background
+from dashboard.pause import MAX_PAUSE, MIN_RUN, PAUSE, WorkerPause
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 50.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Signals:
+    def __init__(self) -> None:
+        self.sent: list[tuple[frozenset[int], int]] = []
+
+    def __call__(self, pids, sig: int) -> None:
+        self.sent.append((frozenset(pids), sig))
+
+
+def _pause(busy=(11, 12)):
+    clock, signals = Clock(), Signals()
+    pause = WorkerPause(busy=lambda: busy, signal_pids=signals, clock=clock)
+    pause._ensure_thread = lambda: None  # the test ticks the clock itself
+    return pause, clock, signals
+
+
+def test_a_page_start_stops_the_busy_workers_for_pause_seconds():
+    pause, clock, signals = _pause()
+    pause.page_started()
+    assert signals.sent == [(frozenset({11, 12}), signal.SIGSTOP)] and pause.paused == {11, 12}
+    clock.now += PAUSE - 0.01
+    assert pause.tick() == pytest.approx(0.01)
+    clock.now += 0.01
+    assert pause.tick() == float("inf")
+    assert signals.sent[-1] == (frozenset({11, 12}), signal.SIGCONT) and not pause.paused
+
+
+def test_pages_without_a_break_keep_the_maps_going():
+    pause, clock, signals = _pause()
+    stopped = 0.0
+    for _ in range(200):  # a page starts every 0.25 s for 50 s
+        pause.page_started()
+        clock.now += 0.25
+        was_paused = bool(pause.paused)
+        pause.tick()
+        stopped += 0.25 if was_paused else 0.0
+    kinds = [sig for _, sig in signals.sent]
+    assert kinds[::2] == [signal.SIGSTOP] * len(kinds[::2]) and kinds[1::2] == [signal.SIGCONT] * len(kinds[1::2])
+    assert stopped / 50.0 <= MAX_PAUSE / (MAX_PAUSE + MIN_RUN) + 0.01  # the maps run a quarter of the time or more
+    assert stopped / 50.0 >= 0.5  # and the pages mostly load with the workers paused
+
+
+def test_idle_workers_are_never_stopped():
+    pause, clock, signals = _pause(busy=())
+    pause.page_started()
+    assert signals.sent == [] and not pause.paused
+
+
+def test_resume_continues_at_once():
+    pause, clock, signals = _pause()
+    pause.page_started()
+    pause.resume()
+    assert signals.sent[-1][1] == signal.SIGCONT and not pause.paused
+    pause.resume()  # nothing paused: nothing sent
+    assert len(signals.sent) == 2
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_real_process_is_stopped_and_continued():
+    child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        pause = WorkerPause(busy=lambda: [child.pid], pause=0.3, max_pause=0.5, min_run=0.1)
+        pause.page_started()
+        time.sleep(0.1)
+        assert _state(child.pid) == "T"
+        time.sleep(0.6)  # the pause thread continues it
+        assert _state(child.pid) in {"R", "S"}
+    finally:
+        child.kill()
+        child.wait()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_pool_worker_computing_a_map_pauses_when_a_page_starts():
+    from rumap.specs import DataSource, EmpiricalSpec
+
+    x = np.random.default_rng(5).normal(10.0, 2.0, size=(20_000, 1))
+    config = {"method": "noise", "values": [0.1, 0.5, 1.0, 2.0], "targets": ["max", "p99"],
+              "knowledge": ["index", "position"], "replicates": 800, "seed": 1}
+    spec = EmpiricalSpec(simulation=config, data=DataSource.of("upload", "x.csv", ["x"], x), max_risk=1.0)
+    result: list = []
+    runner = threading.Thread(target=lambda: result.append(background.run_in_pool(spec, x)))
+    runner.start()
+    deadline = time.monotonic() + 60
+    while not background._BUSY and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (pid,) = background._BUSY
+    background.page_started()
+    try:
+        assert _state(pid) == "T"
+    finally:
+        background._PAUSE.resume()
+    assert _state(pid) in {"R", "S", "D"}
+    runner.join(120)
+    assert result and result[0].maps
