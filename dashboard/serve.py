@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from dashboard.page_requests import install as install_page_requests
 from dashboard.uploads import keep_uploads_in_memory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,7 +132,8 @@ def draw_a_figure() -> int:
 
 
 def prepare() -> None:
-    """Set the server process up before it serves: uploads in memory, the pages' modules loaded, and frozen.
+    """Set the server process up before it serves: uploads in memory, page requests watched, the pages' modules
+    loaded, and frozen.
 
     Freezing (:func:`gc.freeze`) moves the objects loaded so far (about 160,000:
     modules, functions, Plotly's validators) out of the garbage collector's
@@ -146,6 +148,7 @@ def prepare() -> None:
     True
     """
     keep_uploads_in_memory()
+    install_page_requests()
     import_pages_modules()
     draw_a_figure()
     gc.collect()
