@@ -11,8 +11,9 @@ drawing in the browser, and then continued (``SIGCONT``).
 
 Maps still go on: a pause lasts at most :data:`MAX_PAUSE` seconds however many
 pages start meanwhile, and the workers then run at least :data:`MIN_RUN`
-seconds before the next pause, so a map computes at a quarter of its speed or
-more even while pages load without a break. A worker that is not computing a
+seconds before the next pause (a page that starts within those gets its pause
+when they are over), so a map computes at a quarter of its speed or more even
+while pages load without a break. A worker that is not computing a
 map is never paused: a map submitted by the page that started is taken at once
 by a free worker.
 
@@ -72,6 +73,7 @@ class WorkerPause:
         self._stopped: frozenset[int] = frozenset()
         self._since = -math.inf  # when the current pause began
         self._until = -math.inf  # when it ends
+        self._wanted = -math.inf  # until when the pages that started want the workers paused
         self._resumed = -math.inf  # when the last pause ended
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -82,33 +84,50 @@ class WorkerPause:
         return self._stopped
 
     def page_started(self) -> None:
-        """A page has started running: pause the busy workers, or make the current pause last longer."""
+        """A page has started running: pause the busy workers for :data:`PAUSE` seconds, or as soon as allowed.
+
+        During a pause, the pause lasts longer (up to :data:`MAX_PAUSE` in all);
+        within :data:`MIN_RUN` seconds of the last pause, the next one starts when those are over.
+        """
         with self._lock:
             now = self._clock()
+            self._wanted = max(self._wanted, now + self._pause)
             if self._stopped:
-                self._until = min(now + self._pause, self._since + self._max_pause)
+                self._until = min(self._wanted, self._since + self._max_pause)
                 return
-            if now - self._resumed < self._min_run:
-                return
-            pids = frozenset(self._busy())
-            if not pids:
-                return
-            self._signal(pids, signal.SIGSTOP)
-            self._stopped, self._since, self._until = pids, now, now + self._pause
+            self._start_if_allowed(now)
         self._ensure_thread()
         self._wake.set()
 
     def tick(self) -> float:
-        """Continue the workers if their pause is over; returns the seconds until it is (``inf``: none)."""
+        """Start or end a pause if it is time to; returns the seconds until the next such moment (``inf``: none)."""
         with self._lock:
-            if not self._stopped:
-                return math.inf
             now = self._clock()
-            if now < self._until:
-                return self._until - now
-            self._signal(self._stopped, signal.SIGCONT)
-            self._stopped, self._resumed = frozenset(), now
+            if self._stopped:
+                if now < self._until:
+                    return self._until - now
+                self._signal(self._stopped, signal.SIGCONT)
+                self._stopped, self._resumed = frozenset(), now
+            return self._start_if_allowed(now)
+
+    def _start_if_allowed(self, now: float) -> float:
+        """Under the lock, no pause on: pause the busy workers if a page wants it and they have run long enough.
+
+        Returns the seconds until the next moment :meth:`tick` has something to do.
+        """
+        if self._wanted <= now:
             return math.inf
+        allowed = self._resumed + self._min_run
+        if now < allowed:
+            return allowed - now
+        pids = frozenset(self._busy())
+        if not pids:
+            self._wanted = -math.inf
+            return math.inf
+        self._signal(pids, signal.SIGSTOP)
+        self._stopped, self._since = pids, now
+        self._until = min(self._wanted, now + self._max_pause)
+        return self._until - now
 
     def resume(self) -> None:
         """Continue every paused worker now (the pool is discarded, or the server stops)."""

@@ -65,6 +65,22 @@ def test_pages_without_a_break_keep_the_maps_going():
     assert stopped / 50.0 >= 0.5  # and the pages mostly load with the workers paused
 
 
+def test_a_page_starting_soon_after_a_pause_gets_its_pause_when_the_workers_have_run_min_run():
+    pause, clock, signals = _pause()
+    pause.page_started()
+    clock.now += PAUSE
+    pause.tick()  # the first pause ends
+    clock.now += MIN_RUN / 2
+    pause.page_started()  # too soon: nothing yet
+    assert [sig for _, sig in signals.sent] == [signal.SIGSTOP, signal.SIGCONT]
+    assert pause.tick() == pytest.approx(MIN_RUN / 2)
+    clock.now += MIN_RUN / 2
+    assert pause.tick() == pytest.approx(PAUSE - MIN_RUN / 2)  # paused until PAUSE after that page started
+    assert signals.sent[-1][1] == signal.SIGSTOP
+    clock.now += PAUSE - MIN_RUN / 2
+    assert pause.tick() == float("inf") and signals.sent[-1][1] == signal.SIGCONT
+
+
 def test_idle_workers_are_never_stopped():
     pause, clock, signals = _pause(busy=())
     pause.page_started()
@@ -84,14 +100,23 @@ def _state(pid: int) -> str:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
 
+def _stopped(pid: int, timeout: float = 5.0) -> bool:
+    """Whether the process is stopped within ``timeout`` seconds (a signal arrives a moment after it is sent)."""
+    deadline = time.monotonic() + timeout
+    while _state(pid) != "T":
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_real_process_is_stopped_and_continued():
     child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         pause = WorkerPause(busy=lambda: [child.pid], pause=0.3, max_pause=0.5, min_run=0.1)
         pause.page_started()
-        time.sleep(0.1)
-        assert _state(child.pid) == "T"
+        assert _stopped(child.pid)
         time.sleep(0.6)  # the pause thread continues it
         assert _state(child.pid) in {"R", "S"}
     finally:
@@ -116,7 +141,7 @@ def test_the_pool_worker_computing_a_map_pauses_when_a_page_starts():
     (pid,) = background._BUSY
     background.page_started()
     try:
-        assert _state(pid) == "T"
+        assert _stopped(pid), background._PAUSE.paused
     finally:
         background._PAUSE.resume()
     assert _state(pid) in {"R", "S", "D"}
