@@ -9,7 +9,8 @@ free to draw pages. The workers run at the lowest priority there is
 (:func:`lower_priority`), so page loads come first on a busy machine, and there
 are at most ``cores - 1`` of them (at least one): further runs wait their turn,
 shown as queued. While a page loads, the workers computing a map pause briefly
-(:mod:`dashboard.pause`; the app calls :func:`page_started` on every run).
+(:mod:`dashboard.pause`; :func:`page_started` is called on every run of the app
+and on every request for its page, :mod:`dashboard.page_requests`).
 
 This module imports no Streamlit, so the workers start without it.
 """

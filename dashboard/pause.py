@@ -5,7 +5,7 @@ machine a worker busy on one core still slowed the other core's work: with one
 idle-priority process spinning, pages took 1.5-2 times as long to load (a
 fresh browser's home page 3.0-3.7 s instead of 1.9-2.2 s, the server's run of a page up to 2.5 s instead of
 0.3 s). Priorities share a core; they do not keep a busy neighbour from slowing it.
-So when a page starts running, the workers that are computing a map are
+So when a page is requested or starts running, the workers that are computing a map are
 stopped (``SIGSTOP``) for :data:`PAUSE` seconds, time for the page's run and its
 drawing in the browser, and then continued (``SIGCONT``).
 

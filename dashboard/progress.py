@@ -1,9 +1,10 @@
 """A progress bar that redraws sparingly: each redraw is a message the browser turns into a new page render.
 
-A run in the process pool reports its progress ten times a second; sent on
-every report, the bar kept a browser tab busy for about a quarter of a core
-while the map was computed (measured with Chromium's performance metrics), time
-taken from every other tab on the same machine. :class:`ThrottledProgress`
+A run reports its progress as often as it has some (a run in the process pool
+was looked at ten times a second); redrawn on every report, the bar kept a
+browser tab busy for about a quarter of a core while the map was computed
+(measured with Chromium's performance metrics), time taken from every other
+tab on the same machine. :class:`ThrottledProgress`
 shows a new text at once, but a new fraction only once it has moved by a whole
 percent and :data:`REDRAW_INTERVAL` seconds have passed since the last redraw.
 
