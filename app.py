@@ -12,7 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard import state
-from dashboard.background import page_started, warm_up
+from dashboard.background import page_finished, page_started, warm_up
 from dashboard.uploads import keep_uploads_in_memory
 from dashboard.widgets import app_style
 
@@ -40,8 +40,11 @@ PAGES = [
 
 if state.ensure_default_data():  # a new session: have the workers for long runs ready
     warm_up()
-page_started()  # the maps being computed give way while this page runs and is drawn
-app_style()
-page = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
-                      for i, (path, title, icon) in enumerate(PAGES)])
-page.run()
+page_run = page_started()  # the maps being computed give way while this page runs and is drawn
+try:
+    app_style()
+    page = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
+                          for i, (path, title, icon) in enumerate(PAGES)])
+    page.run()
+finally:  # also when the run stops early or a newer run replaces it
+    page_finished(page_run)

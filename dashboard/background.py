@@ -9,8 +9,9 @@ free to draw pages. The workers run at the lowest priority there is
 (:func:`lower_priority`), so page loads come first on a busy machine, and there
 are at most ``cores - 1`` of them (at least one): further runs wait their turn,
 shown as queued. While a page loads, the workers computing a map pause briefly
-(:mod:`dashboard.pause`; :func:`page_started` is called on every run of the app
-and on every request for its page, :mod:`dashboard.page_requests`).
+(:mod:`dashboard.pause`; :func:`page_started` and :func:`page_finished` are
+called at the start and the end of every run of the app, :func:`page_requested`
+on every request for its page, :mod:`dashboard.page_requests`).
 
 This module imports no Streamlit, so the workers start without it.
 """
@@ -102,10 +103,26 @@ _PAUSE = WorkerPause(busy=lambda: list(_BUSY))
 atexit.register(_PAUSE.resume)
 
 
-def page_started() -> None:
-    """A page has started running: the workers computing a map pause for a moment (:mod:`dashboard.pause`)."""
+def page_requested() -> None:
+    """A page is requested: the workers computing a map pause (:mod:`dashboard.pause`)."""
     if _BUSY:
-        _PAUSE.page_started()
+        _PAUSE.page_requested()
+
+
+def page_started() -> int | None:
+    """A page has started running: the workers computing a map pause until it is drawn (:mod:`dashboard.pause`).
+
+    Returns the page for :func:`page_finished` (``None``: no worker was busy, nothing paused).
+    """
+    if _BUSY:
+        return _PAUSE.page_started()
+    return None
+
+
+def page_finished(page: int | None) -> None:
+    """The run of ``page`` (what :func:`page_started` returned) has finished: the pause ends once it is drawn."""
+    if page is not None:
+        _PAUSE.page_finished(page)
 
 
 @contextmanager

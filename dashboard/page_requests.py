@@ -3,8 +3,8 @@
 A fresh browser spends its first second or more fetching and compiling the
 app's scripts before its session runs the page; :func:`dashboard.background.page_started`,
 called by each run of the page, would come only after that. :class:`PageRequests`
-(an ASGI middleware in front of Streamlit's own) calls it already when the page's
-HTML is requested. :func:`install` adds it to the server that ``python -m dashboard.serve``
+(an ASGI middleware in front of Streamlit's own) calls :func:`dashboard.background.page_requested`
+already when the page's HTML is requested. :func:`install` adds it to the server that ``python -m dashboard.serve``
 starts.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
-from dashboard.background import page_started
+from dashboard.background import page_requested
 
 #: Path prefixes of the server's own routes (scripts, styles, health, the session's socket), not pages.
 NOT_PAGES = ("/_stcore/", "/static/", "/component/", "/media/", "/app/static/")
@@ -44,7 +44,7 @@ def is_page_request(scope: dict) -> bool:
 
 
 class PageRequests:
-    """ASGI middleware: call ``on_page`` (:func:`~dashboard.background.page_started`) for each page request.
+    """ASGI middleware: call ``on_page`` (:func:`~dashboard.background.page_requested`) for each page request.
 
     Parameters
     ----------
@@ -52,7 +52,7 @@ class PageRequests:
     on_page : callable
     """
 
-    def __init__(self, app, on_page: Callable[[], None] = page_started) -> None:
+    def __init__(self, app, on_page: Callable[[], None] = page_requested) -> None:
         self.app = app
         self.on_page = on_page
 

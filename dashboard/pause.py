@@ -6,13 +6,15 @@ idle-priority process spinning, pages took 1.5-2 times as long to load (a
 fresh browser's home page 3.0-3.7 s instead of 1.9-2.2 s, the server's run of a page up to 2.5 s instead of
 0.3 s). Priorities share a core; they do not keep a busy neighbour from slowing it.
 So when a page is requested or starts running, the workers that are computing a map are
-stopped (``SIGSTOP``) for :data:`PAUSE` seconds, time for the page's run and its
-drawing in the browser, and then continued (``SIGCONT``).
+stopped (``SIGSTOP``) and later continued (``SIGCONT``): a page that starts wants
+them paused for :data:`PAUSE` seconds, and once its run has finished, for
+:data:`DRAW` seconds more only, the time the browser takes to draw what the run
+sent. The workers run again while the user reads the page.
 
 Maps still go on: a pause lasts at most :data:`MAX_PAUSE` seconds however many
 pages start meanwhile, and the workers then run at least :data:`MIN_RUN`
 seconds before the next pause (a page that starts within those gets its pause
-when they are over), so a map computes at a quarter of its speed or more even
+when they are over), so a map computes at a seventh of its speed or more even
 while pages load without a break. A worker that is not computing a
 map is never paused: a map submitted by the page that started is taken at once
 by a free worker.
@@ -22,6 +24,7 @@ This module imports no Streamlit.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import signal
@@ -29,12 +32,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-#: Seconds the busy workers pause after a page starts running.
+#: Seconds the busy workers pause after a page is requested or starts running (until its run has finished).
 PAUSE = 2.0
+#: Seconds the busy workers stay paused after a page's run has finished: the browser draws the page.
+DRAW = 0.6
 #: Seconds a pause lasts at most, however many pages start during it.
 MAX_PAUSE = 3.0
 #: Seconds the workers run, at least, between two pauses.
-MIN_RUN = 1.0
+MIN_RUN = 0.5
 
 
 def send_signal(pids: Iterable[int], sig: int) -> None:
@@ -57,23 +62,25 @@ class WorkerPause:
         ``signal_pids(pids, sig)`` sends a signal (:func:`send_signal`).
     clock : callable
         Seconds, monotonic.
-    pause, max_pause, min_run : float
-        See :data:`PAUSE`, :data:`MAX_PAUSE`, :data:`MIN_RUN`.
+    pause, draw, max_pause, min_run : float
+        See :data:`PAUSE`, :data:`DRAW`, :data:`MAX_PAUSE`, :data:`MIN_RUN`.
     """
 
     def __init__(self, busy: Callable[[], Iterable[int]],
                  signal_pids: Callable[[Iterable[int], int], None] = send_signal,
-                 clock: Callable[[], float] = time.monotonic, pause: float = PAUSE, max_pause: float = MAX_PAUSE,
-                 min_run: float = MIN_RUN) -> None:
+                 clock: Callable[[], float] = time.monotonic, pause: float = PAUSE, draw: float = DRAW,
+                 max_pause: float = MAX_PAUSE, min_run: float = MIN_RUN) -> None:
         self._busy = busy
         self._signal = signal_pids
         self._clock = clock
-        self._pause, self._max_pause, self._min_run = pause, max_pause, min_run
+        self._pause, self._draw, self._max_pause, self._min_run = pause, draw, max_pause, min_run
         self._lock = threading.Lock()
         self._stopped: frozenset[int] = frozenset()
         self._since = -math.inf  # when the current pause began
         self._until = -math.inf  # when it ends
-        self._wanted = -math.inf  # until when the pages that started want the workers paused
+        self._wants: dict[int, float] = {}  # page -> until when it wants the workers paused
+        self._running: set[int] = set()  # the pages started and not finished
+        self._pages = itertools.count()
         self._resumed = -math.inf  # when the last pause ended
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -83,21 +90,66 @@ class WorkerPause:
         """The process ids stopped now."""
         return self._stopped
 
-    def page_started(self) -> None:
-        """A page has started running: pause the busy workers for :data:`PAUSE` seconds, or as soon as allowed.
+    def page_requested(self) -> None:
+        """A page is requested: pause the busy workers for :data:`PAUSE` seconds (see :meth:`page_started`)."""
+        self._wish()
+
+    def page_started(self) -> int:
+        """A page has started running: pause the busy workers for :data:`PAUSE` seconds, or until it is drawn.
 
         During a pause, the pause lasts longer (up to :data:`MAX_PAUSE` in all);
         within :data:`MIN_RUN` seconds of the last pause, the next one starts when those are over.
+
+        Returns
+        -------
+        int
+            The page, for :meth:`page_finished` (which must follow, however the run ends).
+        """
+        page = self._wish()
+        with self._lock:
+            self._running.add(page)
+        return page
+
+    def page_finished(self, page: int) -> None:
+        """The run of ``page`` has finished: it wants the workers paused :data:`DRAW` seconds more, no longer.
+
+        Parameters
+        ----------
+        page : int
+            What :meth:`page_started` returned.
         """
         with self._lock:
-            now = self._clock()
-            self._wanted = max(self._wanted, now + self._pause)
-            if self._stopped:
-                self._until = min(self._wanted, self._since + self._max_pause)
+            if page not in self._running:
                 return
-            self._start_if_allowed(now)
+            self._running.discard(page)
+            now = self._clock()
+            self._wants[page] = now + self._draw
+            self._update(now)
         self._ensure_thread()
         self._wake.set()
+
+    def _wish(self) -> int:
+        """A page wants the workers paused for :data:`PAUSE` seconds; returns the page."""
+        with self._lock:
+            now = self._clock()
+            page = next(self._pages)
+            self._wants[page] = now + self._pause
+            self._update(now)
+        self._ensure_thread()
+        self._wake.set()
+        return page
+
+    def _wanted(self, now: float) -> float:
+        """Under the lock: until when the pages want the workers paused (the expired wishes are dropped)."""
+        self._wants = {page: until for page, until in self._wants.items() if until > now}
+        return max(self._wants.values(), default=-math.inf)
+
+    def _update(self, now: float) -> None:
+        """Under the lock: the pages' wishes changed; the pause on ends at their new end, or one starts."""
+        if self._stopped:
+            self._until = min(self._wanted(now), self._since + self._max_pause)
+        else:
+            self._start_if_allowed(now)
 
     def tick(self) -> float:
         """Start or end a pause if it is time to; returns the seconds until the next such moment (``inf``: none)."""
@@ -115,18 +167,18 @@ class WorkerPause:
 
         Returns the seconds until the next moment :meth:`tick` has something to do.
         """
-        if self._wanted <= now:
+        if self._wanted(now) <= now:
             return math.inf
         allowed = self._resumed + self._min_run
         if now < allowed:
             return allowed - now
         pids = frozenset(self._busy())
         if not pids:
-            self._wanted = -math.inf
+            self._wants.clear()
             return math.inf
         self._signal(pids, signal.SIGSTOP)
         self._stopped, self._since = pids, now
-        self._until = min(self._wanted, now + self._max_pause)
+        self._until = min(self._wanted(now), now + self._max_pause)
         return self._until - now
 
     def resume(self) -> None:

@@ -1,4 +1,4 @@
-"""Map workers pause while a page loads, within MAX_PAUSE, and run MIN_RUN between pauses."""
+"""Map workers pause while a page loads (until DRAW after its run), within MAX_PAUSE, and run MIN_RUN between pauses."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dashboard import background
-from dashboard.pause import MAX_PAUSE, MIN_RUN, PAUSE, WorkerPause
+from dashboard.pause import DRAW, MAX_PAUSE, MIN_RUN, PAUSE, WorkerPause
 
 
 class Clock:
@@ -79,6 +79,55 @@ def test_a_page_starting_soon_after_a_pause_gets_its_pause_when_the_workers_have
     assert signals.sent[-1][1] == signal.SIGSTOP
     clock.now += PAUSE - MIN_RUN / 2
     assert pause.tick() == float("inf") and signals.sent[-1][1] == signal.SIGCONT
+
+
+def test_a_finished_run_ends_the_pause_draw_seconds_later():
+    pause, clock, signals = _pause()
+    page = pause.page_started()
+    clock.now += 0.3
+    pause.page_finished(page)  # the run took 0.3 s; the browser draws it meanwhile
+    assert pause.tick() == pytest.approx(DRAW)
+    clock.now += DRAW
+    assert pause.tick() == float("inf") and signals.sent[-1][1] == signal.SIGCONT
+    assert clock.now - 50.0 == pytest.approx(0.3 + DRAW) and 0.3 + DRAW < PAUSE
+
+
+def test_a_finished_run_does_not_end_the_pause_another_page_wants():
+    pause, clock, signals = _pause()
+    first = pause.page_started()
+    clock.now += 0.2
+    pause.page_started()  # a second page, still running
+    clock.now += 0.1
+    pause.page_finished(first)
+    assert pause.tick() == pytest.approx(PAUSE - 0.1)  # until PAUSE after the second page started
+    assert pause.paused == {11, 12}
+
+
+def test_a_long_run_is_drawn_within_max_pause():
+    pause, clock, signals = _pause()
+    page = pause.page_started()
+    clock.now += PAUSE + 0.5  # the pause for this page ended at PAUSE; its run goes on
+    pause.tick()
+    assert signals.sent[-1][1] == signal.SIGCONT
+    clock.now += MIN_RUN
+    pause.page_finished(page)  # its end pauses the workers again while it is drawn
+    assert signals.sent[-1][1] == signal.SIGSTOP
+    assert pause.tick() == pytest.approx(DRAW)
+    clock.now += DRAW
+    pause.tick()
+    assert signals.sent[-1][1] == signal.SIGCONT
+
+
+def test_a_request_pauses_for_pause_seconds_and_finishing_unknown_pages_changes_nothing():
+    pause, clock, signals = _pause()
+    pause.page_finished(12345)
+    assert signals.sent == []
+    pause.page_requested()  # a browser asks for the page; its run, started later, comes as page_started
+    assert pause.tick() == pytest.approx(PAUSE)
+    clock.now += PAUSE
+    pause.tick()
+    pause.page_finished(0)  # the request is not a run: nothing to finish
+    assert [sig for _, sig in signals.sent] == [signal.SIGSTOP, signal.SIGCONT] and not pause.paused
 
 
 def test_idle_workers_are_never_stopped():
@@ -147,3 +196,17 @@ def test_the_pool_worker_computing_a_map_pauses_when_a_page_starts():
     assert _state(pid) in {"R", "S", "D"}
     runner.join(120)
     assert result and result[0].maps
+
+
+def test_every_run_of_the_app_finishes_the_page_it_started(monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    calls: list = []
+    pages = iter(range(100))
+    monkeypatch.setattr(background, "page_started", lambda: calls.append(("start", page := next(pages))) or page)
+    monkeypatch.setattr(background, "page_finished", lambda page: calls.append(("end", page)))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=120).run()
+    at.switch_page("pages/analytic.py").run()
+    at.multiselect(key="an_states").set_value([]).run()  # the page stops early (st.stop)
+    assert not at.exception and at.info, [e.value for e in at.exception]
+    assert calls == [("start", 0), ("end", 0), ("start", 1), ("end", 1), ("start", 2), ("end", 2)]
