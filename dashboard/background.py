@@ -100,6 +100,7 @@ def _listen(queue) -> None:
 
 
 _PAUSE = WorkerPause(busy=lambda: list(_BUSY))
+_RUN = threading.local()  # the page that the run in this thread started
 atexit.register(_PAUSE.resume)
 
 
@@ -114,9 +115,19 @@ def page_started() -> int | None:
 
     Returns the page for :func:`page_finished` (``None``: no worker was busy, nothing paused).
     """
-    if _BUSY:
-        return _PAUSE.page_started()
-    return None
+    page = _PAUSE.page_started() if _BUSY else None
+    _RUN.page = page  # the run's own thread
+    return page
+
+
+def drawing_takes(seconds: float) -> None:
+    """The page running in this thread sends what the browser takes ``seconds`` to draw after the run.
+
+    The workers' pause after the run lasts that long (:meth:`dashboard.pause.WorkerPause.drawing_takes`).
+    """
+    page = getattr(_RUN, "page", None)
+    if page is not None:
+        _PAUSE.drawing_takes(page, seconds)
 
 
 def page_finished(page: int | None) -> None:

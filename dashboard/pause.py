@@ -9,7 +9,8 @@ So when a page is requested or starts running, the workers that are computing a 
 stopped (``SIGSTOP``) and later continued (``SIGCONT``): a page that starts wants
 them paused for :data:`PAUSE` seconds, and once its run has finished, for
 :data:`DRAW` seconds more only, the time the browser takes to draw what the run
-sent. The workers run again while the user reads the page.
+sent (a run that sends something slow to draw says how long, :meth:`WorkerPause.drawing_takes`).
+The workers run again while the user reads the page.
 
 Maps still go on: a pause lasts at most :data:`MAX_PAUSE` seconds however many
 pages start meanwhile, and the workers then run at least :data:`MIN_RUN`
@@ -35,7 +36,7 @@ from collections.abc import Callable, Iterable
 #: Seconds the busy workers pause after a page is requested or starts running (until its run has finished).
 PAUSE = 2.0
 #: Seconds the busy workers stay paused after a page's run has finished: the browser draws the page.
-DRAW = 0.6
+DRAW = 1.0
 #: Seconds a pause lasts at most, however many pages start during it.
 MAX_PAUSE = 3.0
 #: Seconds the workers run, at least, between two pauses.
@@ -80,6 +81,7 @@ class WorkerPause:
         self._until = -math.inf  # when it ends
         self._wants: dict[int, float] = {}  # page -> until when it wants the workers paused
         self._running: set[int] = set()  # the pages started and not finished
+        self._draws: dict[int, float] = {}  # page -> seconds its drawing takes, where not DRAW
         self._pages = itertools.count()
         self._resumed = -math.inf  # when the last pause ended
         self._wake = threading.Event()
@@ -110,6 +112,20 @@ class WorkerPause:
             self._running.add(page)
         return page
 
+    def drawing_takes(self, page: int, seconds: float) -> None:
+        """The run of ``page`` sends what the browser takes ``seconds`` to draw: its pause lasts that long after it.
+
+        Parameters
+        ----------
+        page : int
+            What :meth:`page_started` returned.
+        seconds : float
+            Used instead of :data:`DRAW` (the longest of several calls counts).
+        """
+        with self._lock:
+            if page in self._running:
+                self._draws[page] = max(seconds, self._draws.get(page, seconds))
+
     def page_finished(self, page: int) -> None:
         """The run of ``page`` has finished: it wants the workers paused :data:`DRAW` seconds more, no longer.
 
@@ -123,7 +139,7 @@ class WorkerPause:
                 return
             self._running.discard(page)
             now = self._clock()
-            self._wants[page] = now + self._draw
+            self._wants[page] = now + self._draws.pop(page, self._draw)
             self._update(now)
         self._ensure_thread()
         self._wake.set()

@@ -267,6 +267,10 @@ PRELOAD_KEY = "rumap_plotly_preload"
 PRELOAD_DELAY = 0.5
 #: Session-state flag: the home page has been drawn once in this session (later runs send the hidden figure).
 PRELOAD_WAITED = f"{PRELOAD_KEY}_waited"
+#: Seconds a fresh browser takes to load the scripts the hidden figure asks for (1.5 s here when idle).
+PRELOAD_DRAW = 2.0
+#: Session-state flag: the hidden figure has been sent in this session.
+PRELOAD_SENT = f"{PRELOAD_KEY}_sent"
 
 
 def preload_interactive_figures() -> None:
@@ -279,7 +283,8 @@ def preload_interactive_figures() -> None:
     that draw those (KaTeX, the data grid) too. The first time, it comes :data:`PRELOAD_DELAY`
     seconds after the page is drawn (a fragment on a timer reruns the page once),
     so that the script's long compile does not hold up the page itself; every
-    later run of the page sends it at once.
+    later run of the page sends it at once. The maps being computed stay paused
+    :data:`PRELOAD_DRAW` seconds after the run that first sends it, while the browser loads the scripts.
     """
     # the rule that hides the container comes with every run, so it is in place before the container's first run
     st.html(f"<style>.st-key-{PRELOAD_KEY} {{display: none;}}</style>")
@@ -302,6 +307,11 @@ def preload_interactive_figures() -> None:
 def _hidden_figure() -> None:
     import plotly.graph_objects as go
 
+    from dashboard.background import drawing_takes
+
+    if not st.session_state.get(PRELOAD_SENT):  # the session's browser has not loaded the scripts yet
+        st.session_state[PRELOAD_SENT] = True
+        drawing_takes(PRELOAD_DRAW)
     # what a map draws (a line with markers and labels, a log axis), so that drawing code is ready too; a formula
     # and a table load the scripts that draw them
     figure = go.Figure(go.Scatter(x=[1.0, 2.0, 3.0], y=[1.0, 10.0, 100.0], mode="lines+markers+text",

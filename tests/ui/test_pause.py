@@ -103,6 +103,31 @@ def test_a_finished_run_does_not_end_the_pause_another_page_wants():
     assert pause.paused == {11, 12}
 
 
+def test_a_run_that_sends_something_slow_to_draw_keeps_the_pause_that_long():
+    pause, clock, signals = _pause()
+    page = pause.page_started()
+    pause.drawing_takes(page, 2.0)
+    pause.drawing_takes(page, 1.5)  # the longest counts
+    clock.now += 0.2
+    pause.page_finished(page)
+    assert pause.tick() == pytest.approx(min(2.0, MAX_PAUSE - 0.2))
+    pause.drawing_takes(page, 9.0)  # finished: nothing changes
+    assert pause._draws == {}
+
+
+def test_drawing_takes_reaches_the_page_of_the_run_in_this_thread(monkeypatch):
+    told: list = []
+    monkeypatch.setattr(background, "_BUSY", {4242: 0})
+    monkeypatch.setattr(background._PAUSE, "page_started", lambda: 17)
+    monkeypatch.setattr(background._PAUSE, "drawing_takes", lambda page, seconds: told.append((page, seconds)))
+    assert background.page_started() == 17
+    background.drawing_takes(2.0)
+    other = threading.Thread(target=background.drawing_takes, args=(3.0,))  # another run's thread: no page
+    other.start()
+    other.join()
+    assert told == [(17, 2.0)]
+
+
 def test_a_long_run_is_drawn_within_max_pause():
     pause, clock, signals = _pause()
     page = pause.page_started()
@@ -210,3 +235,18 @@ def test_every_run_of_the_app_finishes_the_page_it_started(monkeypatch):
     at.multiselect(key="an_states").set_value([]).run()  # the page stops early (st.stop)
     assert not at.exception and at.info, [e.value for e in at.exception]
     assert calls == [("start", 0), ("end", 0), ("start", 1), ("end", 1), ("start", 2), ("end", 2)]
+
+
+def test_the_first_hidden_figure_of_a_session_keeps_the_pause_while_the_browser_loads_its_scripts(monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard.widgets import PRELOAD_DRAW, PRELOAD_WAITED
+
+    told: list = []
+    monkeypatch.setattr(background, "drawing_takes", told.append)
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=120)
+    at.session_state[PRELOAD_WAITED] = True  # the home page was drawn before: this run sends the hidden figure
+    at.run()
+    assert not at.exception and at.get("plotly_chart")
+    at.run()  # sent again: the browser has the scripts by now
+    assert told == [PRELOAD_DRAW]
