@@ -377,6 +377,44 @@ def run_cached(spec, data: np.ndarray | None, progress: Callable[[float | None],
         return store.get_or_compute(key, lambda: result)
 
 
+#: Session-state key of the session's cache of drawn figures.
+FIGURES = "rumap_figures"
+
+
+@st.cache_resource
+def shared_figures() -> BoundedCache:
+    """The figures of specifications that use no uploaded data, for every session.
+
+    Returns
+    -------
+    BoundedCache
+    """
+    return BoundedCache(max_entries=16)
+
+
+def figure_cached(spec, build: Callable[[], object]):
+    """The figure of ``spec``'s result, built once: a Plotly figure takes 0.1-0.3 s of the server's time to build.
+
+    Kept as the result is (:func:`run_cached`): in a cache shared by the sessions for a
+    specification without uploaded data, else in the session's own. Streamlit copies the
+    figure it draws; the cached one is not changed.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+    build : callable
+        Builds the figure of the result of ``spec``.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    if _cache_for(spec) is cache():
+        return st.session_state.setdefault(FIGURES, BoundedCache(max_entries=8)).get_or_compute(_key(spec), build)
+    with _SHARED_LOCK:
+        return shared_figures().get_or_compute(_key(spec), build)
+
+
 def set_name_hint(spec, name: str) -> None:
     """Propose ``name`` (e.g. an example's title) for maps made with exactly this specification.
 

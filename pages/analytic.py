@@ -149,7 +149,7 @@ with errors_shown():
     state.set_current("analytic", analysis)
     show_source(drawn_for(spec, sel), sel, uses_data=spec.data is not None, where=top)
 
-    plot(analysis_figure(analysis), key="analytic_map")
+    plot(state.figure_cached(spec, lambda: analysis_figure(analysis)), key="analytic_map")
     if analysis.optima:
         st.subheader(f"Optimum for R_max = {spec.max_risk:g}")
         table([{"state": o.state, "λ²": o.lambda2, "R": o.risk, "U": o.utility, "efficiency": o.efficiency,

@@ -593,3 +593,21 @@ def test_a_kept_table_map_reaches_compare_and_report():
     _goto(at, "compare")
     assert not at.exception and not _errors(at), _errors(at)
     assert any("table by P" in t["name"] for fig in _figures(at) for t in fig["data"])
+
+
+def test_the_analytic_figure_is_built_once_for_a_setting(monkeypatch):
+    import rumap.present.figures as figures
+    from dashboard import state
+
+    state.shared_figures.clear()
+    built: list = []
+    original = figures.analysis_figure
+    monkeypatch.setattr(figures, "analysis_figure", lambda analysis, **kw: built.append(1) or original(analysis, **kw))
+    at = _goto(_app(), "analytic")
+    first = _figures(at)
+    at.run()
+    _goto(at, "home")
+    _goto(at, "analytic")
+    assert _figures(at) == first and len(built) == 1
+    at.number_input(key="an_lam_num").set_value(101).run()
+    assert len(built) == 2 and _figures(at) != first
