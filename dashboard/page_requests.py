@@ -4,8 +4,8 @@ A fresh browser spends its first second or more fetching and compiling the
 app's scripts before its session runs the page; :func:`dashboard.background.page_started`,
 called by each run of the page, would come only after that. :class:`PageRequests`
 (an ASGI middleware in front of Streamlit's own) calls :func:`dashboard.background.page_requested`
-already when the page's HTML is requested. :func:`install` adds it to the server that ``python -m dashboard.serve``
-starts.
+already when the page's HTML is requested. :func:`dashboard.middleware.install` adds it to the server that
+``python -m dashboard.serve`` starts.
 """
 
 from __future__ import annotations
@@ -61,31 +61,3 @@ class PageRequests:
             self.on_page()
         await self.app(scope, receive, send)
 
-
-def install() -> bool:
-    """Put :class:`PageRequests` in front of the middleware of the Streamlit server started next.
-
-    Returns whether it is installed (``False``: this Streamlit builds its server
-    another way, and the pause starts with the page's run only).
-
-    Returns
-    -------
-    bool
-    """
-    try:
-        from starlette.middleware import Middleware
-        from streamlit.web.server.starlette import starlette_app
-    except ImportError:
-        return False
-    original = getattr(starlette_app, "create_streamlit_middleware", None)
-    if original is None:
-        return False
-    if getattr(original, "rumap_page_requests", False):
-        return True
-
-    def with_page_requests() -> list:
-        return [Middleware(PageRequests), *original()]
-
-    with_page_requests.rumap_page_requests = True
-    starlette_app.create_streamlit_middleware = with_page_requests
-    return True

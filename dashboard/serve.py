@@ -18,7 +18,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from dashboard.page_requests import install as install_page_requests
+from dashboard.middleware import install as install_middleware
+from dashboard.no_delay import install as install_no_delay
 from dashboard.uploads import keep_uploads_in_memory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,8 +133,9 @@ def draw_a_figure() -> int:
 
 
 def prepare() -> None:
-    """Set the server process up before it serves: uploads in memory, page requests watched, the pages' modules
-    loaded, and frozen.
+    """Set the server process up before it serves: uploads in memory, our middleware in front of Streamlit's
+    (:mod:`dashboard.middleware`: its files from memory, page requests watched), connections without Nagle's
+    delay (:mod:`dashboard.no_delay`), the pages' modules loaded, and frozen.
 
     Freezing (:func:`gc.freeze`) moves the objects loaded so far (about 160,000:
     modules, functions, Plotly's validators) out of the garbage collector's
@@ -148,7 +150,8 @@ def prepare() -> None:
     True
     """
     keep_uploads_in_memory()
-    install_page_requests()
+    install_middleware()
+    install_no_delay()
     import_pages_modules()
     draw_a_figure()
     gc.collect()

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from dashboard.page_requests import PageRequests, install, is_page_request
+from dashboard.page_requests import PageRequests, is_page_request
 
 
 @pytest.mark.parametrize(("path", "page"), [
@@ -34,14 +34,3 @@ def test_the_middleware_tells_of_each_page_request_and_passes_every_request_on()
         asyncio.run(middleware({"type": "http", "method": "GET", "path": path}, None, None))
     assert passed == ["/", "/static/js/a.js", "/analytic_map"] and len(told) == 2
 
-
-def test_install_puts_it_in_front_of_streamlits_middleware_once():
-    from streamlit.web.server.starlette import starlette_app
-
-    original = starlette_app.create_streamlit_middleware
-    try:
-        assert install() and install()
-        classes = [m.cls for m in starlette_app.create_streamlit_middleware()]
-        assert classes[0] is PageRequests and classes.count(PageRequests) == 1
-    finally:
-        starlette_app.create_streamlit_middleware = original
