@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dashboard.page_requests import PageRequests
+from dashboard.patching import wrap_once
 from dashboard.static_cache import StaticCache
 
 #: The middleware classes, outermost first.
@@ -29,15 +32,8 @@ def install() -> bool:
         from streamlit.web.server.starlette import starlette_app
     except ImportError:
         return False
-    original = getattr(starlette_app, "create_streamlit_middleware", None)
-    if original is None:
-        return False
-    if getattr(original, "rumap_middleware", False):
-        return True
 
-    def with_ours() -> list:
-        return [*(Middleware(cls) for cls in MIDDLEWARE), *original()]
+    def in_front(original: Callable[[], list]) -> Callable[[], list]:
+        return lambda: [*(Middleware(cls) for cls in MIDDLEWARE), *original()]
 
-    with_ours.rumap_middleware = True
-    starlette_app.create_streamlit_middleware = with_ours
-    return True
+    return wrap_once(starlette_app, "create_streamlit_middleware", in_front, "rumap_middleware")

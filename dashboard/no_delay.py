@@ -14,6 +14,9 @@ socket, whose accepted connections inherit it (Linux).
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
+
+from dashboard.patching import wrap_once
 
 
 def no_delay(sock: socket.socket) -> socket.socket:
@@ -53,15 +56,8 @@ def install() -> bool:
         from streamlit.web.server.starlette import starlette_server
     except ImportError:
         return False
-    original = getattr(starlette_server, "_bind_socket", None)
-    if original is None:
-        return False
-    if getattr(original, "rumap_no_delay", False):
-        return True
 
-    def bind_without_delay(*args, **kwargs) -> socket.socket:
-        return no_delay(original(*args, **kwargs))
+    def without_delay(original: Callable[..., socket.socket]) -> Callable[..., socket.socket]:
+        return lambda *args, **kwargs: no_delay(original(*args, **kwargs))
 
-    bind_without_delay.rumap_no_delay = True
-    starlette_server._bind_socket = bind_without_delay
-    return True
+    return wrap_once(starlette_server, "_bind_socket", without_delay, "rumap_no_delay")
