@@ -8,7 +8,7 @@ second websocket message waited for the browser's acknowledgement of the first, 
 the browser delays by up to 40 ms: about 43 ms for each script a fresh page loads over
 a reused connection (measured with curl against ``python -m dashboard.serve``), against
 3 ms on a new connection. :func:`install` turns Nagle's algorithm off on the listening
-socket, whose accepted connections inherit it (Linux).
+socket, whose accepted connections inherit it (Linux): 2 ms on a reused connection.
 """
 
 from __future__ import annotations

@@ -60,4 +60,3 @@ class PageRequests:
         if is_page_request(scope):
             self.on_page()
         await self.app(scope, receive, send)
-

@@ -33,4 +33,3 @@ def test_the_middleware_tells_of_each_page_request_and_passes_every_request_on()
     for path in ["/", "/static/js/a.js", "/analytic_map"]:
         asyncio.run(middleware({"type": "http", "method": "GET", "path": path}, None, None))
     assert passed == ["/", "/static/js/a.js", "/analytic_map"] and len(told) == 2
-
