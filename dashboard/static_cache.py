@@ -120,13 +120,10 @@ class StaticCache:
 
     def _paths(self) -> dict[str, Path]:
         if self._files is None:
-            if self._static_dir is None or self._base_url is None:
-                from streamlit import config, file_util
+            from streamlit import config, file_util
 
-                static_dir = file_util.get_static_dir() if self._static_dir is None else self._static_dir
-                base = (config.get_option("server.baseUrlPath") or "") if self._base_url is None else self._base_url
-            else:
-                static_dir, base = self._static_dir, self._base_url
+            static_dir = file_util.get_static_dir() if self._static_dir is None else self._static_dir
+            base = (config.get_option("server.baseUrlPath") or "") if self._base_url is None else self._base_url
             base = base.strip("/")
             self._files = {(f"/{base}" if base else "") + path: file for path, file in asset_paths(static_dir).items()}
         return self._files
