@@ -113,6 +113,9 @@ def import_pages_modules() -> list[str]:
 def draw_a_figure() -> int:
     """Build and serialise one small map figure, so Plotly loads its validators now, not at the first map.
 
+    The figure is the home page's hidden one (:func:`dashboard.widgets.preload_figure`), built once
+    here rather than in the first session's page.
+
     Returns
     -------
     int
@@ -125,11 +128,9 @@ def draw_a_figure() -> int:
     """
     import plotly.io
 
-    from rumap.present.figures import analysis_figure
-    from rumap.specs import AnalyticSpec
+    from dashboard.widgets import preload_figure
 
-    figure = analysis_figure(AnalyticSpec(n=10, sigma2=1.0, states=("record",), lambda2_num=5, max_risk=1.0).run())
-    return len(plotly.io.to_json(figure))
+    return len(plotly.io.to_json(preload_figure()))
 
 
 def prepare() -> None:
