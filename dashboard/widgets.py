@@ -277,8 +277,9 @@ PRELOAD_SENT = f"{PRELOAD_KEY}_sent"
 
 #: The hidden container is laid out (off the page, invisible, out of the flow) rather than not displayed: in a
 #: container with no layout, the figure is drawn without its text and legend measured, so the code that the
-#: first map's drawing needs most was still cold when it came (0.74 against 0.68 s in the page for a fresh
-#: browser's first Analytic map, median of 8 each, idle machine).
+#: first map's drawing needs most was still cold when it came. A fresh browser's first Analytic map, 3 s after the
+#: home page was drawn, by the page's clock (``benchmarks/bench_dashboard.py``), idle machine, two alternating
+#: runs of 8 each: median 0.78 and 0.73 s with a small figure not displayed, 0.63 and 0.61 s with this one.
 PRELOAD_STYLE = (f".st-key-{PRELOAD_KEY} {{position: absolute; left: -10000px; top: 0; width: 1000px; "
                  "visibility: hidden; pointer-events: none;}")
 #: The knowledge states the Analytic page draws at first: the paper's Figure 4.
