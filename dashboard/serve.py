@@ -113,9 +113,6 @@ def import_pages_modules() -> list[str]:
 def draw_a_figure() -> int:
     """Build and serialise one small map figure, so Plotly loads its validators now, not at the first map.
 
-    The figure is the home page's hidden one (:func:`dashboard.widgets.preload_figure`), built once
-    here rather than in the first session's page.
-
     Returns
     -------
     int
@@ -128,9 +125,11 @@ def draw_a_figure() -> int:
     """
     import plotly.io
 
-    from dashboard.widgets import preload_figure
+    from rumap.present.figures import analysis_figure
+    from rumap.specs import AnalyticSpec
 
-    return len(plotly.io.to_json(preload_figure()))
+    figure = analysis_figure(AnalyticSpec(n=10, sigma2=1.0, states=("record",), lambda2_num=5, max_risk=1.0).run())
+    return len(plotly.io.to_json(figure))
 
 
 def prepare() -> None:

@@ -9,14 +9,12 @@ numeric inputs take their bounds and help from the constraint table
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import state
@@ -27,7 +25,7 @@ from rumap.fingerprint import config_digest
 from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG
 from rumap.present.numbers import distinct_digits
-from rumap.specs import Analysis, AnalyticSpec
+from rumap.specs import Analysis
 
 T = TypeVar("T")
 
@@ -275,37 +273,6 @@ PRELOAD_DRAW = 2.0
 PRELOAD_SENT = f"{PRELOAD_KEY}_sent"
 
 
-#: The hidden container is laid out (off the page, invisible, out of the flow) rather than not displayed: in a
-#: container with no layout, the figure is drawn without its text and legend measured, so the code that the
-#: first map's drawing needs most was still cold when it came. A fresh browser's first Analytic map, 3 s after the
-#: home page was drawn, by the page's clock (``benchmarks/bench_dashboard.py``), idle machine, two alternating
-#: runs of 8 each: median 0.78 and 0.73 s with a small figure not displayed, 0.63 and 0.61 s with this one.
-PRELOAD_STYLE = (f".st-key-{PRELOAD_KEY} {{position: absolute; left: -10000px; top: 0; width: 1000px; "
-                 "visibility: hidden; pointer-events: none;}")
-#: The knowledge states the Analytic page draws at first: the paper's Figure 4.
-ANALYTIC_STATES = ("record", "population", "percentile", "maximum")
-
-
-@functools.cache
-def preload_figure() -> go.Figure:
-    """The Analytic page's first map on a coarse grid (built once: placing its labels takes 0.1-0.4 s).
-
-    Its risk bound, optima, labels, legend and log axis take the browser's figure
-    script through what the real map's drawing will ask of it.
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-        Never changed by its users (:func:`streamlit.plotly_chart` serialises it).
-    """
-    from dashboard.risk_bound import FIRST_MAX_RISK
-    from rumap.present.figures import analysis_figure
-
-    spec = AnalyticSpec(n=200, sigma2=1.0, mu=0.0, states=ANALYTIC_STATES, lambda2_stop=3.0, lambda2_num=31,
-                        max_risk=FIRST_MAX_RISK)
-    return analysis_figure(spec.run(None))
-
-
 def preload_interactive_figures() -> None:
     """Have the browser load the interactive figures' script while the page is read, not at the first map.
 
@@ -320,7 +287,7 @@ def preload_interactive_figures() -> None:
     :data:`PRELOAD_DRAW` seconds after the run that first sends it, while the browser loads the scripts.
     """
     # the rule that hides the container comes with every run, so it is in place before the container's first run
-    st.html(f"<style>{PRELOAD_STYLE}</style>")
+    st.html(f"<style>.st-key-{PRELOAD_KEY} {{display: none;}}</style>")
     if st.session_state.get(PRELOAD_WAITED):
         _hidden_figure()
         return
@@ -338,15 +305,19 @@ def preload_interactive_figures() -> None:
 
 
 def _hidden_figure() -> None:
+    import plotly.graph_objects as go
+
     from dashboard.background import drawing_takes
 
     if not st.session_state.get(PRELOAD_SENT):  # the session's browser has not loaded the scripts yet
         st.session_state[PRELOAD_SENT] = True
         drawing_takes(PRELOAD_DRAW)
-    # what the Analytic page's first map draws, so that drawing code is ready too; a formula and a table load the
-    # scripts that draw them
+    # what a map draws (a line with markers and labels, a log axis), so that drawing code is ready too; a formula
+    # and a table load the scripts that draw them
+    figure = go.Figure(go.Scatter(x=[1.0, 2.0, 3.0], y=[1.0, 10.0, 100.0], mode="lines+markers+text",
+                                  text=["", "", "λ² = 1"]), layout={"yaxis": {"type": "log"}})
     with st.container(key=PRELOAD_KEY):
-        st.plotly_chart(preload_figure(), config=PLOTLY_CONFIG, theme=None, key=f"{PRELOAD_KEY}_figure")
+        st.plotly_chart(figure, config=PLOTLY_CONFIG, theme=None, key=f"{PRELOAD_KEY}_figure")
         st.latex(r"U = \frac{n}{\sigma^2 + \lambda^2}")
         st.dataframe({"λ²": [1.0]}, hide_index=True)
 

@@ -10,7 +10,6 @@ from dashboard.markdown import plain
 from dashboard.provenance import data_words, example_name, setting_words, show_source
 from dashboard.risk_bound import max_risk_input
 from dashboard.widgets import (
-    ANALYTIC_STATES,
     errors_shown,
     keep_controls,
     multiselect,
@@ -29,7 +28,7 @@ from rumap.present.glossary import both_names
 from rumap.specs import AnalyticSpec, inputs_from_data
 
 #: The knowledge states drawn at first: the paper's Figure 4.
-DEFAULT_STATES = list(ANALYTIC_STATES)
+DEFAULT_STATES = ["record", "population", "percentile", "maximum"]
 
 
 def setting_block(sel: state.Selection | None) -> dict:

@@ -111,24 +111,6 @@ def test_home_draws_a_map_and_loads_figure_4():
     assert at.text_input(key="analytic_name").value == "Figure 4: adding the maximum"
 
 
-def _drawn_parts(fig: dict) -> dict:
-    """What a figure asks the browser's figure script to draw, its values aside."""
-    layout = fig["layout"]
-    return {"traces": [(t.get("name"), t.get("mode"), t.get("showlegend")) for t in fig["data"]],
-            "shapes": [s.get("type") for s in layout.get("shapes", [])],
-            "axes": (layout["xaxis"].get("type"), layout["yaxis"].get("type")), "legend": layout.get("legend")}
-
-
-def test_the_hidden_figure_draws_what_the_analytic_pages_first_map_draws():
-    at = _app().run()  # the home page's next run sends the hidden figure
-    (hidden,) = _figures(at)
-    (first_map,) = _figures(_goto(at, "analytic"))
-    assert _drawn_parts(hidden) == _drawn_parts(first_map)
-    # its text on the risk bound, and a label too far out for its point, drawn with a line to it (a callout)
-    assert len(hidden["layout"]["annotations"]) >= len(first_map["layout"]["annotations"]) >= 1
-    assert len(_traces(hidden)["record"]["x"]) < len(_traces(first_map)["record"]["x"])  # on a coarser grid
-
-
 def test_analytic_page_widgets_change_the_map():
     at = _app()
     _example(at, "figure-2")
