@@ -87,8 +87,9 @@ def _wait_finished(page, runs: Runs, before: int, timeout: float = TIMEOUT_MS / 
 
 #: Run in every document of a measured context before the page's own scripts: the page's own clock of a load. It
 #: keeps when the user's last click or key press reached the page (the input event's time stamp, so time the event
-#: waited for a busy page counts), when each small message from the server (such as "script finished") was handled,
-#: and when the element watched for was first painted (the animation frame after it was attached). A fresh
+#: waited for a busy page counts), when each small message from the server (such as "script finished") was handled
+#: and when the next frame was painted after it, and when the element watched for was first painted (the animation
+#: frame after it was attached). A load ends at the later of the two paints. A fresh
 #: document watches for the home page's map from its start (time 0 of its clock: the start of the navigation).
 PAGE_CLOCK = """(() => {
   const clock = window.__rumapClock = {input: null, messages: [], selector: %s, seen: null};
@@ -100,7 +101,9 @@ PAGE_CLOCK = """(() => {
       super(...args);
       this.addEventListener('message', (e) => {
         if (e.data instanceof ArrayBuffer && e.data.byteLength <= 128) {
-          clock.messages.push([performance.now(), btoa(String.fromCharCode(...new Uint8Array(e.data)))]);
+          const kept = [performance.now(), btoa(String.fromCharCode(...new Uint8Array(e.data))), null];
+          clock.messages.push(kept);
+          requestAnimationFrame(() => { kept[2] = performance.now(); });
         }
       });
     }
@@ -132,16 +135,16 @@ class PageLoad(NamedTuple):
 def _page_times(page, first: int, from_input: bool, watched: bool) -> tuple[float, float]:
     """Wall-clock times of the input (or the navigation's start) and of the load's end in the page.
 
-    The end: "script finished" handled and, where ``watched``, the figure painted.
+    The end: the frame painted after "script finished" was handled and, where ``watched``, the figure painted.
     """
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     clock = page.evaluate("(first) => { const c = window.__rumapClock; return {input: c.input, seen: c.seen, "
                           "messages: c.messages.slice(first), origin: performance.timeOrigin}; }", first)
     start = clock["input"] if from_input else 0.0
-    finished = [t for t, data in clock["messages"] if start is not None and t >= start
+    finished = [painted for t, data, painted in clock["messages"] if start is not None and t >= start
                 and ForwardMsg.FromString(base64.b64decode(data)).WhichOneof("type") == "script_finished"]
-    if start is None or not finished or (watched and (clock["seen"] or -1) < 0):
+    if start is None or not finished or finished[0] is None or (watched and (clock["seen"] or -1) < 0):
         raise RuntimeError(f"the page's clock missed the load: {clock}")
     end = max(finished[0], clock["seen"]) if watched else finished[0]
     return (clock["origin"] + start) / 1000, (clock["origin"] + end) / 1000
@@ -164,17 +167,27 @@ def _timed(page, runs: Runs, action, plot: bool | str = True) -> float:
     return time.perf_counter() - start
 
 
-def _load(page, runs: Runs, action, selector: str | None, navigation: bool = False) -> PageLoad:
-    """Time a page load by both clocks: ``action`` clicks a link (or, ``navigation``, opens the address).
+def _watch(page, selector: str | None) -> int:
+    """Have the page's clock watch for ``selector`` from now on; returns how many messages it has kept so far.
+
+    Called before the pause that precedes a click: a call into a busy page waits for it, so one just
+    before the click would hold the click back until the page is free, and its wait would not be counted.
+    """
+    return page.evaluate("(selector) => { const c = window.__rumapClock; c.watch(selector); "
+                         "return c.messages.length; }", selector)
+
+
+def _load(page, runs: Runs, action, selector: str | None, first: int | None = None) -> PageLoad:
+    """Time a page load by both clocks: ``action`` clicks a link (``first``: what :func:`_watch` returned before)
+    or, with ``first`` not given, opens the address in a fresh page.
 
     ``selector``: the element whose painting ends the load (``None``: the run's end alone).
     """
-    first = 0 if navigation else page.evaluate("(selector) => { const c = window.__rumapClock; c.watch(selector); "
-                                               "return c.messages.length; }", selector)
+    navigation = first is None
     called = time.time()
     harness = _timed(page, runs, action, plot=selector or False)
     noticed = time.time()
-    start, end = _page_times(page, first, from_input=not navigation, watched=selector is not None)
+    start, end = _page_times(page, first or 0, from_input=not navigation, watched=selector is not None)
     return PageLoad(end - start, harness, 0.0 if navigation else start - called, noticed - end)
 
 
@@ -197,7 +210,7 @@ def new_page(browser):
 
 def first_page(browser, url: str) -> PageLoad:
     page, runs = new_page(browser)
-    load = _load(page, runs, lambda: page.goto(url), HOME, navigation=True)
+    load = _load(page, runs, lambda: page.goto(url), HOME)
     page.context.close()
     return load
 
@@ -225,11 +238,12 @@ def page_switches(page, runs: Runs, titles: list[str]) -> list[PageLoad]:
         link = nav_link(page, title)
         link.wait_for()
         box = link.bounding_box()
+        first = _watch(page, wait.get(title))
         page.wait_for_timeout(READING_PAUSE_MS)
         # the mouse pressed where the link is, at once, as a user clicks: a click that waited for the page to be
         # ready (Playwright's checks before a locator's click) would leave a busy page's delay out of its clock
         click = lambda box=box: page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # noqa: E731
-        loads.append(_load(page, runs, click, wait.get(title)))
+        loads.append(_load(page, runs, click, wait.get(title), first))
     return loads
 
 
