@@ -139,6 +139,10 @@ def _page_times(page, first: int, from_input: bool, watched: bool) -> tuple[floa
     """
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+    # the frames that end the load may still be coming when this script has seen the load
+    page.wait_for_function("(watched) => { const c = window.__rumapClock; "
+                           "return c.messages.every((m) => m[2] !== null) && (!watched || c.seen > 0); }",
+                           arg=watched, polling="raf", timeout=TIMEOUT_MS)
     clock = page.evaluate("(first) => { const c = window.__rumapClock; return {input: c.input, seen: c.seen, "
                           "messages: c.messages.slice(first), origin: performance.timeOrigin}; }", first)
     start = clock["input"] if from_input else 0.0
