@@ -8,18 +8,20 @@ The browser part starts the dashboard as ``make run`` does and drives Debian's
 Chromium through Playwright (as the browser tests do). A run counts as done when
 the server's "script finished" message reaches the browser and the page's figure
 is drawn. Page loads are timed by two clocks: the page's own (:data:`PAGE_CLOCK`:
-from the click as the page received it, or the navigation's start, until "script
-finished" was handled and the figure painted: what the user waits for), and this
-script's (from the call that clicks or opens the address until Playwright has seen
-both, through its driver process: it adds the harness's own latency, 0.3-0.5 s on
-the idle machine). It prints:
+from the mouse press on the link as the page received it, or the navigation's
+start, until the frames after "script finished" was handled and after the figure
+was attached are painted: what the user waits for), and this script's (from the
+call that presses the mouse or opens the address until Playwright has seen both,
+through its driver process: the harness's own latency adds up to 0.6 s). Each
+slowest load says how much of its harness time came before the press reached the
+page and after the page's end. It prints:
 
 - first page: a fresh browser context opening the home page until its map (a still SVG picture) is drawn
   (the very first one after the server starts, then the median of 3 more); timed from ``goto``, once the
   context's new window has been set up (:data:`WINDOW_SETTLE_MS`);
 - page switch: a click in the navigation until the new page has finished (median of 6), each
-  click 1 s after the previous page was drawn (a user's glance; the home page loads the
-  interactive figures' script 0.5 s after it is drawn);
+  click 1 s after the previous page was drawn (a user's glance; meanwhile the home page has the
+  browser load the interactive figures' script, :func:`dashboard.widgets.preload_interactive_figures`);
 - analytic redraw: on the Analytic page with a 1,001-point grid, a new R_max typed in and
   Enter pressed, until the map is drawn again with the new bound (median of 7);
 - MDAV map: the Empirical page's microaggregation map of n = 20,000 records, k = 2..10,
