@@ -88,15 +88,14 @@ def _wait_finished(page, runs: Runs, before: int, timeout: float = TIMEOUT_MS / 
 
 
 #: Run in every document of a measured context before the page's own scripts: the page's own clock of a load. It
-#: keeps when the user's last click or key press reached the page (the input event's time stamp, so time the event
-#: waited for a busy page counts), when each small message from the server (such as "script finished") was handled
+#: keeps when the user's last mouse press reached the page (the event's time stamp, so time the event waited for a
+#: busy page counts), when each small message from the server (such as "script finished") was handled
 #: and when the next frame was painted after it, and when the element watched for was first painted (the animation
 #: frame after it was attached). A load ends at the later of the two paints. A fresh
 #: document watches for the home page's map from its start (time 0 of its clock: the start of the navigation).
 PAGE_CLOCK = """(() => {
   const clock = window.__rumapClock = {input: null, messages: [], selector: %s, seen: null};
   addEventListener('mousedown', (e) => { clock.input = e.timeStamp; }, true);
-  addEventListener('keydown', (e) => { clock.input = e.timeStamp; }, true);
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
