@@ -149,7 +149,7 @@ def _page_times(page, first: int, from_input: bool, watched: bool) -> tuple[floa
     start = clock["input"] if from_input else 0.0
     finished = [painted for t, data, painted in clock["messages"] if start is not None and t >= start
                 and ForwardMsg.FromString(base64.b64decode(data)).WhichOneof("type") == "script_finished"]
-    if start is None or not finished or finished[0] is None or (watched and (clock["seen"] or -1) < 0):
+    if start is None or not finished:
         raise RuntimeError(f"the page's clock missed the load: {clock}")
     end = max(finished[0], clock["seen"]) if watched else finished[0]
     return (clock["origin"] + start) / 1000, (clock["origin"] + end) / 1000
