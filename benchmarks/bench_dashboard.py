@@ -124,13 +124,16 @@ class PageLoad(NamedTuple):
     """One page load: seconds as the page's own clock saw it (:data:`PAGE_CLOCK`), and as this script saw it.
 
     ``to_input``: seconds from this script's call until the click reached the page (0 for a navigation);
-    ``to_notice``: from the page's end of the load until this script had seen it (both on the wall clock).
+    ``to_notice``: from the page's end of the load until this script had seen it (both on the wall clock);
+    ``started``, ``ended``: the load in the page, on the wall clock (``time.time()``).
     """
 
     in_page: float
     harness: float
     to_input: float
     to_notice: float
+    started: float
+    ended: float
 
 
 def _page_times(page, first: int, from_input: bool, watched: bool) -> tuple[float, float]:
@@ -193,7 +196,7 @@ def _load(page, runs: Runs, action, selector: str | None, first: int | None = No
     harness = _timed(page, runs, action, plot=selector or False)
     noticed = time.time()
     start, end = _page_times(page, first or 0, from_input=not navigation, watched=selector is not None)
-    return PageLoad(end - start, harness, 0.0 if navigation else start - called, noticed - end)
+    return PageLoad(end - start, harness, 0.0 if navigation else start - called, noticed - end, start, end)
 
 
 #: Milliseconds a new browser context is left alone before it is used. Each new context of headless
@@ -345,7 +348,7 @@ def browser_timings(sessions: int, busy_where: str = "same") -> None:
 
             if sessions:
                 with busy_browser(pw, browser, busy_where) as other:
-                    under_load(browser, url, content, sessions, other)
+                    under_load(browser, url, content, sessions, other, proc.pid)
             browser.close()
     finally:
         stop_streamlit(proc)
@@ -370,13 +373,72 @@ def busy_browser(playwright, browser, where: str):
             other.close()
 
 
-def under_load(browser, url: str, content: bytes, sessions: int, busy_in) -> None:
+class WorkerWatch:
+    """The processor time of the server's map workers (its spawned processes), sampled every 50 ms from ``/proc``.
+
+    A worker paused while a page loads (:mod:`dashboard.pause`) uses none; :meth:`seconds` tells how much the
+    workers computed during a page load.
+    """
+
+    def __init__(self, server_pid: int, interval: float = 0.05) -> None:
+        import os
+        import threading
+
+        self._server, self._interval, self._tick = server_pid, interval, os.sysconf("SC_CLK_TCK")
+        self.samples: list[tuple[float, float]] = []  # (wall clock, the workers' processor seconds so far)
+        self._done: dict[int, float] = {}  # processor seconds of the workers seen, at their last sample
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _workers(self) -> list[int]:
+        workers = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                    if parent == self._server and b"spawn_main" in (entry / "cmdline").read_bytes():
+                        workers.append(int(entry.name))
+                except (OSError, IndexError, ValueError):  # gone meanwhile
+                    pass
+        return workers
+
+    def _sample(self) -> None:
+        workers, found = [], 0.0
+        while not self._stop.wait(self._interval):
+            now = time.time()
+            if now - found > 1.0:  # the pool starts its workers on first use, and again after a failure
+                workers, found = self._workers(), now
+            for pid in workers:
+                try:
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    self._done[pid] = (int(fields[11]) + int(fields[12])) / self._tick
+                except (OSError, IndexError, ValueError):
+                    pass
+            self.samples.append((now, sum(self._done.values())))
+
+    def seconds(self, start: float, end: float) -> float:
+        """The workers' processor seconds between two wall-clock times (to the nearest samples)."""
+        at = lambda t: min(self.samples, key=lambda sample: abs(sample[0] - t))[1]  # noqa: E731
+        return at(end) - at(start) if self.samples else float("nan")
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+#: Processor seconds of the map workers during a page load above which the load counts as drawn while they computed.
+WORKERS_RAN = 0.05
+
+
+def under_load(browser, url: str, content: bytes, sessions: int, busy_in, server_pid: int) -> None:
     """Page loads in ``browser`` while ``sessions`` tabs of ``busy_in`` each run the MDAV map."""
     busy = [new_page(busy_in) for _ in range(sessions)]
     for page, runs in busy:
         _timed(page, runs, lambda page=page: page.goto(url), plot=HOME)
         prepare_mdav(page, runs, content)
     before = [runs.finished for _, runs in busy]
+    workers = WorkerWatch(server_pid)
     start = time.perf_counter()
     for page, _ in busy:
         run_mdav(page)
@@ -401,13 +463,19 @@ def under_load(browser, url: str, content: bytes, sessions: int, busy_in) -> Non
     for page, _ in busy:
         page.wait_for_selector(PLOT, state="attached", timeout=TIMEOUT_MS)
         page.context.close()
+    workers.stop()
     loads = firsts + switches
+    computed = [load for load in loads if workers.seconds(load.started, load.ended) > WORKERS_RAN]
+    paused = [load for load in loads if load not in computed]
     print(f"under load, {sessions} sessions each running the MDAV map (all done in "
           f"{time.perf_counter() - start:.1f} s): {len(loads)} page loads meanwhile, {described(loads, listed=False)}; "
           f"target < 3 s\n"
           f"  first pages in fresh contexts: {described(firsts)}\n"
           f"  first visits of the Analytic map page: {described(switches[0::2])}\n"
-          f"  back to Home: {described(switches[1::2])}")
+          f"  back to Home: {described(switches[1::2])}\n"
+          f"  loads during which the map workers computed (over {WORKERS_RAN} s of processor time): "
+          f"{len(computed)}{', ' + described(computed, listed=False) if computed else ''}; the others: "
+          f"{described(paused, listed=False) if paused else 'none'}")
 
 
 def best_of(func, repeat: int = 3) -> float:

@@ -15,8 +15,14 @@ The workers run again while the user reads the page.
 Maps still go on: a pause lasts at most :data:`MAX_PAUSE` seconds however many
 pages start meanwhile, and the workers then run at least :data:`MIN_RUN`
 seconds before the next pause (a page that starts within those gets its pause
-when they are over), so a map computes at a seventh of its speed or more even
-while pages load without a break. A worker that is not computing a
+when they are over), so a map computes at an eleventh of its speed or more even
+while pages load without a break. The bound is long enough for a user's usual
+sequence (a first page, a glance, another page, a glance: about 5 s of pages
+wanting the pause): with a 3-s bound the workers ran again in the middle of the
+second page, and a page drawn while they ran took the browser up to twice the
+processor time (0.9-1.0 s of the tab's renderer for the Analytic page's first
+visit, 1.5-1.8 s with a map running; measured from ``/proc`` during
+``benchmarks/bench_dashboard.py --sessions 8``). A worker that is not computing a
 map is never paused: a map submitted by the page that started is taken at once
 by a free worker.
 
@@ -37,8 +43,8 @@ from collections.abc import Callable, Iterable
 PAUSE = 2.0
 #: Seconds the busy workers stay paused after a page's run has finished: the browser draws the page.
 DRAW = 1.0
-#: Seconds a pause lasts at most, however many pages start during it.
-MAX_PAUSE = 3.0
+#: Seconds a pause lasts at most, however many pages start during it (a first page and the next one).
+MAX_PAUSE = 5.0
 #: Seconds the workers run, at least, between two pauses.
 MIN_RUN = 0.5
 

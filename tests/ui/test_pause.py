@@ -61,7 +61,7 @@ def test_pages_without_a_break_keep_the_maps_going():
         stopped += 0.25 if was_paused else 0.0
     kinds = [sig for _, sig in signals.sent]
     assert kinds[::2] == [signal.SIGSTOP] * len(kinds[::2]) and kinds[1::2] == [signal.SIGCONT] * len(kinds[1::2])
-    assert stopped / 50.0 <= MAX_PAUSE / (MAX_PAUSE + MIN_RUN) + 0.01  # the maps run a quarter of the time or more
+    assert stopped / 50.0 <= MAX_PAUSE / (MAX_PAUSE + MIN_RUN) + 0.01  # the maps run MIN_RUN of every MAX_PAUSE + MIN_RUN s or more
     assert stopped / 50.0 >= 0.5  # and the pages mostly load with the workers paused
 
 
