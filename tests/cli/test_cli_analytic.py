@@ -6,14 +6,15 @@ import json
 
 import numpy as np
 import pytest
-from cli_helpers import assert_bad_input, run_cli
+from cli_helpers import assert_bad_input, run_cli, run_cli_subprocess
 
 PAPER = ["analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:1:11"]
 
 
 def test_json_contract_paper_example():
-    proc, out = run_cli(*PAPER, "--state", "record", "--state", "population", "--state", "percentile",
-                        "--state", "maximum", "--max-risk", "5", "--json", check_json=True)
+    # through the real entry point, ``python -m rumap`` in a subprocess
+    proc, out = run_cli_subprocess(*PAPER, "--state", "record", "--state", "population", "--state", "percentile",
+                                   "--state", "maximum", "--max-risk", "5", "--json", check_json=True)
     assert set(out) >= {"curves", "optimum", "crossings"}
     states = [c["state"] for c in out["curves"]]
     assert states == ["record", "population", "percentile", "maximum"]

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from cli_helpers import assert_bad_input, run_cli
+from cli_helpers import assert_bad_input, run_cli, run_cli_subprocess
 
 from rumap.cli import main
 
@@ -121,9 +121,9 @@ def test_bad_input_exits_2_with_one_line(files, args, fragments, capsys):
 
 
 def test_bad_input_as_a_subprocess(files):
-    assert_bad_input(run_cli("risk", "linkage", "--original", files["original"], "--masked", files["short"]),
+    assert_bad_input(run_cli_subprocess("risk", "linkage", "--original", files["original"], "--masked", files["short"]),
                      "400 rows")
-    assert_bad_input(run_cli("risk"), "MEASURE")
+    assert_bad_input(run_cli_subprocess("risk"), "MEASURE")
 
 
 def test_linkage_ties_share(tmp_path, capsys):

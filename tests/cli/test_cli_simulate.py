@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from cli_helpers import ROOT, assert_bad_input, run_cli
+from cli_helpers import ROOT, assert_bad_input, run_cli, run_cli_subprocess
 
 from rumap.cli import main
 from rumap.cli.simulate import config_from_json
@@ -115,8 +115,8 @@ def test_bad_input(args, fragments, capsys):
 
 
 def test_bad_input_in_a_subprocess():
-    assert_bad_input(run_cli("simulate", "--data", "nope.csv", "--column", "x", "--lambda2", "0:1:3", "--target",
-                             "max"), "nope.csv")
+    assert_bad_input(run_cli_subprocess("simulate", "--data", "nope.csv", "--column", "x", "--lambda2", "0:1:3",
+                                        "--target", "max"), "nope.csv")
 
 
 def test_non_numeric_and_missing_values(tmp_path, capsys):

@@ -6,7 +6,7 @@ import json
 import math
 
 import pytest
-from cli_helpers import ROOT, assert_bad_input, run_cli
+from cli_helpers import ROOT, assert_bad_input, run_cli, run_cli_subprocess
 
 from rumap.cli import main
 
@@ -98,8 +98,9 @@ def test_dominance_flaw_text(capsys):
 
 def test_bad_input_subprocess(tmp_path):
     """Through the real entry point: exit code 2, one line on stderr."""
-    assert_bad_input(run_cli("table", "bounds", "--table", tmp_path / "missing.csv"), "missing.csv", "no such file")
-    assert_bad_input(run_cli("table", "dominance-flaw", "--n", "1", "--k", "0.2", "--cells", "3"), "n/N")
+    assert_bad_input(run_cli_subprocess("table", "bounds", "--table", tmp_path / "missing.csv"), "missing.csv",
+                     "no such file")
+    assert_bad_input(run_cli_subprocess("table", "dominance-flaw", "--n", "1", "--k", "0.2", "--cells", "3"), "n/N")
 
 
 def _bad_in_process(capsys, *args: str) -> str:
