@@ -9,7 +9,13 @@ from microaggregation_helpers import UNIVARIATE_HEURISTICS
 from rumap.errors import InputError
 from rumap.masking.microaggregation import microaggregate, sum_of_squares
 
+# The peer package microagg1d compiles its numba kernels when imported (about a minute of CPU, not
+# cacheable for its jitclasses): the tests that compare with it are marked slow (`make test-slow`);
+# the exhaustive search below checks the optimum in every run.
+PEER = pytest.mark.slow
 
+
+@PEER
 @pytest.mark.parametrize("k", [2, 3, 4, 6, 11])
 def test_optimal_below_every_univariate_heuristic_and_equal_to_microagg1d(k):
     from microagg1d import univariate_microaggregation
@@ -40,6 +46,7 @@ def test_optimal_keeps_precision_on_tight_clusters_far_apart(k):
         assert optimal.sse <= microaggregate(x, k, name).sse * (1 + 1e-9), name
 
 
+@PEER
 def test_optimal_large_k_uses_prefix_sums():
     from microagg1d import univariate_microaggregation
 
@@ -50,6 +57,7 @@ def test_optimal_large_k_uses_prefix_sums():
     assert optimal.group_sizes.min() >= 600
 
 
+@PEER
 def test_optimal_on_census_column(census):
     from microagg1d import univariate_microaggregation
 
