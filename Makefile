@@ -6,7 +6,7 @@ RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 PORT ?= 8501
 
-.PHONY: run test lint bench clean browser
+.PHONY: run test test-slow lint bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,9 +35,15 @@ browser:
 		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium strace; \
 	fi
 
+# The ten slowest tests are listed at the end of the log.
 test: $(TEST_STAMP) browser
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=10
+
+# The tests marked slow, left out of `make test`: the wheel installed in a fresh virtual environment,
+# large-n checks, the comparison with the microagg1d package (whose numba kernels compile for minutes).
+test-slow: $(TEST_STAMP)
+	$(BIN)/python -m pytest -m slow --durations=10
 
 bench: $(TEST_STAMP)
 	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done

@@ -4,7 +4,8 @@ A fresh virtual environment gets the project installed from its source tree (a
 built wheel, not an editable install, so the test sees what a user gets): no web
 server, browser driver, cluster scheduler or file-format library comes with it,
 every module of the core imports, and ``python -m rumap analytic`` and
-``simulate`` run from a folder outside the project.
+``simulate`` run from a folder outside the project. The installing tests are
+marked slow (about a minute): ``make test-slow`` runs them, ``make test`` does not.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ def _run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([str(python), *args], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow  # a fresh virtual environment and a wheel: `make test-slow`
 def test_core_install_has_no_optional_package(core_python, tmp_path):
     probe = f"import importlib.util as u, json; print(json.dumps([m for m in {OPTIONAL!r} if u.find_spec(m)]))"
     proc = _run(core_python, "-c", probe, cwd=tmp_path)
@@ -72,6 +74,7 @@ def test_core_install_has_no_optional_package(core_python, tmp_path):
     assert json.loads(proc.stdout) == []
 
 
+@pytest.mark.slow  # a fresh virtual environment and a wheel: `make test-slow`
 def test_every_core_module_imports(core_python, tmp_path):
     probe = ("import importlib, pkgutil, rumap\n"
              "names = [m.name for m in pkgutil.walk_packages(rumap.__path__, 'rumap.')]\n"
@@ -85,6 +88,7 @@ def test_every_core_module_imports(core_python, tmp_path):
     assert int(count) > 20 and not location.startswith(str(ROOT))
 
 
+@pytest.mark.slow  # a fresh virtual environment and a wheel: `make test-slow`
 def test_analytic_runs_on_the_core(core_python, tmp_path):
     proc = _run(core_python, "-m", "rumap", "analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:1:11",
                 "--state", "record", "--max-risk", "5", "--json", cwd=tmp_path)
@@ -94,6 +98,7 @@ def test_analytic_runs_on_the_core(core_python, tmp_path):
     assert out["optimum"]["record"]["utility"] == pytest.approx(166.67, abs=0.01)
 
 
+@pytest.mark.slow  # a fresh virtual environment and a wheel: `make test-slow`
 def test_simulate_runs_on_the_core(core_python, tmp_path):
     data = tmp_path / "values.csv"
     data.write_text("income\n" + "\n".join(str(100 + 7 * i % 53) for i in range(60)) + "\n")
@@ -107,6 +112,7 @@ def test_simulate_runs_on_the_core(core_python, tmp_path):
     assert first.stdout == second.stdout  # the seed fixes every number
 
 
+@pytest.mark.slow  # a fresh virtual environment and a wheel: `make test-slow`
 def test_missing_extra_is_named(core_python, tmp_path):
     (tmp_path / "survey.sav").write_bytes(b"$FL2@(#) not really SPSS")
     proc = _run(core_python, "-m", "rumap", "microaggregate", "--data", "survey.sav", "--k", "3",
