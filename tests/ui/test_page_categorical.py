@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from ui_helpers import open_reproduce_panels, shown
 
+from dashboard.state import CACHE
 from rumap.risk.individual import individual_risk
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,9 +21,25 @@ def metric(at: AppTest, label: str) -> str:
     return next(m.value for m in at.metric if m.label == label)
 
 
-@pytest.fixture()
-def app() -> AppTest:
+@pytest.fixture(scope="module")
+def first_session() -> AppTest:
+    """The page's first run, which computes its measures and maps (about 10 s)."""
     at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert not at.exception, at.exception
+    assert not at.error, [shown(e.value) for e in at.error]
+    return at
+
+
+@pytest.fixture()
+def app(first_session) -> AppTest:
+    """A new session of the page for each test, its result cache holding the first session's results.
+
+    The cache's entries are keyed on every value of the data and every setting, so a test finds
+    there only what its own run would compute; widgets and everything else start afresh.
+    """
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.session_state[CACHE] = first_session.session_state[CACHE]
+    at.run()
     assert not at.exception, at.exception
     assert not at.error, [shown(e.value) for e in at.error]
     return at
