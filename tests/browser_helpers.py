@@ -99,3 +99,45 @@ def nav_link(pg, title: str):
         if more.count() and "more" in more.inner_text():
             more.click()
     return link
+
+
+class SharedChromium:
+    """One Playwright driver and one headless Chromium for many test modules, started on first use.
+
+    Playwright's synchronous API allows one driver per thread at a time: while this one runs,
+    ``with sync_playwright()`` elsewhere fails. :meth:`stop` closes it (the next use starts it
+    again), so a test that starts its own driver can run in between.
+    """
+
+    def __init__(self) -> None:
+        self._playwright = None
+        self._browser = None
+
+    @property
+    def browser(self):
+        """The running Chromium (started now if it is not)."""
+        if self._browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            try:
+                self._browser = launch_chromium(self._playwright)
+            except BaseException:
+                self.stop()
+                raise
+        return self._browser
+
+    @property
+    def running(self) -> bool:
+        return self._playwright is not None
+
+    def stop(self) -> None:
+        """Close the browser and stop the driver (nothing to do if they are not running)."""
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()

@@ -4,11 +4,15 @@ AppTest forgets after each run that the app chose its pages with ``st.navigation
 app beside a ``pages`` folder then has its later runs execute the chosen page's file
 alone (Streamlit's first multipage scheme), skipping ``app.py``. The server keeps
 that choice once made, so here too a new session's pages manager is told at once.
+
+The browser tests share one server of ``app.py`` and one Chromium for the whole run
+(:func:`app_server`, :func:`chromium`); each module opens its own browser context.
 """
 
 from __future__ import annotations
 
 import pytest
+from browser_helpers import SharedChromium, start_streamlit, stop_streamlit
 from streamlit.runtime.pages_manager import PagesManager
 
 
@@ -21,3 +25,31 @@ def app_runs_every_time(monkeypatch):
         PagesManager.uses_pages_directory = False  # the app calls st.navigation
 
     monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+#: The browser tests' one Chromium (see :func:`chromium`).
+_CHROMIUM = SharedChromium()
+
+
+@pytest.fixture(scope="session")
+def app_server():
+    """The URL of ``app.py`` served as ``make run`` serves it, once for every browser test of the run.
+
+    Each test module opens its own browser context on it: a new session, with its own cookies and state.
+    """
+    proc, url = start_streamlit("app.py")
+    yield url
+    stop_streamlit(proc)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> SharedChromium:
+    """The run's one headless Chromium (``chromium.browser``); a module opens its own context on it."""
+    yield _CHROMIUM
+    _CHROMIUM.stop()
+
+
+def pytest_runtest_setup(item) -> None:
+    """A browser test that starts its own Playwright driver needs the shared one stopped first."""
+    if _CHROMIUM.running and item.get_closest_marker("browser") and "chromium" not in item.fixturenames:
+        _CHROMIUM.stop()

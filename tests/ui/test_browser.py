@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
+from browser_helpers import nav_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # one server, steps in order
 
@@ -24,28 +24,16 @@ REQUESTS: list[str] = []  # every URL the browser asked for, for the no-request-
 
 
 @pytest.fixture(scope="module")
-def server():
-    proc, url = start_streamlit("app.py")
-    yield url
-    stop_streamlit(proc)
-
-
-@pytest.fixture(scope="module")
-def page(server):
-    from playwright.sync_api import sync_playwright
-
+def page(app_server, chromium):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-        context.on("request", lambda request: REQUESTS.append(request.url))
-        pg = context.new_page()
-        pg.set_default_timeout(TIMEOUT_MS)
-        pg.goto(server)
-        _idle(pg)
-        yield pg
-        context.close()
-        browser.close()
+    context = chromium.browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    context.on("request", lambda request: REQUESTS.append(request.url))
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(app_server)
+    _idle(pg)
+    yield pg
+    context.close()
 
 
 def _idle(pg) -> None:
@@ -203,7 +191,7 @@ def test_a_bad_file_shows_the_error_message(page):
 HOSTILE_COLUMN = "![c](http://127.0.0.1:9/c.png)"
 
 
-def test_every_page_loads_without_a_request_leaving_the_machine(page, server):
+def test_every_page_loads_without_a_request_leaving_the_machine(page, app_server):
     # names that would fetch an image or make a link if rendered as Markdown show as plain text
     _open(page, "Data")
     rows = "\n".join(f"{1000 + 37 * i % 911},{i % 7}" for i in range(120))
@@ -221,5 +209,5 @@ def test_every_page_loads_without_a_request_leaving_the_machine(page, server):
     _idle(page)
     assert len(REQUESTS) > 20  # the recorder saw the pages load
     elsewhere = sorted({url for url in REQUESTS
-                        if not url.startswith((server + "/", "data:", "blob:", "about:"))})
+                        if not url.startswith((app_server + "/", "data:", "blob:", "about:"))})
     assert not elsewhere, f"requests to other hosts: {elsewhere}"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
+from browser_helpers import nav_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser_newcomer")]
 
@@ -21,27 +21,15 @@ TIMEOUT_MS = 90_000
 
 
 @pytest.fixture(scope="module")
-def server():
-    proc, url = start_streamlit("app.py")
-    yield url
-    stop_streamlit(proc)
-
-
-@pytest.fixture(scope="module")
-def page(server):
-    from playwright.sync_api import sync_playwright
-
+def page(app_server, chromium):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-        pg = context.new_page()
-        pg.set_default_timeout(TIMEOUT_MS)
-        pg.goto(server)
-        _idle(pg)
-        yield pg
-        context.close()
-        browser.close()
+    context = chromium.browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(app_server)
+    _idle(pg)
+    yield pg
+    context.close()
 
 
 def _idle(pg) -> None:

@@ -9,7 +9,7 @@ the earlier data.
 from __future__ import annotations
 
 import pytest
-from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
+from browser_helpers import nav_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser_provenance")]
 
@@ -17,21 +17,14 @@ TIMEOUT_MS = 60_000
 
 
 @pytest.fixture(scope="module")
-def page():
-    from playwright.sync_api import sync_playwright
-
-    proc, url = start_streamlit("app.py")
-    try:
-        with sync_playwright() as pw:
-            browser = launch_chromium(pw)
-            pg = browser.new_page(viewport={"width": 1400, "height": 1000})
-            pg.set_default_timeout(TIMEOUT_MS)
-            pg.goto(url)
-            _idle(pg)
-            yield pg
-            browser.close()
-    finally:
-        stop_streamlit(proc)
+def page(app_server, chromium):
+    context = chromium.browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.goto(app_server)
+    _idle(pg)
+    yield pg
+    context.close()
 
 
 def _idle(pg) -> None:

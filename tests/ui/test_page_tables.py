@@ -126,29 +126,25 @@ def test_microdata_counts_layers_and_bad_choices(page):
 
 
 @pytest.mark.browser
-def test_microdata_section_in_a_browser():
-    from browser_helpers import launch_chromium, start_streamlit, stop_streamlit
-    from playwright.sync_api import expect, sync_playwright
+def test_microdata_section_in_a_browser(app_server, chromium):
+    from playwright.sync_api import expect
 
-    proc, url = start_streamlit("pages/tables.py")
+    context = chromium.browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
-        with sync_playwright() as p:
-            browser = launch_chromium(p)
-            pg = browser.new_page(viewport={"width": 1400, "height": 1000})
-            pg.goto(url)
-            pg.get_by_role("tab", name="From microdata").click(timeout=90_000)
-            main = pg.get_by_test_id("stMain")
-            expect(main.get_by_text("cells sensitive under the p-percent rule")).to_be_visible(timeout=120_000)
-            expect(main.get_by_text("Audit interval of each suppressed cell")).to_be_visible(timeout=120_000)
-            expect(main.get_by_text("Red: primary; amber: secondary")).to_be_visible()
-            pg.get_by_text("draw the R-U map (one protection per value)").click()
-            plots = main.locator(".js-plotly-plot:visible")
-            expect(plots).to_have_count(1, timeout=120_000)  # the table's R-U map, the only plot of the tab
-            keep = main.locator("button:visible", has_text="Keep this map")
-            expect(keep).to_have_count(1, timeout=60_000)
-            keep.click()
-            expect(main.get_by_text("Kept maps:").locator("visible=true")).to_have_count(1, timeout=60_000)
-            assert "Traceback" not in pg.content()
-            browser.close()
+        pg = context.new_page()
+        pg.goto(f"{app_server}/tables")
+        pg.get_by_role("tab", name="From microdata").click(timeout=90_000)
+        main = pg.get_by_test_id("stMain")
+        expect(main.get_by_text("cells sensitive under the p-percent rule")).to_be_visible(timeout=120_000)
+        expect(main.get_by_text("Audit interval of each suppressed cell")).to_be_visible(timeout=120_000)
+        expect(main.get_by_text("Red: primary; amber: secondary")).to_be_visible()
+        pg.get_by_text("draw the R-U map (one protection per value)").click()
+        plots = main.locator(".js-plotly-plot:visible")
+        expect(plots).to_have_count(1, timeout=120_000)  # the table's R-U map, the only plot of the tab
+        keep = main.locator("button:visible", has_text="Keep this map")
+        expect(keep).to_have_count(1, timeout=60_000)
+        keep.click()
+        expect(main.get_by_text("Kept maps:").locator("visible=true")).to_have_count(1, timeout=60_000)
+        assert "Traceback" not in pg.content()
     finally:
-        stop_streamlit(proc)
+        context.close()

@@ -16,7 +16,7 @@ import shutil
 
 import numpy as np
 import pytest
-from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
+from browser_helpers import nav_link, start_streamlit, stop_streamlit
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("upload_privacy")]
 
@@ -35,30 +35,29 @@ def _upload_content() -> bytes:
     return ("income,tag\n" + "".join(f"{v},{MARKER}\n" for v in values)).encode()
 
 
-def test_a_2mb_upload_is_never_written_to_a_file(tmp_path):
+def test_a_2mb_upload_is_never_written_to_a_file(tmp_path, chromium):
     if shutil.which("strace") is None:
         pytest.fail("strace is missing: `make test` installs it (apt-get install strace)")
-    from playwright.sync_api import sync_playwright
-
     log = tmp_path / "strace.log"
     wrapper = ["strace", "-f", "-y", "-s", "96", "-o", str(log), "-e",
                "trace=write,pwrite64,writev,pwritev,pwritev2,sendfile,copy_file_range,splice,read,recvfrom,recvmsg"]
     content = _upload_content()
     assert len(content) >= 2 * 1024 * 1024
     proc, url = start_streamlit("app.py", timeout=120, wrapper=wrapper)
+    context = None
     try:
-        with sync_playwright() as pw:
-            browser = launch_chromium(pw)
-            page = browser.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            page.goto(url)
-            nav_link(page, "Data").click()
-            page.get_by_text("Upload a file", exact=True).click()
-            page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-                files=[{"name": "big.csv", "mimeType": "text/csv", "buffer": content}])
-            page.get_by_text(f"Using income (n = {ROWS})").wait_for()  # the upload, not the bundled data
-            browser.close()
+        context = chromium.browser.new_context()
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(url)
+        nav_link(page, "Data").click()
+        page.get_by_text("Upload a file", exact=True).click()
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+            files=[{"name": "big.csv", "mimeType": "text/csv", "buffer": content}])
+        page.get_by_text(f"Using income (n = {ROWS})").wait_for()  # the upload, not the bundled data
     finally:
+        if context is not None:
+            context.close()
         stop_streamlit(proc)
 
     seen_on_socket = False
