@@ -2,7 +2,10 @@
 
 Each subcommand lives in a module of this package with two functions,
 ``add_parser(subparsers)`` and ``run(args) -> int``, registered in
-:data:`SUBCOMMANDS`. Bad input exits with code 2 and one line on stderr.
+:data:`SUBCOMMANDS`, with its one-line help in :data:`SUMMARIES`. Only the
+module of the command being run is imported: ``python -m rumap --help`` lists
+the commands from :data:`SUMMARIES` alone. Bad input exits with code 2 and one
+line on stderr.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 
-__all__ = ["main", "SUBCOMMANDS", "OneLineParser", "print_json"]
+__all__ = ["main", "SUBCOMMANDS", "SUMMARIES", "OneLineParser", "print_json"]
 
 #: Subcommand name -> module under rumap.cli that implements it.
 SUBCOMMANDS: dict[str, str] = {
@@ -29,6 +32,18 @@ SUBCOMMANDS: dict[str, str] = {
     "risk": "rumap.cli.risk",
     "protect": "rumap.cli.protect",
     "query": "rumap.cli.query",
+}
+
+#: Subcommand name -> its one-line help (the module's ``HELP``), for the list of commands without importing them.
+#: A subcommand missing here is listed by importing its module. ``tests/cli/test_startup.py`` checks both agree.
+SUMMARIES: dict[str, str] = {
+    "analytic": "analytic R-U map of additive noise for the snooper's knowledge states",
+    "table": "tables: sensitivity rules, the dominance rule's flaw, LP bounds and risk of suppressed cells",
+    "simulate": "empirical R-U map: simulate masking of a data file and the snooper's attacks",
+    "microaggregate": "microaggregate numeric columns (groups of at least k records) and report the information loss",
+    "risk": "disclosure risk: record linkage, interval disclosure, identity (population uniques)",
+    "protect": "protect categorical key variables: global recoding, local suppression, PRAM",
+    "query": "database queries: answers with a guarantee (camouflage) and an auditor of query sequences",
 }
 
 
@@ -61,14 +76,21 @@ def print_json(obj: Any) -> None:
     print(json.dumps(json_safe(obj), indent=2, allow_nan=False))
 
 
-def build_parser(command: str | None = None) -> OneLineParser:
-    """The argument parser; only the module of ``command`` is imported (all of them when None)."""
+def build_parser(command: str | None = None, every: bool = False) -> OneLineParser:
+    """The argument parser; only the module of ``command`` is imported.
+
+    Without a command the other subcommands are listed by their line of :data:`SUMMARIES`
+    (``python -m rumap --help``); ``every=True`` imports every module and builds every parser.
+    """
     parser = OneLineParser(prog="python -m rumap", description="R-U confidentiality maps.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     subparsers.required = True
     for name, module_name in SUBCOMMANDS.items():
         if command is not None and name != command:
             subparsers.add_parser(name, help=f"see: python -m rumap {name} --help")
+            continue
+        if command is None and not every and name in SUMMARIES:
+            subparsers.add_parser(name, help=SUMMARIES[name])
             continue
         module = importlib.import_module(module_name)
         sub = module.add_parser(subparsers)
@@ -92,7 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
-    parser = build_parser(command)
+    # a command named after an option (``--x analytic ...``) is parsed by its full parser, as it always was
+    parser = build_parser(command, every=command is None and any(arg in SUBCOMMANDS for arg in argv))
     try:
         args = parser.parse_args(argv)
         return int(args._run(args) or 0)
