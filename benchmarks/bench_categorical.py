@@ -32,7 +32,7 @@ from rumap.risk.keys import key_analysis
 from rumap.risk.suda import suda2
 
 ROOT = Path(__file__).resolve().parent.parent
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 SURVEY_KEYS = ["age_band", "sex", "region", "marital", "occupation"]
 
 

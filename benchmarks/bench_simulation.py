@@ -48,7 +48,7 @@ def main() -> None:
     parser.add_argument("--large-n", type=int, default=100_000)
     args = parser.parse_args()
 
-    income = numeric_column(read_table(ROOT / "rumap" / "io" / "bundled" / "income.csv"), "income")
+    income = numeric_column(read_table(ROOT / "data" / "income.csv"), "income")
     paper = SimulationConfig(values=tuple(np.linspace(0.05, 1.0, 20)), targets=TARGETS,
                              knowledge=("index", "position"), method_options={"relative": True, "truncate_below": 0.0},
                              replicates=200, seed=1)

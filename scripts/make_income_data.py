@@ -1,4 +1,4 @@
-"""Make rumap/io/bundled/income.csv: a synthetic stand-in for the household incomes of Table 1.
+"""Make data/income.csv: a synthetic stand-in for the household incomes of Table 1.
 
 Duncan, Keller-McNulty & Stokes (2001), section 4, map the household income of
 part-time private school teachers (NCES Teacher Followup Survey, item TFS376).
@@ -14,7 +14,7 @@ them are a seeded log-normal sample mapped into each gap and bent by a power
 ``t ** gamma`` whose exponents are solved so that the mean and the standard
 deviation come out as published. Values are rounded to whole dollars.
 
-Run: ``python scripts/make_income_data.py`` (writes rumap/io/bundled/income.csv).
+Run: ``python scripts/make_income_data.py`` (writes data/income.csv).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ N = 177
 MEAN, SD = 20_100.0, 13_300.0
 # 1-based rank -> value; ranks ceil(p n) for p = 0.01, 0.10, 0.90, 0.99.
 ANCHORS = {1: 2_000.0, 2: 2_000.0, 18: 7_200.0, 160: 35_000.0, 176: 70_000.0, 177: 95_200.0}
-OUT = Path(__file__).resolve().parent.parent / "rumap" / "io" / "bundled" / "income.csv"
+OUT = Path(__file__).resolve().parent.parent / "data" / "income.csv"
 
 
 def _gaps() -> list[tuple[int, int]]:

@@ -1,4 +1,4 @@
-"""Make rumap/io/bundled/persons.csv: a synthetic sample of persons with categorical key variables.
+"""Make data/persons.csv: a synthetic sample of persons with categorical key variables.
 
 A stand-in for a social survey file (the kind of file Mokken et al. 1992
 assess: age, sex, marital status, region, household size, with a sensitive
@@ -7,7 +7,7 @@ marital status depends on age, regions have unequal sizes and household size
 depends on marital status, so the key's cell frequencies are as uneven as in
 real data. No real person is represented.
 
-Run: ``python scripts/make_persons_data.py`` (writes rumap/io/bundled/persons.csv).
+Run: ``python scripts/make_persons_data.py`` (writes data/persons.csv).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def make_persons(n: int = N, seed: int = SEED) -> pd.DataFrame:
 
 
 def main() -> None:
-    path = Path(__file__).resolve().parent.parent / "rumap" / "io" / "bundled" / "persons.csv"
+    path = Path(__file__).resolve().parent.parent / "data" / "persons.csv"
     make_persons().to_csv(path, index=False)
     print(f"wrote {path}")
 

@@ -1,4 +1,4 @@
-"""Make rumap/io/bundled/survey.csv: a synthetic household survey with sampling weights (no real person).
+"""Make data/survey.csv: a synthetic household survey with sampling weights (no real person).
 
 A stand-in for a labour-force or census sample file, the kind mu-Argus and
 sdcMicro protect on categorical key variables: households (``hh``) of 1-7
@@ -11,7 +11,7 @@ by region and with a non-response adjustment), and the keys ``age_band``
 size, spouses have close ages and children are younger, so key combinations
 are as uneven as in real files. Fixed seed.
 
-Run: ``python scripts/make_survey_data.py`` (writes rumap/io/bundled/survey.csv).
+Run: ``python scripts/make_survey_data.py`` (writes data/survey.csv).
 """
 
 from __future__ import annotations
@@ -73,6 +73,6 @@ def make_survey(households: int = HOUSEHOLDS, seed: int = SEED) -> pd.DataFrame:
 
 
 if __name__ == "__main__":
-    out = Path(__file__).resolve().parent.parent / "rumap" / "io" / "bundled" / "survey.csv"
+    out = Path(__file__).resolve().parent.parent / "data" / "survey.csv"
     make_survey().to_csv(out, index=False)
     print(f"wrote {out}")

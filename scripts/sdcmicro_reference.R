@@ -4,7 +4,7 @@
 # It writes tests/data/sdcmicro_survey_risk.json, which tests/risk/test_individual.py compares with.
 suppressPackageStartupMessages(library(sdcMicro))
 suppressPackageStartupMessages(library(jsonlite))
-survey <- read.csv("rumap/io/bundled/survey.csv", stringsAsFactors = FALSE, na.strings = "")
+survey <- read.csv("data/survey.csv", stringsAsFactors = FALSE, na.strings = "")
 keys <- c("age_band", "sex", "region", "marital", "occupation")
 for (k in keys) survey[[k]] <- as.factor(survey[[k]])
 weighted <- measure_risk(survey, keyVars = keys, w = "weight", hid = "hh")

@@ -4,7 +4,7 @@
 # It writes tests/data/sdcmicro_survey_suda2.json, which tests/risk/test_suda.py compares with.
 suppressPackageStartupMessages(library(sdcMicro))
 suppressPackageStartupMessages(library(jsonlite))
-survey <- read.csv("rumap/io/bundled/survey.csv", stringsAsFactors = FALSE, na.strings = "")
+survey <- read.csv("data/survey.csv", stringsAsFactors = FALSE, na.strings = "")
 keys <- c("age_band", "sex", "region", "marital", "occupation")
 for (k in keys) survey[[k]] <- as.factor(survey[[k]])  # suda2 takes numeric codes; missing stays NA
 default <- suda2(survey, variables = keys)

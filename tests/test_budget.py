@@ -89,7 +89,7 @@ def test_microaggregation_and_linkage_check_their_cost():
 
 
 def test_the_command_line_refuses_and_can_raise_the_limit():
-    proc = run_cli("simulate", "--data", "rumap/io/bundled/income.csv", "--column", "income", "--lambda2-frac",
+    proc = run_cli("simulate", "--data", "data/income.csv", "--column", "income", "--lambda2-frac",
                    "0:1:5", "--target", "max", "--replicates", "10000000")
     assert_bad_input(proc, "over the work limit of 2e+09", "--work-limit")
     grid = ["analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:1:20000", "--state", "record", "--json"]

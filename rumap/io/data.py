@@ -75,9 +75,18 @@ MISSING = ("refuse", "drop")
 #: Largest file accepted (bytes).
 MAX_BYTES = 200 * 1024 * 1024
 
-_BUNDLED = Path(__file__).resolve().parent / "bundled"
 
-#: Data sets shipped with rumap (package data, so a core install has them too), by name.
+def _bundled_folder() -> Path:
+    """The bundled data sets: ``rumap/data/`` as installed, else the project's top-level ``data/`` (a checkout)."""
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "data"
+    return installed if installed.is_dir() else package.parent / "data"
+
+
+_BUNDLED = _bundled_folder()
+
+#: Data sets shipped with rumap, by name: the top-level ``data/`` folder, installed as ``rumap/data/``
+#: (``setup.py`` maps it), so a core install has them too.
 BUNDLED_DATA = {"income (synthetic, Table 1)": _BUNDLED / "income.csv",
                 "persons (synthetic, categorical keys)": _BUNDLED / "persons.csv",
                 "survey (synthetic, households and weights)": _BUNDLED / "survey.csv"}

@@ -10,7 +10,7 @@ from rumap.maps.categorical import pram_map, suppression_map
 from rumap.masking.categorical import local_suppression
 from rumap.risk.individual import individual_risk
 
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 KEYS = "age_band,sex,region,marital,occupation"
 
 

@@ -12,7 +12,7 @@ from cli_helpers import ROOT, assert_bad_input, run_cli, run_cli_subprocess
 from rumap.cli import main
 from rumap.cli.simulate import config_from_json
 
-INCOME = str(ROOT / "rumap" / "io" / "bundled" / "income.csv")
+INCOME = str(ROOT / "data" / "income.csv")
 CURVE_KEYS = {"method", "target", "knowledge", "parameter", "values", "risk", "risk_se", "utility", "utility_se"}
 PAPER = ["--data", INCOME, "--column", "income", "--method", "noise", "--lambda2-frac", "0.05:1:20",
          "--truncate-below", "0", "--target", "max", "--target", "min", "--target", "p99",

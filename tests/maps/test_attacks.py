@@ -55,7 +55,7 @@ def test_resolve_targets_on_small_data():
 
 
 def test_income_percentile_targets_are_table_1():
-    income = numeric_column(read_table(ROOT / "rumap" / "io" / "bundled" / "income.csv"), "income")
+    income = numeric_column(read_table(ROOT / "data" / "income.csv"), "income")
     values = {t.name: t.value for t in resolve_targets(["min", "p01", "p10", "p90", "p99", "max"], income)}
     assert values == {"min": 2000, "p01": 2000, "p10": 7200, "p90": 35000, "p99": 70000, "max": 95200}
     p99 = resolve_target("p99", income)

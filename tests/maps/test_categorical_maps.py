@@ -11,7 +11,7 @@ from rumap.maps.categorical import banding_map, hellinger_utility, pram_map, pra
 from rumap.masking.categorical import band, local_suppression
 from rumap.risk.individual import individual_risk
 
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 KEYS = ["age_band", "sex", "region", "marital", "occupation"]
 
 

@@ -30,7 +30,7 @@ from rumap.maps.categorical_measures import (
 from rumap.masking.categorical import local_suppression
 from rumap.risk.individual import individual_risk
 
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ THRESHOLD = 4.0e-08  # the paper's maximum tolerable risk: an average error of $
 
 @pytest.fixture(scope="module")
 def income() -> np.ndarray:
-    return numeric_column(read_table(ROOT / "rumap" / "io" / "bundled" / "income.csv"), "income")
+    return numeric_column(read_table(ROOT / "data" / "income.csv"), "income")
 
 
 def test_income_matches_table_1(income):

@@ -13,7 +13,7 @@ from rumap.errors import InputError
 from rumap.masking.categorical import band, local_suppression, pram, pram_matrix, recode, top_bottom_code
 from rumap.risk.individual import individual_risk
 
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 KEYS = ["age_band", "sex", "region", "marital", "occupation"]
 #: sdcMicro 5.8.1 localSuppression(survey, keyVars = KEYS, k = 3): new suppressions (3.6 s on this machine).
 SDCMICRO_SUPPRESSIONS_K3 = 1633

@@ -13,7 +13,7 @@ from rumap.errors import InputError
 from rumap.masking.optimal_suppression import optimal_suppression
 from rumap.risk.individual import individual_risk
 
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 KEYS = ["age_band", "sex", "region", "marital"]
 
 

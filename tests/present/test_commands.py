@@ -76,7 +76,7 @@ def test_simulate_command_reproduces_an_empirical_map_exactly():
     spec = EmpiricalSpec(simulation={**spec.simulation.to_dict(), "replicates": 40, "targets": ["p99", "max"],
                                      "knowledge": ["position", "index"]}, data=spec.data, max_risk=spec.max_risk)
     command = cli_command(spec)
-    assert command.startswith("python -m rumap simulate --data rumap/io/bundled/income.csv --column income --method noise "
+    assert command.startswith("python -m rumap simulate --data data/income.csv --column income --method noise "
                               "--lambda2-frac 0.05:1:20 --truncate-below 0 --unequal-above 35000")
     _proc, out = run_cli(*shlex.split(command)[3:], check_json=True)
     analysis = spec.run()

@@ -16,7 +16,7 @@ from rumap.budget import WorkBudget
 from rumap.errors import InputError
 from rumap.risk.individual import individual_risk, key_frequencies_with_missing, negative_binomial_risk
 
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 KEYS = ["age_band", "sex", "region", "marital", "occupation"]
 
 

@@ -12,7 +12,7 @@ from cli_helpers import ROOT, assert_bad_input, run_cli
 from rumap.errors import InputError
 from rumap.risk.keys import key_analysis, unsafe_cells
 
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 KEYS = ["age_band", "sex", "region", "marital", "occupation"]
 
 

@@ -16,7 +16,7 @@ from rumap.budget import WorkBudget
 from rumap.errors import InputError
 from rumap.risk.suda import suda2, suda_weights
 
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 
 
 def _brute_force_msus(rows: list[tuple], max_size: int) -> np.ndarray:

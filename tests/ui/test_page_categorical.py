@@ -14,7 +14,7 @@ from rumap.risk.individual import individual_risk
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "categorical.py")
-SURVEY = ROOT / "rumap" / "io" / "bundled" / "survey.csv"
+SURVEY = ROOT / "data" / "survey.csv"
 
 
 def metric(at: AppTest, label: str) -> str:

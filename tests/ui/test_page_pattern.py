@@ -51,7 +51,7 @@ def test_identity_reproduce_panel_gives_the_page_numbers(monkeypatch):
     at = _goto("identity")
     at.number_input(key="identity_a").set_value(1000.0).run()
     command = _code_with(at, "python -m rumap risk identity")
-    assert command == ("python -m rumap risk identity --data rumap/io/bundled/persons.csv --key age,sex,marital,region "
+    assert command == ("python -m rumap risk identity --data data/persons.csv --key age,sex,marital,region "
                        "--N 100000 --a 1000 --max-risk 0.01 --estimator ml")
     names = _run_python(_code_with(at, "identity_risk_from_data("), monkeypatch)
     assert f"{names['result'].risk:.4g}" == _metric(at, "identification risk R")
@@ -98,7 +98,7 @@ def test_identity_maps_kept_appear_on_compare_pareto_and_report():
 def test_risk_measures_reproduce_panel_and_commands(monkeypatch):
     at = _goto("risk_measures")
     commands = _code_with(at, "python -m rumap risk linkage").splitlines()
-    assert commands[0].startswith("python -m rumap risk linkage --original rumap/io/bundled/persons.csv --masked masked.csv "
+    assert commands[0].startswith("python -m rumap risk linkage --original data/persons.csv --masked masked.csv "
                                   "--keys ")
     assert commands[0].endswith("--method distance --aggregation sum_of_squares")
     assert commands[1].endswith("--p 10 --method rank")
