@@ -11,6 +11,7 @@ marked slow (about a minute): ``make test-slow`` runs them, ``make test`` does n
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tomllib
@@ -23,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OPTIONAL = ("streamlit", "kaleido", "dask", "distributed", "pyreadstat", "pyarrow", "openpyxl")
 EXTRAS = {"app": {"streamlit", "kaleido"}, "dask": {"dask", "distributed"},
           "formats": {"pyreadstat", "pyarrow", "openpyxl"}}
+#: The environment of the installed interpreter: without PYTHONPATH, which could put the source tree first.
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
 
 
 #: The core's dependencies: numba compiles the kernels of microaggregation, swapping and order statistics;
@@ -57,13 +60,13 @@ def core_python(tmp_path_factory) -> Path:
     venv.create(env, with_pip=True)
     python = env / "bin" / "python"
     proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(source)],
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=900, env=ENV)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return python
 
 
 def _run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([str(python), *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run([str(python), *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=ENV)
 
 
 @pytest.mark.slow  # a fresh virtual environment and a wheel: `make test-slow`
