@@ -141,3 +141,27 @@ class SharedChromium:
         finally:
             if playwright is not None:
                 playwright.stop()
+
+
+def wait_idle(pg, timeout_ms: float) -> None:
+    """Wait until the app has finished running its script (its navigation drawn, no status widget)."""
+    pg.wait_for_selector('[data-testid="stApp"]')
+    pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()  # st.navigation has run
+    pg.wait_for_timeout(400)
+    pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=timeout_ms)
+    pg.wait_for_timeout(300)
+
+
+def open_app(chromium: SharedChromium, url: str, timeout_ms: float, on_request=None, **context_options):
+    """A new browser context on the app (a new session), its page loaded and idle; returns the context and page.
+
+    ``on_request`` is called with every request of the context; ``context_options`` go to ``new_context``.
+    """
+    context = chromium.browser.new_context(**context_options)
+    if on_request is not None:
+        context.on("request", on_request)
+    pg = context.new_page()
+    pg.set_default_timeout(timeout_ms)
+    pg.goto(url)
+    wait_idle(pg, timeout_ms)
+    return context, pg

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser_helpers import nav_link
+from browser_helpers import nav_link, open_app, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser_newcomer")]
 
@@ -23,22 +23,15 @@ TIMEOUT_MS = 90_000
 @pytest.fixture(scope="module")
 def page(app_server, chromium):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    context = chromium.browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    pg.goto(app_server)
-    _idle(pg)
+    context, pg = open_app(chromium, app_server, TIMEOUT_MS, viewport={"width": 1400, "height": 1000},
+                           accept_downloads=True)
     yield pg
     context.close()
 
 
 def _idle(pg) -> None:
     """Wait until the app has finished running its script."""
-    pg.wait_for_selector('[data-testid="stApp"]')
-    pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()
-    pg.wait_for_timeout(400)
-    pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=TIMEOUT_MS)
-    pg.wait_for_timeout(300)
+    wait_idle(pg, TIMEOUT_MS)
 
 
 def _open(pg, title: str) -> None:

@@ -9,7 +9,7 @@ the earlier data.
 from __future__ import annotations
 
 import pytest
-from browser_helpers import nav_link
+from browser_helpers import nav_link, open_app, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser_provenance")]
 
@@ -18,21 +18,14 @@ TIMEOUT_MS = 60_000
 
 @pytest.fixture(scope="module")
 def page(app_server, chromium):
-    context = chromium.browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    pg.goto(app_server)
-    _idle(pg)
+    context, pg = open_app(chromium, app_server, TIMEOUT_MS, viewport={"width": 1400, "height": 1000})
     yield pg
     context.close()
 
 
 def _idle(pg) -> None:
-    pg.wait_for_selector('[data-testid="stApp"]')
-    pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()
-    pg.wait_for_timeout(400)
-    pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=TIMEOUT_MS)
-    pg.wait_for_timeout(300)
+    """Wait until the app has finished running its script."""
+    wait_idle(pg, TIMEOUT_MS)
 
 
 def _open(pg, title: str) -> None:
