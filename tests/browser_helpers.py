@@ -104,9 +104,9 @@ def nav_link(pg, title: str):
 class SharedChromium:
     """One Playwright driver and one headless Chromium for many test modules, started on first use.
 
-    Playwright's synchronous API allows one driver per thread at a time: while this one runs,
-    ``with sync_playwright()`` elsewhere fails. :meth:`stop` closes it (the next use starts it
-    again), so a test that starts its own driver can run in between.
+    Playwright's synchronous API keeps an event loop running in the thread while its driver runs:
+    ``with sync_playwright()`` or ``asyncio.run`` elsewhere fails meanwhile. :meth:`stop` closes it
+    (the next use starts it again), so such a test can run in between.
     """
 
     def __init__(self) -> None:

@@ -50,6 +50,10 @@ def chromium() -> SharedChromium:
 
 
 def pytest_runtest_setup(item) -> None:
-    """A browser test that starts its own Playwright driver needs the shared one stopped first."""
-    if _CHROMIUM.running and item.get_closest_marker("browser") and "chromium" not in item.fixturenames:
+    """Stop the shared Chromium before a test that does not use it.
+
+    Its driver keeps an event loop running in this thread: a test starting its own Playwright
+    driver, or calling ``asyncio.run``, fails while it runs. The next test that uses it starts it again.
+    """
+    if _CHROMIUM.running and "chromium" not in item.fixturenames:
         _CHROMIUM.stop()
