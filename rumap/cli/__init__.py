@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, str] = {
     "risk": "rumap.cli.risk",
     "protect": "rumap.cli.protect",
     "query": "rumap.cli.query",
+    "release": "rumap.cli.release",
 }
 
 

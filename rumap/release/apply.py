@@ -169,8 +169,8 @@ def _apply_microaggregation(frame: pd.DataFrame, step: Step, source: str,
     p = step.parameters
     result = microaggregate(_step_values(frame, step, source), p["k"], p["algorithm"], standardize=p["standardize"],
                             criterion=p["criterion"], columns=list(step.columns), budget=budget)
-    summary = {"groups": int(result.group_sizes.size), "sse": result.sse, "sst": result.sst,
-               "information_loss": result.information_loss, "standardized": result.standardized}
+    summary = {"groups": int(result.group_sizes.size), "information_loss": result.information_loss,
+               "standardized": result.standardized}  # SSE/SST, not SSE and SST: sums of squares are aggregates
     return _replace_columns(frame, step.columns, np.asarray(result.masked, dtype=float)), summary
 
 
