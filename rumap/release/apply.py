@@ -116,7 +116,9 @@ def _replace_columns(frame: pd.DataFrame, names: Sequence[str], values: np.ndarr
 
 
 def _step_values(frame: pd.DataFrame, step: Step, source: str) -> np.ndarray:
-    return numeric_columns(frame, list(step.columns), source=source)
+    # C order, as the maps' engine gets its data: MWA's groups can depend on the memory layout (ties broken
+    # by sums in another order), and a step must mask as its map does
+    return np.ascontiguousarray(numeric_columns(frame, list(step.columns), source=source))
 
 
 # --- additive noise --------------------------------------------------------------------------
