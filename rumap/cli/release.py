@@ -165,7 +165,7 @@ def step_from_args(args: argparse.Namespace) -> Step:
     parameters = {}
     for name, (attribute, flag) in _PARAMETER_FLAGS.items():
         value = getattr(args, attribute)
-        if value in (None, False):
+        if value is None or value is False:  # not given (0 is a value: `0 in (None, False)` would drop it)
             continue
         if name not in record.parameters:
             raise InputError(f"{flag} does not apply to --method {args.method}")
