@@ -122,10 +122,10 @@ def _text_parameters(args: argparse.Namespace) -> dict:
     given = {"--band-variable": args.band_variable, "--merge": args.merge, "--top": args.top,
              "--bottom": args.bottom, "--importance": args.importance}
     for flag, value in given.items():
-        if value and _TEXT_FLAGS[flag] != args.method:
+        if value not in (None, []) and _TEXT_FLAGS[flag] != args.method:
             raise InputError(f"{flag} applies to --method {_TEXT_FLAGS[flag]}, not {args.method}")
     out: dict = {}
-    if args.band_variable:
+    if args.band_variable is not None:
         out["variable"] = args.band_variable
     if args.merge:
         merge: dict[str, dict[str, str]] = {}
@@ -134,13 +134,14 @@ def _text_parameters(args: argparse.Namespace) -> dict:
             merge.setdefault(variable, {}).update(merges)
         out["merge"] = merge
     limits = [_limit(text, flag) + (side,) for flag, text, side in (("--top", args.top, "above"),
-                                                                   ("--bottom", args.bottom, "below")) if text]
+                                                                   ("--bottom", args.bottom, "below"))
+              if text is not None]
     if limits:
         if len({variable for variable, _, _ in limits}) > 1:
             raise InputError("--top and --bottom must name the same variable (one step codes one variable)")
         out["variable"] = limits[0][0]
         out.update({side: value for _, value, side in limits})
-    if args.importance:
+    if args.importance is not None:
         importance = {}
         for part in split_names(args.importance, "--importance"):
             variable, value = _limit(part, "--importance")

@@ -201,3 +201,34 @@ def test_release_as_a_subprocess(tmp_path):
                             "--k", "3", "--out", out, "--json", "--no-prediction", check_json=True)
     assert summary["sha256_out"] == sha256(out) and summary["utility"]["numeric"]["sse_sst"] < 0.01
     assert_bad_input(run_cli("release", "--data", SURVEY, "--out", out), "--plan")
+
+
+BAD_VALUES = ["abc", "", "nan", "inf", "-inf", "1e400", "-1", "2.5", ",", "x:nan", "x:1e400"]
+FUZZ_BASES = {
+    "--lambda2-frac": ["--method", "noise", "--columns", "weight,age", "--lambda2-frac", "0.1"],
+    "--unequal-factor": ["--method", "noise", "--columns", "weight", "--lambda2", "1", "--unequal-above", "900",
+                         "--unequal-factor", "2"],
+    "--truncate-below": ["--method", "noise", "--columns", "weight", "--lambda2", "1", "--truncate-below", "0"],
+    "--k": ["--method", "microaggregation", "--columns", "weight", "--k", "3"],
+    "--swap-percent": ["--method", "rankswap", "--columns", "weight", "--swap-percent", "3"],
+    "--theta": ["--method", "pram", "--keys", "sex", "--theta", "0.5"],
+    "--importance": ["--method", "suppress", "--keys", "sex,region", "--k", "2", "--importance", "sex:1"],
+    "--band-width": ["--method", "recode", "--keys", "age", "--band-width", "10", "--band-variable", "age"],
+    "--top": ["--method", "top_bottom", "--keys", "age", "--top", "age:80"],
+    "--columns": ["--method", "rankswap", "--columns", "weight", "--swap-percent", "3"],
+}
+
+
+@pytest.mark.parametrize("flag", list(FUZZ_BASES))
+def test_malformed_values_exit_2_with_one_line_or_are_valid(tmp_path, capsys, flag):
+    for value in BAD_VALUES:
+        argv = list(FUZZ_BASES[flag])
+        argv[argv.index(flag) + 1] = value
+        code = main(["release", "--data", str(SURVEY), "--out", str(tmp_path / "x.csv"), "--no-prediction", *argv])
+        captured = capsys.readouterr()
+        if value in ("nan", "inf", "-inf", "1e400", "x:nan", "x:1e400", "abc", ""):
+            assert code == 2, (flag, value)
+        if code == 2:
+            assert len(captured.err.strip().splitlines()) == 1 and "Traceback" not in captured.err, (flag, value)
+        else:
+            assert code == 0, (flag, value, captured.err)
