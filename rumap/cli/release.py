@@ -15,7 +15,7 @@ from pathlib import Path
 from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_from_args, check_flag, split_names
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
-from rumap.io.data import WRITERS, read_table, table_bytes
+from rumap.io.data import WRITERS, read_table, write_bytes, write_table
 from rumap.masking.categorical import parse_merge
 from rumap.release.apply import STEP_METHODS, apply_plan
 from rumap.release.plan import ReleasePlan, Step, read_plan
@@ -211,13 +211,6 @@ def _plan(args: argparse.Namespace) -> ReleasePlan:
         raise InputError(f"--plan {args.plan}: {exc}") from None
 
 
-def _write(path: Path, content: bytes, flag: str) -> None:
-    try:
-        path.write_bytes(content)
-    except OSError as exc:
-        raise InputError(f"{flag} {path}: cannot write the file ({exc.strerror or exc})") from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Apply the plan to ``--data``, write ``--out`` (and ``--report``) and print what was released.
 
@@ -253,13 +246,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{args.data}: no column {args.weight!r} (--weight)")
     budget = budget_from_args(args)
     result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
-    content = table_bytes(result.data, out.name, "--out")
     report = release_report(frame, result, weight=args.weight, replicates=None if args.no_prediction
                             else args.replicates, budget=budget)
-    _write(out, content, "--out")
+    content = write_table(result.data, out, "--out")
     if report_path is not None:
         text = release_report_json(report) if report_path.suffix.lower() == ".json" else release_report_html(report)
-        _write(report_path, text.encode("utf-8"), "--report")
+        write_bytes(text.encode("utf-8"), report_path, "--report")
     summary = {"out": str(out), "rows": int(result.data.shape[0]), "columns": int(result.data.shape[1]),
                "sha256_in": bytes_digest(Path(args.data).read_bytes()), "sha256_out": bytes_digest(content),
                "steps": [s.to_dict() for s in plan.steps],

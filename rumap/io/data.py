@@ -27,7 +27,7 @@ from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
 
 __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
-           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "table_bytes", "write_table", "number_format"]
+           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "table_bytes", "write_table", "write_bytes", "number_format"]
 
 #: A fixed time written where a format stores the time of writing, so the same table gives the same bytes.
 _FIXED_TIME = datetime.datetime(2000, 1, 1)
@@ -169,13 +169,34 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike, flag: str = "the o
     InputError
         Unknown extension, or a file that cannot be written.
     """
-    path = Path(path)
     content = table_bytes(frame, str(path), flag)
+    write_bytes(content, path, flag)
+    return content
+
+
+@validate_params({"content": InstanceOf((bytes, bytearray), "bytes"), "flag": InstanceOf(str)},
+                 example=lambda: {"content": b"a\n1\n",
+                                  "path": Path(tempfile.gettempdir()) / "rumap-write-bytes-example.csv"})
+def write_bytes(content: bytes, path: str | os.PathLike, flag: str = "the output") -> None:
+    """Write bytes made in memory to the file the user named.
+
+    Parameters
+    ----------
+    content : bytes
+    path : str or path-like
+    flag : str
+        How the path was given, for messages (e.g. ``"--report"``).
+
+    Raises
+    ------
+    InputError
+        A file that cannot be written (named with the flag).
+    """
+    path = Path(path)
     try:
         path.write_bytes(content)
     except OSError as exc:
         raise InputError(f"{flag} {path}: cannot write the file ({exc.strerror or exc})") from None
-    return content
 
 
 #: Missing-value policies: refuse the data (naming the first missing value) or drop the rows that have one.
