@@ -81,6 +81,21 @@ def _categorical_section(categorical: dict[str, Any]) -> list[str]:
             _table(pd.DataFrame(rows)), "<h3>Per variable</h3>", _table(per_variable)]
 
 
+def _table_section(table: dict[str, Any]) -> list[str]:
+    parts = [f"<h2>Table: {table['rows']} rows x {table['columns']} columns ({html.escape(table['kind'])})</h2>",
+             f"<p>Primary cells: {len(table['primary'])}; protection: {html.escape(str(table['protection']))}.</p>"]
+    if table["protection"] == "secondary suppression":
+        parts.append(f"<p>Suppressed cells: {table['suppressed']} ({len(table['secondary'])} secondary); cost "
+                     f"{table['cost']:g}{' (optimal)' if table['optimal'] else ''}; every primary protected: "
+                     f"{'yes' if table['protected'] else 'no'}.</p>")
+        if table["audit"]:
+            parts += ["<h3>Audit interval of each primary</h3>", _table(pd.DataFrame(table["audit"]))]
+    elif table["protection"] == "controlled rounding":
+        parts.append(f"<p>Base {table['base']:g}; total absolute deviation {table['total_absolute_deviation']:g}, "
+                     f"largest {table['max_absolute_deviation']:g}; largest cell risk {table['max_risk']:.3g}.</p>")
+    return parts
+
+
 def _steps_section(report: ReleaseReport) -> list[str]:
     parts = ["<h2>Steps, each beside its map</h2>",
              '<p class="note">A release is one draw: each measure is set beside the map simulated at the '
@@ -134,6 +149,8 @@ def release_report_html(report: ReleaseReport, title: str = "Release report",
         parts += _numeric_section(report.numeric)
     if report.categorical:
         parts += _categorical_section(report.categorical)
+    if report.table:
+        parts += _table_section(report.table)
     parts += _steps_section(report)
     plan = {"steps": [s.step.to_dict() for s in report.steps]}
     parts += ["<h2>Plan</h2>", "<p>The steps as a plan for <code>python -m rumap release --plan</code>:</p>",

@@ -11,14 +11,14 @@ applied one release at a time give the same data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, assumes_valid, check_scalar, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
@@ -26,85 +26,14 @@ from rumap.masking.categorical import band, local_suppression, pram, recode, top
 from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
 from rumap.masking.noise import NoiseSpec, add_noise
 from rumap.masking.swapping import rank_swap
+from rumap.release.methods import REQUIRED, StepMethod, _choice, _flag, _member, _number, _optional_float
+from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
 if TYPE_CHECKING:
     from rumap.release.plan import ReleasePlan, Step
 
 __all__ = ["StepMethod", "STEP_METHODS", "StepOutcome", "ReleaseResult", "apply_step", "apply_plan",
            "round_trip", "REQUIRED"]
-
-#: Marks a parameter without a default (the step must give it).
-REQUIRED = object()
-
-
-@dataclass(frozen=True)
-class StepMethod:
-    """A masking method as a step of a release plan.
-
-    Parameters
-    ----------
-    target : {"columns", "keys"}
-        Whether the step protects numeric columns or categorical keys.
-    parameters : mapping
-        Its parameters and their defaults (:data:`REQUIRED` for one the step
-        must give); the step's ``parameters`` get every default filled in.
-    random : bool
-        Whether it draws random numbers (then the step's seed matters).
-    check : callable
-        ``check(parameters, names) -> parameters``: the parameters checked and
-        converted (``names``: the step's columns or keys).
-    apply : callable
-        ``apply(frame, step, source, budget) -> (frame, summary)``: the
-        protected data and what the step did, counts only.
-    map_method : str or None
-        The method of the empirical R-U map whose prediction the report sets
-        beside the step (:data:`rumap.maps.methods.METHODS`), if any.
-    description : str
-    """
-
-    target: str
-    parameters: Mapping[str, Any]
-    random: bool
-    check: Callable[[dict, tuple[str, ...]], dict]
-    apply: Callable[[pd.DataFrame, Step, str, WorkBudget], tuple[pd.DataFrame, dict]]
-    map_method: str | None
-    description: str
-
-
-def _number(name: str, value: Any, parameter: str | None = None) -> float | int:
-    """A parameter's value checked against its :data:`rumap._validation.PARAMETERS` entry; messages name it."""
-    if isinstance(value, bool):
-        raise InputError(f"parameter {name} must be a number, got {value!r}")
-    try:
-        return check_scalar(parameter or name, value)
-    except InputError as exc:
-        raise InputError(f"parameter {str(exc).replace(parameter or name, name, 1)}") from None
-
-
-def _optional_float(name: str, value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-        raise InputError(f"parameter {name} must be a finite number or null, got {value!r}")
-    return float(value)
-
-
-def _flag(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(f"parameter {name} must be true or false, got {value!r}")
-    return value
-
-
-def _choice(name: str, value: Any, options: Sequence[str]) -> str:
-    if value not in options:
-        raise InputError(f"parameter {name} must be one of {', '.join(options)}, got {value!r}")
-    return str(value)
-
-
-def _member(name: str, value: Any, names: tuple[str, ...], what: str) -> str:
-    if not isinstance(value, str) or value not in names:
-        raise InputError(f"parameter {name} must be one of the step's {what} ({', '.join(names)}), got {value!r}")
-    return value
 
 
 def _replace_columns(frame: pd.DataFrame, names: Sequence[str], values: np.ndarray) -> pd.DataFrame:
@@ -314,7 +243,8 @@ _NOISE_PARAMETERS = {"lambda2": None, "lambda2_frac": None, "correlated": False,
                      "truncate_above": None, "unequal_above": None, "unequal_below": None, "unequal_factor": 2.0,
                      "unequal_column": None}
 
-#: Masking methods as steps of a release plan, by name: adding one is one entry.
+#: Masking methods as steps of a release plan, by name: adding one is one entry (tables' steps in
+#: :data:`rumap.release.tables.TABLE_STEP_METHODS`).
 STEP_METHODS: dict[str, StepMethod] = {
     "noise": StepMethod("columns", _NOISE_PARAMETERS, True, _check_noise, _apply_noise, "noise",
                         "additive noise (plain, correlated, truncated, unequal variance)"),
@@ -331,6 +261,7 @@ STEP_METHODS: dict[str, StepMethod] = {
     "suppress": StepMethod("keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress,
                            _apply_suppress, None, "local suppression to k-anonymity (heuristic or optimal)"),
     "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM"),
+    **TABLE_STEP_METHODS,
 }
 
 
@@ -361,16 +292,27 @@ class ReleaseResult:
     Parameters
     ----------
     data : DataFrame
-        The protected data: the original columns in their order.
+        The protected data: the original columns in their order; for a plan
+        that builds a table, the released table (:meth:`TableState.to_frame`).
     outcomes : tuple of StepOutcome
         One per step, in order.
-    inputs : tuple of DataFrame
-        The data each step was applied to (the first is the original).
+    inputs : tuple of DataFrame or TableState
+        What each step was applied to (the first is the original).
+    table : TableState, optional
+        The table a plan built and protected.
     """
 
     data: pd.DataFrame = field(repr=False)
     outcomes: tuple[StepOutcome, ...]
-    inputs: tuple[pd.DataFrame, ...] = field(repr=False)
+    inputs: tuple[pd.DataFrame | TableState, ...] = field(repr=False)
+    table: TableState | None = field(default=None, repr=False)
+
+    @property
+    def microdata(self) -> pd.DataFrame:
+        """The released microdata: the data, or what the table was built from."""
+        if self.table is None:
+            return self.data
+        return [state for state in self.inputs if isinstance(state, pd.DataFrame)][-1]
 
     def to_dict(self) -> dict[str, Any]:
         """Rows, columns and the steps with their summaries (no data values)."""
@@ -384,20 +326,21 @@ class ReleaseResult:
                              for i, o in enumerate(self.outcomes)])
 
 
-@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "source": InstanceOf(str, "a name for messages"),
-                  "budget": InstanceOf(WorkBudget)},
+@validate_params({"frame": InstanceOf((pd.DataFrame, TableState), "a pandas DataFrame or a TableState"),
+                  "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]}),
                                   "step": _example_step()})
-def apply_step(frame: pd.DataFrame, step: Step, source: str = "the data",
+def apply_step(frame: pd.DataFrame | TableState, step: Step, source: str = "the data",
                budget: WorkBudget = DEFAULT_BUDGET) -> tuple[pd.DataFrame, StepOutcome]:
     """Apply one step to a data set: the protected data and what the step did.
 
     Parameters
     ----------
-    frame : DataFrame
+    frame : DataFrame or TableState
         The data; the step's columns or keys must be among its columns.
     step : Step
-        A step of a release plan (:class:`rumap.release.plan.Step`).
+        A step of a release plan (:class:`rumap.release.plan.Step`); a table's
+        steps after the ``table`` step take and give a :class:`TableState`.
     source : str
         The data's name, for messages.
     budget : WorkBudget
@@ -422,8 +365,18 @@ def apply_step(frame: pd.DataFrame, step: Step, source: str = "the data",
 
     if not isinstance(step, Step):
         raise InputError(f"step must be a Step, got {type(step).__name__}")
+    record = STEP_METHODS[step.method]
+    on_table = isinstance(frame, TableState)
+    if on_table != (record.stage == "table"):
+        raise InputError(f"{step.method} works on a table: a table step first" if record.stage == "table"
+                         else f"{step.method} works on microdata: it comes before the table step")
+    if on_table:
+        out, summary = record.apply(frame, step, source, budget)
+        return out, StepOutcome(step, summary)
     _known(frame, step.names, source)
-    out, summary = STEP_METHODS[step.method].apply(frame, step, source, budget)
+    out, summary = record.apply(frame, step, source, budget)
+    if record.stage == "tabulate":
+        return out, StepOutcome(step, summary)
     return out[list(frame.columns)], StepOutcome(step, summary)
 
 
@@ -492,7 +445,7 @@ def apply_plan(frame: pd.DataFrame, plan: ReleasePlan, source: str = "the data",
         raise InputError(f"plan must be a ReleasePlan, got {type(plan).__name__}")
     current, inputs, outcomes = frame, [], []
     for i, step in enumerate(plan.steps):
-        if i > 0 and between is not None:
+        if i > 0 and between is not None and isinstance(current, pd.DataFrame):
             current = round_trip(current, between)
         inputs.append(current)
         try:
@@ -500,6 +453,8 @@ def apply_plan(frame: pd.DataFrame, plan: ReleasePlan, source: str = "the data",
         except InputError as exc:
             raise InputError(f"step {i + 1} ({step.method}): {exc}") from None
         outcomes.append(outcome)
+    if isinstance(current, TableState):
+        return ReleaseResult(current.to_frame(), tuple(outcomes), tuple(inputs), table=current)
     return ReleaseResult(current, tuple(outcomes), tuple(inputs))
 
 

@@ -53,7 +53,9 @@ class Step:
     columns : sequence of str, optional
         The numeric columns protected (methods on columns).
     keys : sequence of str, optional
-        The categorical key variables (methods on keys).
+        The categorical key variables (methods on keys; a ``table`` step's
+        spanning variables, rows then columns). Steps on the table a plan
+        built have neither.
     seed : int, optional
         The seed of the step's random numbers (default 0 for a method that
         draws; kept as given, or None, for one that does not).
@@ -75,13 +77,18 @@ class Step:
         if not isinstance(self.method, str) or self.method not in STEP_METHODS:
             raise InputError(f"method must be one of {', '.join(STEP_METHODS)}, got {self.method!r}")
         record = STEP_METHODS[self.method]
-        given, other = ("columns", "keys") if record.target == "columns" else ("keys", "columns")
-        if getattr(self, other) is not None:
-            raise InputError(f"method {self.method} protects {given}, not {other}")
-        if getattr(self, given) is None:
-            raise InputError(f"method {self.method} needs {given}")
-        names = _names(getattr(self, given), given)
-        object.__setattr__(self, given, names)
+        if record.target == "table":
+            if self.columns is not None or self.keys is not None:
+                raise InputError(f"method {self.method} works on the table a plan built: no columns or keys")
+            names: tuple[str, ...] = ()
+        else:
+            given, other = ("columns", "keys") if record.target == "columns" else ("keys", "columns")
+            if getattr(self, other) is not None:
+                raise InputError(f"method {self.method} protects {given}, not {other}")
+            if getattr(self, given) is None:
+                raise InputError(f"method {self.method} needs {given}")
+            names = _names(getattr(self, given), given)
+            object.__setattr__(self, given, names)
         if not isinstance(self.parameters, Mapping):
             raise InputError(f"parameters must be an object of name: value, got {self.parameters!r}")
         unknown = sorted(set(self.parameters) - set(record.parameters))
@@ -102,14 +109,16 @@ class Step:
 
     @property
     def names(self) -> tuple[str, ...]:
-        """The step's columns or keys."""
-        return self.columns if self.columns is not None else self.keys  # type: ignore[return-value]
+        """The step's columns or keys (none for a step on a table)."""
+        return self.columns if self.columns is not None else (self.keys or ())
 
     def to_dict(self) -> dict[str, Any]:
-        """The step's object in a plan file (:meth:`from_dict` reads it back)."""
-        target = "columns" if self.columns is not None else "keys"
-        return {"method": self.method, "parameters": json.loads(json.dumps(self.parameters)),
-                target: list(self.names), "seed": self.seed}
+        """The step's object in a plan file (:meth:`from_dict` reads it back); a step on a table has no names."""
+        out: dict[str, Any] = {"method": self.method, "parameters": json.loads(json.dumps(self.parameters))}
+        if self.columns is not None or self.keys is not None:
+            out["columns" if self.columns is not None else "keys"] = list(self.names)
+        out["seed"] = self.seed
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "step") -> Step:

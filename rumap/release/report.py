@@ -135,12 +135,16 @@ class ReleaseReport:
     categorical : dict
         :func:`categorical_measures` of the plan's keys (empty without any).
     steps : tuple of StepReport
+    table : dict
+        The table a plan built and protected (:meth:`rumap.release.tables.TableState.summary`:
+        suppressed cells, the audit interval of each primary, the cost), empty without one.
     """
 
     rows: int
     numeric: dict = field(default_factory=dict)
     categorical: dict = field(default_factory=dict)
     steps: tuple[StepReport, ...] = ()
+    table: dict = field(default_factory=dict)
 
     def risk(self) -> dict[str, Any]:
         """The risk measures of the released file (numeric and categorical)."""
@@ -149,6 +153,9 @@ class ReleaseReport:
             out["numeric"] = {k: self.numeric.get(k) for k in ("linkage", "interval_rank", "interval_sd")}
         if self.categorical:
             out["categorical"] = {"before": self.categorical["before"], "after": self.categorical["after"]}
+        if self.table:
+            out["table"] = {k: v for k, v in self.table.items() if k in ("primary", "suppressed", "secondary",
+                                                                          "protected", "audit", "max_risk")}
         return out
 
     def utility(self) -> dict[str, Any]:
@@ -158,12 +165,15 @@ class ReleaseReport:
             out["numeric"] = {k: self.numeric.get(k) for k in ("sse_sst", "columns_changed", "correlations")}
         if self.categorical:
             out["categorical"] = {k: self.categorical[k] for k in ("suppressed", "changed")}
+        if self.table:
+            out["table"] = {k: v for k, v in self.table.items() if k in ("cost", "optimal", "total_absolute_deviation",
+                                                                          "max_absolute_deviation")}
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """Every measure, JSON-ready; no value of the data."""
         return json_safe({"rows": self.rows, "numeric": self.numeric, "categorical": self.categorical,
-                          "steps": [s.to_dict() for s in self.steps], "risk": self.risk(),
+                          "table": self.table, "steps": [s.to_dict() for s in self.steps], "risk": self.risk(),
                           "utility": self.utility()})
 
     def to_frame(self) -> pd.DataFrame:
@@ -383,6 +393,9 @@ _NO_PREDICTION = {
     "suppress": "the map of local suppression is exact: its R at this k is the released file's global risk",
     "recode": "no simulated map (banding's map is exact; merges of categories have no map)",
     "top_bottom": "top and bottom coding has no map",
+    **dict.fromkeys(("table", "primary", "secondary_suppression", "controlled_rounding"),
+                    "a table's maps run over a rule's parameter, the protection level or the rounding base; "
+                    "the report gives the protected table's audit"),
 }
 
 
@@ -470,13 +483,15 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
     (0.2957, False)
     """
     steps = [o.step for o in result.outcomes]
-    columns, keys = _union(steps, "columns"), _union(steps, "keys")
+    microdata_steps = [s for s in steps if STEP_METHODS[s.method].stage == "microdata"]
+    columns, keys = _union(microdata_steps, "columns"), _union(microdata_steps, "keys")
     ks = sorted({*ANONYMITY_KS, *(s.parameters["k"] for s in steps if s.method == "suppress")})
-    numeric = numeric_measures(original, result.data, columns, budget=budget) if columns else {}
-    categorical = categorical_measures(original, result.data, keys, weight=weight, ks=ks, budget=budget) \
+    released = result.microdata
+    numeric = numeric_measures(original, released, columns, budget=budget) if columns else {}
+    categorical = categorical_measures(original, released, keys, weight=weight, ks=ks, budget=budget) \
         if keys else {}
     reports = []
-    outputs = [*result.inputs[1:], result.data]
+    outputs = [*result.inputs[1:], result.table if result.table is not None else result.data]
     for outcome, before, after in zip(result.outcomes, result.inputs, outputs, strict=True):
         if replicates is None:
             checks, note = (), "predictions not asked for"
@@ -486,7 +501,8 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
             except InputError as exc:
                 checks, note = (), f"no prediction: {exc}"
         reports.append(StepReport(outcome.step, dict(outcome.summary), checks, note))
-    return ReleaseReport(int(result.data.shape[0]), numeric, categorical, tuple(reports))
+    table = result.table.summary() if result.table is not None else {}
+    return ReleaseReport(int(result.data.shape[0]), numeric, categorical, tuple(reports), table)
 
 
 def _report_example() -> dict[str, Any]:
