@@ -52,7 +52,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--report", metavar="REPORT", help="write the release report (.html or .json)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     step = p.add_argument_group("one step instead of --plan")
-    step.add_argument("--method", choices=list(STEP_METHODS), help="the masking method")
+    step.add_argument("--method", choices=[m for m, r in STEP_METHODS.items() if r.stage == "microdata"],
+                      help="the masking method (a table's steps go in a --plan)")
     step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap)")
     step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram)")
     step.add_argument("--seed", type=int, help="seed of the step's random numbers (default 0)")

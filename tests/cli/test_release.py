@@ -232,3 +232,23 @@ def test_malformed_values_exit_2_with_one_line_or_are_valid(tmp_path, capsys, fl
             assert len(captured.err.strip().splitlines()) == 1 and "Traceback" not in captured.err, (flag, value)
         else:
             assert code == 0, (flag, value, captured.err)
+
+
+def test_a_table_plan_writes_the_protected_table(tmp_path, capsys):
+    from rumap.tables.microdata import example_microdata
+
+    data = tmp_path / "firms.csv"
+    example_microdata().to_csv(data, index=False)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"steps": [
+        {"method": "table", "parameters": {"response": "turnover"}, "keys": ["region", "size"]},
+        {"method": "primary", "parameters": {"rule": "p-percent", "p": 10}},
+        {"method": "secondary_suppression", "parameters": {"protection": 10}}]}))
+    code = main(["release", "--data", str(data), "--plan", str(plan), "--out", str(tmp_path / "table.csv"), "--json",
+                 "--report", str(tmp_path / "report.html")])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and summary["rows"] == 3 and summary["risk"]["table"]["suppressed"] == 4
+    table = pd.read_csv(tmp_path / "table.csv")
+    assert list(table.columns) == ["region", "large", "medium", "small", "Total"]
+    assert int(table.isna().sum().sum()) == 4 and summary["utility"]["table"]["cost"] > 0
+    assert "--method" in bad(capsys, "--data", data, "--method", "primary", "--out", tmp_path / "x.csv")
