@@ -260,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
                "risk": report.risk(), "utility": report.utility(),
                "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction}
                                for i, s in enumerate(report.steps)],
-               "report": str(report_path) if report_path else None, "rumap_version": __version__}
+               "notes": list(report.notes), "report": str(report_path) if report_path else None,
+               "rumap_version": __version__}
     if args.json:
         from rumap.cli import print_json
 
@@ -279,6 +280,8 @@ def run(args: argparse.Namespace) -> int:
         before, after = report.categorical["before"], report.categorical["after"]
         print(f"keys: global risk {before['global_risk']:.6f} -> {after['global_risk']:.6f}; suppressed "
               f"{sum(report.categorical['suppressed'].values())}, changed {sum(report.categorical['changed'].values())}")
+    for note in report.notes:
+        print(f"note: {note}")
     if report_path is not None:
         print(f"report written: {report_path}")
     return 0

@@ -20,7 +20,10 @@ records violating k-anonymity (a missing value matches any value, as in
 sdcMicro); suppressions and changed values per variable.
 
 Each step with an R-U map (noise, microaggregation, rank swapping, PRAM) is set
-beside a small simulation of its map at the step's parameter value with the
+beside a small simulation of its map (for the numeric methods: record linkage,
+interval disclosure, and the snooper's risk ``1 / squared error`` for the
+target ``max`` of the step's first column under the knowledge states ``index``
+and ``position``) at the step's parameter value with the
 step's settings, on the data the step got: the map's mean and its 95% band
 (``mean +- 1.96 SE``, as the map draws it), and the 95% prediction interval of
 one release, ``mean +- t(0.975, M - 1) SD sqrt(1 + 1/M)`` with SD = SE sqrt(M)
@@ -138,6 +141,8 @@ class ReleaseReport:
     table : dict
         The table a plan built and protected (:meth:`rumap.release.tables.TableState.summary`:
         suppressed cells, the audit interval of each primary, the cost), empty without one.
+    notes : tuple of str
+        What a reader should know about the plan (steps that share a seed draw the same random numbers).
     """
 
     rows: int
@@ -145,6 +150,7 @@ class ReleaseReport:
     categorical: dict = field(default_factory=dict)
     steps: tuple[StepReport, ...] = ()
     table: dict = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
     def risk(self) -> dict[str, Any]:
         """The risk measures of the released file (numeric and categorical)."""
@@ -174,7 +180,7 @@ class ReleaseReport:
         """Every measure, JSON-ready; no value of the data."""
         return json_safe({"rows": self.rows, "numeric": self.numeric, "categorical": self.categorical,
                           "table": self.table, "steps": [s.to_dict() for s in self.steps], "risk": self.risk(),
-                          "utility": self.utility()})
+                          "utility": self.utility(), "notes": list(self.notes)})
 
     def to_frame(self) -> pd.DataFrame:
         """One row per check of a step against its map: step, method, measure, value, mean, bands, flag."""
@@ -333,6 +339,43 @@ def _check(measure: str, value: float, mean: float, se: float, runs: int) -> Mea
                         share(mean - spread, mean + spread), runs)
 
 
+#: The snooper the report sets beside the map: the targets and knowledge states of the maps' defaults, on the
+#: step's first column.
+SNOOPER_TARGETS = ("max",)
+SNOOPER_KNOWLEDGE = ("index", "position")
+
+
+def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int) -> list[MeasureCheck]:
+    """The snooper's risk ``1 / squared error`` on this release beside the map's ``R = 1 / MSE`` (Eq 12).
+
+    One release's squared error e is compared with the map's: mean ``1 / R`` and spread ``SD(e) = SE(R)
+    sqrt(M) / R^2`` (the delta method of :func:`rumap.maps.attacks.risk_estimate`, undone); its prediction
+    interval, as for the other measures and at least 0, is carried to the scale of R.
+    """
+    from scipy.stats import t
+
+    from rumap.maps.attacks import attack_squared_errors, resolve_targets
+
+    targets = resolve_targets(list(SNOOPER_TARGETS), x[:, 0])
+    errors = attack_squared_errors(y[:, 0][None], targets, list(SNOOPER_KNOWLEDGE))[0]
+    checks = []
+    for i, target in enumerate(SNOOPER_TARGETS):
+        for j, knowledge in enumerate(SNOOPER_KNOWLEDGE):
+            m = next(m for m in maps if m.target == target and m.knowledge == knowledge)
+            risk, se = float(m.risk[0]), float(m.risk_se[0])
+            error = float(errors[i * len(SNOOPER_KNOWLEDGE) + j])
+            if not (np.isfinite(risk) and risk > 0 and np.isfinite(se)):
+                continue  # an exact snooper: the map has no spread to set the release beside
+            mse, sd = 1.0 / risk, se * np.sqrt(runs) / risk**2
+            spread = sd * t.ppf(0.975, runs - 1) * np.sqrt(1.0 + 1.0 / runs) if runs > 1 else 0.0
+            low, high = max(mse - spread, 0.0), mse + spread
+            checks.append(MeasureCheck(
+                f"snooper {target}/{knowledge}", 1.0 / error if error > 0 else float("inf"), risk,
+                (max(risk - BAND_Z * se, 0.0), risk + BAND_Z * se),
+                (1.0 / high if high > 0 else float("inf"), 1.0 / low if low > 0 else float("inf")), runs))
+    return checks
+
+
 def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
                         budget: WorkBudget) -> tuple[tuple[MeasureCheck, ...], str]:
     from dataclasses import asdict
@@ -355,15 +398,17 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
     else:
         options, value = {}, p["swap_percent"]
     measures = ("record-linkage", "interval-disclosure")
-    config = SimulationConfig(method=method, values=(value,), method_options=options, targets=(),
-                              risk_measures=measures, replicates=replicates, seed=step.seed or 0)
+    config = SimulationConfig(method=method, values=(value,), method_options=options, targets=SNOOPER_TARGETS,
+                              knowledge=SNOOPER_KNOWLEDGE, risk_measures=measures, replicates=replicates,
+                              seed=step.seed or 0)
     result = simulate(x, config, budget=budget)
+    runs = 1 if config.deterministic else replicates
     checks = []
     for name in measures:
         m = next(m for m in result.maps if m.knowledge == name)
         mean, se = float(m.risk[0]), float(m.risk_se[0]) if m.risk_se is not None else 0.0
-        runs = 1 if config.deterministic else replicates
         checks.append(_check(name, DATASET_RISK_MEASURES[name].measure(x, y), mean, se, runs))
+    checks += _snooper_checks(x, y, result.maps, runs)
     how = ("the map at this k (deterministic: one run)" if config.deterministic
            else f"the map at this value, {replicates} simulated releases")
     return tuple(checks), how
@@ -433,8 +478,8 @@ def predict_step(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicat
     >>> before = pd.DataFrame({"a": np.random.default_rng(0).normal(size=200)})
     >>> after, _ = apply_step(before, step)
     >>> checks, note = predict_step(step, before, after, replicates=20)
-    >>> [c.measure for c in checks], checks[0].draw_band[0] <= checks[0].mean <= checks[0].draw_band[1]
-    (['record-linkage', 'interval-disclosure'], True)
+    >>> [c.measure for c in checks][:3], checks[0].draw_band[0] <= checks[0].mean <= checks[0].draw_band[1]
+    (['record-linkage', 'interval-disclosure', 'snooper max/index'], True)
     """
     predictor = PREDICTORS.get(step.method)
     if predictor is None:
@@ -502,7 +547,19 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
                 checks, note = (), f"no prediction: {exc}"
         reports.append(StepReport(outcome.step, dict(outcome.summary), checks, note))
     table = result.table.summary() if result.table is not None else {}
-    return ReleaseReport(int(result.data.shape[0]), numeric, categorical, tuple(reports), table)
+    return ReleaseReport(int(result.data.shape[0]), numeric, categorical, tuple(reports), table,
+                         _shared_seeds(steps))
+
+
+def _shared_seeds(steps: Sequence[Step]) -> tuple[str, ...]:
+    """A note for each seed that several steps drawing random numbers share."""
+    by_seed: dict[int, list[int]] = {}
+    for i, step in enumerate(steps):
+        if STEP_METHODS[step.method].random:
+            by_seed.setdefault(int(step.seed or 0), []).append(i + 1)
+    return tuple(f"steps {', '.join(map(str, numbers))} share the seed {seed}: they draw the same random numbers, "
+                 "so their perturbations are not independent (and a step's map prediction assumes they are); "
+                 "give each step its own seed" for seed, numbers in by_seed.items() if len(numbers) > 1)
 
 
 def _report_example() -> dict[str, Any]:

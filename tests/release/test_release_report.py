@@ -117,7 +117,8 @@ def test_a_deterministic_step_equals_its_map():
     step = Step("microaggregation", {"k": 5, "algorithm": "mwa"}, columns=["weight", "age"])
     after = apply_step(SURVEY, step)[0]
     checks, note = predict_step(step, SURVEY, after, replicates=10)
-    assert [c.measure for c in checks] == ["record-linkage", "interval-disclosure"]
+    assert [c.measure for c in checks] == ["record-linkage", "interval-disclosure", "snooper max/index",
+                                           "snooper max/position"]
     for c in checks:
         assert c.value == pytest.approx(c.mean) and not c.outside and c.replicates == 1
     assert "deterministic" in note
@@ -139,11 +140,17 @@ def test_the_map_predicts_repeated_releases(step):
         outside += sum(c.outside for c in checks)
     values = np.array(values)
     for j, c in enumerate(checks):
+        if c.measure.startswith("snooper"):  # R = 1 / squared error: the squared errors average to 1 / R
+            errors = 1.0 / values[:, j]
+            assert abs(errors.mean() - 1.0 / c.mean) <= 4 * errors.std(ddof=1) / np.sqrt(12), c.measure
+            continue
         spread = values[:, j].std(ddof=1)
         assert abs(values[:, j].mean() - c.mean) <= 4 * spread / np.sqrt(12) + 1e-12, c.measure
         half_width = (c.draw_band[1] - c.draw_band[0]) / 2  # the band of one release: about 2 SD of releases
         assert 0.5 * 1.96 * spread <= half_width <= 2.0 * 1.96 * spread, c.measure
     assert outside <= 0.25 * values.size
+    if step.method != "pram":
+        assert [c.measure for c in checks][:3] == ["record-linkage", "interval-disclosure", "snooper max/index"]
 
 
 def test_the_report_of_a_plan_and_its_json_and_html_hold_no_data_value():
@@ -159,9 +166,9 @@ def test_the_report_of_a_plan_and_its_json_and_html_hold_no_data_value():
     assert data["numeric"]["columns"] == ["income", "weight"]
     assert data["categorical"]["keys"] == ["age_band", "sex", "region", "marital"]
     assert set(data["categorical"]["after"]["k_anonymity_violations"]) == {"2", "3", "4", "5"}
-    assert [len(s["checks"]) for s in data["steps"]] == [2, 2, 0, 1]
+    assert [len(s["checks"]) for s in data["steps"]] == [4, 4, 0, 1]
     assert data["steps"][2]["summary"]["suppressed"] == sum(data["categorical"]["suppressed"].values())
-    assert len(report.to_frame()) == 5
+    assert len(report.to_frame()) == 9
     texts = [release_report_json(report), release_report_html(report)]
     json.loads(texts[0])
     values = {f"{v:.6f}"[:9] for v in frame["income"]} | {f"{v}" for v in result.data["income"].iloc[:50]}
@@ -169,6 +176,16 @@ def test_the_report_of_a_plan_and_its_json_and_html_hold_no_data_value():
     for text in texts:
         leaked = [v for v in values if v in text]
         assert not leaked, leaked[:5]
+
+
+def test_steps_that_share_a_seed_are_noted():
+    plan = ReleasePlan((Step("noise", {"lambda2_frac": 0.1}, columns=["weight"], seed=1),
+                        Step("microaggregation", {"k": 3}, columns=["age"]),
+                        Step("rankswap", {"swap_percent": 5}, columns=["age"], seed=1),
+                        Step("pram", {"theta": 0.8}, keys=["sex"], seed=2)))
+    report = release_report(SURVEY, apply_plan(SURVEY, plan), replicates=None)
+    assert len(report.notes) == 1 and report.notes[0].startswith("steps 1, 3 share the seed 1")
+    assert report.to_dict()["notes"] == list(report.notes) and "share the seed" in release_report_html(report)
 
 
 def test_a_report_without_predictions_says_so():
