@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rumap.errors import InputError
 from rumap.release.apply import STEP_METHODS
@@ -98,3 +100,33 @@ def test_bad_steps_and_plans_raise_input_error(make, fragment):
     with pytest.raises(InputError) as caught:
         make()
     assert fragment in str(caught.value)
+
+
+NAMES = st.lists(st.text(alphabet="abcxyz_ ", min_size=1, max_size=6).filter(str.strip), min_size=1, max_size=3,
+                 unique_by=str.strip)
+
+
+@st.composite
+def steps(draw) -> Step:
+    kind = draw(st.sampled_from(["noise", "microaggregation", "rankswap", "pram", "suppress"]))
+    names = draw(NAMES)
+    seed = draw(st.one_of(st.none(), st.integers(0, 2**32)))
+    if kind == "noise":
+        size = draw(st.sampled_from(["lambda2", "lambda2_frac"]))
+        return Step(kind, {size: draw(st.floats(0, 1e6)), "correlated": draw(st.booleans())}, columns=names,
+                    seed=seed)
+    if kind == "microaggregation":
+        return Step(kind, {"k": draw(st.integers(1, 50)), "algorithm": draw(st.sampled_from(["mdav", "mwa"]))},
+                    columns=names, seed=seed)
+    if kind == "rankswap":
+        return Step(kind, {"swap_percent": draw(st.floats(0, 100))}, columns=names, seed=seed)
+    if kind == "pram":
+        return Step(kind, {"theta": draw(st.floats(0, 1))}, keys=names, seed=seed)
+    return Step(kind, {"k": draw(st.integers(1, 9)), "optimal": draw(st.booleans())}, keys=names, seed=seed)
+
+
+@given(st.lists(steps(), min_size=1, max_size=5))
+def test_any_plan_round_trips_to_the_same_bytes(drawn):
+    text = ReleasePlan(drawn).to_json()
+    assert read_plan(text).to_json() == text
+    assert read_plan(text) == ReleasePlan(drawn)
