@@ -280,6 +280,13 @@ def run(args: argparse.Namespace) -> int:
         before, after = report.categorical["before"], report.categorical["after"]
         print(f"keys: global risk {before['global_risk']:.6f} -> {after['global_risk']:.6f}; suppressed "
               f"{sum(report.categorical['suppressed'].values())}, changed {sum(report.categorical['changed'].values())}")
+    if report.table:
+        table = report.table
+        done = {"secondary suppression": f"{table.get('suppressed')} cells suppressed, cost {table.get('cost', 0):g}",
+                "controlled rounding": f"rounded to base {table.get('base', 0):g}",
+                None: f"{table.get('suppressed')} primary cells left out"}[table["protection"]]
+        print(f"table: {table['rows']} x {table['columns']} ({table['kind']}), {len(table['primary'])} primary "
+              f"cell(s); {done}")
     for note in report.notes:
         print(f"note: {note}")
     if report_path is not None:

@@ -253,3 +253,11 @@ def test_a_table_plan_writes_the_protected_table(tmp_path, capsys):
     assert list(table.columns) == ["region", "large", "medium", "small", "Total"]
     assert int(table.isna().sum().sum()) == 4 and summary["utility"]["table"]["cost"] > 0
     assert "--method" in bad(capsys, "--data", data, "--method", "primary", "--out", tmp_path / "x.csv")
+    for step, expected in (({"method": "controlled_rounding", "parameters": {"base": 5}}, "rounded to base 5"),
+                           ({"method": "secondary_suppression", "parameters": {}}, "4 cells suppressed")):
+        text = json.loads(plan.read_text())
+        text["steps"][2] = step
+        plan.write_text(json.dumps(text))
+        assert main(["release", "--data", str(data), "--plan", str(plan), "--out", str(tmp_path / "t.csv"),
+                     "--no-prediction"]) == 0
+        assert expected in capsys.readouterr().out
