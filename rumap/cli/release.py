@@ -16,6 +16,7 @@ from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_fro
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
 from rumap.io.data import WRITERS, read_table, write_bytes, write_table
+from rumap.maps.attacks import TARGET_FORMS, parse_target
 from rumap.masking.categorical import parse_merge
 from rumap.release.apply import STEP_METHODS, apply_plan
 from rumap.release.plan import ReleasePlan, Step, read_plan
@@ -89,6 +90,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     report.add_argument("--replicates", type=int, default=50, metavar="M",
                         help="simulated releases behind each step's map prediction (default 50)")
     report.add_argument("--no-prediction", action="store_true", help="leave the maps' predictions out")
+    report.add_argument("--target", action="append", metavar="TARGET",
+                        help=f"repeatable: the snooper's target on a numeric step's first column, {TARGET_FORMS} "
+                             "(default max)")
     add_work_limit(p)
     return p
 
@@ -241,14 +245,23 @@ def run(args: argparse.Namespace) -> int:
         check_flag("--replicates", "replicates", args.replicates)
         if args.replicates < 2:
             raise InputError(f"--replicates must be at least 2 for a prediction band, got {args.replicates}")
+    targets = tuple(args.target or ("max",))
+    for target in targets:
+        try:
+            parse_target(target)
+        except InputError as exc:
+            raise InputError(f"--target: {exc}") from None
     plan = _plan(args)
     frame = read_table(args.data)
     if args.weight is not None and args.weight not in frame.columns:
         raise InputError(f"{args.data}: no column {args.weight!r} (--weight)")
     budget = budget_from_args(args)
     result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
-    report = release_report(frame, result, weight=args.weight, replicates=None if args.no_prediction
-                            else args.replicates, budget=budget)
+    try:
+        report = release_report(frame, result, weight=args.weight, replicates=None if args.no_prediction
+                                else args.replicates, budget=budget, targets=targets)
+    except InputError as exc:
+        raise InputError(str(exc).replace("targets", "--target", 1)) from None
     content = write_table(result.data, out, "--out")
     if report_path is not None:
         text = release_report_json(report) if report_path.suffix.lower() == ".json" else release_report_html(report)

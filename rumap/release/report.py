@@ -22,8 +22,8 @@ sdcMicro); suppressions and changed values per variable.
 Each step with an R-U map (noise, microaggregation, rank swapping, PRAM) is set
 beside a small simulation of its map (for the numeric methods: record linkage,
 interval disclosure, and the snooper's risk ``1 / squared error`` for the
-target ``max`` of the step's first column under the knowledge states ``index``
-and ``position``) at the step's parameter value with the
+targets (default ``max``) of the step's first column under the knowledge
+states ``index`` and ``position``) at the step's parameter value with the
 step's settings, on the data the step got: the map's mean and its 95% band
 (``mean +- 1.96 SE``, as the map draws it), and the 95% prediction interval of
 one release, ``mean +- t(0.975, M - 1) SD sqrt(1 + 1/M)`` with SD = SE sqrt(M)
@@ -52,7 +52,7 @@ from rumap.release.plan import Step
 from rumap.result import json_safe
 
 __all__ = ["MeasureCheck", "StepReport", "ReleaseReport", "numeric_measures", "categorical_measures",
-           "predict_step", "release_report", "PREDICTORS", "ANONYMITY_KS"]
+           "predict_step", "release_report", "PREDICTORS", "ANONYMITY_KS", "SNOOPER_TARGETS"]
 
 #: The k of the k-anonymity violations the report counts (and each suppression step's own k).
 ANONYMITY_KS = (2, 3, 5)
@@ -339,13 +339,14 @@ def _check(measure: str, value: float, mean: float, se: float, runs: int) -> Mea
                         share(mean - spread, mean + spread), runs)
 
 
-#: The snooper the report sets beside the map: the targets and knowledge states of the maps' defaults, on the
-#: step's first column.
+#: The snooper the report sets beside the map by default: the target ``max`` and the knowledge states of the
+#: maps' defaults, on the step's first column.
 SNOOPER_TARGETS = ("max",)
 SNOOPER_KNOWLEDGE = ("index", "position")
 
 
-def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int) -> list[MeasureCheck]:
+def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int,
+                    names: Sequence[str]) -> list[MeasureCheck]:
     """The snooper's risk ``1 / squared error`` on this release beside the map's ``R = 1 / MSE`` (Eq 12).
 
     One release's squared error e is compared with the map's: mean ``1 / R`` and spread ``SD(e) = SE(R)
@@ -356,10 +357,10 @@ def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int
 
     from rumap.maps.attacks import attack_squared_errors, resolve_targets
 
-    targets = resolve_targets(list(SNOOPER_TARGETS), x[:, 0])
+    targets = resolve_targets(list(names), x[:, 0])
     errors = attack_squared_errors(y[:, 0][None], targets, list(SNOOPER_KNOWLEDGE))[0]
     checks = []
-    for i, target in enumerate(SNOOPER_TARGETS):
+    for i, target in enumerate(names):
         for j, knowledge in enumerate(SNOOPER_KNOWLEDGE):
             m = next(m for m in maps if m.target == target and m.knowledge == knowledge)
             risk, se = float(m.risk[0]), float(m.risk_se[0])
@@ -377,7 +378,7 @@ def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int
 
 
 def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
-                        budget: WorkBudget) -> tuple[tuple[MeasureCheck, ...], str]:
+                        budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
     from dataclasses import asdict
 
     from rumap.io.data import numeric_columns
@@ -398,7 +399,7 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
     else:
         options, value = {}, p["swap_percent"]
     measures = ("record-linkage", "interval-disclosure")
-    config = SimulationConfig(method=method, values=(value,), method_options=options, targets=SNOOPER_TARGETS,
+    config = SimulationConfig(method=method, values=(value,), method_options=options, targets=tuple(targets),
                               knowledge=SNOOPER_KNOWLEDGE, risk_measures=measures, replicates=replicates,
                               seed=step.seed or 0)
     result = simulate(x, config, budget=budget)
@@ -408,14 +409,14 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
         m = next(m for m in result.maps if m.knowledge == name)
         mean, se = float(m.risk[0]), float(m.risk_se[0]) if m.risk_se is not None else 0.0
         checks.append(_check(name, DATASET_RISK_MEASURES[name].measure(x, y), mean, se, runs))
-    checks += _snooper_checks(x, y, result.maps, runs)
+    checks += _snooper_checks(x, y, result.maps, runs, config.targets)
     how = ("the map at this k (deterministic: one run)" if config.deterministic
            else f"the map at this value, {replicates} simulated releases")
     return tuple(checks), how
 
 
 def _pram_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
-                     budget: WorkBudget) -> tuple[tuple[MeasureCheck, ...], str]:
+                     budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
     from rumap.maps.categorical import pram_map, pram_reidentification
 
     m = pram_map(before, list(step.keys), [step.parameters["theta"]], replicates=replicates, seed=step.seed or 0,
@@ -446,12 +447,12 @@ _NO_PREDICTION = {
 
 @validate_params({"step": InstanceOf(Step), "before": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
                   "after": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "replicates": "replicates",
-                  "budget": InstanceOf(WorkBudget)},
+                  "budget": InstanceOf(WorkBudget), "targets": InstanceOf((list, tuple), "a list of target names")},
                  example=lambda: {"step": Step("rankswap", {"swap_percent": 20.0}, columns=("a",), seed=1),
                                   "before": pd.DataFrame({"a": np.arange(20.0)}),
                                   "after": pd.DataFrame({"a": np.arange(20.0)}), "replicates": 5})
 def predict_step(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicates: int = 50,
-                 budget: WorkBudget = DEFAULT_BUDGET) -> tuple[tuple[MeasureCheck, ...], str]:
+                 budget: WorkBudget = DEFAULT_BUDGET, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
     """A step's measures on its release beside its map simulated at the step's parameter.
 
     Parameters
@@ -462,6 +463,9 @@ def predict_step(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicat
     replicates : int
         Simulated releases behind the prediction.
     budget : WorkBudget
+    targets : sequence of str
+        The snooper's targets on the step's first column (``max``, ``min``,
+        ``pXX``, ``row:I``; :func:`rumap.maps.attacks.parse_target`).
 
     Returns
     -------
@@ -484,7 +488,7 @@ def predict_step(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicat
     predictor = PREDICTORS.get(step.method)
     if predictor is None:
         return (), _NO_PREDICTION.get(step.method, "no map")
-    return predictor(before, after, step, replicates, budget)
+    return predictor(before, after, step, replicates, budget, targets)
 
 
 def _union(steps: Sequence[Step], target: str) -> list[str]:
@@ -498,10 +502,11 @@ def _union(steps: Sequence[Step], target: str) -> list[str]:
 @validate_params({"original": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "result": InstanceOf(ReleaseResult),
                   "weight": [None, InstanceOf(str, "a column name")],
                   "replicates": [None, Interval("int", 2, 10_000, "both", "simulated releases per step")],
-                  "budget": InstanceOf(WorkBudget)},
+                  "budget": InstanceOf(WorkBudget), "targets": InstanceOf((list, tuple), "a list of target names")},
                  example=lambda: _report_example())
 def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | None = None,
-                   replicates: int | None = 50, budget: WorkBudget = DEFAULT_BUDGET) -> ReleaseReport:
+                   replicates: int | None = 50, budget: WorkBudget = DEFAULT_BUDGET,
+                   targets: Sequence[str] = SNOOPER_TARGETS) -> ReleaseReport:
     """The report of a release: the released file against the original, each step beside its map.
 
     Parameters
@@ -516,6 +521,8 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
         Simulated releases per step for the maps' predictions; None leaves the
         predictions out.
     budget : WorkBudget
+    targets : sequence of str, default ("max",)
+        The snooper's targets beside the maps of the numeric steps.
 
     Returns
     -------
@@ -542,7 +549,7 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
             checks, note = (), "predictions not asked for"
         else:
             try:
-                checks, note = predict_step(outcome.step, before, after, replicates, budget)
+                checks, note = predict_step(outcome.step, before, after, replicates, budget, targets)
             except InputError as exc:
                 checks, note = (), f"no prediction: {exc}"
         reports.append(StepReport(outcome.step, dict(outcome.summary), checks, note))

@@ -261,3 +261,13 @@ def test_a_table_plan_writes_the_protected_table(tmp_path, capsys):
         assert main(["release", "--data", str(data), "--plan", str(plan), "--out", str(tmp_path / "t.csv"),
                      "--no-prediction"]) == 0
         assert expected in capsys.readouterr().out
+
+
+def test_the_snooper_targets_of_the_report(tmp_path, capsys):
+    summary = release(capsys, "--method", "noise", "--columns", "weight,age", "--lambda2-frac", "0.1", "--target",
+                      "p90", "--target", "min", "--replicates", "5", "--out", tmp_path / "o.csv")
+    measures = [c["measure"] for c in summary["predictions"][0]["checks"]]
+    assert measures == ["record-linkage", "interval-disclosure", "snooper p90/index", "snooper p90/position",
+                        "snooper min/index", "snooper min/position"]
+    assert "--target" in bad(capsys, "--data", SURVEY, "--method", "noise", "--columns", "weight", "--lambda2", "1",
+                             "--target", "nobody", "--out", tmp_path / "x.csv")
