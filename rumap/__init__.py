@@ -2,7 +2,7 @@
 
 The core package, by domain: ``maps`` (analytic formulas, the simulation
 engine, attacks, utilities, optima), ``masking``, ``risk``, ``tables``,
-``present`` (figures, statements, reports), ``io``; specifications
+``present`` (figures, statements, reports), ``io``, ``release`` (from map to release); specifications
 (:mod:`rumap.specs`) that every front end builds and runs. It never imports
 streamlit, and needs only numpy, scipy, pandas and plotly.
 
@@ -70,6 +70,12 @@ _EXPORTS: dict[str, str] = {
     "redesign_bounds": "rumap.tables.redesign",
     "linked_bounds": "rumap.tables.linked",
     "rounding_ru_map": "rumap.tables.rounding",
+    # from map to release: a plan of masking steps, applied, and the report of what was released
+    "Step": "rumap.release.plan",
+    "ReleasePlan": "rumap.release.plan",
+    "read_plan": "rumap.release.plan",
+    "apply_plan": "rumap.release.apply",
+    "release_report": "rumap.release.report",
     # reading data and presenting results
     "read_table": "rumap.io.data",
     "read_published_table": "rumap.io.tables",

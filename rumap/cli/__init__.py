@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, str] = {
     "risk": "rumap.cli.risk",
     "protect": "rumap.cli.protect",
     "query": "rumap.cli.query",
+    "release": "rumap.cli.release",
 }
 
 #: Subcommand name -> its one-line help (the module's ``HELP``), for the list of commands without importing them.
@@ -44,6 +45,7 @@ SUMMARIES: dict[str, str] = {
     "risk": "disclosure risk: record linkage, interval disclosure, identity (population uniques)",
     "protect": "protect categorical key variables: global recoding, local suppression, PRAM",
     "query": "database queries: answers with a guarantee (camouflage) and an auditor of query sequences",
+    "release": "apply a release plan (or one masking step) to a data file: the protected file and a report",
 }
 
 

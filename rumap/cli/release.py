@@ -1,0 +1,307 @@
+"""``python -m rumap release``: apply a release plan (or one step) to a data file, write the protected file and a report.
+
+``--plan PLAN.json`` gives the steps; or one step from ``--method`` and the
+parameter flags of ``simulate``, each with one value. The output format follows
+the extension of ``--out``; the other columns pass through unchanged, in their
+order, and a suppressed value is missing. ``--json`` prints one object whose
+``steps`` are a plan for the next run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_from_args, check_flag, split_names
+from rumap.errors import InputError
+from rumap.fingerprint import bytes_digest
+from rumap.io.data import WRITERS, read_table, write_bytes, write_table
+from rumap.maps.attacks import TARGET_FORMS, parse_target
+from rumap.masking.categorical import parse_merge
+from rumap.release.apply import STEP_METHODS, apply_plan
+from rumap.release.plan import ReleasePlan, Step, read_plan
+
+HELP = "apply a release plan (or one masking step) to a data file: the protected file and a report"
+
+#: Report formats, by extension.
+REPORT_FORMATS = (".html", ".json")
+
+#: Flags of the categorical steps' parameters: parameter -> (flag, argparse type, help).
+_KEY_FLAGS = {
+    "theta": ("--theta", float, "pram: probability that a value is kept, in [0, 1]"),
+    "band_width": ("--band-width", float, "recode: width of the bands of --band-variable"),
+}
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``release`` subcommand and its flags.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The main parser's subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    p = subparsers.add_parser("release", help=HELP, description=HELP)
+    p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    p.add_argument("--out", required=True, metavar="FILE", help=f"the protected file ({', '.join(WRITERS)})")
+    p.add_argument("--plan", metavar="PLAN.json", help="the release plan (a JSON object with a steps list)")
+    p.add_argument("--report", metavar="REPORT", help="write the release report (.html or .json)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    step = p.add_argument_group("one step instead of --plan")
+    step.add_argument("--method", choices=[m for m, r in STEP_METHODS.items() if r.stage == "microdata"],
+                      help="the masking method (a table's steps go in a --plan)")
+    step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap)")
+    step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram)")
+    step.add_argument("--seed", type=int, help="seed of the step's random numbers (default 0)")
+    step.add_argument("--lambda2", type=float, help="noise: the noise variance (data units squared)")
+    step.add_argument("--lambda2-frac", type=float, help="noise: the noise variance as a fraction of each variable's")
+    step.add_argument("--k", type=int, help="microaggregation: least group size; suppress: the k of k-anonymity")
+    step.add_argument("--swap-percent", type=float, help="rankswap: the window, %% of the records")
+    for flag, kind, text in _KEY_FLAGS.values():
+        step.add_argument(flag, type=kind, help=text)
+    step.add_argument("--truncate-below", type=float, metavar="V", help="noise: release max(V, x + e)")
+    step.add_argument("--truncate-above", type=float, metavar="V", help="noise: release min(V, x + e)")
+    unequal = step.add_mutually_exclusive_group()
+    unequal.add_argument("--unequal-above", type=float, metavar="T",
+                         help="noise: multiply the noise variance of records whose --target-column is above T by "
+                              "--unequal-factor")
+    unequal.add_argument("--unequal-below", type=float, metavar="T", help="noise: the same for records below T")
+    step.add_argument("--unequal-factor", type=float, metavar="F", help="noise: variance factor (default 2)")
+    step.add_argument("--target-column", metavar="COL", help="noise: the column of --unequal-above/below "
+                                                              "(default: the first)")
+    step.add_argument("--correlated", action="store_true", help="noise: correlated like the data (Kim 1986)")
+    step.add_argument("--algorithm", help="microaggregation: mdav, mwa, fixed, individual or optimal (default mdav)")
+    step.add_argument("--standardize", action="store_true", help="microaggregation: form groups on z-scores")
+    step.add_argument("--criterion", help="microaggregation: sorting criterion of 'fixed' (default pc1)")
+    step.add_argument("--band-variable", metavar="VAR", help="recode: the numeric key banded")
+    step.add_argument("--merge", action="append", default=[], metavar="VAR:A,B=NEW",
+                      help="recode: merge categories A and B of VAR into NEW (repeatable)")
+    step.add_argument("--top", metavar="VAR:LIMIT", help="top_bottom: values of VAR above LIMIT become '>LIMIT'")
+    step.add_argument("--bottom", metavar="VAR:LIMIT", help="top_bottom: values of VAR below LIMIT become '<LIMIT'")
+    step.add_argument("--optimal", action="store_true", help="suppress: the least costly suppression (HiGHS)")
+    step.add_argument("--importance", metavar="VAR:VALUE,...", help="suppress: importance of the keys")
+    report = p.add_argument_group("report")
+    report.add_argument("--weight", metavar="W", help="sampling weight column (risk on the categorical keys)")
+    report.add_argument("--replicates", type=int, default=50, metavar="M",
+                        help="simulated releases behind each step's map prediction (default 50)")
+    report.add_argument("--no-prediction", action="store_true", help="leave the maps' predictions out")
+    report.add_argument("--target", action="append", metavar="TARGET",
+                        help=f"repeatable: the snooper's target on a numeric step's first column, {TARGET_FORMS} "
+                             "(default max)")
+    add_work_limit(p)
+    return p
+
+
+#: Step parameter -> (attribute of the parsed flags, flag), for the flags that give one parameter each.
+_PARAMETER_FLAGS = {
+    **{name: (name, flag) for name, flag in GRID_FLAGS.items()},
+    **{name: (name, flag) for name, (flag, _method) in METHOD_FLAGS.items()},
+    **{name: (name, flag) for name, (flag, _kind, _text) in _KEY_FLAGS.items()},
+    "optimal": ("optimal", "--optimal"),
+    "unequal_column": ("target_column", "--target-column"),
+}
+
+#: Flags that build a parameter of one method from their text.
+_TEXT_FLAGS = {"--band-variable": "recode", "--merge": "recode", "--top": "top_bottom", "--bottom": "top_bottom",
+               "--importance": "suppress"}
+
+
+def _limit(text: str, flag: str) -> tuple[str, float]:
+    variable, sep, value = text.partition(":")
+    try:
+        number = float(value)
+    except ValueError:
+        number = float("nan")
+    if not sep or not variable.strip() or number != number or number in (float("inf"), float("-inf")):
+        raise InputError(f"{flag} must be VAR:NUMBER, got {text!r}")
+    return variable.strip(), number
+
+
+def _text_parameters(args: argparse.Namespace) -> dict:
+    """The parameters the text flags give (each checked against its method)."""
+    given = {"--band-variable": args.band_variable, "--merge": args.merge, "--top": args.top,
+             "--bottom": args.bottom, "--importance": args.importance}
+    for flag, value in given.items():
+        if value not in (None, []) and _TEXT_FLAGS[flag] != args.method:
+            raise InputError(f"{flag} applies to --method {_TEXT_FLAGS[flag]}, not {args.method}")
+    out: dict = {}
+    if args.band_variable is not None:
+        out["variable"] = args.band_variable
+    if args.merge:
+        merge: dict[str, dict[str, str]] = {}
+        for text in args.merge:
+            variable, merges = parse_merge(text, "--merge", form="be VAR:A,B=NEW")
+            merge.setdefault(variable, {}).update(merges)
+        out["merge"] = merge
+    limits = [_limit(text, flag) + (side,) for flag, text, side in (("--top", args.top, "above"),
+                                                                   ("--bottom", args.bottom, "below"))
+              if text is not None]
+    if limits:
+        if len({variable for variable, _, _ in limits}) > 1:
+            raise InputError("--top and --bottom must name the same variable (one step codes one variable)")
+        out["variable"] = limits[0][0]
+        out.update({side: value for _, value, side in limits})
+    if args.importance is not None:
+        importance = {}
+        for part in split_names(args.importance, "--importance"):
+            variable, value = _limit(part, "--importance")
+            importance[variable] = value
+        out["importance"] = importance
+    return out
+
+
+def step_from_args(args: argparse.Namespace) -> Step:
+    """The one step that ``--method`` and the parameter flags describe.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``release``.
+
+    Returns
+    -------
+    Step
+    """
+    record = STEP_METHODS[args.method]
+    parameters = {}
+    for name, (attribute, flag) in _PARAMETER_FLAGS.items():
+        value = getattr(args, attribute)
+        if value is None or value is False:  # not given (0 is a value: `0 in (None, False)` would drop it)
+            continue
+        if name not in record.parameters:
+            raise InputError(f"{flag} does not apply to --method {args.method}")
+        parameters[name] = value
+    parameters.update(_text_parameters(args))
+    if args.seed is not None:
+        check_flag("--seed", "seed", args.seed)
+    target, other = ("--columns", "--keys") if record.target == "columns" else ("--keys", "--columns")
+    if getattr(args, other.lstrip("-")) is not None:
+        raise InputError(f"--method {args.method} protects {target.lstrip('-')}: give {target}, not {other}")
+    text = getattr(args, target.lstrip("-"))
+    if text is None:
+        raise InputError(f"--method {args.method} needs {target}")
+    names = split_names(text, target)
+    try:
+        return Step(args.method, parameters, seed=args.seed, **{target.lstrip("-"): names})
+    except InputError as exc:  # a parameter's message names the flag that gave it
+        message = str(exc)
+        for name, (_attribute, flag) in _PARAMETER_FLAGS.items():
+            message = message.replace(f"parameter {name} ", f"{flag} ", 1)
+        raise InputError(message) from None
+
+
+def _plan(args: argparse.Namespace) -> ReleasePlan:
+    if (args.plan is None) == (args.method is None):
+        raise InputError("give --plan PLAN.json or --method METHOD (one step), one of them")
+    if args.method is not None:
+        return ReleasePlan((step_from_args(args),))
+    stray = [flag for flag, value in (("--columns", args.columns), ("--keys", args.keys), ("--seed", args.seed))
+             if value is not None]
+    if stray:
+        raise InputError(f"{stray[0]} goes with --method (one step); a plan's steps carry their own")
+    try:
+        content = Path(args.plan).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"--plan {args.plan}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"--plan {args.plan}: cannot read the file ({exc.strerror or exc})") from None
+    try:
+        return read_plan(content)
+    except InputError as exc:
+        raise InputError(f"--plan {args.plan}: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Apply the plan to ``--data``, write ``--out`` (and ``--report``) and print what was released.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``release``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
+    from rumap import __version__
+    from rumap.present.release_report import release_report_html, release_report_json
+    from rumap.release.report import release_report
+
+    out = Path(args.out)
+    if out.suffix.lower() not in WRITERS:
+        raise InputError(f"--out {args.out}: unknown format {out.suffix or '(no extension)'!r}; "
+                         f"use one of {', '.join(WRITERS)}")
+    report_path = Path(args.report) if args.report else None
+    if report_path is not None and report_path.suffix.lower() not in REPORT_FORMATS:
+        raise InputError(f"--report {args.report}: unknown format {report_path.suffix or '(no extension)'!r}; "
+                         f"use one of {', '.join(REPORT_FORMATS)}")
+    if not args.no_prediction:
+        check_flag("--replicates", "replicates", args.replicates)
+        if args.replicates < 2:
+            raise InputError(f"--replicates must be at least 2 for a prediction band, got {args.replicates}")
+    targets = tuple(args.target or ("max",))
+    for target in targets:
+        try:
+            parse_target(target)
+        except InputError as exc:
+            raise InputError(f"--target: {exc}") from None
+    plan = _plan(args)
+    frame = read_table(args.data)
+    if args.weight is not None and args.weight not in frame.columns:
+        raise InputError(f"{args.data}: no column {args.weight!r} (--weight)")
+    budget = budget_from_args(args)
+    result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
+    try:
+        report = release_report(frame, result, weight=args.weight, replicates=None if args.no_prediction
+                                else args.replicates, budget=budget, targets=targets)
+    except InputError as exc:
+        raise InputError(str(exc).replace("targets", "--target", 1)) from None
+    content = write_table(result.data, out, "--out")
+    if report_path is not None:
+        text = release_report_json(report) if report_path.suffix.lower() == ".json" else release_report_html(report)
+        write_bytes(text.encode("utf-8"), report_path, "--report")
+    summary = {"out": str(out), "rows": int(result.data.shape[0]), "columns": int(result.data.shape[1]),
+               "sha256_in": bytes_digest(Path(args.data).read_bytes()), "sha256_out": bytes_digest(content),
+               "steps": [s.to_dict() for s in plan.steps],
+               "step_summaries": [dict(o.summary) for o in result.outcomes],
+               "risk": report.risk(), "utility": report.utility(),
+               "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction}
+                               for i, s in enumerate(report.steps)],
+               "notes": list(report.notes), "report": str(report_path) if report_path else None,
+               "rumap_version": __version__}
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json(summary)
+        return 0
+    print(f"released {summary['rows']} records of {args.data} to {out} in {len(plan.steps)} step(s)")
+    for i, s in enumerate(report.steps):
+        flags = [f"{c.measure} {c.value:.4g} (map {c.mean:.4g}, one release "
+                 f"{c.draw_band[0]:.4g} to {c.draw_band[1]:.4g}{', OUTSIDE' if c.outside else ''})" for c in s.checks]
+        print(f"step {i + 1}: {s.step.method} {s.step.parameters} on {', '.join(s.step.names)}"
+              + (f"; {'; '.join(flags)}" if flags else ""))
+    if report.numeric and report.numeric["linkage"] is not None:
+        print(f"numeric: linked to own original {report.numeric['linkage']:.4f}, interval disclosure "
+              f"{report.numeric['interval_rank']:.4f}, SSE/SST {report.numeric['sse_sst']:.4g}")
+    if report.categorical:
+        before, after = report.categorical["before"], report.categorical["after"]
+        print(f"keys: global risk {before['global_risk']:.6f} -> {after['global_risk']:.6f}; suppressed "
+              f"{sum(report.categorical['suppressed'].values())}, changed {sum(report.categorical['changed'].values())}")
+    if report.table:
+        table = report.table
+        done = {"secondary suppression": f"{table.get('suppressed')} cells suppressed, cost {table.get('cost', 0):g}",
+                "controlled rounding": f"rounded to base {table.get('base', 0):g}",
+                None: f"{table.get('suppressed')} primary cells left out"}[table["protection"]]
+        print(f"table: {table['rows']} x {table['columns']} ({table['kind']}), {len(table['primary'])} primary "
+              f"cell(s); {done}")
+    for note in report.notes:
+        print(f"note: {note}")
+    if report_path is not None:
+        print(f"report written: {report_path}")
+    return 0

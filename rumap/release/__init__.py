@@ -1,0 +1,6 @@
+"""From map to release: a plan of masking steps applied to a data set, and the report of what was released.
+
+- :mod:`rumap.release.plan`: the steps and the plan file (JSON) they make;
+- :mod:`rumap.release.apply`: one record per masking method as a step, and applying a plan;
+- :mod:`rumap.release.report`: the released file measured against the original, beside the maps' predictions.
+"""

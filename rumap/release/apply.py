@@ -1,0 +1,464 @@
+"""Applying a release plan's steps: one record per masking method, each step's randomness from its own seed.
+
+A step names a method of :data:`STEP_METHODS`, its parameters, the numeric
+``columns`` or categorical ``keys`` it protects and a seed. Its applier calls
+the masking function of :mod:`rumap.masking` that the method's R-U map uses;
+the other columns pass through unchanged, in their order. A step is a function
+of the data it gets and of the step alone (its generator is
+``numpy.random.default_rng(seed)``), so a plan applied at once and its steps
+applied one release at a time give the same data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
+from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
+from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
+from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
+from rumap.masking.noise import NoiseSpec, add_noise
+from rumap.masking.swapping import rank_swap
+from rumap.release.methods import REQUIRED, StepMethod, _choice, _flag, _member, _number, _optional_float
+from rumap.release.tables import TABLE_STEP_METHODS, TableState
+
+if TYPE_CHECKING:
+    from rumap.release.plan import ReleasePlan, Step
+
+__all__ = ["StepMethod", "STEP_METHODS", "StepOutcome", "ReleaseResult", "apply_step", "apply_plan",
+           "round_trip", "REQUIRED"]
+
+
+def _replace_columns(frame: pd.DataFrame, names: Sequence[str], values: np.ndarray) -> pd.DataFrame:
+    """A copy of ``frame`` with ``names`` replaced by the columns of ``values``, every other column as it was."""
+    out = frame.copy()
+    for j, name in enumerate(names):
+        out[name] = values[:, j]
+    return out
+
+
+def _step_values(frame: pd.DataFrame, step: Step, source: str) -> np.ndarray:
+    # C order, as the maps' engine gets its data: MWA's groups can depend on the memory layout (ties broken
+    # by sums in another order), and a step must mask as its map does
+    return np.ascontiguousarray(numeric_columns(frame, list(step.columns), source=source))
+
+
+# --- additive noise --------------------------------------------------------------------------
+
+_NOISE_OPTIONS = ("correlated", "truncate_below", "truncate_above", "unequal_above", "unequal_below", "unequal_factor",
+                  "unequal_column")
+
+
+def _check_noise(parameters: dict, names: tuple[str, ...]) -> dict:
+    given = [p for p in ("lambda2", "lambda2_frac") if parameters.get(p) is not None]
+    if len(given) != 1:
+        raise InputError("noise needs one of the parameters lambda2 (a variance) or lambda2_frac (a fraction of "
+                         "each column's variance)")
+    size = given[0]
+    out: dict[str, Any] = {size: float(_number(size, parameters[size], "lambda2"))}
+    out["correlated"] = _flag("correlated", parameters["correlated"])
+    for name in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
+        out[name] = _optional_float(name, parameters[name])
+    out["unequal_factor"] = float(_number("unequal_factor", parameters["unequal_factor"]))
+    column = parameters["unequal_column"]
+    out["unequal_column"] = names[0] if column is None else _member("unequal_column", column, names, "columns")
+    _noise_spec(out, names)  # the options' relations (bounds in order, one unequal threshold)
+    return out
+
+
+def _noise_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> NoiseSpec:
+    options = {k: parameters[k] for k in _NOISE_OPTIONS if k != "unequal_column"}
+    return NoiseSpec(relative="lambda2_frac" in parameters, unequal_column=list(names).index(parameters["unequal_column"]),
+                     **options)
+
+
+def _apply_noise(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    x = _step_values(frame, step, source)
+    size = step.parameters.get("lambda2", step.parameters.get("lambda2_frac"))
+    masked = add_noise(x, size, _noise_spec(step.parameters, step.columns), seed=step.seed)
+    return _replace_columns(frame, step.columns, masked), {}
+
+
+# --- microaggregation ------------------------------------------------------------------------
+
+def _check_microaggregation(parameters: dict, names: tuple[str, ...]) -> dict:
+    return {"k": int(_number("k", parameters["k"])),
+            "algorithm": _choice("algorithm", parameters["algorithm"], list(ALGORITHMS)),
+            "standardize": _flag("standardize", parameters["standardize"]),
+            "criterion": _choice("criterion", parameters["criterion"], list(CRITERIA))}
+
+
+def _apply_microaggregation(frame: pd.DataFrame, step: Step, source: str,
+                            budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    p = step.parameters
+    result = microaggregate(_step_values(frame, step, source), p["k"], p["algorithm"], standardize=p["standardize"],
+                            criterion=p["criterion"], columns=list(step.columns), budget=budget)
+    summary = {"groups": int(result.group_sizes.size), "information_loss": result.information_loss,
+               "standardized": result.standardized}  # SSE/SST, not SSE and SST: sums of squares are aggregates
+    return _replace_columns(frame, step.columns, np.asarray(result.masked, dtype=float)), summary
+
+
+# --- rank swapping ---------------------------------------------------------------------------
+
+def _check_rankswap(parameters: dict, names: tuple[str, ...]) -> dict:
+    return {"swap_percent": float(_number("swap_percent", parameters["swap_percent"]))}
+
+
+def _apply_rankswap(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    x = _step_values(frame, step, source)
+    masked = rank_swap(x, step.parameters["swap_percent"], seed=step.seed)
+    return _replace_columns(frame, step.columns, np.asarray(masked, dtype=float)), {}
+
+
+# --- categorical keys ------------------------------------------------------------------------
+
+def _categories(before: pd.DataFrame, after: pd.DataFrame, names: Sequence[str]) -> dict:
+    """Number of categories of each key before and after the step (counts, not categories)."""
+    return {name: {"before": int(before[name].nunique()), "after": int(after[name].nunique())} for name in names}
+
+
+def _check_recode(parameters: dict, names: tuple[str, ...]) -> dict:
+    merge = parameters["merge"]
+    if not isinstance(merge, Mapping) or not all(
+            isinstance(v, str) and isinstance(m, Mapping) and all(isinstance(a, str) and isinstance(b, str)
+                                                                  for a, b in m.items()) for v, m in merge.items()):
+        raise InputError("parameter merge must map a variable to {old category: new category} (all text)")
+    for variable in merge:
+        _member("merge", variable, names, "keys")
+    out: dict[str, Any] = {"merge": {v: dict(m) for v, m in merge.items()}}
+    if parameters["band_width"] is None:
+        if parameters["variable"] is not None:
+            raise InputError("parameter variable goes with band_width (the variable banded)")
+        if not merge:
+            raise InputError("recode needs band_width with variable (banding), merge (categories merged), or both")
+        out.update(band_width=None, variable=None, origin=0.0)
+        return out
+    out["band_width"] = float(_number("band_width", parameters["band_width"]))
+    if parameters["variable"] is None:
+        raise InputError("parameter band_width needs variable (the numeric key banded)")
+    out["variable"] = _member("variable", parameters["variable"], names, "keys")
+    out["origin"] = _optional_float("origin", parameters["origin"])
+    if out["origin"] is None:
+        raise InputError("parameter origin must be a finite number")
+    return out
+
+
+def _as_text(column: pd.Series) -> pd.Series:
+    """The values as text (``3`` for a whole number read as 3.0), missing values kept missing."""
+    def text(value: Any) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return str(value)
+
+    return column.astype(object).where(column.isna(), column.map(text, na_action="ignore"))
+
+
+def _apply_recode(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    p = step.parameters
+    out = frame
+    if p["merge"]:
+        out = frame.copy()
+        for variable in p["merge"]:
+            (name,) = _known(frame, [variable], source)
+            out[name] = _as_text(out[name])
+        out = recode(out, p["merge"], source=source)
+    if p["band_width"] is not None:
+        out = band(out, p["variable"], p["band_width"], origin=p["origin"], source=source)
+    changed = sorted({*p["merge"], *([p["variable"]] if p["variable"] else [])}, key=list(step.keys).index)
+    return out, {"categories": _categories(frame, out, changed)}
+
+
+def _check_top_bottom(parameters: dict, names: tuple[str, ...]) -> dict:
+    out = {"variable": _member("variable", parameters["variable"], names, "keys"),
+           "above": _optional_float("above", parameters["above"]),
+           "below": _optional_float("below", parameters["below"])}
+    if out["above"] is None and out["below"] is None:
+        raise InputError("top_bottom needs the parameter above, below or both")
+    if out["above"] is not None and out["below"] is not None and out["below"] > out["above"]:
+        raise InputError(f"parameter below ({out['below']:g}) must not exceed above ({out['above']:g})")
+    return out
+
+
+def _apply_top_bottom(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    p = step.parameters
+    out = top_bottom_code(frame, p["variable"], above=p["above"], below=p["below"], source=source)
+    values = pd.to_numeric(frame[p["variable"]], errors="coerce")
+    coded = {"above": int((values > p["above"]).sum()) if p["above"] is not None else 0,
+             "below": int((values < p["below"]).sum()) if p["below"] is not None else 0}
+    return out, {"coded": coded, "categories": _categories(frame, out, [p["variable"]])}
+
+
+def _check_suppress(parameters: dict, names: tuple[str, ...]) -> dict:
+    importance = parameters["importance"]
+    if not isinstance(importance, Mapping) or not all(
+            isinstance(v, str) and not isinstance(c, bool) and isinstance(c, (int, float)) and np.isfinite(c)
+            for v, c in importance.items()):
+        raise InputError("parameter importance must map key variables to finite numbers")
+    for variable in importance:
+        _member("importance", variable, names, "keys")
+    return {"k": int(_number("k", parameters["k"])), "optimal": _flag("optimal", parameters["optimal"]),
+            "importance": {v: float(c) for v, c in importance.items()}}
+
+
+def _apply_suppress(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    p = step.parameters
+    importance = p["importance"] or None
+    if p["optimal"]:
+        from rumap.masking.optimal_suppression import optimal_suppression
+
+        result = optimal_suppression(frame, list(step.keys), p["k"], importance=importance, source=source,
+                                     budget=budget)
+    else:
+        result = local_suppression(frame, list(step.keys), k=p["k"], importance=importance, source=source,
+                                   budget=budget)
+    counts = result.to_dict()
+    return result.data, {"suppressed": counts["suppressed"], "per_variable": counts["per_variable"]}
+
+
+def _check_pram(parameters: dict, names: tuple[str, ...]) -> dict:
+    return {"theta": float(_number("theta", parameters["theta"]))}
+
+
+def _apply_pram(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    result = pram(frame, list(step.keys), step.parameters["theta"], seed=step.seed, source=source)
+    changed = {k: int(v) for k, v in zip(result.keys, result.changed.sum(axis=0), strict=True)}
+    return result.data, {"changed": changed}
+
+
+def _known(frame: pd.DataFrame, names: Sequence[str], source: str) -> list[str]:
+    missing = [n for n in names if n not in frame.columns]
+    if missing:
+        raise InputError(f"{source}: no column {missing[0]!r}; columns are {', '.join(map(str, frame.columns))}")
+    return list(names)
+
+
+_NOISE_PARAMETERS = {"lambda2": None, "lambda2_frac": None, "correlated": False, "truncate_below": None,
+                     "truncate_above": None, "unequal_above": None, "unequal_below": None, "unequal_factor": 2.0,
+                     "unequal_column": None}
+
+#: Masking methods as steps of a release plan, by name: adding one is one entry (tables' steps in
+#: :data:`rumap.release.tables.TABLE_STEP_METHODS`).
+STEP_METHODS: dict[str, StepMethod] = {
+    "noise": StepMethod("columns", _NOISE_PARAMETERS, True, _check_noise, _apply_noise, "noise",
+                        "additive noise (plain, correlated, truncated, unequal variance)"),
+    "microaggregation": StepMethod("columns", {"k": REQUIRED, "algorithm": "mdav", "standardize": False,
+                                               "criterion": "pc1"}, False, _check_microaggregation,
+                                   _apply_microaggregation, "microaggregation", "microaggregation"),
+    "rankswap": StepMethod("columns", {"swap_percent": REQUIRED}, True, _check_rankswap, _apply_rankswap,
+                           "rankswap", "rank swapping"),
+    "recode": StepMethod("keys", {"band_width": None, "variable": None, "origin": 0.0, "merge": {}}, False,
+                         _check_recode, _apply_recode, None,
+                         "global recoding: a numeric key into bands, categories merged"),
+    "top_bottom": StepMethod("keys", {"variable": REQUIRED, "above": None, "below": None}, False, _check_top_bottom,
+                             _apply_top_bottom, None, "top and bottom coding"),
+    "suppress": StepMethod("keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress,
+                           _apply_suppress, None, "local suppression to k-anonymity (heuristic or optimal)"),
+    "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM"),
+    **TABLE_STEP_METHODS,
+}
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """What one step did: the step and its counts (never data values).
+
+    Parameters
+    ----------
+    step : Step
+    summary : dict
+        Method-specific counts and measures (groups and SSE/SST of
+        microaggregation, suppressions per variable, PRAM's changed values...).
+    """
+
+    step: Step
+    summary: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The step (a plan entry) and its summary."""
+        return {**self.step.to_dict(), "summary": dict(self.summary)}
+
+
+@dataclass(frozen=True)
+class ReleaseResult:
+    """A data set protected by a release plan.
+
+    Parameters
+    ----------
+    data : DataFrame
+        The protected data: the original columns in their order; for a plan
+        that builds a table, the released table (:meth:`TableState.to_frame`).
+    outcomes : tuple of StepOutcome
+        One per step, in order.
+    inputs : tuple of DataFrame or TableState
+        What each step was applied to (the first is the original).
+    table : TableState, optional
+        The table a plan built and protected.
+    """
+
+    data: pd.DataFrame = field(repr=False)
+    outcomes: tuple[StepOutcome, ...]
+    inputs: tuple[pd.DataFrame | TableState, ...] = field(repr=False)
+    table: TableState | None = field(default=None, repr=False)
+
+    @property
+    def microdata(self) -> pd.DataFrame:
+        """The released microdata: the data, or what the table was built from."""
+        if self.table is None:
+            return self.data
+        return [state for state in self.inputs if isinstance(state, pd.DataFrame)][-1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Rows, columns and the steps with their summaries (no data values)."""
+        return {"rows": int(self.data.shape[0]), "columns": [str(c) for c in self.data.columns],
+                "steps": [o.to_dict() for o in self.outcomes]}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per step: method, parameters, columns or keys, seed."""
+        return pd.DataFrame([{"step": i + 1, "method": o.step.method, "parameters": o.step.parameters,
+                              "columns": ",".join(o.step.names), "seed": o.step.seed}
+                             for i, o in enumerate(self.outcomes)])
+
+
+@validate_params({"frame": InstanceOf((pd.DataFrame, TableState), "a pandas DataFrame or a TableState"),
+                  "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]}),
+                                  "step": _example_step()})
+def apply_step(frame: pd.DataFrame | TableState, step: Step, source: str = "the data",
+               budget: WorkBudget = DEFAULT_BUDGET) -> tuple[pd.DataFrame, StepOutcome]:
+    """Apply one step to a data set: the protected data and what the step did.
+
+    Parameters
+    ----------
+    frame : DataFrame or TableState
+        The data; the step's columns or keys must be among its columns.
+    step : Step
+        A step of a release plan (:class:`rumap.release.plan.Step`); a table's
+        steps after the ``table`` step take and give a :class:`TableState`.
+    source : str
+        The data's name, for messages.
+    budget : WorkBudget
+        Limits the work of the methods that check it.
+
+    Returns
+    -------
+    data : DataFrame
+        The protected data, every column in its place.
+    outcome : StepOutcome
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rumap.release.plan import Step
+    >>> step = Step("microaggregation", {"k": 2}, columns=("a",))
+    >>> data, outcome = apply_step(pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0], "b": list("wxyz")}), step)
+    >>> data["a"].tolist(), data["b"].tolist(), outcome.summary["groups"]
+    ([1.5, 1.5, 6.0, 6.0], ['w', 'x', 'y', 'z'], 2)
+    """
+    from rumap.release.plan import Step
+
+    if not isinstance(step, Step):
+        raise InputError(f"step must be a Step, got {type(step).__name__}")
+    record = STEP_METHODS[step.method]
+    on_table = isinstance(frame, TableState)
+    if on_table != (record.stage == "table"):
+        raise InputError(f"{step.method} works on a table: a table step first" if record.stage == "table"
+                         else f"{step.method} works on microdata: it comes before the table step")
+    if on_table:
+        out, summary = record.apply(frame, step, source, budget)
+        return out, StepOutcome(step, summary)
+    _known(frame, step.names, source)
+    out, summary = record.apply(frame, step, source, budget)
+    if record.stage == "tabulate":
+        return out, StepOutcome(step, summary)
+    return out[list(frame.columns)], StepOutcome(step, summary)
+
+
+def _example_step() -> Step:
+    from rumap.release.plan import Step
+
+    return Step("microaggregation", {"k": 2}, columns=("a",))
+
+
+@assumes_valid
+def round_trip(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The data as it reads back from a file of ``name``'s format (written and read in memory).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    name : str
+        A file name; its extension is the format.
+
+    Returns
+    -------
+    DataFrame
+    """
+    return read_table_bytes(table_bytes(frame, name), name)
+
+
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "source": InstanceOf(str, "a name for messages"),
+                  "between": [None, InstanceOf(str, "a file name")], "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]}), "plan": _example_plan()})
+def apply_plan(frame: pd.DataFrame, plan: ReleasePlan, source: str = "the data", between: str | None = None,
+               budget: WorkBudget = DEFAULT_BUDGET) -> ReleaseResult:
+    """Apply a release plan's steps in order.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The original data.
+    plan : ReleasePlan
+        The steps (:class:`rumap.release.plan.ReleasePlan`).
+    source : str
+        The data's name, for messages.
+    between : str, optional
+        A file name: between two steps the data pass through its format, in
+        memory, as if each step were released to such a file and read back by
+        the next, so the plan gives the bytes that its steps released one at a
+        time give.
+    budget : WorkBudget
+
+    Returns
+    -------
+    ReleaseResult
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rumap.release.plan import ReleasePlan, Step
+    >>> plan = ReleasePlan((Step("rankswap", {"swap_percent": 50.0}, columns=("a",), seed=1),
+    ...                     Step("microaggregation", {"k": 2}, columns=("a",))))
+    >>> result = apply_plan(pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]}), plan)
+    >>> sorted(result.data["a"].tolist()), len(result.outcomes)
+    ([1.5, 1.5, 6.0, 6.0], 2)
+    """
+    from rumap.release.plan import ReleasePlan
+
+    if not isinstance(plan, ReleasePlan):
+        raise InputError(f"plan must be a ReleasePlan, got {type(plan).__name__}")
+    current, inputs, outcomes = frame, [], []
+    for i, step in enumerate(plan.steps):
+        if i > 0 and between is not None and isinstance(current, pd.DataFrame):
+            current = round_trip(current, between)
+        inputs.append(current)
+        try:
+            current, outcome = apply_step(current, step, source, budget)
+        except InputError as exc:
+            raise InputError(f"step {i + 1} ({step.method}): {exc}") from None
+        outcomes.append(outcome)
+    if isinstance(current, TableState):
+        return ReleaseResult(current.to_frame(), tuple(outcomes), tuple(inputs), table=current)
+    return ReleaseResult(current, tuple(outcomes), tuple(inputs))
+
+
+def _example_plan() -> ReleasePlan:
+    from rumap.release.plan import ReleasePlan
+
+    return ReleasePlan((_example_step(),))

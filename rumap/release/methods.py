@@ -1,0 +1,107 @@
+"""A masking method as a step of a release plan: its record, and the checks its parameters share.
+
+Every check raises :class:`rumap.errors.InputError` with a message that names
+the parameter (``parameter k must be ...``); the command line puts its flag in
+its place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from rumap._validation import check_scalar
+from rumap.budget import WorkBudget
+from rumap.errors import InputError
+
+if TYPE_CHECKING:
+    from rumap.release.plan import Step
+
+__all__ = ["StepMethod", "REQUIRED", "STAGES"]
+
+#: What a step takes and gives: microdata to microdata, microdata to a table, a table to a table.
+STAGES = ("microdata", "tabulate", "table")
+
+#: Marks a parameter without a default (the step must give it).
+REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class StepMethod:
+    """A masking method as a step of a release plan.
+
+    Parameters
+    ----------
+    target : {"columns", "keys", "table"}
+        Whether the step protects numeric columns, categorical keys (or spans
+        a table over them), or the table a plan has built (neither).
+    parameters : mapping
+        Its parameters and their defaults (:data:`REQUIRED` for one the step
+        must give); the step's ``parameters`` get every default filled in.
+    random : bool
+        Whether it draws random numbers (then the step's seed matters).
+    check : callable
+        ``check(parameters, names) -> parameters``: the parameters checked and
+        converted (``names``: the step's columns or keys).
+    apply : callable
+        ``apply(frame, step, source, budget) -> (frame, summary)``: the
+        protected data and what the step did, counts only.
+    map_method : str or None
+        The method of the empirical R-U map whose prediction the report sets
+        beside the step (:data:`rumap.maps.methods.METHODS`), if any.
+    description : str
+    stage : {"microdata", "tabulate", "table"}
+        What the step takes and gives (:data:`STAGES`): microdata to microdata,
+        microdata to a table built from it, or a table to a protected table.
+    """
+
+    target: str
+    parameters: Mapping[str, Any]
+    random: bool
+    check: Callable[[dict, tuple[str, ...]], dict]
+    apply: Callable[[pd.DataFrame, Step, str, WorkBudget], tuple[pd.DataFrame, dict]]
+    map_method: str | None
+    description: str
+    stage: str = field(default="microdata")
+
+
+def _number(name: str, value: Any, parameter: str | None = None) -> float | int:
+    """A parameter's value checked against its :data:`rumap._validation.PARAMETERS` entry; messages name it."""
+    if isinstance(value, bool):
+        raise InputError(f"parameter {name} must be a number, got {value!r}")
+    try:
+        return check_scalar(parameter or name, value)
+    except InputError as exc:
+        raise InputError(f"parameter {str(exc).replace(parameter or name, name, 1)}") from None
+
+
+def _optional_float(name: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+        raise InputError(f"parameter {name} must be a finite number or null, got {value!r}")
+    return float(value)
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"parameter {name} must be true or false, got {value!r}")
+    return value
+
+
+def _choice(name: str, value: Any, options: Sequence[str]) -> str:
+    if value not in options:
+        raise InputError(f"parameter {name} must be one of {', '.join(options)}, got {value!r}")
+    return str(value)
+
+
+def _member(name: str, value: Any, names: tuple[str, ...], what: str) -> str:
+    if not isinstance(value, str) or value not in names:
+        raise InputError(f"parameter {name} must be one of the step's {what} ({', '.join(names)}), got {value!r}")
+    return value
+
+

@@ -1,0 +1,579 @@
+"""The release report: the file actually released measured against the original, beside the maps' predictions.
+
+Numeric columns (those of the plan's numeric steps):
+
+- ``linkage``: share of released records whose nearest original, by
+  distance-based linkage on every such column (standardized with the original's
+  mean and standard deviation), is their own (:func:`rumap.risk.linkage.distance_linkage`);
+- ``interval_rank``, ``interval_sd``: interval disclosure, the share of
+  original values inside a rank interval of 10% of the records, or within 5% of
+  a standard deviation, around the released value (:mod:`rumap.risk.interval`);
+- ``sse_sst``: ``sum (x - y)^2 / sum (x - mean x)^2`` over the columns, the
+  information loss ``L = SSE / SST`` of microaggregation (Mas, Eq 1) when the
+  plan is one microaggregation, and the same ratio for any other method;
+- per column the relative change of the mean and of the variance, and per pair
+  of columns the change of the correlation.
+
+Categorical keys (those of the plan's categorical steps), before and after:
+global risk and expected re-identifications (:func:`rumap.risk.individual.individual_risk`),
+records violating k-anonymity (a missing value matches any value, as in
+sdcMicro); suppressions and changed values per variable.
+
+Each step with an R-U map (noise, microaggregation, rank swapping, PRAM) is set
+beside a small simulation of its map (for the numeric methods: record linkage,
+interval disclosure, and the snooper's risk ``1 / squared error`` for the
+targets (default ``max``) of the step's first column under the knowledge
+states ``index`` and ``position``) at the step's parameter value with the
+step's settings, on the data the step got: the map's mean and its 95% band
+(``mean +- 1.96 SE``, as the map draws it), and the 95% prediction interval of
+one release, ``mean +- t(0.975, M - 1) SD sqrt(1 + 1/M)`` with SD = SE sqrt(M)
+the spread of the M simulated releases. A release is one draw, not a mean: it
+is flagged when it lies outside the prediction interval of one release.
+
+The report holds counts, shares, changes and intervals of measures, never a
+value of the data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rumap._validation import InstanceOf, Interval, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
+from rumap.release.apply import STEP_METHODS, ReleaseResult
+from rumap.release.plan import Step
+from rumap.result import json_safe
+
+__all__ = ["MeasureCheck", "StepReport", "ReleaseReport", "numeric_measures", "categorical_measures",
+           "predict_step", "release_report", "PREDICTORS", "ANONYMITY_KS", "SNOOPER_TARGETS"]
+
+#: The k of the k-anonymity violations the report counts (and each suppression step's own k).
+ANONYMITY_KS = (2, 3, 5)
+#: Half-width of the bands in standard errors (as the maps draw them).
+BAND_Z = 1.96
+
+
+@dataclass(frozen=True)
+class MeasureCheck:
+    """A measure of the released draw beside the map's prediction at the step's parameter.
+
+    Parameters
+    ----------
+    measure : str
+        The measure's name (a key of :data:`rumap.risk.measures.DATASET_RISK_MEASURES`
+        or of :data:`rumap.maps.categorical_measures.CATEGORICAL_RISKS`).
+    value : float
+        The measure on this release.
+    mean : float
+        The map's mean at the parameter.
+    band : tuple of float
+        The map's 95% band of the mean, ``mean +- 1.96 SE``.
+    draw_band : tuple of float
+        The 95% prediction interval of one release (module docstring).
+    replicates : int
+        Simulated releases behind the prediction.
+    """
+
+    measure: str
+    value: float
+    mean: float
+    band: tuple[float, float]
+    draw_band: tuple[float, float]
+    replicates: int
+
+    @property
+    def outside(self) -> bool:
+        """Whether this release lies outside the spread of single releases."""
+        tolerance = 1e-9 * max(1.0, abs(self.mean))
+        return bool(self.value < self.draw_band[0] - tolerance or self.value > self.draw_band[1] + tolerance)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Measure, value, mean, bands, replicates and the flag."""
+        return {"measure": self.measure, "value": self.value, "mean": self.mean, "band": list(self.band),
+                "draw_band": list(self.draw_band), "replicates": self.replicates, "outside": self.outside}
+
+
+@dataclass(frozen=True)
+class StepReport:
+    """One step of the release: what it did, and its measures beside its map's prediction.
+
+    Parameters
+    ----------
+    step : Step
+    summary : dict
+        The step's counts (:class:`rumap.release.apply.StepOutcome`).
+    checks : tuple of MeasureCheck
+        Its measures beside the map (empty for a method without a simulated map).
+    prediction : str
+        How the prediction was made, or why there is none.
+    """
+
+    step: Step
+    summary: dict
+    checks: tuple[MeasureCheck, ...] = ()
+    prediction: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The step (a plan entry), its summary, checks and the prediction's note."""
+        return {"step": self.step.to_dict(), "summary": dict(self.summary),
+                "checks": [c.to_dict() for c in self.checks], "prediction": self.prediction}
+
+
+@dataclass(frozen=True)
+class ReleaseReport:
+    """The released file measured against the original.
+
+    Parameters
+    ----------
+    rows : int
+    numeric : dict
+        :func:`numeric_measures` of the plan's numeric columns (empty without any).
+    categorical : dict
+        :func:`categorical_measures` of the plan's keys (empty without any).
+    steps : tuple of StepReport
+    table : dict
+        The table a plan built and protected (:meth:`rumap.release.tables.TableState.summary`:
+        suppressed cells, the audit interval of each primary, the cost), empty without one.
+    notes : tuple of str
+        What a reader should know about the plan (steps that share a seed draw the same random numbers).
+    """
+
+    rows: int
+    numeric: dict = field(default_factory=dict)
+    categorical: dict = field(default_factory=dict)
+    steps: tuple[StepReport, ...] = ()
+    table: dict = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def risk(self) -> dict[str, Any]:
+        """The risk measures of the released file (numeric and categorical)."""
+        out: dict[str, Any] = {}
+        if self.numeric:
+            out["numeric"] = {k: self.numeric.get(k) for k in ("linkage", "interval_rank", "interval_sd")}
+        if self.categorical:
+            out["categorical"] = {"before": self.categorical["before"], "after": self.categorical["after"]}
+        if self.table:
+            out["table"] = {k: v for k, v in self.table.items() if k in ("primary", "suppressed", "secondary",
+                                                                          "protected", "audit", "max_risk")}
+        return out
+
+    def utility(self) -> dict[str, Any]:
+        """The information loss of the released file (numeric and categorical)."""
+        out: dict[str, Any] = {}
+        if self.numeric:
+            out["numeric"] = {k: self.numeric.get(k) for k in ("sse_sst", "columns_changed", "correlations")}
+        if self.categorical:
+            out["categorical"] = {k: self.categorical[k] for k in ("suppressed", "changed")}
+        if self.table:
+            out["table"] = {k: v for k, v in self.table.items() if k in ("cost", "optimal", "total_absolute_deviation",
+                                                                          "max_absolute_deviation")}
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every measure, JSON-ready; no value of the data."""
+        return json_safe({"rows": self.rows, "numeric": self.numeric, "categorical": self.categorical,
+                          "table": self.table, "steps": [s.to_dict() for s in self.steps], "risk": self.risk(),
+                          "utility": self.utility(), "notes": list(self.notes)})
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per check of a step against its map: step, method, measure, value, mean, bands, flag."""
+        rows = [{"step": i + 1, "method": s.step.method, **c.to_dict()} for i, s in enumerate(self.steps)
+                for c in s.checks]
+        return pd.DataFrame(rows, columns=["step", "method", "measure", "value", "mean", "band", "draw_band",
+                                           "replicates", "outside"])
+
+
+def _relative(after: float, before: float) -> float | None:
+    if not (np.isfinite(after) and np.isfinite(before)):
+        return None
+    return float((after - before) / abs(before)) if before != 0 else (0.0 if after == 0 else None)
+
+
+@validate_params({"original": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
+                  "released": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {"original": pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]}),
+                                  "released": pd.DataFrame({"a": [1.5, 1.5, 6.0, 6.0]}), "columns": ["a"]})
+def numeric_measures(original: pd.DataFrame, released: pd.DataFrame, columns: Sequence[str],
+                     budget: WorkBudget = DEFAULT_BUDGET) -> dict[str, Any]:
+    """Risk and information loss of released numeric columns against the original ones.
+
+    Parameters
+    ----------
+    original, released : DataFrame
+        The same records before and after protection (row i of ``released``
+        is record i of ``original``).
+    columns : sequence of str
+        The numeric columns compared.
+    budget : WorkBudget
+        Limits the linkage's work.
+
+    Returns
+    -------
+    dict
+        ``linkage``, ``interval_rank``, ``interval_sd``, ``sse_sst`` (None with
+        the reason in ``notes`` when a column has missing values),
+        ``columns_changed`` (per column the relative change of the mean and
+        variance) and ``correlations`` (per pair, the change).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> original = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]})
+    >>> out = numeric_measures(original, pd.DataFrame({"a": [1.5, 1.5, 6.0, 6.0]}), ["a"])
+    >>> round(out["sse_sst"], 4), out["columns_changed"]["a"]["mean"]
+    (0.2957, 0.0)
+    """
+    from rumap.risk.interval import interval_risk, sdid_risk
+    from rumap.risk.linkage import distance_linkage
+
+    names = list(columns)
+    if original.shape[0] != released.shape[0]:
+        raise InputError("the original and released files must have the same records")
+    x = original[names].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    y = released[names].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    out: dict[str, Any] = {"columns": names, "linkage": None, "interval_rank": None, "interval_sd": None,
+                           "sse_sst": None, "notes": []}
+    complete = np.isfinite(x).all() and np.isfinite(y).all()
+    if complete:
+        out["linkage"] = distance_linkage(x, y, budget=budget).linked_correctly
+        out["interval_rank"] = interval_risk(x, y)
+        out["interval_sd"] = sdid_risk(x, y)
+        sst = float(((x - x.mean(axis=0)) ** 2).sum())
+        out["sse_sst"] = float(((x - y) ** 2).sum()) / sst if sst > 0 else None
+    else:
+        out["notes"].append("a numeric column has missing values: linkage, interval disclosure and SSE/SST "
+                            "need complete columns")
+    out["columns_changed"] = {
+        name: {"mean": _relative(float(np.nanmean(y[:, j])), float(np.nanmean(x[:, j]))),
+               "variance": _relative(float(np.nanvar(y[:, j], ddof=1)), float(np.nanvar(x[:, j], ddof=1)))}
+        for j, name in enumerate(names)}
+    change = (pd.DataFrame(y).corr() - pd.DataFrame(x).corr()).to_numpy()  # pairwise complete
+    out["correlations"] = {f"{names[a]}|{names[b]}": float(change[a, b]) if np.isfinite(change[a, b]) else None
+                           for a, b in combinations(range(len(names)), 2)}
+    return out
+
+
+def _as_text(frame: pd.DataFrame, name: str) -> np.ndarray:
+    column = frame[name]
+    text = column.map(lambda v: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v),
+                      na_action="ignore")
+    return text.to_numpy(dtype=object)
+
+
+@validate_params({"original": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
+                  "released": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
+                  "weight": [None, InstanceOf(str, "a column name")], "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {"original": pd.DataFrame({"s": ["f", "f", "m"]}),
+                                  "released": pd.DataFrame({"s": ["f", "f", None]}), "keys": ["s"]})
+def categorical_measures(original: pd.DataFrame, released: pd.DataFrame, keys: Sequence[str],
+                         weight: str | None = None, ks: Sequence[int] = ANONYMITY_KS,
+                         budget: WorkBudget = DEFAULT_BUDGET) -> dict[str, Any]:
+    """Disclosure risk on categorical keys before and after, suppressions and changed values per variable.
+
+    Parameters
+    ----------
+    original, released : DataFrame
+        The same records before and after protection.
+    keys : sequence of str
+        The key variables.
+    weight : str, optional
+        Sampling weight column (for the individual risk).
+    ks : sequence of int
+        The k of the k-anonymity violations counted.
+    budget : WorkBudget
+
+    Returns
+    -------
+    dict
+        ``before`` and ``after`` (``global_risk``, ``expected_reidentifications``,
+        ``k_anonymity_violations`` by k: records whose key value, a missing value
+        matching any, is shared by fewer than k records), ``suppressed`` (values
+        present before and missing after) and ``changed`` (present in both and
+        different) per variable.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> out = categorical_measures(pd.DataFrame({"s": ["f", "f", "m"]}), pd.DataFrame({"s": ["f", "f", None]}), ["s"])
+    >>> out["after"]["k_anonymity_violations"], out["suppressed"]
+    ({'2': 0, '3': 0, '5': 3}, {'s': 1})
+    """
+    from rumap.risk.individual import individual_risk
+
+    names = list(keys)
+    if original.shape[0] != released.shape[0]:
+        raise InputError("the original and released files must have the same records")
+    out: dict[str, Any] = {"keys": names}
+    for label, frame in (("before", original), ("after", released)):
+        risk = individual_risk(frame, names, weight=weight, budget=budget)
+        out[label] = {"global_risk": risk.global_risk, "expected_reidentifications": risk.expected_reidentifications,
+                      "k_anonymity_violations": {str(k): int((risk.fk < k).sum()) for k in ks}}
+    out["suppressed"], out["changed"] = {}, {}
+    for name in names:
+        was, now = original[name].notna().to_numpy(), released[name].notna().to_numpy()
+        out["suppressed"][name] = int((was & ~now).sum())
+        both = was & now
+        out["changed"][name] = int((_as_text(original, name)[both] != _as_text(released, name)[both]).sum())
+    return out
+
+
+# --- predictions: each step's measures beside a small simulation of its map -----------------------------------
+
+def _check(measure: str, value: float, mean: float, se: float, runs: int) -> MeasureCheck:
+    """A measure beside a simulated map's mean and standard error over ``runs`` releases."""
+    from scipy.stats import t
+
+    spread = se * np.sqrt(runs) * t.ppf(0.975, runs - 1) * np.sqrt(1.0 + 1.0 / runs) if runs > 1 else 0.0
+
+    def share(low: float, high: float) -> tuple[float, float]:  # every measure here is a share, in [0, 1]
+        return float(max(low, 0.0)), float(min(high, 1.0))
+
+    return MeasureCheck(measure, float(value), mean, share(mean - BAND_Z * se, mean + BAND_Z * se),
+                        share(mean - spread, mean + spread), runs)
+
+
+#: The snooper the report sets beside the map by default: the target ``max`` and the knowledge states of the
+#: maps' defaults, on the step's first column.
+SNOOPER_TARGETS = ("max",)
+SNOOPER_KNOWLEDGE = ("index", "position")
+
+
+def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int,
+                    names: Sequence[str]) -> list[MeasureCheck]:
+    """The snooper's risk ``1 / squared error`` on this release beside the map's ``R = 1 / MSE`` (Eq 12).
+
+    One release's squared error e is compared with the map's: mean ``1 / R`` and spread ``SD(e) = SE(R)
+    sqrt(M) / R^2`` (the delta method of :func:`rumap.maps.attacks.risk_estimate`, undone); its prediction
+    interval, as for the other measures and at least 0, is carried to the scale of R.
+    """
+    from scipy.stats import t
+
+    from rumap.maps.attacks import attack_squared_errors, resolve_targets
+
+    targets = resolve_targets(list(names), x[:, 0])
+    errors = attack_squared_errors(y[:, 0][None], targets, list(SNOOPER_KNOWLEDGE))[0]
+    checks = []
+    for i, target in enumerate(names):
+        for j, knowledge in enumerate(SNOOPER_KNOWLEDGE):
+            m = next(m for m in maps if m.target == target and m.knowledge == knowledge)
+            risk, se = float(m.risk[0]), float(m.risk_se[0])
+            error = float(errors[i * len(SNOOPER_KNOWLEDGE) + j])
+            if not (np.isfinite(risk) and risk > 0 and np.isfinite(se)):
+                continue  # an exact snooper: the map has no spread to set the release beside
+            mse, sd = 1.0 / risk, se * np.sqrt(runs) / risk**2
+            spread = sd * t.ppf(0.975, runs - 1) * np.sqrt(1.0 + 1.0 / runs) if runs > 1 else 0.0
+            low, high = max(mse - spread, 0.0), mse + spread
+            checks.append(MeasureCheck(
+                f"snooper {target}/{knowledge}", 1.0 / error if error > 0 else float("inf"), risk,
+                (max(risk - BAND_Z * se, 0.0), risk + BAND_Z * se),
+                (1.0 / high if high > 0 else float("inf"), 1.0 / low if low > 0 else float("inf")), runs))
+    return checks
+
+
+def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
+                        budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
+    from dataclasses import asdict
+
+    from rumap.io.data import numeric_columns
+    from rumap.maps.simulation import SimulationConfig, simulate
+    from rumap.release.apply import _noise_spec
+    from rumap.risk.measures import DATASET_RISK_MEASURES
+
+    x = numeric_columns(before, list(step.columns), source="the step's data")
+    y = numeric_columns(after, list(step.columns), source="the released data")
+    method = STEP_METHODS[step.method].map_method
+    p = dict(step.parameters)
+    if method == "noise":
+        options = asdict(_noise_spec(p, step.columns))
+        value = p["lambda2_frac"] if options["relative"] else p["lambda2"]
+    elif method == "microaggregation":
+        options = {k: p[k] for k in ("algorithm", "standardize", "criterion")}
+        value = p["k"]
+    else:
+        options, value = {}, p["swap_percent"]
+    measures = ("record-linkage", "interval-disclosure")
+    config = SimulationConfig(method=method, values=(value,), method_options=options, targets=tuple(targets),
+                              knowledge=SNOOPER_KNOWLEDGE, risk_measures=measures, replicates=replicates,
+                              seed=step.seed or 0)
+    result = simulate(x, config, budget=budget)
+    runs = 1 if config.deterministic else replicates
+    checks = []
+    for name in measures:
+        m = next(m for m in result.maps if m.knowledge == name)
+        mean, se = float(m.risk[0]), float(m.risk_se[0]) if m.risk_se is not None else 0.0
+        checks.append(_check(name, DATASET_RISK_MEASURES[name].measure(x, y), mean, se, runs))
+    checks += _snooper_checks(x, y, result.maps, runs, config.targets)
+    how = ("the map at this k (deterministic: one run)" if config.deterministic
+           else f"the map at this value, {replicates} simulated releases")
+    return tuple(checks), how
+
+
+def _pram_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
+                     budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
+    from rumap.maps.categorical import pram_map, pram_reidentification
+
+    m = pram_map(before, list(step.keys), [step.parameters["theta"]], replicates=replicates, seed=step.seed or 0,
+                 budget=budget)
+    check = _check("key_matching", pram_reidentification(before, after, list(step.keys)), float(m.risk[0]),
+                   float(m.risk_se[0]), replicates)
+    return (check,), f"the map at this theta, {replicates} simulated releases"
+
+
+#: How a step's map is simulated at its parameter, by step method; methods without a simulated map are absent.
+PREDICTORS: dict[str, Callable[..., tuple[tuple[MeasureCheck, ...], str]]] = {
+    "noise": _numeric_prediction,
+    "microaggregation": _numeric_prediction,
+    "rankswap": _numeric_prediction,
+    "pram": _pram_prediction,
+}
+
+#: Why a step has no prediction, by method.
+_NO_PREDICTION = {
+    "suppress": "the map of local suppression is exact: its R at this k is the released file's global risk",
+    "recode": "no simulated map (banding's map is exact; merges of categories have no map)",
+    "top_bottom": "top and bottom coding has no map",
+    **dict.fromkeys(("table", "primary", "secondary_suppression", "controlled_rounding"),
+                    "a table's maps run over a rule's parameter, the protection level or the rounding base; "
+                    "the report gives the protected table's audit"),
+}
+
+
+@validate_params({"step": InstanceOf(Step), "before": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
+                  "after": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "replicates": "replicates",
+                  "budget": InstanceOf(WorkBudget), "targets": InstanceOf((list, tuple), "a list of target names")},
+                 example=lambda: {"step": Step("rankswap", {"swap_percent": 20.0}, columns=("a",), seed=1),
+                                  "before": pd.DataFrame({"a": np.arange(20.0)}),
+                                  "after": pd.DataFrame({"a": np.arange(20.0)}), "replicates": 5})
+def predict_step(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicates: int = 50,
+                 budget: WorkBudget = DEFAULT_BUDGET, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
+    """A step's measures on its release beside its map simulated at the step's parameter.
+
+    Parameters
+    ----------
+    step : Step
+    before, after : DataFrame
+        The data the step got and the data it gave.
+    replicates : int
+        Simulated releases behind the prediction.
+    budget : WorkBudget
+    targets : sequence of str
+        The snooper's targets on the step's first column (``max``, ``min``,
+        ``pXX``, ``row:I``; :func:`rumap.maps.attacks.parse_target`).
+
+    Returns
+    -------
+    checks : tuple of MeasureCheck
+        Empty when the method has no simulated map.
+    note : str
+        How the prediction was made, or why there is none.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from rumap.release.apply import apply_step
+    >>> step = Step("noise", {"lambda2_frac": 0.5}, columns=("a",), seed=2)
+    >>> before = pd.DataFrame({"a": np.random.default_rng(0).normal(size=200)})
+    >>> after, _ = apply_step(before, step)
+    >>> checks, note = predict_step(step, before, after, replicates=20)
+    >>> [c.measure for c in checks][:3], checks[0].draw_band[0] <= checks[0].mean <= checks[0].draw_band[1]
+    (['record-linkage', 'interval-disclosure', 'snooper max/index'], True)
+    """
+    predictor = PREDICTORS.get(step.method)
+    if predictor is None:
+        return (), _NO_PREDICTION.get(step.method, "no map")
+    return predictor(before, after, step, replicates, budget, targets)
+
+
+def _union(steps: Sequence[Step], target: str) -> list[str]:
+    names: dict[str, None] = {}
+    for step in steps:
+        if STEP_METHODS[step.method].target == target:
+            names.update(dict.fromkeys(step.names))
+    return list(names)
+
+
+@validate_params({"original": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "result": InstanceOf(ReleaseResult),
+                  "weight": [None, InstanceOf(str, "a column name")],
+                  "replicates": [None, Interval("int", 2, 10_000, "both", "simulated releases per step")],
+                  "budget": InstanceOf(WorkBudget), "targets": InstanceOf((list, tuple), "a list of target names")},
+                 example=lambda: _report_example())
+def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | None = None,
+                   replicates: int | None = 50, budget: WorkBudget = DEFAULT_BUDGET,
+                   targets: Sequence[str] = SNOOPER_TARGETS) -> ReleaseReport:
+    """The report of a release: the released file against the original, each step beside its map.
+
+    Parameters
+    ----------
+    original : DataFrame
+        The data the plan was applied to.
+    result : ReleaseResult
+        :func:`rumap.release.apply.apply_plan` of it.
+    weight : str, optional
+        Sampling weight column for the risk on categorical keys.
+    replicates : int or None, default 50
+        Simulated releases per step for the maps' predictions; None leaves the
+        predictions out.
+    budget : WorkBudget
+    targets : sequence of str, default ("max",)
+        The snooper's targets beside the maps of the numeric steps.
+
+    Returns
+    -------
+    ReleaseReport
+
+    Examples
+    --------
+    >>> report = release_report(**_report_example())
+    >>> round(report.numeric["sse_sst"], 4), report.steps[0].checks[0].outside
+    (0.2957, False)
+    """
+    steps = [o.step for o in result.outcomes]
+    microdata_steps = [s for s in steps if STEP_METHODS[s.method].stage == "microdata"]
+    columns, keys = _union(microdata_steps, "columns"), _union(microdata_steps, "keys")
+    ks = sorted({*ANONYMITY_KS, *(s.parameters["k"] for s in steps if s.method == "suppress")})
+    released = result.microdata
+    numeric = numeric_measures(original, released, columns, budget=budget) if columns else {}
+    categorical = categorical_measures(original, released, keys, weight=weight, ks=ks, budget=budget) \
+        if keys else {}
+    reports = []
+    outputs = [*result.inputs[1:], result.table if result.table is not None else result.data]
+    for outcome, before, after in zip(result.outcomes, result.inputs, outputs, strict=True):
+        if replicates is None:
+            checks, note = (), "predictions not asked for"
+        else:
+            try:
+                checks, note = predict_step(outcome.step, before, after, replicates, budget, targets)
+            except InputError as exc:
+                checks, note = (), f"no prediction: {exc}"
+        reports.append(StepReport(outcome.step, dict(outcome.summary), checks, note))
+    table = result.table.summary() if result.table is not None else {}
+    return ReleaseReport(int(result.data.shape[0]), numeric, categorical, tuple(reports), table,
+                         _shared_seeds(steps))
+
+
+def _shared_seeds(steps: Sequence[Step]) -> tuple[str, ...]:
+    """A note for each seed that several steps drawing random numbers share."""
+    by_seed: dict[int, list[int]] = {}
+    for i, step in enumerate(steps):
+        if STEP_METHODS[step.method].random:
+            by_seed.setdefault(int(step.seed or 0), []).append(i + 1)
+    return tuple(f"steps {', '.join(map(str, numbers))} share the seed {seed}: they draw the same random numbers, "
+                 "so their perturbations are not independent (and a step's map prediction assumes they are); "
+                 "give each step its own seed" for seed, numbers in by_seed.items() if len(numbers) > 1)
+
+
+def _report_example() -> dict[str, Any]:
+    from rumap.release.apply import apply_plan
+    from rumap.release.plan import ReleasePlan
+
+    original = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]})
+    plan = ReleasePlan((Step("microaggregation", {"k": 2}, columns=("a",)),))
+    return {"original": original, "result": apply_plan(original, plan), "replicates": 2}
+
