@@ -117,7 +117,21 @@ def recode(data: Any, mapping: Mapping[str, Mapping[Any, Any]], source: str = "t
     return frame
 
 
+def _numeric_key(frame: pd.DataFrame, name: str, source: str, need: str) -> pd.Series:
+    """Column ``name`` as finite numbers (missing stays missing); text or infinite values are refused by count."""
+    column = frame[name]
+    values = pd.to_numeric(column, errors="coerce")
+    text = int((values.isna() & column.notna()).sum())
+    if text:
+        raise InputError(f"{source}: column {name!r} is not numeric: it holds {text} value(s) that are not numbers; {need}")
+    infinite = int(np.isinf(values.to_numpy(dtype=float, na_value=np.nan)).sum())
+    if infinite:
+        raise InputError(f"{source}: column {name!r} holds {infinite} infinite value(s); {need} that are finite")
+    return values
+
+
 @validate_params({"width": Interval("float", 0.0, None, "neither", "a band width > 0"),
+                  "origin": Interval("float", None, None, "both", "where the bands start"),
                   "source": InstanceOf(str, "a name for messages")},
                  example=lambda: {"data": pd.DataFrame({"age": [23, 37, 41]}), "variable": "age", "width": 10})
 def band(data: Any, variable: str | int, width: float, origin: float = 0.0, source: str = "the data") -> pd.DataFrame:
@@ -147,9 +161,7 @@ def band(data: Any, variable: str | int, width: float, origin: float = 0.0, sour
     """
     frame = as_frame(data, source).copy()
     (name,) = select_columns(frame, [variable], source, what="banded")
-    values = pd.to_numeric(frame[name], errors="coerce")
-    if values.notna().sum() < frame[name].notna().sum():
-        raise InputError(f"{source}: column {name!r} is not numeric; bands need numbers")
+    values = _numeric_key(frame, name, source, "bands need numbers")
     low = origin + np.floor((values - origin) / width) * width
     integer = float(width).is_integer() and float(origin).is_integer()
 
@@ -197,7 +209,7 @@ def top_bottom_code(data: Any, variable: str | int, above: float | None = None, 
         raise InputError(f"below ({below:g}) must not exceed above ({above:g})")
     frame = as_frame(data, source).copy()
     (name,) = select_columns(frame, [variable], source, what="coded")
-    values = pd.to_numeric(frame[name], errors="coerce")
+    values = _numeric_key(frame, name, source, "top and bottom coding need numbers")
     out = frame[name].astype(object).where(frame[name].isna(), values.map(lambda v: f"{v:g}"))
     if above is not None:
         out[values > above] = f">{above:g}"

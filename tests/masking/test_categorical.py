@@ -150,3 +150,26 @@ def test_weight_noise_keeps_the_total_and_the_floor():
     np.testing.assert_allclose(perturb_weights(weights, 0.0, seed=1), weights)
     with pytest.raises(InputError, match="weights must be finite numbers >= 1"):
         perturb_weights([0.5, 2.0], 0.1)
+
+
+@pytest.mark.parametrize("values", [[1.0, np.inf, 3.0], [1.0, -np.inf, 3.0]])
+def test_band_and_top_coding_refuse_infinite_values_by_count(values):
+    frame = pd.DataFrame({"income": values})
+    with pytest.raises(InputError, match="'income' holds 1 infinite value"):
+        band(frame, "income", 10)
+    with pytest.raises(InputError, match="'income' holds 1 infinite value"):
+        top_bottom_code(frame, "income", above=2)
+
+
+def test_top_coding_refuses_a_text_column_instead_of_writing_nan():
+    frame = pd.DataFrame({"region": ["north", "south", "east"]})
+    with pytest.raises(InputError, match="'region' is not numeric: it holds 3 value\\(s\\) that are not numbers"):
+        top_bottom_code(frame, "region", above=5)
+    with pytest.raises(InputError, match="'region' is not numeric"):
+        band(frame, "region", 5)
+
+
+def test_band_refuses_a_non_finite_origin():
+    frame = pd.DataFrame({"age": [23, 37]})
+    with pytest.raises(InputError, match="origin"):
+        band(frame, "age", 10, origin=float("nan"))
