@@ -32,7 +32,7 @@ from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
-from rumap.risk.individual import individual_risk, key_frequencies_with_missing
+from rumap.risk.individual import individual_risk, key_frequencies_with_missing, sampling_weights
 
 __all__ = ["parse_merge", "recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
            "PramResult", "perturb_weights", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
@@ -354,10 +354,7 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
             raise InputError("household_variables need the household identifier column (household)")
         (household_name,) = select_columns(frame, [household], source, what="household")
         members = pd.factorize(frame[household_name])[0]
-    weights = None
-    if weight is not None:
-        (weight_name,) = select_columns(frame, [weight], source, what="weight")
-        weights = pd.to_numeric(frame[weight_name], errors="coerce").to_numpy(dtype=float)
+    weights = None if weight is None else sampling_weights(frame, weight, names, source)
     threshold = k if k is not None else 1
     rounds = 0
     while rounds <= p * frame.shape[0]:  # each pass suppresses at least one value, so this ends

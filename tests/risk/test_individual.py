@@ -159,3 +159,14 @@ def test_cli_sensitive_adds_l_diversity():
     assert len(out["l_diversity"]) == out["n"] and out["l_diversity_min"] == min(out["l_diversity"])
     assert_bad_input(run_cli("risk", "individual", "--data", SURVEY, "--keys", "sex", "--sensitive", "sex"),
                      "also a key")
+
+
+@pytest.mark.parametrize("big", [1e308, 1.7e308, 1e14])
+def test_weights_summing_past_any_population_are_refused_before_arithmetic(big):
+    import warnings
+
+    frame = pd.DataFrame({"sex": ["f", "f", "m"], "w": [big, big, 2.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InputError, match="'w' sum to .* population units"):
+            individual_risk(frame, ["sex"], weight="w")
