@@ -10,7 +10,15 @@ import argparse
 
 import numpy as np
 
-from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, validate_params
+from rumap._validation import (
+    Boolean,
+    InstanceOf,
+    assumes_valid,
+    check_scalar,
+    parse_integer,
+    parse_number,
+    validate_params,
+)
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
@@ -36,7 +44,8 @@ METHOD_FLAGS = {
 
 @validate_params({"text": InstanceOf(str, "text such as 0:1:11"), "name": InstanceOf(str), "integer": Boolean()},
                  example=lambda: {"text": "0:1:11"})
-def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.ndarray:
+def parse_grid(text: str, name: str = "lambda2", integer: bool = False, budget: WorkBudget | None = None
+               ) -> np.ndarray:
     """Parse the value of a grid flag, written ``START:STOP:NUM`` (or ``START:STOP`` for integers).
 
     ``START:STOP:NUM`` gives ``NUM`` evenly spaced values from START to STOP
@@ -51,6 +60,9 @@ def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.nd
         The parameter, named ``--name`` (underscores as hyphens) in messages.
     integer : bool
         Whether the grid is of integers.
+    budget : WorkBudget, optional
+        Its grid limit is checked before the grid is built (default
+        :data:`rumap.budget.DEFAULT_BUDGET`).
 
     Returns
     -------
@@ -73,21 +85,24 @@ def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.nd
         raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}")
     try:
         if integer:
-            start, stop = int(parts[0]), int(parts[1])
-            step = int(parts[2]) if len(parts) == 3 else 1
+            start, stop = parse_integer(parts[0]), parse_integer(parts[1])
+            step = parse_integer(parts[2]) if len(parts) == 3 else 1
         else:
-            start, stop, num = float(parts[0]), float(parts[1]), int(parts[2])
+            start, stop, num = parse_number(parts[0]), parse_number(parts[1]), parse_integer(parts[2])
     except ValueError:
-        raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}") from None
+        raise InputError(f"--{name.replace('_', '-')} must be {form} in ASCII digits, got {text!r}") from None
+    budget = DEFAULT_BUDGET if budget is None else budget
     if integer:
         if step < 1 or stop < start:
             raise InputError(f"--{name.replace('_', '-')} must have START <= STOP and STEP >= 1, got {text!r}")
+        budget.check_grid((stop - start) // step + 1, name)  # before the grid is built
         return np.arange(start, stop + 1, step, dtype=int)
     if not (np.isfinite(start) and np.isfinite(stop)):
         raise InputError(f"--{name.replace('_', '-')} must have finite START and STOP, got {text!r}")
     check_scalar("grid_num", num)
     if stop < start:
         raise InputError(f"--{name.replace('_', '-')} must have START <= STOP, got {text!r}")
+    budget.check_grid(num, name)
     return np.linspace(start, stop, num)
 
 

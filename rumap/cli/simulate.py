@@ -145,7 +145,7 @@ def _grid(args: argparse.Namespace) -> tuple[tuple, bool]:
         raise InputError(f"--method {args.method} needs one grid: {' or '.join(f for _, f, _ in own)}")
     attr, text = next(iter(given.items()))
     flag, kwargs = next((f, kw) for a, f, kw in own if a == attr)
-    values = parse_grid(text, flag.lstrip("-").replace("-", "_"), **kwargs)
+    values = parse_grid(text, flag.lstrip("-").replace("-", "_"), **kwargs, budget=budget_from_args(args))
     return tuple(values.tolist()), attr == "lambda2_frac"
 
 
@@ -314,7 +314,7 @@ def _run_categorical(args: argparse.Namespace) -> int:
     text = getattr(args, method.parameter)
     if text is None:
         raise InputError(f"--method {args.method} needs {flag} (the grid of {method.parameter})")
-    values = parse_grid(text, method.parameter, integer=method.integer)
+    values = parse_grid(text, method.parameter, integer=method.integer, budget=budget_from_args(args))
     for name in ("replicates", "seed"):
         check_flag(f"--{name}", name, getattr(args, name))
     options = _categorical_options(args)

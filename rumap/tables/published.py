@@ -25,6 +25,18 @@ TOTAL_LABEL = "Total"
 
 
 
+def _check_labels(labels: tuple[str, ...], kind: str) -> None:
+    """Refuse repeated labels, and a total among the inner rows or columns (totals come last)."""
+    seen: set[str] = set()
+    for position, label in enumerate(labels, start=1):
+        if label.strip().lower() == TOTAL_LABEL.lower():
+            raise InputError(f"{kind} {position} is labelled {label!r} but is not the last {kind}: "
+                             f"the total {kind} must come last, once")
+        if label in seen:
+            raise InputError(f"{kind} label {label!r} appears more than once: each {kind} needs its own label")
+        seen.add(label)
+
+
 @dataclass(frozen=True)
 class PublishedTable:
     """A 2-D table with its row and column totals, suppressed entries as NaN.
@@ -62,6 +74,8 @@ class PublishedTable:
             r, c = np.argwhere(values < 0)[0]
             raise InputError(f"row {self._label(r, rows)!r}, column {self._label(c, cols)!r} is negative "
                              f"({values[r, c]:g}); tables here are of non-negative counts or magnitudes")
+        _check_labels(rows, "row")
+        _check_labels(cols, "column")
         values.setflags(write=False)
         object.__setattr__(self, "row_labels", rows)
         object.__setattr__(self, "column_labels", cols)

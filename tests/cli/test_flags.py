@@ -26,3 +26,29 @@ def test_every_grid_parameter_and_method_option_has_a_flag():
     for option, (flag, method) in METHOD_FLAGS.items():
         assert flag == "--" + option.replace("_", "-")
         assert option in METHODS[method].defaults
+
+
+def test_a_grid_over_the_limit_is_refused_before_it_is_built(monkeypatch):
+    def no_arange(*args, **kwargs):
+        raise AssertionError("the grid was built")
+
+    monkeypatch.setattr(np, "arange", no_arange)
+    monkeypatch.setattr(np, "linspace", no_arange)
+    with pytest.raises(InputError, match="the k grid has 100000000 values, over the limit"):
+        parse_grid("1:100000000", "k", integer=True)
+    with pytest.raises(InputError, match="the lambda2 grid has 100000 values"):
+        parse_grid("0:1:100000", "lambda2")
+
+
+@pytest.mark.parametrize("text", ["0:1:\u0661\u0660", "\uff10:1:5", "0:1:5.5"])
+def test_grids_are_read_in_ascii_digits(text):
+    with pytest.raises(InputError, match="ASCII digits"):
+        parse_grid(text, "lambda2")
+
+
+def test_a_number_flag_in_other_digits_is_one_line_and_exit_2(capsys):
+    from rumap.cli import main
+
+    assert main(["analytic", "--n", "\u0662\u0660", "--sigma2", "1", "--lambda2", "0:1:3", "--state", "record"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "argument --n: '\u0662\u0660' is not a number written in ASCII digits" in err[0]
