@@ -10,15 +10,7 @@ import argparse
 
 import numpy as np
 
-from rumap._validation import (
-    Boolean,
-    InstanceOf,
-    assumes_valid,
-    check_scalar,
-    parse_integer,
-    parse_number,
-    validate_params,
-)
+from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, validate_params
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
@@ -84,11 +76,13 @@ def parse_grid(text: str, name: str = "lambda2", integer: bool = False, budget: 
     if len(parts) not in ((2, 3) if integer else (3,)):
         raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}")
     try:
+        if not str(text).isascii():  # int() and float() read any Unicode digit
+            raise ValueError(text)
         if integer:
-            start, stop = parse_integer(parts[0]), parse_integer(parts[1])
-            step = parse_integer(parts[2]) if len(parts) == 3 else 1
+            start, stop = int(parts[0]), int(parts[1])
+            step = int(parts[2]) if len(parts) == 3 else 1
         else:
-            start, stop, num = parse_number(parts[0]), parse_number(parts[1]), parse_integer(parts[2])
+            start, stop, num = float(parts[0]), float(parts[1]), int(parts[2])
     except ValueError:
         raise InputError(f"--{name.replace('_', '-')} must be {form} in ASCII digits, got {text!r}") from None
     budget = DEFAULT_BUDGET if budget is None else budget

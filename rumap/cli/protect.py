@@ -210,6 +210,8 @@ def run_suppress(args: argparse.Namespace) -> int:
     except InputError as exc:
         raise InputError(str(exc).replace("max_risk must", "--max-risk must").replace("give k ", "give --k ")) \
             from None
+    if not result.feasible:
+        raise InputError(str(result.reason).replace("k = ", "--k ", 1))
     summary = {"method": "suppress", "optimal": False, **result.to_dict()}
     lines = [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
              f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "

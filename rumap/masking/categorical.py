@@ -35,7 +35,7 @@ from rumap.risk.cells import cell_frequencies, key_codes
 from rumap.risk.individual import individual_risk, key_frequencies_with_missing, sampling_weights
 
 __all__ = ["parse_merge", "recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
-           "PramResult", "perturb_weights", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
+           "PramResult", "perturb_weights", "key_importance", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
 
 #: Most categories whose PRAM matrix is built as a dense array (c x c numbers; 2,000 -> 32 MB).
 MAX_DENSE_PRAM_CATEGORIES = 2_000
@@ -236,6 +236,11 @@ class SuppressionResult:
         The individual-risk threshold reached, if asked for.
     rounds : int
         Passes over the records at risk.
+    feasible : bool
+        False when the target cannot be reached by any suppression (k larger
+        than the file); then nothing was suppressed and :attr:`reason` says why.
+    reason : str or None
+        Why the target is out of reach, when it is.
     """
 
     data: pd.DataFrame = field(repr=False)
@@ -244,6 +249,8 @@ class SuppressionResult:
     k: int | None
     max_risk: float | None
     rounds: int
+    feasible: bool = True
+    reason: str | None = None
 
     @property
     def suppressed_share(self) -> float:
@@ -258,7 +265,43 @@ class SuppressionResult:
         """Counts, not data: suppressions per variable, their total and share, the target reached."""
         return {"keys": list(self.keys), "k": self.k, "max_risk": self.max_risk, "rounds": self.rounds,
                 "suppressed": int(self.suppressed.sum()), "suppressed_share": self.suppressed_share,
-                "per_variable": {k: int(v) for k, v in zip(self.keys, self.suppressed.sum(axis=0), strict=True)}}
+                "per_variable": {k: int(v) for k, v in zip(self.keys, self.suppressed.sum(axis=0), strict=True)},
+                "feasible": self.feasible, "reason": self.reason}
+
+
+def key_importance(importance: Mapping[str, float] | None, keys: Sequence[str], default: float) -> np.ndarray:
+    """The importance of each key (``default`` where not given), refusing unknown variables and non-numbers.
+
+    Parameters
+    ----------
+    importance : mapping or None
+        ``{variable: number}``; every variable must be one of ``keys``.
+    keys : sequence of str
+    default : float
+        The importance of a key not named.
+
+    Returns
+    -------
+    ndarray of float, shape (len(keys),)
+
+    Examples
+    --------
+    >>> key_importance({"sex": 2}, ["sex", "region"], 0.0).tolist()
+    [2.0, 0.0]
+    """
+    given = dict(importance or {})
+    unknown = [name for name in given if name not in keys]
+    if unknown:
+        raise InputError(f"importance names {', '.join(map(repr, unknown))}, which is not among the keys "
+                         f"({', '.join(keys)})")
+    values = []
+    for name in keys:
+        value = given.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(value):
+            raise InputError(f"importance of {name!r} must be a finite number, got {value!r:.60}")
+        values.append(float(value))
+    return np.array(values)
 
 
 def _unsafe_counts(codes: np.ndarray, rows: np.ndarray, threshold: int, dimension: int) -> np.ndarray:
@@ -338,9 +381,12 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
     depth = p if dimension is None else int(dimension)
     if not 1 <= depth <= p:
         raise InputError(f"dimension must be between 1 and the number of keys ({p}), got {dimension!r}")
-    rank = np.array([float((importance or {}).get(name, 0.0)) for name in names])
-    if not np.isfinite(rank).all():
-        raise InputError("importance values must be finite numbers")
+    rank = key_importance(importance, names, 0.0)
+    if k is not None and k > frame.shape[0]:
+        reason = (f"k = {k} is more than the {frame.shape[0]} records of {source}: no suppression makes a record "
+                  f"{k}-anonymous (a record shares its key with at most {frame.shape[0]}); nothing was suppressed")
+        return SuppressionResult(data=frame, keys=tuple(names), suppressed=np.zeros((frame.shape[0], p), dtype=bool),
+                                 k=k, max_risk=max_risk, rounds=0, feasible=False, reason=reason)
     codes = key_codes(frame, names)
     categories = codes.max(axis=0) + 1
     suppressed = np.zeros(codes.shape, dtype=bool)

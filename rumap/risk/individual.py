@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, Interval, NumberArray, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -169,7 +169,8 @@ def _risk(fk: np.ndarray, Fk: np.ndarray) -> np.ndarray:
     return risk
 
 
-@validate_params({"source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
+@validate_params({"weights": [None, NumberArray(Interval("float", 1.0, None, "left", "a sampling weight"), (1,))],
+                  "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"data": _example()["data"], "keys": ["sex", "region"]})
 def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: np.ndarray | None = None,
                                  source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET
@@ -209,6 +210,8 @@ def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: 
     frame = as_frame(data, source)
     names = select_columns(frame, keys, source, what="key")
     n = frame.shape[0]
+    if weights is not None and len(weights) != n:
+        raise InputError(f"weights has {len(weights)} entries but {source} has {n} records")
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
     codes = key_codes(frame, names)
     group, frequency, complete = cell_frequencies(codes, range(len(names)))

@@ -98,9 +98,17 @@ class PublishedTable:
             Default ``"1"``, ``"2"``, ...
         suppressed : array_like of bool, shape (R, C) or (R + 1, C + 1), optional
         """
-        arr = np.asarray(cells, dtype=float)
+        try:
+            arr = np.asarray(cells, dtype=float)
+        except (TypeError, ValueError):
+            raise InputError("cells must be a 2-D array of numbers (suppress cells with `suppressed`, "
+                             "not with text)") from None
         if arr.ndim != 2 or arr.size == 0:
             raise InputError(f"cells must be a non-empty 2-D array, got shape {arr.shape}")
+        if not np.isfinite(arr).all():
+            r, c = np.argwhere(~np.isfinite(arr))[0]
+            raise InputError(f"cells must be finite numbers; row {r + 1}, column {c + 1} is {arr[r, c]} "
+                             "(mark suppressed cells with `suppressed`)")
         full = np.zeros((arr.shape[0] + 1, arr.shape[1] + 1))
         full[:-1, :-1] = arr
         full[:-1, -1] = arr.sum(axis=1)

@@ -173,3 +173,21 @@ def test_band_refuses_a_non_finite_origin():
     frame = pd.DataFrame({"age": [23, 37]})
     with pytest.raises(InputError, match="origin"):
         band(frame, "age", 10, origin=float("nan"))
+
+
+def test_k_larger_than_the_file_is_an_infeasible_status_not_a_file_of_blanks():
+    frame = pd.DataFrame({"sex": ["f", "m", "f"], "region": ["a", "b", "a"]})
+    result = local_suppression(frame, ["sex", "region"], k=4)
+    assert not result.feasible and "k = 4 is more than the 3 records" in result.reason
+    assert not result.suppressed.any() and result.data.astype(str).equals(frame.astype(str))
+    assert result.to_dict()["feasible"] is False
+    assert local_suppression(frame, ["sex", "region"], k=3).feasible
+
+
+@pytest.mark.parametrize("importance, message", [({"age": 1.0}, "'age', which is not among the keys"),
+                                                 ({"sex": "high"}, "importance of 'sex' must be a finite number"),
+                                                 ({"sex": float("nan")}, "importance of 'sex' must be a finite")])
+def test_importance_of_an_unknown_variable_or_not_a_number_is_refused(importance, message):
+    frame = pd.DataFrame({"sex": ["f", "m", "f"], "region": ["a", "b", "a"]})
+    with pytest.raises(InputError, match=message):
+        local_suppression(frame, ["sex", "region"], k=2, importance=importance)

@@ -170,3 +170,11 @@ def test_weights_summing_past_any_population_are_refused_before_arithmetic(big):
         warnings.simplefilter("error")
         with pytest.raises(InputError, match="'w' sum to .* population units"):
             individual_risk(frame, ["sex"], weight="w")
+
+
+def test_weights_of_the_wrong_length_or_below_one_are_refused_by_name():
+    frame = pd.DataFrame({"sex": ["f", "m", "f"]})
+    with pytest.raises(InputError, match="weights has 5 entries but the data has 3 records"):
+        key_frequencies_with_missing(frame, ["sex"], np.ones(5))
+    with pytest.raises(InputError, match="weights"):
+        key_frequencies_with_missing(frame, ["sex"], np.array([1.0, 0.5, 2.0]))
