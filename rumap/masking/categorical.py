@@ -121,7 +121,7 @@ def _numeric_key(frame: pd.DataFrame, name: str, source: str, need: str) -> pd.S
     """Column ``name`` as finite numbers (missing stays missing); text or infinite values are refused by count."""
     column = frame[name]
     values = pd.to_numeric(column, errors="coerce")
-    text = int((values.isna() & column.notna()).sum())
+    text = int((values.isna().to_numpy() & column.notna().to_numpy()).sum())
     if text:
         raise InputError(f"{source}: column {name!r} is not numeric: it holds {text} value(s) that are not numbers; {need}")
     infinite = int(np.isinf(values.to_numpy(dtype=float, na_value=np.nan)).sum())
