@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, Interval, validate_params
+from rumap._validation import SEED, InstanceOf, Interval, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -269,6 +269,7 @@ class SuppressionResult:
                 "feasible": self.feasible, "reason": self.reason}
 
 
+@assumes_valid
 def key_importance(importance: Mapping[str, float] | None, keys: Sequence[str], default: float) -> np.ndarray:
     """The importance of each key (``default`` where not given), refusing unknown variables and non-numbers.
 

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, NumberArray, validate_params
+from rumap._validation import InstanceOf, Interval, NumberArray, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -376,6 +376,7 @@ def l_diversity(data: Any, keys: Sequence[str | int], sensitive: str, source: st
     return out
 
 
+@assumes_valid
 def sampling_weights(frame: pd.DataFrame, weight: str | int, keys: Sequence[str], source: str) -> np.ndarray:
     """Column ``weight`` of ``frame`` as sampling weights: each a number >= 1, their total a population size.
 
