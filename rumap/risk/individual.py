@@ -33,11 +33,13 @@ from rumap._validation import InstanceOf, Interval, NumberArray, assumes_valid, 
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
-from rumap.risk.cells import cell_frequencies, key_codes, wildcard_matches
+from rumap.risk.cells import cell_frequencies, key_codes, missing_patterns, wildcard_frequencies, wildcard_matches
 
 __all__ = ["IndividualRisk", "individual_risk", "key_frequencies_with_missing", "negative_binomial_risk",
            "l_diversity", "MAX_POPULATION", "sampling_weights"]
 
+#: The cost of one pair of missing-value patterns in the frequency count, in the budget's steps (a few array calls).
+PATTERN_STEPS = 1_000
 #: Largest population the sampling weights may add up to (a thousand times the world's people).
 MAX_POPULATION = 1e13
 
@@ -214,21 +216,11 @@ def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: 
         raise InputError(f"weights has {len(weights)} entries but {source} has {n} records")
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
     codes = key_codes(frame, names)
-    group, frequency, complete = cell_frequencies(codes, range(len(names)))
-    incomplete = np.flatnonzero(~complete)
-    fk = frequency.copy()
-    Fk = np.zeros(n)
-    if complete.any():
-        Fk[complete] = np.bincount(group[complete], weights=w[complete])[group[complete]]
-    if incomplete.size:
-        budget.check_work(float(incomplete.size) * n * len(names),
-                          f"{incomplete.size} records with missing key values x {n} records x {len(names)} keys")
-        for j in incomplete:  # a record with missing values matches every record that agrees where both are known
-            agree = wildcard_matches(codes, j)
-            fk[j], Fk[j] = int(agree.sum()), float(w[agree].sum())
-            others = agree & complete  # and counts for each complete record it matches
-            fk[others] += 1
-            Fk[others] += w[j]
+    patterns = missing_patterns(codes)[0].shape[0]
+    budget.check_work(float(patterns) * (n * len(names) + patterns * PATTERN_STEPS),
+                      f"{int((codes < 0).any(axis=1).sum())} records with missing key values in {patterns} patterns "
+                      f"x {n} records x {len(names)} keys")
+    fk, Fk = wildcard_frequencies(codes, w)
     return fk, Fk
 
 
