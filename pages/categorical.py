@@ -27,7 +27,7 @@ from dashboard.provenance import show_page_file
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, banding_map, pram_map, suppression_map
-from rumap.masking.categorical import parse_merge, pram_matrix, recode
+from rumap.masking.categorical import MAX_LISTED_PRAM_CATEGORIES, parse_merge, pram_matrix, recode
 from rumap.present.plotting import ru_map_figure
 from rumap.present.report import csv_text
 from rumap.risk.individual import individual_risk, l_diversity
@@ -353,10 +353,15 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
         theta = float(number("theta", "theta (probability that a value is kept)", "cat_theta", 0.8, format="%.2f"))
         variable = remembered(st.selectbox, "key variable", "cat_matrix_variable", s.keys[0], options=list(s.keys))
         counts = frame[variable].dropna().astype(str).value_counts(sort=False)
-        matrix = pram_matrix(counts.to_numpy(dtype=float), theta)
         st.caption("Row: the true category; column: the released one. P = theta I + (1 - theta) 1 pi^T keeps "
                    "the expected frequencies (pi P = pi).")
-        st.dataframe(pd.DataFrame(matrix, index=counts.index, columns=counts.index).round(4), width="stretch")
+        if len(counts) > MAX_LISTED_PRAM_CATEGORIES:
+            st.info(f"{variable} has {len(counts):,} categories: the matrix is too large to list here "
+                    f"(up to {MAX_LISTED_PRAM_CATEGORIES}). Each row keeps its category with probability theta "
+                    "and otherwise draws one from the variable's own distribution.")
+        else:
+            matrix = pram_matrix(counts.to_numpy(dtype=float), theta)
+            st.dataframe(pd.DataFrame(matrix, index=counts.index, columns=counts.index).round(4), width="stretch")
     cli = command("simulate", "--data", file.path, "--method", "pram", "--keys", ",".join(s.keys), "--theta",
                   "0.2:1:5", "--replicates", replicates, "--seed", 0, *_weight_flag(s),
                   *m.flags(), "--json")

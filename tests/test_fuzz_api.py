@@ -20,10 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rumap
+from rumap.databases.queries import parse_query
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, summary_table
 from rumap.maps.tables import protection_map, rule_map
+from rumap.masking.categorical import band, local_suppression, pram, top_bottom_code
 from rumap.result import RUMap
+from rumap.risk.individual import individual_risk, key_frequencies_with_missing
 from rumap.tables.microdata import table_from_microdata
 
 RNG = np.random.default_rng(4)
@@ -44,6 +47,7 @@ NAMES = [123, None, [1, 2], {"x": 1}, "nosuchname", ""]
 MICRODATA = pd.DataFrame({"r": ["a", "a", "b", "b", "b", "a"], "c": ["x", "y", "x", "y", "x", "x"],
                           "v": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "s": list("uvwxyz"), "neg": [1.0, -2.0, 3.0, 4.0, 5.0, 6.0]})
 MICRO_TABLE = table_from_microdata(MICRODATA, "r", "c", response="v")
+KEYED = pd.DataFrame({"sex": ["f", "m", "f", "m"], "region": ["a", "a", "b", "b"], "age": [23.0, 37.0, 41.0, 58.0]})
 
 #: (function, valid keyword arguments, {argument: (bad values, what the message must name)})
 CASES = [
@@ -121,6 +125,25 @@ CASES = [
       "columns": ([["nope"], 5, "a"], "")}),
     (rumap.spec_from_dict, {"d": rumap.AnalyticSpec(n=200, sigma2=1.0, states=("record",)).to_dict()},
      {"d": ([{}, None, [], {"kind": "magic"}, {"kind": "analytic", "n": "x"}], "")}),
+    (rumap.PublishedTable.from_cells, {"cells": [[1.0, 2.0], [3.0, 4.0]]},
+     {"cells": ([[["a", "b"], ["c", "d"]], [[1.0, NAN], [3.0, 4.0]], [[1.0, INF], [3.0, 4.0]], [], "x"], "cells")}),
+    (band, {"data": KEYED, "variable": "age", "width": 10.0},
+     {"width": (POSITIVE, "width"), "origin": (NUMBER, "origin"), "data": ([KEYED.assign(age=[1.0, INF, 3.0, 4.0])],
+                                                                          "'age'"),
+      "variable": (["sex", "nosuch"], "")}),
+    (top_bottom_code, {"data": KEYED, "variable": "age", "above": 50.0},
+     {"variable": (["sex"], "'sex' is not numeric"), "above": ([NAN, INF, "a"], "above")}),
+    (pram, {"data": KEYED, "keys": ["sex"], "theta": 0.5, "seed": 1},
+     {"theta": (FRACTION, "theta"), "seed": (SEED, "seed"), "keys": ([["nosuch"], [], 5], "")}),
+    (local_suppression, {"data": KEYED, "keys": ["sex", "region"], "k": 2},
+     {"importance": ([{"nosuch": 1.0}, {"sex": "high"}, {"sex": NAN}, "x"], "importance"),
+      "weight": (["nosuch", "sex"], "")}),
+    (key_frequencies_with_missing, {"data": KEYED, "keys": ["sex"]},
+     {"weights": ([np.ones(5), np.array([1.0, 0.5, 1.0, 1.0]), np.array([1.0, NAN, 1.0, 1.0]), "abc"], "weights")}),
+    (individual_risk, {"data": KEYED.assign(w=[10.0, 20.0, 30.0, 40.0]), "keys": ["sex"], "weight": "w"},
+     {"data": ([KEYED.assign(w=[1e308, 1e308, 1.0, 1.0]), KEYED.assign(w=[1.0, 0.5, 2.0, 2.0])], "'w'")}),
+    (parse_query, {"text": "SUM:1-3", "n": 9},
+     {"text": (["SUM:1-\u00b2", "SUM:\u0661", "COUNT>=\u0663:1", "SUM:1_0", "COUNT>=nan:1"], "ASCII digits")}),
 ]
 
 

@@ -22,15 +22,16 @@ import pytest
 
 from rumap.cli import main
 
-BAD_NUMBERS = ["abc", "", "nan", "NaN", "inf", "-inf", "1e400", "-1e400", "0x1p3", "1,5", "--"]
+OTHER_DIGITS = ["\u0661\u0662", "\uff11", "\u00b2", "\u09e7.5"]  # Arabic-Indic, full-width, superscript, Bengali
+BAD_NUMBERS = ["abc", "", "nan", "NaN", "inf", "-inf", "1e400", "-1e400", "0x1p3", "1,5", "--", *OTHER_DIGITS]
 BAD_POSITIVE = [*BAD_NUMBERS, "-1", "0", "-1e-300"]
 BAD_INTEGERS = [*BAD_POSITIVE, "2.5", "1e3000"]
 BAD_FRACTIONS = [*BAD_NUMBERS, "-0.1", "0", "1", "1.5", "1e308"]
 BAD_GRIDS = ["", "abc", "1", "0:1", "0:1:0", "0:1:-3", "1:0:5", "0:nan:5", "0:inf:5", "0:1:1e9", "0:1:2.5",
-             "::", "0:1:3:4", "-1:1:3", "1e400:1e401:3", "0:1:10000000000"]
+             "::", "0:1:3:4", "-1:1:3", "1e400:1e401:3", "0:1:10000000000", "0:1:\u0663", "\uff10:1:3"]
 LONG = "x" * 5000
 BAD_QUERIES = ["", "SUM", "SUM:", "SUM:0", "SUM:61", "AVG:1", "SUM:1-", "SUM:5-1", "COUNT>nan:1", "MAX>3:1", "SUM:a",
-               "SUM:1-99999999999", LONG, "COUNT>1e400:1"]
+               "SUM:1-99999999999", LONG, "COUNT>1e400:1", "SUM:1-\u00b2", "SUM:\u0661", "COUNT>\u0663:1-3"]
 
 
 def _write(path: Path, text: str) -> str:
@@ -81,6 +82,15 @@ def files(tmp_path_factory) -> dict[str, str]:
         "queries_json_bad": _write(d / "queries.json", "[1, 2]"),
         "queries_json_broken": _write(d / "broken.json", "[\"SUM:1\""),
         "queries_bad_record": _write(d / "bad_record.txt", "SUM:1-61\n"),
+        "queries_other_digits": _write(d / "other_digits.txt", "SUM:1-\u0665\n"),
+        "infinite_income": _write(d / "infinite.csv", "income,spend,region\n" + "".join(
+            f"{'inf' if i == 3 else i},{i},{['north', 'south'][i % 2]}\n" for i in range(30))),
+        "table_total_inside": _write(d / "table_inside.csv",
+                                     "r,a,b,total\nx1,10,12,22\ntotal,19,17,36\nx2,9,5,14\ntotal,19,17,36\n"),
+        "table_repeated_row": _write(d / "table_repeat.csv", "r,a,b,total\nx1,10,12,22\nx1,9,5,14\ntotal,19,17,36\n"),
+        "table_other_digits": _write(d / "table_digits.csv",
+                                     "r,a,b,total\nx1,\u0661\u0660,12,22\nx2,9,5,14\ntotal,19,17,36\n"),
+        "table_nan_word": _write(d / "table_nanword.csv", "r,a,b,total\nx1,NaN,12,22\nx2,9,5,14\ntotal,19,17,36\n"),
     }
     (d / "binary.csv").write_bytes(bytes(range(256)) * 50)
     out["binary"] = str(d / "binary.csv")
@@ -115,6 +125,7 @@ def _base(files: dict[str, str]) -> dict[str, list[str]]:
         "suda": ["risk", "suda", "--data", files["good"], "--keys", "region,spend,income", "--max-size", "2"],
         "suppress": ["protect", "suppress", "--data", files["good"], "--keys", "region,spend", "--k", "2"],
         "pram": ["protect", "pram", "--data", files["good"], "--keys", "region", "--theta", "0.5"],
+        "recode": ["protect", "recode", "--data", files["good"], "--keys", "region,income", "--band", "income:1000"],
         "simulate-pram": ["simulate", "--data", files["good"], "--method", "pram", "--keys", "region", "--theta",
                           "0.5:1:3", "--replicates", "3"],
         "query-answer": ["query", "answer", "--data", files["good"], "--value", "income", "--query", "SUM:1-5",
@@ -173,8 +184,14 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
         "suda": {"--data": bad_files, "--keys": ["nope", ",", "", "region,region"],
                  "--max-size": [*BAD_INTEGERS, "4", "65"], "--dis-fraction": [*BAD_FRACTIONS, "0", "1"],
                  "--work-limit": ["0", "nan", "1"]},
-        "suppress": {"--data": bad_files, "--k": BAD_INTEGERS, "--max-risk": BAD_FRACTIONS,
-                     "--importance": ["region", "region:abc", "region:nan"], "--out": ["x.unknown", files["directory"]]},
+        "suppress": {"--data": bad_files, "--k": [*BAD_INTEGERS, "61", "1000"], "--max-risk": BAD_FRACTIONS,
+                     "--importance": ["region", "region:abc", "region:nan", "income:2", "region:\u0662"],
+                     "--out": ["x.unknown", files["directory"]]},
+        "recode": {"--data": [*bad_files, files["infinite_income"]],
+                   "--band": ["income:nan", "income:0", "income:-5", "income:abc", "region:5", "nope:5", "income",
+                              "income:\u0661"],
+                   "--top": ["region:5", "income:abc", "income:nan", "income:inf", "nope:3"],
+                   "--bottom": ["region:5", "income:-inf"]},
         "pram": {"--data": bad_files, "--theta": [*BAD_NUMBERS, "-0.1", "1.5"], "--seed": ["-1", "abc"],
                  "--keys": ["nope", ""]},
         "simulate-pram": {"--theta": BAD_GRIDS + ["0:2:3"], "--replicates": BAD_INTEGERS, "--keys": ["nope"],
@@ -183,7 +200,8 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                           "--pair": ["region,region", "region"], "--response": ["nope"]},
         "query-answer": {"--data": [f for f in bad_files if f != files["constant"]],  # constant values answer fine
                          "--value": ["region", "nope", ""], "--query": BAD_QUERIES,
-                         "--queries": [*bad_files, *bad_query_files], "--protection": [*BAD_POSITIVE, "101"],
+                         "--queries": [*bad_files, *bad_query_files, files["queries_other_digits"]],
+                         "--protection": [*BAD_POSITIVE, "101"],
                          "--camouflage-k": ["2", "51", "abc", "2.5", "-3"], "--seed": ["-1", "abc", "1.5", "1e400"],
                          "--records": ["0", "-1", "abc", "2.5", "4"],  # 4 records: the base's SUM:1-5 is refused
                          "--work-limit": ["0", "nan"]},
@@ -195,13 +213,15 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                         "--records": ["0", "-1", "abc", "1e400"],
                         "--dominance-k": ["0", "1.5", "nan"], "--work-limit": ["0", "nan"]},
         # a file of two columns with numbers in the second reads as a 2-D table of counts: constant, one_row,
-        # missing_values, nan_text, huge_values (huge row labels) and ragged are tables
+        # missing_values, nan_text and huge_values (huge row labels) are tables
         "granularity": {"--table": [files[k] for k in BAD_FILES if k not in ("constant", "one_row", "missing_values",
-                                                                              "nan_text", "huge_values", "ragged")],
+                                                                              "nan_text", "huge_values")],
                         "--threshold": [*BAD_NUMBERS, "0", "-1", "101"], "--count-column": ["nope", ""],
                         "--work-limit": ["0", "nan"]},
         "table-suppress": {"--table": [*bad_files, files["table_good"], files["table_bad"], files["table_huge"],
-                                       files["table_complete_bad"]],
+                                       files["table_complete_bad"], files["table_total_inside"],
+                                       files["table_repeated_row"], files["table_other_digits"],
+                                       files["table_nan_word"]],
                            "--primary": ["x1", "x9:a", "x1:zz", "", ":", LONG, "x1:a:b"],
                            "--protection": [*BAD_POSITIVE, "101", "1e308"], "--cost": ["magic", ""],
                            "--time-limit": [*BAD_POSITIVE, "1e9"], "--work-limit": ["0", "nan", "abc", "1"],
@@ -223,6 +243,7 @@ REQUIRED = {"analytic": ("--lambda2", "--state", "--sigma2"), "analytic-data": (
             "identity": ("--f",), "identity-data": ("--key", "--N"), "bounds": ("--table",),
             "rules": ("--contributions", "--rule"), "flaw": ("--n", "--k"), "individual": ("--data", "--keys"),
             "keys": ("--keys",), "suda": ("--data", "--keys"), "suppress": ("--keys",), "pram": ("--theta", "--keys"),
+            "recode": ("--keys", "--band"),
             "simulate-pram": ("--keys", "--theta"), "query-answer": ("--data", "--value"),
             "query-audit": ("--data", "--value"), "granularity": ("--table",),
             "table-suppress": ("--table", "--primary"),

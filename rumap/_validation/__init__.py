@@ -94,9 +94,11 @@ from rumap._validation.data import (
     frame_matrix,
     resolve_columns,
 )
+from rumap._validation.numbers import parse_integer, parse_number
 from rumap._validation.registry import ASSUMES_VALID, REGISTRY, Validated, assumes_valid, validate_params
 
 __all__ = ["Interval", "Grid", "NumberArray", "PARAMETERS", "check_scalar", "check_array", "Constraint", "StrOptions",
            "Boolean", "InstanceOf", "ListOf", "AnyOf", "DataMatrix", "Table", "Columns", "ColumnIndex", "SEED", "Arguments",
            "Validated", "REGISTRY", "ASSUMES_VALID", "validate_params", "assumes_valid", "make_constraint",
-           "column_names", "resolve_columns", "check_column_index", "frame_matrix", "check_magnitude", "check_varies", "MAX_MAGNITUDE"]
+           "column_names", "resolve_columns", "check_column_index", "frame_matrix", "check_magnitude", "check_varies", "MAX_MAGNITUDE",
+           "parse_number", "parse_integer"]

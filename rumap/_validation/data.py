@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation.constraints import _NO_ARGUMENTS, Arguments, Constraint
+from rumap._validation.constraints import _NO_ARGUMENTS, Arguments, Constraint, shown
 from rumap.errors import InputError
 
 __all__ = ["column_names", "resolve_columns", "check_column_index", "frame_matrix", "Columns", "ColumnIndex",
@@ -62,6 +62,8 @@ def resolve_columns(available: Sequence[str], columns: Iterable[Any], prefix: st
     InputError
         An unknown name, a position out of range, a repeated column or an empty choice.
     """
+    if isinstance(columns, (str, bytes, Mapping)) or not isinstance(columns, Iterable):
+        raise InputError(f"{prefix}: {what}columns must be a list of names or positions, got {shown(columns)}")
     known = set(available)
     names: list[str] = []
     for col in columns:

@@ -65,6 +65,13 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
 
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        # int() and float() read any Unicode digit ("١٢" is 12): a number on the command line is ASCII
+        if action.type in (int, float) and isinstance(arg_string, str) and not arg_string.isascii():
+            flag = "/".join(action.option_strings) or action.dest
+            raise UsageError(f"{self.prog}: argument {flag}: {arg_string!r} is not a number written in ASCII digits")
+        return super()._get_value(action, arg_string)
+
 
 @assumes_valid
 def print_json(obj: Any) -> None:

@@ -98,7 +98,7 @@ def spec_from_args(args: argparse.Namespace) -> tuple[AnalyticSpec, np.ndarray |
         raise InputError("--n and --sigma2 are required unless --data and --column are given")
     else:
         inputs = {k: v for k, v in overrides.items() if v is not None}
-    grid = parse_grid(args.lambda2, "lambda2")
+    grid = parse_grid(args.lambda2, "lambda2", budget=budget_from_args(args))
     spec = AnalyticSpec(**inputs, states=tuple(args.state), lambda2_start=float(grid[0]),
                         lambda2_stop=float(grid[-1]), lambda2_num=grid.size, max_risk=args.max_risk, data=source,
                         from_data=tuple(from_data))

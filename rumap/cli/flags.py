@@ -14,7 +14,7 @@ from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, 
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
            "split_names", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
@@ -34,9 +34,69 @@ METHOD_FLAGS = {
 }
 
 
+#: Flags of ``simulate`` that belong to one family of methods: attribute -> (flag, family).
+FAMILY_FLAGS = {
+    "column": ("--column", "numeric"),
+    "columns": ("--columns", "numeric"),
+    "target_column": ("--target-column", "numeric"),
+    "target": ("--target", "numeric"),
+    "knowledge": ("--knowledge", "numeric"),
+    "rational": ("--rational", "numeric"),
+    "risk_measure": ("--risk-measure", "numeric"),
+    "quantiles": ("--quantiles", "numeric"),
+    "keys": ("--keys", "categorical"),
+    "weight": ("--weight", "categorical"),
+    "band_variable": ("--band-variable", "categorical"),
+    "risk": ("--risk", "categorical"),
+    "risk_threshold": ("--risk-threshold", "categorical"),
+    "anonymity_k": ("--anonymity-k", "categorical"),
+    "pair": ("--pair", "categorical"),
+}
+
+
+def _given(value: object) -> bool:
+    return value is not None and value is not False and value != [] and value != ()
+
+
+@assumes_valid
+def check_applies(args: argparse.Namespace, scope: dict[str, tuple[str, tuple[str, ...]]], method: str) -> None:
+    """Refuse the first flag given that does not apply to ``method``: one table, not a check per flag.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags.
+    scope : dict
+        ``{attribute: (flag, methods it applies to)}``; attributes not in it
+        apply to every method.
+    method : str
+        The chosen method (``--method``).
+
+    Raises
+    ------
+    InputError
+        ``"--target applies to --method noise, microaggregation or rankswap, not pram"``.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> scope = {"theta": ("--theta", ("pram",))}
+    >>> check_applies(argparse.Namespace(theta=None), scope, "noise")
+    >>> check_applies(argparse.Namespace(theta="0:1:3"), scope, "noise")
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: --theta applies to --method pram, not noise
+    """
+    for attr, (flag, methods) in scope.items():
+        if method not in methods and _given(getattr(args, attr, None)):
+            names = ", ".join(methods[:-1]) + (" or " if len(methods) > 1 else "") + methods[-1]
+            raise InputError(f"{flag} applies to --method {names}, not {method}")
+
+
 @validate_params({"text": InstanceOf(str, "text such as 0:1:11"), "name": InstanceOf(str), "integer": Boolean()},
                  example=lambda: {"text": "0:1:11"})
-def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.ndarray:
+def parse_grid(text: str, name: str = "lambda2", integer: bool = False, budget: WorkBudget | None = None
+               ) -> np.ndarray:
     """Parse the value of a grid flag, written ``START:STOP:NUM`` (or ``START:STOP`` for integers).
 
     ``START:STOP:NUM`` gives ``NUM`` evenly spaced values from START to STOP
@@ -51,6 +111,9 @@ def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.nd
         The parameter, named ``--name`` (underscores as hyphens) in messages.
     integer : bool
         Whether the grid is of integers.
+    budget : WorkBudget, optional
+        Its grid limit is checked before the grid is built (default
+        :data:`rumap.budget.DEFAULT_BUDGET`).
 
     Returns
     -------
@@ -72,22 +135,27 @@ def parse_grid(text: str, name: str = "lambda2", integer: bool = False) -> np.nd
     if len(parts) not in ((2, 3) if integer else (3,)):
         raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}")
     try:
+        if not str(text).isascii():  # int() and float() read any Unicode digit
+            raise ValueError(text)
         if integer:
             start, stop = int(parts[0]), int(parts[1])
             step = int(parts[2]) if len(parts) == 3 else 1
         else:
             start, stop, num = float(parts[0]), float(parts[1]), int(parts[2])
     except ValueError:
-        raise InputError(f"--{name.replace('_', '-')} must be {form}, got {text!r}") from None
+        raise InputError(f"--{name.replace('_', '-')} must be {form} in ASCII digits, got {text!r}") from None
+    budget = DEFAULT_BUDGET if budget is None else budget
     if integer:
         if step < 1 or stop < start:
             raise InputError(f"--{name.replace('_', '-')} must have START <= STOP and STEP >= 1, got {text!r}")
+        budget.check_grid((stop - start) // step + 1, name)  # before the grid is built
         return np.arange(start, stop + 1, step, dtype=int)
     if not (np.isfinite(start) and np.isfinite(stop)):
         raise InputError(f"--{name.replace('_', '-')} must have finite START and STOP, got {text!r}")
     check_scalar("grid_num", num)
     if stop < start:
         raise InputError(f"--{name.replace('_', '-')} must have START <= STOP, got {text!r}")
+    budget.check_grid(num, name)
     return np.linspace(start, stop, num)
 
 

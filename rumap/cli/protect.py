@@ -10,6 +10,7 @@ import argparse
 
 import pandas as pd
 
+from rumap._validation import parse_number
 from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, split_names
 from rumap.errors import InputError
 from rumap.io.data import WRITERS, read_table, write_table
@@ -82,9 +83,9 @@ def _pair(text: str, flag: str) -> tuple[str, str]:
 
 def _number(text: str, flag: str) -> float:
     try:
-        value = float(text)
+        value = parse_number(text)
     except ValueError:
-        raise InputError(f"{flag}: {text!r} is not a number") from None
+        raise InputError(f"{flag}: {text!r} is not a number in ASCII digits") from None
     if value != value or value in (float("inf"), float("-inf")):
         raise InputError(f"{flag}: {text!r} is not a finite number")
     return value
@@ -210,6 +211,8 @@ def run_suppress(args: argparse.Namespace) -> int:
     except InputError as exc:
         raise InputError(str(exc).replace("max_risk must", "--max-risk must").replace("give k ", "give --k ")) \
             from None
+    if not result.feasible:
+        raise InputError(str(result.reason).replace("k = ", "--k ", 1))
     summary = {"method": "suppress", "optimal": False, **result.to_dict()}
     lines = [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
              f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "

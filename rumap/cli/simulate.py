@@ -9,10 +9,12 @@ import numpy as np
 import pandas as pd
 
 from rumap.cli.flags import (
+    FAMILY_FLAGS,
     GRID_FLAGS,
     METHOD_FLAGS,
     add_work_limit,
     budget_from_args,
+    check_applies,
     check_flag,
     parse_grid,
     split_names,
@@ -33,6 +35,31 @@ HELP = "empirical R-U map: simulate masking of a data file and the snooper's att
 _GRIDS = {name: tuple((parameter, GRID_FLAGS[parameter], {"integer": True} if method.integer_grid else {})
                       for parameter in method.parameters)
           for name, method in METHODS.items()}
+
+
+#: The methods of each family of ``FAMILY_FLAGS``.
+_FAMILIES = {"numeric": tuple(METHODS), "categorical": tuple(CATEGORICAL_METHODS)}
+def _flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Every flag that applies to some methods only: attribute -> (flag, methods), from the registries' records."""
+    scope: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+    def add(attr: str, flag: str, methods: tuple[str, ...]) -> None:
+        known = scope.get(attr, (flag, ()))[1]
+        scope[attr] = (flag, known + tuple(m for m in methods if m not in known))
+
+    for attr, (flag, method) in METHOD_FLAGS.items():
+        add(attr, flag, (method,))
+    for attr, (flag, family) in FAMILY_FLAGS.items():
+        add(attr, flag, _FAMILIES[family])
+    for name, grids in _GRIDS.items():
+        for attr, flag, _ in grids:
+            add(attr, flag, (name,))
+    for name, method in CATEGORICAL_METHODS.items():
+        add(method.parameter, GRID_FLAGS.get(method.parameter, "--" + method.parameter.replace("_", "-")), (name,))
+    return scope
+
+
+FLAG_SCOPE = _flag_scope()
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -145,7 +172,7 @@ def _grid(args: argparse.Namespace) -> tuple[tuple, bool]:
         raise InputError(f"--method {args.method} needs one grid: {' or '.join(f for _, f, _ in own)}")
     attr, text = next(iter(given.items()))
     flag, kwargs = next((f, kw) for a, f, kw in own if a == attr)
-    values = parse_grid(text, flag.lstrip("-").replace("-", "_"), **kwargs)
+    values = parse_grid(text, flag.lstrip("-").replace("-", "_"), **kwargs, budget=budget_from_args(args))
     return tuple(values.tolist()), attr == "lambda2_frac"
 
 
@@ -163,10 +190,7 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
     -------
     SimulationConfig
     """
-    for attr, (flag, method) in METHOD_FLAGS.items():
-        value = getattr(args, attr)
-        if value not in (None, False) and method != args.method:
-            raise InputError(f"{flag} applies to --method {method}, not {args.method}")
+    check_applies(args, FLAG_SCOPE, args.method)
     values, relative = _grid(args)
     options: dict = {}
     if args.method == "noise":
@@ -235,12 +259,9 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    check_applies(args, FLAG_SCOPE, args.method)
     if args.method in CATEGORICAL_METHODS:
         return _run_categorical(args)
-    for flag, value in (("--risk", args.risk), ("--risk-threshold", args.risk_threshold),
-                        ("--anonymity-k", args.anonymity_k), ("--pair", args.pair)):
-        if value is not None:
-            raise InputError(f"{flag} applies to --method suppress, recode or pram")
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)
@@ -314,7 +335,7 @@ def _run_categorical(args: argparse.Namespace) -> int:
     text = getattr(args, method.parameter)
     if text is None:
         raise InputError(f"--method {args.method} needs {flag} (the grid of {method.parameter})")
-    values = parse_grid(text, method.parameter, integer=method.integer)
+    values = parse_grid(text, method.parameter, integer=method.integer, budget=budget_from_args(args))
     for name in ("replicates", "seed"):
         check_flag(f"--{name}", name, getattr(args, name))
     options = _categorical_options(args)

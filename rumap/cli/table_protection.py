@@ -15,6 +15,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 
+from rumap._validation import parse_number
 from rumap.cli.flags import add_rule_flags, add_work_limit, budget_from_args, print_frame, rule_parameters
 from rumap.errors import InputError
 from rumap.io.tables import read_contributions, read_published_table
@@ -158,9 +159,9 @@ def run_round(args: argparse.Namespace) -> int:
 
 def _time_limit(text: str) -> float:
     try:
-        value = float(text)
+        value = parse_number(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a number of seconds in ASCII digits, got {text!r}") from None
     if not 0 < value <= 86400:
         raise argparse.ArgumentTypeError(f"must be in (0, 86400] seconds, got {text!r}")
     return value

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
+from rumap._validation import InstanceOf, Interval, assumes_valid, parse_integer, parse_number, validate_params
 from rumap.errors import InputError
 
 __all__ = ["KINDS", "CONDITIONS", "Query", "parse_query", "parse_queries", "queries_from_text"]
@@ -99,10 +99,13 @@ def _record_numbers(text: str, n: int, query: str) -> tuple[int, ...]:
     for part in text.split(","):
         part = part.strip()
         bounds = part.split("-")
-        if not part or len(bounds) > 2 or not all(b.strip().isdigit() for b in bounds):
-            raise InputError(f"query {query!r}: {part!r} is not a record number or a range a-b "
-                             f"(records are numbered 1 to {n})")
-        low, high = int(bounds[0]), int(bounds[-1])
+        try:
+            if not part or len(bounds) > 2 or any(b.strip().startswith(("+", "-")) for b in bounds):
+                raise ValueError(part)
+            low, high = parse_integer(bounds[0]), parse_integer(bounds[-1])
+        except ValueError:
+            raise InputError(f"query {query!r}: {part!r} is not a record number or a range a-b in ASCII digits "
+                             f"(records are numbered 1 to {n})") from None
         if low > high:
             raise InputError(f"query {query!r}: the range {part!r} runs backwards")
         if low < 1 or high > n:
@@ -157,9 +160,10 @@ def parse_query(text: str, n: int) -> Query:
         if kind != "COUNT":
             raise InputError(f"query {text!r}: only a COUNT takes a condition")
         try:
-            threshold = float(threshold_text)
+            threshold = parse_number(threshold_text)
         except ValueError:
-            raise InputError(f"query {text!r}: the condition's threshold {threshold_text!r} is not a number") from None
+            raise InputError(f"query {text!r}: the condition's threshold {threshold_text!r} is not a number "
+                             "in ASCII digits") from None
         if not np.isfinite(threshold) or abs(threshold) > 1e300:
             raise InputError(f"query {text!r}: the condition's threshold must be a finite number")
     if not records_text:

@@ -405,6 +405,9 @@ def read_table_bytes(content: bytes, name: str) -> pd.DataFrame:
         raise InputError(f"{name}: cannot read the file as {suffix}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     if frame.shape[0] == 0 or frame.shape[1] == 0:
         raise InputError(f"{name}: the file has no rows or no columns")
+    if READERS[suffix] in (_read_csv, _read_tsv) and not isinstance(frame.index, pd.RangeIndex):
+        # pandas takes the surplus leading fields of longer rows as an index
+        raise InputError(f"{name}: some rows have more fields than the header's {frame.shape[1]} columns")
     frame.columns = [str(c) for c in frame.columns]
     return frame
 

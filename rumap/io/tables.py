@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, parse_number, validate_params
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.tables.published import SUPPRESSED_MARKS, PublishedTable
@@ -42,7 +42,7 @@ def _parse_entry(value: Any) -> float:
         text = value.strip()
         if text.lower() in SUPPRESSED_MARKS:
             return math.nan
-        return float(text.replace(" ", ""))
+        return parse_number(text.replace(" ", ""))
     if value is None or (isinstance(value, float) and math.isnan(value)):
         raise ValueError("empty")
     return float(value)

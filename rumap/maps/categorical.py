@@ -113,6 +113,9 @@ def suppression_map(data: Any, keys: Sequence[str | int], ks: ArrayLike, weight:
     if not np.all(values == np.round(values)):
         raise InputError("k must be whole numbers")
     budget.check_grid(values.size, "k")
+    if values.size and values.max() > frame.shape[0]:
+        raise InputError(f"the k grid reaches {values.max():.0f}, more than the {frame.shape[0]} records of {source}: "
+                         f"no suppression reaches k > n; ask for k up to {frame.shape[0]}")
     r_measure, u_measure = _measures(risk, utility, "global_risk", "kept")
     settings = {"weight": weight, "options": _measure_options(options), "source": source, "budget": budget}
     risk_values, utility_values = np.empty(values.size), np.empty(values.size)

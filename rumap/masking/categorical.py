@@ -27,15 +27,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, Interval, validate_params
+from rumap._validation import SEED, InstanceOf, Interval, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
-from rumap.risk.individual import individual_risk, key_frequencies_with_missing
+from rumap.risk.individual import individual_risk, key_frequencies_with_missing, sampling_weights
 
 __all__ = ["parse_merge", "recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
-           "PramResult", "perturb_weights"]
+           "PramResult", "perturb_weights", "key_importance", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
+
+#: Most categories whose PRAM matrix is built as a dense array (c x c numbers; 2,000 -> 32 MB).
+MAX_DENSE_PRAM_CATEGORIES = 2_000
+#: Most categories whose matrix a result lists in :meth:`PramResult.to_dict` (the command line's JSON).
+MAX_LISTED_PRAM_CATEGORIES = 200
 
 
 def _example() -> dict[str, Any]:
@@ -112,7 +117,21 @@ def recode(data: Any, mapping: Mapping[str, Mapping[Any, Any]], source: str = "t
     return frame
 
 
+def _numeric_key(frame: pd.DataFrame, name: str, source: str, need: str) -> pd.Series:
+    """Column ``name`` as finite numbers (missing stays missing); text or infinite values are refused by count."""
+    column = frame[name]
+    values = pd.to_numeric(column, errors="coerce")
+    text = int((values.isna().to_numpy() & column.notna().to_numpy()).sum())
+    if text:
+        raise InputError(f"{source}: column {name!r} is not numeric: it holds {text} value(s) that are not numbers; {need}")
+    infinite = int(np.isinf(values.to_numpy(dtype=float, na_value=np.nan)).sum())
+    if infinite:
+        raise InputError(f"{source}: column {name!r} holds {infinite} infinite value(s); {need} that are finite")
+    return values
+
+
 @validate_params({"width": Interval("float", 0.0, None, "neither", "a band width > 0"),
+                  "origin": Interval("float", None, None, "both", "where the bands start"),
                   "source": InstanceOf(str, "a name for messages")},
                  example=lambda: {"data": pd.DataFrame({"age": [23, 37, 41]}), "variable": "age", "width": 10})
 def band(data: Any, variable: str | int, width: float, origin: float = 0.0, source: str = "the data") -> pd.DataFrame:
@@ -142,9 +161,7 @@ def band(data: Any, variable: str | int, width: float, origin: float = 0.0, sour
     """
     frame = as_frame(data, source).copy()
     (name,) = select_columns(frame, [variable], source, what="banded")
-    values = pd.to_numeric(frame[name], errors="coerce")
-    if values.notna().sum() < frame[name].notna().sum():
-        raise InputError(f"{source}: column {name!r} is not numeric; bands need numbers")
+    values = _numeric_key(frame, name, source, "bands need numbers")
     low = origin + np.floor((values - origin) / width) * width
     integer = float(width).is_integer() and float(origin).is_integer()
 
@@ -192,7 +209,7 @@ def top_bottom_code(data: Any, variable: str | int, above: float | None = None, 
         raise InputError(f"below ({below:g}) must not exceed above ({above:g})")
     frame = as_frame(data, source).copy()
     (name,) = select_columns(frame, [variable], source, what="coded")
-    values = pd.to_numeric(frame[name], errors="coerce")
+    values = _numeric_key(frame, name, source, "top and bottom coding need numbers")
     out = frame[name].astype(object).where(frame[name].isna(), values.map(lambda v: f"{v:g}"))
     if above is not None:
         out[values > above] = f">{above:g}"
@@ -219,6 +236,11 @@ class SuppressionResult:
         The individual-risk threshold reached, if asked for.
     rounds : int
         Passes over the records at risk.
+    feasible : bool
+        False when the target cannot be reached by any suppression (k larger
+        than the file); then nothing was suppressed and :attr:`reason` says why.
+    reason : str or None
+        Why the target is out of reach, when it is.
     """
 
     data: pd.DataFrame = field(repr=False)
@@ -227,6 +249,8 @@ class SuppressionResult:
     k: int | None
     max_risk: float | None
     rounds: int
+    feasible: bool = True
+    reason: str | None = None
 
     @property
     def suppressed_share(self) -> float:
@@ -241,7 +265,44 @@ class SuppressionResult:
         """Counts, not data: suppressions per variable, their total and share, the target reached."""
         return {"keys": list(self.keys), "k": self.k, "max_risk": self.max_risk, "rounds": self.rounds,
                 "suppressed": int(self.suppressed.sum()), "suppressed_share": self.suppressed_share,
-                "per_variable": {k: int(v) for k, v in zip(self.keys, self.suppressed.sum(axis=0), strict=True)}}
+                "per_variable": {k: int(v) for k, v in zip(self.keys, self.suppressed.sum(axis=0), strict=True)},
+                "feasible": self.feasible, "reason": self.reason}
+
+
+@assumes_valid
+def key_importance(importance: Mapping[str, float] | None, keys: Sequence[str], default: float) -> np.ndarray:
+    """The importance of each key (``default`` where not given), refusing unknown variables and non-numbers.
+
+    Parameters
+    ----------
+    importance : mapping or None
+        ``{variable: number}``; every variable must be one of ``keys``.
+    keys : sequence of str
+    default : float
+        The importance of a key not named.
+
+    Returns
+    -------
+    ndarray of float, shape (len(keys),)
+
+    Examples
+    --------
+    >>> key_importance({"sex": 2}, ["sex", "region"], 0.0).tolist()
+    [2.0, 0.0]
+    """
+    given = dict(importance or {})
+    unknown = [name for name in given if name not in keys]
+    if unknown:
+        raise InputError(f"importance names {', '.join(map(repr, unknown))}, which is not among the keys "
+                         f"({', '.join(keys)})")
+    values = []
+    for name in keys:
+        value = given.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(value):
+            raise InputError(f"importance of {name!r} must be a finite number, got {value!r:.60}")
+        values.append(float(value))
+    return np.array(values)
 
 
 def _unsafe_counts(codes: np.ndarray, rows: np.ndarray, threshold: int, dimension: int) -> np.ndarray:
@@ -321,9 +382,12 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
     depth = p if dimension is None else int(dimension)
     if not 1 <= depth <= p:
         raise InputError(f"dimension must be between 1 and the number of keys ({p}), got {dimension!r}")
-    rank = np.array([float((importance or {}).get(name, 0.0)) for name in names])
-    if not np.isfinite(rank).all():
-        raise InputError("importance values must be finite numbers")
+    rank = key_importance(importance, names, 0.0)
+    if k is not None and k > frame.shape[0]:
+        reason = (f"k = {k} is more than the {frame.shape[0]} records of {source}: no suppression makes a record "
+                  f"{k}-anonymous (a record shares its key with at most {frame.shape[0]}); nothing was suppressed")
+        return SuppressionResult(data=frame, keys=tuple(names), suppressed=np.zeros((frame.shape[0], p), dtype=bool),
+                                 k=k, max_risk=max_risk, rounds=0, feasible=False, reason=reason)
     codes = key_codes(frame, names)
     categories = codes.max(axis=0) + 1
     suppressed = np.zeros(codes.shape, dtype=bool)
@@ -337,10 +401,7 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
             raise InputError("household_variables need the household identifier column (household)")
         (household_name,) = select_columns(frame, [household], source, what="household")
         members = pd.factorize(frame[household_name])[0]
-    weights = None
-    if weight is not None:
-        (weight_name,) = select_columns(frame, [weight], source, what="weight")
-        weights = pd.to_numeric(frame[weight_name], errors="coerce").to_numpy(dtype=float)
+    weights = None if weight is None else sampling_weights(frame, weight, names, source)
     threshold = k if k is not None else 1
     rounds = 0
     while rounds <= p * frame.shape[0]:  # each pass suppresses at least one value, so this ends
@@ -394,6 +455,12 @@ def pram_matrix(frequencies: Sequence[float], theta: float) -> np.ndarray:
         Row i holds the probabilities of releasing each category for a true
         category i; ``pi P = pi`` (invariant).
 
+    Raises
+    ------
+    InputError
+        With more than :data:`MAX_DENSE_PRAM_CATEGORIES` categories (the
+        matrix is not built; :func:`pram` never needs it).
+
     Examples
     --------
     >>> import numpy as np
@@ -403,11 +470,36 @@ def pram_matrix(frequencies: Sequence[float], theta: float) -> np.ndarray:
     >>> np.allclose(np.array([0.6, 0.4]) @ P, [0.6, 0.4])
     True
     """
-    pi = np.asarray(frequencies, dtype=float).reshape(-1)
-    if pi.size == 0 or not np.isfinite(pi).all() or (pi < 0).any() or pi.sum() <= 0:
-        raise InputError("frequencies must be non-negative numbers, not all 0")
-    pi = pi / pi.sum()
+    pi = _pram_shares(frequencies)
+    if pi.size > MAX_DENSE_PRAM_CATEGORIES:
+        raise InputError(f"the PRAM matrix of {pi.size} categories would hold {float(pi.size) ** 2:.3g} numbers, "
+                         f"over the limit of {MAX_DENSE_PRAM_CATEGORIES} categories "
+                         f"({MAX_DENSE_PRAM_CATEGORIES ** 2:.3g} numbers): it is theta I + (1 - theta) 1 pi^T, "
+                         "and pram() draws from it without building it")
     return theta * np.eye(pi.size) + (1.0 - theta) * np.outer(np.ones(pi.size), pi)
+
+
+def _pram_shares(frequencies: Sequence[float]) -> np.ndarray:
+    """The category shares ``pi`` of ``frequencies``, refused unless non-negative, finite and not all 0."""
+    pi = np.asarray(frequencies, dtype=float).reshape(-1)
+    if pi.size == 0 or not np.isfinite(pi).all() or (pi < 0).any() or pi.sum() <= 0 or not np.isfinite(pi.sum()):
+        raise InputError("frequencies must be finite non-negative numbers, not all 0")
+    return pi / pi.sum()
+
+
+def _pram_draw(codes: np.ndarray, pi: np.ndarray, theta: float, draws: np.ndarray) -> np.ndarray:
+    """Released categories of true ``codes`` under ``theta I + (1 - theta) 1 pi^T``, one uniform ``draws`` each.
+
+    The released category is the first ``j`` whose cumulative row probability reaches the draw, as inverse-CDF
+    sampling of each row would give, found by two binary searches on the shared cumulative shares instead of a
+    row of ``c`` probabilities per record: before the true category ``i`` the row's cumulative sum is
+    ``(1 - theta) Pi(j)``, from ``i`` on ``theta + (1 - theta) Pi(j)``. Time ``n log c``, memory ``n + c``.
+    """
+    cumulative = np.cumsum(pi)
+    last = pi.size - 1
+    before = np.minimum(np.searchsorted((1.0 - theta) * cumulative, draws, side="left"), last)
+    after = np.minimum(np.searchsorted(theta + (1.0 - theta) * cumulative, draws, side="left"), last)
+    return np.where(before < codes, before, np.maximum(after, codes))
 
 
 @dataclass(frozen=True)
@@ -420,7 +512,9 @@ class PramResult:
     keys : tuple of str
     theta : float
     matrices : dict
-        ``{variable: (categories, matrix)}``.
+        ``{variable: (categories, counts)}``: the categories and their counts
+        in the data, which define the variable's matrix
+        ``theta I + (1 - theta) 1 pi^T`` (:meth:`matrix`).
     changed : ndarray of bool, shape (n, len(keys))
         Which values were changed.
     """
@@ -431,12 +525,34 @@ class PramResult:
     matrices: dict = field(repr=False)
     changed: np.ndarray = field(repr=False)
 
+    def matrix(self, variable: str) -> np.ndarray:
+        """The transition matrix of ``variable`` (refused over :data:`MAX_DENSE_PRAM_CATEGORIES` categories).
+
+        Parameters
+        ----------
+        variable : str
+            One of :attr:`keys`.
+
+        Returns
+        -------
+        ndarray, shape (c, c)
+        """
+        if variable not in self.matrices:
+            raise InputError(f"{variable!r} is not a PRAM'd key with known values; the keys are {list(self.matrices)}")
+        return pram_matrix(self.matrices[variable][1], self.theta)
+
     def to_dict(self) -> dict[str, Any]:
-        """The matrices and the share of values changed per variable (no data values)."""
+        """Each variable's categories, counts and matrix, and the share of values changed (no data values).
+
+        The matrix is listed up to :data:`MAX_LISTED_PRAM_CATEGORIES` categories and is ``None`` beyond; it is
+        always ``theta I + (1 - theta) 1 pi^T`` with ``pi`` the counts' shares.
+        """
         return {"keys": list(self.keys), "theta": self.theta,
                 "changed_share": {k: float(v) for k, v in zip(self.keys, self.changed.mean(axis=0), strict=True)},
-                "matrices": {k: {"categories": [str(c) for c in cats], "matrix": m.tolist()}
-                             for k, (cats, m) in self.matrices.items()}}
+                "matrices": {k: {"categories": [str(c) for c in cats], "counts": [int(c) for c in counts],
+                                 "matrix": (self.matrix(k).tolist() if len(cats) <= MAX_LISTED_PRAM_CATEGORIES
+                                            else None)}
+                             for k, (cats, counts) in self.matrices.items()}}
 
 
 @validate_params({"theta": Interval("float", 0.0, 1.0, "both", "the retention probability"), "seed": SEED,
@@ -483,16 +599,15 @@ def pram(data: Any, keys: Sequence[str | int], theta: float, seed: int | np.rand
         known = codes >= 0
         if not known.any():
             continue
-        matrix = pram_matrix(np.bincount(codes[known], minlength=len(categories)), theta)
-        cumulative = np.cumsum(matrix, axis=1)
+        counts = np.bincount(codes[known], minlength=len(categories))
         draws = rng.random(frame.shape[0])
         released = codes.copy()
-        released[known] = np.minimum((draws[known, None] > cumulative[codes[known]]).sum(axis=1), len(categories) - 1)
+        released[known] = _pram_draw(codes[known], _pram_shares(counts), float(theta), draws[known])
         changed[:, j] = released != codes
         out = np.full(frame.shape[0], np.nan, dtype=object)
         out[known] = np.asarray(categories, dtype=object)[released[known]]
         frame[name] = out
-        matrices[name] = (list(categories), matrix)
+        matrices[name] = (list(categories), counts)
     return PramResult(data=frame, keys=tuple(names), theta=float(theta), matrices=matrices, changed=changed)
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from rumap._validation import assumes_valid
 
-__all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches"]
+__all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches", "missing_patterns", "wildcard_frequencies"]
 
 
 @assumes_valid
@@ -133,3 +133,136 @@ def wildcard_matches(codes: np.ndarray, record: int) -> np.ndarray:
     """
     missing = codes < 0
     return ((codes == codes[record]) | missing | missing[record]).all(axis=1)
+
+
+@assumes_valid
+def missing_patterns(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct patterns of known key values and each record's pattern.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n, p)
+        From :func:`key_codes` (-1 for missing).
+
+    Returns
+    -------
+    masks : ndarray of bool, shape (m, p)
+        One row per distinct pattern: which keys are known.
+    pattern : ndarray of int, shape (n,)
+        Each record's row of ``masks``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> masks, pattern = missing_patterns(np.array([[0, 1], [0, -1], [1, 1]]))
+    >>> masks.tolist(), pattern.tolist()
+    ([[True, True], [True, False]], [0, 1, 0])
+    """
+    known = codes >= 0
+    pattern = cell_groups(known.astype(np.int64)) if codes.shape[1] else np.zeros(codes.shape[0], dtype=np.int64)
+    first = np.zeros(int(pattern.max()) + 1 if pattern.size else 0, dtype=np.int64)
+    first[pattern[::-1]] = np.arange(pattern.size)[::-1]
+    return known[first], pattern
+
+
+@assumes_valid
+def wildcard_frequencies(codes: np.ndarray, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each record's frequency ``f_k`` and weighted frequency ``F_k`` when a missing value matches any category.
+
+    Two records share a key value when they agree on every key that both
+    know. Instead of comparing every record with every other (``n^2 p``
+    steps), the records are grouped by their pattern of known keys: for each
+    pair of patterns ``(P, Q)`` the records of ``Q`` are counted by their
+    values on the keys both patterns know, and each record of ``P`` looks up
+    its count. Patterns ``P`` meeting ``Q`` in the same keys share one count.
+    The work is about ``m n`` for ``m`` distinct patterns (at most ``2^p``).
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n, p)
+        From :func:`key_codes` (-1 for missing).
+    weights : ndarray of float, shape (n,), optional
+        Sampling weights (default 1 each).
+
+    Returns
+    -------
+    fk : ndarray of int, shape (n,)
+        Records sharing the record's key value, itself included.
+    Fk : ndarray of float, shape (n,)
+        Their total weight.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fk, Fk = wildcard_frequencies(np.array([[0, 0], [0, 1], [1, 0], [-1, 0]]))
+    >>> fk.tolist()
+    [2, 1, 2, 3]
+    >>> all(int(f) == int(wildcard_matches(np.array([[0, 0], [0, 1], [1, 0], [-1, 0]]), i).sum())
+    ...     for i, f in enumerate(fk))
+    True
+    """
+    n = codes.shape[0]
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    # records with the same values (and missing values) count and look up alike: work on the distinct rows
+    row = cell_groups(codes + 1)
+    distinct = np.zeros(int(row.max()) + 1, dtype=np.int64)
+    distinct[row[::-1]] = np.arange(n)[::-1]
+    count = np.bincount(row).astype(float)
+    fk_rows, Fk_rows = _pattern_join(codes[distinct], count, np.bincount(row, weights=w))
+    return np.rint(fk_rows[row]).astype(np.int64), Fk_rows[row]
+
+
+def _pattern_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wildcard_frequencies` of distinct rows standing for ``count`` records of total ``weight`` each."""
+    n = codes.shape[0]
+    masks, pattern = missing_patterns(codes)
+    order = np.argsort(pattern, kind="stable")
+    starts = np.searchsorted(pattern[order], np.arange(masks.shape[0] + 1))
+    members = [order[starts[q]:starts[q + 1]] for q in range(masks.shape[0])]
+    keys = _SubsetKeys(codes)
+    fk = np.zeros(n)
+    Fk = np.zeros(n)
+    for q, mask_q in enumerate(masks):
+        matched = members[q]
+        shared = masks & mask_q  # the keys each pattern has in common with q
+        meeting = cell_groups(shared.astype(np.int64))
+        for g in range(int(meeting.max()) + 1):
+            patterns = np.flatnonzero(meeting == g)
+            lookers = np.concatenate([members[p] for p in patterns]) if patterns.size > 1 else members[patterns[0]]
+            columns = shared[patterns[0]]
+            if not columns.any():  # nothing known in common: every record of q matches
+                fk[lookers] += count[matched].sum()
+                Fk[lookers] += weight[matched].sum()
+                continue
+            key = keys.of(columns)
+            cell = pd.factorize(np.concatenate([key[matched], key[lookers]]))[0]
+            size = int(cell.max()) + 1
+            counted, looked = cell[:matched.size], cell[matched.size:]
+            fk[lookers] += np.bincount(counted, weights=count[matched], minlength=size)[looked]
+            Fk[lookers] += np.bincount(counted, weights=weight[matched], minlength=size)[looked]
+    return fk, Fk
+
+
+class _SubsetKeys:
+    """One integer per record for its values on a subset of the keys, computed once per subset."""
+
+    def __init__(self, codes: np.ndarray) -> None:
+        self.codes = codes
+        self.radix = codes.max(axis=0, initial=-1).astype(np.int64) + 2  # -1 (missing) shifts to 0
+        self.cache: dict[bytes, np.ndarray] = {}
+
+    def of(self, columns: np.ndarray) -> np.ndarray:
+        name = columns.tobytes()
+        if name not in self.cache:
+            chosen = np.flatnonzero(columns)
+            if float(np.prod(self.radix[chosen].astype(float))) < 2.0**62:
+                key = np.zeros(self.codes.shape[0], dtype=np.int64)
+                for j in chosen:
+                    key = key * self.radix[j] + (self.codes[:, j] + 1)
+            else:  # too many cells for one integer: number the distinct rows instead
+                key = np.unique(self.codes[:, chosen], axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
+            self.cache[name] = key
+        return self.cache[name]
+

@@ -29,14 +29,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, Interval, NumberArray, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
-from rumap.risk.cells import cell_frequencies, key_codes, wildcard_matches
+from rumap.risk.cells import cell_frequencies, key_codes, missing_patterns, wildcard_frequencies, wildcard_matches
 
 __all__ = ["IndividualRisk", "individual_risk", "key_frequencies_with_missing", "negative_binomial_risk",
-           "l_diversity"]
+           "l_diversity", "MAX_POPULATION", "sampling_weights"]
+
+#: The cost of one pair of missing-value patterns in the frequency count, in the budget's steps (a few array calls).
+PATTERN_STEPS = 1_000
+#: Largest population the sampling weights may add up to (a thousand times the world's people).
+MAX_POPULATION = 1e13
 
 
 def _example() -> dict[str, Any]:
@@ -166,7 +171,8 @@ def _risk(fk: np.ndarray, Fk: np.ndarray) -> np.ndarray:
     return risk
 
 
-@validate_params({"source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
+@validate_params({"weights": [None, NumberArray(Interval("float", 1.0, None, "left", "a sampling weight"), (1,))],
+                  "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"data": _example()["data"], "keys": ["sex", "region"]})
 def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: np.ndarray | None = None,
                                  source: str = "the data", budget: WorkBudget = DEFAULT_BUDGET
@@ -206,23 +212,15 @@ def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: 
     frame = as_frame(data, source)
     names = select_columns(frame, keys, source, what="key")
     n = frame.shape[0]
+    if weights is not None and len(weights) != n:
+        raise InputError(f"weights has {len(weights)} entries but {source} has {n} records")
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
     codes = key_codes(frame, names)
-    group, frequency, complete = cell_frequencies(codes, range(len(names)))
-    incomplete = np.flatnonzero(~complete)
-    fk = frequency.copy()
-    Fk = np.zeros(n)
-    if complete.any():
-        Fk[complete] = np.bincount(group[complete], weights=w[complete])[group[complete]]
-    if incomplete.size:
-        budget.check_work(float(incomplete.size) * n * len(names),
-                          f"{incomplete.size} records with missing key values x {n} records x {len(names)} keys")
-        for j in incomplete:  # a record with missing values matches every record that agrees where both are known
-            agree = wildcard_matches(codes, j)
-            fk[j], Fk[j] = int(agree.sum()), float(w[agree].sum())
-            others = agree & complete  # and counts for each complete record it matches
-            fk[others] += 1
-            Fk[others] += w[j]
+    patterns = missing_patterns(codes)[0].shape[0]
+    budget.check_work(float(patterns) * (n * len(names) + patterns * PATTERN_STEPS),
+                      f"{int((codes < 0).any(axis=1).sum())} records with missing key values in {patterns} patterns "
+                      f"x {n} records x {len(names)} keys")
+    fk, Fk = wildcard_frequencies(codes, w)
     return fk, Fk
 
 
@@ -277,17 +275,7 @@ def individual_risk(data: Any, keys: Sequence[str | int], weight: str | None = N
     n = frame.shape[0]
     if n < 1:
         raise InputError(f"{source} has no records")
-    weights = None
-    if weight is not None:
-        (weight_name,) = select_columns(frame, [weight], source, what="weight")
-        if weight_name in names:
-            raise InputError(f"{source}: the weight column {weight_name!r} is also a key")
-        weights = pd.to_numeric(frame[weight_name], errors="coerce").to_numpy(dtype=float)
-        bad = ~np.isfinite(weights) | (weights < 1.0)
-        if bad.any():
-            row = int(np.argmax(bad))
-            raise InputError(f"{source}: weight {weight_name!r} must be a number >= 1 in every record, "
-                             f"got {frame[weight_name].iloc[row]} in row {row + 1}")
+    weights = None if weight is None else sampling_weights(frame, weight, names, source)
     fk, Fk = key_frequencies_with_missing(frame, names, weights, source, budget)
     risk = 1.0 / fk if weights is None else _risk(fk, np.maximum(Fk, fk))
     household_risk = household_er = None
@@ -378,3 +366,49 @@ def l_diversity(data: Any, keys: Sequence[str | int], sensitive: str, source: st
     sizes = np.array([len(s) for s in sets], dtype=np.int64)
     out[complete] = sizes[group[complete]]
     return out
+
+
+@assumes_valid
+def sampling_weights(frame: pd.DataFrame, weight: str | int, keys: Sequence[str], source: str) -> np.ndarray:
+    """Column ``weight`` of ``frame`` as sampling weights: each a number >= 1, their total a population size.
+
+    Refuses a weight column that is a key, a record whose weight is missing,
+    text, infinite or below 1 (naming the first such row), and weights whose
+    total passes :data:`MAX_POPULATION`, before any arithmetic with them.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    weight : str or int
+        The weight column.
+    keys : sequence of str
+        The key variables (the weight must not be one).
+    source : str
+        Names the data in messages.
+
+    Returns
+    -------
+    ndarray of float, shape (n,)
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> sampling_weights(pd.DataFrame({"sex": ["f", "m"], "w": [10, 2.5]}), "w", ["sex"], "the data").tolist()
+    [10.0, 2.5]
+    """
+    (weight_name,) = select_columns(frame, [weight], source, what="weight")
+    if weight_name in keys:
+        raise InputError(f"{source}: the weight column {weight_name!r} is also a key")
+    weights = pd.to_numeric(frame[weight_name], errors="coerce").to_numpy(dtype=float)
+    bad = ~np.isfinite(weights) | (weights < 1.0)
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise InputError(f"{source}: weight {weight_name!r} must be a number >= 1 in every record, "
+                         f"got {frame[weight_name].iloc[row]} in row {row + 1}")
+    with np.errstate(over="ignore"):
+        population = float(np.sum(weights))
+    if not population <= MAX_POPULATION:
+        raise InputError(f"{source}: the weights {weight_name!r} sum to {population:.3g} population units, "
+                         f"more than {MAX_POPULATION:.0e}: sampling weights count people or units, "
+                         "so this column is not a weight")
+    return weights

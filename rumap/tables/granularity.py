@@ -167,7 +167,8 @@ def long_table(table: Any, count: str = "count") -> pd.DataFrame:
     Raises
     ------
     InputError
-        Missing, negative or non-numeric counts; no variable.
+        Missing (in a long table), negative, fractional or non-numeric counts;
+        a cell given twice; no variable.
 
     Examples
     --------
@@ -176,7 +177,8 @@ def long_table(table: Any, count: str = "count") -> pd.DataFrame:
     >>> long_table(wide).to_dict(orient="list")
     {'sex': ['f', 'm', 'f', 'm'], 'column': ['young', 'young', 'old', 'old'], 'count': [1.0, 4.0, 2.0, 0.0]}
     """
-    if count in table.columns:
+    long = count in table.columns
+    if long:
         variables = [c for c in table.columns if c != count]
         frame = table[variables].astype(str).copy()
         counts = table[count]
@@ -199,9 +201,20 @@ def long_table(table: Any, count: str = "count") -> pd.DataFrame:
     if np.isnan(values).any() and not counts[np.isnan(values)].isna().all():
         bad = counts[np.isnan(values)].iloc[0]
         raise InputError(f"table: the count {bad!r} is not a number")
-    values = np.nan_to_num(values, nan=0.0)
+    if long and np.isnan(values).any():
+        raise InputError(f"table: the {count!r} of row {int(np.argmax(np.isnan(values))) + 1} is missing; "
+                         "write 0 for an empty cell")
+    values = np.nan_to_num(values, nan=0.0)  # an empty cell of a 2-D table
     if not np.isfinite(values).all() or (values < 0).any() or (values > 1e15).any():
         raise InputError("table: counts must be finite numbers from 0 to 1e15")
+    fractional = values != np.round(values)
+    if fractional.any():
+        raise InputError(f"table: counts are whole numbers of units; row {int(np.argmax(fractional)) + 1} has "
+                         f"{values[fractional][0]:g}")
+    repeated = frame.duplicated(keep="first").to_numpy()
+    if repeated.any():
+        cell = ", ".join(f"{k}={v}" for k, v in frame.iloc[int(np.argmax(repeated))].items())
+        raise InputError(f"table: the cell {cell} appears more than once; give each cell one count")
     frame["count"] = values
     return frame.reset_index(drop=True)
 

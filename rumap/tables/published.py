@@ -25,6 +25,18 @@ TOTAL_LABEL = "Total"
 
 
 
+def _check_labels(labels: tuple[str, ...], kind: str) -> None:
+    """Refuse repeated labels, and a total among the inner rows or columns (totals come last)."""
+    seen: set[str] = set()
+    for position, label in enumerate(labels, start=1):
+        if label.strip().lower() == TOTAL_LABEL.lower():
+            raise InputError(f"{kind} {position} is labelled {label!r} but is not the last {kind}: "
+                             f"the total {kind} must come last, once")
+        if label in seen:
+            raise InputError(f"{kind} label {label!r} appears more than once: each {kind} needs its own label")
+        seen.add(label)
+
+
 @dataclass(frozen=True)
 class PublishedTable:
     """A 2-D table with its row and column totals, suppressed entries as NaN.
@@ -62,6 +74,8 @@ class PublishedTable:
             r, c = np.argwhere(values < 0)[0]
             raise InputError(f"row {self._label(r, rows)!r}, column {self._label(c, cols)!r} is negative "
                              f"({values[r, c]:g}); tables here are of non-negative counts or magnitudes")
+        _check_labels(rows, "row")
+        _check_labels(cols, "column")
         values.setflags(write=False)
         object.__setattr__(self, "row_labels", rows)
         object.__setattr__(self, "column_labels", cols)
@@ -84,9 +98,17 @@ class PublishedTable:
             Default ``"1"``, ``"2"``, ...
         suppressed : array_like of bool, shape (R, C) or (R + 1, C + 1), optional
         """
-        arr = np.asarray(cells, dtype=float)
+        try:
+            arr = np.asarray(cells, dtype=float)
+        except (TypeError, ValueError):
+            raise InputError("cells must be a 2-D array of numbers (suppress cells with `suppressed`, "
+                             "not with text)") from None
         if arr.ndim != 2 or arr.size == 0:
             raise InputError(f"cells must be a non-empty 2-D array, got shape {arr.shape}")
+        if not np.isfinite(arr).all():
+            r, c = np.argwhere(~np.isfinite(arr))[0]
+            raise InputError(f"cells must be finite numbers; row {r + 1}, column {c + 1} is {arr[r, c]} "
+                             "(mark suppressed cells with `suppressed`)")
         full = np.zeros((arr.shape[0] + 1, arr.shape[1] + 1))
         full[:-1, :-1] = arr
         full[:-1, -1] = arr.sum(axis=1)

@@ -26,3 +26,68 @@ def test_every_grid_parameter_and_method_option_has_a_flag():
     for option, (flag, method) in METHOD_FLAGS.items():
         assert flag == "--" + option.replace("_", "-")
         assert option in METHODS[method].defaults
+
+
+def test_a_grid_over_the_limit_is_refused_before_it_is_built(monkeypatch):
+    def no_arange(*args, **kwargs):
+        raise AssertionError("the grid was built")
+
+    monkeypatch.setattr(np, "arange", no_arange)
+    monkeypatch.setattr(np, "linspace", no_arange)
+    with pytest.raises(InputError, match="the k grid has 100000000 values, over the limit"):
+        parse_grid("1:100000000", "k", integer=True)
+    with pytest.raises(InputError, match="the lambda2 grid has 100000 values"):
+        parse_grid("0:1:100000", "lambda2")
+
+
+@pytest.mark.parametrize("text", ["0:1:\u0661\u0660", "\uff10:1:5", "0:1:5.5"])
+def test_grids_are_read_in_ascii_digits(text):
+    with pytest.raises(InputError, match="ASCII digits"):
+        parse_grid(text, "lambda2")
+
+
+def test_a_number_flag_in_other_digits_is_one_line_and_exit_2(capsys):
+    from rumap.cli import main
+
+    assert main(["analytic", "--n", "\u0662\u0660", "--sigma2", "1", "--lambda2", "0:1:3", "--state", "record"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "argument --n: '\u0662\u0660' is not a number written in ASCII digits" in err[0]
+
+
+def test_every_scoped_flag_is_refused_for_every_method_it_does_not_apply_to():
+    import argparse
+
+    from rumap.cli.flags import check_applies
+    from rumap.cli.simulate import FLAG_SCOPE
+    from rumap.maps.categorical import CATEGORICAL_METHODS
+
+    methods = [*METHODS, *CATEGORICAL_METHODS]
+    checked = 0
+    for attr, (flag, scope) in FLAG_SCOPE.items():
+        assert scope and set(scope) <= set(methods), attr
+        for method in methods:
+            args = argparse.Namespace(**{attr: "1"})
+            if method in scope:
+                check_applies(args, FLAG_SCOPE, method)
+            else:
+                with pytest.raises(InputError, match=f"^{flag} applies to --method .*, not {method}$"):
+                    check_applies(args, FLAG_SCOPE, method)
+                checked += 1
+    assert checked >= 60
+
+
+@pytest.mark.parametrize("extra, message", [(["--target", "max"], "--target applies to --method"),
+                                            (["--knowledge", "index"], "--knowledge applies"),
+                                            (["--lambda2", "0:1:3"], "--lambda2 applies to --method noise, not pram"),
+                                            (["--k", "2:3"], "--k applies to --method microaggregation or suppress")])
+def test_simulate_refuses_a_flag_its_method_would_ignore(extra, message, capsys):
+    from cli_helpers import ROOT
+
+    from rumap.cli import main
+
+    survey = next(p for p in (ROOT / "data" / "survey.csv", ROOT / "rumap" / "io" / "bundled" / "survey.csv")
+                  if p.exists())
+    code = main(["simulate", "--data", str(survey), "--method", "pram", "--keys", "sex,region", "--theta", "0.5:1:2",
+                 "--replicates", "2", *extra])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and message in err[0], err

@@ -150,3 +150,16 @@ def test_decisions_equal_a_brute_force_auditor(values, protection, sets):
         assert decision.answered == (not unsafe), (j, decision.explanation, ranges)
         if decision.answered:
             answered.append(j)
+
+
+def test_a_long_query_sequence_is_refused_before_any_linear_program(monkeypatch):
+    import rumap.databases.audit as audit
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the audit started")
+
+    monkeypatch.setattr(audit, "_Auditor", no_work)
+    values = np.arange(1.0, 21.0)
+    queries = [f"SUM:{i % 20 + 1},{(i + 3) % 20 + 1},{(i + 7) % 20 + 1}" for i in range(500)]
+    with pytest.raises(InputError, match="500 queries over 20 records: about 2e\\+04 linear programs"):
+        audit.audit_queries(values, queries)

@@ -34,3 +34,10 @@ def test_parse_queries_checks_query_objects_and_types():
     for bad in ([Query("SUM", (1, 5))], [], "SUM:1", [3]):
         with pytest.raises(InputError):
             parse_queries(bad, 2)
+
+
+@pytest.mark.parametrize("text", ["SUM:1,\u0662", "SUM:1-\u00b2", "MEAN:\uff11-3", "COUNT>=\u0663:1-3", "SUM:-1",
+                                  "COUNT>=nan:1-3", "COUNT>=1_0:1-3"])
+def test_queries_are_read_in_ascii_digits_only(text):
+    with pytest.raises(InputError, match="ASCII digits"):
+        parse_query(text, 9)

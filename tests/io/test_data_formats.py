@@ -162,3 +162,10 @@ def test_european_numbers_are_read_as_numbers(text, expected):
 
     frame = read_table_bytes(text.encode(), "data.csv")
     assert numeric_column(frame, "income").tolist() == expected
+
+
+def test_a_csv_with_rows_longer_than_its_header_is_refused():
+    from rumap.io.data import read_table_bytes
+
+    with pytest.raises(InputError, match="some rows have more fields than the header's 2 columns"):
+        read_table_bytes(b"income,spend\n1,2,3,4\n5\n", "ragged.csv")

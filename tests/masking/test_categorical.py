@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_helpers import ROOT
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rumap.errors import InputError
@@ -84,6 +84,48 @@ def test_pram_matrix_is_stochastic_and_invariant(frequencies, theta):
     np.testing.assert_allclose(pi @ matrix, pi, atol=1e-12)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 30), min_size=1, max_size=12).filter(lambda v: sum(v) > 0), st.floats(0.0, 1.0),
+       st.integers(0, 2**32 - 1))
+def test_pram_draw_equals_inverse_cdf_sampling_of_the_dense_matrix(counts, theta, seed):
+    from rumap.masking.categorical import _pram_draw, _pram_shares
+
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, len(counts), 400)
+    draws = rng.random(400)
+    cumulative = np.cumsum(pram_matrix(counts, theta), axis=1)
+    dense = np.minimum((draws[:, None] > cumulative[codes]).sum(axis=1), len(counts) - 1)
+    fast = _pram_draw(codes, _pram_shares(counts), theta, draws)
+    # the two cumulative sums can differ in the last bits: a draw within 1e-12 of a boundary may go either way
+    near = np.abs(draws[:, None] - cumulative[codes]).min(axis=1) < 1e-12
+    assert np.array_equal(dense[~near], fast[~near])
+
+
+def test_pram_on_a_key_with_a_hundred_thousand_categories_needs_no_dense_matrix():
+    import tracemalloc
+
+    frame = pd.DataFrame({"id": np.arange(100_000).astype(str)})
+    tracemalloc.start()
+    result = pram(frame, ["id"], theta=0.8, seed=1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 200e6  # the dense matrix alone would be 80 GB
+    assert result.changed.mean() == pytest.approx(0.2, abs=0.01)
+    summary = result.to_dict()["matrices"]["id"]
+    assert summary["matrix"] is None and len(summary["counts"]) == 100_000
+    with pytest.raises(InputError, match="100000 categories"):
+        result.matrix("id")
+    with pytest.raises(InputError, match="over the limit of 2000 categories"):
+        pram_matrix(np.ones(100_000), 0.5)
+
+
+def test_pram_result_lists_small_matrices_from_the_counts():
+    frame = pd.DataFrame({"c": ["a"] * 6 + ["b"] * 4})
+    summary = pram(frame, ["c"], theta=0.5, seed=1).to_dict()["matrices"]["c"]
+    assert summary["counts"] == [6, 4]
+    np.testing.assert_allclose(summary["matrix"], [[0.8, 0.2], [0.3, 0.7]])
+
+
 def test_household_variables_are_suppressed_in_the_whole_household():
     from rumap.masking.categorical import local_suppression
 
@@ -108,3 +150,44 @@ def test_weight_noise_keeps_the_total_and_the_floor():
     np.testing.assert_allclose(perturb_weights(weights, 0.0, seed=1), weights)
     with pytest.raises(InputError, match="weights must be finite numbers >= 1"):
         perturb_weights([0.5, 2.0], 0.1)
+
+
+@pytest.mark.parametrize("values", [[1.0, np.inf, 3.0], [1.0, -np.inf, 3.0]])
+def test_band_and_top_coding_refuse_infinite_values_by_count(values):
+    frame = pd.DataFrame({"income": values})
+    with pytest.raises(InputError, match="'income' holds 1 infinite value"):
+        band(frame, "income", 10)
+    with pytest.raises(InputError, match="'income' holds 1 infinite value"):
+        top_bottom_code(frame, "income", above=2)
+
+
+def test_top_coding_refuses_a_text_column_instead_of_writing_nan():
+    frame = pd.DataFrame({"region": ["north", "south", "east"]})
+    with pytest.raises(InputError, match="'region' is not numeric: it holds 3 value\\(s\\) that are not numbers"):
+        top_bottom_code(frame, "region", above=5)
+    with pytest.raises(InputError, match="'region' is not numeric"):
+        band(frame, "region", 5)
+
+
+def test_band_refuses_a_non_finite_origin():
+    frame = pd.DataFrame({"age": [23, 37]})
+    with pytest.raises(InputError, match="origin"):
+        band(frame, "age", 10, origin=float("nan"))
+
+
+def test_k_larger_than_the_file_is_an_infeasible_status_not_a_file_of_blanks():
+    frame = pd.DataFrame({"sex": ["f", "m", "f"], "region": ["a", "b", "a"]})
+    result = local_suppression(frame, ["sex", "region"], k=4)
+    assert not result.feasible and "k = 4 is more than the 3 records" in result.reason
+    assert not result.suppressed.any() and result.data.astype(str).equals(frame.astype(str))
+    assert result.to_dict()["feasible"] is False
+    assert local_suppression(frame, ["sex", "region"], k=3).feasible
+
+
+@pytest.mark.parametrize("importance, message", [({"age": 1.0}, "'age', which is not among the keys"),
+                                                 ({"sex": "high"}, "importance of 'sex' must be a finite number"),
+                                                 ({"sex": float("nan")}, "importance of 'sex' must be a finite")])
+def test_importance_of_an_unknown_variable_or_not_a_number_is_refused(importance, message):
+    frame = pd.DataFrame({"sex": ["f", "m", "f"], "region": ["a", "b", "a"]})
+    with pytest.raises(InputError, match=message):
+        local_suppression(frame, ["sex", "region"], k=2, importance=importance)

@@ -159,3 +159,53 @@ def test_cli_sensitive_adds_l_diversity():
     assert len(out["l_diversity"]) == out["n"] and out["l_diversity_min"] == min(out["l_diversity"])
     assert_bad_input(run_cli("risk", "individual", "--data", SURVEY, "--keys", "sex", "--sensitive", "sex"),
                      "also a key")
+
+
+@pytest.mark.parametrize("big", [1e308, 1.7e308, 1e14])
+def test_weights_summing_past_any_population_are_refused_before_arithmetic(big):
+    import warnings
+
+    frame = pd.DataFrame({"sex": ["f", "f", "m"], "w": [big, big, 2.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InputError, match="'w' sum to .* population units"):
+            individual_risk(frame, ["sex"], weight="w")
+
+
+def test_weights_of_the_wrong_length_or_below_one_are_refused_by_name():
+    frame = pd.DataFrame({"sex": ["f", "m", "f"]})
+    with pytest.raises(InputError, match="weights has 5 entries but the data has 3 records"):
+        key_frequencies_with_missing(frame, ["sex"], np.ones(5))
+    with pytest.raises(InputError, match="weights"):
+        key_frequencies_with_missing(frame, ["sex"], np.array([1.0, 0.5, 2.0]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 4), st.floats(0.0, 0.7), st.integers(0, 2**32 - 1))
+def test_pattern_join_equals_comparing_every_record_with_every_other(n, p, missing, seed):
+    from rumap.risk.cells import wildcard_frequencies, wildcard_matches
+
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 3, (n, p))
+    codes[rng.random((n, p)) < missing] = -1
+    weights = rng.uniform(1.0, 5.0, n)
+    fk, Fk = wildcard_frequencies(codes, weights)
+    for i in range(n):
+        agree = wildcard_matches(codes, i)
+        assert fk[i] == agree.sum()
+        assert Fk[i] == pytest.approx(weights[agree].sum())
+
+
+def test_frequencies_with_missing_values_at_census_structure_are_not_quadratic():
+    rng = np.random.default_rng(3)
+    n = 200_000
+    frame = pd.DataFrame({f"k{j}": rng.integers(0, c, n).astype(float) for j, c in enumerate((2, 5, 9, 20, 4, 7))})
+    for j in range(6):  # about 3% missing in each key, independently
+        frame.loc[rng.random(n) < 0.03, f"k{j}"] = np.nan
+    # the pairwise method would need 1e11 steps, over the default budget; the pattern join needs far less
+    fk, _ = key_frequencies_with_missing(frame, list(frame.columns))
+    sample = rng.choice(n, 20, replace=False)
+    from rumap.risk.cells import key_codes, wildcard_matches
+
+    codes = key_codes(frame, list(frame.columns))
+    assert [int(fk[i]) for i in sample] == [int(wildcard_matches(codes, i).sum()) for i in sample]

@@ -114,3 +114,11 @@ def test_suppressed_total_is_bounded_too():
 
 
 # --- risk measures ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cells, message", [([["a", "b"], ["c", "d"]], "cells must be a 2-D array of numbers"),
+                                            ([[1.0, float("nan")], [3.0, 4.0]], "row 1, column 2 is nan"),
+                                            ([[1.0, float("inf")], [3.0, 4.0]], "row 1, column 2 is inf")])
+def test_cells_that_are_not_finite_numbers_are_refused(cells, message):
+    with pytest.raises(InputError, match=message):
+        PublishedTable.from_cells(cells)

@@ -84,3 +84,17 @@ def test_combined_procedure_flags_unit_cells_and_judges_2_and_3_way_tables():
     assert not result.safe and result.to_dict()["records_in_unit_cells"] == int(brute.sum())
     with pytest.raises(InputError):
         granularity_analysis(frame, ["sex"])
+
+
+@pytest.mark.parametrize("counts, message", [([1, 3, 2, 1.5], "row 4 has 1.5"), ([1, 3, float("nan"), 1], "row 3 is missing"),
+                                             ([1, 3, -2, 1], "from 0 to 1e15")])
+def test_counts_must_be_whole_non_negative_numbers(counts, message):
+    table = pd.DataFrame({"sex": ["f", "f", "m", "m"], "age": ["y", "o", "y", "o"], "count": counts})
+    with pytest.raises(InputError, match=message):
+        granularity(table)
+
+
+def test_a_cell_given_twice_is_refused():
+    table = pd.DataFrame({"sex": ["f", "f", "f"], "age": ["y", "o", "y"], "count": [1, 2, 3]})
+    with pytest.raises(InputError, match="the cell sex=f, age=y appears more than once"):
+        granularity(table)
