@@ -204,7 +204,8 @@ class DataMatrix(Constraint):
             self._check_size(name, value.shape)
             if self.masked_of is not None:
                 _check_pairing(name, value.shape[0], labels, chosen, self.masked_of, args)
-            return frame_matrix(value, labels if chosen is None else chosen, name)
+            # row-major, as every kernel's sums run: the same numbers give the same result whatever the layout
+            return np.ascontiguousarray(frame_matrix(value, labels if chosen is None else chosen, name))
         try:
             x = np.asarray(value, dtype=float)
         except (TypeError, ValueError) as exc:
@@ -228,7 +229,7 @@ class DataMatrix(Constraint):
             raise InputError(f"{name} has {int((~finite).sum())} missing or infinite value(s), "
                              f"first in row {row + 1}, column {col + 1}")
         check_magnitude(x, name, chosen)
-        return x
+        return np.ascontiguousarray(x)
 
     def _check_size(self, name: str, shape: tuple[int, ...]) -> None:
         if shape[0] < self.min_rows or (len(shape) == 2 and shape[1] < 1):

@@ -428,7 +428,7 @@ def audit_work(queries: int, n: int) -> float:
     Examples
     --------
     >>> f"{audit_work(500, 20):.2g}"
-    '4.1e+09'
+    '4e+09'
     """
     answered = min(queries, n)
     programs = _audit_programs(queries, n) * (LP_STEPS + float(n) * answered)

@@ -104,3 +104,14 @@ def test_invariants(problem):
         ssa += float((sizes * (group_means - space[:, j].mean()) ** 2).sum())
     assert result.sse + ssa == pytest.approx(result.sst, rel=1e-9, abs=1e-9 * (scale ** 2) * n)
     assert 0.0 <= result.information_loss <= 1.0 + 1e-12
+
+
+@pytest.mark.parametrize("algorithm", ["mdav", "mwa", "individual", "fixed"])
+def test_the_groups_do_not_depend_on_the_arrays_memory_layout(algorithm):
+    from rumap.io.data import BUNDLED_DATA, read_table
+
+    frame = read_table(BUNDLED_DATA["survey (synthetic, households and weights)"])[["weight", "age"]]
+    values = frame.to_numpy(dtype=float)
+    row_major = microaggregate(np.ascontiguousarray(values), 5, algorithm)
+    for layout in (np.asfortranarray(values), frame):
+        assert np.array_equal(microaggregate(layout, 5, algorithm).groups, row_major.groups)

@@ -199,9 +199,10 @@ def _as_matrix(data: Any, columns: Sequence[str] | None) -> tuple[np.ndarray, li
     """Validated float matrix (n, p) and the variables' names."""
     if isinstance(data, pd.DataFrame):
         chosen = list(columns) if columns is not None else numeric_column_names(data)
-        return numeric_columns(data, chosen, source="data"), [str(c) for c in chosen]
+        # row-major, as the maps' engine holds data: the same numbers give the same groups whatever the layout
+        return np.ascontiguousarray(numeric_columns(data, chosen, source="data")), [str(c) for c in chosen]
     try:
-        values = np.array(data, dtype=float)
+        values = np.array(data, dtype=float, order="C")
     except (TypeError, ValueError) as exc:
         raise InputError(f"data must be numeric: {exc}") from None
     if values.ndim == 1:
