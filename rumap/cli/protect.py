@@ -202,7 +202,11 @@ def run_suppress(args: argparse.Namespace) -> int:
         summary = {"method": "suppress", "optimal": True, **result.to_dict()}
         lines = [f"optimal local suppression of {args.data}: {summary['suppressed']} key values suppressed "
                  f"({100 * result.suppressed_share:.2f}%); per variable: "
-                 + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
+                 + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items()),
+                 f"cost minimised: {summary['cost']}, {result.objective:g}; target: {summary['matching_rule']}",
+                 f"covering model: {result.model_objective:g} (HiGHS bound {result.model_bound:g}, gap "
+                 f"{100 * result.model_gap:.2f}%); heuristic: {result.heuristic_objective:g}; restored from the "
+                 f"{result.start}'s solution: {result.restored} value(s) put back"]
         return _finish(args, frame, result.data, keys, summary, lines)
     try:
         result = local_suppression(frame, keys, k=args.k, max_risk=args.max_risk, weight=args.weight,
