@@ -24,7 +24,17 @@ from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
-from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code
+from dashboard.widgets import (
+    errors_shown,
+    keep_controls,
+    multiselect,
+    number,
+    plot,
+    remembered,
+    reproduce_code,
+    selectbox,
+)
+from rumap._validation import PARAMETERS
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, banding_map, pram_map, suppression_map
 from rumap.masking.categorical import parse_merge, pram_matrix, recode
@@ -32,7 +42,7 @@ from rumap.present.plotting import ru_map_figure
 from rumap.present.report import csv_text
 from rumap.risk.individual import individual_risk, l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
-from rumap.risk.suda import suda2
+from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE, suda2
 
 EXAMPLE = "survey (synthetic, households and weights)"
 DEFAULT_KEYS = ("age_band", "sex", "region", "marital", "occupation")
@@ -410,9 +420,12 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     """
     left, right = st.columns(2)
     with left:
-        size = int(number("max_size", "largest MSU searched", "cat_suda_max", len(s.keys), high=len(s.keys)))
+        sizes = [DEFAULT_MAX_SIZE, *(m for m in range(1, len(s.keys) + 1) if m != DEFAULT_MAX_SIZE)]
+        size = selectbox("largest MSU searched", sizes, "cat_suda_max", DEFAULT_MAX_SIZE,
+                         format_func=lambda m: f"all {len(s.keys)} keys (default)" if m is None else str(m),
+                         help=PARAMETERS["max_size"].description)
     with right:
-        fraction = float(number("dis_fraction", "sampling fraction (DIS)", "cat_suda_fraction", 0.01,
+        fraction = float(number("dis_fraction", "sampling fraction (DIS)", "cat_suda_fraction", DEFAULT_DIS_FRACTION,
                                 format="%.4f"))
     result = cached(frame, "suda", {"keys": list(s.keys), "max_size": size, "dis_fraction": fraction},
                     lambda: suda2(frame, list(s.keys), max_size=size, dis_fraction=fraction, source=file.name))
@@ -430,11 +443,11 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     left.dataframe(table.sort_values(["score", "record"], ascending=[False, True]).head(200), hide_index=True,
                    width="stretch")
     right.dataframe(result.variable_msus, hide_index=True, width="stretch")
-    cli = command("risk", "suda", "--data", file.path, "--keys", ",".join(s.keys), "--max-size", size,
-                  "--dis-fraction", fraction, "--json")
+    cli = command("risk", "suda", "--data", file.path, "--keys", ",".join(s.keys),
+                  *(("--max-size", size) if size != DEFAULT_MAX_SIZE else ()), "--dis-fraction", fraction, "--json")
     python = script({"rumap.io.data": ["read_table"], "rumap.risk.suda": ["suda2"]},
                     [f"frame = read_table({file.path!r})",
-                     f"result = suda2(frame, {list(s.keys)!r}, max_size={size}, dis_fraction={fraction})"])
+                     f"result = suda2(frame, {list(s.keys)!r}, max_size={size!r}, dis_fraction={fraction})"])
     reproduce_code(python, cli, what="these scores", key="categorical_scores")
 
 

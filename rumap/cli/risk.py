@@ -30,6 +30,7 @@ from rumap.risk.identity import (
 from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
 from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
+from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
 
 HELP = "disclosure risk: record linkage, interval disclosure, identity (population uniques)"
 
@@ -136,10 +137,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                       "its SUDA score and DIS score, as sdcMicro's suda2 computes them.")
     suda.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     suda.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
-    suda.add_argument("--max-size", type=int, metavar="M",
+    suda.add_argument("--max-size", type=int, default=DEFAULT_MAX_SIZE, metavar="M",
                       help="largest minimal sample unique searched (default: the number of keys)")
-    suda.add_argument("--dis-fraction", type=float, default=0.01, metavar="F",
-                      help="sampling fraction of the DIS score, in (0, 1) (default 0.01)")
+    suda.add_argument("--dis-fraction", type=float, default=DEFAULT_DIS_FRACTION, metavar="F",
+                      help=f"sampling fraction of the DIS score, in (0, 1) (default {DEFAULT_DIS_FRACTION:g})")
     add_work_limit(suda)
     suda.add_argument("--json", action="store_true", help="print one JSON object")
     suda.set_defaults(_risk_run=run_suda)

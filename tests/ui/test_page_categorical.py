@@ -80,10 +80,25 @@ def test_the_suda_view_shows_sdcmicros_scores(app):
     assert metric(app, "special uniques") == f"{expected.special_uniques:,}"
     assert metric(app, "highest SUDA score") == f"{expected.score.max():g}"
     assert any(c.value.startswith("python -m rumap risk suda") for c in open_reproduce_panels(app).code)
-    app.number_input(key="cat_suda_max").set_value(2).run()
+    app.selectbox(key="cat_suda_max").set_value(2).run()
     assert not app.exception and not app.error
     smaller = suda2(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"], max_size=2)
     assert metric(app, "special uniques") == f"{smaller.special_uniques:,}"
+    assert any("--max-size 2" in c.value for c in open_reproduce_panels(app).code)
+
+
+def test_suda_searches_every_key_by_default_as_the_command_line_does(app):
+    from cli_helpers import run_cli
+
+    keys = ["age_band", "sex", "region", "marital", "occupation"]
+    app.multiselect(key="cat_keys").set_value(keys[:1]).run()  # a user who picks the keys one at a time
+    app.multiselect(key="cat_keys").set_value(keys).run()
+    assert not app.exception and not app.error
+    _proc, summary = run_cli("risk", "suda", "--data", SURVEY, "--keys", ",".join(keys), "--json", check_json=True)
+    assert summary["max_size"] == len(keys) and summary["special_uniques"] > 0
+    assert metric(app, "special uniques") == f"{summary['special_uniques']:,}"
+    commands = [c.value for c in open_reproduce_panels(app).code if "rumap risk suda" in c.value]
+    assert commands and "--max-size" not in commands[0]
 
 
 def test_the_maps_take_the_chosen_risk_and_utility(app):
