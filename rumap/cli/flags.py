@@ -198,6 +198,41 @@ RULE_FLAGS = {
 
 
 @assumes_valid
+def add_merge_flag(parser: argparse.ArgumentParser, what: str = "") -> None:
+    """``--merge VAR:A,B=NEW`` (repeatable): global recoding of the file (:func:`merge_flags` reads it).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    what : str
+        Said after the help text (such as when the recoding applies).
+    """
+    parser.add_argument("--merge", action="append", default=[], metavar="VAR:A,B=NEW",
+                        help=f"merge categories A and B of VAR into NEW (repeatable){what}")
+
+
+def merge_flags(texts: list[str]) -> dict[str, dict[str, str]]:
+    """The recoding of repeated ``--merge VAR:A,B=NEW`` flags, for :func:`rumap.masking.categorical.recode`.
+
+    Parameters
+    ----------
+    texts : list of str
+        The flags' values.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> merge_flags(["region:R01,R02=north", "sex:f=x"])
+    {'region': {'R01': 'north', 'R02': 'north'}, 'sex': {'f': 'x'}}
+    """
+    from rumap.masking.categorical import parse_merges
+
+    return parse_merges(texts, "--merge", form="be VAR:A,B=NEW")
+
+
 def add_rule_flags(parser: argparse.ArgumentParser, cell_help: str = "column naming the cell (default cell)") -> None:
     """Add the sensitivity rules' parameters and the contributions file's column names to a parser.
 

@@ -10,10 +10,10 @@ import argparse
 
 import pandas as pd
 
-from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, split_names
+from rumap.cli.flags import add_merge_flag, add_work_limit, budget_from_args, check_flag, merge_flags, split_names
 from rumap.errors import InputError
 from rumap.io.data import WRITERS, read_table, write_table
-from rumap.masking.categorical import band, local_suppression, parse_merge, pram, recode, top_bottom_code
+from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
 from rumap.risk.individual import individual_risk
 
 HELP = "protect categorical key variables: global recoding, local suppression, PRAM"
@@ -46,8 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
     rec = sub.add_parser("recode", help="global recoding: merge categories, band numbers, top/bottom coding")
     common(rec)
-    rec.add_argument("--merge", action="append", default=[], metavar="VAR:A,B=NEW",
-                     help="merge categories A and B of VAR into NEW (repeatable)")
+    add_merge_flag(rec)
     rec.add_argument("--band", action="append", default=[], metavar="VAR:WIDTH",
                      help="band the numeric VAR into intervals of WIDTH (repeatable)")
     rec.add_argument("--top", action="append", default=[], metavar="VAR:LIMIT", help="top-code VAR above LIMIT")
@@ -146,13 +145,9 @@ def run_recode(args: argparse.Namespace) -> int:
     if not (args.merge or args.band or args.top or args.bottom):
         raise InputError("give at least one of --merge, --band, --top, --bottom")
     protected = frame
-    mapping: dict[str, dict[str, str]] = {}
-    for text in args.merge:
-        variable, merges = parse_merge(text, "--merge", form="be VAR:A,B=NEW")
-        mapping.setdefault(variable, {}).update(merges)
+    mapping = merge_flags(args.merge)
     if mapping:
-        protected = recode(protected.astype({v: str for v in mapping if v in protected.columns}), mapping,
-                           source=args.data)
+        protected = recode(protected, mapping, source=args.data)
     for text in args.band:
         variable, width = _pair(text, "--band")
         protected = band(protected, variable, check_flag("--band", "band_width", _number(width, "--band")),

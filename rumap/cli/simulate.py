@@ -11,9 +11,11 @@ import pandas as pd
 from rumap.cli.flags import (
     GRID_FLAGS,
     METHOD_FLAGS,
+    add_merge_flag,
     add_work_limit,
     budget_from_args,
     check_flag,
+    merge_flags,
     parse_grid,
     split_names,
 )
@@ -105,6 +107,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                              help="individual risk above which a record counts (--risk share_above)")
     categorical.add_argument("--anonymity-k", type=int, metavar="K", help="the k of --risk k_violations")
     categorical.add_argument("--pair", metavar="A,B", help="the two variables of --utility cramers_v")
+    add_merge_flag(categorical, ", applied to --data first")
     run_group = p.add_argument_group("run")
     run_group.add_argument("--replicates", type=int, default=200, metavar="M", help="masked copies per value (200)")
     run_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -238,7 +241,8 @@ def run(args: argparse.Namespace) -> int:
     if args.method in CATEGORICAL_METHODS:
         return _run_categorical(args)
     for flag, value in (("--risk", args.risk), ("--risk-threshold", args.risk_threshold),
-                        ("--anonymity-k", args.anonymity_k), ("--pair", args.pair)):
+                        ("--anonymity-k", args.anonymity_k), ("--pair", args.pair),
+                        ("--merge", args.merge or None)):
         if value is not None:
             raise InputError(f"{flag} applies to --method suppress, recode or pram")
     if not args.target:
@@ -319,6 +323,11 @@ def _run_categorical(args: argparse.Namespace) -> int:
         check_flag(f"--{name}", name, getattr(args, name))
     options = _categorical_options(args)
     frame = read_table(args.data)
+    merges = merge_flags(args.merge)
+    if merges:
+        from rumap.masking.categorical import recode
+
+        frame = recode(frame, merges, source=args.data)
     keys = split_names(args.keys, "--keys")
     for name in [*options.get("pair", ()), *([options["response"]] if "response" in options else [])]:
         if name not in frame.columns:
@@ -336,6 +345,8 @@ def _run_categorical(args: argparse.Namespace) -> int:
     config = {"method": args.method, "parameter": method.parameter, "values": m.values.tolist(), "keys": keys,
               "weight": args.weight, "replicates": args.replicates if method.simulated else 1,
               "seed": args.seed if method.simulated else None, "data": args.data}
+    if merges:
+        config["merge"] = args.merge
     if args.risk is not None or args.utility is not None:  # the measures chosen (the defaults add no key)
         config["risk"], config["utility"] = m.config["risk"], m.config["utility"]
         config.update({key: list(value) if isinstance(value, tuple) else value for key, value in options.items()})
