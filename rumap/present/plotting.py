@@ -23,10 +23,11 @@ from rumap.present.labels import (
     place_labels,
     plot_area,
 )
-from rumap.present.numbers import format_number
+from rumap.present.numbers import format_number, format_numbers
 from rumap.result import RUMap
 
-__all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges"]
+__all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges",
+           "log_ticks"]
 
 PARAMETER_SYMBOLS = {"lambda2": "λ²", "lambda2_frac": "λ²/S²", "k": "k", "swap_percent": "p%"}
 
@@ -242,8 +243,47 @@ def set_ranges(fig: go.Figure, max_risk: float | None = None) -> go.Figure:
             continue
         update(range=list(span))
         if log:
-            update(dtick=1 if span[1] - span[0] >= 2 else "D2")
+            update(**log_ticks(span))
     return fig
+
+
+def log_ticks(span: tuple[float, float]) -> dict:
+    """Ticks of a log axis over ``span`` (log10 of its ends), each labelled with the number it marks.
+
+    Less than two decades: 1, 2 and 5 of each decade, labelled in full (0.2, not Plotly's bare "2");
+    more: the powers of ten alone, so labels never crowd.
+
+    Parameters
+    ----------
+    span : tuple of float
+        The axis range as Plotly holds it on a log axis (log10 of the lowest and highest value).
+
+    Returns
+    -------
+    dict
+        Keyword arguments of ``update_xaxes``/``update_yaxes``.
+
+    Examples
+    --------
+    >>> from rumap.present.plotting import log_ticks
+    >>> ticks = log_ticks((-1.0, 0.2))
+    >>> ticks["ticktext"]
+    ['0.1', '0.2', '0.5', '1']
+    >>> log_ticks((-4.0, 1.0))
+    {'tickmode': 'linear', 'tick0': 0, 'dtick': 1}
+    """
+    lo, hi = min(span), max(span)
+    if hi - lo >= 2:
+        return {"tickmode": "linear", "tick0": 0, "dtick": 1}
+    for mantissas in ((1, 2, 5), range(1, 10)):
+        values = [m * 10.0**e for e in range(math.floor(lo) - 1, math.ceil(hi) + 1) for m in mantissas]
+        shown = [float(f"{v:.3g}") for v in values if lo - 1e-9 <= math.log10(v) <= hi + 1e-9]
+        if len(shown) >= 2:
+            break
+    else:  # less than a step between two digits: the ends and the middle, with the digits that tell them apart
+        shown = [10.0**x for x in (lo, (lo + hi) / 2, hi)]
+        return {"tickmode": "array", "tickvals": shown, "ticktext": format_numbers(shown)}
+    return {"tickmode": "array", "tickvals": shown, "ticktext": [format_number(v) for v in shown]}
 
 
 #: The name of the annotations that carry a star's label away from the lines, joined to the star by a line.
