@@ -185,6 +185,32 @@ def test_data_page_with_a_loaded_frame_and_the_analytic_prefill():
     assert set(_traces(fig)) == {"sample", "maximum"}
 
 
+def test_data_page_names_text_among_numbers_and_does_not_pick_the_identifier():
+    at = _app()
+    _goto(at, "data")
+    at.radio(key="data_source").set_value("Upload a file").run()
+    rows = [f"{i + 1},{'unknown' if i == 6 else 20000 + 37 * (i * 7 % 60)},{'mf'[i % 2]}" for i in range(60)]
+    content = ("id,income,sex\n" + "\n".join(rows)).encode()
+    at.file_uploader(key="data_upload").set_value(("survey.csv", content, "text/csv")).run()
+    assert not at.exception
+    warnings = [shown(w.value) for w in at.warning]
+    assert any("Column income holds numbers and 1 text value" in w and "'unknown' in row 7" in w for w in warnings), \
+        warnings
+    assert at.multiselect(key="data_columns").options == ["id", "income"]
+    assert at.multiselect(key="data_columns").value == ["income"]  # never the identifier by default
+    assert any("identifier" in shown(c.value) and "id" in shown(c.value) for c in at.caption)
+    assert any("column 'income' has 1 text value(s) among its numbers (e.g. 'unknown' in row 7)" in e
+               for e in _errors(at)), _errors(at)
+    at.radio(key="data_missing").set_value("drop").run()
+    assert not _errors(at)
+    assert "Using income (n = 59)" in shown(at.success[0].value)
+    at = _app()
+    _load_frame(at, pd.DataFrame({"id": np.arange(1, 41), "case": np.arange(101, 141)}), "ids.csv")
+    _goto(at, "data")
+    assert at.multiselect(key="data_columns").value == []
+    assert any("Choose at least one numeric column" in shown(w.value) for w in at.warning)
+
+
 def test_data_page_without_numeric_columns():
     at = _app()
     _load_frame(at, pd.DataFrame({"name": ["a", "b", "c"]}), "names.csv")
