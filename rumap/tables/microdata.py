@@ -13,6 +13,7 @@ their margins.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +29,8 @@ from rumap.result import json_safe
 from rumap.tables.published import TOTAL_LABEL, PublishedTable
 from rumap.tables.rules import Contributions, SensitivityResult, apply_rule, freeze_array_fields
 
-__all__ = ["CELL_SEPARATOR", "MicrodataTable", "SpanningAxis", "table_from_microdata", "example_microdata"]
+__all__ = ["CELL_SEPARATOR", "MicrodataTable", "SpanningAxis", "table_from_microdata", "example_microdata",
+           "code_order"]
 
 
 #: Between the row and the column label in a cell label, ``"ROW:COL"``.
@@ -48,7 +50,8 @@ class SpanningAxis:
         The column of the microdata.
     labels : tuple of str
         Every label in display order: each subtotal before its members, the
-        codes sorted within each level (the grand total is not listed).
+        codes sorted within each level, numbers in numeric order
+        (:func:`code_order`); the grand total is not listed.
     leaves : tuple of bool
         Whether each label is a code of the data (else a subtotal).
     members : tuple of tuple of int
@@ -309,8 +312,36 @@ def _check_code(code: str, variable: str) -> None:
         raise InputError(f"{variable!r} has an empty code")
 
 
+def code_order(code: str) -> tuple:
+    """Sort key of a code: numbers in numeric order (2 before 10), then text with its digits read as numbers.
+
+    Parameters
+    ----------
+    code : str
+
+    Returns
+    -------
+    tuple
+
+    Examples
+    --------
+    >>> sorted(["10", "2", "1", "-3", "2.5"], key=code_order)
+    ['-3', '1', '2', '2.5', '10']
+    >>> sorted(["R10", "R2", "b", "R1", "7"], key=code_order)
+    ['7', 'R1', 'R2', 'R10', 'b']
+    """
+    try:
+        number = float(code)
+    except ValueError:
+        number = None
+    if number is not None and np.isfinite(number):
+        return (0, number, code)
+    parts = re.split(r"(\d+)", code)
+    return (1, tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts if part), code)
+
+
 def _axis(codes: pd.Series, variable: str, hierarchy: Mapping[Any, Any] | None, budget: WorkBudget) -> SpanningAxis:
-    data_codes = sorted(codes.unique())
+    data_codes = sorted(codes.unique(), key=code_order)
     parent = {str(k): str(v) for k, v in (hierarchy or {}).items()}
     for code, up in parent.items():
         _check_code(up, variable)
@@ -336,7 +367,7 @@ def _axis(codes: pd.Series, variable: str, hierarchy: Mapping[Any, Any] | None, 
     nodes = set(data_codes) | {a for chain in used.values() for a in chain}
     budget.check_grid(len(nodes), f"{variable!r} codes")
     children: dict[str | None, list[str]] = {}
-    for node in sorted(nodes):
+    for node in sorted(nodes, key=code_order):
         children.setdefault(parent.get(node) if parent.get(node) in nodes else None, []).append(node)
     order: list[str] = []
     stack = list(reversed(children.get(None, [])))
