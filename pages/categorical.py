@@ -466,7 +466,8 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
 
 
 st.title("Categorical key variables: individual risk and its protection")
-st.caption("mu-Argus's methods (seed 004, Mas): individual and household risk, unsafe combinations of key "
+st.caption("mu-Argus's methods, as Mas's *Statistical Data Protection Techniques* (EUSTAT) describes them: "
+           "individual and household risk, unsafe combinations of key "
            "variables, local suppression, PRAM and global recoding, each with its R-U map.")
 
 with errors_shown():
