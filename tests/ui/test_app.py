@@ -368,6 +368,18 @@ def test_the_dashboard_cannot_exceed_the_work_budget():
     assert any("over the work limit of 2e+09" in e for e in _errors(at))
 
 
+def test_noise_is_not_truncated_unless_asked_as_on_the_command_line():
+    at = _app()  # the bundled income data: every value >= 0
+    _goto(at, "empirical")
+    assert at.checkbox(key="em_trunc_on").value is False
+    assert not any(n.key == "em_trunc" for n in at.number_input)
+    at.number_input(key="em_replicates").set_value(10).run()
+    at.button(key="em_run").click().run()
+    assert not at.exception and not _errors(at)
+    commands = [c.value for c in open_reproduce_panels(at).code if c.value.startswith("python -m rumap simulate")]
+    assert commands and not any("--truncate-below" in c for c in commands)
+
+
 def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
     at = _app()
     _goto(at, "empirical")
