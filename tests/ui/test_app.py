@@ -90,6 +90,22 @@ def _keep(at: AppTest, key: str, name: str) -> None:
     assert not at.exception
 
 
+def test_the_navigation_lists_every_page(monkeypatch):
+    import streamlit as st
+
+    original, asked = st.navigation, []
+
+    def navigation(pages, **kwargs):
+        asked.append((len(pages), kwargs))
+        return original(pages, **kwargs)
+
+    monkeypatch.setattr(st, "navigation", navigation)
+    _app()
+    (count, kwargs), *_ = asked
+    # Streamlit folds the pages past ten under "View N more" unless the menu is expanded
+    assert count == 13 and (kwargs.get("expanded") is True or kwargs.get("expanded", 10) >= count)
+
+
 def test_home_draws_a_map_and_loads_figure_4():
     at = _app()
     assert at.title[0].value == "R-U confidentiality maps"
