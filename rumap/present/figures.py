@@ -18,7 +18,14 @@ from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.pareto import GridChoice
 from rumap.present.numbers import format_number
-from rumap.present.plotting import PALETTE, PARAMETER_SYMBOLS, arrange_labels, log_ticks, ru_map_figure
+from rumap.present.plotting import (
+    PALETTE,
+    PARAMETER_SYMBOLS,
+    arrange_labels,
+    fit_axis_titles,
+    log_ticks,
+    ru_map_figure,
+)
 from rumap.result import RUMap
 from rumap.specs import Analysis, _small_analysis
 
@@ -89,7 +96,8 @@ def utility_on_scale(maps: Sequence[RUMap], scale: str = "as computed") -> list[
 
 
 def _readable_axes(fig: go.Figure) -> go.Figure:
-    """Exponents as 1e-06 rather than SI prefixes (a utility of 1μ reads as a unit); log axes labelled in full."""
+    """Exponents as 1e-06 rather than SI prefixes (a utility of 1μ reads as a unit); log axes labelled in full;
+    axis titles wrapped inside the margins."""
     fig.update_xaxes(exponentformat="e")
     fig.update_yaxes(exponentformat="e")
     for axis, update, coordinate in (("xaxis", fig.update_xaxes, "x"), ("yaxis", fig.update_yaxes, "y")):
@@ -104,7 +112,7 @@ def _readable_axes(fig: go.Figure) -> go.Figure:
         values = values[np.isfinite(values) & (values > 0)]
         if values.size:
             update(**log_ticks((math.log10(values.min()), math.log10(values.max()))))
-    return fig
+    return fit_axis_titles(fig)
 
 
 def _wrap(title: str | None, width: int = 60) -> str | None:

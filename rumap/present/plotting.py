@@ -8,6 +8,7 @@ vertical one, as in Duncan, Keller-McNulty & Stokes (2001).
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,7 +28,7 @@ from rumap.present.numbers import format_number, format_numbers
 from rumap.result import RUMap
 
 __all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges",
-           "log_ticks"]
+           "log_ticks", "fit_axis_titles"]
 
 PARAMETER_SYMBOLS = {"lambda2": "λ²", "lambda2_frac": "λ²/S²", "k": "k", "swap_percent": "p%"}
 
@@ -178,7 +179,62 @@ def ru_map_figure(
     if log_y:
         fig.update_yaxes(type="log")
     set_ranges(fig, max_risk=max_risk)
+    fit_axis_titles(fig)
     return arrange_labels(fig)
+
+
+#: The size (CSS pixels) of the exported images (see :data:`rumap.present.images.IMAGE_SIZE`) titles are fitted to.
+FIT_SIZE = (1000, 650)
+
+
+@validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure")},
+                 example=lambda: {"fig": go.Figure(layout={"xaxis_title": "U " * 80})})
+def fit_axis_titles(fig: go.Figure, width: int = FIT_SIZE[0], height: int = FIT_SIZE[1]) -> go.Figure:
+    """Wrap long axis titles and widen the margins to hold them and the tick labels, so no export cuts them.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    width, height : int
+        The picture's size in CSS pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The same figure.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> from rumap.present.plotting import fit_axis_titles
+    >>> fig = fit_axis_titles(go.Figure(layout={"xaxis_title": "U = " + "the share of the total kept " * 6,
+    ...                                         "font": {"size": 24}}))
+    >>> fig.layout.xaxis.title.text.count("<br>"), fig.layout.margin.b >= 3 * 1.3 * 24
+    (2, True)
+    """
+    size = float(fig.layout.font.size or 12)
+    line, char = 1.3 * size, 0.55 * size
+
+    def wrapped(text: str | None, room: float) -> tuple[str | None, int]:
+        if not text:
+            return text, 0
+        if "<br>" not in text:
+            text = "<br>".join(textwrap.wrap(text, max(20, int(room / char)))) or text
+        return text, text.count("<br>") + 1
+
+    x_title, x_lines = wrapped(fig.layout.xaxis.title.text, 0.85 * width)
+    y_title, y_lines = wrapped(fig.layout.yaxis.title.text, 0.75 * height)
+    ticks = fig.layout.yaxis.ticktext
+    tick_chars = max((len(str(t)) for t in ticks), default=6) if ticks else 6
+    margin = fig.layout.margin
+    fig.update_layout(xaxis_title_text=x_title, yaxis_title_text=y_title,
+                      margin={"b": max(int(margin.b if margin.b is not None else 60), int(line * (1 + x_lines) + 20)),
+                              "l": max(int(margin.l if margin.l is not None else 60),
+                                       int(char * tick_chars + line * y_lines + 24)),
+                              "r": max(int(margin.r if margin.r is not None else 20), int(2 * char))})
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)
+    return fig
 
 
 _DASHES = ["dash", "dot", "dashdot", "longdash"]
