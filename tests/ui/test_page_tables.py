@@ -142,6 +142,27 @@ def test_the_rounding_base_starts_from_the_table_s_scale(page):
     assert not page.exception and [shown(e.value) for e in page.error] == []
 
 
+def test_the_rounding_map_s_largest_base_follows_the_table(page):
+    from rumap.io.tables import published_table_from_frame
+    from rumap.maps.tables import default_rounding_base
+    from rumap.tables.published import paper_table1_completed
+
+    assert page.slider(key="rounding_max_base").value == 10 * default_rounding_base(paper_table1_completed()) == 100
+    cells = [[2_410_000, 1_870_000, 3_020_000], [960_000, 4_400_000, 2_750_000]]
+    rows = [f"r{i},{','.join(map(str, row))},{sum(row)}" for i, row in enumerate(cells, start=1)]
+    totals = [sum(col) for col in zip(*cells, strict=True)]
+    text = "\n".join(["region,a,b,c,Total", *rows, f"Total,{','.join(map(str, totals))},{sum(totals)}"])
+    page.file_uploader(key="rounding_upload").set_value(("big.csv", text.encode(), "text/csv")).run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    import io
+
+    import pandas as pd
+
+    table = published_table_from_frame(pd.read_csv(io.StringIO(text)), source="big.csv")
+    assert page.slider(key="rounding_max_base").value == 10 * default_rounding_base(table) == 1_000_000
+    assert page.slider(key="rounding_max_base").max == 100_000_000
+
+
 def test_microdata_counts_layers_and_bad_choices(page):
     page.selectbox(key="micro_response").set_value("(counts: a frequency table)").run()
     page.selectbox(key="micro_layers").set_value("sex").run()
