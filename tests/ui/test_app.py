@@ -221,6 +221,13 @@ def test_data_page_names_text_among_numbers_and_does_not_pick_the_identifier():
     assert not _errors(at)
     assert "Using income (n = 59)" in shown(at.success[0].value)
     at = _app()
+    _goto(at, "data")
+    at.radio(key="data_source").set_value("Upload a file").run()
+    only = ("income\n" + "\n".join("unknown" if i == 3 else str(1000 + 7 * i) for i in range(30))).encode()
+    at.file_uploader(key="data_upload").set_value(("only.csv", only, "text/csv")).run()
+    assert not at.exception and not any("no numeric column" in e for e in _errors(at)), _errors(at)
+    assert at.multiselect(key="data_columns").options == ["income"]
+    at = _app()
     _load_frame(at, pd.DataFrame({"id": np.arange(1, 41), "case": np.arange(101, 141)}), "ids.csv")
     _goto(at, "data")
     assert at.multiselect(key="data_columns").value == []
