@@ -211,6 +211,7 @@ def add_merge_flag(parser: argparse.ArgumentParser, what: str = "") -> None:
                         help=f"merge categories A and B of VAR into NEW (repeatable){what}")
 
 
+@assumes_valid
 def merge_flags(texts: list[str]) -> dict[str, dict[str, str]]:
     """The recoding of repeated ``--merge VAR:A,B=NEW`` flags, for :func:`rumap.masking.categorical.recode`.
 
@@ -233,6 +234,7 @@ def merge_flags(texts: list[str]) -> dict[str, dict[str, str]]:
     return parse_merges(texts, "--merge", form="be VAR:A,B=NEW")
 
 
+@assumes_valid
 def add_rule_flags(parser: argparse.ArgumentParser, cell_help: str = "column naming the cell (default cell)") -> None:
     """Add the sensitivity rules' parameters and the contributions file's column names to a parser.
 

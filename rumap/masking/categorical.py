@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, Interval, validate_params
+from rumap._validation import SEED, InstanceOf, Interval, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -160,6 +160,7 @@ def _missing(value: Any) -> bool:
     return bool(missing) if np.ndim(missing) == 0 else False
 
 
+@assumes_valid
 def category_text(value: Any) -> str:
     """A category as it is written: an integer-valued number without its decimals.
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from rumap._validation import Boolean, InstanceOf, Interval, validate_params
+from rumap._validation import Boolean, InstanceOf, Interval, assumes_valid, validate_params
 from rumap.present.labels import (
     GLYPH_WIDTH,
     LINE_HEIGHT,
@@ -303,6 +303,7 @@ def set_ranges(fig: go.Figure, max_risk: float | None = None) -> go.Figure:
     return fig
 
 
+@assumes_valid
 def log_ticks(span: tuple[float, float]) -> dict:
     """Ticks of a log axis over ``span`` (log10 of its ends), each labelled with the number it marks.
 

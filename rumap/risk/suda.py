@@ -157,6 +157,7 @@ def suda_weights(variables: int, max_size: int) -> np.ndarray:
     return np.array([float(np.prod([variables - i for i in range(k, top + 1)])) for k in range(1, max_size + 1)])
 
 
+@assumes_valid
 def searched_size(max_size: int | None, variables: int) -> int:
     """The largest MSU size searched: ``max_size``, or every key when it is ``None`` (the default).
 

@@ -312,6 +312,7 @@ def _check_code(code: str, variable: str) -> None:
         raise InputError(f"{variable!r} has an empty code")
 
 
+@assumes_valid
 def code_order(code: str) -> tuple:
     """Sort key of a code: numbers in numeric order (2 before 10), then text with its digits read as numbers.
 
