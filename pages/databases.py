@@ -230,7 +230,7 @@ def maps_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
 
 
 def granularity_tab(file: PageFile) -> None:
-    """The seed's procedure: tables of 2 and 3 key variables, their index of granularity, the unit cells.
+    """Mas's procedure: tables of 2 and 3 key variables, their index of granularity, the unit cells.
 
     Parameters
     ----------
@@ -241,7 +241,7 @@ def granularity_tab(file: PageFile) -> None:
     keys = multiselect("key variables", columns, "databases_keys", default)
     threshold = float(number("interval_percent", "index of granularity at which a hyper-row is unsafe, percent",
                              "databases_threshold", 50.0,
-                             help="the seed: under 50% no action on the hyper-row is required"))
+                             help="Mas's rule: under 50% no action on the hyper-row is required"))
     if len(keys) < 2:
         st.info("Choose at least two key variables.")
         return

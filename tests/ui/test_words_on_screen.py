@@ -11,7 +11,8 @@ from cli_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Labels of the project's reference files, which mean nothing to a reader.
-INTERNAL = re.compile(r"\bseed\s*0\d\d\b|\bseeds?/|\(Mas[,)]|, Mas\)", re.IGNORECASE)
+INTERNAL = re.compile(r"\bseed\s*0\d\d\b|\bseeds?/|\(Mas[,)]|, Mas\)|\bthe seed(:|'s| says| describes)",
+                      re.IGNORECASE)
 
 
 def _shown_strings(path: Path) -> list[tuple[int, str]]:
