@@ -37,8 +37,8 @@ from rumap.maps.tables import (
 )
 from rumap.present.plotting import ru_map_figure
 from rumap.tables.controlled_rounding import controlled_round
-from rumap.tables.microdata import code_order, table_from_microdata
-from rumap.tables.published import TOTAL_LABEL
+from rumap.tables.microdata import table_from_microdata
+from rumap.tables.published import TOTAL_LABEL, code_order
 from rumap.tables.rules import RULES
 from rumap.tables.secondary import COSTS, suppress_secondary
 

@@ -13,7 +13,6 @@ their margins.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,11 +25,10 @@ from rumap._validation import MAX_MAGNITUDE, InstanceOf, Table, assumes_valid, v
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.tables.published import TOTAL_LABEL, PublishedTable
+from rumap.tables.published import TOTAL_LABEL, PublishedTable, code_order
 from rumap.tables.rules import Contributions, SensitivityResult, apply_rule, freeze_array_fields
 
-__all__ = ["CELL_SEPARATOR", "MicrodataTable", "SpanningAxis", "table_from_microdata", "example_microdata",
-           "code_order"]
+__all__ = ["CELL_SEPARATOR", "MicrodataTable", "SpanningAxis", "table_from_microdata", "example_microdata"]
 
 
 #: Between the row and the column label in a cell label, ``"ROW:COL"``.
@@ -51,7 +49,7 @@ class SpanningAxis:
     labels : tuple of str
         Every label in display order: each subtotal before its members, the
         codes sorted within each level, numbers in numeric order
-        (:func:`code_order`); the grand total is not listed.
+        (:func:`rumap.tables.published.code_order`); the grand total is not listed.
     leaves : tuple of bool
         Whether each label is a code of the data (else a subtotal).
     members : tuple of tuple of int
@@ -310,35 +308,6 @@ def _check_code(code: str, variable: str) -> None:
                          "and column of a cell label: recode it")
     if not code:
         raise InputError(f"{variable!r} has an empty code")
-
-
-@assumes_valid
-def code_order(code: str) -> tuple:
-    """Sort key of a code: numbers in numeric order (2 before 10), then text with its digits read as numbers.
-
-    Parameters
-    ----------
-    code : str
-
-    Returns
-    -------
-    tuple
-
-    Examples
-    --------
-    >>> sorted(["10", "2", "1", "-3", "2.5"], key=code_order)
-    ['-3', '1', '2', '2.5', '10']
-    >>> sorted(["R10", "R2", "b", "R1", "7"], key=code_order)
-    ['7', 'R1', 'R2', 'R10', 'b']
-    """
-    try:
-        number = float(code)
-    except ValueError:
-        number = None
-    if number is not None and np.isfinite(number):
-        return (0, number, code)
-    parts = re.split(r"(\d+)", code)
-    return (1, tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts if part), code)
 
 
 def _axis(codes: pd.Series, variable: str, hierarchy: Mapping[Any, Any] | None, budget: WorkBudget) -> SpanningAxis:
