@@ -195,7 +195,7 @@ def run_suppress(args: argparse.Namespace) -> int:
         result = optimal_suppression(frame, keys, args.k, importance=importance or None, source=args.data,
                                      budget=budget_from_args(args))
         summary = {"method": "suppress", "optimal": True, **result.to_dict()}
-        lines = [f"optimal local suppression of {args.data}: {summary['suppressed']} key values suppressed "
+        lines = [f"least costly local suppression found for {args.data}: {summary['suppressed']} key values suppressed "
                  f"({100 * result.suppressed_share:.2f}%); per variable: "
                  + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items()),
                  f"cost minimised: {summary['cost']}, {result.objective:g}; target: {summary['matching_rule']}",
