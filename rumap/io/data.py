@@ -397,7 +397,8 @@ def text_among_numbers(frame: pd.DataFrame) -> list[TextAmongNumbers]:
     return out
 
 
-_ID_WORDS = re.compile(r"(^|[^a-z])(id|ids|ident|identifier|serial|record|row|index)([^a-z]|$)|^(hid|pid|rid)$|id$")
+_ID_WORDS = re.compile(r"(^|[^a-z])(id|ids|ident|identifier|serial|record|row|index)([^a-z]|$)|^(hid|pid|rid)$")
+_CAMEL_ID = re.compile(r"[a-z0-9](Id|ID)$")  # personId, caseID
 
 
 @validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")},
@@ -432,7 +433,7 @@ def identifier_columns(frame: pd.DataFrame) -> list[str]:
         values = frame[col].dropna().to_numpy(dtype=float)
         if values.size < 3 or np.unique(values).size != values.size:
             continue
-        named = bool(_ID_WORDS.search(str(col).lower()))
+        named = bool(_ID_WORDS.search(str(col).lower()) or _CAMEL_ID.search(str(col)))
         integers = np.isfinite(values).all() and bool((values == np.round(values)).all())
         consecutive = integers and values.size >= 10 and float(values.max() - values.min()) == values.size - 1
         if named or consecutive:

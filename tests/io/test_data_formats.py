@@ -118,8 +118,9 @@ def test_identifiers_by_name_or_by_consecutive_values():
     rng = np.random.default_rng(1)
     frame = pd.DataFrame({"person_id": rng.permutation(50) * 7 + 3, "row": rng.permutation(50),
                           "income": rng.normal(size=50), "age": rng.integers(20, 60, 50),
-                          "serial": np.r_[np.arange(49), 3], "visits": rng.permutation(50) + 1})
-    assert identifier_columns(frame) == ["person_id", "row", "visits"]
+                          "serial": np.r_[np.arange(49), 3], "visits": rng.permutation(50) + 1,
+                          "caseID": rng.permutation(50) * 3, "amount_paid": rng.normal(100, 9, 50).round(2)})
+    assert identifier_columns(frame) == ["person_id", "row", "visits", "caseID"]
 
 
 def test_summary_table_matches_numpy():
