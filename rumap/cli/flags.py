@@ -207,18 +207,18 @@ def add_merge_flag(parser: argparse.ArgumentParser, what: str = "") -> None:
     what : str
         Said after the help text (such as when the recoding applies).
     """
-    parser.add_argument("--merge", action="append", default=[], metavar="VAR:A,B=NEW",
+    parser.add_argument("--merge", action="append", default=None, metavar="VAR:A,B=NEW",
                         help=f"merge categories A and B of VAR into NEW (repeatable){what}")
 
 
 @assumes_valid
-def merge_flags(texts: list[str]) -> dict[str, dict[str, str]]:
+def merge_flags(texts: list[str] | None) -> dict[str, dict[str, str]]:
     """The recoding of repeated ``--merge VAR:A,B=NEW`` flags, for :func:`rumap.masking.categorical.recode`.
 
     Parameters
     ----------
-    texts : list of str
-        The flags' values.
+    texts : list of str or None
+        The flags' values (``None`` when the flag is not given).
 
     Returns
     -------
@@ -231,7 +231,7 @@ def merge_flags(texts: list[str]) -> dict[str, dict[str, str]]:
     """
     from rumap.masking.categorical import parse_merges
 
-    return parse_merges(texts, "--merge", form="be VAR:A,B=NEW")
+    return parse_merges(texts or [], "--merge", form="be VAR:A,B=NEW")
 
 
 @assumes_valid

@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_categorical(args)
     for flag, value in (("--risk", args.risk), ("--risk-threshold", args.risk_threshold),
                         ("--anonymity-k", args.anonymity_k), ("--pair", args.pair),
-                        ("--merge", args.merge or None)):
+                        ("--merge", args.merge)):
         if value is not None:
             raise InputError(f"{flag} applies to --method suppress, recode or pram")
     if not args.target:
