@@ -43,8 +43,9 @@ if state.ensure_default_data():  # a new session: have the workers for long runs
 page_run = page_started()  # the maps being computed give way while this page runs and is drawn
 try:
     app_style()
+    # expanded: every page listed (by default the sidebar folds pages past ten under "View N more")
     page = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
-                          for i, (path, title, icon) in enumerate(PAGES)])
+                          for i, (path, title, icon) in enumerate(PAGES)], expanded=True)
     page.run()
 finally:  # also when the run stops early or a newer run replaces it
     page_finished(page_run)

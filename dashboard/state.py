@@ -17,7 +17,7 @@ import streamlit as st
 from rumap._validation import check_varies
 from rumap.errors import InputError
 from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
-from rumap.io.data import BUNDLED_DATA, numeric_column_names, numeric_columns, read_table_bytes
+from rumap.io.data import BUNDLED_DATA, numeric_column_names, numeric_columns, read_table_bytes, text_among_numbers
 from rumap.specs import Analysis, DataSource
 
 DATA = "rumap_data"
@@ -79,7 +79,7 @@ def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None
     """
     try:
         frame = read_table_bytes(content, filename or name)
-        if not numeric_column_names(frame):
+        if not numeric_column_names(frame) and not text_among_numbers(frame):
             raise InputError(f"{name}: no numeric column; the maps need numbers")
     except InputError as exc:
         refuse(f"the new file {name}", str(exc))

@@ -26,11 +26,19 @@ from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.widgets import keep_controls, number, plot, remembered, reproduce_code, selectbox
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.io.data import numeric_column_names
-from rumap.maps.tables import TABLE_RISKS, TABLE_UTILITIES, protection_map, rounding_base_map, rule_map
+from rumap.maps.tables import (
+    TABLE_RISKS,
+    TABLE_UTILITIES,
+    default_rounding_base,
+    meeting_requirement,
+    protection_map,
+    rounding_base_map,
+    rule_map,
+)
 from rumap.present.plotting import ru_map_figure
 from rumap.tables.controlled_rounding import controlled_round
 from rumap.tables.microdata import table_from_microdata
-from rumap.tables.published import TOTAL_LABEL
+from rumap.tables.published import TOTAL_LABEL, code_order
 from rumap.tables.rules import RULES
 from rumap.tables.secondary import COSTS, suppress_secondary
 
@@ -232,7 +240,7 @@ def map_code(file: PageFile, s: TableSettings, sweep: str, grid: list[float], ri
         params = ", ".join(f"{k}={v!r}" for k, v in s.params.items())
         lines += [f"primary = table.primary({s.rule!r}, {s.layer!r}, {params})",
                   f"m = protection_map(table.published({s.layer!r}), primary, {grid!r}, cost={s.cost!r}, {common}, "
-                  f"time_limit={MAP_TIME_LIMIT!r})"]
+                  f"time_limit={MAP_TIME_LIMIT!r}, required={s.protection!r})"]
     else:
         params = ", ".join(f"{k}={v!r}" for k, v in s.params.items())
         lines += [f"primary = table.primary({s.rule!r}, {s.layer!r}, {params})",
@@ -248,6 +256,27 @@ def _rounding_grid(published) -> list[float]:
     largest = float(np.nanmax(published.cells)) if published.cells.size else 1.0
     top = max(1, min(6, int(np.floor(np.log10(max(largest, 10.0))))))
     return [float(10 ** k) for k in range(1, top + 1)]
+
+
+def requirement_statement(ru, sweep: str) -> None:
+    """Which values of the map protect every primary as required, or that none does (infeasible on the grid).
+
+    Parameters
+    ----------
+    ru : RUMap
+        A table map.
+    sweep : str
+        One of :data:`SWEEPS`.
+    """
+    met = meeting_requirement(ru)
+    symbol = {"rule parameter": ru.parameter, "protection level": "P", "rounding base": "b"}[sweep]
+    need = f"every primary's interval at least {met.required:g}% of its value wide on each side"
+    if met.feasible:
+        st.success(f"Meets the requirement ({need}) at {symbol} = "
+                   + ", ".join(f"{v:g}" for v in met.values) + ".")
+    else:
+        st.warning(f"Infeasible on this grid: no value of {symbol} ("
+                   + ", ".join(f"{v:g}" for v in ru.values) + f") leaves {need}.")
 
 
 def map_block(file: PageFile, s: TableSettings, table, primary: list) -> None:
@@ -293,12 +322,13 @@ def map_block(file: PageFile, s: TableSettings, table, primary: list) -> None:
                             cost=s.cost, risk=risk, utility=utility, time_limit=MAP_TIME_LIMIT)
         if sweep == SWEEPS[1]:
             return protection_map(published, primary, grid, cost=s.cost, risk=risk, utility=utility,
-                                  time_limit=MAP_TIME_LIMIT)
+                                  time_limit=MAP_TIME_LIMIT, required=s.protection)
         return rounding_base_map(published, grid, primary=primary, protection=s.protection, risk=risk,
                                  utility=utility)
 
     ru = cached(file.frame, "table map", settings, compute)
     plot(ru_map_figure([ru]), key="tables_micro_map")
+    requirement_statement(ru, sweep)
     st.dataframe(ru.to_frame(), hide_index=True, width="stretch")
     python = map_code(file, s, sweep, grid, risk, utility)
     reproduce_code(python, no_command="the command line protects a table file, not microdata", key="tables_micro_map")
@@ -320,7 +350,7 @@ def microdata_section() -> None:
         return
 
     def layer_labels(variable: str) -> list[str]:
-        return [*sorted(file.frame[variable].dropna().astype(str).str.strip().unique()), TOTAL_LABEL]
+        return [*sorted(file.frame[variable].dropna().astype(str).str.strip().unique(), key=code_order), TOTAL_LABEL]
 
     s = settings_block(file, layer_labels)
     table = cached(file.frame, "table", s.table_arguments(),
@@ -355,7 +385,13 @@ def microdata_section() -> None:
         reproduce_code(protection_code(file, s), what="this protection",
                        no_command="the command line protects a table file, not microdata", key="tables_micro_protection")
     if remembered(st.checkbox, "controlled rounding instead", "micro_round", False):
-        base = number("rounding_base", "rounding base b", "micro_base", 1000.0)
+        scale = default_rounding_base(published)
+        if st.session_state.get("micro_base_scale") != scale:  # a new table: start from its own scale
+            state.set_widgets({"micro_base": scale})
+            st.session_state["micro_base_scale"] = scale
+        base = number("rounding_base", "rounding base b", "micro_base", scale,
+                      help=f"{scale:g} by default: a tenth of the typical cell's power of ten, so a cell keeps its "
+                           "first two digits")
         rounding = cached(file.frame, "rounding", {**s.table_arguments(), "layer": s.layer, "base": base},
                           lambda: controlled_round(published, float(base)))
         st.metric("largest deviation", _number(rounding.max_absolute_deviation),

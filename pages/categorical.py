@@ -13,7 +13,7 @@ and :mod:`rumap.maps.categorical`; runs on its own
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
@@ -24,15 +24,31 @@ from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
-from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce_code
+from dashboard.widgets import (
+    errors_shown,
+    keep_controls,
+    multiselect,
+    number,
+    plot,
+    remembered,
+    reproduce_code,
+    selectbox,
+)
+from rumap._validation import PARAMETERS
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, banding_map, pram_map, suppression_map
-from rumap.masking.categorical import MAX_LISTED_PRAM_CATEGORIES, parse_merge, pram_matrix, recode
+from rumap.masking.categorical import (
+    MAX_LISTED_PRAM_CATEGORIES,
+    parse_merges,
+    pram_matrix,
+    recode,
+    unmatched_categories,
+)
 from rumap.present.plotting import ru_map_figure
 from rumap.present.report import csv_text
 from rumap.risk.individual import individual_risk, l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
-from rumap.risk.suda import suda2
+from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE, suda2
 
 EXAMPLE = "survey (synthetic, households and weights)"
 DEFAULT_KEYS = ("age_band", "sex", "region", "marital", "occupation")
@@ -54,6 +70,7 @@ class Settings:
     sensitive: str | None
     k: int
     threshold: int
+    merges: tuple[str, ...] = ()
 
 
 def file_block() -> File | None:
@@ -200,8 +217,8 @@ def measures_block(frame: pd.DataFrame, s: Settings) -> Measures:
                     options)
 
 
-def parse_merges(text: str) -> dict[str, dict[str, str]]:
-    """Recoding lines ``VAR: A, B = NEW`` (one per line) as ``{VAR: {A: NEW, B: NEW}}``.
+def merge_lines(text: str) -> list[str]:
+    """The recoding form's lines that hold a recoding (blank ones dropped).
 
     Parameters
     ----------
@@ -209,14 +226,25 @@ def parse_merges(text: str) -> dict[str, dict[str, str]]:
 
     Returns
     -------
-    dict
+    list of str
     """
-    mapping: dict[str, dict[str, str]] = {}
-    for number_, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            variable, merges = parse_merge(line, f"recoding line {number_}")
-            mapping.setdefault(variable, {}).update(merges)
-    return mapping
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _merge_flags(s: Settings) -> tuple[str, ...]:
+    """``--merge VAR:A,B=NEW`` per recoding line applied before measuring."""
+    return tuple(part for line in s.merges for part in ("--merge", line))
+
+
+def _read_lines(file: File, s: Settings) -> list[str]:
+    """The Python lines that read the file and apply the recoding, leaving ``frame``."""
+    if not s.merges:
+        return [f"frame = read_table({file.path!r})"]
+    return [f"frame = recode(read_table({file.path!r}), {parse_merges(s.merges)!r})"]
+
+
+def _read_imports(s: Settings) -> dict[str, list[str]]:
+    return {"rumap.io.data": ["read_table"], **({"rumap.masking.categorical": ["recode"]} if s.merges else {})}
 
 
 def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
@@ -249,9 +277,9 @@ def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
                            mime="text/csv", on_click="ignore", key="cat_risk_download")
     cli = command("risk", "individual", "--data", file.path, "--keys", ",".join(s.keys),
                   *_weight_flag(s), *(("--household", s.household) if s.household else ()),
-                  "--k", s.k, "--json")
-    python = script({"rumap.io.data": ["read_table"], "rumap.risk.individual": ["individual_risk"]},
-                    [f"frame = read_table({file.path!r})",
+                  "--k", s.k, *_merge_flags(s), "--json")
+    python = script({**_read_imports(s), "rumap.risk.individual": ["individual_risk"]},
+                    [*_read_lines(file, s),
                      f"result = individual_risk(frame, {list(s.keys)!r}, weight={s.weight!r}, "
                      f"household={s.household!r}, k={s.k})"])
     reproduce_code(python, cli, what="these figures", key="categorical_measures")
@@ -283,7 +311,8 @@ def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
 
 def _keep(file: File, s: Settings, ru, label: str, settings: dict, python: str, key: str, cli: str) -> None:
     spec = PageMapSpec(page="categorical", label=f"{label}, {file.name}: {' x '.join(s.keys)}",
-                       settings={"data": file.path, "keys": list(s.keys), **settings}, python=python, command=cli)
+                       settings={"data": file.path, "keys": list(s.keys), **settings,
+                                 **({"merges": list(s.merges)} if s.merges else {})}, python=python, command=cli)
     reproduce_code(python, cli, command_caption="Command line (prints the curve as JSON):", key=f"categorical_{key}")
     keep_controls(page_analysis([ru], spec), key)
 
@@ -311,9 +340,9 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     _show_map(ru, "cat_suppression_chart", "Each point suppresses key values (mu-Argus's rule) until the file is "
               "k-anonymous.")
     cli = command("simulate", "--data", file.path, "--method", "suppress", "--keys", ",".join(s.keys), "--k",
-                  f"1:{top}", *_weight_flag(s), *m.flags(), "--json")
-    python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["suppression_map"]},
-                    [f"frame = read_table({file.path!r})",
+                  f"1:{top}", *_weight_flag(s), *m.flags(), *_merge_flags(s), "--json")
+    python = script({**_read_imports(s), "rumap.maps.categorical": ["suppression_map"]},
+                    [*_read_lines(file, s),
                      f"ru = suppression_map(frame, {list(s.keys)!r}, {ks!r}, weight={s.weight!r}, {m.arguments()})"])
     _keep(file, s, ru, "local suppression", {"ks": ks, "weight": s.weight, **_measured(m)}, python,
           "cat_suppression", cli)
@@ -364,9 +393,9 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
             st.dataframe(pd.DataFrame(matrix, index=counts.index, columns=counts.index).round(4), width="stretch")
     cli = command("simulate", "--data", file.path, "--method", "pram", "--keys", ",".join(s.keys), "--theta",
                   "0.2:1:5", "--replicates", replicates, "--seed", 0, *_weight_flag(s),
-                  *m.flags(), "--json")
-    python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["pram_map"]},
-                    [f"frame = read_table({file.path!r})",
+                  *m.flags(), *_merge_flags(s), "--json")
+    python = script({**_read_imports(s), "rumap.maps.categorical": ["pram_map"]},
+                    [*_read_lines(file, s),
                      f"ru = pram_map(frame, {list(s.keys)!r}, {thetas!r}, replicates={replicates}, seed=0, "
                      f"weight={s.weight!r}, {m.arguments()})"])
     _keep(file, s, ru, "PRAM", {"thetas": thetas, "replicates": replicates, "seed": 0, **_measured(m)}, python,
@@ -395,9 +424,9 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
     _show_map(ru, "cat_banding_chart", f"Global recoding of {plain(variable)} into bands.")
     cli = command("simulate", "--data", file.path, "--method", "recode", "--keys", ",".join(s.keys),
                   "--band-variable", variable, "--band-width", "2:10:5",
-                  *_weight_flag(s), *m.flags(), "--json")
-    python = script({"rumap.io.data": ["read_table"], "rumap.maps.categorical": ["banding_map"]},
-                    [f"frame = read_table({file.path!r})",
+                  *_weight_flag(s), *m.flags(), *_merge_flags(s), "--json")
+    python = script({**_read_imports(s), "rumap.maps.categorical": ["banding_map"]},
+                    [*_read_lines(file, s),
                      f"ru = banding_map(frame, {list(s.keys)!r}, {variable!r}, {widths!r}, weight={s.weight!r}, "
                      f"{m.arguments()})"])
     _keep(file, s, ru, f"banding {variable}", {"variable": variable, "widths": widths, **_measured(m)}, python,
@@ -415,9 +444,12 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     """
     left, right = st.columns(2)
     with left:
-        size = int(number("max_size", "largest MSU searched", "cat_suda_max", len(s.keys), high=len(s.keys)))
+        sizes = [DEFAULT_MAX_SIZE, *(m for m in range(1, len(s.keys) + 1) if m != DEFAULT_MAX_SIZE)]
+        size = selectbox("largest MSU searched", sizes, "cat_suda_max", DEFAULT_MAX_SIZE,
+                         format_func=lambda m: f"all {len(s.keys)} keys (default)" if m is None else str(m),
+                         help=PARAMETERS["max_size"].description)
     with right:
-        fraction = float(number("dis_fraction", "sampling fraction (DIS)", "cat_suda_fraction", 0.01,
+        fraction = float(number("dis_fraction", "sampling fraction (DIS)", "cat_suda_fraction", DEFAULT_DIS_FRACTION,
                                 format="%.4f"))
     result = cached(frame, "suda", {"keys": list(s.keys), "max_size": size, "dis_fraction": fraction},
                     lambda: suda2(frame, list(s.keys), max_size=size, dis_fraction=fraction, source=file.name))
@@ -435,16 +467,18 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     left.dataframe(table.sort_values(["score", "record"], ascending=[False, True]).head(200), hide_index=True,
                    width="stretch")
     right.dataframe(result.variable_msus, hide_index=True, width="stretch")
-    cli = command("risk", "suda", "--data", file.path, "--keys", ",".join(s.keys), "--max-size", size,
-                  "--dis-fraction", fraction, "--json")
-    python = script({"rumap.io.data": ["read_table"], "rumap.risk.suda": ["suda2"]},
-                    [f"frame = read_table({file.path!r})",
-                     f"result = suda2(frame, {list(s.keys)!r}, max_size={size}, dis_fraction={fraction})"])
+    cli = command("risk", "suda", "--data", file.path, "--keys", ",".join(s.keys),
+                  *(("--max-size", size) if size != DEFAULT_MAX_SIZE else ()), "--dis-fraction", fraction,
+                  *_merge_flags(s), "--json")
+    python = script({**_read_imports(s), "rumap.risk.suda": ["suda2"]},
+                    [*_read_lines(file, s),
+                     f"result = suda2(frame, {list(s.keys)!r}, max_size={size!r}, dis_fraction={fraction})"])
     reproduce_code(python, cli, what="these scores", key="categorical_scores")
 
 
 st.title("Categorical key variables: individual risk and its protection")
-st.caption("mu-Argus's methods (seed 004, Mas): individual and household risk, unsafe combinations of key "
+st.caption("mu-Argus's methods, as Mas's *Statistical Data Protection Techniques* (EUSTAT) describes them: "
+           "individual and household risk, unsafe combinations of key "
            "variables, local suppression, PRAM and global recoding, each with its R-U map.")
 
 with errors_shown():
@@ -458,11 +492,20 @@ with errors_shown():
     with st.sidebar:
         settings = settings_block(columns)
         merges = remembered(st.text_area, "recode before measuring (VAR: A, B = NEW per line)", "cat_recode", "",
-                            help="global recoding applied to the file first, e.g. region: R01, R02 = north")
+                            help="global recoding applied to the file first, e.g. region: R01, R02 = north; an "
+                                 "integer-coded variable's categories are written as numbers (education: 1, 2 = "
+                                 "basic); a recoded variable's categories become text")
     if not settings.keys:
         st.info("Choose at least one key variable.")
         st.stop()
-    working = recode(source.frame, parse_merges(merges), source=source.name) if merges.strip() else source.frame
+    settings = replace(settings, merges=tuple(merge_lines(merges)))
+    working = source.frame
+    if settings.merges:
+        mapping = parse_merges(merges.splitlines())
+        for variable, missing in unmatched_categories(source.frame, mapping, source=source.name).items():
+            st.warning(f"Recoding of {plain(variable)}: {plain(', '.join(missing))} matches no value of the "
+                       "variable, so nothing of it was recoded.")
+        working = recode(source.frame, mapping, source=source.name)
     st.caption(f"File: {plain(source.name)} ({working.shape[0]:,} records); keys: "
                + ", ".join(plain(k) for k in settings.keys))
     measures(source, settings, working)

@@ -12,7 +12,15 @@ from dashboard.provenance import show_session_data
 from dashboard.widgets import errors_shown, remembered
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
-from rumap.io.data import BUNDLED_DATA, MAX_BYTES, READERS, numeric_column_names, summary_table
+from rumap.io.data import (
+    BUNDLED_DATA,
+    MAX_BYTES,
+    READERS,
+    identifier_columns,
+    numeric_column_names,
+    summary_table,
+    text_among_numbers,
+)
 
 st.title("Data")
 st.caption("Files are read in this session's memory only: never written to disk or logs, and gone when you "
@@ -58,13 +66,24 @@ st.subheader(plain(data.name))
 st.caption(f"{data.frame.shape[0]} rows × {data.frame.shape[1]} columns")
 st.dataframe(data.frame.head(20), width="stretch", height=280)
 
-numeric = numeric_column_names(data.frame)
+mixed = text_among_numbers(data.frame)
+offered = {*map(str, numeric_column_names(data.frame)), *(t.column for t in mixed)}
+numeric = [c for c in data.frame.columns if str(c) in offered]
 if not numeric:
     st.error(f"{plain(data.name)}: no numeric column; the maps need numbers.")
     st.stop()
+for t in mixed:
+    st.warning(f"Column {plain(t.column)} holds numbers and {t.texts:,} text value(s) (e.g. {plain(repr(t.example))} "
+               f"in row {t.row}): chosen, those values count as missing, so their rows are refused or dropped "
+               "as set below.")
+identifiers = identifier_columns(data.frame)
+if identifiers:
+    st.caption(f"Record identifier(s), by name or by consecutive values all different: {plain_list(identifiers)}. "
+               "Not chosen unless you choose it.")
 
 sel = state.selection()
-default = [c for c in (sel.source.columns if sel is not None else ()) if c in numeric] or numeric[:1]
+previous = [c for c in (sel.source.columns if sel is not None else ()) if c in numeric]
+default = previous or [c for c in numeric if str(c) not in identifiers][:1]
 if "data_columns" not in st.session_state or not set(st.session_state["data_columns"]) <= set(numeric):
     st.session_state["data_columns"] = default
 columns = st.multiselect("Numeric column(s) to mask", numeric, key="data_columns",

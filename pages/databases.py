@@ -1,6 +1,6 @@
 """Queries & granularity: camouflage answers, the query auditor, their R-U maps, and the granularity of tables.
 
-Three protections of seed 004 (Mas, EUSTAT) on one file: a confidential numeric
+Three protections from Mas, *Statistical Data Protection Techniques* (EUSTAT), on one file: a confidential numeric
 column answered through confidentiality via camouflage (Gopal & Goes), the
 same column behind an auditor of query sequences (Malvestuto & Moscarini), and
 the index of granularity of the tables of 2 and 3 key variables. A thin layer
@@ -230,7 +230,7 @@ def maps_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
 
 
 def granularity_tab(file: PageFile) -> None:
-    """The seed's procedure: tables of 2 and 3 key variables, their index of granularity, the unit cells.
+    """Mas's procedure: tables of 2 and 3 key variables, their index of granularity, the unit cells.
 
     Parameters
     ----------
@@ -241,7 +241,7 @@ def granularity_tab(file: PageFile) -> None:
     keys = multiselect("key variables", columns, "databases_keys", default)
     threshold = float(number("interval_percent", "index of granularity at which a hyper-row is unsafe, percent",
                              "databases_threshold", 50.0,
-                             help="the seed: under 50% no action on the hyper-row is required"))
+                             help="Mas's rule: under 50% no action on the hyper-row is required"))
     if len(keys) < 2:
         st.info("Choose at least two key variables.")
         return
@@ -269,7 +269,8 @@ def granularity_tab(file: PageFile) -> None:
 
 
 st.title("Queries & granularity")
-st.caption("Seed 004 (Mas, EUSTAT): confidentiality via camouflage (Gopal & Goes), audits for databases "
+st.caption("From Mas, *Statistical Data Protection Techniques* (EUSTAT): confidentiality via camouflage "
+           "(Gopal & Goes), audits for databases "
            "(Malvestuto & Moscarini) and the index of granularity (unit cells / cells with a value x 100).")
 
 with errors_shown():

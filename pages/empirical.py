@@ -59,8 +59,8 @@ def masking_block(sel: state.Selection) -> tuple[str, list, dict]:
         num = number("grid_num", "number of λ² values", "em_num", 20)
         values = np.linspace(start, stop, int(num)).tolist()
         options["relative"] = relative
-        if remembered(st.checkbox, "Truncate released values from below (Eq 11)", "em_trunc_on",
-                      bool(first.min() >= 0)):
+        if remembered(st.checkbox, "Truncate released values from below (Eq 11)", "em_trunc_on", False,
+                      help="off by default, as on the command line: released values keep the noise's sign"):
             options["truncate_below"] = number("truncate_below", "lower bound", "em_trunc", 0.0)
         if remembered(st.checkbox, "Unequal variance for sensitive values", "em_unequal_on", False,
                       help="the paper's Figure 7 doubles the noise variance above $35K"):
@@ -171,8 +171,7 @@ show_session_data(sel, where=top)
 prefill_for_data(sel.source.digest, sd)
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
     st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest
-    state.set_widgets({"em_trunc_on": bool(first.min() >= 0),
-                       "em_unequal_above": float(np.percentile(first, SENSITIVE_PERCENTILE)), "em_target_column": 0})
+    state.set_widgets({"em_unequal_above": float(np.percentile(first, SENSITIVE_PERCENTILE)), "em_target_column": 0})
 
 with st.sidebar:
     method, values, options = masking_block(sel)

@@ -144,7 +144,7 @@ def estimate_code(sample: Sample, s: Settings, investigators: int) -> tuple[str,
                      f"risk_m = multiple_investigators_risk(result.f, {min(s.acquaintances, s.population)!r}, "
                      f"result.f_u, {s.population!r}, {investigators})",
                      "print(risk_m)"])
-    cli = command("risk", "identity", "--data", sample.path, "--key", ",".join(s.key), "--N", s.population,
+    cli = command("risk", "identity", "--data", sample.path, "--keys", ",".join(s.key), "--N", s.population,
                   "--a", s.acquaintances, "--max-risk", s.bound, "--estimator", s.estimator)
     return python, cli
 

@@ -8,12 +8,14 @@ and offers the Python (and, where there is one, the ``python -m rumap table`` co
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dashboard import state
 from dashboard.code import command, script
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
@@ -31,13 +33,14 @@ from dashboard.widgets import (
 )
 from rumap.io.data import read_table_bytes
 from rumap.io.tables import contributions_from_frame, published_table_from_frame
+from rumap.maps.tables import default_rounding_base
 from rumap.present.plotting import ru_map_figure
 from rumap.present.table_figures import bounds_figure, constructions_figure, theorem_figure
 from rumap.tables.bounds import suppression_bounds
 from rumap.tables.dominance import dominance_flaw, example1, theorem1_scan
 from rumap.tables.insider import insider_bounds
 from rumap.tables.linked import linked_bounds
-from rumap.tables.published import paper_table1, paper_table1_completed
+from rumap.tables.published import PublishedTable, paper_table1, paper_table1_completed
 from rumap.tables.redesign import merge_categories, redesign_bounds
 from rumap.tables.rounding import rounding_ru_map
 from rumap.tables.rules import RULES, apply_rule, example_contributions
@@ -414,18 +417,29 @@ def redesign_section() -> None:
 
 
 # --------------------------------------------------------------------------------------------------------------
-def rounding_block() -> tuple[float, bool]:
-    """The largest rounding base and the axes.
+def rounding_block(table: PublishedTable) -> tuple[float, bool]:
+    """The largest rounding base (from the table's scale until the user moves it) and the axes.
+
+    Parameters
+    ----------
+    table : PublishedTable
+        The table rounded.
 
     Returns
     -------
     largest : float
     log_axes : bool
     """
+    largest_cell = float(np.nanmax(np.abs(table.values))) if table.values.size else 1.0
+    top = float(max(1000.0, 10.0 ** math.ceil(math.log10(max(largest_cell, 1.0)))))
+    scale = min(top, 10.0 * default_rounding_base(table))
+    if st.session_state.get("rounding_max_base_scale") != scale:  # another table: start from its own scale
+        state.set_widgets({"rounding_max_base": scale})
+        st.session_state["rounding_max_base_scale"] = scale
     c1, c2 = st.columns(2)
     with c1:
-        largest = slider("rounding_base", "largest rounding base b", "rounding_max_base", 100.0, 2.0, 1000.0, 1.0,
-                         format="%d")
+        largest = slider("rounding_base", "largest rounding base b", "rounding_max_base", scale, 2.0, top, 1.0,
+                         format="%d", help=f"{scale:g} by default: ten times a base on the table's own scale")
     with c2:
         log_axes = remembered(st.checkbox, "logarithmic axes", "rounding_log", True)
     return float(largest), bool(log_axes)
@@ -463,7 +477,7 @@ def rounding_section() -> None:
     upload = upload_block("table to round", "rounding_upload", "a 2-D table with totals, no x")
     table = paper_table1_completed() if upload is None else \
         published_table_from_frame(upload.frame, source=upload.name)
-    largest, log_axes = rounding_block()
+    largest, log_axes = rounding_block(table)
     bases = np.unique(np.round(np.geomspace(2, largest, ROUNDING_POINTS))).astype(float)
     maps = [rounding_ru_map(table, bases, statistic=s) for s in ("max", "mean")]
     plot(ru_map_figure(maps, log_x=log_axes, log_y=log_axes), key="tables_rounding")

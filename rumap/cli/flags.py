@@ -51,6 +51,7 @@ FAMILY_FLAGS = {
     "risk_threshold": ("--risk-threshold", "categorical"),
     "anonymity_k": ("--anonymity-k", "categorical"),
     "pair": ("--pair", "categorical"),
+    "merge": ("--merge", "categorical"),
 }
 
 
@@ -263,6 +264,43 @@ RULE_FLAGS = {
     "q": (float, "pq: prior accuracy q in percent (p < q <= 100)"),
     "threshold": (int, "threshold: least number of contributors"),
 }
+
+
+@assumes_valid
+def add_merge_flag(parser: argparse.ArgumentParser, what: str = "") -> None:
+    """``--merge VAR:A,B=NEW`` (repeatable): global recoding of the file (:func:`merge_flags` reads it).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    what : str
+        Said after the help text (such as when the recoding applies).
+    """
+    parser.add_argument("--merge", action="append", default=None, metavar="VAR:A,B=NEW",
+                        help=f"merge categories A and B of VAR into NEW (repeatable){what}")
+
+
+@assumes_valid
+def merge_flags(texts: list[str] | None) -> dict[str, dict[str, str]]:
+    """The recoding of repeated ``--merge VAR:A,B=NEW`` flags, for :func:`rumap.masking.categorical.recode`.
+
+    Parameters
+    ----------
+    texts : list of str or None
+        The flags' values (``None`` when the flag is not given).
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> merge_flags(["region:R01,R02=north", "sex:f=x"])
+    {'region': {'R01': 'north', 'R02': 'north'}, 'sex': {'f': 'x'}}
+    """
+    from rumap.masking.categorical import parse_merges
+
+    return parse_merges(texts or [], "--merge", form="be VAR:A,B=NEW")
 
 
 @assumes_valid

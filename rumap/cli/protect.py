@@ -11,10 +11,10 @@ import argparse
 import pandas as pd
 
 from rumap._validation import parse_number
-from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, split_names
+from rumap.cli.flags import add_merge_flag, add_work_limit, budget_from_args, check_flag, merge_flags, split_names
 from rumap.errors import InputError
 from rumap.io.data import WRITERS, read_table, write_table
-from rumap.masking.categorical import band, local_suppression, parse_merge, pram, recode, top_bottom_code
+from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
 from rumap.risk.individual import individual_risk
 
 HELP = "protect categorical key variables: global recoding, local suppression, PRAM"
@@ -47,8 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
     rec = sub.add_parser("recode", help="global recoding: merge categories, band numbers, top/bottom coding")
     common(rec)
-    rec.add_argument("--merge", action="append", default=[], metavar="VAR:A,B=NEW",
-                     help="merge categories A and B of VAR into NEW (repeatable)")
+    add_merge_flag(rec)
     rec.add_argument("--band", action="append", default=[], metavar="VAR:WIDTH",
                      help="band the numeric VAR into intervals of WIDTH (repeatable)")
     rec.add_argument("--top", action="append", default=[], metavar="VAR:LIMIT", help="top-code VAR above LIMIT")
@@ -147,13 +146,9 @@ def run_recode(args: argparse.Namespace) -> int:
     if not (args.merge or args.band or args.top or args.bottom):
         raise InputError("give at least one of --merge, --band, --top, --bottom")
     protected = frame
-    mapping: dict[str, dict[str, str]] = {}
-    for text in args.merge:
-        variable, merges = parse_merge(text, "--merge", form="be VAR:A,B=NEW")
-        mapping.setdefault(variable, {}).update(merges)
+    mapping = merge_flags(args.merge)
     if mapping:
-        protected = recode(protected.astype({v: str for v in mapping if v in protected.columns}), mapping,
-                           source=args.data)
+        protected = recode(protected, mapping, source=args.data)
     for text in args.band:
         variable, width = _pair(text, "--band")
         protected = band(protected, variable, check_flag("--band", "band_width", _number(width, "--band")),
@@ -200,10 +195,16 @@ def run_suppress(args: argparse.Namespace) -> int:
             raise InputError("--optimal needs --k (and no --max-risk)")
         result = optimal_suppression(frame, keys, args.k, importance=importance or None, source=args.data,
                                      budget=budget_from_args(args))
+        if not result.feasible:
+            raise InputError(str(result.reason).replace("k = ", "--k ", 1))
         summary = {"method": "suppress", "optimal": True, **result.to_dict()}
-        lines = [f"optimal local suppression of {args.data}: {summary['suppressed']} key values suppressed "
+        lines = [f"least costly local suppression found for {args.data}: {summary['suppressed']} key values suppressed "
                  f"({100 * result.suppressed_share:.2f}%); per variable: "
-                 + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
+                 + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items()),
+                 f"cost minimised: {summary['cost']}, {result.objective:g}; target: {summary['matching_rule']}",
+                 f"covering model: {result.model_objective:g} (HiGHS bound {result.model_bound:g}, gap "
+                 f"{100 * result.model_gap:.2f}%); heuristic: {result.heuristic_objective:g}; restored from the "
+                 f"{result.start}'s solution: {result.restored} value(s) put back"]
         return _finish(args, frame, result.data, keys, summary, lines)
     try:
         result = local_suppression(frame, keys, k=args.k, max_risk=args.max_risk, weight=args.weight,

@@ -2,12 +2,13 @@
 
 Sub-subcommands:
 
-- ``answer``: confidentiality via camouflage (Gopal & Goes; seed 004): every
-  query answered as a point answer and a guarantee from k vectors hiding the
-  field;
+- ``answer``: confidentiality via camouflage (Gopal & Goes, as Mas's
+  *Statistical Data Protection Techniques* describes it): every query
+  answered as a point answer and a guarantee from k vectors hiding the field;
 - ``audit``: an auditor of SUM, MEAN and COUNT queries (Malvestuto &
-  Moscarini; seed 004) that refuses any answer disclosing a value exactly or
-  within its protection interval, and names the earlier queries responsible.
+  Moscarini, as Mas describes it) that refuses any answer disclosing a value
+  exactly or within its protection interval, and names the earlier queries
+  responsible.
 
 Queries are ``KIND:RECORDS`` with records numbered from 1: ``SUM:1,2,3``,
 ``MEAN:4-9``, ``MAX:*``, ``COUNT>=100:1-9``; given with ``--query`` (repeated)

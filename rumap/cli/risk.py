@@ -6,10 +6,14 @@
         [--method distance|probabilistic] [--json]
     python -m rumap risk interval --original FILE --masked FILE [--columns A,B,...] [--p PERCENT] [--json]
     python -m rumap risk identity --f F --a A --fu FU [--N N] [--investigators M] [--json]
-    python -m rumap risk identity --data FILE --key A,B,... --N N --a A [--max-risk G] [--json]
-    python -m rumap risk individual --data FILE --keys A,B,... [--weight W] [--household H] [--k K] [--json]
+    python -m rumap risk identity --data FILE --keys A,B,... --N N --a A [--max-risk G] [--json]
+    python -m rumap risk individual --data FILE --keys A,B,... [--weight W] [--household H] [--k K]
+        [--merge VAR:A,B=NEW ...] [--json]
     python -m rumap risk keys --data FILE --keys A,B,... [--dimension D] [--threshold T] [--json]
-    python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F] [--json]
+    python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F]
+        [--merge VAR:A,B=NEW ...] [--json]
+
+``risk identity`` also reads ``--key`` for ``--keys``.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, split_names
+from rumap.cli.flags import add_merge_flag, add_work_limit, budget_from_args, check_flag, merge_flags, split_names
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.risk.identity import (
@@ -30,6 +34,7 @@ from rumap.risk.identity import (
 from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
 from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
+from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
 
 HELP = "disclosure risk: record linkage, interval disclosure, identity (population uniques)"
 
@@ -90,14 +95,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
     identity = sub.add_parser("identity", help="risk of identification through population uniques (Mokken et al.)",
                               description="Identity disclosure risk from figures (--f --a --fu) or estimated "
-                                          "from a data file's key (--data --key --N --a).")
+                                          "from a data file's key (--data --keys --N --a).")
     identity.add_argument("--f", type=float, help="sample fraction n / N")
     identity.add_argument("--a", type=float, help="acquaintances of the investigator")
     identity.add_argument("--fu", type=float, help="fraction of population uniques u / N")
     identity.add_argument("--N", type=float, help="population size")
     identity.add_argument("--investigators", type=int, metavar="M", help="number of investigators (needs --N)")
     identity.add_argument("--data", help="sample data file")
-    identity.add_argument("--key", metavar="A,B,...", help="key variables of --data")
+    identity.add_argument("--keys", "--key", dest="key", metavar="A,B,...",
+                          help="key variables of --data (--key is the same flag)")
     identity.add_argument("--max-risk", type=float, metavar="G", help="risk bound in (0, 1): gives f_max")
     identity.add_argument("--cells", type=int, help="number of key values k (default: product of category counts)")
     identity.add_argument("--estimator", default="ml", choices=list(BETA_ESTIMATORS),
@@ -116,6 +122,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     individual.add_argument("--k", type=int, metavar="K", help="count records violating k-anonymity (f_k < K)")
     individual.add_argument("--sensitive", metavar="S", help="sensitive variable: adds each record's distinct "
                                                             "l-diversity")
+    add_merge_flag(individual, ", applied first")
     add_work_limit(individual)
     individual.add_argument("--json", action="store_true", help="print one JSON object")
     individual.set_defaults(_risk_run=run_individual)
@@ -136,10 +143,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                       "its SUDA score and DIS score, as sdcMicro's suda2 computes them.")
     suda.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     suda.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
-    suda.add_argument("--max-size", type=int, metavar="M",
+    suda.add_argument("--max-size", type=int, default=DEFAULT_MAX_SIZE, metavar="M",
                       help="largest minimal sample unique searched (default: the number of keys)")
-    suda.add_argument("--dis-fraction", type=float, default=0.01, metavar="F",
-                      help="sampling fraction of the DIS score, in (0, 1) (default 0.01)")
+    suda.add_argument("--dis-fraction", type=float, default=DEFAULT_DIS_FRACTION, metavar="F",
+                      help=f"sampling fraction of the DIS score, in (0, 1) (default {DEFAULT_DIS_FRACTION:g})")
+    add_merge_flag(suda, ", applied first")
     add_work_limit(suda)
     suda.add_argument("--json", action="store_true", help="print one JSON object")
     suda.set_defaults(_risk_run=run_suda)
@@ -252,9 +260,9 @@ def run_interval(args: argparse.Namespace) -> int:
 
 def _identity_from_figures(args: argparse.Namespace) -> int:
     if args.f is None or args.a is None or args.fu is None:
-        raise InputError("identity risk from figures needs --f, --a and --fu (or use --data --key --N --a)")
+        raise InputError("identity risk from figures needs --f, --a and --fu (or use --data --keys --N --a)")
     if args.key is not None:
-        raise InputError("--key goes with --data")
+        raise InputError("--keys goes with --data")
     if args.investigators is not None:
         if args.N is None:
             raise InputError("--investigators needs --N (the population size)")
@@ -289,11 +297,11 @@ def run_identity(args: argparse.Namespace) -> int:
     if args.data is None:
         return _identity_from_figures(args)
     if args.key is None or args.N is None or args.a is None:
-        raise InputError("identity risk from --data needs --key, --N and --a")
+        raise InputError("identity risk from --data needs --keys, --N and --a")
     for flag, value in (("--f", args.f), ("--fu", args.fu), ("--investigators", args.investigators)):
         if value is not None:
             raise InputError(f"{flag} goes with the figures form (--f --a --fu), not with --data")
-    result = identity_risk_from_data(read_table(args.data), _names(args.key, "--key"), args.N, args.a,
+    result = identity_risk_from_data(read_table(args.data), _names(args.key, "--keys"), args.N, args.a,
                                      max_risk=args.max_risk, cells=args.cells, method=args.estimator,
                                      source=args.data)
     lines = [f"key {' x '.join(result.key)}: {result.cells} cells, {result.observed_cells} observed, "
@@ -323,7 +331,7 @@ def run_individual(args: argparse.Namespace) -> int:
 
     if args.k is not None:
         check_flag("--k", "k", args.k)
-    frame = read_table(args.data)
+    frame = _recoded(args)
     result = individual_risk(frame, _names(args.keys, "--keys"), weight=args.weight, household=args.household,
                              k=args.k, source=args.data, budget=budget_from_args(args))
     lines = [f"individual risk on {', '.join(result.keys)} ({result.n} records, "
@@ -379,6 +387,17 @@ def run_keys(args: argparse.Namespace) -> int:
     return _emit(args, result.to_dict(), lines)
 
 
+def _recoded(args: argparse.Namespace):
+    """``--data`` read, with the global recoding of its ``--merge`` flags applied."""
+    frame = read_table(args.data)
+    mapping = merge_flags(args.merge)
+    if not mapping:
+        return frame
+    from rumap.masking.categorical import recode
+
+    return recode(frame, mapping, source=args.data)
+
+
 def run_suda(args: argparse.Namespace) -> int:
     """``risk suda``: SUDA2 minimal sample uniques, SUDA and DIS scores of every record.
 
@@ -397,7 +416,7 @@ def run_suda(args: argparse.Namespace) -> int:
     if args.max_size is not None:
         check_flag("--max-size", "max_size", args.max_size)
     check_flag("--dis-fraction", "dis_fraction", args.dis_fraction)
-    frame = read_table(args.data)
+    frame = _recoded(args)
     keys = _names(args.keys, "--keys")
     if args.max_size is not None and args.max_size > len(keys):
         raise InputError(f"--max-size ({args.max_size}) cannot exceed the number of --keys ({len(keys)})")

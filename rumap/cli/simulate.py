@@ -12,10 +12,12 @@ from rumap.cli.flags import (
     FAMILY_FLAGS,
     GRID_FLAGS,
     METHOD_FLAGS,
+    add_merge_flag,
     add_work_limit,
     budget_from_args,
     check_applies,
     check_flag,
+    merge_flags,
     parse_grid,
     split_names,
 )
@@ -132,6 +134,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                              help="individual risk above which a record counts (--risk share_above)")
     categorical.add_argument("--anonymity-k", type=int, metavar="K", help="the k of --risk k_violations")
     categorical.add_argument("--pair", metavar="A,B", help="the two variables of --utility cramers_v")
+    add_merge_flag(categorical, ", applied to --data first")
     run_group = p.add_argument_group("run")
     run_group.add_argument("--replicates", type=int, default=200, metavar="M", help="masked copies per value (200)")
     run_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -340,6 +343,11 @@ def _run_categorical(args: argparse.Namespace) -> int:
         check_flag(f"--{name}", name, getattr(args, name))
     options = _categorical_options(args)
     frame = read_table(args.data)
+    merges = merge_flags(args.merge)
+    if merges:
+        from rumap.masking.categorical import recode
+
+        frame = recode(frame, merges, source=args.data)
     keys = split_names(args.keys, "--keys")
     for name in [*options.get("pair", ()), *([options["response"]] if "response" in options else [])]:
         if name not in frame.columns:
@@ -357,6 +365,8 @@ def _run_categorical(args: argparse.Namespace) -> int:
     config = {"method": args.method, "parameter": method.parameter, "values": m.values.tolist(), "keys": keys,
               "weight": args.weight, "replicates": args.replicates if method.simulated else 1,
               "seed": args.seed if method.simulated else None, "data": args.data}
+    if merges:
+        config["merge"] = args.merge
     if args.risk is not None or args.utility is not None:  # the measures chosen (the defaults add no key)
         config["risk"], config["utility"] = m.config["risk"], m.config["utility"]
         config.update({key: list(value) if isinstance(value, tuple) else value for key, value in options.items()})

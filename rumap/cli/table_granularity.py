@@ -1,4 +1,7 @@
-"""``python -m rumap table granularity``: the index of granularity of every hyper-row of a table (seed 004)."""
+"""``python -m rumap table granularity``: the index of granularity of every hyper-row of a table.
+
+After Mas, *Statistical Data Protection Techniques* (EUSTAT).
+"""
 
 from __future__ import annotations
 

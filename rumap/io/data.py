@@ -16,6 +16,7 @@ import stat
 import tempfile
 import zipfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,8 @@ from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
 
 __all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
-           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "table_bytes", "write_table", "write_bytes", "number_format"]
+           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "table_bytes", "write_table", "write_bytes",
+           "number_format", "TextAmongNumbers", "text_among_numbers", "identifier_columns"]
 
 #: A fixed time written where a format stores the time of writing, so the same table gives the same bytes.
 _FIXED_TIME = datetime.datetime(2000, 1, 1)
@@ -467,6 +469,120 @@ def numeric_column_names(frame: pd.DataFrame) -> list[str]:
     return [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
 
 
+@dataclass(frozen=True)
+class TextAmongNumbers:
+    """A column of numbers holding some text values, which :func:`numeric_columns` counts as missing.
+
+    Attributes
+    ----------
+    column : str
+    numbers : int
+        Values read as numbers.
+    texts : int
+        Values that are text (neither a number nor blank).
+    example : str
+        The first text value.
+    row : int
+        Its row (from 1).
+    """
+
+    column: str
+    numbers: int
+    texts: int
+    example: str
+    row: int
+
+
+def _text_cells(series: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """The column read as numbers (text and blanks missing), and which cells are text."""
+    values = pd.to_numeric(series, errors="coerce")
+    blank = series.isna() | series.astype(str).str.strip().eq("")
+    return values, (values.isna() & ~blank).to_numpy()
+
+
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")},
+                 example=lambda: {"frame": pd.DataFrame({"income": ["10", "12", "n/a", "9"], "sex": list("mfmf")})})
+def text_among_numbers(frame: pd.DataFrame) -> list[TextAmongNumbers]:
+    """The columns read as text although at least half of their values (and two or more) are numbers.
+
+    Such a column (one stray ``"n/a"`` among incomes) is offered as numeric: its
+    text values count as missing (see :func:`numeric_columns`), and this says
+    which and how many.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    list of TextAmongNumbers
+        In column order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rumap.io.data import text_among_numbers
+    >>> text_among_numbers(pd.DataFrame({"income": ["10", "12", "n/a", "9"], "sex": list("mfmf")}))
+    [TextAmongNumbers(column='income', numbers=3, texts=1, example='n/a', row=3)]
+    """
+    out = []
+    for col in frame.columns:
+        series = frame[col]
+        if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+            continue
+        values, text = _text_cells(series)
+        numbers = int(values.notna().sum())
+        if text.any() and numbers >= 2 and numbers >= int(text.sum()):
+            first = int(np.argmax(text))
+            out.append(TextAmongNumbers(column=str(col), numbers=numbers, texts=int(text.sum()),
+                                        example=str(series.iloc[first]), row=first + 1))
+    return out
+
+
+_ID_WORDS = re.compile(r"(^|[^a-z])(id|ids|ident|identifier|serial|record|row|index)([^a-z]|$)|^(hid|pid|rid)$")
+_CAMEL_ID = re.compile(r"[a-z0-9](Id|ID)$")  # personId, caseID
+
+
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")},
+                 example=lambda: {"frame": pd.DataFrame({"id": [1, 2, 3], "income": [9.5, 3.0, 7.25]})})
+def identifier_columns(frame: pd.DataFrame) -> list[str]:
+    """The numeric columns that look like record identifiers, which no page should mask by default.
+
+    A column is an identifier when its name says so (``id``, ``person_id``,
+    ``serial``, ``record``, ``row``, ``index``...) and its values are all
+    different, or when its values (ten or more) are consecutive different
+    integers (1, 2, ..., n in any order).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rumap.io.data import identifier_columns
+    >>> identifier_columns(pd.DataFrame({"id": [7, 3, 9], "row": [2, 1, 3], "income": [9.5, 3.0, 7.25]}))
+    ['id', 'row']
+    >>> identifier_columns(pd.DataFrame({"n": range(101, 113), "age": [30, 31] * 6}))
+    ['n']
+    """
+    out = []
+    for col in numeric_column_names(frame):
+        values = frame[col].dropna().to_numpy(dtype=float)
+        if values.size < 3 or np.unique(values).size != values.size:
+            continue
+        named = bool(_ID_WORDS.search(str(col).lower()) or _CAMEL_ID.search(str(col)))
+        integers = np.isfinite(values).all() and bool((values == np.round(values)).all())
+        consecutive = integers and values.size >= 10 and float(values.max() - values.min()) == values.size - 1
+        if named or consecutive:
+            out.append(str(col))
+    return out
+
+
 @validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
                   "columns": [None, ListOf((str, int), "a list of column names")], "missing": StrOptions(MISSING)},
                  example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0]}), "columns": ["a"]})
@@ -482,13 +598,15 @@ def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str 
     source : str
         Name of the file, for messages.
     missing : {"refuse", "drop"}
-        Refuse missing values (raise), or drop the rows that have any.
+        Refuse missing values (raise), or drop the rows that have any. The text
+        values of a column of numbers (:func:`text_among_numbers`) count as
+        missing.
 
     Raises
     ------
     InputError
-        Unknown or non-numeric column, missing values under ``"refuse"``, fewer
-        than 2 rows.
+        Unknown or non-numeric column, missing values (or text among numbers)
+        under ``"refuse"``, fewer than 2 rows.
     """
     try:
         _refuse_duplicates(list(frame.columns))
@@ -498,14 +616,24 @@ def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str 
         columns = numeric_column_names(frame)
         if not columns:
             raise InputError(f"{source}: no numeric column")
-    for col in columns:
+    mixed = {t.column: t for t in text_among_numbers(frame)}
+    values = np.empty((frame.shape[0], len(columns)), dtype=float)
+    for j, col in enumerate(columns):
         if col not in frame.columns:
             raise InputError(f"{source}: no column {col!r}; columns are {', '.join(map(str, frame.columns))}")
-        if not pd.api.types.is_numeric_dtype(frame[col]) or pd.api.types.is_bool_dtype(frame[col]):
+        if pd.api.types.is_numeric_dtype(frame[col]) and not pd.api.types.is_bool_dtype(frame[col]):
+            values[:, j] = frame[col].to_numpy(dtype=float)
+        elif str(col) in mixed and missing == "drop":
+            values[:, j] = _text_cells(frame[col])[0].to_numpy(dtype=float)
+        elif str(col) in mixed:
+            t = mixed[str(col)]
+            raise InputError(f"{source}: column {col!r} has {t.texts} text value(s) among its numbers (e.g. "
+                             f"{t.example!r} in row {t.row}); drop those rows as missing (missing='drop') or "
+                             "correct the file")
+        else:
             bad = frame[col][pd.to_numeric(frame[col], errors="coerce").isna() & frame[col].notna()]
             example = f" (e.g. {bad.iloc[0]!r} in row {bad.index[0] + 1})" if len(bad) else ""
             raise InputError(f"{source}: column {col!r} is not numeric{example}")
-    values = frame[columns].to_numpy(dtype=float)
     bad_rows = ~np.isfinite(values).all(axis=1)
     if bad_rows.any():
         if missing == "drop":

@@ -44,7 +44,7 @@ from rumap.tables.rules import RULES
 from rumap.tables.secondary import COSTS, suppress_secondary
 
 __all__ = ["TableOutcome", "TableMeasure", "TABLE_RISKS", "TABLE_UTILITIES", "table_outcome", "rule_map",
-           "protection_map", "rounding_base_map"]
+           "protection_map", "rounding_base_map", "RequirementMet", "meeting_requirement", "default_rounding_base"]
 
 
 # relative slack when comparing an audit interval with the required one
@@ -271,14 +271,16 @@ def _suppression_outcome(table: PublishedTable, primary: Sequence[tuple[str, str
     values = table.values.ravel().astype(float)
     if not primary:
         outcome = table_outcome(table, values, values, list(reference), required, resolution)
-        return outcome, {"primaries": 0, "secondaries": 0, "suppression_cost": 0.0, "optimal": True, "gap": 0.0}
+        return outcome, {"primaries": 0, "secondaries": 0, "suppression_cost": 0.0, "optimal": True, "gap": 0.0,
+                         "meets_requirement": _underprotected(outcome) == 0.0}
     result = suppress_secondary(table, list(primary), protection=protection, **options)
     suppressed = np.array(result.status) != "published"
     low = np.where(suppressed, result.min, values)
     high = np.where(suppressed, result.max, values)
     outcome = table_outcome(table, low, high, list(reference), required, resolution, hidden=suppressed)
     return outcome, {"primaries": len(result.primary), "secondaries": len(result.secondary),
-                     "suppression_cost": result.cost, "optimal": result.optimal, "gap": result.gap}
+                     "suppression_cost": result.cost, "optimal": result.optimal, "gap": result.gap,
+                     "meets_requirement": _underprotected(outcome) == 0.0}
 
 
 def _ru_map(parameter: str, grid: np.ndarray, outcomes: list[TableOutcome], details: list[dict[str, Any]],
@@ -407,11 +409,13 @@ _PROTECTION_CHECKS = {key: value for key, value in _SUPPRESSION_CHECKS.items() i
                   "primary": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
                   "protections": NumberArray(Interval("float", 0.0, 100.0, "right", "a protection level in percent"),
                                              ndim=(1,)),
+                  "required": [None, Interval("float", 0.0, 100.0, "right", "the protection level required")],
                   **_PROTECTION_CHECKS},
                  example=_protection_example)
 def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], protections: Sequence[float] | np.ndarray,
                    cost: str = "value", risk: str = "underprotected", utility: str = "total_kept",
-                   time_limit: float = 10.0, resolution: float = 1.0, budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+                   time_limit: float = 10.0, resolution: float = 1.0, budget: WorkBudget = DEFAULT_BUDGET,
+                   required: float | None = None) -> RUMap:
     """R-U map of cell suppression over the protection level P of fixed primaries.
 
     Parameters
@@ -424,13 +428,19 @@ def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], pr
         Protection levels, percent of each primary's value (both directions).
     cost, risk, utility, time_limit, resolution, budget
         As in :func:`rule_map`.
+    required : float, optional
+        The protection level the primaries need, percent of their values:
+        ``"underprotected"`` and ``config["meets_requirement"]`` check every
+        pattern against it (default the largest P of the grid).
 
     Returns
     -------
     RUMap
-        Parameter ``P``. ``"underprotected"`` checks every pattern against
-        the largest P of the grid (a smaller P leaves primaries narrower than
-        that).
+        Parameter ``P``. ``config`` holds per value the number of primaries
+        and secondaries, the cost, optimality, gap and ``meets_requirement``
+        (every primary at least as wide as ``required`` needs), and
+        ``reference_protection`` (``required``); :func:`meeting_requirement`
+        reads the smallest value that meets it, or none.
 
     Notes
     -----
@@ -450,12 +460,14 @@ def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], pr
     >>> m = protection_map(table, [("South", "large")], [50.0, 100.0])
     >>> m.config["suppression_cost"], m.risk.tolist()  # at P = 50 its interval is narrower than P = 100 needs
     ([410.0, 540.0], [1.0, 0.0])
+    >>> protection_map(table, [("South", "large")], [50.0, 100.0], required=50.0).risk.tolist()
+    [0.0, 0.0]
     """
     if not primary:
         raise InputError("give at least one primary cell")
     budget.check_grid(protections.size, "P")
     reference = sorted({(str(r), str(c)) for r, c in primary})
-    required = float(protections.max())
+    required = float(protections.max()) if required is None else float(required)
     options = {"cost": cost, "time_limit": time_limit, "budget": budget}
     pairs = [_suppression_outcome(table, reference, reference, float(p), required, options, resolution)
              for p in protections]
@@ -524,7 +536,98 @@ def rounding_base_map(table: PublishedTable, bases: Sequence[float] | np.ndarray
                                 resolution, rounded=rounded)
         outcomes.append(outcome)
         details.append({"total_absolute_deviation": result.total_absolute_deviation, "optimal": result.optimal,
-                        "gap": result.gap})
+                        "gap": result.gap, "meets_requirement": _underprotected(outcome) == 0.0})
     return _ru_map("b", bases, outcomes, details, risk, utility, "controlled rounding", "rounding",
                    {"primary": [list(c) for c in reference], "protection": protection})
 
+
+
+@dataclass(frozen=True)
+class RequirementMet:
+    """Which values of a table map's grid meet the protection required of the primaries.
+
+    Attributes
+    ----------
+    parameter : str
+    required : float
+        The protection level required, percent of each primary's value.
+    values : ndarray
+        The grid's values whose protection leaves no primary narrower than required.
+    first : float or None
+        The first of them in the grid's order; ``None`` when none does (infeasible on this grid).
+    """
+
+    parameter: str
+    required: float
+    values: np.ndarray
+    first: float | None
+
+    @property
+    def feasible(self) -> bool:
+        """Whether some value of the grid meets the requirement."""
+        return self.first is not None
+
+
+@validate_params({"m": InstanceOf(RUMap, "an RUMap of rumap.maps.tables")},
+                 example=lambda: {"m": protection_map(**_protection_example(), required=5.0)})
+def meeting_requirement(m: RUMap) -> RequirementMet:
+    """The values of a table map whose protection meets the requirement, and the first one (or none).
+
+    Parameters
+    ----------
+    m : RUMap
+        A map of :func:`rule_map`, :func:`protection_map` or :func:`rounding_base_map`.
+
+    Returns
+    -------
+    RequirementMet
+
+    Examples
+    --------
+    >>> from rumap.maps.tables import meeting_requirement, protection_map
+    >>> from rumap.tables.microdata import example_microdata, table_from_microdata
+    >>> table = table_from_microdata(example_microdata(), "region", "size", response="turnover").published()
+    >>> met = meeting_requirement(protection_map(table, [("South", "large")], [50.0, 100.0], required=100.0))
+    >>> met.values.tolist(), met.first, met.feasible
+    ([100.0], 100.0, True)
+    """
+    flags = m.config.get("meets_requirement")
+    if flags is None:
+        raise InputError("this map does not say which values meet the protection required (a table map does)")
+    required = m.config.get("reference_protection", m.config.get("protection"))
+    values = np.asarray(m.values, dtype=float)[np.asarray(flags, dtype=bool)]
+    return RequirementMet(parameter=m.parameter, required=float(required), values=values,
+                          first=float(values[0]) if values.size else None)
+
+
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable")},
+                 example=lambda: {"table": PublishedTable.from_cells([[3.0, 7.0], [12.0, 1.0]])})
+def default_rounding_base(table: PublishedTable) -> float:
+    """A rounding base on the table's own scale: a tenth of the typical inner cell's power of ten, at least 3.
+
+    With the median positive inner cell ``c``, ``b = 10^(floor(log10 c) - 1)``,
+    so a typical cell keeps its first two digits (counts in the tens round to
+    base 3, as the count tables of statistical offices often do).
+
+    Parameters
+    ----------
+    table : PublishedTable
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from rumap.maps.tables import default_rounding_base
+    >>> from rumap.tables.published import PublishedTable
+    >>> default_rounding_base(PublishedTable.from_cells([[25000.0, 71000.0], [12000.0, 48000.0]]))
+    1000.0
+    >>> default_rounding_base(PublishedTable.from_cells([[3.0, 7.0], [12.0, 41.0]]))
+    3.0
+    """
+    cells = np.asarray(table.values, dtype=float)[:-1, :-1].ravel()
+    cells = cells[np.isfinite(cells) & (cells > 0)]
+    if not cells.size:
+        return 3.0
+    return float(max(3.0, 10.0 ** (math.floor(math.log10(float(np.median(cells)))) - 1)))

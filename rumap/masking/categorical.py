@@ -34,8 +34,9 @@ from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
 from rumap.risk.individual import individual_risk, key_frequencies_with_missing, sampling_weights
 
-__all__ = ["parse_merge", "recode", "band", "top_bottom_code", "SuppressionResult", "local_suppression", "pram_matrix", "pram",
-           "PramResult", "perturb_weights", "key_importance", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
+__all__ = ["parse_merge", "parse_merges", "recode", "category_text", "unmatched_categories", "band", "top_bottom_code",
+           "SuppressionResult", "local_suppression", "pram_matrix", "pram", "PramResult", "perturb_weights", "key_importance",
+           "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
 
 #: Most categories whose PRAM matrix is built as a dense array (c x c numbers; 2,000 -> 32 MB).
 MAX_DENSE_PRAM_CATEGORIES = 2_000
@@ -82,11 +83,49 @@ def parse_merge(text: str, where: str = "the recoding", form: str = "read VAR: A
     return variable.strip(), {old: new.strip() for old in parts}
 
 
+@validate_params({"where": InstanceOf(str, "where the texts come from, for messages"),
+                  "form": InstanceOf(str, "the expected form, for messages")},
+                 example=lambda: {"texts": ["region: b, c = b+c", "", "sex: f = x"]})
+def parse_merges(texts: Sequence[str], where: str = "recoding line {number}", form: str = "read VAR: A, B = NEW"
+                 ) -> dict[str, dict[str, str]]:
+    """Several recodings ``VAR: A, B = NEW`` (blank ones skipped) as one mapping for :func:`recode`.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        The recodings, such as the lines of a form or repeated flags.
+    where : str
+        Names a text in messages; ``{number}`` becomes its position (from 1).
+    form : str
+        How messages state the expected form.
+
+    Returns
+    -------
+    dict
+        ``{VAR: {A: NEW, B: NEW}}``, later recodings of a category winning.
+
+    Examples
+    --------
+    >>> parse_merges(["region: R01, R02 = north", "region: R03 = south"])
+    {'region': {'R01': 'north', 'R02': 'north', 'R03': 'south'}}
+    """
+    mapping: dict[str, dict[str, str]] = {}
+    for number, text in enumerate(texts, start=1):
+        if text.strip():
+            variable, merges = parse_merge(text, where.format(number=number), form)
+            mapping.setdefault(variable, {}).update(merges)
+    return mapping
+
+
 @validate_params({"mapping": InstanceOf(Mapping, "a mapping of variable -> {old category: new category}"),
                   "source": InstanceOf(str, "a name for messages")},
                  example=lambda: {"data": _example()["data"], "mapping": {"region": {"b": "b+c", "c": "b+c"}}})
 def recode(data: Any, mapping: Mapping[str, Mapping[Any, Any]], source: str = "the data") -> pd.DataFrame:
     """Global recoding: merge categories of key variables throughout the file.
+
+    An old category names the values equal to it or written the same
+    (:func:`category_text`): ``"1"`` names the integer code 1 (and 1.0). A
+    recoded variable's categories become text; a missing value stays missing.
 
     Parameters
     ----------
@@ -104,16 +143,21 @@ def recode(data: Any, mapping: Mapping[str, Mapping[Any, Any]], source: str = "t
     Examples
     --------
     >>> import pandas as pd
-    >>> frame = pd.DataFrame({"region": ["a", "b", "c"]})
+    >>> frame = pd.DataFrame({"region": ["a", "b", "c"], "education": [1, 2, 3]})
     >>> recode(frame, {"region": {"b": "b+c", "c": "b+c"}})["region"].tolist()
     ['a', 'b+c', 'b+c']
+    >>> recode(frame, {"education": {"1": "basic", "2": "basic"}})["education"].tolist()
+    ['basic', 'basic', '3']
     """
     frame = as_frame(data, source).copy()
     for variable, merges in mapping.items():
         (name,) = select_columns(frame, [variable], source, what="recoded")
         if not isinstance(merges, Mapping):
             raise InputError(f"mapping[{variable!r}] must map old categories to new ones, got {merges!r:.60}")
-        frame[name] = frame[name].map(lambda v, m=merges: m.get(v, v)).astype(object)
+        by_text = {category_text(old): category_text(new) for old, new in merges.items()}
+        frame[name] = frame[name].map(lambda v, m=by_text: v if _missing(v) else m.get(category_text(v),
+                                                                                         category_text(v)))
+        frame[name] = frame[name].astype(object)
     return frame
 
 
@@ -128,6 +172,72 @@ def _numeric_key(frame: pd.DataFrame, name: str, source: str, need: str) -> pd.S
     if infinite:
         raise InputError(f"{source}: column {name!r} holds {infinite} infinite value(s); {need} that are finite")
     return values
+
+
+def _missing(value: Any) -> bool:
+    missing = pd.isna(value)
+    return bool(missing) if np.ndim(missing) == 0 else False
+
+
+@assumes_valid
+def category_text(value: Any) -> str:
+    """A category as it is written: an integer-valued number without its decimals.
+
+    Parameters
+    ----------
+    value : object
+        A value of a key variable.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> category_text(1), category_text(1.0), category_text(2.5), category_text("R01")
+    ('1', '1', '2.5', 'R01')
+    """
+    if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
+        return str(int(value))
+    if isinstance(value, (np.integer, np.bool_)):
+        return str(value.item())
+    return str(value)
+
+
+@validate_params({"mapping": InstanceOf(Mapping, "a mapping of variable -> {old category: new category}"),
+                  "source": InstanceOf(str, "a name for messages")},
+                 example=lambda: {"data": _example()["data"], "mapping": {"region": {"b": "b+c", "z": "b+c"}}})
+def unmatched_categories(data: Any, mapping: Mapping[str, Mapping[Any, Any]], source: str = "the data"
+                         ) -> dict[str, list[str]]:
+    """The old categories of a recoding that name no value of their variable (as :func:`recode` matches them).
+
+    Parameters
+    ----------
+    data : DataFrame or array_like
+    mapping : mapping
+        ``{variable: {old category: new category}}``.
+    source : str
+
+    Returns
+    -------
+    dict
+        ``{variable: [old categories found nowhere]}``, only variables with some.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> unmatched_categories(pd.DataFrame({"education": [1, 2, 3]}), {"education": {"1": "low", "7": "low"}})
+    {'education': ['7']}
+    """
+    frame = as_frame(data, source)
+    out: dict[str, list[str]] = {}
+    for variable, merges in mapping.items():
+        (name,) = select_columns(frame, [variable], source, what="recoded")
+        present = {category_text(v) for v in frame[name].dropna().unique()}
+        missing = [category_text(old) for old in merges if category_text(old) not in present]
+        if missing:
+            out[str(variable)] = missing
+    return out
 
 
 @validate_params({"width": Interval("float", 0.0, None, "neither", "a band width > 0"),

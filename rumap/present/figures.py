@@ -18,7 +18,14 @@ from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.pareto import GridChoice
 from rumap.present.numbers import format_number
-from rumap.present.plotting import PALETTE, PARAMETER_SYMBOLS, arrange_labels, ru_map_figure
+from rumap.present.plotting import (
+    PALETTE,
+    PARAMETER_SYMBOLS,
+    arrange_labels,
+    fit_axis_titles,
+    log_ticks,
+    ru_map_figure,
+)
 from rumap.result import RUMap
 from rumap.specs import Analysis, _small_analysis
 
@@ -89,10 +96,23 @@ def utility_on_scale(maps: Sequence[RUMap], scale: str = "as computed") -> list[
 
 
 def _readable_axes(fig: go.Figure) -> go.Figure:
-    """Exponents as 1e-06 rather than SI prefixes (a utility of 1μ reads as a unit)."""
+    """Exponents as 1e-06 rather than SI prefixes (a utility of 1μ reads as a unit); log axes labelled in full;
+    axis titles wrapped inside the margins."""
     fig.update_xaxes(exponentformat="e")
     fig.update_yaxes(exponentformat="e")
-    return fig
+    for axis, update, coordinate in (("xaxis", fig.update_xaxes, "x"), ("yaxis", fig.update_yaxes, "y")):
+        layout = getattr(fig.layout, axis)
+        if layout.type != "log" or layout.tickmode == "array":
+            continue
+        if layout.range is not None:
+            update(**log_ticks(tuple(layout.range)))
+            continue
+        values = np.concatenate([np.asarray(getattr(t, coordinate), dtype=float).ravel() for t in fig.data
+                                 if getattr(t, coordinate, None) is not None] or [np.array([])])
+        values = values[np.isfinite(values) & (values > 0)]
+        if values.size:
+            update(**log_ticks((math.log10(values.min()), math.log10(values.max()))))
+    return fit_axis_titles(fig)
 
 
 def _wrap(title: str | None, width: int = 60) -> str | None:

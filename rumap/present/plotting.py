@@ -8,12 +8,13 @@ vertical one, as in Duncan, Keller-McNulty & Stokes (2001).
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
-from rumap._validation import Boolean, InstanceOf, Interval, validate_params
+from rumap._validation import Boolean, InstanceOf, Interval, assumes_valid, validate_params
 from rumap.present.labels import (
     GLYPH_WIDTH,
     LINE_HEIGHT,
@@ -23,10 +24,11 @@ from rumap.present.labels import (
     place_labels,
     plot_area,
 )
-from rumap.present.numbers import format_number
+from rumap.present.numbers import format_number, format_numbers
 from rumap.result import RUMap
 
-__all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges"]
+__all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges",
+           "log_ticks", "fit_axis_titles"]
 
 PARAMETER_SYMBOLS = {"lambda2": "λ²", "lambda2_frac": "λ²/S²", "k": "k", "swap_percent": "p%"}
 
@@ -177,7 +179,62 @@ def ru_map_figure(
     if log_y:
         fig.update_yaxes(type="log")
     set_ranges(fig, max_risk=max_risk)
+    fit_axis_titles(fig)
     return arrange_labels(fig)
+
+
+#: The size (CSS pixels) of the exported images (see :data:`rumap.present.images.IMAGE_SIZE`) titles are fitted to.
+FIT_SIZE = (1000, 650)
+
+
+@validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure")},
+                 example=lambda: {"fig": go.Figure(layout={"xaxis_title": "U " * 80})})
+def fit_axis_titles(fig: go.Figure, width: int = FIT_SIZE[0], height: int = FIT_SIZE[1]) -> go.Figure:
+    """Wrap long axis titles and widen the margins to hold them and the tick labels, so no export cuts them.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    width, height : int
+        The picture's size in CSS pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The same figure.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> from rumap.present.plotting import fit_axis_titles
+    >>> fig = fit_axis_titles(go.Figure(layout={"xaxis_title": "U = " + "the share of the total kept " * 6,
+    ...                                         "font": {"size": 24}}))
+    >>> fig.layout.xaxis.title.text.count("<br>"), fig.layout.margin.b >= 3 * 1.3 * 24
+    (2, True)
+    """
+    size = float(fig.layout.font.size or 12)
+    line, char = 1.3 * size, 0.55 * size
+
+    def wrapped(text: str | None, room: float) -> tuple[str | None, int]:
+        if not text:
+            return text, 0
+        if "<br>" not in text:
+            text = "<br>".join(textwrap.wrap(text, max(20, int(room / char)))) or text
+        return text, text.count("<br>") + 1
+
+    x_title, x_lines = wrapped(fig.layout.xaxis.title.text, 0.85 * width)
+    y_title, y_lines = wrapped(fig.layout.yaxis.title.text, 0.75 * height)
+    ticks = fig.layout.yaxis.ticktext
+    tick_chars = max((len(str(t)) for t in ticks), default=6) if ticks else 6
+    margin = fig.layout.margin
+    fig.update_layout(xaxis_title_text=x_title, yaxis_title_text=y_title,
+                      margin={"b": max(int(margin.b if margin.b is not None else 60), int(line * (1 + x_lines) + 20)),
+                              "l": max(int(margin.l if margin.l is not None else 60),
+                                       int(char * tick_chars + line * y_lines + 24)),
+                              "r": max(int(margin.r if margin.r is not None else 20), int(2 * char))})
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)
+    return fig
 
 
 _DASHES = ["dash", "dot", "dashdot", "longdash"]
@@ -242,8 +299,48 @@ def set_ranges(fig: go.Figure, max_risk: float | None = None) -> go.Figure:
             continue
         update(range=list(span))
         if log:
-            update(dtick=1 if span[1] - span[0] >= 2 else "D2")
+            update(**log_ticks(span))
     return fig
+
+
+@assumes_valid
+def log_ticks(span: tuple[float, float]) -> dict:
+    """Ticks of a log axis over ``span`` (log10 of its ends), each labelled with the number it marks.
+
+    Less than two decades: 1, 2 and 5 of each decade, labelled in full (0.2, not Plotly's bare "2");
+    more: the powers of ten alone, so labels never crowd.
+
+    Parameters
+    ----------
+    span : tuple of float
+        The axis range as Plotly holds it on a log axis (log10 of the lowest and highest value).
+
+    Returns
+    -------
+    dict
+        Keyword arguments of ``update_xaxes``/``update_yaxes``.
+
+    Examples
+    --------
+    >>> from rumap.present.plotting import log_ticks
+    >>> ticks = log_ticks((-1.0, 0.2))
+    >>> ticks["ticktext"]
+    ['0.1', '0.2', '0.5', '1']
+    >>> log_ticks((-4.0, 1.0))
+    {'tickmode': 'linear', 'tick0': 0, 'dtick': 1}
+    """
+    lo, hi = min(span), max(span)
+    if hi - lo >= 2:
+        return {"tickmode": "linear", "tick0": 0, "dtick": 1}
+    for mantissas in ((1, 2, 5), range(1, 10)):
+        values = [m * 10.0**e for e in range(math.floor(lo) - 1, math.ceil(hi) + 1) for m in mantissas]
+        shown = [float(f"{v:.3g}") for v in values if lo - 1e-9 <= math.log10(v) <= hi + 1e-9]
+        if len(shown) >= 2:
+            break
+    else:  # less than a step between two digits: the ends and the middle, with the digits that tell them apart
+        shown = [10.0**x for x in (lo, (lo + hi) / 2, hi)]
+        return {"tickmode": "array", "tickvals": shown, "ticktext": format_numbers(shown)}
+    return {"tickmode": "array", "tickvals": shown, "ticktext": [format_number(v) for v in shown]}
 
 
 #: The name of the annotations that carry a star's label away from the lines, joined to the star by a line.

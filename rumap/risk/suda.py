@@ -42,10 +42,13 @@ from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, cell_groups, key_codes
 
-__all__ = ["SudaResult", "suda2", "minimal_sample_uniques", "suda_weights"]
+__all__ = ["DEFAULT_DIS_FRACTION", "DEFAULT_MAX_SIZE", "SudaResult", "minimal_sample_uniques", "searched_size",
+           "suda2", "suda_weights"]
 
 #: Default sampling fraction of the DIS score (sdcMicro's ``DisFraction``).
 DEFAULT_DIS_FRACTION = 0.01
+#: Default largest MSU size: ``None``, every key variable (sdcMicro's ``suda2``); see :func:`searched_size`.
+DEFAULT_MAX_SIZE: int | None = None
 
 
 def _example() -> dict[str, Any]:
@@ -154,7 +157,26 @@ def suda_weights(variables: int, max_size: int) -> np.ndarray:
     return np.array([float(np.prod([variables - i for i in range(k, top + 1)])) for k in range(1, max_size + 1)])
 
 
-def _check_max_size(max_size: int | None, variables: int) -> int:
+@assumes_valid
+def searched_size(max_size: int | None, variables: int) -> int:
+    """The largest MSU size searched: ``max_size``, or every key when it is ``None`` (the default).
+
+    Parameters
+    ----------
+    max_size : int or None
+        The size asked for (:data:`DEFAULT_MAX_SIZE` when not given).
+    variables : int
+        The number of key variables.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> searched_size(DEFAULT_MAX_SIZE, 5), searched_size(2, 5)
+    (5, 2)
+    """
     if max_size is None:
         return variables
     if max_size > variables:
@@ -225,7 +247,7 @@ def minimal_sample_uniques(codes: np.ndarray, max_size: int) -> tuple[np.ndarray
 @validate_params({"max_size": [None, "max_size"], "dis_fraction": "dis_fraction",
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=_example)
-def suda2(data: Any, keys: Sequence[str | int], max_size: int | None = None,
+def suda2(data: Any, keys: Sequence[str | int], max_size: int | None = DEFAULT_MAX_SIZE,
           dis_fraction: float = DEFAULT_DIS_FRACTION, source: str = "the data",
           budget: WorkBudget = DEFAULT_BUDGET) -> SudaResult:
     """SUDA2: every record's minimal sample uniques, SUDA score and DIS score.
@@ -269,7 +291,7 @@ def suda2(data: Any, keys: Sequence[str | int], max_size: int | None = None,
     n, p = frame.shape[0], len(names)
     if n < 1:
         raise InputError(f"{source} has no records")
-    size = _check_max_size(max_size, p)
+    size = searched_size(max_size, p)
     subsets = sum(comb(p, k) * k for k in range(1, size + 1))
     budget.check_work(float(subsets) * n, f"{n} records x {subsets} variables over the subsets of up to {size} keys")
     codes = key_codes(frame, names)

@@ -25,7 +25,7 @@ from rumap._validation import MAX_MAGNITUDE, InstanceOf, Table, assumes_valid, v
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.tables.published import TOTAL_LABEL, PublishedTable
+from rumap.tables.published import TOTAL_LABEL, PublishedTable, code_order
 from rumap.tables.rules import Contributions, SensitivityResult, apply_rule, freeze_array_fields
 
 __all__ = ["CELL_SEPARATOR", "MicrodataTable", "SpanningAxis", "table_from_microdata", "example_microdata"]
@@ -48,7 +48,8 @@ class SpanningAxis:
         The column of the microdata.
     labels : tuple of str
         Every label in display order: each subtotal before its members, the
-        codes sorted within each level (the grand total is not listed).
+        codes sorted within each level, numbers in numeric order
+        (:func:`rumap.tables.published.code_order`); the grand total is not listed.
     leaves : tuple of bool
         Whether each label is a code of the data (else a subtotal).
     members : tuple of tuple of int
@@ -310,7 +311,7 @@ def _check_code(code: str, variable: str) -> None:
 
 
 def _axis(codes: pd.Series, variable: str, hierarchy: Mapping[Any, Any] | None, budget: WorkBudget) -> SpanningAxis:
-    data_codes = sorted(codes.unique())
+    data_codes = sorted(codes.unique(), key=code_order)
     parent = {str(k): str(v) for k, v in (hierarchy or {}).items()}
     for code, up in parent.items():
         _check_code(up, variable)
@@ -336,7 +337,7 @@ def _axis(codes: pd.Series, variable: str, hierarchy: Mapping[Any, Any] | None, 
     nodes = set(data_codes) | {a for chain in used.values() for a in chain}
     budget.check_grid(len(nodes), f"{variable!r} codes")
     children: dict[str | None, list[str]] = {}
-    for node in sorted(nodes):
+    for node in sorted(nodes, key=code_order):
         children.setdefault(parent.get(node) if parent.get(node) in nodes else None, []).append(node)
     order: list[str] = []
     stack = list(reversed(children.get(None, [])))

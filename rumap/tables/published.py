@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +14,7 @@ from rumap._validation import MAX_MAGNITUDE, assumes_valid
 from rumap.errors import InputError
 from rumap.result import json_safe
 
-__all__ = ["SUPPRESSED_MARKS", "TOTAL_LABEL", "PublishedTable", "paper_table1", "paper_table1_completed"]
+__all__ = ["SUPPRESSED_MARKS", "TOTAL_LABEL", "PublishedTable", "paper_table1", "paper_table1_completed", "code_order"]
 
 
 #: Written in a table file for a suppressed cell (case-insensitive).
@@ -195,3 +196,32 @@ def paper_table1_completed() -> PublishedTable:
     values = np.array(table.values)
     values[2, 1], values[2, 3], values[3, 1], values[3, 3] = 100, 1437, 306, 945
     return PublishedTable(table.row_labels, table.column_labels, values)
+
+
+@assumes_valid
+def code_order(code: str) -> tuple:
+    """Sort key of a code: numbers in numeric order (2 before 10), then text with its digits read as numbers.
+
+    Parameters
+    ----------
+    code : str
+
+    Returns
+    -------
+    tuple
+
+    Examples
+    --------
+    >>> sorted(["10", "2", "1", "-3", "2.5"], key=code_order)
+    ['-3', '1', '2', '2.5', '10']
+    >>> sorted(["R10", "R2", "b", "R1", "7"], key=code_order)
+    ['7', 'R1', 'R2', 'R10', 'b']
+    """
+    try:
+        number = float(code)
+    except ValueError:
+        number = None
+    if number is not None and np.isfinite(number):
+        return (0, number, code)
+    parts = re.split(r"(\d+)", code)
+    return (1, tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts if part), code)

@@ -23,6 +23,7 @@ import pandas as pd
 from rumap._validation import MAX_MAGNITUDE, PARAMETERS, StrOptions, assumes_valid, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
+from rumap.tables.published import code_order
 
 __all__ = [
     "RULES",
@@ -119,7 +120,12 @@ class _Grouped:
     """Contributions grouped by cell and sorted largest first within each cell."""
 
     def __init__(self, contributions: Contributions) -> None:
-        codes, labels = pd.factorize(pd.Series(contributions.cells), sort=True)
+        codes, labels = pd.factorize(pd.Series(contributions.cells))
+        order = sorted(range(len(labels)), key=lambda j: code_order(str(labels[j])))  # cells 1, 2, 10 in that order
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        labels = np.asarray(labels, dtype=object)[order]
+        codes = rank[codes]
         values = contributions.values
         order = np.lexsort((-values, codes))
         self.labels = np.asarray(labels, dtype=object)
@@ -228,7 +234,7 @@ class SensitivityResult:
     parameters : mapping
         Its parameters, e.g. ``{"n": 1, "k": 0.6}``.
     cells : tuple of str, length c
-        Cell labels, sorted.
+        Cell labels, sorted (numbers in numeric order: 1, 2, 10).
     total, largest, second : ndarray, shape (c,)
         Cell total and its largest and second largest contributions (0 when absent).
     contributors : ndarray of int, shape (c,)

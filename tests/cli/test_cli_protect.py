@@ -7,7 +7,7 @@ import pandas as pd
 from cli_helpers import ROOT, assert_bad_input, run_cli
 
 from rumap.maps.categorical import pram_map, suppression_map
-from rumap.masking.categorical import local_suppression
+from rumap.masking.categorical import local_suppression, recode
 from rumap.risk.individual import individual_risk
 
 SURVEY = ROOT / "data" / "survey.csv"
@@ -52,6 +52,12 @@ def test_simulate_categorical_methods_write_curve_json():
     expected = pram_map(frame, ["sex", "region"], [0.5, 0.75, 1.0], replicates=6, seed=2)
     np.testing.assert_array_equal(out["curves"][0]["risk"], expected.risk)
     assert set(out["curves"][0]) >= {"values", "risk", "risk_se", "utility", "utility_se", "risk_label"}
+    _proc, out = run_cli("simulate", "--data", SURVEY, "--method", "suppress", "--keys", "hh_size,sex,region",
+                         "--k", "1:3", "--merge", "hh_size: 1, 2 = small", "--json", check_json=True)
+    recoded = recode(frame, {"hh_size": {"1": "small", "2": "small"}})
+    np.testing.assert_allclose(out["curves"][0]["risk"],
+                               suppression_map(recoded, ["hh_size", "sex", "region"], [1, 2, 3]).risk)
+    assert out["config"]["merge"] == ["hh_size: 1, 2 = small"]
 
 
 def test_bad_input():
@@ -61,3 +67,7 @@ def test_bad_input():
                      "--merge must be VAR:A,B=NEW")
     assert_bad_input(run_cli("protect", "pram", "--data", SURVEY, "--keys", "sex", "--theta", "nan"), "--theta must be")
     assert_bad_input(run_cli("simulate", "--data", SURVEY, "--method", "pram", "--keys", "sex"), "needs --theta")
+    assert_bad_input(run_cli("simulate", "--data", SURVEY, "--method", "noise", "--column", "age", "--target", "max",
+                             "--merge", "sex:f=x"), "--merge applies to --method suppress, recode or pram")
+    assert_bad_input(run_cli("risk", "suda", "--data", SURVEY, "--keys", "sex,region", "--merge", "region R01"),
+                     "--merge must be VAR:A,B=NEW")

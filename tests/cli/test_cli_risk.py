@@ -94,6 +94,36 @@ def test_identity_from_data_json(files, capsys):
     assert no_bound["f_max"] is None
 
 
+def test_identity_reads_keys_as_the_other_commands_and_key_still(files, capsys):
+    args = ["--data", files["persons"], "--N", "100000", "--a", "500", "--json"]
+    assert run_main(capsys, "risk", "identity", "--keys", "age,sex", *args) == \
+        run_main(capsys, "risk", "identity", "--key", "age,sex", *args)
+
+
+def test_suda_and_individual_apply_the_merges_first(tmp_path, capsys):
+    from rumap.masking.categorical import recode
+    from rumap.risk.individual import individual_risk
+    from rumap.risk.suda import suda2
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"education": rng.integers(1, 7, 300), "sex": rng.choice(["m", "f"], 300),
+                          "region": rng.integers(1, 12, 300)})
+    path = tmp_path / "coded.csv"
+    frame.to_csv(path, index=False)
+    merges = ["education: 1, 2, 3 = low", "region:1,2,3,4=north"]
+    recoded = recode(frame, {"education": {"1": "low", "2": "low", "3": "low"},
+                             "region": {"1": "north", "2": "north", "3": "north", "4": "north"}})
+    flags = [part for merge in merges for part in ("--merge", merge)]
+    out = run_main(capsys, "risk", "suda", "--data", path, "--keys", "education,sex,region", *flags, "--json")
+    plain = run_main(capsys, "risk", "suda", "--data", path, "--keys", "education,sex,region", "--json")
+    expected = suda2(recoded, ["education", "sex", "region"])
+    assert out["special_uniques"] == expected.special_uniques != plain["special_uniques"]
+    assert out["score"] == expected.score.tolist()
+    out = run_main(capsys, "risk", "individual", "--data", path, "--keys", "education,sex,region", *flags, "--json")
+    assert out["expected_reidentifications"] == pytest.approx(
+        individual_risk(recoded, ["education", "sex", "region"]).expected_reidentifications)
+
+
 @pytest.mark.parametrize("args, fragments", [
     (["linkage", "--original", "nope.csv", "--masked", "nope.csv"], ["nope.csv", "no such file"]),
     (["linkage", "--original", "{original}", "--masked", "{short}"], ["400 rows", "10"]),

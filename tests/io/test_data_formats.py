@@ -11,7 +11,15 @@ import pytest
 
 from rumap.errors import InputError
 from rumap.io import data as data_module
-from rumap.io.data import READERS, numeric_column, numeric_columns, read_table_bytes, summary_table
+from rumap.io.data import (
+    READERS,
+    identifier_columns,
+    numeric_column,
+    numeric_columns,
+    read_table_bytes,
+    summary_table,
+    text_among_numbers,
+)
 
 FRAME = pd.DataFrame({"income": [2000.0, 7200.0, 20100.0, 35000.0, 95200.0], "region": ["a", "b", "c", "d", "e"]})
 
@@ -86,6 +94,33 @@ def test_no_numeric_column_and_missing_values():
     with pytest.raises(InputError, match="needs at least 2 complete rows"):
         numeric_columns(frame, ["x", "y"], source="f.csv", missing="drop")
     np.testing.assert_array_equal(numeric_columns(frame, ["y"], missing="drop")[:, 0], [1.0, 2.0])
+
+
+def test_a_column_of_numbers_with_a_text_value_is_named_and_its_text_counts_as_missing():
+    content = b"id,income,sex\n" + b"\n".join(f"{i + 1},{1000 + 13 * i},{'mf'[i % 2]}".encode() for i in range(30))
+    content = content.replace(b"\n8,1091,", b"\n8,unknown,").replace(b"\n12,1143,", b"\n12, ,")
+    frame = read_table_bytes(content, "survey.csv")
+    assert not pd.api.types.is_numeric_dtype(frame["income"])  # the reader keeps the file's text
+    (mixed,) = text_among_numbers(frame)
+    assert (mixed.column, mixed.texts, mixed.example, mixed.row, mixed.numbers) == ("income", 1, "unknown", 8, 28)
+    with pytest.raises(InputError, match=r"column 'income' has 1 text value\(s\) among its numbers "
+                                         r"\(e.g. 'unknown' in row 8\)"):
+        numeric_columns(frame, ["income"], "survey.csv")
+    values = numeric_columns(frame, ["income", "id"], "survey.csv", missing="drop")
+    expected = [(i + 1, 1000 + 13 * i) for i in range(30) if i + 1 not in (8, 12)]
+    np.testing.assert_array_equal(values, np.array(expected, dtype=float)[:, ::-1])
+    with pytest.raises(InputError, match="column 'sex' is not numeric"):
+        numeric_columns(frame, ["sex"], "survey.csv", missing="drop")
+    assert identifier_columns(frame) == ["id"]
+
+
+def test_identifiers_by_name_or_by_consecutive_values():
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"person_id": rng.permutation(50) * 7 + 3, "row": rng.permutation(50),
+                          "income": rng.normal(size=50), "age": rng.integers(20, 60, 50),
+                          "serial": np.r_[np.arange(49), 3], "visits": rng.permutation(50) + 1,
+                          "caseID": rng.permutation(50) * 3, "amount_paid": rng.normal(100, 9, 50).round(2)})
+    assert identifier_columns(frame) == ["person_id", "row", "visits", "caseID"]
 
 
 def test_summary_table_matches_numpy():

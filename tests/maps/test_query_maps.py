@@ -23,6 +23,18 @@ def test_camouflage_risk_never_passes_the_width_guarantee():
     assert ru.utility == pytest.approx(1 / np.array(ru.config["mean_relative_guarantee_width"]))
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 7])
+def test_camouflage_curves_are_monotone_in_the_width(seed):
+    widths = np.linspace(2.0, 60.0, 12)
+    ru = camouflage_map(INCOME, widths, queries=15, records=12, seed=seed)
+    # the same random draws at every width: every vector moves w |a_i| times a fixed draw, so each guarantee
+    # widens in proportion to w and every answer interval holds the narrower one
+    assert (np.diff(ru.utility) < 0).all(), ru.utility
+    assert (np.diff(ru.risk) <= 1e-9 * ru.risk[:-1]).all(), ru.risk
+    widths_kept = np.array(ru.config["mean_relative_guarantee_width"])
+    np.testing.assert_allclose(widths_kept / widths, widths_kept[0] / widths[0], rtol=1e-9)
+
+
 def test_audit_map_shares_and_guarantee():
     levels = np.array([0.0, 10.0, 40.0])
     ru = audit_map(INCOME, levels, queries=15, records=10, seed=3)

@@ -8,7 +8,16 @@ import numpy as np
 import pytest
 
 from rumap.errors import InputError
-from rumap.maps.tables import TABLE_RISKS, TABLE_UTILITIES, protection_map, rounding_base_map, rule_map, table_outcome
+from rumap.maps.tables import (
+    TABLE_RISKS,
+    TABLE_UTILITIES,
+    default_rounding_base,
+    meeting_requirement,
+    protection_map,
+    rounding_base_map,
+    rule_map,
+    table_outcome,
+)
 from rumap.result import RUMap
 from rumap.tables.controlled_rounding import controlled_round
 from rumap.tables.microdata import example_microdata, table_from_microdata
@@ -84,6 +93,35 @@ def test_underprotected_share_by_hand():
     assert TABLE_UTILITIES["cells_kept"].compute(outcome) == pytest.approx(5 / 9)
     bits = 3 * math.log2(31) + math.log2(31)
     assert TABLE_UTILITIES["entropy_kept"].compute(outcome) == pytest.approx(1 - bits / (9 * math.log2(101)))
+
+
+def test_the_protection_map_checks_the_level_required_and_says_when_no_value_meets_it(magnitude):
+    table = magnitude.published()
+    primary = magnitude.primary("p-percent", p=10.0)
+    grid = [5.0, 10.0, 20.0, 40.0]
+    at_ten = protection_map(table, primary, grid, required=10.0)
+    for p, risk, met in zip(grid, at_ten.risk, at_ten.config["meets_requirement"], strict=True):
+        direct = suppress_secondary(table, primary, protection=p)
+        required = suppress_secondary(table, primary, protection=10.0)
+        audit, need = direct.audit_frame(), required.audit_frame()
+        narrow = (audit["min"] > need["required_min"] + 1e-6) | (audit["max"] < need["required_max"] - 1e-6)
+        assert risk == pytest.approx(narrow.mean()) and met == (not narrow.any())
+    assert at_ten.risk[1] == 0.0  # protected at the level asked, R = 0 at P = 10
+    met = meeting_requirement(at_ten)
+    assert met.feasible and met.required == 10.0 and 10.0 in met.values.tolist()
+    impossible = meeting_requirement(protection_map(table, primary, [5.0, 10.0], required=100.0))
+    assert not impossible.feasible and impossible.first is None and impossible.values.size == 0
+    default = protection_map(table, primary, grid)  # without a requirement: the grid's largest, as before
+    assert default.config["reference_protection"] == 40.0
+
+
+def test_the_default_rounding_base_follows_the_table_s_scale():
+    for scale in (1.0, 100.0, 1e6):
+        cells = np.array([[3.0, 7.0, 12.0], [41.0, 25.0, 18.0]]) * scale
+        base = default_rounding_base(PublishedTable.from_cells(cells))
+        median = float(np.median(cells))
+        assert base == max(3.0, 10 ** (math.floor(math.log10(median)) - 1))
+        assert base <= median / 10 or base == 3.0  # a typical cell keeps its first two digits
 
 
 def test_rounding_map_points_by_hand():

@@ -10,7 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rumap.errors import InputError
-from rumap.masking.categorical import band, local_suppression, pram, pram_matrix, recode, top_bottom_code
+from rumap.masking.categorical import (
+    band,
+    local_suppression,
+    parse_merges,
+    pram,
+    pram_matrix,
+    recode,
+    top_bottom_code,
+    unmatched_categories,
+)
 from rumap.risk.individual import individual_risk
 
 SURVEY = ROOT / "data" / "survey.csv"
@@ -31,6 +40,21 @@ def test_recoding_banding_and_coding():
         top_bottom_code(frame, "age")
     with pytest.raises(InputError, match="below \\(9\\) must not exceed above \\(5\\)"):
         top_bottom_code(frame, "age", above=5, below=9)
+
+
+def test_recoding_names_integer_coded_categories_by_their_digits():
+    frame = pd.DataFrame({"education": [1, 2, 3, 2], "level": [1.0, 2.0, np.nan, 3.0], "region": list("abca")})
+    mapping = parse_merges(["education: 1, 2 = basic", "", "level: 1, 2 = low", "region: a = north"])
+    out = recode(frame, mapping)
+    assert out["education"].tolist() == ["basic", "basic", "3", "basic"]
+    assert out["level"].tolist()[:2] == ["low", "low"] and pd.isna(out["level"][2]) and out["level"][3] == "3"
+    assert out["region"].tolist() == ["north", "b", "c", "north"]
+    assert recode(frame, {"education": {1: "one"}})["education"].tolist() == ["one", "2", "3", "2"]
+    assert unmatched_categories(frame, mapping) == {}
+    assert unmatched_categories(frame, {"education": {"1": "x", "9": "x"}, "region": {"z": "y"}}) == \
+        {"education": ["9"], "region": ["z"]}
+    with pytest.raises(InputError, match="line 2 must read VAR: A, B = NEW"):
+        parse_merges(["education: 1 = a", "education 2"], "line {number}")
 
 
 def test_local_suppression_reaches_k_anonymity_touching_only_records_at_risk():

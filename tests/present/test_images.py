@@ -24,3 +24,33 @@ def test_several_figures_in_one_call_through_the_warm_engine():
     assert len(set(pngs)) == 3
     (svg,) = figure_images(figs[:1], "svg")
     assert svg.lstrip().startswith(b"<svg")
+
+
+def _ink_margins(png: bytes) -> tuple[int, int, int, int]:
+    """White pixels between the drawing and each edge: left, right, top, bottom."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGBA")
+    pixels = np.asarray(Image.alpha_composite(Image.new("RGBA", image.size, "white"), image).convert("L"))
+    ink = pixels < 250
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    return int(cols[0]), int(pixels.shape[1] - 1 - cols[-1]), int(rows[0]), int(pixels.shape[0] - 1 - rows[-1])
+
+
+def test_exported_images_keep_the_axis_titles_inside_the_picture():
+    from rumap.present.figures import analysis_figure, presentation_figure
+    from rumap.result import RUMap
+    from rumap.specs import _small_analysis
+
+    long = RUMap(parameter="k", values=[1, 2, 3], risk=[1e-3, 0.2, 0.5], utility=[0.1, 0.5, 0.9],
+                 utility_label="U = 1 / E(Ybar - xbar)^2, the information the released mean keeps about the "
+                               "original one (Duncan et al., Eq 6)",
+                 risk_label="R = 1 / E(the snooper's squared error on the target record), largest of the states")
+    figs = [presentation_figure(long, None, title="A committee's slide"),
+            presentation_figure(long, None, title="A committee's slide", log_x=True),
+            analysis_figure(_small_analysis(), title="report")]
+    margins = [_ink_margins(png) for png in figure_images(figs, "png")]
+    assert all(min(m) >= 4 for m in margins), margins  # nothing drawn against an edge: nothing cut

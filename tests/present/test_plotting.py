@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from rumap.maps.analytic import analytic_map
 from rumap.maps.optimum import max_tolerable_risk
@@ -68,4 +69,29 @@ def test_log_axes_label_one_value_a_decade_when_wide():
     wide = RUMap(parameter="k", values=[1, 2, 3], risk=[1e-2, 1.0, 1e3], utility=[3.0, 2.0, 1.0])
     narrow = RUMap(parameter="k", values=[1, 2, 3], risk=[2.0, 3.0, 5.0], utility=[3.0, 2.0, 1.0])
     assert ru_map_figure([wide], log_y=True).layout.yaxis.dtick == 1
-    assert ru_map_figure([narrow], log_y=True).layout.yaxis.dtick == "D2"
+    axis = ru_map_figure([narrow], log_y=True).layout.yaxis
+    assert list(axis.ticktext) == ["2", "5"] and list(axis.tickvals) == [2.0, 5.0]
+
+
+@pytest.mark.parametrize(("low", "high"), [(0.15, 0.9), (0.011, 0.6), (5.6, 7.1), (0.3004, 0.3009), (2e-5, 8e-5)])
+def test_log_axes_label_each_tick_with_the_number_it_marks(low, high):
+    m = RUMap(parameter="k", values=[1, 2, 3], risk=[low, (low + high) / 2, high], utility=[3.0, 2.0, 1.0])
+    axis = ru_map_figure([m], log_y=True).layout.yaxis
+    assert len(axis.tickvals) >= 2
+    lo, hi = (10**v for v in axis.range)
+    for value, text in zip(axis.tickvals, axis.ticktext, strict=True):
+        assert lo <= value <= hi and float(text) == pytest.approx(value, rel=5e-3)  # 0.2 reads "0.2", never "2"
+    if low < 0.2 < 0.5 < high:
+        assert {"0.2", "0.5"} <= set(axis.ticktext)
+
+
+def test_pareto_and_comparison_log_axes_read_in_full():
+    import pandas as pd
+
+    from rumap.present.figures import pareto_figure
+
+    points = pd.DataFrame({"map": ["a", "a"], "parameter": ["k", "k"], "value": [1.0, 2.0],
+                           "utility": [0.3, 0.9], "risk": [0.2, 0.6]})
+    fig = pareto_figure(points, points, log_x=True, log_y=True)
+    assert "0.2" in fig.layout.yaxis.ticktext and "0.5" in fig.layout.yaxis.ticktext
+    assert "0.3" in fig.layout.xaxis.ticktext or "0.5" in fig.layout.xaxis.ticktext

@@ -30,6 +30,22 @@ def test_magnitude_table_equals_pandas_pivot_table_with_margins():
     assert table.published().values[-1, -1] == frame["turnover"].sum() == 750.0
 
 
+def test_numeric_codes_are_in_numeric_order_and_text_codes_in_natural_order():
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"size": rng.integers(1, 13, 400), "zone": rng.choice(["Z1", "Z2", "Z10", "Z9"], 400),
+                          "value": rng.integers(1, 100, 400)})
+    frame.loc[:11, "size"] = np.arange(1, 13)  # every code present
+    table = table_from_microdata(frame, "size", "zone", response="value")
+    assert table.row_labels == tuple(str(k) for k in range(1, 13))  # 1, 2, ..., 10, not 1, 10, 11, 12, 2
+    assert table.column_labels == ("Z1", "Z2", "Z9", "Z10")
+    expected = _pivot(frame.astype({"size": str}), "size", "zone", "value", "sum")
+    got = table.to_frame()
+    assert list(got.index[:-1]) == list(table.row_labels)
+    for row in table.row_labels:
+        for column in table.column_labels:
+            assert got.loc[row, column] == expected.loc[row, column]
+
+
 def test_frequency_table_counts_records_and_contributors_match():
     frame = example_microdata()
     table = table_from_microdata(frame, "sector", "region")

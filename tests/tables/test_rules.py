@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -186,3 +187,12 @@ def test_order_of_contributions_does_not_matter(pairs, rnd):
     b = apply_rule(cells[perm], values[perm], "p-percent", p=10)
     np.testing.assert_array_equal(a.sensitive, b.sensitive)
     np.testing.assert_allclose(a.statistic, b.statistic)
+
+
+def test_cells_named_by_numbers_come_in_numeric_order():
+    cells = ["10", "2", "1", "10", "2", "1", "B7", "B10"]
+    result = apply_rule(cells, [5.0, 7.0, 9.0, 1.0, 3.0, 2.0, 4.0, 6.0], rule="threshold", threshold=2)
+    assert result.cells == ("1", "2", "10", "B7", "B10")
+    frame = pd.DataFrame({"cell": cells, "value": [5.0, 7.0, 9.0, 1.0, 3.0, 2.0, 4.0, 6.0]})
+    totals = frame.groupby("cell")["value"].sum()
+    assert [totals[c] for c in result.cells] == result.to_frame()["total"].tolist()

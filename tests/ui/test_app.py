@@ -90,6 +90,22 @@ def _keep(at: AppTest, key: str, name: str) -> None:
     assert not at.exception
 
 
+def test_the_navigation_lists_every_page(monkeypatch):
+    import streamlit as st
+
+    original, asked = st.navigation, []
+
+    def navigation(pages, **kwargs):
+        asked.append((len(pages), kwargs))
+        return original(pages, **kwargs)
+
+    monkeypatch.setattr(st, "navigation", navigation)
+    _app()
+    (count, kwargs), *_ = asked
+    # Streamlit folds the pages past ten under "View N more" unless the menu is expanded
+    assert count == 13 and (kwargs.get("expanded") is True or kwargs.get("expanded", 10) >= count)
+
+
 def test_home_draws_a_map_and_loads_figure_4():
     at = _app()
     assert at.title[0].value == "R-U confidentiality maps"
@@ -183,6 +199,39 @@ def test_data_page_with_a_loaded_frame_and_the_analytic_prefill():
     assert not at.exception and not _errors(at)
     (fig,) = _figures(at)
     assert set(_traces(fig)) == {"sample", "maximum"}
+
+
+def test_data_page_names_text_among_numbers_and_does_not_pick_the_identifier():
+    at = _app()
+    _goto(at, "data")
+    at.radio(key="data_source").set_value("Upload a file").run()
+    rows = [f"{i + 1},{'unknown' if i == 6 else 20000 + 37 * (i * 7 % 60)},{'mf'[i % 2]}" for i in range(60)]
+    content = ("id,income,sex\n" + "\n".join(rows)).encode()
+    at.file_uploader(key="data_upload").set_value(("survey.csv", content, "text/csv")).run()
+    assert not at.exception
+    warnings = [shown(w.value) for w in at.warning]
+    assert any("Column income holds numbers and 1 text value" in w and "'unknown' in row 7" in w for w in warnings), \
+        warnings
+    assert at.multiselect(key="data_columns").options == ["id", "income"]
+    assert at.multiselect(key="data_columns").value == ["income"]  # never the identifier by default
+    assert any("identifier" in shown(c.value) and "id" in shown(c.value) for c in at.caption)
+    assert any("column 'income' has 1 text value(s) among its numbers (e.g. 'unknown' in row 7)" in e
+               for e in _errors(at)), _errors(at)
+    at.radio(key="data_missing").set_value("drop").run()
+    assert not _errors(at)
+    assert "Using income (n = 59)" in shown(at.success[0].value)
+    at = _app()
+    _goto(at, "data")
+    at.radio(key="data_source").set_value("Upload a file").run()
+    only = ("income\n" + "\n".join("unknown" if i == 3 else str(1000 + 7 * i) for i in range(30))).encode()
+    at.file_uploader(key="data_upload").set_value(("only.csv", only, "text/csv")).run()
+    assert not at.exception and not any("no numeric column" in e for e in _errors(at)), _errors(at)
+    assert at.multiselect(key="data_columns").options == ["income"]
+    at = _app()
+    _load_frame(at, pd.DataFrame({"id": np.arange(1, 41), "case": np.arange(101, 141)}), "ids.csv")
+    _goto(at, "data")
+    assert at.multiselect(key="data_columns").value == []
+    assert any("Choose at least one numeric column" in shown(w.value) for w in at.warning)
 
 
 def test_data_page_without_numeric_columns():
@@ -340,6 +389,18 @@ def test_the_dashboard_cannot_exceed_the_work_budget():
     assert time.perf_counter() - start < 20
     assert not at.exception and not _figures(at)
     assert any("over the work limit of 2e+09" in e for e in _errors(at))
+
+
+def test_noise_is_not_truncated_unless_asked_as_on_the_command_line():
+    at = _app()  # the bundled income data: every value >= 0
+    _goto(at, "empirical")
+    assert at.checkbox(key="em_trunc_on").value is False
+    assert not any(n.key == "em_trunc" for n in at.number_input)
+    at.number_input(key="em_replicates").set_value(10).run()
+    at.button(key="em_run").click().run()
+    assert not at.exception and not _errors(at)
+    commands = [c.value for c in open_reproduce_panels(at).code if c.value.startswith("python -m rumap simulate")]
+    assert commands and not any("--truncate-below" in c for c in commands)
 
 
 def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():

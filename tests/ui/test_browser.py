@@ -78,6 +78,22 @@ def test_home_page(page):
     _shot(page, "home")
 
 
+def test_every_page_is_listed_in_the_navigation(page):
+    import ast
+
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    pages = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.AnnAssign | ast.Assign)
+                 and "PAGES" in ast.unparse(node.targets[0] if isinstance(node, ast.Assign) else node.target))
+    assert len(pages) == 13
+    _open(page, "Analytic map")  # a page with widgets in the sidebar below the navigation
+    nav = page.get_by_test_id("stSidebarNav")
+    for _path, title, _icon in pages:
+        assert nav.get_by_text(title, exact=True).is_visible(), title
+    more = page.get_by_test_id("stSidebarNavViewButton")
+    assert not (more.count() and "more" in more.inner_text())  # nothing folded under "View N more"
+    _open(page, "Home")
+
+
 def test_the_running_icon_is_hidden(page):
     # the app's style rule is on the page: Streamlit's cycling running icon would redraw the tab 5 times a second
     display = page.evaluate("""() => {

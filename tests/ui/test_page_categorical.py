@@ -64,6 +64,38 @@ def test_recoding_before_measuring_lowers_the_risk(app):
     assert float(metric(app, "expected re-identifications")) < before
 
 
+def test_integer_coded_categories_are_recoded_and_the_reproduce_commands_include_it(app, tmp_path):
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    from rumap.masking.categorical import recode
+    from rumap.risk.suda import suda2
+
+    keys = ["hh_size", "sex", "region", "marital"]
+    app.multiselect(key="cat_keys").set_value(keys).run()
+    before = float(metric(app, "expected re-identifications"))
+    app.text_area(key="cat_recode").input("hh_size: 1, 2 = small\nhh_size: 5, 6, 7 = large\nregion: R99 = x").run()
+    assert not app.exception and not app.error, [shown(e.value) for e in app.error]
+    assert float(metric(app, "expected re-identifications")) < before
+    warnings = [shown(w.value) for w in app.warning]
+    assert any("region" in w and "R99 matches no value" in w for w in warnings), warnings
+    assert not any("hh_size" in w for w in warnings)
+    recoded = recode(pd.read_csv(SURVEY), {"hh_size": {"1": "small", "2": "small", "5": "large", "6": "large",
+                                                       "7": "large"}, "region": {"R99": "x"}})
+    assert metric(app, "special uniques") == f"{suda2(recoded, keys).special_uniques:,}"
+    codes = [c.value for c in open_reproduce_panels(app).code]
+    command = next(c for c in codes if c.startswith("python -m rumap risk suda"))
+    assert "--merge 'hh_size: 1, 2 = small'" in command and "--merge 'region: R99 = x'" in command
+    proc = subprocess.run([sys.executable, *shlex.split(command)[1:]], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert f"{json.loads(proc.stdout)['special_uniques']:,}" == metric(app, "special uniques")
+    assert any("recode(read_table(" in c and "suda2(" in c for c in codes)
+    assert all("--merge" in c for c in codes if c.startswith("python -m rumap"))
+
+
 def test_a_bad_recoding_line_is_an_error_box(app):
     app.text_area(key="cat_recode").input("region R01").run()
     assert any("recoding line 1 must read VAR: A, B = NEW" in shown(e.value) for e in app.error)
@@ -97,10 +129,25 @@ def test_the_suda_view_shows_sdcmicros_scores(app):
     assert metric(app, "special uniques") == f"{expected.special_uniques:,}"
     assert metric(app, "highest SUDA score") == f"{expected.score.max():g}"
     assert any(c.value.startswith("python -m rumap risk suda") for c in open_reproduce_panels(app).code)
-    app.number_input(key="cat_suda_max").set_value(2).run()
+    app.selectbox(key="cat_suda_max").set_value(2).run()
     assert not app.exception and not app.error
     smaller = suda2(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"], max_size=2)
     assert metric(app, "special uniques") == f"{smaller.special_uniques:,}"
+    assert any("--max-size 2" in c.value for c in open_reproduce_panels(app).code)
+
+
+def test_suda_searches_every_key_by_default_as_the_command_line_does(app):
+    from cli_helpers import run_cli
+
+    keys = ["age_band", "sex", "region", "marital", "occupation"]
+    app.multiselect(key="cat_keys").set_value(keys[:1]).run()  # a user who picks the keys one at a time
+    app.multiselect(key="cat_keys").set_value(keys).run()
+    assert not app.exception and not app.error
+    _proc, summary = run_cli("risk", "suda", "--data", SURVEY, "--keys", ",".join(keys), "--json", check_json=True)
+    assert summary["max_size"] == len(keys) and summary["special_uniques"] > 0
+    assert metric(app, "special uniques") == f"{summary['special_uniques']:,}"
+    commands = [c.value for c in open_reproduce_panels(app).code if "rumap risk suda" in c.value]
+    assert commands and "--max-size" not in commands[0]
 
 
 def test_the_maps_take_the_chosen_risk_and_utility(app):

@@ -104,7 +104,7 @@ def test_microdata_rule_and_rounding_and_map(page):
     assert "15** of 48 cells sensitive under the threshold rule" in _markdown_with(page, "cells sensitive under")
     page.checkbox(key="micro_round").check().run()
     deviation = float(_metric(page, "largest deviation").replace(",", ""))
-    assert 0 < deviation < 1000
+    assert 0 < deviation < page.number_input(key="micro_base").value  # controlled rounding moves less than b
     page.checkbox(key="micro_draw_map").check().run()
     assert not page.exception and [shown(e.value) for e in page.error] == []
     curve = next(d.value for d in page.dataframe if "P" in getattr(d.value, "columns", []))
@@ -113,6 +113,54 @@ def test_microdata_rule_and_rounding_and_map(page):
     page.button(key="tables_micro_keep").click().run()
     assert not page.exception
     assert any("Kept maps" in shown(c.value) for c in page.caption)
+
+
+def test_the_map_checks_the_chosen_protection_and_says_when_it_is_infeasible(page):
+    page.checkbox(key="micro_draw_map").check().run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    curve = next(d.value for d in page.dataframe if "P" in getattr(d.value, "columns", []))
+    assert curve.loc[curve["P"] == 10.0, "risk"].tolist() == [0.0]  # P = 10 asked, P = 10 given: none exposed
+    assert any("Meets the requirement" in shown(m.value) and "10%" in shown(m.value) for m in page.success)
+    page.number_input(key="micro_protection").set_value(100.0).run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    assert any("Infeasible on this grid: no value of P (5, 10, 20, 40)" in shown(w.value) for w in page.warning)
+    assert not any("Meets the requirement" in shown(m.value) for m in page.success)
+
+
+def test_the_rounding_base_starts_from_the_table_s_scale(page):
+    from rumap.io.data import BUNDLED_DATA, read_table
+    from rumap.maps.tables import default_rounding_base
+    from rumap.tables.microdata import table_from_microdata
+
+    frame = read_table(BUNDLED_DATA["persons (synthetic, categorical keys)"])
+    page.checkbox(key="micro_round").check().run()
+    sums = table_from_microdata(frame, "region", "marital", response="income").published()
+    assert page.number_input(key="micro_base").value == default_rounding_base(sums) == 10000.0
+    page.selectbox(key="micro_response").set_value("(counts: a frequency table)").run()
+    counts = table_from_microdata(frame, "region", "marital").published()
+    assert page.number_input(key="micro_base").value == default_rounding_base(counts) == 3.0
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+
+
+def test_the_rounding_map_s_largest_base_follows_the_table(page):
+    from rumap.io.tables import published_table_from_frame
+    from rumap.maps.tables import default_rounding_base
+    from rumap.tables.published import paper_table1_completed
+
+    assert page.slider(key="rounding_max_base").value == 10 * default_rounding_base(paper_table1_completed()) == 100
+    cells = [[2_410_000, 1_870_000, 3_020_000], [960_000, 4_400_000, 2_750_000]]
+    rows = [f"r{i},{','.join(map(str, row))},{sum(row)}" for i, row in enumerate(cells, start=1)]
+    totals = [sum(col) for col in zip(*cells, strict=True)]
+    text = "\n".join(["region,a,b,c,Total", *rows, f"Total,{','.join(map(str, totals))},{sum(totals)}"])
+    page.file_uploader(key="rounding_upload").set_value(("big.csv", text.encode(), "text/csv")).run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    import io
+
+    import pandas as pd
+
+    table = published_table_from_frame(pd.read_csv(io.StringIO(text)), source="big.csv")
+    assert page.slider(key="rounding_max_base").value == 10 * default_rounding_base(table) == 1_000_000
+    assert page.slider(key="rounding_max_base").max == 100_000_000
 
 
 def test_microdata_counts_layers_and_bad_choices(page):
