@@ -66,6 +66,7 @@ from rumap.maps.utility import (
     Reference,
     check_utility,
     make_reference,
+    utility_efficiency,
     utility_estimate,
     utility_label,
 )
@@ -481,8 +482,8 @@ def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> Simul
     for j in range(n_grid):
         u, se = utility_estimate(config.utility, stats[:, j, :], plan.reference)
         util[j], util_se[j] = u, (0.0 if deterministic else se)
-    unmasked = UTILITIES[config.utility].unmasked(plan.reference)
-    eff = util / unmasked if math.isfinite(unmasked) and config.utility == "mean" else None
+    shares = [utility_efficiency(config.utility, stats[:, j, :], plan.reference) for j in range(n_grid)]
+    eff = None if UTILITIES[config.utility].efficiency is None else np.array(shares, dtype=float)
     base = {"method": config.method, "parameter": config.parameter, "values": np.asarray(config.values, dtype=float),
             "utility": util, "utility_se": util_se, "utility_label": utility_label(config.utility, config.method if METHODS[config.method].preserves_mean
                                                            else None),
