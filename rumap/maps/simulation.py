@@ -61,6 +61,7 @@ from rumap.maps.attacks import (
     risk_estimate,
 )
 from rumap.maps.methods import METHODS, _noise_spec
+from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
 from rumap.maps.utility import (
     UTILITIES,
     Reference,
@@ -393,6 +394,10 @@ class SimulationResult:
     n_records, n_columns : int
     elapsed : float
         Seconds (not part of equality).
+    replicate_risks : tuple of ReplicateRisk or None
+        Per map, its risk per replicate (None for a rational snooper's
+        envelope): what :meth:`recommendation` resamples. Not part of equality
+        or of :meth:`to_dict`.
     """
 
     maps: list
@@ -400,6 +405,7 @@ class SimulationResult:
     n_records: int
     n_columns: int
     elapsed: float = field(default=0.0, compare=False)
+    replicate_risks: tuple = field(default=(), compare=False, repr=False)
 
     def __eq__(self, other: object) -> bool:
         """Equal when every number, label and the config are equal (``elapsed`` aside)."""
@@ -427,6 +433,26 @@ class SimulationResult:
             if m.target == target and m.knowledge == knowledge:
                 return m
         raise InputError(f"no map for target {target!r} and knowledge {knowledge!r}")
+
+    def recommendation(self, max_risk: float, decision: str = "upper") -> Recommendation:
+        """The recommended value under ``max_risk`` (:func:`rumap.maps.recommend.recommend`).
+
+        Every curve counts; the replicates give ``p_exceed`` and
+        ``value_interval``, resampled with the run's seed.
+
+        Parameters
+        ----------
+        max_risk : float
+            The bound, in the units of the maps' risk.
+        decision : {"upper", "mean"}, default "upper"
+
+        Returns
+        -------
+        Recommendation
+        """
+        replicates = list(self.replicate_risks) if len(self.replicate_risks) == len(self.maps) else None
+        return recommend(list(self.maps), max_risk, decision, replicates=replicates, n_records=self.n_records,
+                         seed=self.config.seed)
 
     def lambda_publication(self) -> list[dict[str, Any]]:
         """Per target with both ``position`` and ``corrected`` maps: ``R(corrected) / R(position)``."""
@@ -489,25 +515,30 @@ def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> Simul
                                                            else None),
             "efficiency": eff}
     maps: list[RUMap] = []
+    samples: list[ReplicateRisk | None] = []
     run_config = config.to_dict()
     for i, target in enumerate(plan.targets):
         per_target = []
         for k, name in enumerate(config.knowledge):
-            risk, risk_se = risk_estimate(errors[:, :, i * len(config.knowledge) + k], deterministic)
+            squared = errors[:, :, i * len(config.knowledge) + k]
+            risk, risk_se = risk_estimate(squared, deterministic)
             per_target.append(RUMap(**base, risk=risk, risk_se=risk_se, risk_label=RISK_LABEL, knowledge=name,
                                     target=target.name,
                                     config={**run_config, "target_row": target.record + 1,
                                             "target_rank": target.rank, "target_value": target.value}))
+            samples.append(ReplicateRisk(squared, reciprocal=True))
         maps.extend(per_target)
         if config.rational and len(per_target) > 1:
             maps.append(rational_envelope(per_target))
+            samples.append(None)
     for d, name in enumerate(config.risk_measures):
         values = risks[:, :, d]
         se = values.std(axis=0, ddof=1) / math.sqrt(m_eff) if m_eff > 1 else np.zeros(n_grid)
         maps.append(RUMap(**base, risk=values.mean(axis=0), risk_se=se, risk_label=f"R = {name}",
                           knowledge=name, config=run_config))
+        samples.append(ReplicateRisk(values, reciprocal=False))
     return SimulationResult(maps=maps, config=config, n_records=plan.x.shape[0], n_columns=plan.x.shape[1],
-                            elapsed=elapsed)
+                            elapsed=elapsed, replicate_risks=tuple(samples))
 
 
 def _collect(finished, progress, total) -> list[_ChunkOutput]:
