@@ -41,7 +41,7 @@ from rumap.result import RUMap, json_safe
 __all__ = ["Recommendation", "ReplicateRisk", "DECISIONS", "RECOMMENDATION_KEYS", "recommend", "recommend_exact"]
 
 #: How a value's risk is judged against the bound.
-DECISIONS: dict[str, str] = {"upper": "the upper end of its 95% band", "mean": "its mean"}
+DECISIONS: dict[str, str] = {"upper": "each judged by the upper end of its 95% band", "mean": "each judged by its mean"}
 #: The keys of :meth:`Recommendation.to_dict` (the command line's ``recommendation`` object), in order.
 RECOMMENDATION_KEYS = ("feasible", "value", "risk", "risk_upper", "utility", "efficiency", "binding", "reason",
                        "p_exceed", "value_interval")
@@ -303,8 +303,8 @@ def recommend(maps: Sequence[RUMap], max_risk: float, decision: str = "upper", *
             where = int(np.nanargmin(worst))
         c = int(np.argmax(judged[:, where]))
         least = judged[c, where]
-        reason = (f"no {symbol} on the grid ({_fmt(values.min())} to {_fmt(values.max())}) keeps {DECISIONS[decision]} "
-                  f"risk at or below {_fmt(max_risk)} for every curve shown: the least is {_fmt(least)} "
+        reason = (f"no {symbol} on the grid ({_fmt(values.min())} to {_fmt(values.max())}) has risk at or below "
+                  f"{_fmt(max_risk)} for every curve shown ({DECISIONS[decision]}): the least is {_fmt(least)} "
                   f"at {symbol} = {_fmt(values[where])} ({shown[c].label}); extend the grid or accept a larger risk")
         if too_large.any():
             reason += f" ({symbol} above the {n_records} records left out)"
@@ -312,9 +312,8 @@ def recommend(maps: Sequence[RUMap], max_risk: float, decision: str = "upper", *
                               map_index=keep[c], **context)
     c = int(np.argmax(judged[:, chosen]))
     eff = None if first.efficiency is None else float(first.efficiency[chosen])
-    reason = (f"{symbol} = {_fmt(values[chosen])} keeps the most utility among the values whose risk "
-              f"({DECISIONS[decision]}) is at most {_fmt(max_risk)} for every curve shown; "
-              f"the most demanding is {shown[c].label}")
+    reason = (f"{symbol} = {_fmt(values[chosen])} keeps the most utility among the values whose risk is at most "
+              f"{_fmt(max_risk)} for every curve shown ({DECISIONS[decision]}); the most demanding is {shown[c].label}")
     return Recommendation(True, float(values[chosen]), float(risk[:, chosen].max()), float(upper[:, chosen].max()),
                           float(first.utility[chosen]), eff, _binding(shown[c]), reason, p_exceed, interval,
                           map_index=keep[c], **context)
