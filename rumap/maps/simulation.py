@@ -59,6 +59,7 @@ from rumap.maps.attacks import (
     rational_envelope,
     resolve_targets,
     risk_estimate,
+    rounding_resolution,
 )
 from rumap.maps.methods import METHODS, _noise_spec
 from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
@@ -276,6 +277,7 @@ class _Plan:
     reference: Reference
     noise_shape: np.ndarray | None
     variance_factor: np.ndarray | None
+    resolution: float = 0.0
 
     @property
     def n_replicates(self) -> int:
@@ -339,7 +341,7 @@ def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
         factor = spec.variance_factor(x)
     if config.method == "microaggregation" and max(config.values) > x.shape[0]:
         raise InputError(f"k must be at most the number of records ({x.shape[0]}), got {max(config.values)}")
-    return _Plan(x, config, targets, reference, shape, factor)
+    return _Plan(x, config, targets, reference, shape, factor, rounding_resolution(column))
 
 
 def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
@@ -359,7 +361,7 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
         if n_attacks:
             errors[:, g, :] = attack_squared_errors(column, plan.targets, config.knowledge,
                                                     lambda2=method.published_lambda2(plan, int(j)),
-                                                    mean=mean[:, c], var=var[:, c])
+                                                    mean=mean[:, c], var=var[:, c], resolution=plan.resolution)
         stats_list.append(measure.stats(masked, plan.reference, (mean, var)))
         for d, name in enumerate(config.risk_measures):
             risks[:, g, d] = [float(DATASET_RISK_MEASURES[name].measure(plan.x, masked[i])) for i in range(masked.shape[0])]
