@@ -25,6 +25,7 @@ from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
+from rumap.present.numbers import readable_risks
 from rumap.specs import AnalyticSpec, inputs_from_data
 
 #: The knowledge states drawn at first: the paper's Figure 4.
@@ -172,5 +173,5 @@ with errors_shown():
     show_glossary("analytic")
     reproduce(spec, key="analytic_map")
     if st.toggle("Table of the curves", key="an_show_table"):  # built only when asked
-        st.dataframe(analysis.to_frame(), width="stretch", hide_index=True)
+        st.dataframe(readable_risks(analysis.to_frame()), width="stretch", hide_index=True)
     keep_controls(analysis, "analytic")

@@ -19,6 +19,7 @@ from rumap.maps.utility import UTILITIES
 from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
+from rumap.present.numbers import readable_risks
 from rumap.present.report import csv_text
 from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import EmpiricalSpec
@@ -237,7 +238,7 @@ with errors_shown():
     show_glossary("empirical")
     with st.expander("Results table", expanded=False):
         frame = analysis.to_frame()
-        st.dataframe(frame, width="stretch", hide_index=True)
+        st.dataframe(readable_risks(frame), width="stretch", hide_index=True)
         st.download_button("Results as CSV", csv_text(frame), file_name="rumap_empirical.csv",
                            mime="text/csv", on_click="ignore")
     reproduce(analysis.spec, key="empirical_map")

@@ -283,7 +283,8 @@ def run(args: argparse.Namespace) -> int:
     with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 250):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if any(np.isinf(m.risk).any() for m in result.maps) or np.isinf(first.utility).any():
-        print("note: inf means a mean squared error of 0 (the snooper or user is exact)")
+        print("note: inf means a mean squared error of 0: for R an exact disclosure (the snooper recovers the "
+              "target exactly), for U an exact statistic")
     if args.max_risk is not None:
         print(recommendation_line(result.recommendation(args.max_risk, args.decision or "upper")))
     return 0

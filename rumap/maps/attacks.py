@@ -313,7 +313,9 @@ def rounding_resolution(column: np.ndarray) -> float:
     --------
     >>> import numpy as np
     >>> from rumap.maps.attacks import rounding_resolution
-    >>> rounding_resolution(np.array([0.1] * 7)) > abs(np.mean([0.1] * 7) - 0.1)
+    >>> group = [0.1] * 7
+    >>> error = abs(sum(group) / 7 - 0.1)  # the rounding of a group's mean
+    >>> bool(0 < error <= rounding_resolution(np.array(group)))
     True
     """
     scale = float(np.max(np.abs(column))) if column.size else 0.0

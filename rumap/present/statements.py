@@ -10,19 +10,24 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from rumap._validation import InstanceOf, Interval, validate_params
 from rumap.errors import InputError
 from rumap.maps.analytic import STATES
 from rumap.maps.optimum import Optimum
 from rumap.maps.pareto import GridChoice
 from rumap.maps.recommend import Recommendation
-from rumap.present.numbers import format_number
+from rumap.present.numbers import EXACT_DISCLOSURE, format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap
 from rumap.specs import Analysis, _small_analysis
 
 __all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum", "recommendation",
-           "recommendation_sentence", "uncertainty_phrase", "map_lines", "crossing_lines"]
+           "recommendation_sentence", "uncertainty_phrase", "exact_disclosure_phrase", "map_lines", "crossing_lines"]
+
+#: The value of each parameter that masks nothing.
+_UNMASKED = {"lambda2": 0.0, "lambda2_frac": 0.0, "swap_percent": 0.0, "k": 1.0}
 
 _TARGET_PHRASES = {"max": "the largest value", "min": "the smallest value"}
 
@@ -115,6 +120,40 @@ def _efficiency_at(m: RUMap, choice: GridChoice) -> float | None:
     return float(m.efficiency[pos])
 
 
+@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": _small_analysis().maps[0]})
+def exact_disclosure_phrase(m: RUMap) -> str:
+    """Where masking leaves the target exactly recoverable (infinite risk), in words ("" if nowhere).
+
+    The value that masks nothing (λ² = 0, k = 1, a swap of 0%) is left out: there the data are released as
+    they are.
+
+    Parameters
+    ----------
+    m : RUMap
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from rumap.result import RUMap
+    >>> from rumap.present.statements import exact_disclosure_phrase
+    >>> exact_disclosure_phrase(RUMap(parameter="k", values=[2, 7, 8], risk=[1.0, float("inf"), float("inf")],
+    ...                               utility=[1.0, 1.0, 1.0]))
+    ' At k = 7 and 8 the snooper recovers the target exactly: an exact disclosure.'
+    """
+    exact = m.values[np.isposinf(m.risk) & (m.values != _UNMASKED.get(m.parameter, np.nan))]
+    if not exact.size:
+        return ""
+    symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
+    shown = [format_number(float(v)) for v in exact[:6]]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" and {shown[-1]}"
+    if exact.size > len(shown):
+        listed = ", ".join(shown) + f" and {exact.size - len(shown)} more values"
+    return f" At {symbol} = {listed} the snooper recovers the target exactly: an {EXACT_DISCLOSURE}."
+
+
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)]},
                  example=lambda: {"m": _small_analysis().maps[0], "choice": None})
 def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
@@ -136,11 +175,13 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
     """
     symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
     who = knowledge_phrase(m)
+    exact = exact_disclosure_phrase(m)
     if choice is None:
-        return f"This map shows how the risk from a snooper {who} falls as {symbol} grows, and what utility remains."
+        return (f"This map shows how the risk from a snooper {who} falls as {symbol} grows, and what utility "
+                f"remains.{exact}")
     if not choice.reachable:
         return (f"No {symbol} on this map brings the risk from a snooper {who} down to the tolerable "
-                f"{format_number(choice.max_risk)}.")
+                f"{format_number(choice.max_risk)}.{exact}")
     eff = _efficiency_at(m, choice)
     eff_text = f" ({eff:.0%} efficiency)" if eff is not None else ""
     mse = 1 / choice.risk if choice.risk > 0 else math.inf
@@ -150,7 +191,8 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
     else:
         start = f"With {symbol} = {format_number(choice.value)}"
     return (f"{start}, a snooper {who} has risk {format_number(choice.risk)}{mse_text}, at most the tolerable "
-            f"{format_number(choice.max_risk)}, and the data keep utility {format_number(choice.utility)}{eff_text}.")
+            f"{format_number(choice.max_risk)}, and the data keep utility {format_number(choice.utility)}{eff_text}."
+            f"{exact}")
 
 
 @validate_params({"analysis": InstanceOf(Analysis), "max_risk": [None, "max_risk"]},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rumap.maps.analytic import STATES
@@ -115,3 +117,16 @@ def test_the_recommendation_on_a_grid_is_the_first_point_where_every_curve_is_be
     assert choice.reachable and choice.value == values[first] and choice.map == flat.label
     assert not recommendation(analysis, max_risk=0.1).reachable
     assert recommendation_sentence(analysis, max_risk=0.1).startswith("Recommendation: none on this grid.")
+
+
+def test_exact_disclosure_in_words_and_in_tables():
+    """k = 7 and 8 under MDAV recover the p99 target: the sentence says so, the table reads "exact disclosure"."""
+    from rumap.present.numbers import readable_risks
+    from rumap.present.statements import exact_disclosure_phrase
+
+    m = RUMap(parameter="k", values=[1, 2, 7, 8], risk=[math.inf, 2.0, math.inf, math.inf], utility=[4.0, 3.0, 2.0, 1.0],
+              method="microaggregation", knowledge="index", target="p99")
+    assert exact_disclosure_phrase(m) == " At k = 7 and 8 the snooper recovers the target exactly: an exact disclosure."
+    assert one_sentence(m, None).endswith("an exact disclosure.")
+    assert readable_risks(m.to_frame())["risk"].tolist() == ["exact disclosure", 2.0, "exact disclosure",
+                                                               "exact disclosure"]
