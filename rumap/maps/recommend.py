@@ -33,7 +33,7 @@ import pandas as pd
 from rumap._validation import InstanceOf, Interval, ListOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.analytic import STATE_NAMES, analytic_map, check_state, efficiency, utility_mean
-from rumap.maps.optimum import max_tolerable_risk
+from rumap.maps.optimum import _LARGEST, max_tolerable_risk
 from rumap.maps.setting import AnalyticSetting
 from rumap.maps.utility import higher_is_better
 from rumap.result import RUMap, json_safe
@@ -359,6 +359,7 @@ def recommend_exact(states: Sequence[str], setting: AnalyticSetting, max_risk: f
     (0.2, 'record', 0.8333)
     """
     states = list(dict.fromkeys(states))
+    upper = min(upper, _LARGEST)  # sigma2 + lambda2 stays finite
     optima = [max_tolerable_risk(s, setting, max_risk, upper=upper) for s in states]
     context = {"max_risk": float(max_risk), "decision": decision, "parameter": "lambda2", "exact": True}
     missing = [o for o in optima if not o.reachable]
