@@ -36,7 +36,7 @@ def _curve_color(index: int) -> str:
 #: utilities differ by orders of magnitude (one would squash the others).
 UTILITY_SCALES: dict[str, str] = {
     "as computed": "",
-    "efficiency": "efficiency (U / U of the unmasked data)",
+    "efficiency": "efficiency (share of the unmasked data's utility kept, at most 1)",
     "normalised": "U / the curve's largest U",
 }
 
