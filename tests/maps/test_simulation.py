@@ -388,3 +388,17 @@ def test_one_million_records_fit_in_2_gb():
     peak_mb = float(proc.stdout.strip().splitlines()[-1])
     assert peak_mb < 2048, peak_mb
     assert math.isfinite(peak_mb)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**16), method=st.sampled_from(["noise", "microaggregation", "rankswap"]),
+       p=st.integers(1, 2), shift=st.floats(-1e6, 1e6))
+def test_efficiency_of_every_masking_method_is_a_share(seed, method, p, shift):
+    """Whatever the method, the data's location and the grid, every efficiency lies in [0, 1]."""
+    x = np.random.default_rng(seed).lognormal(size=(40, p)) * 100 + shift
+    grid = {"noise": (0.0, 0.5, 3.0), "microaggregation": (1, 3, 40), "rankswap": (0, 10, 50)}[method]
+    options = {"relative": True} if method == "noise" else {}
+    result = simulate(x, SimulationConfig(method=method, values=grid, method_options=options, targets=("max",),
+                                          knowledge=("index",), replicates=5, seed=seed))
+    eff = result.maps[0].efficiency
+    assert eff is not None and np.all((eff >= 0) & (eff <= 1)), eff
