@@ -68,3 +68,14 @@ def test_presentation_gives_no_recommendation_without_a_bound_of_the_maps_measur
     statement = _statement(at)
     assert "Recommendation" not in statement and "k = 1" not in statement
     assert any("No maximum tolerable risk is set for R = global risk" in c.value for c in at.sidebar.caption)
+
+
+def test_empirical_recommendation_comes_with_its_uncertainty():
+    at = _app()
+    _goto(at, "empirical")
+    at.number_input(key="em_replicates").set_value(30).run()
+    at.button(key="em_run").click().run()
+    assert not at.exception and not _errors(at), _errors(at)
+    (text,) = [shown(m.value) for m in at.markdown if "Recommendation" in m.value]
+    assert text.startswith("**Recommendation: λ²/S² = ")
+    assert "chance that its risk exceeds the bound" in text and "smallest safe λ²/S² between" in text
