@@ -555,6 +555,7 @@ class Analysis:
     setting: AnalyticSetting | None = field(default=None, compare=False, repr=False)
     replicates: tuple = field(default=(), compare=False, repr=False)
     n_records: int | None = field(default=None, compare=False, repr=False)
+    _decided: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "maps", tuple(self.maps))
@@ -591,6 +592,12 @@ class Analysis:
         bound = self.max_risk if max_risk is None else max_risk
         if bound is None or not self.maps:
             return None
+        memo = (float(bound), decision, index)
+        if memo not in self._decided:  # the bootstrap is redone only for a new bound, decision or curve
+            self._decided[memo] = self._recommend(float(bound), decision, index)
+        return self._decided[memo]
+
+    def _recommend(self, bound: float, decision: str, index: int | None) -> Recommendation:
         picked = range(len(self.maps)) if index is None else [index]
         maps = [self.maps[i] for i in picked]
         if isinstance(self.spec, AnalyticSpec) and self.setting is not None:

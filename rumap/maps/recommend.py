@@ -303,8 +303,9 @@ def recommend(maps: Sequence[RUMap], max_risk: float, decision: str = "upper", *
             where = int(np.nanargmin(worst))
         c = int(np.argmax(judged[:, where]))
         least = judged[c, where]
+        least_text = "infinite (an exact disclosure)" if least == np.inf else _fmt(least)
         reason = (f"no {symbol} on the grid ({_fmt(values.min())} to {_fmt(values.max())}) has risk at or below "
-                  f"{_fmt(max_risk)} for every curve shown ({DECISIONS[decision]}): the least is {_fmt(least)} "
+                  f"{_fmt(max_risk)} for every curve shown ({DECISIONS[decision]}): the least is {least_text} "
                   f"at {symbol} = {_fmt(values[where])} ({shown[c].label}); extend the grid or accept a larger risk")
         if too_large.any():
             reason += f" ({symbol} above the {n_records} records left out)"
