@@ -27,6 +27,7 @@ import pandas as pd
 
 from rumap._validation import ListOf, check_scalar, validate_params
 from rumap.errors import InputError
+from rumap.maps.recommend import recommend
 from rumap.maps.utility import higher_is_better
 from rumap.result import RUMap, json_safe
 
@@ -190,10 +191,12 @@ class GridChoice:
 def best_under_risk(maps: Sequence[RUMap], max_risk: float, labels: Sequence[str] | None = None) -> GridChoice:
     """The point of highest utility with ``R <= max_risk`` over all given maps.
 
-    Ties in utility go to the lower risk, then to the earlier map. The choice is
-    among the computed grid points; a finer grid gets closer to the exact
-    boundary (for analytic maps :func:`rumap.maps.optimum.max_tolerable_risk` solves
-    it exactly).
+    Each map's point is the core's rule (:func:`rumap.maps.recommend.recommend`,
+    judged by the mean risk: these maps carry no replicates); across maps the
+    most utility in the measure's direction wins, ties going to the lower risk,
+    then to the earlier map. The choice is among the computed grid points; a
+    finer grid gets closer to the exact boundary (for analytic maps
+    :func:`rumap.maps.recommend.recommend_exact` solves it exactly).
 
     Parameters
     ----------
@@ -210,11 +213,18 @@ def best_under_risk(maps: Sequence[RUMap], max_risk: float, labels: Sequence[str
     """
     max_risk = check_scalar("max_risk", max_risk)
     pts = map_points(maps, labels)
-    ok = np.flatnonzero((pts.risk <= max_risk) & ~np.isnan(pts.utility))
-    if ok.size == 0:
+    best: tuple | None = None
+    for i, m in enumerate(maps):
+        chosen = recommend([m], max_risk, "mean")
+        if not chosen.feasible:
+            continue
+        score = chosen.utility if pts.higher_is_better else -chosen.utility
+        key = (score, -chosen.risk, -i)
+        if best is None or key > best[0]:
+            best = (key, i, chosen)
+    if best is None:
         return GridChoice(max_risk=max_risk, reachable=False)
-    best = ok[np.lexsort((pts.map_index[ok], pts.risk[ok], -pts.score[ok]))[0]]
-    i = int(pts.map_index[best])
+    _, i, chosen = best
     return GridChoice(max_risk=max_risk, reachable=True, map=pts.labels[i], method=pts.methods[i],
-                      parameter=pts.parameters[i], value=float(pts.value[best]), utility=float(pts.utility[best]),
-                      risk=float(pts.risk[best]), map_index=i)
+                      parameter=pts.parameters[i], value=float(chosen.value), utility=float(chosen.utility),
+                      risk=float(chosen.risk), map_index=i)
