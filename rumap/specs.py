@@ -598,7 +598,8 @@ class Analysis:
         return self._decided[memo]
 
     def _recommend(self, bound: float, decision: str, index: int | None) -> Recommendation:
-        picked = range(len(self.maps)) if index is None else [index]
+        first = self.maps[0 if index is None else index].risk_label  # a bound is in one measure's units
+        picked = [i for i, m in enumerate(self.maps) if m.risk_label == first] if index is None else [index]
         maps = [self.maps[i] for i in picked]
         if isinstance(self.spec, AnalyticSpec) and self.setting is not None:
             exact = recommend_exact([m.knowledge for m in maps], self.setting, bound, float(self.spec.lambda2_stop),

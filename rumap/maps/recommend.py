@@ -107,7 +107,8 @@ class Recommendation:
         chosen value exceeds the bound for some curve (None without replicates).
     value_interval : (float, float) or None
         A 95% bootstrap percentile interval for the smallest safe value; an
-        upper end of ``inf`` means some resamples have no safe value on the grid.
+        upper end of ``inf`` means some resamples have no safe value on the
+        grid, and None that most have none (or there are no replicates).
     max_risk : float
     decision : str
         A key of :data:`DECISIONS`.
@@ -196,11 +197,14 @@ def _check_grids(maps: Sequence[RUMap]) -> None:
         if m.parameter != first.parameter or m.values.shape != first.values.shape \
                 or not np.array_equal(m.values, first.values):
             raise InputError("a recommendation needs maps over the same parameter values")
+        if m.risk_label != first.risk_label:  # a bound is in the units of one risk measure
+            raise InputError(f"a bound applies to one risk measure: maps measure R as {first.risk_label!r} and "
+                             f"{m.risk_label!r}; decide for each measure with its own bound")
 
 
 def _bootstrap(replicates: Sequence[ReplicateRisk], keep: list[int], max_risk: float, score: np.ndarray,
                values: np.ndarray, allowed: np.ndarray, chosen: int | None, seed: int,
-               resamples: int) -> tuple[float | None, tuple[float, float]]:
+               resamples: int) -> tuple[float | None, tuple[float, float] | None]:
     """P(risk at the chosen value > bound) and the percentile interval of the smallest safe value."""
     m = replicates[keep[0]].samples.shape[0]
     rng = np.random.default_rng(seed)
@@ -218,7 +222,8 @@ def _bootstrap(replicates: Sequence[ReplicateRisk], keep: list[int], max_risk: f
     picked = _pick(safe, score, values)
     smallest = np.where(picked >= 0, values[np.maximum(picked, 0)], np.inf)
     low, high = np.quantile(smallest, [0.025, 0.975], method="inverted_cdf")
-    return (float(exceed.mean()) if chosen is not None else None), (float(low), float(high))
+    interval = None if low == np.inf else (float(low), float(high))  # None: hardly any resample has a safe value
+    return (float(exceed.mean()) if chosen is not None else None), interval
 
 
 @validate_params({"maps": ListOf(RUMap, "a list or tuple of RUMap"), "max_risk": "max_risk",
@@ -237,8 +242,9 @@ def recommend(maps: Sequence[RUMap], max_risk: float, decision: str = "upper", *
     ----------
     maps : sequence of RUMap
         The curves shown (every target and knowledge state), over the same
-        parameter values and utility. Rational-snooper envelopes are the
-        largest of the other curves and add nothing; they are skipped.
+        parameter values and utility, with one risk measure (the bound's).
+        Rational-snooper envelopes are the largest of the other curves and add
+        nothing; they are skipped.
     max_risk : float
         The bound, in the units of the maps' risk measure.
     decision : {"upper", "mean"}, default "upper"

@@ -439,22 +439,25 @@ class SimulationResult:
     def recommendation(self, max_risk: float, decision: str = "upper") -> Recommendation:
         """The recommended value under ``max_risk`` (:func:`rumap.maps.recommend.recommend`).
 
-        Every curve counts; the replicates give ``p_exceed`` and
-        ``value_interval``, resampled with the run's seed.
+        Every curve of the first map's risk measure counts (the targets' 1 /
+        MSE, else the first dataset measure: a bound is in the units of one
+        measure); the replicates give ``p_exceed`` and ``value_interval``,
+        resampled with the run's seed.
 
         Parameters
         ----------
         max_risk : float
-            The bound, in the units of the maps' risk.
+            The bound, in the units of the first map's risk.
         decision : {"upper", "mean"}, default "upper"
 
         Returns
         -------
         Recommendation
         """
-        replicates = list(self.replicate_risks) if len(self.replicate_risks) == len(self.maps) else None
-        return recommend(list(self.maps), max_risk, decision, replicates=replicates, n_records=self.n_records,
-                         seed=self.config.seed)
+        same = [i for i, m in enumerate(self.maps) if m.risk_label == self.maps[0].risk_label]
+        replicates = [self.replicate_risks[i] for i in same] if len(self.replicate_risks) == len(self.maps) else None
+        return recommend([self.maps[i] for i in same], max_risk, decision, replicates=replicates,
+                         n_records=self.n_records, seed=self.config.seed)
 
     def lambda_publication(self) -> list[dict[str, Any]]:
         """Per target with both ``position`` and ``corrected`` maps: ``R(corrected) / R(position)``."""

@@ -185,3 +185,14 @@ def test_microaggregation_recommends_the_smallest_safe_k_not_the_largest():
     safe = [k for k, v in zip(result.maps[0].values, risk, strict=True) if v <= bound]
     assert r.value == min(safe) and r.efficiency == pytest.approx(1.0)
     assert r.p_exceed == 0.0 and r.value_interval == (r.value, r.value)
+
+
+def test_a_bound_never_crosses_to_another_risk_measure():
+    share = replace(_curve([1, 2], [0.5, 0.1], [1.0, 1.0]), risk_label="R = record-linkage")
+    with pytest.raises(InputError, match="one risk measure"):
+        recommend([_curve([1, 2], [1.0, 1.0], [1.0, 1.0]), share], 5.0)
+    x = np.random.default_rng(8).normal(10.0, 2.0, size=200)
+    result = simulate(x, SimulationConfig(values=(0.5, 2.0, 8.0), targets=("max",), knowledge=("index",),
+                                          risk_measures=("record-linkage",), replicates=20, seed=1))
+    r = result.recommendation(0.6, decision="mean")  # in the units of 1 / MSE: the share's curve is not judged by it
+    assert r.binding == {"target": "max", "knowledge": "index"} and r.value == 2.0
