@@ -35,8 +35,9 @@ def curve_recommendation(owner: Analysis, m: RUMap, max_risk: float, decision: s
     for i, curve in enumerate(owner.maps):
         if curve is m:
             return owner.recommendation(max_risk, decision, index=i)
-    if m.knowledge == "rational" and m.config.get("states"):
-        return owner.recommendation(max_risk, decision)
+    if m.knowledge == "rational" and m.config.get("states"):  # the worst case over the curves of its measure
+        same = tuple(i for i, curve in enumerate(owner.maps) if curve.risk_label == m.risk_label)
+        return owner.recommendation(max_risk, decision, index=same)
     return recommend([m], max_risk, decision)
 
 

@@ -91,9 +91,10 @@ def spec_key(spec, risk_label: str) -> str:
     return bound_key(risk_label, units)
 
 
-def analysis_key(analysis) -> str:
-    """The bound key of a kept analysis (by its first map's risk measure)."""
-    return spec_key(analysis.spec, analysis.maps[0].risk_label if analysis.maps else "")
+def analysis_key(analysis, curve: int | None = None) -> str:
+    """The bound key of a kept analysis: by its first map's risk measure, or by curve ``curve``'s."""
+    maps = analysis.maps
+    return spec_key(analysis.spec, maps[curve or 0].risk_label if maps else "")
 
 
 def default_error(sd: float) -> float:
@@ -128,10 +129,16 @@ def set_bound(key: str, value: float) -> None:
     _bounds()[key] = float(value)
 
 
-def bound_for(analysis) -> float | None:
-    """The bound a kept analysis is judged by: its measure's bound in this session, else its own (or None)."""
-    stored = stored_bound(analysis_key(analysis))
-    return stored if stored is not None else analysis.max_risk
+def bound_for(analysis, curve: int | None = None) -> float | None:
+    """The bound a kept analysis (or its curve ``curve``) is judged by: its measure's in this session, else its own.
+
+    The analysis's own bound counts only for the measure it was set in (its first map's); None when neither.
+    """
+    key = analysis_key(analysis, curve)
+    stored = stored_bound(key)
+    if stored is not None:
+        return stored
+    return analysis.max_risk if key == analysis_key(analysis) else None
 
 
 def prefill_for_data(digest: str, sd: float, column: int = 0) -> None:

@@ -9,7 +9,7 @@ from dashboard import state
 from dashboard.decisions import best_choice, curve_recommendation, scaled_utility
 from dashboard.markdown import plain
 from dashboard.provenance import show_kept_sources
-from dashboard.risk_bound import MSE_MEASURE, analysis_key, max_risk_input
+from dashboard.risk_bound import MSE_MEASURE, analysis_key, max_risk_input, spec_key
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot, remembered, table
 from rumap.maps.recommend import DECISIONS
@@ -28,12 +28,13 @@ if not kept:
 with errors_shown():
     maps, names, owners = curves_on_common_measures(kept, "compare")
     show_kept_sources(list({id(a): a for a in owners}.values()))
-    keys = [analysis_key(a) for a in owners]
+    keys = [spec_key(a.spec, m.risk_label) for a, m in zip(owners, maps, strict=True)]  # each curve's measure
     cols = st.columns(3)
     bounds: dict[str, float] = {}
     with cols[0]:
         for n, key in enumerate(dict.fromkeys(keys)):  # one bound per risk measure and units: never crossed
-            own = next((a.max_risk for a, k in zip(owners, keys, strict=True) if k == key and a.max_risk), None)
+            own = next((a.max_risk for a, k in zip(owners, keys, strict=True)
+                        if k == key and a.max_risk and analysis_key(a) == key), None)
             label = "Maximum tolerable risk" if n == 0 else f"Maximum tolerable risk ({n + 1})"
             bounds[key] = max_risk_input("compare_max_risk" if n == 0 else f"compare_max_risk_{n}", key,
                                          default=own, label=label)

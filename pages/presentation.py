@@ -58,13 +58,14 @@ def bound_block(index: int, count: int, analysis) -> float | None:
     float or None
     """
     st.caption(f"Slide {index + 1} of {count}")
-    key, bound = analysis_key(analysis), bound_for(analysis)
+    key, bound = analysis_key(analysis, curve), bound_for(analysis, curve)
     if bound is None and not remembered(st.checkbox, "Set a maximum tolerable risk", f"present_bound_on_{key}", False,
                                         help=f"no bound is set for {analysis.maps[0].risk_label}"):
         st.caption(f"No maximum tolerable risk is set for {analysis.maps[0].risk_label}: no recommendation.")
         return None
     if bound is None:
-        finite = [r for m in analysis.maps for r in m.risk.tolist() if r == r and abs(r) != float("inf")]
+        shown = analysis.maps if curve is None else [analysis.maps[curve]]
+        finite = [r for m in shown for r in m.risk.tolist() if r == r and abs(r) != float("inf")]
         bound = sorted(finite)[len(finite) // 2] if finite else 1.0  # the median risk: never one every value meets
     return max_risk_input("present_max_risk", key, default=bound, label="Maximum tolerable risk")
 

@@ -572,7 +572,7 @@ class Analysis:
         return replace(self, name=name)
 
     def recommendation(self, max_risk: float | None = None, decision: str = "upper",
-                       index: int | None = None) -> Recommendation | None:
+                       index: int | tuple[int, ...] | None = None) -> Recommendation | None:
         """The recommended value under the bound (:mod:`rumap.maps.recommend`); ``None`` without a bound.
 
         Parameters
@@ -580,8 +580,9 @@ class Analysis:
         max_risk : float, optional
             The bound, in the units of the maps' risk (default: the specification's).
         decision : {"upper", "mean"}, default "upper"
-        index : int, optional
-            Decide for one curve only (default: every curve shown).
+        index : int or tuple of int, optional
+            Decide for one curve, or these curves, only (default: every curve
+            of the first curve's risk measure: a bound is in one measure's units).
 
         Returns
         -------
@@ -597,9 +598,11 @@ class Analysis:
             self._decided[memo] = self._recommend(float(bound), decision, index)
         return self._decided[memo]
 
-    def _recommend(self, bound: float, decision: str, index: int | None) -> Recommendation:
-        first = self.maps[0 if index is None else index].risk_label  # a bound is in one measure's units
-        picked = [i for i, m in enumerate(self.maps) if m.risk_label == first] if index is None else [index]
+    def _recommend(self, bound: float, decision: str, index: int | tuple[int, ...] | None) -> Recommendation:
+        if index is None:
+            picked = [i for i, m in enumerate(self.maps) if m.risk_label == self.maps[0].risk_label]
+        else:
+            picked = [index] if isinstance(index, int) else list(index)
         maps = [self.maps[i] for i in picked]
         if isinstance(self.spec, AnalyticSpec) and self.setting is not None:
             exact = recommend_exact([m.knowledge for m in maps], self.setting, bound, float(self.spec.lambda2_stop),
