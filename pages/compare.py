@@ -14,7 +14,7 @@ from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot, remembered, table
 from rumap.maps.recommend import DECISIONS
 from rumap.present.figures import UTILITY_SCALES, comparison_figure, utility_on_scale
-from rumap.present.numbers import format_number
+from rumap.present.numbers import format_number, format_risk
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.present.statements import uncertainty_phrase
 
@@ -78,7 +78,7 @@ with errors_shown():
                                  f"risk {format_number(c.risk)})")
             else:
                 crossings.append(f"- {plain(name)}: no {symbol} on the grid reaches it (lowest risk "
-                                 f"{format_number(float(np.nanmin(m.risk)))})")
+                                 f"{format_risk(float(np.nanmin(m.risk)))})")
         st.markdown("\n".join(crossings))
     rows = [{"map": name, "parameter": m.parameter, "best value": c.value, "utility": c.utility, "risk": c.risk,
              "risk (band's upper end)": c.risk_upper, "efficiency": c.efficiency, "P(risk above the bound)": c.p_exceed,
