@@ -59,9 +59,10 @@ def bound_block(index: int, count: int, analysis) -> float | None:
     """
     st.caption(f"Slide {index + 1} of {count}")
     key, bound = analysis_key(analysis, curve), bound_for(analysis, curve)
+    measure = analysis.maps[curve or 0].risk_label
     if bound is None and not remembered(st.checkbox, "Set a maximum tolerable risk", f"present_bound_on_{key}", False,
-                                        help=f"no bound is set for {analysis.maps[0].risk_label}"):
-        st.caption(f"No maximum tolerable risk is set for {analysis.maps[0].risk_label}: no recommendation.")
+                                        help=f"no bound is set for {measure}"):
+        st.caption(f"No maximum tolerable risk is set for {measure}: no recommendation.")
         return None
     if bound is None:
         shown = analysis.maps if curve is None else [analysis.maps[curve]]
