@@ -243,10 +243,6 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
-    if args.max_risk is not None:
-        check_flag("--max-risk", "max_risk", args.max_risk)
-    elif args.decision is not None:
-        raise InputError("--decision needs --max-risk (the bound it decides against)")
     if args.method in CATEGORICAL_METHODS:
         return _run_categorical(args)
     for flag, value in (("--risk", args.risk), ("--risk-threshold", args.risk_threshold),
@@ -256,6 +252,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)
+    _check_decision_flags(args)
     config = config_from_args(args, columns)
     data = numeric_columns(read_table(args.data), columns, source=args.data)
     progress = _terminal_progress if sys.stderr.isatty() else None
@@ -288,6 +285,14 @@ def run(args: argparse.Namespace) -> int:
     if args.max_risk is not None:
         print(recommendation_line(result.recommendation(args.max_risk, args.decision or "upper")))
     return 0
+
+
+def _check_decision_flags(args: argparse.Namespace) -> None:
+    """``--max-risk`` is a bound (> 0); ``--decision`` needs it."""
+    if args.max_risk is not None:
+        check_flag("--max-risk", "max_risk", args.max_risk)
+    elif args.decision is not None:
+        raise InputError("--decision needs --max-risk (the bound it decides against)")
 
 
 def recommendation_line(r: Recommendation) -> str:
@@ -347,6 +352,7 @@ def _categorical_options(args: argparse.Namespace) -> dict:
 def _run_categorical(args: argparse.Namespace) -> int:
     """``simulate --method suppress|recode|pram``: the R-U map of a categorical protection, as curve JSON."""
     method = CATEGORICAL_METHODS[args.method]
+    _check_decision_flags(args)
     if args.keys is None:
         raise InputError(f"--method {args.method} needs --keys (the categorical key variables)")
     flag = "--" + method.parameter.replace("_", "-")
