@@ -229,7 +229,9 @@ def test_microaggregation_never_recommends_the_largest_k_for_the_mean():
 
 
 def test_categorical_map_recommendation(capsys):
-    survey = str(ROOT / "rumap" / "io" / "bundled" / "survey.csv")
+    from rumap.io.data import BUNDLED_DATA
+
+    survey = str(BUNDLED_DATA["survey (synthetic, households and weights)"])
     code = main(["simulate", "--data", survey, "--method", "suppress", "--keys", "region,sex,age_band", "--k", "1:5",
                  "--max-risk", "0.05", "--decision", "mean", "--json"])
     out = json.loads(capsys.readouterr().out)

@@ -52,13 +52,13 @@ def test_presentation_gives_no_recommendation_without_a_bound_of_the_maps_measur
     """A map of another measure never takes the 1 / MSE bound: without its own, no "k = 1"."""
     from dashboard.pagemaps import PageMapSpec, page_analysis
     from dashboard.state import ANALYSES
-    from rumap.io.data import read_table
+    from rumap.io.data import BUNDLED_DATA, read_table
     from rumap.maps.categorical import suppression_map
 
     at = _app()
     _example(at, "figure-2")
     _keep(at, "analytic", "Figure 2")
-    frame = read_table("rumap/io/bundled/survey.csv")
+    frame = read_table(BUNDLED_DATA["survey (synthetic, households and weights)"])
     m = suppression_map(frame, ["region", "sex", "age_band"], [1, 2, 3, 4, 5])
     kept = page_analysis([m], PageMapSpec(page="categorical", label="suppression"))
     at.session_state[ANALYSES] = [*at.session_state[ANALYSES], kept]
