@@ -158,7 +158,7 @@ with errors_shown():
 
     plot(state.figure_cached(spec, lambda: analysis_figure(analysis)), key="analytic_map")
     if analysis.optima:
-        st.subheader(f"Optimum for R_max = {spec.max_risk:g}")
+        st.subheader(f"Optimum for R_max = {spec.max_risk:g} (R = 1 / snooper's MSE)")
         table([{"state": o.state, "λ²": o.lambda2, "R": o.risk, "U": o.utility, "efficiency": o.efficiency,
                 "reachable": o.reachable} for o in analysis.optima], width="stretch", hide_index=True)
     show_plain_language(analysis)

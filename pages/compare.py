@@ -58,7 +58,7 @@ with errors_shown():
     if choice.reachable:
         symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
         best = choices[choice.map_index]
-        st.success(f"For risk at most {best.max_risk:.4g}, the most utility ({choice.utility:.4g}) comes from "
+        st.success(f"For risk at most {best.max_risk:.4g} ({plain(maps[choice.map_index].risk_label)}), the most utility ({choice.utility:.4g}) comes from "
                    f"**{plain(choice.map)}** with {symbol} = {format_number(best.value)} (risk "
                    f"{format_number(best.risk)}{', exact' if best.exact else ''}).{uncertainty_phrase(best)}")
     else:
