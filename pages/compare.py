@@ -58,8 +58,9 @@ with errors_shown():
     if choice.reachable:
         symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
         best = choices[choice.map_index]
-        st.success(f"For risk at most {best.max_risk:.4g} ({plain(maps[choice.map_index].risk_label)}), the most utility ({choice.utility:.4g}) comes from "
-                   f"**{plain(choice.map)}** with {symbol} = {format_number(best.value)} (risk "
+        measure = plain(maps[choice.map_index].risk_label)
+        st.success(f"For risk at most {best.max_risk:.4g} ({measure}), the most utility ({choice.utility:.4g}) "
+                   f"comes from **{plain(choice.map)}** with {symbol} = {format_number(best.value)} (risk "
                    f"{format_number(best.risk)}{', exact' if best.exact else ''}).{uncertainty_phrase(best)}")
     else:
         st.warning("No compared map reaches its maximum tolerable risk on its grid.")
