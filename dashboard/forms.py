@@ -7,7 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.progress import ThrottledProgress
-from dashboard.risk_bound import prefill_for_data, set_session_max_risk
+from dashboard.risk_bound import MSE_MEASURE, analysis_key, prefill_for_data, set_bound, spec_key
 from rumap.specs import AnalyticSpec
 
 PREFILLED = "rumap_analytic_prefilled_for"
@@ -50,7 +50,7 @@ def apply_analytic_spec(spec: AnalyticSpec, name: str | None = None) -> None:
     """
     state.set_widgets(analytic_widget_values(spec))
     if spec.max_risk is not None:
-        set_session_max_risk(spec.max_risk)
+        set_bound(spec_key(spec, MSE_MEASURE), spec.max_risk)
     if name:
         state.set_name_hint(spec, name)
     sel = state.selection()
@@ -107,6 +107,8 @@ def run_and_keep(specs: list, names: list[str]) -> list:
         analysis = state.run_cached(spec, data, progress=progress, in_pool=not isinstance(spec, AnalyticSpec))
         analysis = analysis.renamed(name)
         state.keep(analysis)
+        if analysis.max_risk is not None and analysis.maps:  # its bound, for the maps of its measure and units
+            set_bound(analysis_key(analysis), analysis.max_risk)
         done.append(analysis)
     bar.empty()
     state.focus([a.name for a in done])

@@ -8,7 +8,7 @@ from dashboard import state
 from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain
 from dashboard.provenance import data_words, example_name, setting_words, show_source
-from dashboard.risk_bound import max_risk_input
+from dashboard.risk_bound import FIRST_MAX_RISK, MSE_MEASURE, bound_key, data_units, max_risk_input, setting_units
 from dashboard.widgets import (
     errors_shown,
     keep_controls,
@@ -25,6 +25,7 @@ from rumap.maps.analytic import STATES
 from rumap.maps.families import FAMILIES
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
+from rumap.present.numbers import readable_risks
 from rumap.specs import AnalyticSpec, inputs_from_data
 
 #: The knowledge states drawn at first: the paper's Figure 4.
@@ -65,7 +66,7 @@ def setting_block(sel: state.Selection | None) -> dict:
     return {**setting, "from_data": inputs_from_data(setting, sel.column) if data is not None else ()}
 
 
-def map_block(has_tau: bool, has_data: bool) -> dict:
+def map_block(has_tau: bool, has_data: bool, units: str, sigma2: float) -> dict:
     """The knowledge states, the grid of noise variances, the risk bound and the axes.
 
     Parameters
@@ -74,6 +75,10 @@ def map_block(has_tau: bool, has_data: bool) -> dict:
         Whether a target τ is set (the mean-target state needs it).
     has_data : bool
         Whether the data's values are used (the sample state needs them).
+    units : str
+        The units of R = 1 / MSE here (the data column, or the setting's variance): the bound is theirs.
+    sigma2 : float
+        The setting's variance (a bound not yet set starts from the paper's 5 / σ²).
 
     Returns
     -------
@@ -91,7 +96,8 @@ def map_block(has_tau: bool, has_data: bool) -> dict:
     lam_stop = number("lambda2", "largest λ²", "an_lam_stop", 3.0)
     lam_num = number("grid_num", "number of λ² values", "an_lam_num", 301)
     max_risk_on = remembered(st.checkbox, "Maximum tolerable risk", "an_max_risk_on", True)
-    max_risk = max_risk_input("an_max_risk", disabled=not max_risk_on)
+    max_risk = max_risk_input("an_max_risk", bound_key(MSE_MEASURE, units), default=FIRST_MAX_RISK / sigma2,
+                              disabled=not max_risk_on)
     log_x = remembered(st.checkbox, "log utility axis", "an_log_x", False)
     log_y = remembered(st.checkbox, "log risk axis", "an_log_y", True)
     return {"states": tuple(states), "lambda2_start": float(lam_start), "lambda2_stop": float(lam_stop),
@@ -137,7 +143,8 @@ if sel is not None:
 
 with st.sidebar:
     setting = setting_block(sel)
-    drawn = map_block(setting["tau"] is not None, setting["data"] is not None)
+    units = data_units(setting["data"].digest) if setting["data"] is not None else setting_units(setting["sigma2"])
+    drawn = map_block(setting["tau"] is not None, setting["data"] is not None, units, setting["sigma2"])
 
 if not drawn["states"]:
     st.info("Choose at least one knowledge state in the sidebar.")
@@ -151,7 +158,7 @@ with errors_shown():
 
     plot(state.figure_cached(spec, lambda: analysis_figure(analysis)), key="analytic_map")
     if analysis.optima:
-        st.subheader(f"Optimum for R_max = {spec.max_risk:g}")
+        st.subheader(f"Optimum for R_max = {spec.max_risk:g} (R = 1 / snooper's MSE)")
         table([{"state": o.state, "λ²": o.lambda2, "R": o.risk, "U": o.utility, "efficiency": o.efficiency,
                 "reachable": o.reachable} for o in analysis.optima], width="stretch", hide_index=True)
     show_plain_language(analysis)
@@ -166,5 +173,5 @@ with errors_shown():
     show_glossary("analytic")
     reproduce(spec, key="analytic_map")
     if st.toggle("Table of the curves", key="an_show_table"):  # built only when asked
-        st.dataframe(analysis.to_frame(), width="stretch", hide_index=True)
+        st.dataframe(readable_risks(analysis.to_frame()), width="stretch", hide_index=True)
     keep_controls(analysis, "analytic")

@@ -6,15 +6,17 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
+from dashboard.decisions import best_choice, curve_recommendation, scaled_utility
 from dashboard.markdown import plain
 from dashboard.provenance import show_kept_sources
-from dashboard.risk_bound import max_risk_input
+from dashboard.risk_bound import MSE_MEASURE, analysis_key, max_risk_input, spec_key
 from dashboard.selection import curves_on_common_measures
-from dashboard.widgets import errors_shown, number, plot, remembered, table
-from rumap.maps.pareto import best_under_risk
+from dashboard.widgets import errors_shown, plot, remembered, table
+from rumap.maps.recommend import DECISIONS
 from rumap.present.figures import UTILITY_SCALES, comparison_figure, utility_on_scale
-from rumap.present.numbers import format_number
+from rumap.present.numbers import format_number, format_risk
 from rumap.present.plotting import PARAMETER_SYMBOLS
+from rumap.present.statements import uncertainty_phrase
 
 st.title("Compare kept maps")
 kept = state.analyses()
@@ -26,49 +28,62 @@ if not kept:
 with errors_shown():
     maps, names, owners = curves_on_common_measures(kept, "compare")
     show_kept_sources(list({id(a): a for a in owners}.values()))
-    bounds = [a.max_risk for a in owners if a.max_risk is not None]
+    keys = [spec_key(a.spec, m.risk_label) for a, m in zip(owners, maps, strict=True)]  # each curve's measure
     cols = st.columns(3)
+    bounds: dict[str, float] = {}
     with cols[0]:
-        if all("1 / snooper's MSE" in m.risk_label for m in maps):  # the session's R_max
-            max_risk = max_risk_input("compare_max_risk", label="Maximum tolerable risk")
-        else:
-            max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk",
-                              bounds[0] if bounds else 5.0)
+        for n, key in enumerate(dict.fromkeys(keys)):  # one bound per risk measure and units: never crossed
+            own = next((a.max_risk for a, k in zip(owners, keys, strict=True)
+                        if k == key and a.max_risk and analysis_key(a) == key), None)
+            label = "Maximum tolerable risk" if n == 0 else f"Maximum tolerable risk ({n + 1})"
+            bounds[key] = max_risk_input("compare_max_risk" if n == 0 else f"compare_max_risk_{n}", key,
+                                         default=own, label=label)
+    decision = remembered(st.radio, "Judge each value's risk by", "compare_decision", "upper", options=list(DECISIONS),
+                          horizontal=True, format_func=lambda d: {"upper": "upper end of its band",
+                                                                 "mean": "its mean"}[d],
+                          help="the upper end of the 95% Monte-Carlo band is the cautious choice (the default)")
     scale = remembered(st.radio, "Utility", "compare_utility_scale", "as computed", options=list(UTILITY_SCALES),
                        horizontal=True, help="efficiency or a normalised utility puts curves whose utilities differ "
                                              "by orders of magnitude on one scale")
-    maps = utility_on_scale(maps, scale)
+    choices = [curve_recommendation(a, m, bounds[k], decision) for a, m, k in zip(owners, maps, keys, strict=True)]
+    utilities = [scaled_utility(c, m, scale) if c.feasible else float("nan") for c, m in zip(choices, maps,
+                                                                                              strict=True)]
+    scaled = utility_on_scale(maps, scale)
     log_x = cols[1].checkbox("log utility axis", value=False, key="compare_log_x")
     log_y = cols[2].checkbox("log risk axis", value=True, key="compare_log_y")
-    choice = best_under_risk(maps, max_risk, labels=names)
-    plot(comparison_figure(maps, names, log_x=log_x, log_y=log_y, max_risk=max_risk, choice=choice),
+    choice = best_choice(choices, utilities, scaled, names)
+    one_bound = next(iter(bounds.values())) if len(bounds) == 1 else None
+    plot(comparison_figure(scaled, names, log_x=log_x, log_y=log_y, max_risk=one_bound, choice=choice),
          key="compare_map")
     if choice.reachable:
         symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
-        st.success(f"For risk at most {max_risk:.4g}, the most utility ({choice.utility:.4g}) comes from "
-                   f"**{plain(choice.map)}** with {symbol} = {choice.value:.4g} (risk {choice.risk:.4g}).")
+        best = choices[choice.map_index]
+        measure = plain(maps[choice.map_index].risk_label)
+        st.success(f"For risk at most {best.max_risk:.4g} ({measure}), the most utility ({choice.utility:.4g}) "
+                   f"comes from **{plain(choice.map)}** with {symbol} = {format_number(best.value)} (risk "
+                   f"{format_number(best.risk)}{', exact' if best.exact else ''}).{uncertainty_phrase(best)}")
     else:
-        st.warning(f"No compared map reaches risk {max_risk:.4g} on its grid.")
-    error = (f" (a tolerable average error of {format_number(1 / max_risk ** 0.5)} in data units)"
-             if all("1 / snooper's MSE" in m.risk_label for m in maps) else "")
-    st.markdown(f"**Where each curve reaches the threshold R ≤ {format_number(max_risk)}**{error}")
-    crossings = []
-    for m, name in zip(maps, names, strict=True):
-        c = best_under_risk([m], max_risk)
-        symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
-        if c.reachable:
-            crossings.append(f"- {plain(name)}: reached at {symbol} = {format_number(c.value)} "
-                             f"(utility {format_number(c.utility)}, risk {format_number(c.risk)})")
-        else:
-            crossings.append(f"- {plain(name)}: no {symbol} on the grid reaches it (lowest risk "
-                             f"{format_number(float(np.nanmin(m.risk)))})")
-    st.markdown("\n".join(crossings))
-    rows = []
-    for m, name in zip(maps, names, strict=True):
-        c = best_under_risk([m], max_risk)
-        rows.append({"map": name, "parameter": m.parameter, "best value": c.value if c.reachable else None,
-                     "utility": c.utility if c.reachable else None, "risk": c.risk if c.reachable else None,
-                     "reaches the bound": c.reachable})
+        st.warning("No compared map reaches its maximum tolerable risk on its grid.")
+    for key, bound in bounds.items():
+        error = (f" (a tolerable average error of {format_number(1 / bound ** 0.5)} in data units)"
+                 if key.startswith(MSE_MEASURE) else "")
+        st.markdown(f"**Where each curve reaches the threshold R ≤ {format_number(bound)}**{error}")
+        crossings = []
+        for m, name, k, c in zip(maps, names, keys, choices, strict=True):
+            if k != key:
+                continue
+            symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
+            if c.feasible:
+                crossings.append(f"- {plain(name)}: reached at {symbol} = {format_number(c.value)}"
+                                 f"{' (exact)' if c.exact else ''} (utility {format_number(c.utility)}, "
+                                 f"risk {format_number(c.risk)})")
+            else:
+                crossings.append(f"- {plain(name)}: no {symbol} on the grid reaches it (lowest risk "
+                                 f"{format_risk(float(np.nanmin(m.risk)))})")
+        st.markdown("\n".join(crossings))
+    rows = [{"map": name, "parameter": m.parameter, "best value": c.value, "utility": c.utility, "risk": c.risk,
+             "risk (band's upper end)": c.risk_upper, "efficiency": c.efficiency, "P(risk above the bound)": c.p_exceed,
+             "reaches the bound": c.feasible} for m, name, c in zip(maps, names, choices, strict=True)]
     table(rows, width="stretch", hide_index=True)
 
 with st.expander("Remove kept maps"):

@@ -9,7 +9,7 @@ from dashboard import state
 from dashboard.markdown import plain_list
 from dashboard.progress import ThrottledProgress
 from dashboard.provenance import show_session_data
-from dashboard.risk_bound import max_risk_input, prefill_for_data
+from dashboard.risk_bound import MSE_MEASURE, bound_key, data_units, max_risk_input, prefill_for_data, set_bound
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.errors import InputError
@@ -19,6 +19,7 @@ from rumap.maps.utility import UTILITIES
 from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
+from rumap.present.numbers import readable_risks
 from rumap.present.report import csv_text
 from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import EmpiricalSpec
@@ -123,15 +124,17 @@ def risk_block(sel: state.Selection) -> dict:
     return out
 
 
-def simulation_block(by_targets: bool, sd: float) -> dict:
+def simulation_block(by_targets: bool, units: str, measures: list[str]) -> dict:
     """The utility measure, the replicates, the seed, the risk bound and the axes.
 
     Parameters
     ----------
     by_targets : bool
         Whether R is the snooper's error on targets (the bound is then an error in data units).
-    sd : float
-        The attacked column's standard deviation (for the first tolerable error).
+    units : str
+        The attacked column's units (:func:`dashboard.risk_bound.data_units`): the bound of R = 1 / MSE is theirs.
+    measures : list of str
+        The dataset risk measures chosen (their bound is a share, stored for each of them).
 
     Returns
     -------
@@ -143,10 +146,12 @@ def simulation_block(by_targets: bool, sd: float) -> dict:
            "replicates": int(number("replicates", "replicates M", "em_replicates", 200)),
            "seed": int(number("seed", "seed", "em_seed", 2001))}
     if by_targets:
-        out["max_risk"] = max_risk_input("em_error", as_error=True)
+        out["max_risk"] = max_risk_input("em_error", bound_key(MSE_MEASURE, units), as_error=True)
     else:
         out["max_risk"] = float(number("max_risk", "Tolerable share of records", "em_max_share", 0.05, high=1.0,
                                        format="%.4g", help="maximum tolerable risk R_max as a share in (0, 1]"))
+        for name in measures:
+            set_bound(bound_key(f"R = {name}"), out["max_risk"])
     out["log_x"] = remembered(st.checkbox, "log utility axis", "em_log_x", False)
     out["log_y"] = remembered(st.checkbox, "log risk axis", "em_log_y", True)
     return out
@@ -165,10 +170,8 @@ if sel is None:
 
 x = sel.values
 first = x[:, 0]
-sd = float(np.std(first, ddof=1))
 show_session_data(sel, where=top)
 
-prefill_for_data(sel.source.digest, sd)
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
     st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest
     state.set_widgets({"em_unequal_above": float(np.percentile(first, SENSITIVE_PERCENTILE)), "em_target_column": 0})
@@ -177,7 +180,9 @@ with st.sidebar:
     method, values, options = masking_block(sel)
     risk = risk_block(sel)
     by_targets = risk["by_targets"]
-    run_settings = simulation_block(by_targets, sd)
+    attacked = int(risk["target_column"])
+    prefill_for_data(sel.source.digest, float(np.std(x[:, attacked], ddof=1)), attacked)
+    run_settings = simulation_block(by_targets, data_units(sel.source.digest, attacked), list(risk["risk_measures"]))
 
 with errors_shown():
     if by_targets and (not risk["targets"] or not risk["knowledge"]):
@@ -232,7 +237,7 @@ with errors_shown():
     show_glossary("empirical")
     with st.expander("Results table", expanded=False):
         frame = analysis.to_frame()
-        st.dataframe(frame, width="stretch", hide_index=True)
+        st.dataframe(readable_risks(frame), width="stretch", hide_index=True)
         st.download_button("Results as CSV", csv_text(frame), file_name="rumap_empirical.csv",
                            mime="text/csv", on_click="ignore")
     reproduce(analysis.spec, key="empirical_map")

@@ -6,7 +6,6 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.forms import apply_analytic_spec, run_and_keep
-from dashboard.risk_bound import set_session_max_risk
 from dashboard.selection import EACH
 from dashboard.widgets import errors_shown, preload_interactive_figures
 from rumap.present.examples import EXAMPLES, example_specs
@@ -73,7 +72,6 @@ for i, (key, example) in enumerate(EXAMPLES.items()):
                     st.switch_page("pages/analytic.py")
                 run_and_keep([spec for _, spec in named], [name for name, _ in named])
                 state.set_widgets(EXAMPLE_VIEWS[example.view](named))
-                set_session_max_risk(float(named[0][1].max_risk))
                 st.switch_page("pages/compare.py")
 
 preload_interactive_figures()  # the home map is a still picture: the maps' script loads meanwhile

@@ -8,8 +8,8 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.provenance import show_kept_sources
-from dashboard.risk_bound import max_risk_input
-from dashboard.widgets import errors_shown, number, plot, remembered
+from dashboard.risk_bound import analysis_key, bound_for, max_risk_input
+from dashboard.widgets import errors_shown, plot, remembered
 from rumap.present.figures import comparison_figure, presentation_figure
 from rumap.present.statements import map_choice, one_sentence, recommendation, recommendation_sentence
 
@@ -38,13 +38,13 @@ index = st.session_state["present_index"]
 analysis, curve = slides[index]
 
 
-def bound_block(index: int, count: int, analysis) -> float:
-    """The maximum tolerable risk of the map shown.
+def bound_block(index: int, count: int, analysis) -> float | None:
+    """The maximum tolerable risk of the map shown, in the units of its own risk measure (None: no bound).
 
-    A map whose risk is the inverse of the snooper's mean squared error starts
-    from the session's R_max, and changing it here changes it for the session
-    (as on the Analytic, Empirical and Compare pages); a map with another risk
-    measure (a share of records, a table's) starts from its own bound.
+    The bound is the one of the map's risk measure and units in this session
+    (:mod:`dashboard.risk_bound`), else the map's own; changing it here changes
+    it for every map of that measure and units, never for another. A map whose
+    measure has no bound anywhere gets no recommendation until the user sets one.
 
     Parameters
     ----------
@@ -55,14 +55,20 @@ def bound_block(index: int, count: int, analysis) -> float:
 
     Returns
     -------
-    float
+    float or None
     """
     st.caption(f"Slide {index + 1} of {count}")
-    if "1 / snooper's MSE" in analysis.maps[0].risk_label:
-        return max_risk_input("present_max_risk", label="Maximum tolerable risk")
-    bound = analysis.max_risk
-    return float(number("max_risk", "Maximum tolerable risk", f"present_bound_{index}_{curve}",
-                        float(bound) if bound is not None else 1.0, format="%.4g"))
+    key, bound = analysis_key(analysis, curve), bound_for(analysis, curve)
+    measure = analysis.maps[curve or 0].risk_label
+    if bound is None and not remembered(st.checkbox, "Set a maximum tolerable risk", f"present_bound_on_{key}", False,
+                                        help=f"no bound is set for {measure}"):
+        st.caption(f"No maximum tolerable risk is set for {measure}: no recommendation.")
+        return None
+    if bound is None:
+        shown = analysis.maps if curve is None else [analysis.maps[curve]]
+        finite = [r for m in shown for r in m.risk.tolist() if r == r and abs(r) != float("inf")]
+        bound = sorted(finite)[len(finite) // 2] if finite else 1.0  # the median risk: never one every value meets
+    return max_risk_input("present_max_risk", key, default=bound, label="Maximum tolerable risk")
 
 
 def statement(text: str) -> None:
@@ -75,13 +81,13 @@ with errors_shown():
         override = bound_block(index, len(slides), analysis)
     if curve is not None:
         m = analysis.maps[curve]
-        choice = map_choice(analysis, curve, max_risk=override)
+        choice = None if override is None else map_choice(analysis, curve, max_risk=override)
         title = f"{analysis.name}: {m.label}" if len(analysis.maps) > 1 else analysis.name
         statement(one_sentence(m, choice))
         fig = presentation_figure(m, choice, title=title, log_x=analysis.spec.log_x, log_y=analysis.spec.log_y)
     else:
-        choice = recommendation(analysis, max_risk=override)
-        statement(recommendation_sentence(analysis, max_risk=override)
+        choice = None if override is None else recommendation(analysis, max_risk=override)
+        statement((override is not None and recommendation_sentence(analysis, max_risk=override))
                   or one_sentence(analysis.maps[0], None))
         fig = comparison_figure(list(analysis.maps), [m.label for m in analysis.maps], log_x=analysis.spec.log_x,
                                 log_y=analysis.spec.log_y, max_risk=override, choice=choice)

@@ -9,7 +9,7 @@ import streamlit as st
 from dashboard import images, state
 from dashboard.markdown import plain, plain_list
 from dashboard.pagemaps import is_reproducible
-from dashboard.risk_bound import describe, session_max_risk
+from dashboard.risk_bound import analysis_key, bound_for, describe
 from dashboard.widgets import errors_shown
 from rumap.io.data import summary_table
 from rumap.present.figures import analysis_figure
@@ -50,18 +50,20 @@ with errors_shown():
     if not chosen:
         st.warning("Choose at least one map.")
         st.stop()
-    session_bound = session_max_risk()
-    bounds = sorted({a.max_risk for a in chosen if a.max_risk is not None and is_reproducible(a)
-                     and "1 / snooper's MSE" in a.maps[0].risk_label})
-    if bounds and bounds != [session_bound]:
-        mixed = ", ".join(format_number(b) for b in bounds)
-        if st.checkbox(f"Draw every map with the session's {describe(session_bound)}", value=len(bounds) > 1,
-                       key="report_session_bound",
-                       help=f"the chosen maps were kept with R_max = {mixed}; on: one bound for the whole report"):
-            chosen = [state.run_cached(replace(a.spec, max_risk=session_bound), state.data_for(a.spec)).renamed(a.name)
-                      if a in chosen and a.max_risk is not None and a.max_risk in bounds else a for a in chosen]
-    else:
-        st.caption(f"Every map is drawn with the session's {describe(session_bound)}." if bounds else "")
+    # each map's bound is the session's for its own risk measure and units, never another measure's
+    current = {a.name: bound_for(a) for a in chosen}
+    differing = [a for a in chosen if a.max_risk is not None and is_reproducible(a)
+                 and current[a.name] is not None and current[a.name] != a.max_risk]
+    if differing:
+        shown = "; ".join(f"{a.name}: {describe(current[a.name], analysis_key(a))} (kept with "
+                          f"{format_number(a.max_risk)})" for a in differing)
+        if st.checkbox("Draw every map with the session's bound of its own risk measure", value=True,
+                       key="report_session_bound", help=shown):
+            chosen = [state.run_cached(replace(a.spec, max_risk=current[a.name]), state.data_for(a.spec))
+                      .renamed(a.name) if a in differing else a for a in chosen]
+    elif any(a.max_risk is not None for a in chosen):
+        st.caption("Every map is drawn with the bound of its own risk measure: " + "; ".join(
+            f"{a.name}: {describe(a.max_risk, analysis_key(a))}" for a in chosen if a.max_risk is not None))
     title = st.text_input("Title", value="R-U confidentiality maps", key="report_title")
     include_data = st.checkbox("Include the data in the report and the configuration", value=False,
                                key="report_include_data",

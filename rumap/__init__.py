@@ -43,6 +43,9 @@ _EXPORTS: dict[str, str] = {
     "max_tolerable_risk": "rumap.maps.optimum",
     "pareto_frontier": "rumap.maps.pareto",
     "best_under_risk": "rumap.maps.pareto",
+    "Recommendation": "rumap.maps.recommend",
+    "recommend": "rumap.maps.recommend",
+    "recommend_exact": "rumap.maps.recommend",
     # empirical maps: the simulation engine, its masking methods, attacks and utilities
     "SimulationConfig": "rumap.maps.simulation",
     "SimulationResult": "rumap.maps.simulation",

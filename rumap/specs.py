@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from rumap.errors import InputError
 from rumap.fingerprint import array_digest
 from rumap.maps.analytic import analytic_map, check_state
 from rumap.maps.optimum import Crossing, Optimum, crossings, max_tolerable_risk
+from rumap.maps.recommend import Recommendation, recommend, recommend_exact
 from rumap.maps.setting import AnalyticInputs, AnalyticSetting
 from rumap.result import RUMap, json_safe
 
@@ -271,7 +272,7 @@ class AnalyticSpec(AnalyticInputs):
             if len(self.states) > 1 else ()
         if progress is not None:
             progress(1.0)
-        return Analysis(spec=self, maps=tuple(maps), optima=optima, crossings=crossed)
+        return Analysis(spec=self, maps=tuple(maps), optima=optima, crossings=crossed, setting=setting)
 
     def title(self) -> str:
         if self.data is not None and dict(self.from_data).get("sigma2"):
@@ -462,7 +463,8 @@ class EmpiricalSpec:
             progress(done / total if total else 1.0)
 
         result = simulate(arr, self.config(), progress=None if progress is None else report)
-        return Analysis(spec=self, maps=tuple(result.maps), optima=())
+        return Analysis(spec=self, maps=tuple(result.maps), optima=(), replicates=result.replicate_risks,
+                        n_records=result.n_records)
 
     def title(self) -> str:
         method = self.simulation.method
@@ -537,6 +539,12 @@ class Analysis:
         Where the analytic curves of two states cross in the grid's range.
     name : str
         A label chosen by the user (default: the specification's title).
+    setting : AnalyticSetting, optional
+        The analytic setting the maps were computed in: the exact optimum comes from it.
+    replicates : tuple of ReplicateRisk or None
+        A simulation's risk per replicate, one per map: the recommendation's uncertainty comes from it.
+    n_records : int, optional
+        The number of records of the data masked.
     """
 
     spec: AnalyticSpec | EmpiricalSpec
@@ -544,6 +552,10 @@ class Analysis:
     optima: tuple[Optimum, ...] = ()
     crossings: tuple[Crossing, ...] = ()
     name: str = ""
+    setting: AnalyticSetting | None = field(default=None, compare=False, repr=False)
+    replicates: tuple = field(default=(), compare=False, repr=False)
+    n_records: int | None = field(default=None, compare=False, repr=False)
+    _decided: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "maps", tuple(self.maps))
@@ -557,7 +569,49 @@ class Analysis:
         return self.spec.max_risk
 
     def renamed(self, name: str) -> Analysis:
-        return Analysis(self.spec, self.maps, self.optima, self.crossings, name)
+        return replace(self, name=name)
+
+    def recommendation(self, max_risk: float | None = None, decision: str = "upper",
+                       index: int | tuple[int, ...] | None = None) -> Recommendation | None:
+        """The recommended value under the bound (:mod:`rumap.maps.recommend`); ``None`` without a bound.
+
+        Parameters
+        ----------
+        max_risk : float, optional
+            The bound, in the units of the maps' risk (default: the specification's).
+        decision : {"upper", "mean"}, default "upper"
+        index : int or tuple of int, optional
+            Decide for one curve, or these curves, only (default: every curve
+            of the first curve's risk measure: a bound is in one measure's units).
+
+        Returns
+        -------
+        Recommendation or None
+            For an analytic map the exact optimum in the range shown; for a
+            simulation with its replicates, ``p_exceed`` and ``value_interval``.
+        """
+        bound = self.max_risk if max_risk is None else max_risk
+        if bound is None or not self.maps:
+            return None
+        memo = (float(bound), decision, index)
+        if memo not in self._decided:  # the bootstrap is redone only for a new bound, decision or curve
+            self._decided[memo] = self._recommend(float(bound), decision, index)
+        return self._decided[memo]
+
+    def _recommend(self, bound: float, decision: str, index: int | tuple[int, ...] | None) -> Recommendation:
+        if index is None:
+            picked = [i for i, m in enumerate(self.maps) if m.risk_label == self.maps[0].risk_label]
+        else:
+            picked = [index] if isinstance(index, int) else list(index)
+        maps = [self.maps[i] for i in picked]
+        if isinstance(self.spec, AnalyticSpec) and self.setting is not None:
+            exact = recommend_exact([m.knowledge for m in maps], self.setting, bound, float(self.spec.lambda2_stop),
+                                    decision)
+            return replace(exact, map_index=picked[exact.map_index]) if exact.map_index >= 0 else exact
+        replicates = [self.replicates[i] for i in picked] if len(self.replicates) == len(self.maps) else None
+        seed = self.spec.simulation.seed if isinstance(self.spec, EmpiricalSpec) else 0
+        chosen = recommend(maps, bound, decision, replicates=replicates, n_records=self.n_records, seed=seed)
+        return replace(chosen, map_index=picked[chosen.map_index]) if chosen.map_index >= 0 else chosen
 
     def to_frame(self):
         """Every curve as one long table, with an ``analysis`` column holding :attr:`name`."""

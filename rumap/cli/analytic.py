@@ -49,7 +49,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--lambda2", required=True, metavar="START:STOP:NUM", help="grid of noise variances")
     p.add_argument("--state", action="append", required=True, metavar="NAME",
                    help=f"knowledge state, repeatable: {', '.join(STATES)}")
-    p.add_argument("--max-risk", type=float, help="maximum tolerable risk R_max")
+    p.add_argument("--max-risk", type=float, help="maximum tolerable risk R_max: adds each state's optimum and the "
+                                                  "recommendation (the exact optimum safe for every state shown)")
     add_work_limit(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
@@ -151,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
                          "best_state": rational.config["best_state"]},
             "config": {**spec.setting(column).config(), "states": states, "lambda2": args.lambda2,
                        "max_risk": args.max_risk},
+            **({"recommendation": analysis.recommendation().to_dict()} if args.max_risk is not None else {}),
         })
         return 0
     table = pd.DataFrame({"lambda2": maps[0].values, "U": maps[0].utility, "efficiency": maps[0].efficiency})
@@ -163,6 +165,12 @@ def run(args: argparse.Namespace) -> int:
             f"lambda2 = {opt.lambda2:.6g}, R = {opt.risk:.6g}, U = {opt.utility:.6g}, "
             f"efficiency = {opt.efficiency:.4f}" if opt.reachable else "unreachable"))
         print(f"  {describe_optimum(opt)}")
+    if args.max_risk is not None:
+        chosen = analysis.recommendation()
+        print(f"recommendation (R_max = {args.max_risk:g}): " + (
+            f"lambda2 = {chosen.value:.6g} (exact), R = {chosen.risk:.6g}, U = {chosen.utility:.6g}, efficiency = "
+            f"{chosen.efficiency:.4f}; decided by {chosen.binding['knowledge']}" if chosen.feasible
+            else f"none: {chosen.reason}"))
     for c in analysis.crossings:
         print(f"crossing: {c.states[0]} and {c.states[1]} at lambda2 = {c.lambda2:.6g} (R = {c.risk:.6g})")
     if np.isinf(maps[0].utility).any():

@@ -26,6 +26,7 @@ from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
 from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.maps.methods import METHODS
+from rumap.maps.recommend import DECISIONS, Recommendation, recommend
 from rumap.maps.simulation import CURVE_KEYS, SimulationConfig, simulate
 from rumap.maps.utility import UTILITIES
 from rumap.result import curve_dict
@@ -135,6 +136,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     categorical.add_argument("--anonymity-k", type=int, metavar="K", help="the k of --risk k_violations")
     categorical.add_argument("--pair", metavar="A,B", help="the two variables of --utility cramers_v")
     add_merge_flag(categorical, ", applied to --data first")
+    decision = p.add_argument_group("recommendation")
+    decision.add_argument("--max-risk", type=float, metavar="R",
+                          help="maximum tolerable risk, in the units of the map's R: adds the recommended value "
+                               "(the most utility among values whose risk is at most R for every curve)")
+    decision.add_argument("--decision", choices=list(DECISIONS),
+                          help="judge a value's risk by the upper end of its 95%% band (upper, the default) or by "
+                               "its mean; needs --max-risk")
     run_group = p.add_argument_group("run")
     run_group.add_argument("--replicates", type=int, default=200, metavar="M", help="masked copies per value (200)")
     run_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -268,6 +276,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)
+    _check_decision_flags(args)
     config = config_from_args(args, columns)
     data = numeric_columns(read_table(args.data), columns, source=args.data)
     progress = _terminal_progress if sys.stderr.isatty() else None
@@ -277,6 +286,8 @@ def run(args: argparse.Namespace) -> int:
 
         out = result.to_dict()
         out["config"] = {**out["config"], **dict(zip(CONTEXT_KEYS, (args.data, columns), strict=True))}
+        if args.max_risk is not None:
+            out["recommendation"] = result.recommendation(args.max_risk, args.decision or "upper").to_dict()
         print_json(out)
         return 0
     first = result.maps[0]
@@ -293,8 +304,41 @@ def run(args: argparse.Namespace) -> int:
     with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 250):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if any(np.isinf(m.risk).any() for m in result.maps) or np.isinf(first.utility).any():
-        print("note: inf means a mean squared error of 0 (the snooper or user is exact)")
+        print("note: inf means a mean squared error of 0: for R an exact disclosure (the snooper recovers the "
+              "target exactly), for U an exact statistic")
+    if args.max_risk is not None:
+        print(recommendation_line(result.recommendation(args.max_risk, args.decision or "upper")))
     return 0
+
+
+def _check_decision_flags(args: argparse.Namespace) -> None:
+    """``--max-risk`` is a bound (> 0); ``--decision`` needs it."""
+    if args.max_risk is not None:
+        check_flag("--max-risk", "max_risk", args.max_risk)
+    elif args.decision is not None:
+        raise InputError("--decision needs --max-risk (the bound it decides against)")
+
+
+def recommendation_line(r: Recommendation) -> str:
+    """The recommendation in the table output: the value and its uncertainty, or why there is none.
+
+    Parameters
+    ----------
+    r : Recommendation
+
+    Returns
+    -------
+    str
+    """
+    head = f"recommendation (R_max = {r.max_risk:g}, decision {r.decision}): "
+    if not r.feasible:
+        return head + "none: " + r.reason
+    text = head + f"{r.parameter} = {r.value:g} (R = {r.risk:.4g}, upper {r.risk_upper:.4g}, U = {r.utility:.4g}"
+    text += f", efficiency {r.efficiency:.1%})" if r.efficiency is not None else ")"
+    if r.p_exceed is not None and r.value_interval is not None:
+        text += (f"; P(risk above the bound) = {r.p_exceed:.3f}, smallest safe value in "
+                 f"[{r.value_interval[0]:g}, {r.value_interval[1]:g}] (95%)")
+    return text
 
 
 def _categorical_options(args: argparse.Namespace) -> dict:
@@ -332,6 +376,7 @@ def _categorical_options(args: argparse.Namespace) -> dict:
 def _run_categorical(args: argparse.Namespace) -> int:
     """``simulate --method suppress|recode|pram``: the R-U map of a categorical protection, as curve JSON."""
     method = CATEGORICAL_METHODS[args.method]
+    _check_decision_flags(args)
     if args.keys is None:
         raise InputError(f"--method {args.method} needs --keys (the categorical key variables)")
     flag = "--" + method.parameter.replace("_", "-")
@@ -370,14 +415,21 @@ def _run_categorical(args: argparse.Namespace) -> int:
     if args.risk is not None or args.utility is not None:  # the measures chosen (the defaults add no key)
         config["risk"], config["utility"] = m.config["risk"], m.config["utility"]
         config.update({key: list(value) if isinstance(value, tuple) else value for key, value in options.items()})
+    choice = None if args.max_risk is None else recommend([m], args.max_risk, args.decision or "upper",
+                                                           n_records=int(frame.shape[0]))
     if args.json:
         from rumap.cli import print_json
 
-        print_json({"curves": [curve_dict(m, CURVE_KEYS)], "config": config, "n": int(frame.shape[0])})
+        out = {"curves": [curve_dict(m, CURVE_KEYS)], "config": config, "n": int(frame.shape[0])}
+        if choice is not None:
+            out["recommendation"] = choice.to_dict()
+        print_json(out)
         return 0
     table = m.to_frame()
     print(f"{method.description} of {', '.join(keys)} (n = {frame.shape[0]}); R: {m.risk_label}; U: {m.utility_label}")
     with pd.option_context("display.max_rows", None, "display.width", 250):
         print(table.drop(columns=["method", "knowledge", "target"], errors="ignore")
               .to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if choice is not None:
+        print(recommendation_line(choice))
     return 0

@@ -41,7 +41,7 @@ from rumap.maps.selection import MIN_SAMPLED_ROW, select_ranks
 from rumap.result import RUMap
 
 __all__ = ["Target", "parse_target", "resolve_target", "resolve_targets", "KNOWLEDGE", "attack_squared_errors", "risk_estimate",
-           "rational_envelope", "publication_effect", "TARGET_FORMS"]
+           "rational_envelope", "publication_effect", "TARGET_FORMS", "rounding_resolution"]
 
 #: The written forms of a target, for messages and help.
 TARGET_FORMS = "max, min, pXX (e.g. p99, p01, p10, p99.5) or row:I (I the 1-based row number)"
@@ -290,9 +290,42 @@ def order_statistics(masked: np.ndarray, ranks: Sequence[int]) -> dict[int, np.n
 
 
 @assumes_valid
+def rounding_resolution(column: np.ndarray) -> float:
+    """The smallest error of the snooper that is not rounding: ``n * eps * max |x|``.
+
+    A masked value computed from the originals (a group mean of microaggregation,
+    a mean of the masked data) carries a rounding error of at most ``(n - 1) eps
+    max |x|`` (Higham 2002, Section 4.2, for a sum of at most n values); an
+    estimate that close to the target recovers it exactly. So a squared error
+    below this resolution squared is an exact disclosure (error 0, risk +inf),
+    and a finite risk over M replicates is at most ``M / resolution^2``.
+
+    Parameters
+    ----------
+    column : ndarray, shape (n,)
+        The attacked column of the original data.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.maps.attacks import rounding_resolution
+    >>> group = [0.1] * 7
+    >>> error = abs(sum(group) / 7 - 0.1)  # the rounding of a group's mean
+    >>> bool(0 < error <= rounding_resolution(np.array(group)))
+    True
+    """
+    scale = float(np.max(np.abs(column))) if column.size else 0.0
+    return column.size * float(np.finfo(float).eps) * scale
+
+
+@assumes_valid
 def attack_squared_errors(masked: np.ndarray, targets: Sequence[Target], knowledge: Sequence[str],
                           lambda2: float | None = None, mean: np.ndarray | None = None,
-                          var: np.ndarray | None = None) -> np.ndarray:
+                          var: np.ndarray | None = None, resolution: float = 0.0) -> np.ndarray:
     """Squared errors ``(tau - tau_hat)^2`` of every (target, knowledge) pair.
 
     Parameters
@@ -306,11 +339,14 @@ def attack_squared_errors(masked: np.ndarray, targets: Sequence[Target], knowled
         The published noise variance of the column (for ``corrected``).
     mean, var : ndarray, shape (r,), optional
         Mean and sample variance (ddof 1) of each replicate, if already known.
+    resolution : float, default 0
+        Errors at most this large are rounding (:func:`rounding_resolution`): they count as exactly 0.
 
     Returns
     -------
     ndarray, shape (r, len(targets) * len(knowledge))
-        Column ``i * len(knowledge) + j`` holds target i under knowledge j.
+        Column ``i * len(knowledge) + j`` holds target i under knowledge j; exactly 0 where the
+        snooper recovers the target (an exact disclosure).
     """
     masked = np.atleast_2d(masked)
     knowledge = check_knowledge(knowledge)
@@ -325,7 +361,8 @@ def attack_squared_errors(masked: np.ndarray, targets: Sequence[Target], knowled
     out = np.empty((masked.shape[0], len(targets) * len(knowledge)))
     for i, target in enumerate(targets):
         for j, name in enumerate(knowledge):
-            out[:, i * len(knowledge) + j] = (target.value - KNOWLEDGE[name].estimator(target, inputs)) ** 2
+            error = target.value - KNOWLEDGE[name].estimator(target, inputs)
+            out[:, i * len(knowledge) + j] = np.where(np.abs(error) <= resolution, 0.0, error**2)
     return out
 
 

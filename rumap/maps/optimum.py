@@ -91,7 +91,9 @@ _SEARCH_POINTS = 4000
 
 
 def _search_grid(setting: AnalyticSetting, upper: float) -> np.ndarray:
-    low = max(setting.sigma2 * 1e-10, upper * 1e-14)
+    # from far below the data's variance, whatever the upper end: a bracket that starts at 0 and ends far
+    # above the root would take Brent's method more halvings than it allows
+    low = min(setting.sigma2 * 1e-10, upper * 1e-14)
     return np.concatenate([[0.0], np.geomspace(low, upper, _SEARCH_POINTS)])
 
 

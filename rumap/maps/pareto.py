@@ -7,7 +7,8 @@ consider, whatever its risk bound. Under a maximum tolerable risk ``R_max`` the
 best choice is the frontier point of highest utility with ``R <= R_max``.
 
 Comparing points only makes sense when the maps measure R and U the same way;
-the functions here refuse maps whose risk or utility labels differ.
+the functions here refuse maps whose risk or utility labels differ. "More
+utility" follows the measure's direction (:attr:`rumap.maps.utility.UtilityMeasure.higher_is_better`).
 
 References
 ----------
@@ -26,6 +27,8 @@ import pandas as pd
 
 from rumap._validation import ListOf, check_scalar, validate_params
 from rumap.errors import InputError
+from rumap.maps.recommend import recommend
+from rumap.maps.utility import higher_is_better
 from rumap.result import RUMap, json_safe
 
 __all__ = ["MapPoints", "map_points", "pareto_frontier", "best_under_risk", "GridChoice"]
@@ -48,6 +51,8 @@ class MapPoints:
         Which of the input maps the point comes from.
     labels, parameters, methods : tuple of str
         Per input map: its label, parameter name and method.
+    higher_is_better : bool
+        The direction of the maps' common utility measure (its registry record).
     """
 
     utility: np.ndarray
@@ -57,6 +62,12 @@ class MapPoints:
     labels: tuple[str, ...]
     parameters: tuple[str, ...]
     methods: tuple[str, ...]
+    higher_is_better: bool = True
+
+    @property
+    def score(self) -> np.ndarray:
+        """The utility in its direction: larger is always better."""
+        return self.utility if self.higher_is_better else -self.utility
 
     def to_frame(self, rows: np.ndarray | None = None) -> pd.DataFrame:
         """The points as a table (``rows`` selects some of them)."""
@@ -104,6 +115,7 @@ def map_points(maps: Sequence[RUMap], labels: Sequence[str] | None = None) -> Ma
         labels=tuple(labels),
         parameters=tuple(m.parameter for m in maps),
         methods=tuple(m.method for m in maps),
+        higher_is_better=higher_is_better(maps[0]),
     )
 
 
@@ -134,7 +146,7 @@ def pareto_frontier(maps: Sequence[RUMap], labels: Sequence[str] | None = None) 
     pts = map_points(maps, labels)
     ok = ~(np.isnan(pts.utility) | np.isnan(pts.risk))
     idx = np.flatnonzero(ok)
-    order = idx[np.lexsort((pts.risk[idx], -pts.utility[idx]))]
+    order = idx[np.lexsort((pts.risk[idx], -pts.score[idx]))]
     risk_sorted = pts.risk[order]
     best_before = np.concatenate([[np.inf], np.minimum.accumulate(risk_sorted)[:-1]])
     on_front = risk_sorted < best_before
@@ -179,10 +191,12 @@ class GridChoice:
 def best_under_risk(maps: Sequence[RUMap], max_risk: float, labels: Sequence[str] | None = None) -> GridChoice:
     """The point of highest utility with ``R <= max_risk`` over all given maps.
 
-    Ties in utility go to the lower risk, then to the earlier map. The choice is
-    among the computed grid points; a finer grid gets closer to the exact
-    boundary (for analytic maps :func:`rumap.maps.optimum.max_tolerable_risk` solves
-    it exactly).
+    Each map's point is the core's rule (:func:`rumap.maps.recommend.recommend`,
+    judged by the mean risk: these maps carry no replicates); across maps the
+    most utility in the measure's direction wins, ties going to the lower risk,
+    then to the earlier map. The choice is among the computed grid points; a
+    finer grid gets closer to the exact boundary (for analytic maps
+    :func:`rumap.maps.recommend.recommend_exact` solves it exactly).
 
     Parameters
     ----------
@@ -199,11 +213,18 @@ def best_under_risk(maps: Sequence[RUMap], max_risk: float, labels: Sequence[str
     """
     max_risk = check_scalar("max_risk", max_risk)
     pts = map_points(maps, labels)
-    ok = np.flatnonzero((pts.risk <= max_risk) & ~np.isnan(pts.utility))
-    if ok.size == 0:
+    best: tuple | None = None
+    for i, m in enumerate(maps):
+        chosen = recommend([m], max_risk, "mean")
+        if not chosen.feasible:
+            continue
+        score = chosen.utility if pts.higher_is_better else -chosen.utility
+        key = (score, -chosen.risk, -i)
+        if best is None or key > best[0]:
+            best = (key, i, chosen)
+    if best is None:
         return GridChoice(max_risk=max_risk, reachable=False)
-    best = ok[np.lexsort((pts.map_index[ok], pts.risk[ok], -pts.utility[ok]))[0]]
-    i = int(pts.map_index[best])
+    _, i, chosen = best
     return GridChoice(max_risk=max_risk, reachable=True, map=pts.labels[i], method=pts.methods[i],
-                      parameter=pts.parameters[i], value=float(pts.value[best]), utility=float(pts.utility[best]),
-                      risk=float(pts.risk[best]), map_index=i)
+                      parameter=pts.parameters[i], value=float(chosen.value), utility=float(chosen.utility),
+                      risk=float(chosen.risk), map_index=i)

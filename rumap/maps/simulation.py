@@ -59,13 +59,16 @@ from rumap.maps.attacks import (
     rational_envelope,
     resolve_targets,
     risk_estimate,
+    rounding_resolution,
 )
 from rumap.maps.methods import METHODS, _noise_spec
+from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
 from rumap.maps.utility import (
     UTILITIES,
     Reference,
     check_utility,
     make_reference,
+    utility_efficiency,
     utility_estimate,
     utility_label,
 )
@@ -274,6 +277,7 @@ class _Plan:
     reference: Reference
     noise_shape: np.ndarray | None
     variance_factor: np.ndarray | None
+    resolution: float = 0.0
 
     @property
     def n_replicates(self) -> int:
@@ -337,7 +341,7 @@ def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
         factor = spec.variance_factor(x)
     if config.method == "microaggregation" and max(config.values) > x.shape[0]:
         raise InputError(f"k must be at most the number of records ({x.shape[0]}), got {max(config.values)}")
-    return _Plan(x, config, targets, reference, shape, factor)
+    return _Plan(x, config, targets, reference, shape, factor, rounding_resolution(column))
 
 
 def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
@@ -357,7 +361,7 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
         if n_attacks:
             errors[:, g, :] = attack_squared_errors(column, plan.targets, config.knowledge,
                                                     lambda2=method.published_lambda2(plan, int(j)),
-                                                    mean=mean[:, c], var=var[:, c])
+                                                    mean=mean[:, c], var=var[:, c], resolution=plan.resolution)
         stats_list.append(measure.stats(masked, plan.reference, (mean, var)))
         for d, name in enumerate(config.risk_measures):
             risks[:, g, d] = [float(DATASET_RISK_MEASURES[name].measure(plan.x, masked[i])) for i in range(masked.shape[0])]
@@ -392,6 +396,10 @@ class SimulationResult:
     n_records, n_columns : int
     elapsed : float
         Seconds (not part of equality).
+    replicate_risks : tuple of ReplicateRisk or None
+        Per map, its risk per replicate (None for a rational snooper's
+        envelope): what :meth:`recommendation` resamples. Not part of equality
+        or of :meth:`to_dict`.
     """
 
     maps: list
@@ -399,6 +407,7 @@ class SimulationResult:
     n_records: int
     n_columns: int
     elapsed: float = field(default=0.0, compare=False)
+    replicate_risks: tuple = field(default=(), compare=False, repr=False)
 
     def __eq__(self, other: object) -> bool:
         """Equal when every number, label and the config are equal (``elapsed`` aside)."""
@@ -426,6 +435,29 @@ class SimulationResult:
             if m.target == target and m.knowledge == knowledge:
                 return m
         raise InputError(f"no map for target {target!r} and knowledge {knowledge!r}")
+
+    def recommendation(self, max_risk: float, decision: str = "upper") -> Recommendation:
+        """The recommended value under ``max_risk`` (:func:`rumap.maps.recommend.recommend`).
+
+        Every curve of the first map's risk measure counts (the targets' 1 /
+        MSE, else the first dataset measure: a bound is in the units of one
+        measure); the replicates give ``p_exceed`` and ``value_interval``,
+        resampled with the run's seed.
+
+        Parameters
+        ----------
+        max_risk : float
+            The bound, in the units of the first map's risk.
+        decision : {"upper", "mean"}, default "upper"
+
+        Returns
+        -------
+        Recommendation
+        """
+        same = [i for i, m in enumerate(self.maps) if m.risk_label == self.maps[0].risk_label]
+        replicates = [self.replicate_risks[i] for i in same] if len(self.replicate_risks) == len(self.maps) else None
+        return recommend([self.maps[i] for i in same], max_risk, decision, replicates=replicates,
+                         n_records=self.n_records, seed=self.config.seed)
 
     def lambda_publication(self) -> list[dict[str, Any]]:
         """Per target with both ``position`` and ``corrected`` maps: ``R(corrected) / R(position)``."""
@@ -481,32 +513,37 @@ def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> Simul
     for j in range(n_grid):
         u, se = utility_estimate(config.utility, stats[:, j, :], plan.reference)
         util[j], util_se[j] = u, (0.0 if deterministic else se)
-    unmasked = UTILITIES[config.utility].unmasked(plan.reference)
-    eff = util / unmasked if math.isfinite(unmasked) and config.utility == "mean" else None
+    shares = [utility_efficiency(config.utility, stats[:, j, :], plan.reference) for j in range(n_grid)]
+    eff = None if UTILITIES[config.utility].efficiency is None else np.array(shares, dtype=float)
     base = {"method": config.method, "parameter": config.parameter, "values": np.asarray(config.values, dtype=float),
             "utility": util, "utility_se": util_se, "utility_label": utility_label(config.utility, config.method if METHODS[config.method].preserves_mean
                                                            else None),
             "efficiency": eff}
     maps: list[RUMap] = []
+    samples: list[ReplicateRisk | None] = []
     run_config = config.to_dict()
     for i, target in enumerate(plan.targets):
         per_target = []
         for k, name in enumerate(config.knowledge):
-            risk, risk_se = risk_estimate(errors[:, :, i * len(config.knowledge) + k], deterministic)
+            squared = errors[:, :, i * len(config.knowledge) + k]
+            risk, risk_se = risk_estimate(squared, deterministic)
             per_target.append(RUMap(**base, risk=risk, risk_se=risk_se, risk_label=RISK_LABEL, knowledge=name,
                                     target=target.name,
                                     config={**run_config, "target_row": target.record + 1,
                                             "target_rank": target.rank, "target_value": target.value}))
+            samples.append(ReplicateRisk(squared, reciprocal=True))
         maps.extend(per_target)
         if config.rational and len(per_target) > 1:
             maps.append(rational_envelope(per_target))
+            samples.append(None)
     for d, name in enumerate(config.risk_measures):
         values = risks[:, :, d]
         se = values.std(axis=0, ddof=1) / math.sqrt(m_eff) if m_eff > 1 else np.zeros(n_grid)
         maps.append(RUMap(**base, risk=values.mean(axis=0), risk_se=se, risk_label=f"R = {name}",
                           knowledge=name, config=run_config))
+        samples.append(ReplicateRisk(values, reciprocal=False))
     return SimulationResult(maps=maps, config=config, n_records=plan.x.shape[0], n_columns=plan.x.shape[1],
-                            elapsed=elapsed)
+                            elapsed=elapsed, replicate_risks=tuple(samples))
 
 
 def _collect(finished, progress, total) -> list[_ChunkOutput]:

@@ -42,9 +42,10 @@ import numpy as np
 from rumap._validation import InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.maps.moments import moments
+from rumap.result import RUMap
 
 __all__ = ["UtilityMeasure", "UTILITIES", "Reference", "make_reference", "utility_estimate", "utility_label",
-           "moments"]
+           "utility_efficiency", "higher_is_better", "moments"]
 
 @dataclass(frozen=True)
 class Reference:
@@ -162,6 +163,26 @@ def _combine_average(stats: np.ndarray, ref: Reference) -> tuple[float, float]:
     return float(values.mean()), se
 
 
+# --- efficiencies: the share of the unmasked data's utility kept, in [0, 1] by construction -----
+
+
+def _efficiency_mean(stats: np.ndarray, ref: Reference) -> float:
+    """``(s^2/n) / (s^2/n + E sum_k (Ybar_k - xbar_k)^2)``, summed over the columns.
+
+    The precision of the mean a user computes from the released data relative
+    to the original data's: the sampling variance ``s^2 / n`` of the original
+    mean plus the masking error of the released mean. The masking error is
+    never negative, so the ratio is at most 1; for additive noise its
+    expectation is ``sigma2 / (sigma2 + lambda2)``, the analytic map's
+    efficiency, and for a method that keeps the mean exactly it is 1.
+    """
+    sampling = float(ref.var.sum()) / ref.n
+    masking = float(((stats[:, 1:] - ref.mean) ** 2).sum(axis=1).mean())
+    if not sampling > 0:
+        return 1.0 if masking == 0 else 0.0
+    return sampling / (sampling + masking)
+
+
 # --- references ----------------------------------------------------------------------------
 
 
@@ -227,6 +248,13 @@ class UtilityMeasure:
         the parameters of a method that keeps the mean exactly).
     options : tuple of str
         The options (``utility_options``) it takes; others are refused.
+    higher_is_better : bool
+        The measure's direction: True when a larger U means more utility kept.
+        Recommendations, frontiers and figures read it here.
+    efficiency : callable, optional
+        ``efficiency(stats of shape (M, s), ref) -> float``: the share of the
+        unmasked data's utility kept, in [0, 1] by construction; ``None`` when
+        the measure has no such share (an unmasked utility that is infinite).
     """
 
     stats: Callable[..., np.ndarray]
@@ -236,12 +264,14 @@ class UtilityMeasure:
     unmasked: Callable[[Reference], float]
     mean_based: bool = False
     options: tuple[str, ...] = ()
+    higher_is_better: bool = True
+    efficiency: Callable[[np.ndarray, Reference], float] | None = None
 
 
 #: Utility measures by name.
 UTILITIES: dict[str, UtilityMeasure] = {
     "mean": UtilityMeasure(_stats_mean, _combine_mean, _extra_none, "U = 1 / MSE of the mean (Eq 14)",
-                           lambda ref: ref.n / float(ref.var.sum()), mean_based=True),
+                           lambda ref: ref.n / float(ref.var.sum()), mean_based=True, efficiency=_efficiency_mean),
     "mean-error": UtilityMeasure(_stats_mean_error, _combine_error, _extra_none,
                                  "U = 1 / E(mean(Y) - mean(x))^2", lambda ref: math.inf, mean_based=True),
     "variance": UtilityMeasure(_stats_variance, _combine_error, _extra_none, "U = 1 / MSE of the variance",
@@ -319,6 +349,53 @@ def utility_label(name: str, mean_preserving_method: str | None = None) -> str:
     if method is not None and measure.mean_based:
         label += f" ({method} keeps the mean exactly: use another utility to compare methods)"
     return label
+
+
+@assumes_valid
+def utility_efficiency(name: str, masked_stats: np.ndarray, ref: Reference) -> float | None:
+    """The share of the unmasked data's utility kept, in [0, 1]; ``None`` for a measure without one.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`UTILITIES`.
+    masked_stats : ndarray, shape (M, s)
+        The measure's statistics of each replicate.
+    ref : Reference
+
+    Returns
+    -------
+    float or None
+    """
+    measure = check_utility(name)
+    if measure.efficiency is None:
+        return None
+    return float(measure.efficiency(masked_stats, ref))
+
+
+@validate_params({"m": InstanceOf(RUMap)},
+                 example=lambda: {"m": RUMap(parameter="k", values=[2.0], risk=[1.0], utility=[3.0])})
+def higher_is_better(m: RUMap) -> bool:
+    """The direction of a map's utility: its measure's record when the map names one, else True.
+
+    Parameters
+    ----------
+    m : RUMap
+        A map whose ``config["utility"]`` may name a key of :data:`UTILITIES`.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from rumap.result import RUMap
+    >>> from rumap.maps.utility import higher_is_better
+    >>> higher_is_better(RUMap(parameter="k", values=[2.0], risk=[1.0], utility=[3.0], config={"utility": "sse"}))
+    True
+    """
+    name = m.config.get("utility")
+    return UTILITIES[name].higher_is_better if isinstance(name, str) and name in UTILITIES else True
 
 
 @assumes_valid

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.pareto import GridChoice
+from rumap.maps.utility import higher_is_better
 from rumap.present.numbers import format_number
 from rumap.present.plotting import (
     PALETTE,
@@ -43,7 +44,7 @@ def _curve_color(index: int) -> str:
 #: utilities differ by orders of magnitude (one would squash the others).
 UTILITY_SCALES: dict[str, str] = {
     "as computed": "",
-    "efficiency": "efficiency (U / U of the unmasked data)",
+    "efficiency": "efficiency (share of the unmasked data's utility kept, at most 1)",
     "normalised": "U / the curve's largest U",
 }
 
@@ -57,8 +58,9 @@ def utility_on_scale(maps: Sequence[RUMap], scale: str = "as computed") -> list[
     ----------
     maps : sequence of RUMap
     scale : str
-        A key of :data:`UTILITY_SCALES`: ``"efficiency"`` (the map's efficiency, U over the unmasked
-        data's, as in Duncan et al. 2001, Section 4) or ``"normalised"`` (U over the curve's largest U).
+        A key of :data:`UTILITY_SCALES`: ``"efficiency"`` (the map's efficiency, the share of the unmasked
+        data's utility kept, as in Duncan et al. 2001, Section 4) or ``"normalised"`` (1 at the curve's best
+        U in its measure's direction: U over the largest U, or the smallest U over U).
 
     Returns
     -------
@@ -81,17 +83,20 @@ def utility_on_scale(maps: Sequence[RUMap], scale: str = "as computed") -> list[
         return list(maps)
     out = []
     for m in maps:
+        label = UTILITY_SCALES[scale]
         if scale == "efficiency":
             if m.efficiency is None:
                 raise InputError(f"{m.label} has no efficiency: choose the normalised utility")
             utility = np.asarray(m.efficiency, dtype=float)
-        else:
+        else:  # 1 at the curve's best utility, in its measure's direction
             finite = m.utility[np.isfinite(m.utility)]
-            top = float(finite.max()) if finite.size else math.nan
-            if not top > 0:
+            higher = higher_is_better(m)
+            best = (float(finite.max()) if higher else float(finite.min())) if finite.size else math.nan
+            if not best > 0:
                 raise InputError(f"{m.label} has no positive utility to normalise by")
-            utility = m.utility / top
-        out.append(replace(m, utility=utility, utility_label=UTILITY_SCALES[scale]))
+            utility = m.utility / best if higher else best / m.utility
+            label = label if higher else "the curve's smallest U / U (lower U is better)"
+        out.append(replace(m, utility=utility, utility_label=label))
     return out
 
 

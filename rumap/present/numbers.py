@@ -5,10 +5,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
 from rumap._validation import InstanceOf, validate_params
 
-__all__ = ["format_number", "distinct_digits", "format_numbers"]
+__all__ = ["format_number", "distinct_digits", "format_numbers", "EXACT_DISCLOSURE", "format_risk", "readable_risks"]
+
+#: How an infinite risk (the snooper's error exactly 0: the target recovered) reads in tables, hovers and sentences.
+EXACT_DISCLOSURE = "exact disclosure"
 
 #: Significant digits of a number shown to a reader.
 SIGNIFICANT_DIGITS = 3
@@ -37,6 +41,55 @@ def format_number(x: float) -> str:
     if not math.isfinite(x):
         return "infinite" if x > 0 else "undefined"
     return f"{x:.{SIGNIFICANT_DIGITS}g}"
+
+
+@validate_params({"x": InstanceOf((int, float, np.integer, np.floating), "a number")}, example=lambda: {"x": 0.2})
+def format_risk(x: float) -> str:
+    """A risk for a reader: :func:`format_number`, and "exact disclosure" for an infinite risk.
+
+    Parameters
+    ----------
+    x : float
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from rumap.present.numbers import format_risk
+    >>> format_risk(4e-08), format_risk(float("inf"))
+    ('4e-08', 'exact disclosure')
+    """
+    return EXACT_DISCLOSURE if x == math.inf else format_number(x)
+
+
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")},
+                 example=lambda: {"frame": pd.DataFrame({"risk": [1.0, math.inf]})})
+def readable_risks(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a table of curves for display: an infinite risk reads "exact disclosure".
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        With a ``risk`` column (and possibly ``risk_low``, ``risk_high``).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> from rumap.present.numbers import readable_risks
+    >>> readable_risks(pd.DataFrame({"k": [2, 3], "risk": [0.5, float("inf")]}))["risk"].tolist()
+    [0.5, 'exact disclosure']
+    """
+    out = frame.copy()
+    for name in [c for c in ("risk", "risk_low", "risk_high") if c in out.columns]:
+        values = out[name].astype(float)
+        if np.isposinf(values).any():
+            out[name] = [EXACT_DISCLOSURE if v == math.inf else v for v in values]
+    return out
 
 
 #: The most significant digits a column is shown with.

@@ -24,7 +24,7 @@ from rumap.present.labels import (
     place_labels,
     plot_area,
 )
-from rumap.present.numbers import format_number, format_numbers
+from rumap.present.numbers import EXACT_DISCLOSURE, format_number, format_numbers
 from rumap.result import RUMap
 
 __all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges",
@@ -104,8 +104,9 @@ def ru_map_figure(
     Returns
     -------
     plotly.graph_objects.Figure
-        Infinite risks (record knowledge at ``lambda2 = 0``) are left out of the
-        curve.
+        Infinite risks (an exact disclosure: the snooper's error is 0, e.g. record
+        knowledge at ``lambda2 = 0``) are left out of the curve and drawn as
+        triangles at the top of the risk axis, "exact disclosure" on hover.
     """
     fig = go.Figure()
     colors = {}
@@ -138,6 +139,9 @@ def ru_map_figure(
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines", name=name, legendgroup=name, line={"color": color, "width": 2.5, "dash": dash},
             customdata=custom, hovertemplate=hover))
+        exact = np.isposinf(ru.risk) & np.isfinite(ru.utility)
+        if exact.any():
+            _add_exact_disclosures(fig, ru, exact, name, symbol, color)
         idx = _marker_indices(v, labelled_markers)
         if idx.size:
             fig.add_trace(go.Scatter(
@@ -238,6 +242,26 @@ def fit_axis_titles(fig: go.Figure, width: int = FIT_SIZE[0], height: int = FIT_
 
 
 _DASHES = ["dash", "dot", "dashdot", "longdash"]
+#: The meta flag of the traces drawn at the top of the risk axis (infinite risks): :func:`set_ranges` places them.
+AT_TOP = "rumap_at_top"
+
+
+def _add_exact_disclosures(fig: go.Figure, ru: RUMap, exact: np.ndarray, name: str, symbol: str, color: str) -> None:
+    """The parameter values whose risk is infinite, as triangles at the top of the risk axis."""
+    values = ru.values[exact]
+    custom = np.column_stack([values, ru.efficiency[exact]]) if ru.efficiency is not None else values[:, None]
+    fig.add_trace(go.Scatter(
+        x=ru.utility[exact], y=np.ones(values.size), mode="markers", name=f"{name}: {EXACT_DISCLOSURE}",
+        legendgroup=name, showlegend=False, cliponaxis=False, customdata=custom, meta={AT_TOP: True},
+        marker={"symbol": "triangle-up", "size": 11, "color": color, "line": {"color": "black", "width": 1}},
+        hovertemplate=(f"{symbol} = %{{customdata[0]:.4g}}<br>U = %{{x:.4g}}<br>R = +∞: {EXACT_DISCLOSURE} "
+                       "(the snooper's error is 0)" + ("<br>efficiency = %{customdata[1]:.1%}"
+                                                       if ru.efficiency is not None else "")
+                       + f"<extra>{name}</extra>")))
+
+
+def _at_top(trace) -> bool:
+    return isinstance(trace.meta, dict) and bool(trace.meta.get(AT_TOP))
 
 
 def _coincides_with(m: RUMap, earlier: Sequence[RUMap]) -> int | None:
@@ -289,7 +313,7 @@ def set_ranges(fig: go.Figure, max_risk: float | None = None) -> go.Figure:
     [-0.6, 10.6]
     """
     xs = [np.asarray(t.x, dtype=float) for t in fig.data if t.x is not None]
-    ys = [np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None]
+    ys = [np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None and not _at_top(t)]
     if max_risk is not None:
         ys.append(np.array([max_risk], dtype=float))
     for axis, values, update in (("xaxis", xs, fig.update_xaxes), ("yaxis", ys, fig.update_yaxes)):
@@ -300,6 +324,11 @@ def set_ranges(fig: go.Figure, max_risk: float | None = None) -> go.Figure:
         update(range=list(span))
         if log:
             update(**log_ticks(span))
+        if axis == "yaxis":  # infinite risks at the top of the axis
+            top = 10 ** span[1] if log else span[1]
+            for trace in fig.data:
+                if _at_top(trace):
+                    trace.y = np.full(len(trace.x), top)
     return fig
 
 

@@ -342,6 +342,9 @@ def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiali
         optima = _optima_frame(a)
         if optima is not None:
             parts += ["<h3>Optimum under the maximum tolerable risk</h3>", _table(optima)]
+        chosen = a.recommendation()
+        if chosen is not None:
+            parts += ["<h3>Recommendation</h3>", f"<p>{html.escape(chosen.reason)}</p>", _table(chosen.to_frame())]
         parts += [
             "<h3>Reproduce</h3><p>Command line:</p>", f"<pre>{html.escape(_safe_command(a))}</pre>",
             "<p>Python:</p>", f"<pre>{html.escape(python_call(a.spec))}</pre>",

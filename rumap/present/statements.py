@@ -9,22 +9,25 @@ sentence; :func:`summary_lines` gives a short summary of a whole analysis.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import numpy as np
 
 from rumap._validation import InstanceOf, Interval, validate_params
 from rumap.errors import InputError
 from rumap.maps.analytic import STATES
-from rumap.maps.optimum import Optimum, envelope
-from rumap.maps.pareto import GridChoice, best_under_risk
-from rumap.present.numbers import format_number
+from rumap.maps.optimum import Optimum
+from rumap.maps.pareto import GridChoice
+from rumap.maps.recommend import Recommendation
+from rumap.present.numbers import EXACT_DISCLOSURE, format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap
-from rumap.specs import Analysis, AnalyticSpec, _small_analysis
+from rumap.specs import Analysis, _small_analysis
 
 __all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum", "recommendation",
-           "recommendation_sentence", "map_lines", "crossing_lines"]
+           "recommendation_sentence", "uncertainty_phrase", "exact_disclosure_phrase", "map_lines", "crossing_lines"]
+
+#: The value of each parameter that masks nothing.
+_UNMASKED = {"lambda2": 0.0, "lambda2_frac": 0.0, "swap_percent": 0.0, "k": 1.0}
 
 _TARGET_PHRASES = {"max": "the largest value", "min": "the smallest value"}
 
@@ -69,6 +72,16 @@ def knowledge_phrase(m: RUMap) -> str:
     return f"with {m.knowledge or 'some'} knowledge of {target}"
 
 
+def _as_choice(analysis: Analysis, chosen: Recommendation) -> GridChoice:
+    """The core's recommendation as the figures' marker (the chosen point on the deciding curve)."""
+    if not chosen.feasible:
+        return GridChoice(max_risk=chosen.max_risk, reachable=False)
+    m = analysis.maps[max(chosen.map_index, 0)]
+    return GridChoice(max_risk=chosen.max_risk, reachable=True, map=m.label, method=m.method, parameter=m.parameter,
+                      value=float(chosen.value), utility=float(chosen.utility), risk=float(chosen.risk),
+                      map_index=max(chosen.map_index, 0))
+
+
 @validate_params({"analysis": InstanceOf(Analysis), "index": Interval("int", 0, None, "left", "a map's position"),
                   "max_risk": [None, "max_risk"]},
                  example=lambda: {"analysis": _small_analysis(), "index": 0})
@@ -87,23 +100,14 @@ def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) ->
     Returns
     -------
     GridChoice or None
-        For analytic maps the exact optimum of
-        :func:`rumap.maps.optimum.max_tolerable_risk` (computed for the analysis);
-        otherwise the best grid point of :func:`rumap.maps.pareto.best_under_risk`.
+        The rule of :func:`rumap.maps.recommend.recommend` for this curve alone
+        (:meth:`rumap.specs.Analysis.recommendation`): for analytic maps the
+        exact optimum in the range shown.
     """
-    m = analysis.maps[index]
-    bound = analysis.max_risk if max_risk is None else max_risk
-    if bound is None:
-        return None
-    if isinstance(analysis.spec, AnalyticSpec) and (max_risk is None or max_risk == analysis.max_risk):
-        for opt in analysis.optima:
-            if opt.state == m.knowledge:
-                if not opt.reachable:
-                    return GridChoice(max_risk=opt.max_risk, reachable=False)
-                return GridChoice(max_risk=opt.max_risk, reachable=True, map=m.label, method=m.method,
-                                  parameter=m.parameter, value=opt.lambda2, utility=opt.utility, risk=opt.risk,
-                                  map_index=index)
-    return best_under_risk([m], bound)
+    if index >= len(analysis.maps):
+        raise InputError(f"index must be a map's position (0 to {len(analysis.maps) - 1}), got {index}")
+    chosen = analysis.recommendation(max_risk, index=index)
+    return None if chosen is None else _as_choice(analysis, chosen)
 
 
 def _efficiency_at(m: RUMap, choice: GridChoice) -> float | None:
@@ -114,6 +118,40 @@ def _efficiency_at(m: RUMap, choice: GridChoice) -> float | None:
         return sigma2 / (sigma2 + choice.value)
     pos = int((abs(m.values - choice.value)).argmin())
     return float(m.efficiency[pos])
+
+
+@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": _small_analysis().maps[0]})
+def exact_disclosure_phrase(m: RUMap) -> str:
+    """Where masking leaves the target exactly recoverable (infinite risk), in words ("" if nowhere).
+
+    The value that masks nothing (λ² = 0, k = 1, a swap of 0%) is left out: there the data are released as
+    they are.
+
+    Parameters
+    ----------
+    m : RUMap
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from rumap.result import RUMap
+    >>> from rumap.present.statements import exact_disclosure_phrase
+    >>> exact_disclosure_phrase(RUMap(parameter="k", values=[2, 7, 8], risk=[1.0, float("inf"), float("inf")],
+    ...                               utility=[1.0, 1.0, 1.0]))
+    ' At k = 7 and 8 the snooper recovers the target exactly: an exact disclosure.'
+    """
+    exact = m.values[np.isposinf(m.risk) & (m.values != _UNMASKED.get(m.parameter, np.nan))]
+    if not exact.size:
+        return ""
+    symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
+    shown = [format_number(float(v)) for v in exact[:6]]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" and {shown[-1]}"
+    if exact.size > len(shown):
+        listed = ", ".join(shown) + f" and {exact.size - len(shown)} more values"
+    return f" At {symbol} = {listed} the snooper recovers the target exactly: an {EXACT_DISCLOSURE}."
 
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)]},
@@ -137,11 +175,13 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
     """
     symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
     who = knowledge_phrase(m)
+    exact = exact_disclosure_phrase(m)
     if choice is None:
-        return f"This map shows how the risk from a snooper {who} falls as {symbol} grows, and what utility remains."
+        return (f"This map shows how the risk from a snooper {who} falls as {symbol} grows, and what utility "
+                f"remains.{exact}")
     if not choice.reachable:
         return (f"No {symbol} on this map brings the risk from a snooper {who} down to the tolerable "
-                f"{format_number(choice.max_risk)}.")
+                f"{format_number(choice.max_risk)}.{exact}")
     eff = _efficiency_at(m, choice)
     eff_text = f" ({eff:.0%} efficiency)" if eff is not None else ""
     mse = 1 / choice.risk if choice.risk > 0 else math.inf
@@ -151,7 +191,8 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
     else:
         start = f"With {symbol} = {format_number(choice.value)}"
     return (f"{start}, a snooper {who} has risk {format_number(choice.risk)}{mse_text}, at most the tolerable "
-            f"{format_number(choice.max_risk)}, and the data keep utility {format_number(choice.utility)}{eff_text}.")
+            f"{format_number(choice.max_risk)}, and the data keep utility {format_number(choice.utility)}{eff_text}."
+            f"{exact}")
 
 
 @validate_params({"analysis": InstanceOf(Analysis), "max_risk": [None, "max_risk"]},
@@ -160,9 +201,8 @@ def recommendation(analysis: Analysis, max_risk: float | None = None) -> GridCho
     """The parameter that keeps every curve of the analysis at or below the maximum tolerable risk.
 
     The agency does not know which snooper it faces, so it protects against the
-    most dangerous one: for analytic maps the largest of the optima of Duncan et
-    al. (2001, section 3) for each state; otherwise the best grid point of the
-    worst case over the curves (:func:`rumap.maps.optimum.envelope`).
+    most dangerous one: the rule of :func:`rumap.maps.recommend.recommend` over
+    every curve (for analytic maps the exact optimum, Duncan et al. 2001, section 3).
 
     Parameters
     ----------
@@ -174,7 +214,7 @@ def recommendation(analysis: Analysis, max_risk: float | None = None) -> GridCho
     -------
     GridChoice or None
         ``map`` names the curve that sets the parameter; not reachable when
-        some curve never falls to the bound on the grid.
+        no value is safe for every curve.
 
     Examples
     --------
@@ -184,28 +224,40 @@ def recommendation(analysis: Analysis, max_risk: float | None = None) -> GridCho
     >>> round(choice.value, 6), choice.map
     (0.2, 'record')
     """
-    if not analysis.maps:
-        return None
-    bound = analysis.max_risk if max_risk is None else max_risk
-    if bound is None:
-        return None
-    choices = [map_choice(analysis, i, max_risk=bound) for i in range(len(analysis.maps))]
-    if any(c is None or not c.reachable for c in choices):
-        return GridChoice(max_risk=bound, reachable=False)
-    if not isinstance(analysis.spec, AnalyticSpec):
-        try:
-            worst = envelope(list(analysis.maps))
-        except InputError:  # curves over different grids: the most demanding of their own choices
-            worst = None
-        if worst is not None:
-            choice = best_under_risk([worst], bound)
-            if not choice.reachable:
-                return choice
-            pos = int(abs(worst.values - choice.value).argmin())
-            index = int(np.argmax([m.risk[pos] for m in analysis.maps]))
-            return replace(choice, map=analysis.maps[index].label, map_index=index)
-    index = max(range(len(choices)), key=lambda i: choices[i].value)
-    return replace(choices[index], map=analysis.maps[index].label, map_index=index)
+    chosen = analysis.recommendation(max_risk)
+    return None if chosen is None else _as_choice(analysis, chosen)
+
+
+@validate_params({"chosen": InstanceOf(Recommendation)},
+                 example=lambda: {"chosen": Recommendation(True, 0.2, 1.0, 1.2, 3.0, 0.9, None, "", p_exceed=0.03,
+                                                           value_interval=(0.15, 0.25), parameter="lambda2")})
+def uncertainty_phrase(chosen: Recommendation) -> str:
+    """The decision's uncertainty in words, from a simulation's replicates ("" without them).
+
+    Parameters
+    ----------
+    chosen : Recommendation
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from rumap.maps.recommend import Recommendation
+    >>> from rumap.present.statements import uncertainty_phrase
+    >>> uncertainty_phrase(Recommendation(True, 0.2, 1.0, 1.2, 3.0, 0.9, None, "", p_exceed=0.03,
+    ...                                   value_interval=(0.15, 0.25), parameter="lambda2"))
+    ' The replicates give a 3% chance that its risk exceeds the bound, and put the smallest safe λ² between 0.15 and 0.25 (95%).'
+    """
+    if chosen.p_exceed is None or chosen.value_interval is None:
+        return ""
+    symbol = PARAMETER_SYMBOLS.get(chosen.parameter, chosen.parameter)
+    low, high = chosen.value_interval
+    where = (f"between {format_number(low)} and {format_number(high)}" if math.isfinite(high)
+             else f"at {format_number(low)} or beyond the grid")
+    return (f" The replicates give a {chosen.p_exceed:.0%} chance that its risk exceeds the bound, and put the "
+            f"smallest safe {symbol} {where} (95%).")
 
 
 @validate_params({"analysis": InstanceOf(Analysis), "max_risk": [None, "max_risk"]},
@@ -231,22 +283,23 @@ def recommendation_sentence(analysis: Analysis, max_risk: float | None = None) -
     ...                                            max_risk=5.0).run()))
     Recommendation: λ² = 0.2. It keeps the risk from every snooper shown at or below the tolerable 5 (the most demanding is the snooper who can link the target to its masked record), and the data keep utility 167 (83% efficiency).
     """
-    choice = recommendation(analysis, max_risk)
-    if choice is None:
+    chosen = analysis.recommendation(max_risk)
+    if chosen is None:
         return None
     m = analysis.maps[0]
     symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
-    if not choice.reachable:
+    if not chosen.feasible:
         return (f"Recommendation: none on this grid. No {symbol} shown keeps the risk from every snooper at or below "
-                f"the tolerable {format_number(choice.max_risk)}: extend the grid, or accept a larger risk.")
-    chosen = analysis.maps[choice.map_index]
-    eff = _efficiency_at(chosen, choice)
+                f"the tolerable {format_number(chosen.max_risk)}: extend the grid, or accept a larger risk.")
+    choice = _as_choice(analysis, chosen)
+    picked = analysis.maps[choice.map_index]
+    eff = chosen.efficiency if chosen.efficiency is not None else _efficiency_at(picked, choice)
     eff_text = f" ({eff:.0%} efficiency)" if eff is not None else ""
-    start = "no masking is needed" if choice.value == 0 else f"{symbol} = {format_number(choice.value)}"
-    demanding = f" (the most demanding is the snooper {knowledge_phrase(chosen)})" if len(analysis.maps) > 1 else ""
+    start = "no masking is needed" if chosen.value == 0 else f"{symbol} = {format_number(chosen.value)}"
+    demanding = f" (the most demanding is the snooper {knowledge_phrase(picked)})" if len(analysis.maps) > 1 else ""
     return (f"Recommendation: {start}. It keeps the risk from every snooper shown at or below the tolerable "
-            f"{format_number(choice.max_risk)}{demanding}, and the data keep utility "
-            f"{format_number(choice.utility)}{eff_text}.")
+            f"{format_number(chosen.max_risk)}{demanding}, and the data keep utility "
+            f"{format_number(chosen.utility)}{eff_text}.{uncertainty_phrase(chosen)}")
 
 
 @validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})

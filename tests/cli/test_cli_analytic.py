@@ -115,3 +115,20 @@ def test_values_near_the_largest_float_give_clean_output(extra):
                    *(["--state", "mean-target"] if "--tau=-1e300" in extra else []))
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     json.loads(proc.stdout, parse_constant=_reject_constant)  # no NaN or Infinity: null where not finite
+
+
+def test_recommendation_is_the_exact_optimum_safe_for_every_state():
+    """R_max = 0.6: record knowledge needs lambda2 = 1 / 0.6 exactly (the 0:3:11 grid would give 1.8)."""
+    _, out = run_cli("analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:3:11", "--state", "record",
+                     "--state", "maximum", "--max-risk", "0.6", "--json", check_json=True)
+    r = out["recommendation"]
+    assert list(r) == ["feasible", "value", "risk", "risk_upper", "utility", "efficiency", "binding", "reason",
+                       "p_exceed", "value_interval"]
+    expected = max(out["optimum"]["record"]["lambda2"], out["optimum"]["maximum"]["lambda2"])
+    assert r["feasible"] and r["value"] == pytest.approx(expected) and r["value"] >= 1 / 0.6 - 1e-9
+    assert r["risk"] <= 0.6 * (1 + 1e-9) and 0 < r["efficiency"] <= 1
+    assert r["p_exceed"] is None and r["value_interval"] is None  # a closed form has no Monte-Carlo error
+    _, out = run_cli("analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:1:11", "--state", "record",
+                     "--max-risk", "0.1", "--json", check_json=True)
+    assert out["recommendation"]["feasible"] is False and out["recommendation"]["value"] is None
+    assert "10, beyond the range shown" in out["recommendation"]["reason"]

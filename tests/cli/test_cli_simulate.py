@@ -176,3 +176,78 @@ def test_a_constant_column_is_one_line(tmp_path, grid):
     path.write_text("x\n5\n5\n5\n5\n5\n")
     assert_bad_input(run_cli("simulate", "--data", path, "--column", "x", *grid, "--target", "max",
                              "--replicates", "5", "--json"), "constant")
+
+
+# --- the recommendation under --max-risk ----------------------------------------------------
+
+RECOMMENDATION_KEYS = ["feasible", "value", "risk", "risk_upper", "utility", "efficiency", "binding", "reason",
+                       "p_exceed", "value_interval"]
+
+
+def test_max_risk_adds_the_recommendation_and_keeps_every_other_key(paper_json):
+    """The paper's $5K (R_max = 4e-08): the truncated minimum never reaches it, so none, with the reason."""
+    _, out = run_cli("simulate", *PAPER, "--max-risk", "4e-8", "--json", check_json=True)
+    assert list(out) == [*paper_json, "recommendation"]
+    assert {k: v for k, v in out.items() if k != "recommendation"} == paper_json
+    r = out["recommendation"]
+    assert list(r) == RECOMMENDATION_KEYS
+    assert r["feasible"] is False and r["value"] is None
+    assert r["binding"] == {"target": "min", "knowledge": "position"} and "extend the grid" in r["reason"]
+
+
+def test_recommendation_by_band_and_by_mean(capsys):
+    args = ["simulate", "--data", INCOME, "--column", "income", "--lambda2-frac", "0.05:1:20", "--target", "max",
+            "--target", "p99", "--replicates", "200", "--seed", "1", "--max-risk", "4e-8", "--json"]
+    assert main(args) == 0
+    upper = json.loads(capsys.readouterr().out)["recommendation"]
+    assert main([*args, "--decision", "mean"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    mean = out["recommendation"]
+    for r in (upper, mean):
+        assert r["feasible"] and 0 <= r["efficiency"] <= 1 and 0 <= r["p_exceed"] <= 1
+        low, high = r["value_interval"]
+        assert low <= r["value"] <= high
+    assert upper["value"] >= mean["value"] and upper["risk_upper"] <= 4e-8 and mean["risk"] <= 4e-8
+    assert upper["p_exceed"] <= mean["p_exceed"]
+    curves = out["curves"]
+    j = curves[0]["values"].index(mean["value"])
+    assert mean["risk"] == max(c["risk"][j] for c in curves) and mean["utility"] == curves[0]["utility"][j]
+    assert main([*args[:-1]]) == 0
+    assert "recommendation (R_max = 4e-08, decision upper): lambda2_frac = " in capsys.readouterr().out
+
+
+def test_microaggregation_never_recommends_the_largest_k_for_the_mean():
+    """Eq 14 grows with k when the mean is kept exactly; the efficiency is 100% at every k: the smallest safe k."""
+    _, out = run_cli("simulate", "--data", INCOME, "--column", "income", "--method", "microaggregation", "--k",
+                     "2:177:5", "--target", "max", "--knowledge", "index", "--max-risk", "1e-6", "--json",
+                     check_json=True)
+    curve, r = out["curves"][0], out["recommendation"]
+    safe = [k for k, risk in zip(curve["values"], curve["risk"], strict=True) if risk is not None and risk <= 1e-6]
+    assert r["value"] == min(safe) and r["efficiency"] == pytest.approx(1.0)
+    assert all(e <= 1.0 for e in curve["efficiency"])
+    assert r["p_exceed"] == 0 and r["value_interval"] == [r["value"], r["value"]]
+
+
+def test_categorical_map_recommendation(capsys):
+    from rumap.io.data import BUNDLED_DATA
+
+    survey = str(BUNDLED_DATA["survey (synthetic, households and weights)"])
+    code = main(["simulate", "--data", survey, "--method", "suppress", "--keys", "region,sex,age_band", "--k", "1:5",
+                 "--max-risk", "0.05", "--decision", "mean", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and list(out["recommendation"]) == RECOMMENDATION_KEYS
+    curve, r = out["curves"][0], out["recommendation"]
+    safe = [(u, -k) for k, risk, u in zip(curve["values"], curve["risk"], curve["utility"], strict=True)
+            if risk <= 0.05]
+    assert r["value"] == (-max(safe)[1] if safe else None)
+
+
+@pytest.mark.parametrize(("extra", "fragments"), [
+    (["--max-risk", "0"], ["--max-risk"]),
+    (["--max-risk", "nan"], ["--max-risk"]),
+    (["--decision", "mean"], ["--decision", "--max-risk"]),
+])
+def test_recommendation_bad_input(extra, fragments, capsys):
+    code = main(["simulate", "--data", INCOME, "--column", "income", "--lambda2", "0:1:3", "--target", "max", *extra])
+    captured = capsys.readouterr()
+    assert_bad_input(SimpleNamespace(returncode=code, stdout=captured.out, stderr=captured.err), *fragments)

@@ -22,7 +22,9 @@ from rumap.maps.attacks import (
     resolve_target,
     resolve_targets,
     risk_estimate,
+    rounding_resolution,
 )
+from rumap.maps.simulation import SimulationConfig, simulate
 from rumap.result import RUMap
 
 
@@ -148,3 +150,41 @@ def test_publication_effect_ratio():
                                    _map("corrected", [2, 2, 2], [0.2, 0.2, 0.2]))
     np.testing.assert_allclose(ratio, [2, 1, 0.5])
     np.testing.assert_allclose(se, ratio * np.sqrt(0.1**2 + 0.1**2))
+
+
+# --- exact disclosure: a masked value equal to the original is an error of exactly 0 -------
+
+
+def test_a_group_of_equal_values_is_an_exact_disclosure():
+    """Nine records of 1.1 at the bottom: MDAV's group mean is 1.1 up to rounding, so risk +inf (was 2.0e+31)."""
+    x = np.concatenate([np.random.default_rng(0).normal(5, 1, size=200), [1.1] * 9])
+    result = simulate(x, SimulationConfig(method="microaggregation", values=(2, 3, 5, 7, 8), targets=("min",),
+                                          knowledge=("index", "position")))
+    for m in result.maps:
+        assert np.all(np.isposinf(m.risk)), m.risk
+        assert np.all(m.risk_se == 0)
+
+
+def test_rounding_resolution_covers_a_mean_of_equal_values():
+    for value in (0.1, 1.1, 3.3, 10.1, 1e12 + 0.1):
+        for k in range(2, 40):
+            group = np.full(k, value)
+            assert abs(group.sum() / k - value) <= rounding_resolution(np.full(50, value))
+            assert abs(sum(group.tolist()) / k - value) <= rounding_resolution(np.full(50, value))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**16), levels=st.integers(2, 6), scale=st.sampled_from([1e-3, 0.1, 1.0, 1e4, 1e9]),
+       k=st.integers(2, 9))
+def test_a_finite_risk_never_exceeds_what_the_datas_scale_allows(seed, levels, scale, k):
+    """With many ties, every risk is +inf (exact) or at most M / resolution^2: rounding never makes a risk."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(1, levels + 1, size=60) * scale * 1.1
+    if np.ptp(x) == 0:
+        x[0] += scale
+    result = simulate(x, SimulationConfig(method="microaggregation", values=(k,), targets=("min", "max", "p50"),
+                                          knowledge=("index", "position", "mean")))
+    limit = 1 / rounding_resolution(x) ** 2
+    for m in result.maps:
+        risk = m.risk[0]
+        assert np.isposinf(risk) or risk <= limit, (m.target, m.knowledge, risk, limit)

@@ -140,3 +140,12 @@ def test_optimum_meets_the_bound_and_is_smallest(n, sigma2, r_max, state):
     assert 0 < opt.efficiency <= 1
     if opt.lambda2 > 0:
         assert state_risk(state, [opt.lambda2 * (1 - 1e-5)], setting)[0] > r_max
+
+
+@pytest.mark.parametrize("state", ["percentile", "maximum", "minimum"])
+def test_a_far_upper_end_finds_the_same_optimum(state):
+    """The search grid starts below the data's variance whatever the upper end (1e100 failed to converge)."""
+    setting = AnalyticSetting(n=200, sigma2=1.0)
+    near = max_tolerable_risk(state, setting, 5.0)
+    for upper in (1e100, 1e300):
+        assert max_tolerable_risk(state, setting, 5.0, upper=upper).lambda2 == pytest.approx(near.lambda2, rel=1e-9)

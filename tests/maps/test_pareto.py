@@ -78,3 +78,17 @@ def test_infinite_risk_is_dominated_and_mixed_measures_are_refused():
         map_points([a, other])
     with pytest.raises(InputError, match="maps must be a list or tuple of RUMap"):
         pareto_frontier([])
+
+
+def test_a_lower_is_better_utility_turns_the_frontier_around(monkeypatch):
+    from dataclasses import replace as replace_record
+
+    from rumap.maps import utility
+
+    monkeypatch.setitem(utility.UTILITIES, "loss", replace_record(utility.UTILITIES["sse"], higher_is_better=False))
+    m = RUMap(parameter="k", values=[1, 2, 3], risk=[3.0, 2.0, 1.0], utility=[0.1, 0.5, 0.3], config={"utility": "loss"})
+    front = pareto_frontier([m])
+    assert front["value"].tolist() == [1.0, 3.0]  # k = 2 loses more and risks more than k = 3
+    assert best_under_risk([m], 2.5).value == 3.0
+    higher = RUMap(parameter="k", values=[1, 2, 3], risk=[3.0, 2.0, 1.0], utility=[0.1, 0.5, 0.3])
+    assert best_under_risk([higher], 2.5).value == 2.0

@@ -67,7 +67,31 @@ def test_mean_utility_is_n_over_sigma2_plus_lambda2(normal_run):
     n, s2, reps = x.size, x.var(ddof=1), result.config.replicates
     expected = 1 / ((s2 + m.values) / n + m.values / (n * reps))
     assert np.all(np.abs(m.utility - expected) < 4 * m.utility_se)
-    np.testing.assert_allclose(m.efficiency, m.utility / (n / s2))
+
+
+def test_mean_efficiency_is_sigma2_over_sigma2_plus_lambda2(normal_run):
+    """The mean's efficiency (s^2/n) / (s^2/n + masking error): in expectation s^2 / (s^2 + lambda2), as Eq 14's.
+
+    The masking error of the mean over M replicates has relative standard error sqrt(2 / M).
+    """
+    x, result = normal_run
+    m = result.maps[0]
+    n, s2, reps = x.size, x.var(ddof=1), result.config.replicates
+    a, b = s2 / n, m.values / n
+    se = a / (a + b) ** 2 * b * math.sqrt(2 / reps)
+    assert np.all(np.abs(m.efficiency - s2 / (s2 + m.values)) < 4 * se)
+    assert np.all((m.efficiency > 0) & (m.efficiency <= 1))
+
+
+def test_microaggregation_keeps_the_whole_efficiency_of_the_mean():
+    """Microaggregation keeps every mean exactly: 100% efficiency at every k (Eq 14's U / U0 exceeded 100%)."""
+    x = np.random.default_rng(3).lognormal(size=(300, 2))
+    result = simulate(x, SimulationConfig(method="microaggregation", values=(2, 10, 50, 300), targets=("max",),
+                                          knowledge=("index",)))
+    m = result.maps[0]
+    assert np.all(m.utility[1:] > m.utility[0])  # Eq 14 grows as the groups shrink the variance
+    np.testing.assert_allclose(m.efficiency, 1.0, rtol=1e-12)
+    assert np.all(m.efficiency <= 1.0)
 
 
 def test_percentile_attack_approaches_eq_8():
@@ -127,8 +151,8 @@ def test_efficiency_at_012_is_089(paper_run, income):
     assert m.utility[i] == pytest.approx(8.9e-07, rel=0.03)
     plain = simulate(income, SimulationConfig(values=(0.12,), method_options={"relative": True}, targets=("max",),
                                               knowledge=("index",), replicates=400, seed=3)).maps[0]
-    unmasked = 177 / income.var(ddof=1)
-    assert abs(plain.efficiency[0] - 1 / 1.12) < 4 * plain.utility_se[0] / unmasked
+    se = 1.12 ** -2 * 0.12 * math.sqrt(2 / 400)  # the masking error's relative standard error is sqrt(2 / M)
+    assert abs(plain.efficiency[0] - 1 / 1.12) < 4 * se
 
 
 def test_truncated_minimum_never_reaches_the_threshold(paper_run):
@@ -364,3 +388,17 @@ def test_one_million_records_fit_in_2_gb():
     peak_mb = float(proc.stdout.strip().splitlines()[-1])
     assert peak_mb < 2048, peak_mb
     assert math.isfinite(peak_mb)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**16), method=st.sampled_from(["noise", "microaggregation", "rankswap"]),
+       p=st.integers(1, 2), shift=st.floats(-1e6, 1e6))
+def test_efficiency_of_every_masking_method_is_a_share(seed, method, p, shift):
+    """Whatever the method, the data's location and the grid, every efficiency lies in [0, 1]."""
+    x = np.random.default_rng(seed).lognormal(size=(40, p)) * 100 + shift
+    grid = {"noise": (0.0, 0.5, 3.0), "microaggregation": (1, 3, 40), "rankswap": (0, 10, 50)}[method]
+    options = {"relative": True} if method == "noise" else {}
+    result = simulate(x, SimulationConfig(method=method, values=grid, method_options=options, targets=("max",),
+                                          knowledge=("index",), replicates=5, seed=seed))
+    eff = result.maps[0].efficiency
+    assert eff is not None and np.all((eff >= 0) & (eff <= 1)), eff

@@ -6,9 +6,11 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rumap.errors import InputError
-from rumap.maps.utility import UTILITIES, make_reference, utility_estimate, utility_label
+from rumap.maps.utility import UTILITIES, make_reference, utility_efficiency, utility_estimate, utility_label
 
 
 def _x(n=50, p=3, seed=0):
@@ -93,3 +95,49 @@ def test_labels_warn_that_microaggregation_keeps_the_mean():
     assert "keeps the mean" not in utility_label("variance", "microaggregation")
     for name in UTILITIES:
         assert utility_label(name).startswith("U")
+
+
+def test_mean_efficiency_by_hand():
+    """(s^2/n) / (s^2/n + mean over replicates of the squared masking error of the mean), summed over columns."""
+    x = _x(n=40)
+    masked = _replicates(x, m=25, scale=0.8)
+    ref = make_reference("mean", x)
+    eff = utility_efficiency("mean", UTILITIES["mean"].stats(masked, ref), ref)
+    sampling = x.var(axis=0, ddof=1).sum() / x.shape[0]
+    masking = np.mean([((rep.mean(axis=0) - x.mean(axis=0)) ** 2).sum() for rep in masked])
+    assert eff == pytest.approx(sampling / (sampling + masking))
+    assert utility_efficiency("mean", UTILITIES["mean"].stats(x[None], ref), ref) == 1.0
+
+
+def test_every_measure_states_its_direction():
+    assert all(isinstance(measure.higher_is_better, bool) for measure in UTILITIES.values())
+    assert utility_efficiency("variance", UTILITIES["variance"].stats(_replicates(_x()), make_reference(
+        "variance", _x())), make_reference("variance", _x())) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 40), p=st.integers(1, 3), scale=st.floats(0.0, 1e4), shift=st.floats(-1e3, 1e3),
+       seed=st.integers(0, 2**16), method=st.sampled_from(["noise", "shift", "groups", "shrink"]))
+def test_efficiency_is_a_share(n, p, scale, shift, seed, method):
+    """Every measure with an efficiency gives one in [0, 1], whatever the masking does to the data."""
+    rng = np.random.default_rng(seed)
+    x = rng.lognormal(size=(n, p)) * 10
+    if method == "noise":
+        masked = x + scale * rng.normal(size=(5, n, p))
+    elif method == "shift":  # a biased release
+        masked = np.repeat(x[None] + shift, 3, axis=0)
+    elif method == "groups":  # means of pairs: a mean-preserving release with a smaller variance
+        order = np.argsort(x[:, 0])
+        masked = x.copy()
+        for start in range(0, n - 1, 2):
+            rows = order[start:start + 2]
+            masked[rows] = x[rows].mean(axis=0)
+        masked = masked[None]
+    else:  # every value to the mean: no variance left
+        masked = np.repeat(np.repeat(x.mean(axis=0, keepdims=True), n, axis=0)[None], 2, axis=0)
+    for name, measure in UTILITIES.items():
+        if measure.efficiency is None:
+            continue
+        ref = make_reference(name, x)
+        eff = utility_efficiency(name, measure.stats(masked, ref), ref)
+        assert 0.0 <= eff <= 1.0, (name, eff)

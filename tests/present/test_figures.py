@@ -68,3 +68,15 @@ def test_utility_on_one_scale_for_curves_far_apart():
     with pytest.raises(InputError, match="has no efficiency"):
         utility_on_scale([large], "efficiency")
     assert utility_on_scale([small, large])[1] is large
+
+
+def test_normalised_utility_is_one_at_the_best_value_in_the_measures_direction(monkeypatch):
+    from dataclasses import replace as replace_record
+
+    from rumap.maps import utility
+    from rumap.present.figures import utility_on_scale
+    from rumap.result import RUMap
+
+    monkeypatch.setitem(utility.UTILITIES, "loss", replace_record(utility.UTILITIES["sse"], higher_is_better=False))
+    loss = RUMap(parameter="k", values=[1, 2], risk=[2.0, 1.0], utility=[0.2, 0.8], config={"utility": "loss"})
+    assert utility_on_scale([loss], "normalised")[0].utility.tolist() == [1.0, 0.25]

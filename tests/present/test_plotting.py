@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from rumap.maps.analytic import analytic_map
 from rumap.maps.optimum import max_tolerable_risk
 from rumap.maps.setting import AnalyticSetting
-from rumap.present.plotting import ru_map_figure
+from rumap.present.plotting import AT_TOP, ru_map_figure, set_ranges
 from rumap.result import RUMap
 
 PAPER = AnalyticSetting(n=200, sigma2=1.0)
@@ -95,3 +97,19 @@ def test_pareto_and_comparison_log_axes_read_in_full():
     fig = pareto_figure(points, points, log_x=True, log_y=True)
     assert "0.2" in fig.layout.yaxis.ticktext and "0.5" in fig.layout.yaxis.ticktext
     assert "0.3" in fig.layout.xaxis.ticktext or "0.5" in fig.layout.xaxis.ticktext
+
+
+@pytest.mark.parametrize("log_y", [True, False])
+def test_exact_disclosures_are_drawn_at_the_top_of_the_risk_axis(log_y):
+    """k = 7 and 8 recover the target exactly: triangles at the top, "exact disclosure" on hover, no 1e32 axis."""
+    m = RUMap(parameter="k", values=[2, 3, 5, 7, 8], risk=[9.0, 3.0, 1.0, math.inf, math.inf],
+              utility=[5.0, 4.0, 3.0, 2.0, 1.0], method="microaggregation", knowledge="index", target="p99")
+    fig = ru_map_figure([m], log_y=log_y)
+    (top,) = [t for t in fig.data if isinstance(t.meta, dict) and t.meta.get(AT_TOP)]
+    low, high = fig.layout.yaxis.range
+    assert list(top.x) == [2.0, 1.0]
+    assert np.allclose(top.y, 10**high if log_y else high) and top.cliponaxis is False
+    assert "exact disclosure" in top.hovertemplate
+    assert (high < math.log10(9.0) + 1) if log_y else (high < 10)  # the axis spans the finite risks only
+    again = set_ranges(fig)  # placing them again keeps them at the top, the range unchanged
+    assert list(again.layout.yaxis.range) == [low, high]

@@ -151,3 +151,10 @@ def test_report_tables_never_show_different_values_as_equal():
     assert "8.12e-07" in html and "8.14e-07" in html
     assert "0.99501<" in html and "0.99502<" in html
     assert "nan" not in html and "undefined" not in html
+
+
+def test_report_carries_each_maps_recommendation():
+    analysis = AnalyticSpec(n=200, sigma2=1.0, states=("record",), max_risk=0.6, lambda2_num=11).run()
+    text = report_html([analysis])
+    assert "<h3>Recommendation</h3>" in text and "1.67" in text and "(exact)" in text
+    assert "p_exceed" in text and "binding_knowledge" in text

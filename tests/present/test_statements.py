@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import pytest
 
 from rumap.maps.analytic import STATES
 from rumap.maps.optimum import max_tolerable_risk
@@ -89,7 +92,8 @@ def test_the_recommendation_protects_against_the_most_demanding_snooper():
     analysis = PAPER.run()
     choice = recommendation(analysis)
     optima = {o.state: o for o in analysis.optima}
-    assert choice.reachable and choice.value == max(o.lambda2 for o in optima.values())
+    # the same root (Brent's method to 4 eps relative) over the map's range rather than an unbounded one
+    assert choice.reachable and choice.value == pytest.approx(max(o.lambda2 for o in optima.values()), rel=1e-12)
     assert choice.map == max(optima.values(), key=lambda o: o.lambda2).state
     # at the recommended value no curve is above the bound (a finer grid, checked point by point)
     fine = AnalyticSpec(n=200, sigma2=1.0, states=PAPER.states, lambda2_start=choice.value,
@@ -115,3 +119,16 @@ def test_the_recommendation_on_a_grid_is_the_first_point_where_every_curve_is_be
     assert choice.reachable and choice.value == values[first] and choice.map == flat.label
     assert not recommendation(analysis, max_risk=0.1).reachable
     assert recommendation_sentence(analysis, max_risk=0.1).startswith("Recommendation: none on this grid.")
+
+
+def test_exact_disclosure_in_words_and_in_tables():
+    """k = 7 and 8 under MDAV recover the p99 target: the sentence says so, the table reads "exact disclosure"."""
+    from rumap.present.numbers import readable_risks
+    from rumap.present.statements import exact_disclosure_phrase
+
+    m = RUMap(parameter="k", values=[1, 2, 7, 8], risk=[math.inf, 2.0, math.inf, math.inf], utility=[4.0, 3.0, 2.0, 1.0],
+              method="microaggregation", knowledge="index", target="p99")
+    assert exact_disclosure_phrase(m) == " At k = 7 and 8 the snooper recovers the target exactly: an exact disclosure."
+    assert one_sentence(m, None).endswith("an exact disclosure.")
+    assert readable_risks(m.to_frame())["risk"].tolist() == ["exact disclosure", 2.0, "exact disclosure",
+                                                               "exact disclosure"]

@@ -364,7 +364,8 @@ def test_presentation_starts_from_the_sessions_maximum_tolerable_risk_and_sets_i
     assert "Recommendation: λ² = 0.2." not in statement  # the bound of 5 would give λ² = 0.2
     at.number_input(key="present_max_risk").set_value(5.0).run()
     assert "Recommendation: λ² = 0.2." in [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
-    assert at.session_state["rumap_max_risk"] == pytest.approx(5.0)  # the session's R_max, as on other pages
+    # the bound of this measure and units (1 / MSE of the setting sigma2 = 1), as on other pages
+    assert at.session_state["rumap_bounds"]["R = 1 / snooper's MSE | σ² = 1"] == pytest.approx(5.0)
     _goto(at, "compare")
     assert at.number_input(key="compare_max_risk").value == pytest.approx(5.0)
 
@@ -456,7 +457,10 @@ def test_home_figure_5_opens_each_curve_with_the_threshold_crossing():
     name = "Figure 5: income maximum and minimum"
     assert set(_traces(fig)) == {f"{name}: noise / position / max", f"{name}: noise / position / min"}
     text = " ".join(shown(m.value) for m in at.markdown)
-    assert "noise / position / max: reached at λ²/S² = 0.1" in text
+    assert "noise / position / max: reached at λ²/S² = 0.2 (" in text  # by the upper end of its band
+    at.radio(key="compare_decision").set_value("mean").run()
+    text = " ".join(shown(m.value) for m in at.markdown)
+    assert "noise / position / max: reached at λ²/S² = 0.15 (" in text  # by the mean, as the paper's figure
     assert "noise / position / min: no λ²/S² on the grid reaches it" in text
     assert "tolerable average error of 5e+03" in text
     assert "noise / position / max" in shown(at.success[0].value)
