@@ -35,10 +35,13 @@ browser:
 		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium strace; \
 	fi
 
-# The ten slowest tests are listed at the end of the log.
+# The ten slowest tests are listed at the end of the log. PYTEST_ARGS adds options, e.g.
+# PYTEST_ARGS="-n 2 --dist loadfile" runs on two workers, each test file on one worker in order
+# (the browser modules' steps depend on their order, so not --dist load or loadgroup).
+PYTEST_ARGS ?=
 test: $(TEST_STAMP) browser
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest --durations=10
+	$(BIN)/python -m pytest --durations=10 $(PYTEST_ARGS)
 
 # The tests marked slow, left out of `make test`: the wheel installed in a fresh virtual environment,
 # large-n checks, the comparison with the microagg1d package (whose numba kernels compile for minutes).
