@@ -11,6 +11,7 @@ from dashboard.provenance import show_kept_sources
 from dashboard.risk_bound import max_risk_input
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, number, plot, remembered, table
+from rumap.maps.common import COMMON_RISK_LABEL
 from rumap.maps.pareto import best_under_risk
 from rumap.present.figures import UTILITY_SCALES, comparison_figure, utility_on_scale
 from rumap.present.numbers import format_number
@@ -31,6 +32,9 @@ with errors_shown():
     with cols[0]:
         if all("1 / snooper's MSE" in m.risk_label for m in maps):  # the session's R_max
             max_risk = max_risk_input("compare_max_risk", label="Maximum tolerable risk")
+        elif all(m.risk_label == COMMON_RISK_LABEL for m in maps):  # a share of the records, whatever the method
+            max_risk = number("max_risk", "Tolerable share of records re-identified", "compare_max_share", 0.05,
+                              high=1.0, format="%.4g")
         else:
             max_risk = number("max_risk", "Maximum tolerable risk", "compare_max_risk",
                               bounds[0] if bounds else 5.0)

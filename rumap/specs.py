@@ -462,7 +462,7 @@ class EmpiricalSpec:
             progress(done / total if total else 1.0)
 
         result = simulate(arr, self.config(), progress=None if progress is None else report)
-        return Analysis(spec=self, maps=tuple(result.maps), optima=())
+        return Analysis(spec=self, maps=tuple(result.maps), optima=(), common=result.common)
 
     def title(self) -> str:
         method = self.simulation.method
@@ -537,6 +537,10 @@ class Analysis:
         Where the analytic curves of two states cross in the grid's range.
     name : str
         A label chosen by the user (default: the specification's title).
+    common : RUMap, optional
+        A simulated map's replicates on the measures every masking method shares
+        (:mod:`rumap.maps.common`): any two analyses that have one overlay. ``None``
+        for a map with no masked data (an analytic map) or measured its own way only.
     """
 
     spec: AnalyticSpec | EmpiricalSpec
@@ -544,6 +548,7 @@ class Analysis:
     optima: tuple[Optimum, ...] = ()
     crossings: tuple[Crossing, ...] = ()
     name: str = ""
+    common: RUMap | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "maps", tuple(self.maps))
@@ -557,7 +562,7 @@ class Analysis:
         return self.spec.max_risk
 
     def renamed(self, name: str) -> Analysis:
-        return Analysis(self.spec, self.maps, self.optima, self.crossings, name)
+        return Analysis(self.spec, self.maps, self.optima, self.crossings, name, self.common)
 
     def to_frame(self):
         """Every curve as one long table, with an ``analysis`` column holding :attr:`name`."""
@@ -596,7 +601,8 @@ class Analysis:
         return json_safe({"name": self.name, "spec": spec, "maps": maps,
                           "optima": [{"state": o.state, "max_risk": o.max_risk, **(o.to_dict() or {"reachable": False})}
                                      for o in self.optima],
-                          "crossings": [c.to_dict() for c in self.crossings]})
+                          "crossings": [c.to_dict() for c in self.crossings],
+                          "common": None if self.common is None else self.common.to_dict()})
 
 
 
