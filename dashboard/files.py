@@ -47,8 +47,17 @@ class PageFile:
 
 
 def offer_everywhere() -> None:
-    """Make every page that takes a file choose the session's data the next time it is drawn."""
-    state.set_widgets({DATA_SOURCE: DATA_UPLOADED, **st.session_state.get(SOURCE_WIDGETS, {})})
+    """Make every page that takes a file choose the session's data the next time it is drawn.
+
+    A widget that shows that choice already (e.g. the Data page's, drawn in this run) is left as it is.
+    """
+    wanted = {DATA_SOURCE: DATA_UPLOADED, **st.session_state.get(SOURCE_WIDGETS, {})}
+    store = st.session_state.setdefault(state.STORE, {})
+    for key, value in wanted.items():
+        if st.session_state.get(key) == value:
+            store[key] = value
+        else:
+            state.set_widgets({key: value})
 
 
 def adopt_upload(name: str, content: bytes) -> state.LoadedData:
@@ -97,7 +106,7 @@ def session_file() -> PageFile | None:
 
 
 def upload_into_session(label: str, key: str) -> None:
-    """An uploader whose file becomes the session's data (the page is drawn again with it).
+    """An uploader whose file becomes the session's data (draw it before the widgets that choose the data).
 
     Parameters
     ----------
@@ -113,7 +122,6 @@ def upload_into_session(label: str, key: str) -> None:
     data = state.loaded_data()
     if data is None or data.kind != "upload" or data.digest != bytes_digest(content) or data.name != upload.name:
         adopt_upload(upload.name, content)
-        st.rerun()
 
 
 def example_or_upload(example: str, key: str, label: str) -> PageFile | None:
@@ -136,6 +144,9 @@ def example_or_upload(example: str, key: str, label: str) -> PageFile | None:
     PageFile or None
     """
     st.session_state.setdefault(SOURCE_WIDGETS, {})[f"{key}_source"] = SESSION
+    choice, uploader = st.container(), st.container()  # the choice is shown first but drawn after an upload
+    with uploader:
+        upload_into_session(f"or upload a {label} (it becomes the session's data)", f"{key}_upload")
     session = session_file()
     path = BUNDLED_DATA[example]
     options = [SESSION, EXAMPLE] if session is not None else [EXAMPLE]
@@ -144,8 +155,8 @@ def example_or_upload(example: str, key: str, label: str) -> PageFile | None:
         state.set_widgets({f"{key}_source": default})
     names = {SESSION: f"the session's data: {session.name}" if session is not None else "", EXAMPLE:
              f"this page's example: {path.name}"}
-    source = remembered(st.radio, "data", f"{key}_source", default, options=options, format_func=names.get)
-    upload_into_session(f"or upload a {label} (it becomes the session's data)", f"{key}_upload")
+    with choice:
+        source = remembered(st.radio, "data", f"{key}_source", default, options=options, format_func=names.get)
     if source == SESSION and session is not None:
         return session
     return PageFile(read_table(path), path.name, bundled_path(example))

@@ -104,10 +104,10 @@ def files_block() -> Files | None:
     default = SOURCES[1] if loaded is not None and loaded.kind == "upload" else SOURCES[0]
     source = remembered(st.radio, "files", "risk_source", default, options=SOURCES, format_func=SOURCE_NAMES.get)
     if source == SOURCES[1]:
+        upload_into_session("original file (it becomes the session's data)", "risk_original")
         original = session_file()
         if original is not None:
             st.caption(f"Original: the session's data, {plain(original.name)} ({original.frame.shape[0]:,} rows).")
-        upload_into_session("original file (it becomes the session's data)", "risk_original")
         masked = kept_file("masked file (same rows and columns)", "risk_masked")
         if original is None or masked is None:
             return None
