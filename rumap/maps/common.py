@@ -45,7 +45,7 @@ __all__ = ["COMMON_REPLICATES", "COMMON_RISK", "COMMON_RISK_LABEL", "COMMON_UTIL
            "information_loss", "common_stats", "common_map"]
 
 #: Replicates measured on the common footing (the first ones of the run).
-COMMON_REPLICATES = 20
+COMMON_REPLICATES = 10
 #: The dataset risk measure of the common risk (:data:`rumap.risk.measures.DATASET_RISK_MEASURES`).
 COMMON_RISK = "record-linkage-shared-ties"
 COMMON_RISK_LABEL = "R = share of records re-identified (distance linkage)"
