@@ -201,7 +201,8 @@ with errors_shown():
     elif run:
         jobs.start(PAGE, spec, x)  # in a worker: it goes on if the user leaves this page
     job = jobs.running(PAGE)
-    cancelled = job is not None and st.button("Cancel the simulation", key="em_cancel")
+    cancel_slot = st.empty()  # the button goes once the run has ended
+    cancelled = job is not None and cancel_slot.button("Cancel the simulation", key="em_cancel")
     if cancelled:
         jobs.cancel(PAGE)
         st.info("Simulation cancelled.")
@@ -220,6 +221,7 @@ with errors_shown():
 
         finished = jobs.follow(PAGE, show_progress)
         bar.empty()
+        cancel_slot.empty()
         if finished is not None:
             state.set_current(PAGE, finished)
         analysis = state.current(PAGE)
