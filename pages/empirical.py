@@ -205,7 +205,7 @@ with errors_shown():
     cancelled = job is not None and cancel_slot.button("Cancel the simulation", key="em_cancel")
     if cancelled:
         jobs.cancel(PAGE)
-        st.info("Simulation cancelled.")
+        cancel_slot.info("Simulation cancelled.")
         analysis = state.current(PAGE)
     elif job is not None:
         if not job.is_for(spec):

@@ -77,8 +77,21 @@ def _main(pg):
 
 
 def _choose(pg, label: str, option: str) -> None:
-    pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).first.click()
-    pg.get_by_role("option", name=option, exact=True).click()
+    """Pick ``option`` in the selectbox labelled ``label`` (its list opens again if a rerun closed it)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    box = pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    for _ in range(3):
+        box.click()
+        choice = pg.get_by_role("option", name=option, exact=True)
+        try:
+            choice.wait_for(timeout=10_000)
+        except PlaywrightTimeout:
+            pg.keyboard.press("Escape")
+            _idle(pg)
+            continue
+        choice.click()
+        break
     _idle(pg)
 
 
@@ -157,7 +170,7 @@ def test_two_methods_overlay_on_compare(page):
     _choose(page, "Method", "microaggregation")
     page.get_by_role("button", name="Run simulation").click()
     _idle(page)
-    page.wait_for_selector('[data-testid="stPlotlyChart"] .js-plotly-plot .scatterlayer .trace path', state="attached")
+    page.get_by_test_id("stPlotlyChart").get_by_text("microaggregation / index / max").first.wait_for()
     _keep(page, "micro map")
     _open(page, "Compare")
     page.wait_for_selector('[data-testid="stPlotlyChart"] .js-plotly-plot .scatterlayer .trace path', state="attached")
@@ -180,3 +193,18 @@ def test_two_methods_share_one_pareto_frontier(page):
     assert "share of records re-identified" in measure
     assert re.search(r"\d+ frontier point\(s\) of 29", _main(page).inner_text())  # 20 values of λ² and 9 of k
     page.screenshot(path=str(SHOTS / "session_pareto.png"))
+
+
+def test_a_simulation_can_be_cancelled(page):
+    _open(page, "Empirical map")
+    _choose(page, "Method", "noise")
+    _fill(page, "replicates M", str(REPLICATES + 1))  # settings not run yet
+    page.get_by_role("button", name="Run simulation").click()
+    page.get_by_role("button", name="Cancel the simulation").click()
+    page.get_by_text("Simulation cancelled.").wait_for()
+    _idle(page)
+    assert page.get_by_role("button", name="Cancel the simulation").count() == 0
+    assert "runs on" not in page.get_by_test_id("stSidebar").inner_text()
+    page.screenshot(path=str(SHOTS / "session_simulation_cancelled.png"))
+    _open(page, "Data")
+    assert "runs on" not in page.get_by_test_id("stSidebar").inner_text()  # nothing left running
