@@ -205,8 +205,8 @@ with errors_shown():
     cancelled = job is not None and cancel_slot.button("Cancel the simulation", key="em_cancel")
     if cancelled:
         jobs.cancel(PAGE)
-        cancel_slot.info("Simulation cancelled.")
         analysis = state.current(PAGE)
+        cancel_slot.info("Simulation cancelled." + (" The map below is the last one drawn." if analysis else ""))
     elif job is not None:
         if not job.is_for(spec):
             st.info("A simulation started with other settings is running; its map is shown when it ends.")

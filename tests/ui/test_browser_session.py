@@ -201,7 +201,7 @@ def test_a_simulation_can_be_cancelled(page):
     _fill(page, "replicates M", str(REPLICATES + 1))  # settings not run yet
     page.get_by_role("button", name="Run simulation").click()
     page.get_by_role("button", name="Cancel the simulation").click()
-    page.get_by_text("Simulation cancelled.").wait_for()
+    page.get_by_text("Simulation cancelled. The map below is the last one drawn.").wait_for()
     _idle(page)
     assert page.get_by_role("button", name="Cancel the simulation").count() == 0
     assert "runs on" not in page.get_by_test_id("stSidebar").inner_text()
