@@ -8,6 +8,7 @@ import pytest
 from rumap.maps.common import (
     COMMON_KNOWLEDGE,
     COMMON_REPLICATES,
+    COMMON_RISK,
     COMMON_RISK_LABEL,
     COMMON_UTILITY_LABEL,
     common_stats,
@@ -15,6 +16,7 @@ from rumap.maps.common import (
 )
 from rumap.maps.simulation import SimulationConfig, simulate
 from rumap.masking.microaggregation import microaggregate
+from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import DataSource, EmpiricalSpec
 
 
@@ -80,6 +82,18 @@ def test_common_stats_of_microaggregation_equal_the_hand_computation(data):
         risk, utility = common_stats(data, masked[None])[0]
         assert risk == pytest.approx(linked_by_hand(data, masked))
         assert utility == pytest.approx(1.0 - loss_by_hand(data, masked))
+
+
+@pytest.mark.parametrize("scale", [0.0, 0.05, 0.5, 2.0])
+def test_the_common_risk_is_the_registered_linkage_measure(data, scale):
+    rng = np.random.default_rng(8)
+    masked = data[None] + scale * rng.normal(size=(3, *data.shape)) * data.std(axis=0)
+    masked[2, :5] = masked[2, 5:10]  # duplicates: ties among originals
+    expected = [DATASET_RISK_MEASURES[COMMON_RISK].measure(data, m) for m in masked]
+    np.testing.assert_allclose(common_stats(data, masked)[:, 0], expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(common_stats(data[:, :1], masked[:, :, :1])[:, 0],
+                               [DATASET_RISK_MEASURES[COMMON_RISK].measure(data[:, :1], m) for m in masked[:, :, :1]],
+                               rtol=0, atol=1e-12)
 
 
 def test_every_method_of_a_simulation_has_its_common_curve(data):
