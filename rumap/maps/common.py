@@ -91,7 +91,6 @@ def _loss_batch(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     return np.mean(groups, axis=0)
 
 
-@assumes_valid
 def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     """The share re-identified of each of (r, n, p) masked copies: :data:`COMMON_RISK`, one KD-tree for all copies.
 
@@ -118,6 +117,7 @@ def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     return shares
 
 
+@assumes_valid
 def common_stats(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     """The common risk and utility of each of (r, n, p) masked copies of (n, p) ``original``, shape (r, 2).
 
