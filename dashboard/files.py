@@ -153,7 +153,7 @@ def example_or_upload(example: str, key: str, label: str) -> PageFile | None:
     default = SESSION if session is not None and state.loaded_data().kind == "upload" else EXAMPLE
     if st.session_state.get(f"{key}_source", default) not in options:
         state.set_widgets({f"{key}_source": default})
-    names = {SESSION: f"the session's data: {session.name}" if session is not None else "", EXAMPLE:
+    names = {SESSION: f"the session's data: {plain(session.name)}" if session is not None else "", EXAMPLE:
              f"this page's example: {path.name}"}
     with choice:
         source = remembered(st.radio, "data", f"{key}_source", default, options=options, format_func=names.get)
