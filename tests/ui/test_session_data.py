@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from ui_helpers import shown
 
 from dashboard.files import EXAMPLE, KEPT_FILES, SESSION
+from dashboard.markdown import plain
 from dashboard.state import DATA, SELECTION
 from rumap.io.data import numeric_column_names
 from rumap.risk.linkage import distance_linkage
@@ -122,3 +123,12 @@ def test_the_masked_file_of_the_linkage_page_is_kept_across_pages():
     assert next(m.value for m in at.metric if m.label == "linked correctly") == linked
     at.button(key="risk_masked_forget").click().run()
     assert any("Upload the masked version" in shown(i.value) for i in at.info)
+
+
+def test_the_session_data_is_named_in_plain_text_in_each_pages_choice():
+    at = _app()
+    _upload_on_data(at, "![f](http:127.0.0.1:9).csv")
+    _goto(at, "categorical")
+    label = at.radio(key="cat_source").options[0]
+    assert label.startswith("the session's data: ") and "![f](" not in label  # Markdown would fetch an image
+    assert label == "the session's data: " + plain("![f](http:127.0.0.1:9).csv")
