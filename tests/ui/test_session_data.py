@@ -67,7 +67,7 @@ def test_without_an_upload_the_file_pages_start_from_their_example_and_offer_the
     at = _app()
     _goto(at, "categorical")
     assert at.radio(key="cat_source").value == EXAMPLE
-    assert at.radio(key="cat_source").options == ["the session's data: income (synthetic, Table 1)",
+    assert at.radio(key="cat_source").options == ["the session's data: " + plain("income (synthetic, Table 1)"),
                                                   "this page's example: survey.csv"]
     assert any(line.startswith("Data: survey.csv") for line in _source_lines(at))
 
