@@ -203,7 +203,8 @@ def common_map(method: str, parameter: str, values: np.ndarray, stats: np.ndarra
     -------
     RUMap
         Risk and utility the replicates' means, with their Monte-Carlo standard errors
-        (0 for a single replicate); ``knowledge`` is :data:`COMMON_KNOWLEDGE`.
+        (0 for a single replicate); ``knowledge`` is :data:`COMMON_KNOWLEDGE`. The efficiency is
+        the utility itself: the unmasked data lose nothing, so their utility is 1.
 
     Examples
     --------
@@ -218,5 +219,6 @@ def common_map(method: str, parameter: str, values: np.ndarray, stats: np.ndarra
     mean = stats.mean(axis=0)
     se = stats.std(axis=0, ddof=1) / math.sqrt(m) if m > 1 else np.zeros_like(mean)
     return RUMap(parameter=parameter, values=values, risk=mean[:, 0], utility=mean[:, 1], risk_se=se[:, 0],
-                 utility_se=se[:, 1], risk_label=COMMON_RISK_LABEL, utility_label=COMMON_UTILITY_LABEL,
+                 utility_se=se[:, 1], efficiency=mean[:, 1], risk_label=COMMON_RISK_LABEL,
+                 utility_label=COMMON_UTILITY_LABEL,
                  method=method, knowledge=COMMON_KNOWLEDGE, config=dict(config or {}))

@@ -104,6 +104,7 @@ def test_every_method_of_a_simulation_has_its_common_curve(data):
         common = simulate(data, config).common
         assert (common.risk_label, common.utility_label) == (COMMON_RISK_LABEL, COMMON_UTILITY_LABEL)
         assert common.knowledge == COMMON_KNOWLEDGE and common.method == method
+        np.testing.assert_array_equal(common.efficiency, common.utility)  # the unmasked data's U is 1
         assert common.values.tolist() == [float(v) for v in values]
         assert np.all((common.risk >= 0) & (common.risk <= 1)) and np.all((common.utility >= 0)
                                                                           & (common.utility <= 1))

@@ -67,6 +67,10 @@ def test_compare_overlays_noise_and_microaggregation_on_the_common_measures(kept
     assert info.startswith("2 of 3 chosen maps drawn")
     assert "analytic map" in info and "no masked copies of data" in info
     assert at.number_input(key="compare_max_share").value == pytest.approx(0.05)
+    for scale in ("efficiency", "normalised", "as computed"):  # every utility scale applies to the common U
+        at.radio(key="compare_utility_scale").set_value(scale).run()
+        assert not at.exception and not at.error, [shown(e.value) for e in at.error]
+        assert _trace_names(at) == {"noise map", "micro map"}
     at.number_input(key="compare_max_share").set_value(0.5).run()
     assert not at.exception and not at.error
     text = " ".join(shown(m.value) for m in at.markdown)
