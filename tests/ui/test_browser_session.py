@@ -18,12 +18,14 @@ import pandas as pd
 import pytest
 from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
 
+from rumap.io.data import BUNDLED_DATA
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser_session")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 TIMEOUT_MS = 120_000
-SURVEY = pd.read_csv(ROOT / "rumap" / "io" / "bundled" / "survey.csv")
+SURVEY = pd.read_csv(BUNDLED_DATA["survey (synthetic, households and weights)"])
 ROWS = len(SURVEY)
 #: Enough replicates for the run to outlast a visit to another page.
 REPLICATES = 3000

@@ -12,14 +12,15 @@ from ui_helpers import shown
 from dashboard.files import EXAMPLE, KEPT_FILES, SESSION
 from dashboard.markdown import plain
 from dashboard.state import DATA, SELECTION
-from rumap.io.data import numeric_column_names
+from rumap.io.data import BUNDLED_DATA, numeric_column_names
 from rumap.risk.linkage import distance_linkage
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
-SURVEY = (ROOT / "rumap" / "io" / "bundled" / "survey.csv").read_bytes()
-PERSONS = (ROOT / "rumap" / "io" / "bundled" / "persons.csv").read_bytes()
-ROWS = len(pd.read_csv(ROOT / "rumap" / "io" / "bundled" / "survey.csv"))
+SURVEY_PATH = BUNDLED_DATA["survey (synthetic, households and weights)"]
+PERSONS_PATH = BUNDLED_DATA["persons (synthetic, categorical keys)"]
+SURVEY, PERSONS = SURVEY_PATH.read_bytes(), PERSONS_PATH.read_bytes()
+ROWS = len(pd.read_csv(SURVEY_PATH))
 
 
 def _app() -> AppTest:
@@ -110,7 +111,7 @@ def test_the_masked_file_of_the_linkage_page_is_kept_across_pages():
     assert any("Upload the masked version" in shown(i.value) for i in at.info)
     at.file_uploader(key="risk_masked").set_value(("masked_mine.csv", PERSONS, "text/csv")).run()
     assert not at.exception and not at.error
-    frame = pd.read_csv(ROOT / "rumap" / "io" / "bundled" / "persons.csv")
+    frame = pd.read_csv(PERSONS_PATH)
     keys = numeric_column_names(frame)
     linked = f"{distance_linkage(frame[keys], frame[keys], keys).linked_correctly:.1%}"  # masked = original
     assert next(m.value for m in at.metric if m.label == "linked correctly") == linked
