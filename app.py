@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import state
+from dashboard import jobs, state
 from dashboard.background import page_finished, page_started, warm_up
 from dashboard.uploads import keep_uploads_in_memory
 from dashboard.widgets import app_style
@@ -46,6 +46,7 @@ try:
     # expanded: every page listed (by default the sidebar folds pages past ten under "View N more")
     page = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
                           for i, (path, title, icon) in enumerate(PAGES)], expanded=True)
+    jobs.show_running(page.url_path)  # a simulation left running on its page goes on
     page.run()
 finally:  # also when the run stops early or a newer run replaces it
     page_finished(page_run)

@@ -26,9 +26,10 @@ import sys
 import threading
 import types
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from dashboard.pause import WorkerPause
 
@@ -39,17 +40,26 @@ NICENESS = 10
 #: Seconds between two looks at a run's progress (its end is seen at once).
 POLL = 0.5
 
+#: Cancelled jobs the workers look up at each progress report (a ring of the latest ones).
+CANCEL_SLOTS = 64
+
 _LOCK = threading.Lock()
 _POOL: ProcessPoolExecutor | None = None
 _PROGRESS: dict[int, float] = {}
 _BUSY: dict[int, int] = {}  # process id of a worker computing a map -> its job
 _JOBS = itertools.count()
 _QUEUE = None  # in a worker: where it reports progress
+_CANCELLED = None  # shared with the workers: the ids of cancelled jobs
+_CANCEL_NEXT = itertools.count()
 
 
-def _start_worker(queue) -> None:
-    global _QUEUE
-    _QUEUE = queue
+class RunCancelled(Exception):
+    """Raised in a worker whose run was cancelled, at its next progress report."""
+
+
+def _start_worker(queue, cancelled=None) -> None:
+    global _QUEUE, _CANCELLED
+    _QUEUE, _CANCELLED = queue, cancelled
     lower_priority()
 
 
@@ -78,11 +88,18 @@ def lower_priority() -> str:
         return "none"
 
 
+def _report(job: int, fraction: float) -> None:
+    """A worker's progress report, where a cancelled run stops."""
+    if _CANCELLED is not None and job in _CANCELLED[:]:
+        raise RunCancelled(f"run {job} cancelled")
+    _QUEUE.put(("progress", job, float(fraction)))
+
+
 def _run(job: int, spec, data):
     pid = os.getpid()
     _QUEUE.put(("start", job, pid))
     try:
-        return spec.run(data, progress=lambda fraction: _QUEUE.put(("progress", job, float(fraction))))
+        return spec.run(data, progress=lambda fraction: _report(job, fraction))
     finally:
         _QUEUE.put(("end", job, pid))
 
@@ -158,7 +175,8 @@ def _submit(function, *args):
         return _pool().submit(function, *args)
 
 
-def _discard_pool() -> None:
+def discard_pool() -> None:
+    """Shut the pool down (a worker died): the next run starts a new one."""
     global _POOL
     _PAUSE.resume()
     with _LOCK:
@@ -169,13 +187,14 @@ def _discard_pool() -> None:
 
 
 def _pool() -> ProcessPoolExecutor:
-    global _POOL
+    global _POOL, _CANCELLED
     if _POOL is None:  # called under _LOCK
         context = multiprocessing.get_context("spawn")  # no copy of the server's threads and sessions
         queue = context.Queue()
+        _CANCELLED = context.Array("q", [-1] * CANCEL_SLOTS)
         threading.Thread(target=_listen, args=(queue,), daemon=True, name="rumap-progress").start()
         _POOL = ProcessPoolExecutor(max_workers=WORKERS, mp_context=context, initializer=_start_worker,
-                                    initargs=(queue,))
+                                    initargs=(queue, _CANCELLED))
     return _POOL
 
 
@@ -199,7 +218,67 @@ def warm_up() -> None:
         for _ in range(WORKERS):
             _submit(_ready)
     except (BrokenProcessPool, OSError, RuntimeError):  # the first run starts them again
-        _discard_pool()
+        discard_pool()
+
+
+@dataclass(frozen=True)
+class PoolRun:
+    """A run sent to the pool: its job number (for progress and cancelling) and its future."""
+
+    job: int
+    future: Future
+
+
+def submit(spec, data) -> PoolRun:
+    """Send ``spec.run(data)`` to a worker and return at once; the run goes on whatever the page does.
+
+    Parameters
+    ----------
+    spec : EmpiricalSpec or AnalyticSpec
+    data : ndarray or None
+
+    Returns
+    -------
+    PoolRun
+    """
+    job = next(_JOBS)
+    return PoolRun(job, _submit(_run, job, spec, data))
+
+
+def progress_of(run: PoolRun) -> float | None:
+    """The fraction of ``run`` done, ``None`` while it waits for a free worker.
+
+    Parameters
+    ----------
+    run : PoolRun
+
+    Returns
+    -------
+    float or None
+    """
+    return _PROGRESS.get(run.job)
+
+
+def cancel(run: PoolRun) -> None:
+    """Cancel ``run``: a queued run never starts; a running one stops at its next progress report.
+
+    Parameters
+    ----------
+    run : PoolRun
+    """
+    if not run.future.cancel() and _CANCELLED is not None:
+        _CANCELLED[next(_CANCEL_NEXT) % CANCEL_SLOTS] = run.job
+    _PROGRESS.pop(run.job, None)
+
+
+def forget(run: PoolRun) -> None:
+    """Drop what is kept of a finished run's progress.
+
+    Parameters
+    ----------
+    run : PoolRun
+    """
+    _PROGRESS.pop(run.job, None)
 
 
 def run_in_pool(spec, data, progress: Callable[[float | None], None] | None = None):
@@ -217,16 +296,17 @@ def run_in_pool(spec, data, progress: Callable[[float | None], None] | None = No
     -------
     Analysis
     """
-    job = next(_JOBS)
+    run = None
     try:
-        future = _submit(_run, job, spec, data)
+        run = submit(spec, data)
         while True:
             if progress is not None:
-                progress(_PROGRESS.get(job))
-            if wait([future], timeout=POLL).done:
-                return future.result()
+                progress(progress_of(run))
+            if wait([run.future], timeout=POLL).done:
+                return run.future.result()
     except BrokenProcessPool:  # a worker died (e.g. out of memory): a new pool next time, this run here
-        _discard_pool()
+        discard_pool()
         return spec.run(data, progress=progress)
     finally:
-        _PROGRESS.pop(job, None)
+        if run is not None:
+            forget(run)

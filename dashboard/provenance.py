@@ -140,8 +140,8 @@ def show_kept_sources(analyses: list[Analysis]) -> None:
         st.info("Drawn for " + "; ".join(analysis_words(a) for a in analyses) + ".", icon=":material/dataset:")
 
 
-def show_page_file(name: str, rows: int, what: str = "Data") -> None:
-    """:func:`show_source` for a page that assesses its own file (a bundled example or an upload).
+def show_page_file(name: str, rows: int, what: str = "Data", session: bool = False) -> None:
+    """:func:`show_source` for a page that assesses a file: the session's data or the page's example.
 
     Parameters
     ----------
@@ -151,6 +151,9 @@ def show_page_file(name: str, rows: int, what: str = "Data") -> None:
         Its number of records.
     what : str
         What the file is, e.g. ``"Data"`` or ``"Original and masked files"``.
+    session : bool
+        Whether it is the session's data (else the page's own example or file).
     """
-    show_source(f"{what}: {plain(name)}, n = {rows:,}. The Data page's choice does not apply here.", None,
-                uses_data=False)
+    whose = ("the session's data, as on every page" if session
+             else "this page's own example; the session's data can be chosen instead")
+    show_source(f"{what}: {plain(name)}, n = {rows:,} ({whose}).", None, uses_data=False)

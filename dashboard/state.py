@@ -57,10 +57,12 @@ class Selection:
         return self.values[:, 0]
 
 
-def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None) -> LoadedData:
+def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None,
+               require_numeric: bool = True) -> LoadedData:
     """Read a file held in memory (raises InputError naming the problem) and make it the session's data.
 
-    ``filename`` (default ``name``) chooses the reader by its extension.
+    ``filename`` (default ``name``) chooses the reader by its extension; with
+    ``require_numeric`` a file without a numeric column is refused.
 
     Parameters
     ----------
@@ -72,6 +74,8 @@ def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None
         The file's bytes.
     filename : str, optional
         The name whose extension chooses the reader.
+    require_numeric : bool
+        Refuse a file without a numeric column (the maps need one; categorical keys do not).
 
     Returns
     -------
@@ -79,7 +83,7 @@ def load_bytes(kind: str, name: str, content: bytes, filename: str | None = None
     """
     try:
         frame = read_table_bytes(content, filename or name)
-        if not numeric_column_names(frame) and not text_among_numbers(frame):
+        if require_numeric and not numeric_column_names(frame) and not text_among_numbers(frame):
             raise InputError(f"{name}: no numeric column; the maps need numbers")
     except InputError as exc:
         refuse(f"the new file {name}", str(exc))
@@ -336,7 +340,7 @@ def is_cached(spec) -> bool:
 
 
 def run_cached(spec, data: np.ndarray | None, progress: Callable[[float | None], None] | None = None,
-               in_pool: bool = False) -> Analysis:
+               in_pool: bool = False, compute: Callable[[], Analysis] | None = None) -> Analysis:
     """Run a specification, reusing the result for the same data digest and configuration.
 
     Results on uploaded data are kept in the session's cache only; those of
@@ -352,17 +356,19 @@ def run_cached(spec, data: np.ndarray | None, progress: Callable[[float | None],
     in_pool : bool
         Run in a worker process (:func:`dashboard.background.run_in_pool`), for long runs: the server
         keeps drawing the other sessions' pages meanwhile.
+    compute : callable, optional
+        Gives the result instead of running ``spec`` (one computed already).
 
     Returns
     -------
     Analysis
     """
-    if in_pool:
+    if compute is None and in_pool:
         from dashboard.background import run_in_pool
 
         def compute() -> Analysis:
             return run_in_pool(spec, data, progress)
-    else:
+    elif compute is None:
         def compute() -> Analysis:
             return spec.run(data, progress=None if progress is None else (lambda f: progress(f)))
     store = _cache_for(spec)
@@ -375,6 +381,17 @@ def run_cached(spec, data: np.ndarray | None, progress: Callable[[float | None],
     result = compute()  # outside the lock: a long run must not hold up the other sessions
     with _SHARED_LOCK:
         return store.get_or_compute(key, lambda: result)
+
+
+def keep_result(spec, analysis: Analysis) -> None:
+    """Keep the result of ``spec`` computed elsewhere (a run that outlived its page) where :func:`run_cached` finds it.
+
+    Parameters
+    ----------
+    spec : AnalyticSpec or EmpiricalSpec
+    analysis : Analysis
+    """
+    run_cached(spec, None, compute=lambda: analysis)
 
 
 #: Session-state key of the session's cache of drawn figures.

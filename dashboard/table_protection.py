@@ -23,6 +23,7 @@ from dashboard.code import script
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
+from dashboard.provenance import show_page_file
 from dashboard.widgets import keep_controls, number, plot, remembered, reproduce_code, selectbox
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.io.data import numeric_column_names
@@ -348,6 +349,7 @@ def microdata_section() -> None:
     if file is None:
         st.info("Upload a microdata file, or choose the bundled example.")
         return
+    show_page_file(file.name, int(file.frame.shape[0]), "Microdata", session=file.session)
 
     def layer_labels(variable: str) -> list[str]:
         return [*sorted(file.frame[variable].dropna().astype(str).str.strip().unique(), key=code_order), TOTAL_LABEL]

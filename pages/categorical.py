@@ -487,7 +487,7 @@ with errors_shown():
     if source is None:
         st.info("Upload the microdata file to assess, or choose the bundled example.")
         st.stop()
-    show_page_file(source.name, int(source.frame.shape[0]))
+    show_page_file(source.name, int(source.frame.shape[0]), session=source.session)
     columns = [str(c) for c in source.frame.columns]
     with st.sidebar:
         settings = settings_block(columns)

@@ -12,11 +12,15 @@ from dashboard.provenance import show_kept_sources
 from dashboard.risk_bound import MSE_MEASURE, analysis_key, max_risk_input, spec_key
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot, remembered, table
+from rumap.maps.common import COMMON_RISK_LABEL
 from rumap.maps.recommend import DECISIONS
 from rumap.present.figures import UTILITY_SCALES, comparison_figure, utility_on_scale
 from rumap.present.numbers import format_number, format_risk
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.present.statements import uncertainty_phrase
+
+#: The tolerable share of records re-identified before the user sets one.
+COMMON_FIRST_BOUND = 0.05
 
 st.title("Compare kept maps")
 kept = state.analyses()
@@ -33,6 +37,10 @@ with errors_shown():
     bounds: dict[str, float] = {}
     with cols[0]:
         for n, key in enumerate(dict.fromkeys(keys)):  # one bound per risk measure and units: never crossed
+            if key == COMMON_RISK_LABEL:  # a share of the records, whatever the method
+                bounds[key] = max_risk_input("compare_max_share", key, default=COMMON_FIRST_BOUND,
+                                             label="Tolerable share of records re-identified", high=1.0)
+                continue
             own = next((a.max_risk for a, k in zip(owners, keys, strict=True)
                         if k == key and a.max_risk and analysis_key(a) == key), None)
             label = "Maximum tolerable risk" if n == 0 else f"Maximum tolerable risk ({n + 1})"

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state
+from dashboard.files import offer_everywhere
 from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain, plain_list
 from dashboard.provenance import show_session_data
@@ -53,9 +54,13 @@ else:
             with errors_shown():
                 state.load_bytes("upload", upload.name, content)
                 st.session_state.pop("data_columns", None)
+                offer_everywhere()
             if state.loaded_data() is None or state.loaded_data().digest != bytes_digest(content):
                 show_session_data(state.selection())  # the earlier selection stays, named as such
                 st.stop()
+    elif loaded is not None and loaded.kind == "upload":
+        st.caption(f"In use: {plain(loaded.name)}, uploaded earlier in this session (kept in its memory). "
+                   "Upload another file to replace it.")
 
 data = state.loaded_data()
 if data is None:
@@ -108,4 +113,5 @@ with errors_shown():
     tables = [summary_table(chosen.values[:, j]).set_index("statistic")["value"].rename(col)
               for j, col in enumerate(columns)]
     st.dataframe(pd.concat(tables, axis=1), width="content")
-    st.success(f"Using {plain_list(columns)} (n = {chosen.values.shape[0]}). The map pages now start from these data.")
+    st.success(f"Using {plain_list(columns)} (n = {chosen.values.shape[0]}). The map pages now start from these data; "
+               f"the pages that assess a file offer {plain(data.name)} as the session's data.")

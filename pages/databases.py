@@ -21,6 +21,7 @@ from dashboard.code import command, script
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
+from dashboard.provenance import show_page_file
 from dashboard.widgets import (
     errors_shown,
     keep_controls,
@@ -279,6 +280,7 @@ with errors_shown():
     if file is None:
         st.info("Upload the database file, or choose the bundled example.")
         st.stop()
+    show_page_file(file.name, int(file.frame.shape[0]), session=file.session)
     with st.sidebar:
         settings = settings_block(file)
     database = numeric_column(file.frame, settings.value, source=file.name)[: settings.records]

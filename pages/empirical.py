@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from dashboard import state
+from dashboard import jobs, state
 from dashboard.markdown import plain_list
 from dashboard.progress import ThrottledProgress
 from dashboard.provenance import show_session_data
@@ -24,6 +24,8 @@ from rumap.present.report import csv_text
 from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import EmpiricalSpec
 
+#: The page's name for its runs and the map it shows.
+PAGE = "empirical"
 TARGETS = ["max", "min", "p1", "p10", "p50", "p90", "p99"]
 #: What R measures: the snooper's error on targets (Eq 12), or a share of records re-identified or disclosed.
 RISK_KINDS = ["snooper's MSE on targets (Eq 12)", "share of records re-identified or disclosed"]
@@ -198,21 +200,40 @@ with errors_shown():
     spec.config()  # validates now, so a bad setting shows before the run
 
     run = st.button("Run simulation", type="primary", key="em_run")
-    if run or state.is_cached(spec):
+    if run and state.is_cached(spec):
+        jobs.cancel(PAGE)  # the map asked for is at hand: a run for other settings is no longer wanted
+    elif run:
+        jobs.start(PAGE, spec, x)  # in a worker: it goes on if the user leaves this page
+    job = jobs.running(PAGE)
+    cancel_slot = st.empty()  # the button goes once the run has ended
+    cancelled = job is not None and cancel_slot.button("Cancel the simulation", key="em_cancel")
+    if cancelled:
+        jobs.cancel(PAGE)
+        analysis = state.current(PAGE)
+        cancel_slot.info("Simulation cancelled." + (" The map below is the last one drawn." if analysis else ""))
+    elif job is not None:
+        if not job.is_for(spec):
+            st.info("A simulation started with other settings is running; its map is shown when it ends.")
         bar = st.progress(0.0, text="Simulating…")
         shown = ThrottledProgress(bar)
 
-        def show_progress(fraction: float | None) -> None:
+        def show_progress(fraction: float | None, seconds: float) -> None:
             if fraction is None:
                 shown.update(0.0, "Waiting for a free worker (other maps are being computed)…")
             else:
-                shown.update(fraction, "Simulating…")
+                shown.update(fraction, "Simulating… (you may open other pages meanwhile: it goes on)")
 
-        analysis = state.run_cached(spec, x, progress=show_progress, in_pool=True)
+        finished = jobs.follow(PAGE, show_progress)
         bar.empty()
-        state.set_current("empirical", analysis)
+        cancel_slot.empty()
+        if finished is not None:
+            state.set_current(PAGE, finished)
+        analysis = state.current(PAGE)
+    elif state.is_cached(spec):
+        analysis = state.run_cached(spec, x)
+        state.set_current(PAGE, analysis)
     else:
-        analysis = state.current("empirical")
+        analysis = state.current(PAGE)
         if analysis is not None:
             st.info("The settings changed: press “Run simulation” to update the map below.")
 

@@ -306,7 +306,7 @@ with errors_shown():
     if sample is None:
         st.info("Upload the sample file to assess, or choose the bundled example.")
         st.stop()
-    show_page_file(sample.name, int(sample.frame.shape[0]))
+    show_page_file(sample.name, int(sample.frame.shape[0]), session=sample.session)
     with st.sidebar:
         settings = settings_block(list(sample.frame.columns), int(sample.frame.shape[0]))
     if not settings.key:

@@ -13,18 +13,23 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from dashboard import state
 from dashboard.code import bundled_path, command, script
+from dashboard.files import SOURCE_WIDGETS, kept_file, session_file, upload_into_session
 from dashboard.markdown import plain
 from dashboard.provenance import show_page_file
 from dashboard.widgets import errors_shown, multiselect, number, remembered, reproduce_code, selectbox, slider
 from rumap.errors import InputError
-from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table, read_table_bytes
+from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table
 from rumap.masking.noise import NoiseSpec, add_noise
 from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
 from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 SOURCES = ["example (persons + noise)", "upload two files"]
+#: What each choice of :data:`SOURCES` reads on the page.
+SOURCE_NAMES = {SOURCES[0]: "example (persons + noise)",
+                SOURCES[1]: "the session's data and its masked version (uploaded)"}
 #: Noise variances of the example, as shares of each variable's variance.
 NOISE_LEVELS = [0.0, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
 #: The seed of the example's noise.
@@ -88,21 +93,26 @@ def example_files(noise: float) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def files_block() -> Files | None:
-    """The example or two uploaded files; ``None`` while an upload is missing.
+    """The example, or the session's data and its masked version (kept in memory); ``None`` while one is missing.
 
     Returns
     -------
     Files or None
     """
-    source = remembered(st.radio, "files", "risk_source", SOURCES[0], options=SOURCES)
+    st.session_state.setdefault(SOURCE_WIDGETS, {})["risk_source"] = SOURCES[1]
+    loaded = state.loaded_data()
+    default = SOURCES[1] if loaded is not None and loaded.kind == "upload" else SOURCES[0]
+    source = remembered(st.radio, "files", "risk_source", default, options=SOURCES, format_func=SOURCE_NAMES.get)
     if source == SOURCES[1]:
-        up_original = st.file_uploader("original file", key="risk_original")
-        up_masked = st.file_uploader("masked file (same rows and columns)", key="risk_masked")
-        if up_original is None or up_masked is None:
+        upload_into_session("original file (it becomes the session's data)", "risk_original")
+        original = session_file()
+        if original is not None:
+            st.caption(f"Original: the session's data, {plain(original.name)} ({original.frame.shape[0]:,} rows).")
+        masked = kept_file("masked file (same rows and columns)", "risk_masked")
+        if original is None or masked is None:
             return None
-        return Files(read_table_bytes(up_original.getvalue(), up_original.name),
-                     read_table_bytes(up_masked.getvalue(), up_masked.name), up_masked.name, up_original.name,
-                     up_masked.name)
+        return Files(original.frame, masked.frame, f"{original.name} and {masked.name}", original.path,
+                     masked.path)
     noise = remembered(st.select_slider, "noise variance (share of each variable's variance)", "risk_noise", 0.05,
                        options=NOISE_LEVELS)
     original, masked = example_files(noise)
@@ -260,9 +270,11 @@ with errors_shown():
     with st.sidebar:
         files = files_block()
     if files is None:
-        st.info("Upload the original file and its masked version.")
+        st.info("Upload the masked version of the session's data (and the original, if it is not the session's "
+                "data yet).")
         st.stop()
-    show_page_file(files.label, int(files.original.shape[0]), "Original and masked files")
+    show_page_file(files.label, int(files.original.shape[0]), "Original and masked files",
+                   session=files.noise is None)
     if files.original.shape[0] != files.masked.shape[0]:
         raise InputError(f"the original has {files.original.shape[0]} rows but the masked file has "
                          f"{files.masked.shape[0]}")

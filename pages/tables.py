@@ -17,6 +17,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.code import command, script
+from dashboard.files import kept_file
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.table_protection import microdata_section
@@ -31,7 +32,6 @@ from dashboard.widgets import (
     selectbox,
     slider,
 )
-from rumap.io.data import read_table_bytes
 from rumap.io.tables import contributions_from_frame, published_table_from_frame
 from rumap.maps.tables import default_rounding_base
 from rumap.present.plotting import ru_map_figure
@@ -63,7 +63,7 @@ class Upload:
 
 
 def upload_block(label: str, key: str, help_text: str) -> Upload | None:
-    """A file uploader; ``None`` without a file (the tab then uses its example).
+    """A file uploader whose file the session keeps; ``None`` without one (the tab then uses its example).
 
     Parameters
     ----------
@@ -74,10 +74,8 @@ def upload_block(label: str, key: str, help_text: str) -> Upload | None:
     -------
     Upload or None
     """
-    upload = st.file_uploader(label, type=TABLE_TYPES, key=key, help=help_text)
-    if upload is None:
-        return None
-    return Upload(read_table_bytes(upload.getvalue(), upload.name), upload.name)
+    file = kept_file(label, key, type=TABLE_TYPES, help=help_text)  # kept in memory across pages
+    return None if file is None else Upload(file.frame, file.name)
 
 
 def _fmt(value: float) -> str:

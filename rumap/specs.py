@@ -464,7 +464,7 @@ class EmpiricalSpec:
 
         result = simulate(arr, self.config(), progress=None if progress is None else report)
         return Analysis(spec=self, maps=tuple(result.maps), optima=(), replicates=result.replicate_risks,
-                        n_records=result.n_records)
+                        n_records=result.n_records, common=result.common)
 
     def title(self) -> str:
         method = self.simulation.method
@@ -545,6 +545,10 @@ class Analysis:
         A simulation's risk per replicate, one per map: the recommendation's uncertainty comes from it.
     n_records : int, optional
         The number of records of the data masked.
+    common : RUMap, optional
+        A simulated map's replicates on the measures every masking method shares
+        (:mod:`rumap.maps.common`): any two analyses that have one overlay. ``None``
+        for a map with no masked data (an analytic map) or measured its own way only.
     """
 
     spec: AnalyticSpec | EmpiricalSpec
@@ -556,6 +560,7 @@ class Analysis:
     replicates: tuple = field(default=(), compare=False, repr=False)
     n_records: int | None = field(default=None, compare=False, repr=False)
     _decided: dict = field(default_factory=dict, compare=False, repr=False)
+    common: RUMap | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "maps", tuple(self.maps))
@@ -650,7 +655,8 @@ class Analysis:
         return json_safe({"name": self.name, "spec": spec, "maps": maps,
                           "optima": [{"state": o.state, "max_risk": o.max_risk, **(o.to_dict() or {"reachable": False})}
                                      for o in self.optima],
-                          "crossings": [c.to_dict() for c in self.crossings]})
+                          "crossings": [c.to_dict() for c in self.crossings],
+                          "common": None if self.common is None else self.common.to_dict()})
 
 
 

@@ -61,6 +61,7 @@ from rumap.maps.attacks import (
     risk_estimate,
     rounding_resolution,
 )
+from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
 from rumap.maps.methods import METHODS, _noise_spec
 from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
 from rumap.maps.utility import (
@@ -291,6 +292,7 @@ class _ChunkOutput:
     squared_errors: np.ndarray  # (r, g, a)
     utility_stats: np.ndarray  # (r, g, s)
     dataset_risk: np.ndarray  # (r, g, d)
+    common: np.ndarray  # (r, g, 2): the common measures (rumap.maps.common), NaN past COMMON_REPLICATES
 
 
 def _check_budget(shape: tuple[int, int], config: SimulationConfig, budget: WorkBudget = DEFAULT_BUDGET) -> None:
@@ -355,6 +357,8 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
     errors = np.empty((len(reps), len(grid), n_attacks))
     stats_list = []
     risks = np.empty((len(reps), len(grid), len(config.risk_measures)))
+    common = np.full((len(reps), len(grid), 2), np.nan)
+    measured = np.flatnonzero(np.asarray(reps) < COMMON_REPLICATES)
     for g, j in enumerate(grid):
         masked, (mean, var) = masker(int(j))  # (r, n, p) and its column moments, each (r, p)
         column = masked[:, :, c]
@@ -365,7 +369,9 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
         stats_list.append(measure.stats(masked, plan.reference, (mean, var)))
         for d, name in enumerate(config.risk_measures):
             risks[:, g, d] = [float(DATASET_RISK_MEASURES[name].measure(plan.x, masked[i])) for i in range(masked.shape[0])]
-    return _ChunkOutput(np.asarray(reps), np.asarray(grid), errors, np.stack(stats_list, axis=1), risks)
+        if measured.size:
+            common[measured, g, :] = common_stats(plan.x, masked[measured])
+    return _ChunkOutput(np.asarray(reps), np.asarray(grid), errors, np.stack(stats_list, axis=1), risks, common)
 
 
 def _units(plan: _Plan, n_records: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -392,6 +398,9 @@ class SimulationResult:
         With ``risk_se`` and ``utility_se`` (Monte-Carlo standard errors; 95%
         bands are ``+- 1.96 SE``) and ``config`` (the run's config plus the
         target's record, rank and value).
+    common : RUMap
+        The same masked replicates on the measures every method shares
+        (:mod:`rumap.maps.common`), so that maps of different methods overlay.
     config : SimulationConfig
     n_records, n_columns : int
     elapsed : float
@@ -408,6 +417,7 @@ class SimulationResult:
     n_columns: int
     elapsed: float = field(default=0.0, compare=False)
     replicate_risks: tuple = field(default=(), compare=False, repr=False)
+    common: RUMap | None = None
 
     def __eq__(self, other: object) -> bool:
         """Equal when every number, label and the config are equal (``elapsed`` aside)."""
@@ -487,6 +497,8 @@ class SimulationResult:
                    if "target_value" in m.config else {}),
             })
         out: dict[str, Any] = {"curves": curves, "config": self.config.to_dict(), "n": self.n_records}
+        if self.common is not None:
+            out["common"] = curve_dict(self.common, CURVE_KEYS)
         publication = self.lambda_publication()
         if publication:
             out["lambda_publication"] = publication
@@ -500,10 +512,12 @@ def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> Simul
     errors = np.empty((m_eff, n_grid, n_attacks))
     stats = None
     risks = np.empty((m_eff, n_grid, len(config.risk_measures)))
+    common = np.empty((m_eff, n_grid, 2))
     for out in outputs:
         idx = np.ix_(out.replicates, out.grid)
         errors[idx] = out.squared_errors
         risks[idx] = out.dataset_risk
+        common[idx] = out.common
         if stats is None:
             stats = np.empty((m_eff, n_grid, out.utility_stats.shape[2]))
         stats[idx] = out.utility_stats
@@ -542,8 +556,10 @@ def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> Simul
         maps.append(RUMap(**base, risk=values.mean(axis=0), risk_se=se, risk_label=f"R = {name}",
                           knowledge=name, config=run_config))
         samples.append(ReplicateRisk(values, reciprocal=False))
+    shared = common_map(config.method, config.parameter, base["values"], common[:min(m_eff, COMMON_REPLICATES)],
+                        run_config)
     return SimulationResult(maps=maps, config=config, n_records=plan.x.shape[0], n_columns=plan.x.shape[1],
-                            elapsed=elapsed, replicate_risks=tuple(samples))
+                            elapsed=elapsed, replicate_risks=tuple(samples), common=shared)
 
 
 def _collect(finished, progress, total) -> list[_ChunkOutput]:

@@ -1,0 +1,224 @@
+"""Measures of risk and utility shared by every masking method, so that any two empirical maps overlay.
+
+Each empirical map measures R and U its own way (the snooper's error on a
+target, Eq 14's utility of the mean, ``1 - SSE/SST``, ...), and additive
+noise, microaggregation and rank swapping are best described by different
+ones. Every simulated map therefore also measures each masked replicate on one
+footing:
+
+- **risk**: the share of records re-identified by distance-based record linkage
+  on all the chosen columns (standardised; a tie among t originals counts
+  1/t, the chance of an intruder who picks one of them), Domingo-Ferrer &
+  Torra (2004), Section 2.1;
+- **utility**: ``U = 1 - IL``, with ``IL`` the mean over the statistics' groups
+  (column means, column variances and, with two columns or more, the pairwise
+  correlations) of the mean relative change ``min(1, |s' - s| / |s|)`` of the
+  group's statistics (a statistic that is 0 in the original counts 0 if it
+  stays 0, else 1). The relative changes of means, variances and correlations
+  are the information-loss measures of Domingo-Ferrer & Torra (2001); capped
+  at 1, each group weighs the same and ``U`` lies in [0, 1], 1 for unchanged
+  statistics.
+
+Both are averaged over the first :data:`COMMON_REPLICATES` replicates (a
+deterministic method has one), with Monte-Carlo standard errors.
+
+References
+----------
+Domingo-Ferrer & Torra (2001), "A quantitative comparison of disclosure control
+methods for microdata", Section 3 (information loss); Domingo-Ferrer & Torra
+(2004), "Disclosure risk assessment in statistical data protection", Section 2.1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from rumap._validation import DataMatrix, assumes_valid, validate_params
+from rumap.result import RUMap
+from rumap.risk.linkage.distance import TIE_RTOL
+
+__all__ = ["COMMON_REPLICATES", "COMMON_RISK", "COMMON_RISK_LABEL", "COMMON_UTILITY_LABEL", "COMMON_KNOWLEDGE",
+           "information_loss", "common_stats", "common_map"]
+
+#: Replicates measured on the common footing (the first ones of the run).
+COMMON_REPLICATES = 10
+#: The dataset risk measure the common risk equals (:data:`rumap.risk.measures.DATASET_RISK_MEASURES`).
+COMMON_RISK = "record-linkage-shared-ties"
+COMMON_RISK_LABEL = "R = share of records re-identified (distance linkage)"
+COMMON_UTILITY_LABEL = "U = 1 − relative change of means, variances, correlations"
+#: A relative change of a statistic within this is rounding, not a change.
+ROUNDING = 1e-12
+#: The ``knowledge`` of a common curve (the intruder links records on every chosen column).
+COMMON_KNOWLEDGE = "common measures"
+
+
+def _capped_change(masked: np.ndarray, original: np.ndarray) -> np.ndarray:
+    """``min(1, |s' - s| / |s|)`` elementwise; where ``s == 0``: 0 if ``s'`` is 0 too, else 1.
+
+    A change within rounding (``1e-12`` of the statistic) is no change: unmasked data lose nothing.
+    """
+    scale = np.abs(original)
+    change = np.abs(masked - original)
+    change = np.where(change <= ROUNDING * scale, 0.0, change)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(scale > 0, change / np.where(scale > 0, scale, 1.0), np.where(change > 0, 1.0, 0.0))
+    return np.minimum(1.0, np.nan_to_num(ratio, nan=1.0))  # a correlation undefined in the masked data: lost
+
+
+def _correlations(data: np.ndarray) -> np.ndarray:
+    """The upper-triangle correlations of (r, n, p) data, shape (r, p(p-1)/2)."""
+    centred = data - data.mean(axis=1, keepdims=True)
+    cov = np.einsum("rni,rnj->rij", centred, centred)
+    sd = np.sqrt(np.einsum("rii->ri", cov))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        corr = cov / (sd[:, :, None] * sd[:, None, :])
+    iu = np.triu_indices(data.shape[2], k=1)
+    return corr[:, iu[0], iu[1]]
+
+
+def _loss_batch(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
+    """The information loss ``IL`` of each of (r, n, p) masked copies of (n, p) ``original``, shape (r,)."""
+    x = original[None]
+    groups = [_capped_change(masked.mean(axis=1), x.mean(axis=1)).mean(axis=1),
+              _capped_change(masked.var(axis=1, ddof=1), x.var(axis=1, ddof=1)).mean(axis=1)]
+    if original.shape[1] > 1:
+        groups.append(_capped_change(_correlations(masked), _correlations(x)).mean(axis=1))
+    return np.mean(groups, axis=0)
+
+
+def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
+    """The share re-identified of each of (r, n, p) masked copies: :data:`COMMON_RISK`, one KD-tree for all copies.
+
+    The same links as :func:`rumap.risk.linkage.linkage_risk_distance_shared_ties` (keys standardised by
+    the original's mean and sd, squared Euclidean distance, a tie within :data:`TIE_RTOL` among t
+    originals counting 1/t), without building the tree and checking the files again for every copy.
+    """
+    mean, sd = original.mean(axis=0), original.std(axis=0, ddof=1)
+    sd = np.where(sd > 0, sd, 1.0)
+    z_original = (original - mean) / sd
+    tree = cKDTree(z_original)
+    rows = np.arange(original.shape[0])
+    shares = np.empty(masked.shape[0])
+    for i in range(masked.shape[0]):
+        z = (masked[i] - mean) / sd
+        own = ((z - z_original) ** 2).sum(axis=1)
+        dist, idx = tree.query(z, k=2)
+        other = np.where(idx[:, 0] == rows, dist[:, 1], dist[:, 0]) ** 2
+        correct = own < other * (1.0 - TIE_RTOL)
+        tied = np.flatnonzero(~correct & (own <= other * (1.0 + TIE_RTOL)))
+        sizes = tree.query_ball_point(z[tied], r=np.sqrt(own[tied] * (1.0 + TIE_RTOL)) * (1 + 1e-12) + 1e-300,
+                                      return_length=True) if tied.size else np.zeros(0)
+        shares[i] = (correct.sum() + np.sum(1.0 / np.maximum(np.asarray(sizes, dtype=float), 1.0))) / z.shape[0]
+    return shares
+
+
+@assumes_valid
+def common_stats(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
+    """The common risk and utility of each of (r, n, p) masked copies of (n, p) ``original``, shape (r, 2).
+
+    Parameters
+    ----------
+    original : ndarray, shape (n, p)
+    masked : ndarray, shape (r, n, p)
+
+    Returns
+    -------
+    ndarray, shape (r, 2)
+        Column 0 the share re-identified, column 1 ``U = 1 - IL``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.maps.common import common_stats
+    >>> x = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]])
+    >>> common_stats(x, np.stack([x, x[::-1]]))  # unmasked: all re-identified; reversed: none, nothing lost
+    array([[1., 1.],
+           [0., 1.]])
+    """
+    return np.column_stack([_linked_shares(original, masked), 1.0 - _loss_batch(original, masked)])
+
+
+def _loss_example() -> dict[str, Any]:
+    x = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]])
+    return {"original": x, "masked": x * [1.0, 2.0]}
+
+
+@validate_params({"original": DataMatrix(min_rows=2, ndim=(2,)),
+                  "masked": DataMatrix(min_rows=2, ndim=(2,), masked_of="original")}, example=_loss_example)
+def information_loss(original: np.ndarray, masked: np.ndarray) -> float:
+    """The information loss ``IL`` of a masked file: the mean relative change of means, variances, correlations.
+
+    Each group of statistics (column means; column variances, ddof 1; with two
+    columns or more, the pairwise correlations) contributes the mean of
+    ``min(1, |s' - s| / |s|)`` over its statistics, and ``IL`` is the mean over
+    the groups; the common utility of :func:`common_map` is ``1 - IL``.
+
+    Parameters
+    ----------
+    original, masked : ndarray, shape (n, p)
+        Row i of ``masked`` is the masked version of row i of ``original``.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0 when every statistic is unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.maps.common import information_loss
+    >>> x = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]])
+    >>> information_loss(x, x[::-1])  # the same records in another order: nothing lost
+    0.0
+    >>> information_loss(x, x + [0.0, 0.25])  # column 2's mean 2.5 -> 2.75: (0 + 0.1) / 2 for means, / 3 groups
+    0.016666666666666666
+    """
+    return float(_loss_batch(np.asarray(original, dtype=float), np.asarray(masked, dtype=float)[None])[0])
+
+
+@assumes_valid
+def common_map(method: str, parameter: str, values: np.ndarray, stats: np.ndarray,
+               config: Mapping[str, Any] | None = None) -> RUMap:
+    """The common curve of a simulated map from its replicates' common measures (:func:`common_stats`).
+
+    Parameters
+    ----------
+    method : str
+        The masking method.
+    parameter : str
+        Its parameter.
+    values : ndarray, shape (g,)
+        The parameter's values.
+    stats : ndarray, shape (m, g, 2)
+        Each measured replicate's share re-identified and ``1 - IL`` at each value.
+    config : mapping, optional
+        The run's configuration.
+
+    Returns
+    -------
+    RUMap
+        Risk and utility the replicates' means, with their Monte-Carlo standard errors
+        (0 for a single replicate); ``knowledge`` is :data:`COMMON_KNOWLEDGE`. The efficiency is
+        the utility itself: the unmasked data lose nothing, so their utility is 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.maps.common import common_map
+    >>> stats = np.array([[[1.0, 1.0], [0.5, 0.9]], [[1.0, 1.0], [0.3, 0.7]]])  # 2 replicates x 2 values
+    >>> m = common_map("noise", "lambda2", np.array([0.0, 1.0]), stats)
+    >>> m.risk.tolist(), m.utility.tolist(), m.risk_se.round(3).tolist()
+    ([1.0, 0.4], [1.0, 0.8], [0.0, 0.1])
+    """
+    m = stats.shape[0]
+    mean = stats.mean(axis=0)
+    se = stats.std(axis=0, ddof=1) / math.sqrt(m) if m > 1 else np.zeros_like(mean)
+    return RUMap(parameter=parameter, values=values, risk=mean[:, 0], utility=mean[:, 1], risk_se=se[:, 0],
+                 utility_se=se[:, 1], efficiency=mean[:, 1], risk_label=COMMON_RISK_LABEL,
+                 utility_label=COMMON_UTILITY_LABEL,
+                 method=method, knowledge=COMMON_KNOWLEDGE, config=dict(config or {}))
