@@ -1,0 +1,99 @@
+"""The release step at a point of an empirical R-U map: its method, the value chosen, its columns and its seed.
+
+An empirical map (:class:`rumap.specs.EmpiricalSpec`) masks its data's columns
+with a method of :data:`rumap.maps.methods.METHODS` over a grid of one
+parameter; the step of a release plan that applies that method at one of the
+grid's values, with the map's options and seed, is what an agency releases
+after reading the map. The step's method and its map are one record of
+:data:`rumap.release.apply.STEP_METHODS` (``map_method``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rumap._validation import InstanceOf, validate_params
+from rumap.errors import InputError
+from rumap.maps.methods import METHODS
+from rumap.release.apply import STEP_METHODS
+from rumap.release.plan import Step
+from rumap.specs import DataSource, EmpiricalSpec
+
+__all__ = ["step_from_spec"]
+
+
+def _noise_parameters(options: dict[str, Any], value: float, columns: tuple[str, ...]) -> dict[str, Any]:
+    size = "lambda2_frac" if options["relative"] else "lambda2"
+    column = int(options["unequal_column"])
+    if not 0 <= column < len(columns):
+        raise InputError(f"unequal_column {column} is not one of the map's {len(columns)} column(s)")
+    return {size: value, "correlated": bool(options["correlated"]),
+            **{k: options[k] for k in ("truncate_below", "truncate_above", "unequal_above", "unequal_below",
+                                       "unequal_factor")},
+            "unequal_column": columns[column]}
+
+
+#: The step's parameters from the map's options and the value chosen, by map method.
+_PARAMETERS = {
+    "noise": _noise_parameters,
+    "microaggregation": lambda options, value, columns: {"k": value, **{k: options[k] for k in
+                                                                          ("algorithm", "standardize", "criterion")}},
+    "rankswap": lambda options, value, columns: {"swap_percent": value},
+}
+
+
+def _example_spec() -> EmpiricalSpec:
+    import numpy as np
+
+    x = np.arange(1.0, 11.0)[:, None]
+    return EmpiricalSpec(simulation={"method": "microaggregation", "values": [2, 3, 5], "replicates": 2},
+                         data=DataSource.of("inline", "example", ["income"], x))
+
+
+@validate_params({"spec": InstanceOf(EmpiricalSpec, "an EmpiricalSpec"),
+                  "value": InstanceOf((int, float), "a number")},
+                 example=lambda: {"spec": _example_spec(), "value": 3.0})
+def step_from_spec(spec: EmpiricalSpec, value: float) -> Step:
+    """The release step that applies an empirical map's masking at one value of its grid.
+
+    Parameters
+    ----------
+    spec : EmpiricalSpec
+        The map: its method, options, columns and seed.
+    value : float
+        The parameter's value (one of the grid's, or any valid value of the
+        method's parameter): λ² or its fraction of each column's variance for
+        noise, k for microaggregation, the swap window in % for rank swapping.
+
+    Returns
+    -------
+    Step
+        Its method, parameters (the map's options filled in), the map's columns
+        and the map's seed.
+
+    Raises
+    ------
+    InputError
+        The map's method has no release step, or the value does not suit it
+        (a k that is not a whole number).
+
+    Examples
+    --------
+    >>> step = step_from_spec(_example_spec(), 3.0)
+    >>> step.to_dict()
+    {'method': 'microaggregation', 'parameters': {'k': 3, 'algorithm': 'mdav', 'standardize': False, \
+'criterion': 'pc1'}, 'columns': ['income'], 'seed': None}
+    """
+    config = spec.simulation
+    methods = [name for name, record in STEP_METHODS.items() if record.map_method == config.method]
+    if not methods or config.method not in _PARAMETERS:
+        raise InputError(f"the map's method {config.method!r} has no release step")
+    if not math.isfinite(value):
+        raise InputError(f"value must be a finite number, got {value!r}")
+    if METHODS[config.method].integer_grid and value != int(value):
+        raise InputError(f"value must be a whole k for {config.method}, got {value!r}")
+    columns = tuple(spec.data.columns)
+    parameters = _PARAMETERS[config.method](dict(config.method_options), float(value), columns)
+    record = STEP_METHODS[methods[0]]
+    return Step(methods[0], parameters, columns=columns, seed=int(config.seed) if record.random else None)
