@@ -24,6 +24,7 @@ import streamlit as st
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, WRITERS, table_bytes
 from rumap.present.commands import shown_path
+from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.release.apply import ReleaseResult, apply_plan
 from rumap.release.from_map import step_from_spec
 from rumap.release.plan import ReleasePlan, Step, read_plan
@@ -128,7 +129,7 @@ def load_plan(content: bytes) -> ReleasePlan:
 
 
 def describe(step: Step) -> str:
-    """One line: the method, its parameters that differ from nothing, its columns or keys and its seed.
+    """One line: the method, the parameters it uses (not the unset ones), its columns or keys and its seed.
 
     Parameters
     ----------
@@ -138,8 +139,13 @@ def describe(step: Step) -> str:
     -------
     str
     """
+    parameters = dict(step.parameters)
+    if step.method == "noise" and parameters.get("unequal_above") is None \
+            and parameters.get("unequal_below") is None:  # no sensitive records: the options of unequal noise are idle
+        parameters.pop("unequal_factor", None)
+        parameters.pop("unequal_column", None)
     shown = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
-                      for k, v in step.parameters.items() if v not in (None, {}, False))
+                      for k, v in parameters.items() if v is not None and v is not False and v != {})
     names = ", ".join(step.names)
     seed = "" if step.seed is None else f", seed {step.seed}"
     return f"{step.method} ({shown})" + (f" on {names}" if names else "") + seed
@@ -177,7 +183,8 @@ def apply_controls(analysis: Analysis, key: str) -> None:
     recommended = _recommended(analysis)
     if recommended is not None and recommended not in grid:
         grid = sorted({*grid, recommended})
-    parameter = analysis.maps[0].parameter or "value"
+    parameter = analysis.maps[0].parameter
+    parameter = PARAMETER_SYMBOLS.get(parameter, parameter or "value")
     label = {v: f"{v:g}" + (" (recommended)" if v == recommended else "") for v in grid}
     cols = st.columns([3, 1], vertical_alignment="bottom")
     value = cols[0].selectbox(f"Release at {parameter}", grid, format_func=label.get, key=f"{key}_apply_value",
@@ -192,6 +199,29 @@ def apply_controls(analysis: Analysis, key: str) -> None:
         st.toast(f"Added to the release plan: {describe(step)}. {len(steps())} step(s).")
     if steps():
         st.caption(f"Release plan: {len(steps())} step(s); see the Release page.")
+
+
+def checks_frame(report: ReleaseReport) -> pd.DataFrame:
+    """Each step's measures beside its map, one row each, the bands as numbers (NaN: no bound that side).
+
+    Parameters
+    ----------
+    report : ReleaseReport
+
+    Returns
+    -------
+    DataFrame
+        ``step``, ``method``, ``measure``, ``released`` (the draw's value), ``map mean``, ``one release from``,
+        ``to``, ``replicates``, ``outside``.
+    """
+    rows = []
+    for i, s in enumerate(report.steps):
+        for c in s.checks:
+            low, high = (float("nan") if v is None or not math.isfinite(v) else float(v) for v in c.draw_band)
+            rows.append({"step": i + 1, "method": s.step.method, "measure": c.measure, "released": float(c.value),
+                         "map mean": float(c.mean), "one release from": low, "to": high,
+                         "replicates": int(c.replicates), "outside": bool(c.outside)})
+    return pd.DataFrame(rows)
 
 
 def data_file_name(kind: str, name: str) -> str:

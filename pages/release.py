@@ -22,7 +22,7 @@ if data is None:
     st.stop()
 
 with st.sidebar:
-    uploaded = st.file_uploader("Use a plan file", type=["json"], key="release_plan_upload",
+    uploaded = st.file_uploader("Use a plan file", type=["json"], key="release_plan_upload", max_upload_size=1,
                                 help="a release plan (the JSON downloaded here, or the steps of "
                                      "`python -m rumap release --json`); it replaces the steps below")
     if uploaded is not None:
@@ -44,7 +44,7 @@ if not steps:
     st.stop()
 for i, step in enumerate(steps):
     cols = st.columns([8, 1, 1, 1], vertical_alignment="center")
-    cols[0].markdown(f"{i + 1}. {plain(release_plan.describe(step))}")
+    cols[0].markdown(f"Step {i + 1}: {plain(release_plan.describe(step))}")
     if cols[1].button("↑", key=f"release_up_{i}", disabled=i == 0, help="move up"):
         release_plan.move(i, -1)
         st.rerun()
@@ -70,12 +70,13 @@ with errors_shown():
                "utility; linkage and interval disclosure are shares of the records, SSE/SST a share of the "
                "variance).")
     table(done.after_steps, hide_index=True)
-    checks = done.report.to_frame()
+    checks = release_plan.checks_frame(done.report)
     if not checks.empty:
         st.subheader("Each step beside its map")
-        st.caption("The released draw's measure beside the map's prediction at the step's value (mean and the "
-                   "band of one release); “outside” flags a draw outside the band.")
-        table(checks.drop(columns=["band"]), hide_index=True)
+        st.caption("The released draw's measure beside the map's prediction at the step's value: its mean over "
+                   "the simulated releases and the range one release falls in (None: no bound on that side); "
+                   "“outside” flags a draw outside that range.")
+        table(checks, hide_index=True)
     for note in done.report.notes:
         st.caption(plain(note))
 

@@ -69,9 +69,9 @@ def test_apply_under_the_map_adds_the_recommended_point_and_release_gives_the_co
     assert any("Release plan: 2 step(s)" in c.value for c in at.caption)
 
     _goto(at, "release")
-    lines = [shown(m.value) for m in at.markdown if m.value.startswith(("1.", "2."))]
-    assert lines == ["1. microaggregation (k = 3, algorithm = mdav, criterion = pc1) on income",
-                     f"2. microaggregation (k = {k}, algorithm = mdav, criterion = pc1) on income"]
+    lines = [shown(m.value) for m in at.markdown if m.value.startswith("Step ")]
+    assert lines == ["Step 1: microaggregation (k = 3, algorithm = mdav, criterion = pc1) on income",
+                     f"Step 2: microaggregation (k = {k}, algorithm = mdav, criterion = pc1) on income"]
     (after, checks) = at.dataframe
     assert after.value["step"].tolist() == [1, 2]
     assert (after.value["risk.numeric.linkage"].between(0, 1)).all()
