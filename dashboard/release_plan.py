@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -21,12 +22,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard import state
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, WRITERS, table_bytes
 from rumap.present.commands import shown_path
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.release.apply import ReleaseResult, apply_plan
-from rumap.release.from_map import step_from_spec
+from rumap.release.from_map import KEY_MAP_STEPS, step_from_key_map, step_from_spec
 from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import ReleaseReport, release_report
 from rumap.specs import Analysis, EmpiricalSpec
@@ -163,11 +165,27 @@ def _recommended(analysis: Analysis) -> float | None:
     return float(choice.value)
 
 
+def _step_maker(analysis: Analysis) -> Callable[[float], Step] | None:
+    """The step at a value of the analysis's map, or None for a map whose masking is no release step."""
+    spec = analysis.spec
+    if not analysis.maps:
+        return None
+    if isinstance(spec, EmpiricalSpec):
+        return lambda value: step_from_spec(spec, value)
+    settings = getattr(spec, "settings", {}) or {}
+    if len(analysis.maps) != 1 or analysis.maps[0].method not in KEY_MAP_STEPS or not settings.get("keys"):
+        return None
+    curve = analysis.maps[0]
+    return lambda value: step_from_key_map(curve, list(settings["keys"]), value, variable=settings.get("variable"),
+                                           seed=int(settings.get("seed", 0)))
+
+
 def apply_controls(analysis: Analysis, key: str) -> None:
     """"Apply": add the map's masking at the recommended value (or one the user picks) to the release plan.
 
-    Drawn only for a map whose masking is a release step (an empirical map of
-    noise, microaggregation or rank swapping).
+    Drawn only for a map whose masking is a release step: an empirical map of
+    noise, microaggregation or rank swapping, or a map of categorical keys
+    (local suppression, banding, PRAM).
 
     Parameters
     ----------
@@ -176,8 +194,8 @@ def apply_controls(analysis: Analysis, key: str) -> None:
     key : str
         Prefix of the widgets' keys (``{key}_apply_value``, ``{key}_apply``).
     """
-    spec = analysis.spec
-    if not isinstance(spec, EmpiricalSpec) or not analysis.maps:
+    make = _step_maker(analysis)
+    if make is None:
         return
     grid = sorted({float(v) for m in analysis.maps for v in m.values})
     recommended = _recommended(analysis)
@@ -191,12 +209,18 @@ def apply_controls(analysis: Analysis, key: str) -> None:
                               index=grid.index(recommended) if recommended is not None else 0)
     if cols[1].button("Apply", key=f"{key}_apply", help="add this masking to the release plan (Release page)"):
         try:
-            step = step_from_spec(spec, value)
+            step = make(value)
         except InputError as exc:
             st.error(str(exc))
             return
         add(step)
         st.toast(f"Added to the release plan: {describe(step)}. {len(steps())} step(s).")
+        data = state.loaded_data()
+        absent = [n for n in step.names if data is None or n not in data.frame.columns]
+        if absent:
+            st.warning(f"The Release page applies the plan to the session's data"
+                       f"{'' if data is None else ' (' + data.name + ')'}, which has no column "
+                       f"{', '.join(absent)}: load the data of this map on the Data page.")
     if steps():
         st.caption(f"Release plan: {len(steps())} step(s); see the Release page.")
 

@@ -18,9 +18,15 @@ from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 from rumap.release.apply import STEP_METHODS
 from rumap.release.plan import Step
+from rumap.result import RUMap
 from rumap.specs import DataSource, EmpiricalSpec
 
-__all__ = ["step_from_spec"]
+__all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS"]
+
+#: The maps of categorical keys (:mod:`rumap.maps.categorical`, by their ``method``) that are release steps:
+#: the step method and the parameter the map's grid runs over.
+KEY_MAP_STEPS = {"local suppression": ("suppress", "k"), "global recoding": ("recode", "band_width"),
+                 "pram": ("pram", "theta")}
 
 
 def _noise_parameters(options: dict[str, Any], value: float, columns: tuple[str, ...]) -> dict[str, Any]:
@@ -97,3 +103,63 @@ def step_from_spec(spec: EmpiricalSpec, value: float) -> Step:
     parameters = _PARAMETERS[config.method](dict(config.method_options), float(value), columns)
     record = STEP_METHODS[methods[0]]
     return Step(methods[0], parameters, columns=columns, seed=int(config.seed) if record.random else None)
+
+
+def _example_key_map() -> RUMap:
+    return RUMap(parameter="theta", values=[0.5, 0.9], risk=[0.1, 0.4], utility=[0.5, 0.9], method="pram")
+
+
+@validate_params({"curve": InstanceOf(RUMap, "an RUMap"), "keys": InstanceOf((list, tuple), "a list of key names"),
+                  "value": InstanceOf((int, float), "a number"), "variable": [None, InstanceOf(str, "a key name")],
+                  "seed": "seed"},
+                 example=lambda: {"curve": _example_key_map(), "keys": ["sex", "region"], "value": 0.9})
+def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str | None = None,
+                      seed: int = 0) -> Step:
+    """The release step at one value of a map of categorical keys (:data:`KEY_MAP_STEPS`).
+
+    The maps of :mod:`rumap.maps.categorical` apply the heuristic local
+    suppression of :func:`rumap.masking.categorical.local_suppression` at each k,
+    band one numeric key from origin 0 at each width, and draw PRAM at each
+    theta from ``seed``; the step does the same at ``value``.
+
+    Parameters
+    ----------
+    curve : RUMap
+        The map (its ``method`` names the masking).
+    keys : list of str
+        The key variables the map was drawn for.
+    value : float
+        The parameter's value: k, the band width or theta.
+    variable : str, optional
+        The banded key (global recoding's map only).
+    seed : int, default 0
+        The seed of PRAM's draws (its map's seed).
+
+    Returns
+    -------
+    Step
+
+    Raises
+    ------
+    InputError
+        A map whose masking is not a step, a banding map without its variable, or a bad value.
+
+    Examples
+    --------
+    >>> step_from_key_map(_example_key_map(), ["sex", "region"], 0.9, seed=3).to_dict()
+    {'method': 'pram', 'parameters': {'theta': 0.9}, 'keys': ['sex', 'region'], 'seed': 3}
+    """
+    if curve.method not in KEY_MAP_STEPS:
+        raise InputError(f"the map's method {curve.method!r} has no release step; maps of keys that have one: "
+                         f"{', '.join(KEY_MAP_STEPS)}")
+    method, parameter = KEY_MAP_STEPS[curve.method]
+    if not math.isfinite(value):
+        raise InputError(f"value must be a finite number, got {value!r}")
+    if method == "suppress" and value != int(value):
+        raise InputError(f"value must be a whole k for local suppression, got {value!r}")
+    parameters: dict[str, Any] = {parameter: int(value) if method == "suppress" else float(value)}
+    if method == "recode":
+        if variable is None:
+            raise InputError("the banding map needs its variable (the numeric key banded)")
+        parameters["variable"] = variable
+    return Step(method, parameters, keys=list(keys), seed=seed if STEP_METHODS[method].random else None)

@@ -7,11 +7,13 @@ import pandas as pd
 import pytest
 
 from rumap.errors import InputError
+from rumap.masking.categorical import band, local_suppression, pram
 from rumap.masking.microaggregation import microaggregate
 from rumap.masking.noise import NoiseSpec, add_noise
 from rumap.masking.swapping import rank_swap
 from rumap.release.apply import apply_step
-from rumap.release.from_map import step_from_spec
+from rumap.release.from_map import step_from_key_map, step_from_spec
+from rumap.result import RUMap
 from rumap.specs import DataSource, EmpiricalSpec
 
 
@@ -77,3 +79,39 @@ def test_bad_values_are_refused_by_name():
         step_from_spec(_spec("rankswap", [1.0, 5.0]), 150.0)
     with pytest.raises(InputError, match="spec"):
         step_from_spec("not a spec", 1.0)
+
+
+def _keys_frame() -> pd.DataFrame:
+    rng = np.random.default_rng(2)
+    return pd.DataFrame({"sex": rng.choice(["f", "m"], 60), "region": rng.choice(list("ABCDE"), 60),
+                         "age": rng.integers(18, 90, 60).astype(float), "w": np.ones(60)})
+
+
+def _key_map(method: str, parameter: str) -> RUMap:
+    return RUMap(parameter=parameter, values=[1.0, 2.0], risk=[0.5, 0.2], utility=[1.0, 0.8], method=method)
+
+
+def test_steps_of_the_maps_of_keys_mask_as_those_maps_do():
+    frame = _keys_frame()
+    suppress = step_from_key_map(_key_map("local suppression", "k"), ["sex", "region", "age"], 3.0)
+    assert suppress.to_dict() == {"method": "suppress", "parameters": {"k": 3, "optimal": False, "importance": {}},
+                                  "keys": ["sex", "region", "age"], "seed": None}
+    released, _ = apply_step(frame, suppress)
+    pd.testing.assert_frame_equal(released, local_suppression(frame, ["sex", "region", "age"], k=3).data)
+
+    banding = step_from_key_map(_key_map("global recoding", "band_width"), ["sex", "age"], 10.0, variable="age")
+    released, _ = apply_step(frame, banding)
+    pd.testing.assert_frame_equal(released, band(frame, "age", 10.0))
+
+    theta = step_from_key_map(_key_map("pram", "theta"), ["sex", "region"], 0.6, seed=4)
+    released, _ = apply_step(frame, theta)
+    pd.testing.assert_frame_equal(released, pram(frame, ["sex", "region"], 0.6, seed=4).data)
+
+
+def test_maps_of_keys_without_a_step_or_a_value_are_refused():
+    with pytest.raises(InputError, match="no release step"):
+        step_from_key_map(_key_map("subsampling", "f"), ["sex"], 0.5)
+    with pytest.raises(InputError, match="needs its variable"):
+        step_from_key_map(_key_map("global recoding", "band_width"), ["age"], 10.0)
+    with pytest.raises(InputError, match="whole k"):
+        step_from_key_map(_key_map("local suppression", "k"), ["sex"], 2.5)

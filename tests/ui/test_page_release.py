@@ -142,3 +142,30 @@ def test_out_names_offer_the_upload_format_then_csv_and_parquet():
                                                     "survey_protected.parquet"]
     assert release_plan.out_names("data/income.csv") == ["income_protected.csv", "income_protected.parquet"]
     assert release_plan.out_names("x.sas7bdat") == ["x_protected.csv", "x_protected.parquet"]  # no SAS writer
+
+
+def test_apply_under_a_map_of_keys_adds_pram_and_release_gives_the_command_line_bytes(tmp_path):
+    survey = BUNDLED_DATA["survey (synthetic, households and weights)"]
+    at = _goto(_app(), "categorical")  # the page draws its maps on its own file (the bundled survey)
+    at.button(key="cat_pram_apply").click().run()
+    assert any("has no column" in shown(w.value) for w in at.warning)  # the session's data are the income file
+    at.switch_page("pages/data.py").run()
+    at.selectbox(key="data_bundled").set_value("survey (synthetic, households and weights)").run()
+    _goto(at, "categorical")
+    theta = at.selectbox(key="cat_pram_apply_value").options[0]  # the least theta: most values change
+    at.selectbox(key="cat_pram_apply_value").set_value(float(theta.split()[0])).run()
+    at.button(key="cat_pram_apply").click().run()
+    assert not at.warning
+    (first, step) = at.session_state[release_plan.PLAN]
+    assert step.to_dict() == {"method": "pram", "parameters": {"theta": float(theta.split()[0])},
+                              "keys": ["age_band", "sex", "region", "marital", "occupation"], "seed": 0}
+    assert first.keys == step.keys
+    at.session_state[release_plan.PLAN] = [step]
+    _goto(at, "release")
+    done = at.session_state[release_plan.RELEASED][1]
+    (tmp_path / "plan.json").write_text(done.plan.to_json())
+    proc = run_cli("release", "--data", survey, "--plan", tmp_path / "plan.json", "--out",
+                   tmp_path / "survey_protected.csv", "--no-prediction")
+    assert proc.returncode == 0, proc.stderr
+    assert done.content == (tmp_path / "survey_protected.csv").read_bytes()
+    assert sum(done.report.categorical["changed"].values()) > 0
