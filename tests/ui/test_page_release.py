@@ -7,28 +7,23 @@ import json
 
 import pandas as pd
 import pytest
-from cli_helpers import ROOT, run_cli
+from cli_helpers import run_cli
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import app_test, goto, shown
 
 from dashboard import release_plan
 from rumap.io.data import BUNDLED_DATA, read_table
 from rumap.release.plan import Step, read_plan
 
-APP = str(ROOT / "app.py")
 INCOME = BUNDLED_DATA["income (synthetic, Table 1)"]
 
 
 def _app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return app_test(timeout=300)
 
 
 def _goto(at: AppTest, page: str) -> AppTest:
-    at.switch_page(f"pages/{page}.py").run()
-    assert not at.exception, [e.value for e in at.exception]
+    goto(at, page)
     assert [shown(e.value) for e in at.error] == []
     return at
 
