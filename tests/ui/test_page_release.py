@@ -164,3 +164,23 @@ def test_apply_under_a_map_of_keys_adds_pram_and_release_gives_the_command_line_
     assert proc.returncode == 0, proc.stderr
     assert done.content == (tmp_path / "survey_protected.csv").read_bytes()
     assert sum(done.report.categorical["changed"].values()) > 0
+
+
+def test_a_table_plan_releases_the_protected_table_as_the_command_line_does(tmp_path):
+    persons = BUNDLED_DATA["persons (synthetic, categorical keys)"]
+    at = _app()
+    at.switch_page("pages/data.py").run()
+    at.selectbox(key="data_bundled").set_value("persons (synthetic, categorical keys)").run()
+    at.session_state[release_plan.PLAN] = [
+        Step("table", {"response": "income"}, keys=["region", "marital"]),
+        Step("primary", {"rule": "p-percent", "p": 10}), Step("secondary_suppression", {"protection": 10.0})]
+    _goto(at, "release")
+    done = at.session_state[release_plan.RELEASED][1]
+    after = at.dataframe[0].value
+    assert after["method"].tolist() == ["table", "primary", "secondary_suppression"]
+    assert after["risk.table.suppressed"].tolist()[-1] == done.report.table["suppressed"] > 0
+    (tmp_path / "plan.json").write_text(done.plan.to_json())
+    proc = run_cli("release", "--data", persons, "--plan", tmp_path / "plan.json", "--out",
+                   tmp_path / "persons_protected.csv", "--no-prediction")
+    assert proc.returncode == 0, proc.stderr
+    assert done.content == (tmp_path / "persons_protected.csv").read_bytes()
