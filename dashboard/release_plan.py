@@ -28,7 +28,7 @@ from rumap.io.data import BUNDLED_DATA, WRITERS, table_bytes
 from rumap.present.commands import shown_path
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.release.apply import ReleaseResult, apply_plan
-from rumap.release.from_map import KEY_MAP_STEPS, step_from_key_map, step_from_spec
+from rumap.release.from_map import KEY_MAP_STEPS, TABLE_SWEEPS, step_from_key_map, step_from_spec, table_steps
 from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import ReleaseReport, release_report
 from rumap.specs import Analysis, EmpiricalSpec
@@ -60,16 +60,6 @@ def set_steps(new: list[Step]) -> None:
     """
     st.session_state.setdefault(HISTORY, []).append(steps())
     st.session_state[PLAN] = list(new)
-
-
-def add(step: Step) -> None:
-    """Append a step to the plan.
-
-    Parameters
-    ----------
-    step : Step
-    """
-    set_steps([*steps(), step])
 
 
 def remove(index: int) -> None:
@@ -165,27 +155,40 @@ def _recommended(analysis: Analysis) -> float | None:
     return float(choice.value)
 
 
-def _step_maker(analysis: Analysis) -> Callable[[float], Step] | None:
-    """The step at a value of the analysis's map, or None for a map whose masking is no release step."""
+def _step_maker(analysis: Analysis) -> Callable[[float], list[Step]] | None:
+    """The steps at a value of the analysis's map, or None for a map whose masking is no release step."""
     spec = analysis.spec
     if not analysis.maps:
         return None
     if isinstance(spec, EmpiricalSpec):
-        return lambda value: step_from_spec(spec, value)
+        return lambda value: [step_from_spec(spec, value)]
     settings = getattr(spec, "settings", {}) or {}
-    if len(analysis.maps) != 1 or analysis.maps[0].method not in KEY_MAP_STEPS or not settings.get("keys"):
+    if len(analysis.maps) != 1:
         return None
     curve = analysis.maps[0]
-    return lambda value: step_from_key_map(curve, list(settings["keys"]), value, variable=settings.get("variable"),
-                                           seed=int(settings.get("seed", 0)))
+    if getattr(spec, "page", None) == "tables" and "sweep" in settings:
+        from dashboard.table_protection import SWEEPS
+
+        if settings.get("layers") is not None:  # a plan's table spans rows and columns only
+            return None
+        sweep = dict(zip(SWEEPS, TABLE_SWEEPS, strict=True))[settings["sweep"]]
+        return lambda value: list(table_steps(
+            settings["rows"], settings.get("columns"), settings["rule"], dict(settings.get("params") or {}), sweep,
+            value, response=settings.get("response"), shadow=settings.get("shadow"),
+            protection=float(settings.get("protection", 10.0)), cost=settings.get("cost", "value")))
+    if curve.method not in KEY_MAP_STEPS or not settings.get("keys"):
+        return None
+    return lambda value: [step_from_key_map(curve, list(settings["keys"]), value, variable=settings.get("variable"),
+                                            seed=int(settings.get("seed", 0)))]
 
 
 def apply_controls(analysis: Analysis, key: str) -> None:
     """"Apply": add the map's masking at the recommended value (or one the user picks) to the release plan.
 
     Drawn only for a map whose masking is a release step: an empirical map of
-    noise, microaggregation or rank swapping, or a map of categorical keys
-    (local suppression, banding, PRAM).
+    noise, microaggregation or rank swapping, a map of categorical keys
+    (local suppression, banding, PRAM), or a map of a table built from microdata
+    (its table, primaries and protection: three steps).
 
     Parameters
     ----------
@@ -209,14 +212,15 @@ def apply_controls(analysis: Analysis, key: str) -> None:
                               index=grid.index(recommended) if recommended is not None else 0)
     if cols[1].button("Apply", key=f"{key}_apply", help="add this masking to the release plan (Release page)"):
         try:
-            step = make(value)
+            made = make(value)
         except InputError as exc:
             st.error(str(exc))
             return
-        add(step)
-        st.toast(f"Added to the release plan: {describe(step)}. {len(steps())} step(s).")
+        set_steps([*steps(), *made])
+        st.toast(f"Added to the release plan: {'; '.join(describe(step) for step in made)}. "
+                 f"{len(steps())} step(s).")
         data = state.loaded_data()
-        absent = [n for n in step.names if data is None or n not in data.frame.columns]
+        absent = [n for step in made for n in step.names if data is None or n not in data.frame.columns]
         if absent:
             st.warning(f"The Release page applies the plan to the session's data"
                        f"{'' if data is None else ' (' + data.name + ')'}, which has no column "

@@ -21,7 +21,10 @@ from rumap.release.plan import Step
 from rumap.result import RUMap
 from rumap.specs import DataSource, EmpiricalSpec
 
-__all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS"]
+__all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS", "table_steps", "TABLE_SWEEPS"]
+
+#: What a map of a table built from microdata runs over (:mod:`rumap.maps.tables`).
+TABLE_SWEEPS = ("rule", "protection", "base")
 
 #: The maps of categorical keys (:mod:`rumap.maps.categorical`, by their ``method``) that are release steps:
 #: the step method and the parameter the map's grid runs over.
@@ -163,3 +166,71 @@ def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str
             raise InputError("the banding map needs its variable (the numeric key banded)")
         parameters["variable"] = variable
     return Step(method, parameters, keys=list(keys), seed=seed if STEP_METHODS[method].random else None)
+
+
+@validate_params({"rows": InstanceOf(str, "a column name"), "columns": [None, InstanceOf(str, "a column name")],
+                  "rule": InstanceOf(str, "a rule's name"), "rule_parameters": InstanceOf(dict, "a dict"),
+                  "sweep": InstanceOf(str, "rule, protection or base"), "value": InstanceOf((int, float), "a number"),
+                  "response": [None, InstanceOf(str, "a column name")],
+                  "shadow": [None, InstanceOf(str, "a column name")], "protection": "p_percent",
+                  "cost": InstanceOf(str, "a cost's name")},
+                 example=lambda: {"rows": "region", "columns": "size", "rule": "p-percent",
+                                  "rule_parameters": {"p": 10.0}, "sweep": "protection", "value": 20.0})
+def table_steps(rows: str, columns: str | None, rule: str, rule_parameters: dict, sweep: str, value: float,
+                response: str | None = None, shadow: str | None = None, protection: float = 10.0,
+                cost: str = "value") -> tuple[Step, ...]:
+    """The steps that release a table built from microdata at one value of its map.
+
+    The table (:data:`TABLE_SWEEPS`): its map runs over the rule's first
+    parameter (``"rule"``), the protection level of secondary suppression
+    (``"protection"``) or the base of controlled rounding (``"base"``); the
+    steps build the table, mark the primaries by the rule and protect them at
+    ``value`` of the swept quantity, the others as given.
+
+    Parameters
+    ----------
+    rows, columns : str
+        The spanning variables (``columns`` None: a one-way table).
+    rule : str
+        A key of :data:`rumap.tables.rules.RULES`.
+    rule_parameters : dict
+        The rule's parameters.
+    sweep : {"rule", "protection", "base"}
+        What the map runs over.
+    value : float
+        The swept quantity's value.
+    response, shadow : str, optional
+        The response summed (None: counts) and the shadow variable.
+    protection : float, default 10
+        The protection level (percent) when it is not swept.
+    cost : str, default "value"
+        The cost of a suppression.
+
+    Returns
+    -------
+    tuple of Step
+        ``table``, ``primary``, then ``secondary_suppression`` or ``controlled_rounding``.
+
+    Examples
+    --------
+    >>> [s.method for s in table_steps("region", "size", "p-percent", {"p": 10.0}, "base", 100.0)]
+    ['table', 'primary', 'controlled_rounding']
+    """
+    from rumap.tables.rules import RULES
+
+    if sweep not in TABLE_SWEEPS:
+        raise InputError(f"sweep must be one of {', '.join(TABLE_SWEEPS)}, got {sweep!r}")
+    if rule not in RULES:
+        raise InputError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
+    parameters = dict(rule_parameters)
+    if sweep == "rule":
+        parameters[next(iter(RULES[rule].parameters))] = float(value)
+    keys = [rows] if columns is None else [rows, columns]
+    steps = [Step("table", {"response": response, "shadow": shadow}, keys=keys),
+             Step("primary", {"rule": rule, **parameters})]
+    if sweep == "base":
+        steps.append(Step("controlled_rounding", {"base": float(value)}))
+    else:
+        steps.append(Step("secondary_suppression", {"protection": float(value) if sweep == "protection"
+                                                    else float(protection), "cost": cost}))
+    return tuple(steps)

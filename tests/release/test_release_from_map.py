@@ -115,3 +115,25 @@ def test_maps_of_keys_without_a_step_or_a_value_are_refused():
         step_from_key_map(_key_map("global recoding", "band_width"), ["age"], 10.0)
     with pytest.raises(InputError, match="whole k"):
         step_from_key_map(_key_map("local suppression", "k"), ["sex"], 2.5)
+
+
+def test_table_steps_protect_the_table_as_its_map_does_at_the_value():
+    from rumap.io.data import BUNDLED_DATA, read_table
+    from rumap.release.apply import apply_plan
+    from rumap.release.from_map import table_steps
+    from rumap.release.plan import ReleasePlan
+    from rumap.tables.microdata import table_from_microdata
+    from rumap.tables.secondary import suppress_secondary
+
+    frame = read_table(BUNDLED_DATA["persons (synthetic, categorical keys)"])
+    steps = table_steps("region", "marital", "p-percent", {"p": 10.0}, "protection", 20.0, response="income")
+    result = apply_plan(frame, ReleasePlan(steps))
+    table = table_from_microdata(frame, "region", "marital", response="income")
+    direct = suppress_secondary(table.published(), table.primary("p-percent", p=10.0), protection=20.0)
+    assert sorted(result.table.protection.secondary) == sorted(direct.secondary)
+    swept = table_steps("region", "marital", "p-percent", {"p": 10.0}, "rule", 40.0, protection=15.0)
+    assert swept[1].parameters["p"] == 40.0 and swept[2].parameters["protection"] == 15.0
+    assert table_steps("region", None, "threshold", {"threshold": 3}, "base", 50.0)[2].to_dict() == \
+        {"method": "controlled_rounding", "parameters": {"base": 50.0, "time_limit": 30.0}, "seed": None}
+    with pytest.raises(InputError, match="sweep"):
+        table_steps("region", None, "threshold", {"threshold": 3}, "layer", 1.0)

@@ -184,3 +184,28 @@ def test_a_table_plan_releases_the_protected_table_as_the_command_line_does(tmp_
                    tmp_path / "persons_protected.csv", "--no-prediction")
     assert proc.returncode == 0, proc.stderr
     assert done.content == (tmp_path / "persons_protected.csv").read_bytes()
+
+
+def test_apply_under_the_map_of_a_table_adds_its_three_steps():
+    at = _app()
+    at.switch_page("pages/data.py").run()
+    at.selectbox(key="data_bundled").set_value("persons (synthetic, categorical keys)").run()
+    _goto(at, "tables")
+    at.checkbox(key="micro_draw_map").check().run()  # the map over the protection level
+    choice = at.selectbox(key="tables_micro_apply_value")
+    assert choice.label == "Release at P"  # the protection level, as the map names it
+    at.selectbox(key="tables_micro_apply_value").set_value(20.0).run()
+    at.button(key="tables_micro_apply").click().run()
+    assert not [w for w in at.warning if "has no column" in shown(w.value)], [shown(w.value) for w in at.warning]
+    assert [shown(e.value) for e in at.error] == []
+    plan = [s.to_dict() for s in at.session_state[release_plan.PLAN]]
+    assert plan == [
+        {"method": "table", "parameters": {"response": "income", "shadow": None}, "keys": ["region", "marital"],
+         "seed": None},
+        {"method": "primary", "parameters": {"rule": "p-percent", "k": None, "n": None, "p": 10.0, "q": None,
+                                             "threshold": None}, "seed": None},
+        {"method": "secondary_suppression", "parameters": {"protection": 20.0, "cost": "value", "time_limit": 30.0},
+         "seed": None}]
+    _goto(at, "release")
+    done = at.session_state[release_plan.RELEASED][1]
+    assert done.report.table["protection"] == "secondary suppression" and done.report.table["suppressed"] > 0
