@@ -15,7 +15,7 @@ import shutil
 import numpy as np
 import pytest
 from browser_helpers import nav_link, start_streamlit, stop_streamlit, wait_idle
-from test_upload_privacy import FD_PATH, MARKER, NOT_A_FILE
+from test_upload_privacy import MARKER, marked_calls
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("upload_privacy")]
 
@@ -67,16 +67,6 @@ def test_release_of_an_upload_is_never_written_to_a_file(tmp_path, chromium):
     released = (tmp_path / "tagged_protected.csv").read_text().splitlines()
     assert released[0] == "income,tag" and len(released) == ROWS + 1 and released[1].endswith(f",{MARKER}")
     assert MARKER not in (tmp_path / "release_report.html").read_text()  # the report carries no data value
-    seen_on_socket = False
-    to_files = []
-    for line in log.read_text(errors="replace").splitlines():
-        match = FD_PATH.match(line)
-        if match is None or MARKER not in line:
-            continue
-        call, target = match.groups()
-        if call.startswith(("read", "recv")):
-            seen_on_socket |= target.startswith(("socket:", "TCP:"))
-        elif not target.startswith(NOT_A_FILE):
-            to_files.append(line[:200])
+    seen_on_socket, to_files = marked_calls(log.read_text(errors="replace"))
     assert seen_on_socket, "strace did not see the upload arrive: the check would prove nothing"
     assert not to_files, "uploaded or released bytes were written to a file:\n" + "\n".join(to_files[:5])
