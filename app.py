@@ -35,6 +35,7 @@ PAGES = [
     ("pages/compare.py", "Compare", ":material/compare:"),
     ("pages/pareto.py", "Pareto", ":material/trending_down:"),
     ("pages/report.py", "Report", ":material/description:"),
+    ("pages/release.py", "Release", ":material/publish:"),
     ("pages/presentation.py", "Presentation", ":material/slideshow:"),
 ]
 

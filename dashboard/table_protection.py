@@ -24,6 +24,7 @@ from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
+from dashboard.table_download import marked_download
 from dashboard.widgets import keep_controls, number, plot, remembered, reproduce_code, selectbox
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.io.data import numeric_column_names
@@ -380,6 +381,7 @@ def microdata_section() -> None:
         audit = audit[audit["status"] != "published"]
         st.markdown("**Audit interval of each suppressed cell** (what an intruder can narrow it to):")
         st.dataframe(audit, hide_index=True, width="stretch")
+        marked_download(result.table(published.row_labels, published.column_labels), "micro", row_header=s.rows)
         if not result.all_protected:
             st.warning("Some primaries are not protected at this level: " +
                        ", ".join(f"{plain(r)} / {plain(c)}" for (r, c), ok in

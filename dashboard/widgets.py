@@ -385,7 +385,9 @@ def reproduce(spec, key: str) -> None:
 
 
 def keep_controls(analysis: Analysis, key: str) -> None:
-    """A name field and a button that keep the analysis for Compare, Pareto, Report and Presentation.
+    """A name field and a button that keep the analysis for Compare, Pareto, Report and Presentation, and "Apply".
+
+    "Apply" (:func:`dashboard.release_plan.apply_controls`) adds the map's masking to the release plan.
 
     Parameters
     ----------
@@ -406,6 +408,9 @@ def keep_controls(analysis: Analysis, key: str) -> None:
     kept = [a.name for a in state.analyses()]
     if kept:
         st.caption("Kept maps: " + plain_list(kept, "; "))
+    from dashboard.release_plan import apply_controls  # the release's modules load with the first map
+
+    apply_controls(analysis, key)
 
 
 def table(data, **kwargs) -> None:

@@ -19,3 +19,22 @@ def open_reproduce_panels(at):
     for key in keys:
         at.session_state[key] = True
     return at.run()
+
+
+def app_test(timeout: float = 120):
+    """A new session of ``app.py`` run once (its home page), without an exception."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=timeout)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def goto(at, page: str):
+    """Switch the app to ``pages/{page}.py`` and run it, without an exception."""
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at

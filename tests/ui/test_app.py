@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import open_reproduce_panels, shown
+from ui_helpers import app_test, goto, open_reproduce_panels, shown
 
 from dashboard.widgets import PRELOAD_KEY
 from rumap.fingerprint import bytes_digest
@@ -24,16 +24,11 @@ TIMEOUT = 120
 
 
 def _app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return app_test(timeout=TIMEOUT)
 
 
 def _goto(at: AppTest, page: str) -> AppTest:
-    at.switch_page(f"pages/{page}.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return goto(at, page)
 
 
 def _figures(at: AppTest) -> list[dict]:

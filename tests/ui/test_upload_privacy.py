@@ -30,6 +30,22 @@ NOT_A_FILE = ("socket:", "pipe:", "anon_inode:", "/dev/null", "/dev/pts", "/dev/
 ROWS = 2 * 1024 * 1024 // 15
 
 
+def marked_calls(log: str) -> tuple[bool, list[str]]:
+    """From a strace log: whether a read from a socket carried :data:`MARKER`, and the writes to files that did."""
+    seen_on_socket = False
+    to_files = []
+    for line in log.splitlines():
+        match = FD_PATH.match(line)
+        if match is None or MARKER not in line:
+            continue
+        call, target = match.groups()
+        if call.startswith(("read", "recv")):
+            seen_on_socket |= target.startswith(("socket:", "TCP:"))
+        elif not target.startswith(NOT_A_FILE):
+            to_files.append(line[:200])
+    return seen_on_socket, to_files
+
+
 def _upload_content() -> bytes:
     values = np.round(np.exp(np.random.default_rng(7).normal(9.7, 0.6, size=ROWS)), 2)
     return ("income,tag\n" + "".join(f"{v},{MARKER}\n" for v in values)).encode()
@@ -60,16 +76,6 @@ def test_a_2mb_upload_is_never_written_to_a_file(tmp_path, chromium):
             context.close()
         stop_streamlit(proc)
 
-    seen_on_socket = False
-    to_files = []
-    for line in log.read_text(errors="replace").splitlines():
-        match = FD_PATH.match(line)
-        if match is None or MARKER not in line:
-            continue
-        call, target = match.groups()
-        if call.startswith(("read", "recv")):
-            seen_on_socket |= target.startswith(("socket:", "TCP:"))
-        elif not target.startswith(NOT_A_FILE):
-            to_files.append(line[:200])
+    seen_on_socket, to_files = marked_calls(log.read_text(errors="replace"))
     assert seen_on_socket, "strace did not see the upload arrive: the check would prove nothing"
     assert not to_files, "uploaded bytes were written to a file:\n" + "\n".join(to_files[:5])

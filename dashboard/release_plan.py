@@ -1,0 +1,408 @@
+"""The session's release plan: the steps applied from the maps, kept in memory, and the "Apply" widget.
+
+Every map page calls :func:`apply_controls` (through ``keep_controls``): for a
+map whose masking is a release step (:func:`rumap.release.from_map.step_from_spec`)
+it offers the recommended value, or another of the grid's, and "Apply" adds
+the step to the plan. The Release page lists, reorders, removes and undoes the
+steps and releases the session's data through the core
+(:func:`rumap.release.apply.apply_plan`, :func:`rumap.release.report.release_report`).
+Nothing is written to disk: the plan, the protected file and the report live in
+the session and leave only by download.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from rumap.errors import InputError
+from rumap.io.data import BUNDLED_DATA, WRITERS, table_bytes
+from rumap.present.commands import shown_path
+from rumap.present.plotting import PARAMETER_SYMBOLS
+from rumap.release.apply import ReleaseResult, apply_plan
+from rumap.release.from_map import KEY_MAP_STEPS, TABLE_SWEEPS, step_from_key_map, step_from_spec, table_steps
+from rumap.release.plan import ReleasePlan, Step, read_plan
+from rumap.release.report import ReleaseReport, release_report
+from rumap.specs import Analysis, EmpiricalSpec
+
+PLAN = "rumap_release_plan"
+HISTORY = "rumap_release_history"
+RELEASED = "rumap_release_result"
+
+#: Formats the Release page offers besides the upload's own.
+OFFERED_FORMATS = (".csv", ".parquet")
+
+
+def steps() -> list[Step]:
+    """The session's release plan, in order (empty when nothing was applied).
+
+    Returns
+    -------
+    list of Step
+    """
+    return list(st.session_state.get(PLAN, []))
+
+
+def set_steps(new: list[Step]) -> None:
+    """Replace the plan, keeping the previous one for :func:`undo`.
+
+    Parameters
+    ----------
+    new : list of Step
+    """
+    st.session_state.setdefault(HISTORY, []).append(steps())
+    st.session_state[PLAN] = list(new)
+
+
+def remove(index: int) -> None:
+    """Remove the step at ``index`` (0-based).
+
+    Parameters
+    ----------
+    index : int
+    """
+    current = steps()
+    set_steps(current[:index] + current[index + 1:])
+
+
+def move(index: int, by: int) -> None:
+    """Move the step at ``index`` up (``by=-1``) or down (``by=1``); nothing happens at an end.
+
+    Parameters
+    ----------
+    index : int
+    by : int
+    """
+    current = steps()
+    other = index + by
+    if 0 <= other < len(current):
+        current[index], current[other] = current[other], current[index]
+        set_steps(current)
+
+
+def undo() -> bool:
+    """Go back to the plan before the last change.
+
+    Returns
+    -------
+    bool
+        Whether there was a change to undo.
+    """
+    history = st.session_state.get(HISTORY) or []
+    if not history:
+        return False
+    st.session_state[PLAN] = history.pop()
+    return True
+
+
+def load_plan(content: bytes) -> ReleasePlan:
+    """Make an uploaded plan file the session's plan (the previous one can be undone).
+
+    Parameters
+    ----------
+    content : bytes
+        The plan file's bytes (:func:`rumap.release.plan.read_plan`).
+
+    Returns
+    -------
+    ReleasePlan
+    """
+    plan = read_plan(content)
+    set_steps(list(plan.steps))
+    return plan
+
+
+def describe(step: Step) -> str:
+    """One line: the method, the parameters it uses (not the unset ones), its columns or keys and its seed.
+
+    Parameters
+    ----------
+    step : Step
+
+    Returns
+    -------
+    str
+    """
+    parameters = dict(step.parameters)
+    if step.method == "noise" and parameters.get("unequal_above") is None \
+            and parameters.get("unequal_below") is None:  # no sensitive records: the options of unequal noise are idle
+        parameters.pop("unequal_factor", None)
+        parameters.pop("unequal_column", None)
+    shown = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
+                      for k, v in parameters.items() if v is not None and v is not False and v != {})
+    names = ", ".join(step.names)
+    seed = "" if step.seed is None else f", seed {step.seed}"
+    return f"{step.method} ({shown})" + (f" on {names}" if names else "") + seed
+
+
+def _recommended(analysis: Analysis) -> float | None:
+    from rumap.present.statements import recommendation
+
+    try:
+        choice = recommendation(analysis)
+    except InputError:
+        return None
+    if choice is None or not choice.reachable or not math.isfinite(choice.value):
+        return None
+    return float(choice.value)
+
+
+def _step_maker(analysis: Analysis) -> Callable[[float], list[Step]] | None:
+    """The steps at a value of the analysis's map, or None for a map whose masking is no release step."""
+    spec = analysis.spec
+    if not analysis.maps:
+        return None
+    if isinstance(spec, EmpiricalSpec):
+        return lambda value: [step_from_spec(spec, value)]
+    settings = getattr(spec, "settings", {}) or {}
+    if len(analysis.maps) != 1:
+        return None
+    curve = analysis.maps[0]
+    if getattr(spec, "page", None) == "tables" and "sweep" in settings:
+        from dashboard.table_protection import SWEEPS
+
+        if settings.get("layers") is not None:  # a plan's table spans rows and columns only
+            return None
+        sweep = dict(zip(SWEEPS, TABLE_SWEEPS, strict=True))[settings["sweep"]]
+        return lambda value: list(table_steps(
+            settings["rows"], settings.get("columns"), settings["rule"], dict(settings.get("params") or {}), sweep,
+            value, response=settings.get("response"), shadow=settings.get("shadow"),
+            protection=float(settings.get("protection", 10.0)), cost=settings.get("cost", "value")))
+    if curve.method not in KEY_MAP_STEPS or not settings.get("keys"):
+        return None
+    return lambda value: [step_from_key_map(curve, list(settings["keys"]), value, variable=settings.get("variable"),
+                                            seed=int(settings.get("seed", 0)))]
+
+
+def apply_controls(analysis: Analysis, key: str) -> None:
+    """"Apply": add the map's masking at the recommended value (or one the user picks) to the release plan.
+
+    Drawn only for a map whose masking is a release step: an empirical map of
+    noise, microaggregation or rank swapping, a map of categorical keys
+    (local suppression, banding, PRAM), or a map of a table built from microdata
+    (its table, primaries and protection: three steps).
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The map shown.
+    key : str
+        Prefix of the widgets' keys (``{key}_apply_value``, ``{key}_apply``).
+    """
+    make = _step_maker(analysis)
+    if make is None:
+        return
+    grid = sorted({float(v) for m in analysis.maps for v in m.values})
+    recommended = _recommended(analysis)
+    if recommended is not None and recommended not in grid:
+        grid = sorted({*grid, recommended})
+    parameter = analysis.maps[0].parameter
+    parameter = PARAMETER_SYMBOLS.get(parameter, parameter or "value")
+    label = {v: f"{v:g}" + (" (recommended)" if v == recommended else "") for v in grid}
+    cols = st.columns([3, 1], vertical_alignment="bottom")
+    value = cols[0].selectbox(f"Release at {parameter}", grid, format_func=label.get, key=f"{key}_apply_value",
+                              index=grid.index(recommended) if recommended is not None else 0)
+    if cols[1].button("Apply", key=f"{key}_apply", help="add this masking to the release plan (Release page)"):
+        try:
+            made = make(value)
+        except InputError as exc:
+            st.error(str(exc))
+            return
+        set_steps([*steps(), *made])
+        st.toast(f"Added to the release plan: {'; '.join(describe(step) for step in made)}. "
+                 f"{len(steps())} step(s).")
+        data = state.loaded_data()
+        absent = [n for step in made for n in step.names if data is None or n not in data.frame.columns]
+        if absent:
+            st.warning(f"The Release page applies the plan to the session's data"
+                       f"{'' if data is None else ' (' + data.name + ')'}, which has no column "
+                       f"{', '.join(absent)}: load the data of this map on the Data page.")
+    if steps():
+        st.caption(f"Release plan: {len(steps())} step(s); see the Release page.")
+
+
+def checks_frame(report: ReleaseReport) -> pd.DataFrame:
+    """Each step's measures beside its map, one row each, the bands as numbers (NaN: no bound that side).
+
+    Parameters
+    ----------
+    report : ReleaseReport
+
+    Returns
+    -------
+    DataFrame
+        ``step``, ``method``, ``measure``, ``released`` (the draw's value), ``map mean``, ``one release from``,
+        ``to``, ``replicates``, ``outside``.
+    """
+    rows = []
+    for i, s in enumerate(report.steps):
+        for c in s.checks:
+            low, high = (float("nan") if v is None or not math.isfinite(v) else float(v) for v in c.draw_band)
+            rows.append({"step": i + 1, "method": s.step.method, "measure": c.measure, "released": float(c.value),
+                         "map mean": float(c.mean), "one release from": low, "to": high,
+                         "replicates": int(c.replicates), "outside": bool(c.outside)})
+    return pd.DataFrame(rows)
+
+
+def data_file_name(kind: str, name: str) -> str:
+    """The file of the session's data: the bundled file's path as commands show it, or the upload's name.
+
+    Parameters
+    ----------
+    kind : {"bundled", "upload"}
+    name : str
+        The data set's name in the session.
+
+    Returns
+    -------
+    str
+    """
+    if kind == "bundled" and name in BUNDLED_DATA:
+        return shown_path(BUNDLED_DATA[name])
+    return PurePath(name).name
+
+
+def out_names(file_name: str) -> list[str]:
+    """The protected file's names offered: the upload's format first, then CSV and Parquet.
+
+    Parameters
+    ----------
+    file_name : str
+        The data file's name.
+
+    Returns
+    -------
+    list of str
+    """
+    path = PurePath(file_name)
+    own = path.suffix.lower()
+    formats = ([own] if own in WRITERS else []) + [f for f in OFFERED_FORMATS if f != own]
+    return [f"{path.stem}_protected{f}" for f in formats]
+
+
+@dataclass(frozen=True)
+class Release:
+    """A plan applied to the session's data: the result, the report and what each step left."""
+
+    plan: ReleasePlan
+    out_name: str
+    result: ReleaseResult
+    report: ReleaseReport
+    after_steps: pd.DataFrame
+    content: bytes
+
+
+def _flat(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flat(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        out[prefix] = value
+
+
+def after_each_step(frame: pd.DataFrame, result: ReleaseResult) -> pd.DataFrame:
+    """Risk and utility of the data after each step (one row per step), from the core's report.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The original data.
+    result : ReleaseResult
+        The plan applied (:func:`rumap.release.apply.apply_plan`).
+
+    Returns
+    -------
+    DataFrame
+        ``step``, ``method``, then the numbers of the report's ``risk()`` and
+        ``utility()`` of the release that stops after the step (``risk.`` and
+        ``utility.`` before their paths).
+    """
+    rows = []
+    n = len(result.outcomes)
+    for k in range(1, n + 1):
+        state = result.table if k == n and result.table is not None else (result.inputs[k] if k < n else result.data)
+        if isinstance(state, pd.DataFrame):
+            prefix = ReleaseResult(state, result.outcomes[:k], result.inputs[:k])
+        else:
+            prefix = ReleaseResult(state.to_frame(), result.outcomes[:k], result.inputs[:k], table=state)
+        report = release_report(frame, prefix, replicates=None)
+        row: dict[str, Any] = {"step": k, "method": result.outcomes[k - 1].step.method}
+        _flat("risk", report.risk(), row)
+        _flat("utility", report.utility(), row)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def release(frame: pd.DataFrame, source: str, plan: ReleasePlan, out_name: str, replicates: int | None = 50) -> Release:
+    """Apply the plan to the data as ``python -m rumap release`` does, in memory.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The session's data.
+    source : str
+        Its name, for messages.
+    plan : ReleasePlan
+    out_name : str
+        The protected file's name; its extension is the format, and between
+        steps the data pass through it as the command line's do.
+    replicates : int or None
+        Simulated releases per step for the maps' predictions (None: none).
+
+    Returns
+    -------
+    Release
+    """
+    result = apply_plan(frame, plan, source=source, between=out_name)
+    report = release_report(frame, result, replicates=replicates)
+    return Release(plan, out_name, result, report, after_each_step(frame, result),
+                   table_bytes(result.data, out_name))
+
+
+def cached_release(digest: str, frame: pd.DataFrame, source: str, plan: ReleasePlan, out_name: str) -> Release:
+    """:func:`release`, kept in the session for the same data, plan and file name (one at a time).
+
+    Parameters
+    ----------
+    digest : str
+        The data's digest.
+    frame, source, plan, out_name
+        As :func:`release`.
+
+    Returns
+    -------
+    Release
+    """
+    key = (digest, plan.to_json(), out_name)
+    kept = st.session_state.get(RELEASED)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    done = release(frame, source, plan, out_name)
+    st.session_state[RELEASED] = (key, done)
+    return done
+
+
+def command(data_name: str, out_name: str) -> str:
+    """The ``python -m rumap release`` command that gives the same protected file from the downloaded plan.
+
+    Parameters
+    ----------
+    data_name : str
+        The data file's name.
+    out_name : str
+        The protected file's name.
+
+    Returns
+    -------
+    str
+    """
+    return ("python -m rumap release --data " + shlex.quote(data_name) + " --plan release_plan.json --out "
+            + shlex.quote(out_name) + " --report release_report.html")

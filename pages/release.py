@@ -1,0 +1,96 @@
+"""Release: the plan applied to the session's data, risk and utility after each step, and the downloads."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import release_plan, state
+from dashboard.markdown import plain
+from dashboard.widgets import errors_shown, table
+from rumap.fingerprint import bytes_digest
+from rumap.present.release_report import release_report_html, release_report_json
+from rumap.release.plan import ReleasePlan
+
+st.title("Release")
+st.caption("The steps applied from the maps, in order, applied to this session's data as "
+           "`python -m rumap release` applies a plan. The protected file and the report are built in memory "
+           "and leave only when you download them.")
+
+data = state.loaded_data()
+if data is None:
+    st.info("Load a data set on the Data page first.")
+    st.stop()
+
+with st.sidebar:
+    uploaded = st.file_uploader("Use a plan file", type=["json"], key="release_plan_upload", max_upload_size=1,
+                                help="a release plan (the JSON downloaded here, or the steps of "
+                                     "`python -m rumap release --json`); it replaces the steps below")
+    if uploaded is not None:
+        content = uploaded.getvalue()
+        if st.session_state.get("release_plan_loaded") != bytes_digest(content):
+            with errors_shown():
+                plan = release_plan.load_plan(content)
+                st.session_state["release_plan_loaded"] = bytes_digest(content)
+                st.toast(f"Plan of {len(plan.steps)} step(s) loaded from {uploaded.name}.")
+
+steps = release_plan.steps()
+st.subheader("Steps")
+if st.button("Undo the last change", key="release_undo", disabled=not st.session_state.get(release_plan.HISTORY)):
+    release_plan.undo()
+    st.rerun()
+if not steps:
+    st.info("No step yet: press “Apply” under a map (Empirical map) to add its masking at the recommended "
+            "value, or load a plan file in the sidebar.")
+    st.stop()
+for i, step in enumerate(steps):
+    cols = st.columns([8, 1, 1, 1], vertical_alignment="center")
+    cols[0].markdown(f"Step {i + 1}: {plain(release_plan.describe(step))}")
+    if cols[1].button("↑", key=f"release_up_{i}", disabled=i == 0, help="move up"):
+        release_plan.move(i, -1)
+        st.rerun()
+    if cols[2].button("↓", key=f"release_down_{i}", disabled=i == len(steps) - 1, help="move down"):
+        release_plan.move(i, 1)
+        st.rerun()
+    if cols[3].button("Remove", key=f"release_remove_{i}"):
+        release_plan.remove(i)
+        st.rerun()
+
+file_name = release_plan.data_file_name(data.kind, data.name)
+names = release_plan.out_names(file_name)
+out_name = st.selectbox("Protected file", names, key="release_out_name",
+                        help="the upload's format, CSV or Parquet")
+
+with errors_shown():
+    plan = ReleasePlan(tuple(steps))
+    with st.spinner("Applying the plan and measuring the released file…"):
+        done = release_plan.cached_release(data.digest, data.frame, data.name, plan, out_name)
+
+    st.subheader("Risk and utility after each step")
+    st.caption("Measured on the file released after each step against the original data (the report's risk and "
+               "utility; linkage and interval disclosure are shares of the records, SSE/SST a share of the "
+               "variance).")
+    table(done.after_steps, hide_index=True)
+    checks = release_plan.checks_frame(done.report)
+    if not checks.empty:
+        st.subheader("Each step beside its map")
+        st.caption("The released draw's measure beside the map's prediction at the step's value: its mean over "
+                   "the simulated releases and the range one release falls in (None: no bound on that side); "
+                   "“outside” flags a draw outside that range.")
+        table(checks, hide_index=True)
+    for note in done.report.notes:
+        st.caption(plain(note))
+
+    st.subheader("Downloads")
+    cols = st.columns(4)
+    cols[0].download_button(f"Protected file ({out_name.rsplit('.', 1)[-1]})", done.content, file_name=out_name,
+                            key="release_download_data", on_click="ignore", type="primary")
+    cols[1].download_button("Report (HTML)", release_report_html(done.report), file_name="release_report.html",
+                            mime="text/html", key="release_download_html", on_click="ignore")
+    cols[2].download_button("Report (JSON)", release_report_json(done.report), file_name="release_report.json",
+                            mime="application/json", key="release_download_json", on_click="ignore")
+    cols[3].download_button("Plan (JSON)", plan.to_json(), file_name="release_plan.json",
+                            mime="application/json", key="release_download_plan", on_click="ignore")
+    st.caption(f"{done.result.data.shape[0]} rows, {done.result.data.shape[1]} columns; SHA-256 of the file "
+               f"{bytes_digest(done.content)}.")
+    st.caption("The same file from the command line, with the downloaded plan and the data file:")
+    st.code(release_plan.command(file_name, out_name), language="bash", wrap_lines=True)

@@ -1,0 +1,236 @@
+"""The release step at a point of an empirical R-U map: its method, the value chosen, its columns and its seed.
+
+An empirical map (:class:`rumap.specs.EmpiricalSpec`) masks its data's columns
+with a method of :data:`rumap.maps.methods.METHODS` over a grid of one
+parameter; the step of a release plan that applies that method at one of the
+grid's values, with the map's options and seed, is what an agency releases
+after reading the map. The step's method and its map are one record of
+:data:`rumap.release.apply.STEP_METHODS` (``map_method``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rumap._validation import InstanceOf, validate_params
+from rumap.errors import InputError
+from rumap.maps.methods import METHODS
+from rumap.release.apply import STEP_METHODS
+from rumap.release.plan import Step
+from rumap.result import RUMap
+from rumap.specs import DataSource, EmpiricalSpec
+
+__all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS", "table_steps", "TABLE_SWEEPS"]
+
+#: What a map of a table built from microdata runs over (:mod:`rumap.maps.tables`).
+TABLE_SWEEPS = ("rule", "protection", "base")
+
+#: The maps of categorical keys (:mod:`rumap.maps.categorical`, by their ``method``) that are release steps:
+#: the step method and the parameter the map's grid runs over.
+KEY_MAP_STEPS = {"local suppression": ("suppress", "k"), "global recoding": ("recode", "band_width"),
+                 "pram": ("pram", "theta")}
+
+
+def _noise_parameters(options: dict[str, Any], value: float, columns: tuple[str, ...]) -> dict[str, Any]:
+    size = "lambda2_frac" if options["relative"] else "lambda2"
+    column = int(options["unequal_column"])
+    if not 0 <= column < len(columns):
+        raise InputError(f"unequal_column {column} is not one of the map's {len(columns)} column(s)")
+    return {size: value, "correlated": bool(options["correlated"]),
+            **{k: options[k] for k in ("truncate_below", "truncate_above", "unequal_above", "unequal_below",
+                                       "unequal_factor")},
+            "unequal_column": columns[column]}
+
+
+#: The step's parameters from the map's options and the value chosen, by map method.
+_PARAMETERS = {
+    "noise": _noise_parameters,
+    "microaggregation": lambda options, value, columns: {"k": value, **{k: options[k] for k in
+                                                                          ("algorithm", "standardize", "criterion")}},
+    "rankswap": lambda options, value, columns: {"swap_percent": value},
+}
+
+
+def _example_spec() -> EmpiricalSpec:
+    import numpy as np
+
+    x = np.arange(1.0, 11.0)[:, None]
+    return EmpiricalSpec(simulation={"method": "microaggregation", "values": [2, 3, 5], "replicates": 2},
+                         data=DataSource.of("inline", "example", ["income"], x))
+
+
+@validate_params({"spec": InstanceOf(EmpiricalSpec, "an EmpiricalSpec"),
+                  "value": InstanceOf((int, float), "a number")},
+                 example=lambda: {"spec": _example_spec(), "value": 3.0})
+def step_from_spec(spec: EmpiricalSpec, value: float) -> Step:
+    """The release step that applies an empirical map's masking at one value of its grid.
+
+    Parameters
+    ----------
+    spec : EmpiricalSpec
+        The map: its method, options, columns and seed.
+    value : float
+        The parameter's value (one of the grid's, or any valid value of the
+        method's parameter): λ² or its fraction of each column's variance for
+        noise, k for microaggregation, the swap window in % for rank swapping.
+
+    Returns
+    -------
+    Step
+        Its method, parameters (the map's options filled in), the map's columns
+        and the map's seed.
+
+    Raises
+    ------
+    InputError
+        The map's method has no release step, or the value does not suit it
+        (a k that is not a whole number).
+
+    Examples
+    --------
+    >>> step = step_from_spec(_example_spec(), 3.0)
+    >>> step.to_dict()
+    {'method': 'microaggregation', 'parameters': {'k': 3, 'algorithm': 'mdav', 'standardize': False, \
+'criterion': 'pc1'}, 'columns': ['income'], 'seed': None}
+    """
+    config = spec.simulation
+    methods = [name for name, record in STEP_METHODS.items() if record.map_method == config.method]
+    if not methods or config.method not in _PARAMETERS:
+        raise InputError(f"the map's method {config.method!r} has no release step")
+    if not math.isfinite(value):
+        raise InputError(f"value must be a finite number, got {value!r}")
+    if METHODS[config.method].integer_grid and value != int(value):
+        raise InputError(f"value must be a whole k for {config.method}, got {value!r}")
+    columns = tuple(spec.data.columns)
+    parameters = _PARAMETERS[config.method](dict(config.method_options), float(value), columns)
+    record = STEP_METHODS[methods[0]]
+    return Step(methods[0], parameters, columns=columns, seed=int(config.seed) if record.random else None)
+
+
+def _example_key_map() -> RUMap:
+    return RUMap(parameter="theta", values=[0.5, 0.9], risk=[0.1, 0.4], utility=[0.5, 0.9], method="pram")
+
+
+@validate_params({"curve": InstanceOf(RUMap, "an RUMap"), "keys": InstanceOf((list, tuple), "a list of key names"),
+                  "value": InstanceOf((int, float), "a number"), "variable": [None, InstanceOf(str, "a key name")],
+                  "seed": "seed"},
+                 example=lambda: {"curve": _example_key_map(), "keys": ["sex", "region"], "value": 0.9})
+def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str | None = None,
+                      seed: int = 0) -> Step:
+    """The release step at one value of a map of categorical keys (:data:`KEY_MAP_STEPS`).
+
+    The maps of :mod:`rumap.maps.categorical` apply the heuristic local
+    suppression of :func:`rumap.masking.categorical.local_suppression` at each k,
+    band one numeric key from origin 0 at each width, and draw PRAM at each
+    theta from ``seed``; the step does the same at ``value``.
+
+    Parameters
+    ----------
+    curve : RUMap
+        The map (its ``method`` names the masking).
+    keys : list of str
+        The key variables the map was drawn for.
+    value : float
+        The parameter's value: k, the band width or theta.
+    variable : str, optional
+        The banded key (global recoding's map only).
+    seed : int, default 0
+        The seed of PRAM's draws (its map's seed).
+
+    Returns
+    -------
+    Step
+
+    Raises
+    ------
+    InputError
+        A map whose masking is not a step, a banding map without its variable, or a bad value.
+
+    Examples
+    --------
+    >>> step_from_key_map(_example_key_map(), ["sex", "region"], 0.9, seed=3).to_dict()
+    {'method': 'pram', 'parameters': {'theta': 0.9}, 'keys': ['sex', 'region'], 'seed': 3}
+    """
+    if curve.method not in KEY_MAP_STEPS:
+        raise InputError(f"the map's method {curve.method!r} has no release step; maps of keys that have one: "
+                         f"{', '.join(KEY_MAP_STEPS)}")
+    method, parameter = KEY_MAP_STEPS[curve.method]
+    if not math.isfinite(value):
+        raise InputError(f"value must be a finite number, got {value!r}")
+    if method == "suppress" and value != int(value):
+        raise InputError(f"value must be a whole k for local suppression, got {value!r}")
+    parameters: dict[str, Any] = {parameter: int(value) if method == "suppress" else float(value)}
+    if method == "recode":
+        if variable is None:
+            raise InputError("the banding map needs its variable (the numeric key banded)")
+        parameters["variable"] = variable
+    return Step(method, parameters, keys=list(keys), seed=seed if STEP_METHODS[method].random else None)
+
+
+@validate_params({"rows": InstanceOf(str, "a column name"), "columns": [None, InstanceOf(str, "a column name")],
+                  "rule": InstanceOf(str, "a rule's name"), "rule_parameters": InstanceOf(dict, "a dict"),
+                  "sweep": InstanceOf(str, "rule, protection or base"), "value": InstanceOf((int, float), "a number"),
+                  "response": [None, InstanceOf(str, "a column name")],
+                  "shadow": [None, InstanceOf(str, "a column name")], "protection": "p_percent",
+                  "cost": InstanceOf(str, "a cost's name")},
+                 example=lambda: {"rows": "region", "columns": "size", "rule": "p-percent",
+                                  "rule_parameters": {"p": 10.0}, "sweep": "protection", "value": 20.0})
+def table_steps(rows: str, columns: str | None, rule: str, rule_parameters: dict, sweep: str, value: float,
+                response: str | None = None, shadow: str | None = None, protection: float = 10.0,
+                cost: str = "value") -> tuple[Step, ...]:
+    """The steps that release a table built from microdata at one value of its map.
+
+    The table (:data:`TABLE_SWEEPS`): its map runs over the rule's first
+    parameter (``"rule"``), the protection level of secondary suppression
+    (``"protection"``) or the base of controlled rounding (``"base"``); the
+    steps build the table, mark the primaries by the rule and protect them at
+    ``value`` of the swept quantity, the others as given.
+
+    Parameters
+    ----------
+    rows, columns : str
+        The spanning variables (``columns`` None: a one-way table).
+    rule : str
+        A key of :data:`rumap.tables.rules.RULES`.
+    rule_parameters : dict
+        The rule's parameters.
+    sweep : {"rule", "protection", "base"}
+        What the map runs over.
+    value : float
+        The swept quantity's value.
+    response, shadow : str, optional
+        The response summed (None: counts) and the shadow variable.
+    protection : float, default 10
+        The protection level (percent) when it is not swept.
+    cost : str, default "value"
+        The cost of a suppression.
+
+    Returns
+    -------
+    tuple of Step
+        ``table``, ``primary``, then ``secondary_suppression`` or ``controlled_rounding``.
+
+    Examples
+    --------
+    >>> [s.method for s in table_steps("region", "size", "p-percent", {"p": 10.0}, "base", 100.0)]
+    ['table', 'primary', 'controlled_rounding']
+    """
+    from rumap.tables.rules import RULES
+
+    if sweep not in TABLE_SWEEPS:
+        raise InputError(f"sweep must be one of {', '.join(TABLE_SWEEPS)}, got {sweep!r}")
+    if rule not in RULES:
+        raise InputError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
+    parameters = dict(rule_parameters)
+    if sweep == "rule":
+        parameters[next(iter(RULES[rule].parameters))] = float(value)
+    keys = [rows] if columns is None else [rows, columns]
+    steps = [Step("table", {"response": response, "shadow": shadow}, keys=keys),
+             Step("primary", {"rule": rule, **parameters})]
+    if sweep == "base":
+        steps.append(Step("controlled_rounding", {"base": float(value)}))
+    else:
+        steps.append(Step("secondary_suppression", {"protection": float(value) if sweep == "protection"
+                                                    else float(protection), "cost": cost}))
+    return tuple(steps)
