@@ -35,10 +35,10 @@ browser:
 		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium strace; \
 	fi
 
-# The ten slowest tests are listed at the end of the log. PYTEST_ARGS adds options, e.g.
-# PYTEST_ARGS="-n 2 --dist loadfile" runs on two workers, each test file on one worker in order
-# (the browser modules' steps depend on their order, so not --dist load or loadgroup).
-PYTEST_ARGS ?=
+# The ten slowest tests are listed at the end of the log. The tests run on two workers, each test file on one
+# worker in order (its module fixtures, e.g. one browser page, stay with it); PYTEST_ARGS="-n 0" runs them in
+# this process alone.
+PYTEST_ARGS ?= -n 2 --dist loadfile
 test: $(TEST_STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest --durations=10 $(PYTEST_ARGS)
