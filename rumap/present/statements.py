@@ -249,15 +249,25 @@ def uncertainty_phrase(chosen: Recommendation) -> str:
     >>> uncertainty_phrase(Recommendation(True, 0.2, 1.0, 1.2, 3.0, 0.9, None, "", p_exceed=0.03,
     ...                                   value_interval=(0.15, 0.25), parameter="lambda2"))
     ' The replicates give a 3% chance that its risk exceeds the bound, and put the smallest safe λ² between 0.15 and 0.25 (95%).'
+    >>> uncertainty_phrase(Recommendation(True, 2, 1.0, 1.2, 3.0, 0.9, None, "", p_exceed=0.0,
+    ...                                   value_interval=(2, 2), parameter="k"))
+    ' No resample of the replicates puts its risk above the bound; they put the smallest safe k at 2 in at least 95% of the resamples.'
     """
     if chosen.p_exceed is None or chosen.value_interval is None:
         return ""
     symbol = PARAMETER_SYMBOLS.get(chosen.parameter, chosen.parameter)
     low, high = chosen.value_interval
-    where = (f"between {format_number(low)} and {format_number(high)}" if math.isfinite(high)
-             else f"at {format_number(low)} or beyond the grid")
-    return (f" The replicates give a {chosen.p_exceed:.0%} chance that its risk exceeds the bound, and put the "
-            f"smallest safe {symbol} {where} (95%).")
+    if not math.isfinite(high):
+        where = f"at {format_number(low)} or beyond the grid (95%)"
+    elif low == high:
+        where = f"at {format_number(low)} in at least 95% of the resamples"
+    else:
+        where = f"between {format_number(low)} and {format_number(high)} (95%)"
+    p = chosen.p_exceed
+    if p == 0:
+        return f" No resample of the replicates puts its risk above the bound; they put the smallest safe {symbol} {where}."
+    chance = "a chance under 1%" if p < 0.01 else f"a {p:.0%} chance"
+    return f" The replicates give {chance} that its risk exceeds the bound, and put the smallest safe {symbol} {where}."
 
 
 @validate_params({"analysis": InstanceOf(Analysis), "max_risk": [None, "max_risk"]},
