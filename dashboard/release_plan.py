@@ -308,6 +308,33 @@ def _flat(prefix: str, value: Any, out: dict[str, Any]) -> None:
         out[prefix] = value
 
 
+#: Words for the report's measure names in the table of the Release page.
+MEASURE_WORDS = {
+    "linkage": "share linked to their own record", "interval_rank": "interval disclosure (rank)",
+    "interval_sd": "interval disclosure (sd)", "sse_sst": "SSE/SST", "columns_changed": "change",
+    "global_risk": "global risk", "expected_reidentifications": "expected re-identifications",
+    "k_violations": "records violating k-anonymity", "total_absolute_deviation": "total absolute deviation",
+    "max_absolute_deviation": "largest absolute deviation", "max_risk": "largest risk",
+}
+
+
+def measure_label(path: str) -> str:
+    """A column of :func:`after_each_step` in words: ``risk.numeric.sse_sst`` reads ``utility: SSE/SST``.
+
+    Parameters
+    ----------
+    path : str
+        ``risk.…`` or ``utility.…``, the report's keys joined by dots.
+
+    Returns
+    -------
+    str
+    """
+    kind, *rest = path.split(".")
+    parts = [MEASURE_WORDS.get(p, p.replace("_", " ")) for p in rest if p not in ("numeric", "categorical", "table")]
+    return f"{kind}: {', '.join(parts)}" if parts else kind
+
+
 def after_each_step(frame: pd.DataFrame, result: ReleaseResult) -> pd.DataFrame:
     """Risk and utility of the data after each step (one row per step), from the core's report.
 

@@ -69,7 +69,8 @@ with errors_shown():
     st.caption("Measured on the file released after each step against the original data (the report's risk and "
                "utility; linkage and interval disclosure are shares of the records, SSE/SST a share of the "
                "variance).")
-    table(done.after_steps, hide_index=True)
+    table(done.after_steps.rename(columns=lambda c: c if c in ("step", "method") else release_plan.measure_label(c)),
+          hide_index=True)
     checks = release_plan.checks_frame(done.report)
     if not checks.empty:
         st.subheader("Each step beside its map")
@@ -90,7 +91,8 @@ with errors_shown():
                             mime="application/json", key="release_download_json", on_click="ignore")
     cols[3].download_button("Plan (JSON)", plan.to_json(), file_name="release_plan.json",
                             mime="application/json", key="release_download_plan", on_click="ignore")
-    st.caption(f"{done.result.data.shape[0]} rows, {done.result.data.shape[1]} columns; SHA-256 of the file "
+    rows_out, columns_out = done.result.data.shape
+    st.caption(f"{rows_out} rows, {columns_out} column{'s' if columns_out != 1 else ''}; SHA-256 of the file "
                f"{bytes_digest(done.content)}.")
     st.caption("The same file from the command line, with the downloaded plan and the data file:")
     st.code(release_plan.command(file_name, out_name), language="bash", wrap_lines=True)

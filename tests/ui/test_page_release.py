@@ -69,8 +69,8 @@ def test_apply_under_the_map_adds_the_recommended_point_and_release_gives_the_co
                      f"Step 2: microaggregation (k = {k}, algorithm = mdav, criterion = pc1) on income"]
     (after, checks) = at.dataframe
     assert after.value["step"].tolist() == [1, 2]
-    assert (after.value["risk.numeric.linkage"].between(0, 1)).all()
-    assert after.value["utility.numeric.sse_sst"].is_monotonic_increasing  # k = 3, then groups of at least k
+    assert (after.value["risk: share linked to their own record"].between(0, 1)).all()
+    assert after.value["utility: SSE/SST"].is_monotonic_increasing  # k = 3, then groups of at least k
     assert checks.value["step"].tolist()[0] == 1 and not checks.value["outside"].any()
     command = at.code[-1].value
     assert command == ("python -m rumap release --data data/income.csv --plan release_plan.json "
@@ -178,7 +178,7 @@ def test_a_table_plan_releases_the_protected_table_as_the_command_line_does(tmp_
     done = at.session_state[release_plan.RELEASED][1]
     after = at.dataframe[0].value
     assert after["method"].tolist() == ["table", "primary", "secondary_suppression"]
-    assert after["risk.table.suppressed"].tolist()[-1] == done.report.table["suppressed"] > 0
+    assert after["risk: suppressed"].tolist()[-1] == done.report.table["suppressed"] > 0
     (tmp_path / "plan.json").write_text(done.plan.to_json())
     proc = run_cli("release", "--data", persons, "--plan", tmp_path / "plan.json", "--out",
                    tmp_path / "persons_protected.csv", "--no-prediction")
