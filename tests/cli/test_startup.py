@@ -35,3 +35,37 @@ def test_every_subcommand_has_its_modules_help_line():
     assert set(SUMMARIES) == set(SUBCOMMANDS)
     for name, module in SUBCOMMANDS.items():
         assert SUMMARIES[name] == importlib.import_module(module).HELP, name
+
+
+def _heavy_modules_after(argv: list[str]) -> list[str]:
+    """The heavy modules a fresh interpreter holds after ``main(argv)`` ran (``--help`` exits 0)."""
+    code = ("import sys\nfrom rumap.cli import main\n"
+            f"try:\n    code = main({argv!r})\nexcept SystemExit as exc:\n    code = exc.code\n"
+            "assert code == 0, code\n"
+            f"print('\\x1e' + __import__('json').dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.split("\x1e")[-1])
+
+
+def test_risk_help_imports_no_heavy_module():
+    # the parser of ``risk`` is built from names alone; each measure's module is imported when it runs
+    for argv in (["risk", "--help"], ["risk", "identity", "--help"], ["risk", "linkage", "--help"],
+                 ["risk", "suda", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
+
+
+def test_the_risk_parsers_names_are_the_registries():
+    from rumap.cli import risk
+    from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS
+    from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS
+    from rumap.risk.poisson_gamma import BETA_ESTIMATORS
+    from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
+
+    assert risk.LINKAGE_METHOD_NAMES == tuple(LINKAGE_METHODS)
+    assert risk.AGGREGATION_NAMES == tuple(AGGREGATIONS)
+    assert risk.INTERVAL_METHOD_NAMES == tuple(INTERVAL_METHODS)
+    assert risk.INTERVAL_DEFAULT_P == DEFAULT_P
+    assert risk.BETA_ESTIMATOR_NAMES == tuple(BETA_ESTIMATORS)
+    assert risk.SUDA_DEFAULT_DIS_FRACTION == DEFAULT_DIS_FRACTION
+    assert risk.SUDA_DEFAULT_MAX_SIZE == DEFAULT_MAX_SIZE
