@@ -55,6 +55,12 @@ def test_risk_help_imports_no_heavy_module():
         assert _heavy_modules_after(argv) == [], argv
 
 
+def test_identity_risk_from_figures_imports_no_heavy_module():
+    # a light command: the figures form needs neither the data readers (pandas) nor the Poisson-gamma fit (scipy)
+    assert _heavy_modules_after(["risk", "identity", "--f", "0.1", "--a", "100", "--fu", "0.01", "--N", "1000",
+                                 "--max-risk", "0.5", "--json"]) == []
+
+
 def test_the_risk_parsers_names_are_the_registries():
     from rumap.cli import risk
     from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS
