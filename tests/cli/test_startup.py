@@ -55,6 +55,21 @@ def test_risk_help_imports_no_heavy_module():
         assert _heavy_modules_after(argv) == [], argv
 
 
+def test_table_help_imports_no_heavy_module():
+    for argv in (["table", "--help"], ["table", "suppress", "--help"], ["table", "granularity", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
+
+
+def test_the_table_parsers_names_are_the_registries():
+    from rumap.cli.flags import RULE_NAMES
+    from rumap.cli.table_protection import COST_NAMES
+    from rumap.tables.rules import RULES
+    from rumap.tables.secondary import COSTS
+
+    assert RULE_NAMES == tuple(RULES)
+    assert COST_NAMES == tuple(COSTS)
+
+
 def test_identity_risk_from_figures_imports_no_heavy_module():
     # a light command: the figures form needs neither the data readers (pandas) nor the Poisson-gamma fit (scipy)
     assert _heavy_modules_after(["risk", "identity", "--f", "0.1", "--a", "100", "--fu", "0.01", "--N", "1000",
