@@ -90,3 +90,17 @@ def test_the_risk_parsers_names_are_the_registries():
     assert risk.BETA_ESTIMATOR_NAMES == tuple(BETA_ESTIMATORS)
     assert risk.SUDA_DEFAULT_DIS_FRACTION == DEFAULT_DIS_FRACTION
     assert risk.SUDA_DEFAULT_MAX_SIZE == DEFAULT_MAX_SIZE
+
+
+def test_microaggregate_help_imports_no_heavy_module():
+    assert _heavy_modules_after(["microaggregate", "--help"]) == []
+
+
+def test_the_microaggregate_parsers_names_are_the_registries():
+    from rumap.cli import microaggregate
+    from rumap.io.data import WRITERS
+    from rumap.masking.microaggregation import ALGORITHMS, CRITERIA
+
+    assert microaggregate.ALGORITHM_NAMES == tuple(ALGORITHMS)
+    assert microaggregate.CRITERION_NAMES == tuple(CRITERIA)
+    assert microaggregate.WRITER_SUFFIXES == tuple(WRITERS)
