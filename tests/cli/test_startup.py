@@ -104,3 +104,9 @@ def test_the_microaggregate_parsers_names_are_the_registries():
     assert microaggregate.ALGORITHM_NAMES == tuple(ALGORITHMS)
     assert microaggregate.CRITERION_NAMES == tuple(CRITERIA)
     assert microaggregate.WRITER_SUFFIXES == tuple(WRITERS)
+
+
+def test_query_help_imports_no_heavy_module():
+    # the query parsers read no registry: every module is imported when a command runs
+    for argv in (["query", "--help"], ["query", "answer", "--help"], ["query", "audit", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
