@@ -5,15 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rumap.cli.flags import add_work_limit, budget_from_args
+from rumap.cli.flags import WRITER_SUFFIXES, add_work_limit, budget_from_args
 from rumap.errors import InputError
 
-# The parser's choices, the keys of rumap.masking.microaggregation.ALGORITHMS and CRITERIA and of
-# rumap.io.data.WRITERS, so that ``microaggregate --help`` starts without pandas; ``tests/cli/test_startup.py``
+# The parser's choices, the keys of rumap.masking.microaggregation.ALGORITHMS and CRITERIA, so that ``microaggregate --help`` starts without pandas; ``tests/cli/test_startup.py``
 # checks they agree. The modules are imported when the command runs.
 ALGORITHM_NAMES = ("mdav", "mwa", "fixed", "individual", "optimal")
 CRITERION_NAMES = ("pc1", "variable", "zsum")
-WRITER_SUFFIXES = (".csv", ".tsv", ".parquet", ".xlsx", ".dta", ".sav")
 
 HELP = "microaggregate numeric columns (groups of at least k records) and report the information loss"
 

@@ -98,15 +98,21 @@ def test_microaggregate_help_imports_no_heavy_module():
 
 def test_the_microaggregate_parsers_names_are_the_registries():
     from rumap.cli import microaggregate
+    from rumap.cli.flags import WRITER_SUFFIXES
     from rumap.io.data import WRITERS
     from rumap.masking.microaggregation import ALGORITHMS, CRITERIA
 
     assert microaggregate.ALGORITHM_NAMES == tuple(ALGORITHMS)
     assert microaggregate.CRITERION_NAMES == tuple(CRITERIA)
-    assert microaggregate.WRITER_SUFFIXES == tuple(WRITERS)
+    assert WRITER_SUFFIXES == tuple(WRITERS)
 
 
 def test_query_help_imports_no_heavy_module():
     # the query parsers read no registry: every module is imported when a command runs
     for argv in (["query", "--help"], ["query", "answer", "--help"], ["query", "audit", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
+
+
+def test_protect_help_imports_no_heavy_module():
+    for argv in (["protect", "--help"], ["protect", "recode", "--help"], ["protect", "pram", "--help"]):
         assert _heavy_modules_after(argv) == [], argv
