@@ -116,3 +116,16 @@ def test_query_help_imports_no_heavy_module():
 def test_protect_help_imports_no_heavy_module():
     for argv in (["protect", "--help"], ["protect", "recode", "--help"], ["protect", "pram", "--help"]):
         assert _heavy_modules_after(argv) == [], argv
+
+
+def test_analytic_help_imports_no_heavy_module():
+    assert _heavy_modules_after(["analytic", "--help"]) == []
+
+
+def test_the_analytic_parsers_names_are_the_registries():
+    from rumap.cli import analytic
+    from rumap.maps.analytic import STATES
+    from rumap.maps.families import FAMILIES
+
+    assert analytic.STATE_NAMES == tuple(STATES)
+    assert analytic.FAMILY_NAMES == tuple(FAMILIES)
