@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from rumap.cli.flags import add_work_limit, budget_from_args, parse_grid
 from rumap.errors import InputError
-from rumap.io.data import numeric_column, read_table
-from rumap.maps.analytic import STATES
-from rumap.maps.families import FAMILIES
-from rumap.maps.optimum import envelope
-from rumap.maps.setting import AnalyticSetting
-from rumap.present.statements import describe_optimum
-from rumap.result import curve_dict
-from rumap.specs import DATA_STATISTICS, AnalyticSpec, DataSource
+
+if TYPE_CHECKING:
+    from rumap.specs import AnalyticSpec
+
+# The parser's help and choices, the keys of rumap.maps.analytic.STATES and rumap.maps.families.FAMILIES, so that
+# ``analytic --help`` starts without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The maps'
+# modules are imported when the command runs.
+STATE_NAMES = ("mean-target", "population", "sample", "record", "percentile", "maximum", "minimum")
+FAMILY_NAMES = ("normal", "logistic", "laplace", "uniform", "lognormal", "gamma", "t")
 
 HELP = "analytic R-U map of additive noise for the snooper's knowledge states"
 
@@ -41,14 +42,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--tau", metavar="VALUE", help="target value for state mean-target (Eq 1): a number, or "
                    "maximum, minimum or mean of --data")
     p.add_argument("--p", type=float, default=0.99, help="percentile for state percentile (default 0.99)")
-    p.add_argument("--family", default="normal", choices=list(FAMILIES),
+    p.add_argument("--family", default="normal", choices=list(FAMILY_NAMES),
                    help="distribution family of the data for state percentile (default normal: Eq 8)")
     p.add_argument("--shape", type=float, help="shape parameter of --family (lognormal s, gamma a, t df)")
     p.add_argument("--data", help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     p.add_argument("--column", help="numeric column of --data")
     p.add_argument("--lambda2", required=True, metavar="START:STOP:NUM", help="grid of noise variances")
     p.add_argument("--state", action="append", required=True, metavar="NAME",
-                   help=f"knowledge state, repeatable: {', '.join(STATES)}")
+                   help=f"knowledge state, repeatable: {', '.join(STATE_NAMES)}")
     p.add_argument("--max-risk", type=float, help="maximum tolerable risk R_max: adds each state's optimum and the "
                                                   "recommendation (the exact optimum safe for every state shown)")
     add_work_limit(p)
@@ -75,6 +76,11 @@ def spec_from_args(args: argparse.Namespace) -> tuple[AnalyticSpec, np.ndarray |
     column : ndarray or None
         The values of ``--column`` of ``--data``, to run the spec on.
     """
+    from rumap.io.data import numeric_column, read_table
+    from rumap.maps.analytic import STATES
+    from rumap.maps.setting import AnalyticSetting
+    from rumap.specs import DATA_STATISTICS, AnalyticSpec, DataSource
+
     for state in args.state:
         if state not in STATES:
             raise InputError(f"unknown --state {state!r}; choose from {', '.join(STATES)}")
@@ -136,6 +142,12 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    import pandas as pd
+
+    from rumap.maps.optimum import envelope
+    from rumap.present.statements import describe_optimum
+    from rumap.result import curve_dict
+
     spec, column = spec_from_args(args)
     analysis = spec.run(column, budget=budget_from_args(args))
     maps, states = analysis.maps, list(spec.states)

@@ -15,7 +15,7 @@ from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
-           "split_names", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
+           "split_names", "WRITER_SUFFIXES", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
 GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
@@ -255,6 +255,14 @@ def split_names(text: str, flag: str) -> list[str]:
         raise InputError(f"{flag} must be comma-separated column names, got {text!r}")
     return names
 
+
+#: The suffixes ``--out`` writes, the keys of :data:`rumap.io.data.WRITERS` (the parsers' help, without importing
+#: pandas; ``tests/cli/test_startup.py`` checks they agree).
+WRITER_SUFFIXES = (".csv", ".tsv", ".parquet", ".xlsx", ".dta", ".sav")
+
+#: The names of the sensitivity rules, the keys of :data:`rumap.tables.rules.RULES` (the parsers' choices, without
+#: importing the rules' module; ``tests/cli/test_startup.py`` checks they agree).
+RULE_NAMES = ("threshold", "dominance", "p-percent", "pq")
 
 #: The parameters of the sensitivity rules (:data:`rumap.tables.rules.RULES`): flag name -> (type, help).
 RULE_FLAGS = {

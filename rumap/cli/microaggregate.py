@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rumap.cli.flags import add_work_limit, budget_from_args
+from rumap.cli.flags import WRITER_SUFFIXES, add_work_limit, budget_from_args
 from rumap.errors import InputError
-from rumap.io.data import WRITERS, numeric_column_names, numeric_columns, read_table, write_table
-from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
+
+# The parser's choices, the keys of rumap.masking.microaggregation.ALGORITHMS and CRITERIA, so that ``microaggregate --help`` starts without pandas; ``tests/cli/test_startup.py``
+# checks they agree. The modules are imported when the command runs.
+ALGORITHM_NAMES = ("mdav", "mwa", "fixed", "individual", "optimal")
+CRITERION_NAMES = ("pc1", "variable", "zsum")
 
 HELP = "microaggregate numeric columns (groups of at least k records) and report the information loss"
 
@@ -30,13 +33,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     p.add_argument("--columns", metavar="A,B,...", help="comma-separated numeric columns (default: every numeric one)")
     p.add_argument("--k", type=int, required=True, help="minimum group size")
-    p.add_argument("--algorithm", required=True, choices=list(ALGORITHMS), help="microaggregation algorithm")
-    p.add_argument("--criterion", default="pc1", choices=list(CRITERIA),
+    p.add_argument("--algorithm", required=True, choices=list(ALGORITHM_NAMES), help="microaggregation algorithm")
+    p.add_argument("--criterion", default="pc1", choices=list(CRITERION_NAMES),
                    help="sorting criterion of --algorithm fixed (default pc1: first principal component)")
     p.add_argument("--standardize", action="store_true",
                    help="form groups on z-scores; SSE, SST and the loss are then measured on z-scores")
     p.add_argument("--out", metavar="MASKED.csv",
-                   help=f"write the file with the chosen columns replaced ({', '.join(WRITERS)})")
+                   help=f"write the file with the chosen columns replaced ({', '.join(WRITER_SUFFIXES)})")
     add_work_limit(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
@@ -78,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    from rumap.io.data import WRITERS, numeric_column_names, numeric_columns, read_table, write_table
+    from rumap.masking.microaggregation import microaggregate
+
     out_path = Path(args.out) if args.out else None
     if out_path is not None and out_path.suffix.lower() not in WRITERS:
         raise InputError(f"--out {args.out}: unknown format {out_path.suffix or '(no extension)'!r}; "

@@ -7,15 +7,22 @@ before and after; ``--out`` writes the protected file.
 from __future__ import annotations
 
 import argparse
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from rumap._validation import parse_number
-from rumap.cli.flags import add_merge_flag, add_work_limit, budget_from_args, check_flag, merge_flags, split_names
+from rumap.cli.flags import (
+    WRITER_SUFFIXES,
+    add_merge_flag,
+    add_work_limit,
+    budget_from_args,
+    check_flag,
+    merge_flags,
+    split_names,
+)
 from rumap.errors import InputError
-from rumap.io.data import WRITERS, read_table, write_table
-from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
-from rumap.risk.individual import individual_risk
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 HELP = "protect categorical key variables: global recoding, local suppression, PRAM"
 
@@ -41,7 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         parser.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
         parser.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
         parser.add_argument("--weight", metavar="W", help="sampling weight column (for the risk before and after)")
-        parser.add_argument("--out", metavar="FILE", help=f"write the protected file ({', '.join(WRITERS)})")
+        parser.add_argument("--out", metavar="FILE", help=f"write the protected file ({', '.join(WRITER_SUFFIXES)})")
         add_work_limit(parser)
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -92,6 +99,9 @@ def _number(text: str, flag: str) -> float:
 
 def _finish(args: argparse.Namespace, frame: pd.DataFrame, protected: pd.DataFrame, keys: list[str],
             summary: dict, lines: list[str]) -> int:
+    from rumap.io.data import write_table
+    from rumap.risk.individual import individual_risk
+
     before = individual_risk(frame, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
     after = individual_risk(protected, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
     summary = {**summary, "n": int(frame.shape[0]),
@@ -141,6 +151,9 @@ def run_recode(args: argparse.Namespace) -> int:
     -------
     int
     """
+    from rumap.io.data import read_table
+    from rumap.masking.categorical import band, recode, top_bottom_code
+
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
     if not (args.merge or args.band or args.top or args.bottom):
@@ -179,6 +192,9 @@ def run_suppress(args: argparse.Namespace) -> int:
     -------
     int
     """
+    from rumap.io.data import read_table
+    from rumap.masking.categorical import local_suppression
+
     if args.k is not None:
         check_flag("--k", "k", args.k)
     importance = {}
@@ -232,6 +248,9 @@ def run_pram(args: argparse.Namespace) -> int:
     -------
     int
     """
+    from rumap.io.data import read_table
+    from rumap.masking.categorical import pram
+
     check_flag("--theta", "theta", args.theta)
     check_flag("--seed", "seed", args.seed)
     frame = read_table(args.data)

@@ -26,11 +26,7 @@ import numpy as np
 
 from rumap._validation import SEED
 from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, print_frame
-from rumap.databases.audit import audit_queries
-from rumap.databases.camouflage import CAMOUFLAGE_K, answer_queries, camouflage_vectors
-from rumap.databases.queries import queries_from_text
 from rumap.errors import InputError
-from rumap.io.data import numeric_column, read_table
 
 HELP = "database queries: answers with a guarantee (camouflage) and an auditor of query sequences"
 MAX_QUERY_BYTES = 1_000_000
@@ -55,12 +51,16 @@ def _read_queries_file(path: str) -> list[str]:
         text = content.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"--queries {path}: not a UTF-8 text file") from None
+    from rumap.databases.queries import queries_from_text
+
     return queries_from_text(text)
 
 
 def _inputs(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
     if not args.query and args.queries is None:
         raise InputError("give queries with --query (repeated) or --queries FILE")
+    from rumap.io.data import numeric_column, read_table
+
     frame = read_table(args.data)
     values = numeric_column(frame, args.value, source=str(args.data))
     if args.records is not None:
@@ -72,6 +72,8 @@ def _inputs(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
 
 
 def _run_answer(args: argparse.Namespace) -> int:
+    from rumap.databases.camouflage import CAMOUFLAGE_K, answer_queries, camouflage_vectors
+
     protection = check_flag("--protection", "interval_percent", args.protection)
     values, queries = _inputs(args)
     k = CAMOUFLAGE_K.check("--camouflage-k", args.camouflage_k)
@@ -117,6 +119,8 @@ def _run_audit(args: argparse.Namespace) -> int:
         check_flag("--dominance-k", "dominance_k", args.dominance_k)
     check_flag("--threshold", "threshold", args.threshold)
     values, queries = _inputs(args)
+    from rumap.databases.audit import audit_queries
+
     log = audit_queries(values, queries, protection=protection, lower=lower, upper=upper, threshold=args.threshold,
                         dominance_n=args.dominance_n, dominance_k=args.dominance_k, budget=budget_from_args(args))
     if args.json:

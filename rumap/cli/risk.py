@@ -24,17 +24,17 @@ from collections.abc import Callable
 
 from rumap.cli.flags import add_merge_flag, add_work_limit, budget_from_args, check_flag, merge_flags, split_names
 from rumap.errors import InputError
-from rumap.io.data import read_table
-from rumap.risk.identity import (
-    identification_risk,
-    identity_risk_from_data,
-    max_sample_fraction,
-    multiple_investigators_risk,
-)
-from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
-from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
-from rumap.risk.poisson_gamma import BETA_ESTIMATORS
-from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
+
+# The parser is built from these names alone, so that ``risk --help`` and ``risk identity --f ...`` start without
+# pandas or scipy; each measure's module is imported when it runs. ``tests/cli/test_startup.py`` checks they are
+# the registries' keys and defaults (rumap.risk.linkage, rumap.risk.interval, rumap.risk.poisson_gamma, rumap.risk.suda).
+LINKAGE_METHOD_NAMES = ("distance", "probabilistic")
+AGGREGATION_NAMES = ("sum_of_squares", "sum", "max")
+INTERVAL_METHOD_NAMES = ("rank", "sd")
+INTERVAL_DEFAULT_P = {"rank": 10.0, "sd": 5.0}
+BETA_ESTIMATOR_NAMES = ("ml", "moments")
+SUDA_DEFAULT_DIS_FRACTION = 0.01
+SUDA_DEFAULT_MAX_SIZE: int | None = None
 
 HELP = "disclosure risk: record linkage, interval disclosure, identity (population uniques)"
 
@@ -66,9 +66,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     link.add_argument("--original", required=True, help="original data file")
     link.add_argument("--masked", required=True, help="masked data file (same rows, same columns)")
     link.add_argument("--keys", metavar="A,B,...", help="the intruder's key variables (default: every column)")
-    link.add_argument("--method", default="distance", choices=list(LINKAGE_METHODS),
+    link.add_argument("--method", default="distance", choices=list(LINKAGE_METHOD_NAMES),
                       help="distance-based (default) or probabilistic (Fellegi-Sunter) linkage")
-    link.add_argument("--aggregation", default="sum_of_squares", choices=list(AGGREGATIONS),
+    link.add_argument("--aggregation", default="sum_of_squares", choices=list(AGGREGATION_NAMES),
                       help="record-level aggregation of distances (distance method; default sum_of_squares)")
     link.add_argument("--ordinal", metavar="A,B,...", help="key variables to treat as ordinal (distance method)")
     link.add_argument("--ties", default="none", choices=["none", "share"],
@@ -86,9 +86,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     interval.add_argument("--masked", required=True, help="masked data file (same rows, same columns)")
     interval.add_argument("--columns", metavar="A,B,...", help="numeric variables (default: every numeric column)")
     interval.add_argument("--p", type=float, metavar="PERCENT",
-                          help=f"interval width in percent (default {DEFAULT_P['rank']:g} for rank, "
-                               f"{DEFAULT_P['sd']:g} for sd)")
-    interval.add_argument("--method", default="rank", choices=list(INTERVAL_METHODS),
+                          help=f"interval width in percent (default {INTERVAL_DEFAULT_P['rank']:g} for rank, "
+                               f"{INTERVAL_DEFAULT_P['sd']:g} for sd)")
+    interval.add_argument("--method", default="rank", choices=list(INTERVAL_METHOD_NAMES),
                           help="rank intervals (default) or sd intervals (SDID)")
     interval.add_argument("--json", action="store_true", help="print one JSON object")
     interval.set_defaults(_risk_run=run_interval)
@@ -106,7 +106,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                           help="key variables of --data (--key is the same flag)")
     identity.add_argument("--max-risk", type=float, metavar="G", help="risk bound in (0, 1): gives f_max")
     identity.add_argument("--cells", type=int, help="number of key values k (default: product of category counts)")
-    identity.add_argument("--estimator", default="ml", choices=list(BETA_ESTIMATORS),
+    identity.add_argument("--estimator", default="ml", choices=list(BETA_ESTIMATOR_NAMES),
                           help="estimator of the Poisson-gamma beta (default ml)")
     identity.add_argument("--json", action="store_true", help="print one JSON object")
     identity.set_defaults(_risk_run=run_identity)
@@ -143,10 +143,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                       "its SUDA score and DIS score, as sdcMicro's suda2 computes them.")
     suda.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     suda.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
-    suda.add_argument("--max-size", type=int, default=DEFAULT_MAX_SIZE, metavar="M",
+    suda.add_argument("--max-size", type=int, default=SUDA_DEFAULT_MAX_SIZE, metavar="M",
                       help="largest minimal sample unique searched (default: the number of keys)")
-    suda.add_argument("--dis-fraction", type=float, default=DEFAULT_DIS_FRACTION, metavar="F",
-                      help=f"sampling fraction of the DIS score, in (0, 1) (default {DEFAULT_DIS_FRACTION:g})")
+    suda.add_argument("--dis-fraction", type=float, default=SUDA_DEFAULT_DIS_FRACTION, metavar="F",
+                      help=f"sampling fraction of the DIS score, in (0, 1) (default {SUDA_DEFAULT_DIS_FRACTION:g})")
     add_merge_flag(suda, ", applied first")
     add_work_limit(suda)
     suda.add_argument("--json", action="store_true", help="print one JSON object")
@@ -194,6 +194,9 @@ def run_linkage(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    from rumap.io.data import read_table
+    from rumap.risk.linkage import distance_linkage, probabilistic_linkage
+
     check_flag("--tolerance", "tolerance", args.tolerance)  # whatever the method: no bad value passes silently
     check_flag("--block-size", "block_size", args.block_size)
     original, masked = read_table(args.original), read_table(args.masked)
@@ -239,6 +242,9 @@ def run_interval(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    from rumap.io.data import read_table
+    from rumap.risk.interval import interval_disclosure
+
     original, masked = read_table(args.original), read_table(args.masked)
     columns = _names(args.columns, "--columns")
     if columns is None:
@@ -259,6 +265,8 @@ def run_interval(args: argparse.Namespace) -> int:
 
 
 def _identity_from_figures(args: argparse.Namespace) -> int:
+    from rumap.risk.identity import identification_risk, max_sample_fraction, multiple_investigators_risk
+
     if args.f is None or args.a is None or args.fu is None:
         raise InputError("identity risk from figures needs --f, --a and --fu (or use --data --keys --N --a)")
     if args.key is not None:
@@ -301,6 +309,9 @@ def run_identity(args: argparse.Namespace) -> int:
     for flag, value in (("--f", args.f), ("--fu", args.fu), ("--investigators", args.investigators)):
         if value is not None:
             raise InputError(f"{flag} goes with the figures form (--f --a --fu), not with --data")
+    from rumap.io.data import read_table
+    from rumap.risk.identity import identity_risk_from_data
+
     result = identity_risk_from_data(read_table(args.data), _names(args.key, "--keys"), args.N, args.a,
                                      max_risk=args.max_risk, cells=args.cells, method=args.estimator,
                                      source=args.data)
@@ -370,6 +381,7 @@ def run_keys(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    from rumap.io.data import read_table
     from rumap.risk.keys import key_analysis
 
     frame = read_table(args.data)
@@ -389,6 +401,8 @@ def run_keys(args: argparse.Namespace) -> int:
 
 def _recoded(args: argparse.Namespace):
     """``--data`` read, with the global recoding of its ``--merge`` flags applied."""
+    from rumap.io.data import read_table
+
     frame = read_table(args.data)
     mapping = merge_flags(args.merge)
     if not mapping:

@@ -17,21 +17,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from rumap.cli.flags import add_rule_flags, print_frame, rule_parameters
+from rumap.cli.flags import RULE_NAMES, add_rule_flags, print_frame, rule_parameters
 from rumap.cli.table_granularity import add_granularity_parser, run_granularity
 from rumap.cli.table_protection import add_parsers as add_protection_parsers
 from rumap.cli.table_protection import run_round, run_suppress
 from rumap.errors import InputError
-from rumap.io.tables import read_contributions, read_published_table
-from rumap.tables.bounds import suppression_bounds
-from rumap.tables.dominance import dominance_flaw
-from rumap.tables.insider import insider_bounds
-from rumap.tables.rules import RULES, apply_rule
 
 HELP = "tables: sensitivity rules, the dominance rule's flaw, LP bounds and risk of suppressed cells"
 
 
 def _run_bounds(args: argparse.Namespace) -> int:
+    from rumap.io.tables import read_published_table
+    from rumap.tables.bounds import suppression_bounds
+    from rumap.tables.insider import insider_bounds
+
     table = read_published_table(args.table)
     insider_args = (args.insider_row, args.insider_column, args.contribution)
     if any(a is not None for a in insider_args) and not all(a is not None for a in insider_args):
@@ -63,6 +62,9 @@ def _run_bounds(args: argparse.Namespace) -> int:
 
 
 def _run_rules(args: argparse.Namespace) -> int:
+    from rumap.io.tables import read_contributions
+    from rumap.tables.rules import apply_rule
+
     contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
     result = apply_rule(contributions, rule=args.rule, **rule_parameters(args))
     if args.json:
@@ -78,6 +80,8 @@ def _run_rules(args: argparse.Namespace) -> int:
 
 
 def _run_dominance_flaw(args: argparse.Namespace) -> int:
+    from rumap.tables.dominance import dominance_flaw
+
     flaw = dominance_flaw(args.n, args.k, args.cells)
     if args.json:
         from rumap.cli import print_json
@@ -141,7 +145,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                         "per respondent: column 'cell' (the cell it falls in) and column 'value' "
                                         "(its non-negative contribution).")
     r.add_argument("--contributions", required=True, metavar="FILE", help="contributions file (columns cell,value)")
-    r.add_argument("--rule", required=True, choices=list(RULES), help="the sensitivity rule")
+    r.add_argument("--rule", required=True, choices=list(RULE_NAMES), help="the sensitivity rule")
     add_rule_flags(r)
     r.add_argument("--json", action="store_true", help="print one JSON object")
 

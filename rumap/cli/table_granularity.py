@@ -7,12 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
 from rumap._validation import assumes_valid
 from rumap.cli.flags import add_work_limit, budget_from_args
-from rumap.io.data import read_table
-from rumap.tables.granularity import THRESHOLD, granularity
 
 __all__ = ["add_granularity_parser", "run_granularity"]
 
@@ -31,6 +27,11 @@ def run_granularity(args: argparse.Namespace) -> int:
     int
         0 (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    import pandas as pd
+
+    from rumap.io.data import read_table
+    from rumap.tables.granularity import THRESHOLD, granularity
+
     threshold = THRESHOLD.check("--threshold", args.threshold)
     result = granularity(read_table(args.table), threshold=threshold, count=args.count_column,
                          budget=budget_from_args(args))

@@ -14,15 +14,18 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from rumap._validation import parse_number
-from rumap.cli.flags import add_rule_flags, add_work_limit, budget_from_args, print_frame, rule_parameters
+from rumap.cli.flags import RULE_NAMES, add_rule_flags, add_work_limit, budget_from_args, print_frame, rule_parameters
 from rumap.errors import InputError
-from rumap.io.tables import read_contributions, read_published_table
-from rumap.tables.controlled_rounding import controlled_round
-from rumap.tables.published import TOTAL_LABEL, PublishedTable
-from rumap.tables.rules import RULES, apply_rule
-from rumap.tables.secondary import COSTS, suppress_secondary
+
+if TYPE_CHECKING:
+    from rumap.tables.published import PublishedTable
+
+#: The costs of secondary suppression, the keys of :data:`rumap.tables.secondary.COSTS` (the parser's choices,
+#: without importing the LP's module; ``tests/cli/test_startup.py`` checks they agree).
+COST_NAMES = ("value", "cells", "unity")
 
 #: Between the row and the column label of a cell on the command line and in contributions files.
 CELL_SEPARATOR = ":"
@@ -46,6 +49,8 @@ def parse_cell(text: str, table: PublishedTable, what: str = "--primary") -> tup
     text = str(text)
     if CELL_SEPARATOR not in text:
         raise InputError(f"{what} must be ROW:COL, got {text!r}")
+    from rumap.tables.published import TOTAL_LABEL
+
     rows = {*table.row_labels, TOTAL_LABEL}
     columns = {*table.column_labels, TOTAL_LABEL}
     for i, ch in enumerate(text):
@@ -78,6 +83,9 @@ def _native_output_silenced() -> Iterator[None]:
 
 def _primaries_from_rule(args: argparse.Namespace, table: PublishedTable) -> tuple[list[tuple[str, str]],
                                                                                  dict[tuple[str, str], float]]:
+    from rumap.io.tables import read_contributions
+    from rumap.tables.rules import apply_rule
+
     contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
     result = apply_rule(contributions, rule=args.rule, **rule_parameters(args))
     counts = Counter(str(c) for c in contributions.cells)
@@ -96,6 +104,9 @@ def run_suppress(args: argparse.Namespace) -> int:
     -------
     int
     """
+    from rumap.io.tables import read_published_table
+    from rumap.tables.secondary import suppress_secondary
+
     table = read_published_table(args.table)
     budget = budget_from_args(args)
     if args.contributions is None and args.rule is not None:
@@ -139,6 +150,9 @@ def run_round(args: argparse.Namespace) -> int:
     -------
     int
     """
+    from rumap.io.tables import read_published_table
+    from rumap.tables.controlled_rounding import controlled_round
+
     table = read_published_table(args.table)
     budget = budget_from_args(args)
     with _native_output_silenced():
@@ -184,14 +198,14 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     s.add_argument("--primary", action="append", metavar="ROW:COL", help="a primary cell (repeat the flag)")
     s.add_argument("--protection", type=float, default=10.0, metavar="P",
                    help="protection level, percent of each primary's value in both directions (default 10)")
-    s.add_argument("--cost", choices=list(COSTS), default="value",
+    s.add_argument("--cost", choices=list(COST_NAMES), default="value",
                    help="cost of a suppression: the cell's value, its contributors (with --contributions; else 1) "
                         "or 1 per cell (default value)")
     s.add_argument("--external", type=float, metavar="PERCENT",
                    help="the attacker knows every cell within PERCENT %% of its value (default: only >= 0)")
     s.add_argument("--contributions", metavar="FILE",
                    help="contributions file whose cell column names table cells ROW:COL; --rule marks primaries")
-    s.add_argument("--rule", choices=list(RULES), help="sensitivity rule marking primaries (with --contributions)")
+    s.add_argument("--rule", choices=list(RULE_NAMES), help="sensitivity rule marking primaries (with --contributions)")
     add_rule_flags(s, cell_help="column naming the cell ROW:COL (default cell)")
     s.add_argument("--time-limit", type=_time_limit, default=30.0, metavar="SECONDS",
                    help="time for the MILP (default 30); then the best pattern found and its gap")

@@ -27,17 +27,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
 from rumap._validation import Boolean, Grid, InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS, fit_poisson_gamma
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "identification_risk",
@@ -62,6 +63,8 @@ RISK_LABEL = "R = P(at least one identification)"
 
 def _example_data() -> pd.DataFrame:
     """Forty persons with two key variables, for the validation examples."""
+    import pandas as pd
+
     return pd.DataFrame({"age": [20 + (7 * i) % 31 for i in range(40)], "sex": ["f", "m"] * 20})
 
 
@@ -314,6 +317,8 @@ def key_frequencies(data: Any, key: Sequence[str | int], source: str = "the data
     InputError
         Unknown key columns or missing values in them (named with the row).
     """
+    from rumap.risk._paired import as_frame, select_columns
+
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")
     sub = frame[names]
@@ -397,6 +402,8 @@ class IdentityResult:
         """Two columns, quantity and value."""
         d = self.to_dict()
         d["key"] = " x ".join(self.key)
+        import pandas as pd
+
         return pd.DataFrame({"quantity": list(d), "value": list(d.values())})
 
 
@@ -446,6 +453,8 @@ def identity_risk_from_data(data: Any, key: Sequence[str | int], N: float, a: fl
     ----------
     Mokken et al. (1992), Sections 2.2-2.3.
     """
+    from rumap.risk._paired import as_frame, select_columns
+
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")
     freq = key_frequencies(frame, names, source)
@@ -548,6 +557,10 @@ def recoding_map(data: Any, key: Sequence[str | int], variable: str, widths: Arr
     ----------
     Mokken et al. (1992), Sections 2.2 and 5 (coarsening a key).
     """
+    import pandas as pd
+
+    from rumap.risk._paired import as_frame, select_columns
+
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")
     if variable not in names:
@@ -619,6 +632,8 @@ def recoding_total_risk(data: Any, key: Sequence[str | int], variable: str, widt
     if a.size != w.size:
         raise InputError(f"give one number of acquaintances per width: {w.size} widths, {a.size} values of a")
     order = np.argsort(-w, kind="stable")  # coarsest (widest) first
+    from rumap.risk._paired import as_frame, select_columns
+
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")
     if variable not in names:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import minimize_scalar
 
 from rumap._validation import StrOptions, validate_params
 from rumap.errors import InputError
@@ -149,6 +148,8 @@ def _beta_moments(counts: np.ndarray, cells: int) -> float:
 
 
 def _beta_ml(counts: np.ndarray, cells: int) -> float:
+    from scipy.optimize import minimize_scalar  # imported here: the risk command's parser needs no scipy
+
     n, _, exceed = _count_profile(counts, cells)
     j = np.arange(exceed.size)
 

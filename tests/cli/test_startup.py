@@ -35,3 +35,97 @@ def test_every_subcommand_has_its_modules_help_line():
     assert set(SUMMARIES) == set(SUBCOMMANDS)
     for name, module in SUBCOMMANDS.items():
         assert SUMMARIES[name] == importlib.import_module(module).HELP, name
+
+
+def _heavy_modules_after(argv: list[str]) -> list[str]:
+    """The heavy modules a fresh interpreter holds after ``main(argv)`` ran (``--help`` exits 0)."""
+    code = ("import sys\nfrom rumap.cli import main\n"
+            f"try:\n    code = main({argv!r})\nexcept SystemExit as exc:\n    code = exc.code\n"
+            "assert code == 0, code\n"
+            f"print('\\x1e' + __import__('json').dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.split("\x1e")[-1])
+
+
+def test_risk_help_imports_no_heavy_module():
+    # the parser of ``risk`` is built from names alone; each measure's module is imported when it runs
+    for argv in (["risk", "--help"], ["risk", "identity", "--help"], ["risk", "linkage", "--help"],
+                 ["risk", "suda", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
+
+
+def test_table_help_imports_no_heavy_module():
+    for argv in (["table", "--help"], ["table", "suppress", "--help"], ["table", "granularity", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
+
+
+def test_the_table_parsers_names_are_the_registries():
+    from rumap.cli.flags import RULE_NAMES
+    from rumap.cli.table_protection import COST_NAMES
+    from rumap.tables.rules import RULES
+    from rumap.tables.secondary import COSTS
+
+    assert RULE_NAMES == tuple(RULES)
+    assert COST_NAMES == tuple(COSTS)
+
+
+def test_identity_risk_from_figures_imports_no_heavy_module():
+    # a light command: the figures form needs neither the data readers (pandas) nor the Poisson-gamma fit (scipy)
+    assert _heavy_modules_after(["risk", "identity", "--f", "0.1", "--a", "100", "--fu", "0.01", "--N", "1000",
+                                 "--max-risk", "0.5", "--json"]) == []
+
+
+def test_the_risk_parsers_names_are_the_registries():
+    from rumap.cli import risk
+    from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS
+    from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS
+    from rumap.risk.poisson_gamma import BETA_ESTIMATORS
+    from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
+
+    assert risk.LINKAGE_METHOD_NAMES == tuple(LINKAGE_METHODS)
+    assert risk.AGGREGATION_NAMES == tuple(AGGREGATIONS)
+    assert risk.INTERVAL_METHOD_NAMES == tuple(INTERVAL_METHODS)
+    assert risk.INTERVAL_DEFAULT_P == DEFAULT_P
+    assert risk.BETA_ESTIMATOR_NAMES == tuple(BETA_ESTIMATORS)
+    assert risk.SUDA_DEFAULT_DIS_FRACTION == DEFAULT_DIS_FRACTION
+    assert risk.SUDA_DEFAULT_MAX_SIZE == DEFAULT_MAX_SIZE
+
+
+def test_microaggregate_help_imports_no_heavy_module():
+    assert _heavy_modules_after(["microaggregate", "--help"]) == []
+
+
+def test_the_microaggregate_parsers_names_are_the_registries():
+    from rumap.cli import microaggregate
+    from rumap.cli.flags import WRITER_SUFFIXES
+    from rumap.io.data import WRITERS
+    from rumap.masking.microaggregation import ALGORITHMS, CRITERIA
+
+    assert microaggregate.ALGORITHM_NAMES == tuple(ALGORITHMS)
+    assert microaggregate.CRITERION_NAMES == tuple(CRITERIA)
+    assert WRITER_SUFFIXES == tuple(WRITERS)
+
+
+def test_query_help_imports_no_heavy_module():
+    # the query parsers read no registry: every module is imported when a command runs
+    for argv in (["query", "--help"], ["query", "answer", "--help"], ["query", "audit", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
+
+
+def test_protect_help_imports_no_heavy_module():
+    for argv in (["protect", "--help"], ["protect", "recode", "--help"], ["protect", "pram", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
+
+
+def test_analytic_help_imports_no_heavy_module():
+    assert _heavy_modules_after(["analytic", "--help"]) == []
+
+
+def test_the_analytic_parsers_names_are_the_registries():
+    from rumap.cli import analytic
+    from rumap.maps.analytic import STATES
+    from rumap.maps.families import FAMILIES
+
+    assert analytic.STATE_NAMES == tuple(STATES)
+    assert analytic.FAMILY_NAMES == tuple(FAMILIES)
