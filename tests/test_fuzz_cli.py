@@ -12,6 +12,7 @@ looks like a traceback, emit no RuntimeWarning, and leave stdout empty.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import warnings
@@ -20,10 +21,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rumap.cli import main
+from rumap.cli import build_parser, main
 
 OTHER_DIGITS = ["\u0661\u0662", "\uff11", "\u00b2", "\u09e7.5"]  # Arabic-Indic, full-width, superscript, Bengali
 BAD_NUMBERS = ["abc", "", "nan", "NaN", "inf", "-inf", "1e400", "-1e400", "0x1p3", "1,5", "--", *OTHER_DIGITS]
+#: Numbers that parse but are wrong for a flag whose values are bounded (a fraction, a size, a percent).
+HUGE = ["1e308", "-1e308"]
 BAD_POSITIVE = [*BAD_NUMBERS, "-1", "0", "-1e-300"]
 BAD_INTEGERS = [*BAD_POSITIVE, "2.5", "1e3000"]
 BAD_FRACTIONS = [*BAD_NUMBERS, "-0.1", "0", "1", "1.5", "1e308"]
@@ -41,7 +44,11 @@ def _write(path: Path, text: str) -> str:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict[str, str]:
-    d = tmp_path_factory.mktemp("fuzz")
+    return make_files(tmp_path_factory.mktemp("fuzz"))
+
+
+def make_files(d: Path) -> dict[str, str]:
+    """The small files the invocations read, written in ``d``."""
     rng = np.random.default_rng(12)
     x = np.round(np.exp(rng.normal(9.7, 0.6, 60)), 2)
     y = np.round(x * 0.3 + rng.normal(0, 500, 60), 2)
@@ -62,6 +69,8 @@ def files(tmp_path_factory) -> dict[str, str]:
         "missing_values": _write(d / "missing.csv", "income,spend\n1,2\n,4\n5,\n7,8\n"),
         "nan_text": _write(d / "nan.csv", "income,spend\nnan,1\ninf,2\n3,4\n"),
         "ragged": _write(d / "ragged.csv", "income,spend\n1,2,3,4\n5\n"),
+        "text_in_numbers": _write(d / "text_in_numbers.csv", "income,spend,region\n" + "".join(
+            f"{'abc' if i == 7 else i + 1},{i},{['north', 'south'][i % 2]}\n" for i in range(30))),
         "wrong_extension": _write(d / "data.xyz", good),
         "not_excel": _write(d / "fake.xlsx", good),
         "directory": str(d),
@@ -94,6 +103,16 @@ def files(tmp_path_factory) -> dict[str, str]:
     }
     (d / "binary.csv").write_bytes(bytes(range(256)) * 50)
     out["binary"] = str(d / "binary.csv")
+    out["release_out"] = str(d / "released.csv")
+    step = '{"method": "noise", "columns": ["income"], "parameters": {"lambda2_frac": %s}, "seed": 0}'
+    out["plan"] = _write(d / "plan.json", '{"steps": [%s]}' % (step % "0.1"))
+    for name, value in [("inf", '"inf"'), ("huge", "1e308"), ("text", '"abc"'), ("digits", '"\u0661"'),
+                        ("negative", "-1")]:
+        out[f"plan_{name}"] = _write(d / f"plan_{name}.json", '{"steps": [%s]}' % (step % value))
+    out["plan_unknown_column"] = _write(d / "plan_column.json", out_text := '{"steps": [%s]}' % (step % "0.1"))
+    Path(out["plan_unknown_column"]).write_text(out_text.replace('"income"', '"nope"'), encoding="utf-8")
+    out["plan_no_steps"] = _write(d / "plan_empty.json", '{"steps": []}')
+    out["plan_not_object"] = _write(d / "plan_list.json", "[1, 2]")
     return out
 
 
@@ -137,6 +156,12 @@ def _base(files: dict[str, str]) -> dict[str, list[str]]:
         "table-suppress-rule": ["table", "suppress", "--table", files["table_complete"], "--contributions",
                                 files["contributions_cells"], "--rule", "p-percent", "--p", "10"],
         "table-round": ["table", "round", "--table", files["table_complete"], "--base", "5"],
+        "release-noise": ["release", "--data", files["good"], "--out", files["release_out"], "--method", "noise",
+                          "--columns", "income", "--lambda2-frac", "0.1", "--replicates", "2", "--no-prediction"],
+        "release-pram": ["release", "--data", files["good"], "--out", files["release_out"], "--method", "pram",
+                         "--keys", "region", "--theta", "0.8", "--replicates", "2", "--no-prediction"],
+        "release-plan": ["release", "--data", files["good"], "--out", files["release_out"], "--plan", files["plan"],
+                         "--replicates", "2", "--no-prediction"],
     }
 
 
@@ -149,8 +174,8 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                      "--p": BAD_FRACTIONS, "--lambda2": BAD_GRIDS, "--state": ["nobody", "", "RECORD", LONG],
                      "--max-risk": BAD_POSITIVE, "--family": ["cauchy", ""], "--tau": ["big", "nan", "1e400"],
                      "--work-limit": ["0", "-1", "nan", "abc", "1e400"]},
-        "analytic-data": {"--data": bad_files, "--column": ["region", "nope", ""]},
-        "simulate": {"--data": bad_files, "--column": ["region", "nope", ""], "--lambda2-frac": BAD_GRIDS,
+        "analytic-data": {"--data": [*bad_files, files["text_in_numbers"]], "--column": ["region", "nope", ""]},
+        "simulate": {"--data": [*bad_files, files["text_in_numbers"]], "--column": ["region", "nope", ""], "--lambda2-frac": BAD_GRIDS,
                      "--target": ["p0", "p100", "row:0", "row:61", "row:x", "nobody", "", "p1e400"],
                      "--replicates": BAD_INTEGERS + ["10000000000", "20000000"], "--seed": ["-1", "abc", "1.5", "1e400"],
                      "--knowledge": ["nobody", ""], "--utility": ["nobody", ""], "--method": ["magic"],
@@ -165,7 +190,7 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
                     "--keys": ["nope", ",", ""], "--method": ["magic"], "--aggregation": ["magic"],
                     "--tolerance": BAD_NUMBERS + ["-1"], "--block-size": [*BAD_INTEGERS, "1"], "--ordinal": ["nope"],
                     "--ties": ["magic"]},
-        "interval": {"--original": bad_files, "--masked": [*bad_files, files["short_masked"]],
+        "interval": {"--original": [*bad_files, files["text_in_numbers"]], "--masked": [*bad_files, files["short_masked"]],
                      "--columns": ["nope", "region", ""], "--p": [*BAD_POSITIVE, "101", "1e308"], "--method": ["magic"]},
         "identity": {"--f": [*BAD_NUMBERS, "-0.1", "0", "1.5"], "--a": [*BAD_NUMBERS, "-1"],
                      "--fu": [*BAD_NUMBERS, "-0.1", "1.5"], "--max-risk": BAD_FRACTIONS, "--estimator": ["magic"]},
@@ -233,6 +258,20 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
         "table-round": {"--table": [*bad_files, files["table_good"], files["table_bad"], files["table_complete_bad"]],
                         "--base": BAD_POSITIVE, "--time-limit": ["0", "-1", "abc", "nan"],
                         "--work-limit": ["0", "nan", "1"]},
+        "release-noise": {"--data": [*bad_files, files["text_in_numbers"]], "--columns": ["nope", "region", "", ","],
+                          "--lambda2-frac": [*BAD_NUMBERS, "-1", *HUGE], "--lambda2": [*BAD_NUMBERS, "-1", *HUGE],
+                          "--seed": ["-1", "abc", "1.5", "1e400", "\u0661"], "--replicates": ["abc", "1.5", "1e308", "\u0661"],
+                          "--truncate-below": ["nan", "abc", "inf", "1e400", "\u0661"],
+                          "--unequal-above": ["nan", "inf", "abc"], "--unequal-factor": [*BAD_POSITIVE, "-1e308"],
+                          "--target": ["p0", "p100", "row:0", "nobody", ""], "--method": ["magic", ""],
+                          "--out": [files["directory"], "x.unknown"], "--k": ["3"], "--theta": ["0.5"],
+                          "--keys": ["region"], "--swap-percent": ["5"], "--weight": ["nope"],
+                          "--work-limit": ["0", "nan"]},
+        "release-pram": {"--data": bad_files, "--keys": ["nope", "", ","], "--theta": [*BAD_NUMBERS, "-0.1", "1.5", "1e308"],
+                         "--lambda2": ["1"], "--columns": ["income"], "--band-width": ["5"]},
+        "release-plan": {"--plan": [*bad_files, *(files[f"plan_{k}"] for k in ("inf", "huge", "text", "digits",
+                                    "negative", "unknown_column", "no_steps", "not_object"))],
+                         "--method": ["noise"], "--columns": ["income"], "--lambda2-frac": ["0.1"]},
     }
 
 
@@ -247,7 +286,9 @@ REQUIRED = {"analytic": ("--lambda2", "--state", "--sigma2"), "analytic-data": (
             "simulate-pram": ("--keys", "--theta"), "query-answer": ("--data", "--value"),
             "query-audit": ("--data", "--value"), "granularity": ("--table",),
             "table-suppress": ("--table", "--primary"),
-            "table-suppress-rule": ("--rule", "--contributions"), "table-round": ("--table", "--base")}
+            "table-suppress-rule": ("--rule", "--contributions"), "table-round": ("--table", "--base"),
+            "release-noise": ("--data", "--out", "--columns", "--method"), "release-pram": ("--keys", "--method"),
+            "release-plan": ("--plan", "--data")}
 
 
 def _replace(argv: list[str], flag: str, value: str) -> list[str]:
@@ -277,6 +318,22 @@ def _invocations(files: dict[str, str]) -> list[list[str]]:
     out += [[], ["nosuchcommand"], ["risk"], ["table"], ["analytic", "--lambda2"], ["simulate", "--data"],
             ["--version-no"], [LONG], ["analytic", "--n", "200", "--sigma2", "1", "--lambda2", "0:1:3"]]
     return out
+
+
+def _paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command and sub-command under ``parser``, as the words that name it."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        return [prefix]
+    return [path for name, sub in subs[0].choices.items() for path in _paths(sub, (*prefix, name))]
+
+
+def test_every_command_has_a_base_invocation(files):
+    commands = set(_paths(build_parser(every=True)))
+    assert len(commands) >= 21
+    based = {tuple(a for a in argv[:2] if not a.startswith("-")) for argv in _base(files).values()}
+    based = {path[:1] if path[:1] in commands else path for path in based}
+    assert commands - based == set()
 
 
 def _run(argv: list[str], capsys) -> tuple[int, str, str, list]:

@@ -117,7 +117,9 @@ class Interval(Constraint):
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         """Just outside each bound, a non-integer for integers, NaN, infinities and values of other types."""
-        out: list[Any] = [math.nan, math.inf, -math.inf, "1", None, True, [1]]
+        # text, including digits other than ASCII ones and the words of infinity, is never a number here
+        out: list[Any] = [math.nan, math.inf, -math.inf, "1", "\u0661", "inf", None, True, [1]]
+        out += [huge for huge in (1e308, -1e308) if not self.accepts(name, huge)]
         step = 1 if self.kind == "int" else None
         if self.low is not None:
             inside = self.closed in ("both", "left")
@@ -244,12 +246,22 @@ def check_scalar(name: str, value: Any, constraint: Interval | None = None) -> f
     return value
 
 
+def _holds_text(values: Any) -> bool:
+    """Whether an array-like holds text: ``float()`` would read "1" and "\u0661" (any Unicode digit) as numbers."""
+    arr = np.asarray(values, dtype=object) if isinstance(values, (list, tuple)) else np.asarray(values)
+    if arr.dtype.kind in "USa":
+        return True
+    return arr.dtype == object and any(isinstance(v, (str, bytes)) for v in arr.reshape(-1))
+
+
 def check_array(name: str, values: Any, constraint: Interval | None = None) -> np.ndarray:
     """Validate a 1-D array of parameter values (e.g. a grid of ``lambda2``).
 
     Returns a float array of shape ``(m,)``; a scalar becomes shape ``(1,)``.
     """
     constraint = constraint or PARAMETERS[name]
+    if isinstance(values, (str, bytes)) or _holds_text(values):
+        raise InputError(f"{name} must be numbers, not text: got {shown(values)}")
     try:
         arr = np.atleast_1d(np.asarray(values, dtype=float))
     except (TypeError, ValueError) as exc:
@@ -295,7 +307,7 @@ class Grid(Constraint):
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         interval = PARAMETERS[self.parameter]
-        out: list[Any] = [[], [[1.0, 2.0]], "text", [math.nan], [math.inf]]
+        out: list[Any] = [[], [[1.0, 2.0]], "text", [math.nan], [math.inf], ["\u0661"], ["1"]]
         if interval.low is not None:
             out.append([interval.low - 1.0])
         if interval.high is not None:
@@ -322,7 +334,7 @@ class NumberArray(Constraint):
     infinite: bool = False
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> np.ndarray:
-        if value is None or isinstance(value, (str, bytes)):
+        if value is None or isinstance(value, (str, bytes)) or _holds_text(value):
             raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
         try:
             arr = np.asarray(value, dtype=float)
@@ -351,7 +363,9 @@ class NumberArray(Constraint):
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         shape = np.shape(example[name])
         base = np.ones(shape) if 1 not in (self.ndim or (len(shape),)) else np.ones(1)
-        out: list[Any] = [None, "text", [], np.full(base.shape, math.nan)]
+        out: list[Any] = [None, "text", "\u0661", [], np.full(base.shape, math.nan), np.full(base.shape, "1")]
+        if not self.infinite:
+            out.append(np.full(base.shape, math.inf))
         for bound, step in ((self.interval.low, -1.0), (self.interval.high, 1.0)):
             if bound is not None:
                 beyond = base.copy()

@@ -15,7 +15,7 @@ from pathlib import Path
 from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_from_args, check_flag, split_names
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
-from rumap.io.data import WRITERS, read_table, write_bytes, write_table
+from rumap.io.data import WRITERS, read_file_bytes, read_table, write_bytes, write_table
 from rumap.maps.attacks import TARGET_FORMS, parse_target
 from rumap.masking.categorical import parse_merge
 from rumap.release.apply import STEP_METHODS, apply_plan
@@ -200,16 +200,14 @@ def _plan(args: argparse.Namespace) -> ReleasePlan:
         raise InputError("give --plan PLAN.json or --method METHOD (one step), one of them")
     if args.method is not None:
         return ReleasePlan((step_from_args(args),))
-    stray = [flag for flag, value in (("--columns", args.columns), ("--keys", args.keys), ("--seed", args.seed))
-             if value is not None]
+    # every flag of the one-step group, from the tables that map them to a step's parameters
+    step_flags = [("--columns", "columns"), ("--keys", "keys"), ("--seed", "seed"),
+                  *((flag, attribute) for attribute, flag in _PARAMETER_FLAGS.values()),
+                  *((flag, flag.lstrip("-").replace("-", "_")) for flag in _TEXT_FLAGS)]
+    stray = [flag for flag, attribute in step_flags if getattr(args, attribute, None) not in (None, False, [])]
     if stray:
         raise InputError(f"{stray[0]} goes with --method (one step); a plan's steps carry their own")
-    try:
-        content = Path(args.plan).read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"--plan {args.plan}: no such file") from None
-    except OSError as exc:
-        raise InputError(f"--plan {args.plan}: cannot read the file ({exc.strerror or exc})") from None
+    content = read_file_bytes(args.plan, name=f"--plan {args.plan}")
     try:
         return read_plan(content)
     except InputError as exc:

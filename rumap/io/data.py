@@ -27,7 +27,7 @@ from rumap._validation import InstanceOf, Interval, ListOf, NumberArray, StrOpti
 from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
 
-__all__ = ["READERS", "MAX_BYTES", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
+__all__ = ["READERS", "MAX_BYTES", "read_file_bytes", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
            "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "table_bytes", "write_table", "write_bytes",
            "number_format", "TextAmongNumbers", "text_among_numbers", "identifier_columns"]
 
@@ -433,25 +433,7 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     InputError
         Missing or unreadable file, or any problem of :func:`read_table_bytes`.
     """
-    path = Path(path)
-    try:
-        info = path.stat()  # before opening: a FIFO would block, a device never end
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{path}: not a regular file (a device, pipe or socket)")
-        if info.st_size > MAX_BYTES:
-            raise InputError(f"{path}: the file is {info.st_size / 2**20:.0f} MB, over the "
-                             f"{MAX_BYTES / 2**20:.0f} MB limit")
-        with path.open("rb") as handle:  # at most one byte over the limit, should the file grow
-            content = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the file ({exc.strerror})") from None
-    return read_table_bytes(content, str(path))
+    return read_table_bytes(read_file_bytes(path), str(path))
 
 
 @validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")}, example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})})
@@ -700,3 +682,52 @@ def summary_table(x: np.ndarray) -> pd.DataFrame:
         "max": float(np.max(x)),
     }
     return pd.DataFrame({"statistic": list(rows), "value": list(rows.values())})
+
+
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"), "name": [None, InstanceOf(str, "a name")]},
+                 example=lambda: {"path": BUNDLED_DATA["income (synthetic, Table 1)"]})
+def read_file_bytes(path: str | os.PathLike, name: str | None = None) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_BYTES` (a device, pipe or directory is refused unread).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    name : str, optional
+        How errors name the file (default: its path).
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable, not a regular file, or over :data:`MAX_BYTES`.
+
+    Examples
+    --------
+    >>> read_file_bytes("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: /dev/zero: not a regular file (a device, pipe or socket)
+    """
+    path = Path(path)
+    name = str(path) if name is None else name
+    try:
+        info = path.stat()  # before opening: a FIFO would block, a device never end
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{name}: not a regular file (a device, pipe or socket)")
+        if info.st_size > MAX_BYTES:
+            raise InputError(f"{name}: the file is {info.st_size / 2**20:.0f} MB, over the "
+                             f"{MAX_BYTES / 2**20:.0f} MB limit")
+        with path.open("rb") as handle:  # at most one byte over the limit, should the file grow
+            return handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{name}: is a directory, not a file") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read the file ({exc.strerror})") from None

@@ -271,3 +271,16 @@ def test_the_snooper_targets_of_the_report(tmp_path, capsys):
                         "snooper min/index", "snooper min/position"]
     assert "--target" in bad(capsys, "--data", SURVEY, "--method", "noise", "--columns", "weight", "--lambda2", "1",
                              "--target", "nobody", "--out", tmp_path / "x.csv")
+
+
+@pytest.mark.parametrize("flag", [("--lambda2-frac", "0.1"), ("--k", "3"), ("--theta", "0.5"), ("--optimal",),
+                                  ("--top", "age:60"), ("--merge", "region:R01,R02=R"), ("--seed", "1")])
+def test_a_one_step_flag_beside_a_plan_is_refused_not_ignored(tmp_path, capsys, flag):
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"steps": [{"method": "noise", "columns": ["weight"], "parameters": {"lambda2_frac": 0.1}}]}')
+    line = bad(capsys, "--data", SURVEY, "--plan", plan, "--out", tmp_path / "o.csv", *flag)
+    assert f"{flag[0]} goes with --method" in line
+
+
+def test_a_plan_on_a_device_is_refused_unread(tmp_path, capsys):
+    assert "not a regular file" in bad(capsys, "--data", SURVEY, "--plan", "/dev/zero", "--out", tmp_path / "o.csv")
