@@ -25,6 +25,8 @@ HELP = "apply a release plan (or one masking step) to a data file: the protected
 
 #: Report formats, by extension.
 REPORT_FORMATS = (".html", ".json")
+#: Simulated releases behind each map prediction unless --replicates says otherwise.
+DEFAULT_REPLICATES = 50
 
 #: Flags of the categorical steps' parameters: parameter -> (flag, argparse type, help).
 _KEY_FLAGS = {
@@ -87,8 +89,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     step.add_argument("--importance", metavar="VAR:VALUE,...", help="suppress: importance of the keys")
     report = p.add_argument_group("report")
     report.add_argument("--weight", metavar="W", help="sampling weight column (risk on the categorical keys)")
-    report.add_argument("--replicates", type=int, default=50, metavar="M",
-                        help="simulated releases behind each step's map prediction (default 50)")
+    report.add_argument("--replicates", type=int, metavar="M",
+                        help=f"simulated releases behind each step's map prediction (default {DEFAULT_REPLICATES})")
     report.add_argument("--no-prediction", action="store_true", help="leave the maps' predictions out")
     report.add_argument("--target", action="append", metavar="TARGET",
                         help=f"repeatable: the snooper's target on a numeric step's first column, {TARGET_FORMS} "
@@ -230,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
     from rumap import __version__
     from rumap.present.release_report import release_report_html, release_report_json
     from rumap.release.report import release_report
+    from rumap.risk.individual import sampling_weights
 
     out = Path(args.out)
     if out.suffix.lower() not in WRITERS:
@@ -239,10 +242,13 @@ def run(args: argparse.Namespace) -> int:
     if report_path is not None and report_path.suffix.lower() not in REPORT_FORMATS:
         raise InputError(f"--report {args.report}: unknown format {report_path.suffix or '(no extension)'!r}; "
                          f"use one of {', '.join(REPORT_FORMATS)}")
+    if args.no_prediction and (args.replicates is not None or args.target):
+        raise InputError("--replicates and --target shape the maps' predictions: drop them or --no-prediction")
+    replicates = DEFAULT_REPLICATES if args.replicates is None else args.replicates
     if not args.no_prediction:
-        check_flag("--replicates", "replicates", args.replicates)
-        if args.replicates < 2:
-            raise InputError(f"--replicates must be at least 2 for a prediction band, got {args.replicates}")
+        check_flag("--replicates", "replicates", replicates)
+        if replicates < 2:
+            raise InputError(f"--replicates must be at least 2 for a prediction band, got {replicates}")
     targets = tuple(args.target or ("max",))
     for target in targets:
         try:
@@ -251,13 +257,17 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--target: {exc}") from None
     plan = _plan(args)
     frame = read_table(args.data)
-    if args.weight is not None and args.weight not in frame.columns:
-        raise InputError(f"{args.data}: no column {args.weight!r} (--weight)")
+    if args.weight is not None:
+        if args.weight not in frame.columns:
+            raise InputError(f"{args.data}: no column {args.weight!r} (--weight)")
+        if not any(step.keys for step in plan.steps):
+            raise InputError("--weight weighs the risk on categorical keys, and no step of the plan has keys")
+        sampling_weights(frame, args.weight, [], args.data)  # numbers >= 1, refused before any work
     budget = budget_from_args(args)
     result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
     try:
         report = release_report(frame, result, weight=args.weight, replicates=None if args.no_prediction
-                                else args.replicates, budget=budget, targets=targets)
+                                else replicates, budget=budget, targets=targets)
     except InputError as exc:
         raise InputError(str(exc).replace("targets", "--target", 1)) from None
     content = write_table(result.data, out, "--out")

@@ -168,6 +168,14 @@ def test_the_report_as_json_and_html_and_no_other_file_written(tmp_path, capsys,
     (("--data", SURVEY, "--out", "x.csv", "--method", "pram", "--keys", "sex", "--theta", "0.5", "--replicates",
       "1"), "--replicates"),
     (("--data", SURVEY, "--out", "x.csv", "--method", "blur"), "invalid choice"),
+    (("--data", SURVEY, "--out", "x.csv", "--method", "noise", "--columns", "age", "--lambda2-frac", "0.1",
+      "--no-prediction", "--replicates", "-1"), "--replicates and --target shape the maps' predictions"),
+    (("--data", SURVEY, "--out", "x.csv", "--method", "noise", "--columns", "age", "--lambda2-frac", "0.1",
+      "--no-prediction", "--target", "row:99999"), "--replicates and --target shape the maps' predictions"),
+    (("--data", SURVEY, "--out", "x.csv", "--method", "noise", "--columns", "age", "--lambda2-frac", "0.1",
+      "--weight", "weight"), "no step of the plan has keys"),
+    (("--data", SURVEY, "--out", "x.csv", "--method", "pram", "--keys", "sex", "--theta", "0.5", "--weight",
+      "region"), "weight 'region' must be a number >= 1"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys, monkeypatch, args, fragment):
     monkeypatch.chdir(tmp_path)
