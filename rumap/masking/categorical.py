@@ -11,10 +11,8 @@
   variable that occurs most often among the record's unsafe combinations of
   key variables; ties go to the variable of least importance, then to the one
   with the most categories (as sdcMicro's ``localSuppression``).
-- PRAM (:func:`pram`) replaces each value by a draw from a Markov matrix; the
-  invariant matrix ``P = theta I + (1 - theta) 1 pi^T`` keeps each value with
-  probability ``theta`` and otherwise redraws it from the variable's own
-  distribution ``pi``, so the expected frequencies are unchanged.
+- PRAM (:func:`pram`, in :mod:`rumap.masking.pram`, and named here too)
+  replaces each value by a draw from the invariant Markov matrix.
 """
 
 from __future__ import annotations
@@ -37,11 +35,6 @@ from rumap.risk.individual import individual_risk, key_frequencies_with_missing,
 __all__ = ["parse_merge", "parse_merges", "recode", "category_text", "unmatched_categories", "band", "top_bottom_code",
            "SuppressionResult", "local_suppression", "pram_matrix", "pram", "PramResult", "perturb_weights", "key_importance",
            "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
-
-#: Most categories whose PRAM matrix is built as a dense array (c x c numbers; 2,000 -> 32 MB).
-MAX_DENSE_PRAM_CATEGORIES = 2_000
-#: Most categories whose matrix a result lists in :meth:`PramResult.to_dict` (the command line's JSON).
-MAX_LISTED_PRAM_CATEGORIES = 200
 
 
 def _example() -> dict[str, Any]:
@@ -547,180 +540,6 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
                              rounds=rounds)
 
 
-@validate_params({"theta": Interval("float", 0.0, 1.0, "both", "the retention probability")},
-                 example=lambda: {"frequencies": [5.0, 3.0, 2.0], "theta": 0.8})
-def pram_matrix(frequencies: Sequence[float], theta: float) -> np.ndarray:
-    """The invariant PRAM matrix ``P = theta I + (1 - theta) 1 pi^T`` for category frequencies ``pi``.
-
-    Parameters
-    ----------
-    frequencies : sequence of float
-        Counts (or shares) of the categories, all >= 0, not all 0.
-    theta : float
-        Probability that a value is kept as it is.
-
-    Returns
-    -------
-    ndarray, shape (c, c)
-        Row i holds the probabilities of releasing each category for a true
-        category i; ``pi P = pi`` (invariant).
-
-    Raises
-    ------
-    InputError
-        With more than :data:`MAX_DENSE_PRAM_CATEGORIES` categories (the
-        matrix is not built; :func:`pram` never needs it).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> P = pram_matrix([6.0, 4.0], 0.5)
-    >>> P.tolist()
-    [[0.8, 0.2], [0.3, 0.7]]
-    >>> np.allclose(np.array([0.6, 0.4]) @ P, [0.6, 0.4])
-    True
-    """
-    pi = _pram_shares(frequencies)
-    if pi.size > MAX_DENSE_PRAM_CATEGORIES:
-        raise InputError(f"the PRAM matrix of {pi.size} categories would hold {float(pi.size) ** 2:.3g} numbers, "
-                         f"over the limit of {MAX_DENSE_PRAM_CATEGORIES} categories "
-                         f"({MAX_DENSE_PRAM_CATEGORIES ** 2:.3g} numbers): it is theta I + (1 - theta) 1 pi^T, "
-                         "and pram() draws from it without building it")
-    return theta * np.eye(pi.size) + (1.0 - theta) * np.outer(np.ones(pi.size), pi)
-
-
-def _pram_shares(frequencies: Sequence[float]) -> np.ndarray:
-    """The category shares ``pi`` of ``frequencies``, refused unless non-negative, finite and not all 0."""
-    pi = np.asarray(frequencies, dtype=float).reshape(-1)
-    if pi.size == 0 or not np.isfinite(pi).all() or (pi < 0).any() or pi.sum() <= 0 or not np.isfinite(pi.sum()):
-        raise InputError("frequencies must be finite non-negative numbers, not all 0")
-    return pi / pi.sum()
-
-
-def _pram_draw(codes: np.ndarray, pi: np.ndarray, theta: float, draws: np.ndarray) -> np.ndarray:
-    """Released categories of true ``codes`` under ``theta I + (1 - theta) 1 pi^T``, one uniform ``draws`` each.
-
-    The released category is the first ``j`` whose cumulative row probability reaches the draw, as inverse-CDF
-    sampling of each row would give, found by two binary searches on the shared cumulative shares instead of a
-    row of ``c`` probabilities per record: before the true category ``i`` the row's cumulative sum is
-    ``(1 - theta) Pi(j)``, from ``i`` on ``theta + (1 - theta) Pi(j)``. Time ``n log c``, memory ``n + c``.
-    """
-    cumulative = np.cumsum(pi)
-    last = pi.size - 1
-    before = np.minimum(np.searchsorted((1.0 - theta) * cumulative, draws, side="left"), last)
-    after = np.minimum(np.searchsorted(theta + (1.0 - theta) * cumulative, draws, side="left"), last)
-    return np.where(before < codes, before, np.maximum(after, codes))
-
-
-@dataclass(frozen=True)
-class PramResult:
-    """A file after PRAM: the released data and each variable's transition matrix.
-
-    Attributes
-    ----------
-    data : DataFrame
-    keys : tuple of str
-    theta : float
-    matrices : dict
-        ``{variable: (categories, counts)}``: the categories and their counts
-        in the data, which define the variable's matrix
-        ``theta I + (1 - theta) 1 pi^T`` (:meth:`matrix`).
-    changed : ndarray of bool, shape (n, len(keys))
-        Which values were changed.
-    """
-
-    data: pd.DataFrame = field(repr=False)
-    keys: tuple[str, ...]
-    theta: float
-    matrices: dict = field(repr=False)
-    changed: np.ndarray = field(repr=False)
-
-    def matrix(self, variable: str) -> np.ndarray:
-        """The transition matrix of ``variable`` (refused over :data:`MAX_DENSE_PRAM_CATEGORIES` categories).
-
-        Parameters
-        ----------
-        variable : str
-            One of :attr:`keys`.
-
-        Returns
-        -------
-        ndarray, shape (c, c)
-        """
-        if variable not in self.matrices:
-            raise InputError(f"{variable!r} is not a PRAM'd key with known values; the keys are {list(self.matrices)}")
-        return pram_matrix(self.matrices[variable][1], self.theta)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Each variable's categories, counts and matrix, and the share of values changed (no data values).
-
-        The matrix is listed up to :data:`MAX_LISTED_PRAM_CATEGORIES` categories and is ``None`` beyond; it is
-        always ``theta I + (1 - theta) 1 pi^T`` with ``pi`` the counts' shares.
-        """
-        return {"keys": list(self.keys), "theta": self.theta,
-                "changed_share": {k: float(v) for k, v in zip(self.keys, self.changed.mean(axis=0), strict=True)},
-                "matrices": {k: {"categories": [str(c) for c in cats], "counts": [int(c) for c in counts],
-                                 "matrix": (self.matrix(k).tolist() if len(cats) <= MAX_LISTED_PRAM_CATEGORIES
-                                            else None)}
-                             for k, (cats, counts) in self.matrices.items()}}
-
-
-@validate_params({"theta": Interval("float", 0.0, 1.0, "both", "the retention probability"), "seed": SEED,
-                  "source": InstanceOf(str, "a name for messages")},
-                 example=lambda: {**_example(), "theta": 0.8, "seed": 1})
-def pram(data: Any, keys: Sequence[str | int], theta: float, seed: int | np.random.Generator | None = None,
-         source: str = "the data") -> PramResult:
-    """Invariant PRAM on each key variable with retention probability ``theta`` (see :func:`pram_matrix`).
-
-    Parameters
-    ----------
-    data : DataFrame or array_like
-    keys : sequence of str or int
-    theta : float
-        Probability that a value is kept.
-    seed : int or numpy.random.Generator, optional
-        Randomness (the same seed gives the same file).
-    source : str
-
-    Returns
-    -------
-    PramResult
-
-    References
-    ----------
-    Gouweleeuw, Kooiman, Willenborg & de Wolf (1998), Post randomisation for
-    statistical disclosure control; seed 004 (Mas), "PRAM".
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({"sex": ["f", "m"] * 50})
-    >>> released = pram(frame, ["sex"], theta=1.0, seed=3).data
-    >>> released["sex"].tolist() == frame["sex"].tolist()
-    True
-    """
-    frame = as_frame(data, source).copy()
-    names = select_columns(frame, keys, source, what="key")
-    rng = np.random.default_rng(seed)
-    changed = np.zeros((frame.shape[0], len(names)), dtype=bool)
-    matrices = {}
-    for j, name in enumerate(names):
-        codes, categories = pd.factorize(frame[name], use_na_sentinel=True)
-        known = codes >= 0
-        if not known.any():
-            continue
-        counts = np.bincount(codes[known], minlength=len(categories))
-        draws = rng.random(frame.shape[0])
-        released = codes.copy()
-        released[known] = _pram_draw(codes[known], _pram_shares(counts), float(theta), draws[known])
-        changed[:, j] = released != codes
-        out = np.full(frame.shape[0], np.nan, dtype=object)
-        out[known] = np.asarray(categories, dtype=object)[released[known]]
-        frame[name] = out
-        matrices[name] = (list(categories), counts)
-    return PramResult(data=frame, keys=tuple(names), theta=float(theta), matrices=matrices, changed=changed)
-
-
 @validate_params({"relative_sd": Interval("float", 0.0, 1.0, "both", "the noise's standard deviation, relative"),
                   "seed": SEED}, example=lambda: {"weights": [10.0, 250.0, 40.0], "relative_sd": 0.1, "seed": 1})
 def perturb_weights(weights: Sequence[float], relative_sd: float, seed: int | np.random.Generator | None = None
@@ -761,3 +580,13 @@ def perturb_weights(weights: Sequence[float], relative_sd: float, seed: int | np
     noisy = np.maximum(w * (1.0 + np.random.default_rng(seed).normal(0.0, relative_sd, w.size)), 1.0)
     scaled = noisy * (w.sum() / noisy.sum())
     return np.maximum(scaled, 1.0)
+
+
+# PRAM lives in its own module; these names stay importable from here.
+from rumap.masking.pram import (  # noqa: E402
+    MAX_DENSE_PRAM_CATEGORIES,
+    MAX_LISTED_PRAM_CATEGORIES,
+    PramResult,
+    pram,
+    pram_matrix,
+)

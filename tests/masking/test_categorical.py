@@ -112,7 +112,7 @@ def test_pram_matrix_is_stochastic_and_invariant(frequencies, theta):
 @given(st.lists(st.integers(0, 30), min_size=1, max_size=12).filter(lambda v: sum(v) > 0), st.floats(0.0, 1.0),
        st.integers(0, 2**32 - 1))
 def test_pram_draw_equals_inverse_cdf_sampling_of_the_dense_matrix(counts, theta, seed):
-    from rumap.masking.categorical import _pram_draw, _pram_shares
+    from rumap.masking.pram import _pram_draw, _pram_shares
 
     rng = np.random.default_rng(seed)
     codes = rng.integers(0, len(counts), 400)
