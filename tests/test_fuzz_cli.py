@@ -388,3 +388,51 @@ def test_the_valid_bases_succeed_without_nan(files, capsys, tmp_path, monkeypatc
         assert "NaN" not in out and "Infinity" not in out, name
         assert not runtime_warnings, (name, runtime_warnings[0].message)
     assert not os.listdir(tmp_path)  # nothing written unless asked (--out)
+
+
+def _command(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> argparse.ArgumentParser:
+    for word in path:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = sub.choices[word]
+    return parser
+
+
+def _number_flags(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> list[str]:
+    """The flags of the command ``path`` whose values argparse reads as numbers."""
+    return [a.option_strings[0] for a in _command(parser, path)._actions if a.type in (int, float) and a.option_strings]
+
+
+def _json_flags(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> list[str]:
+    return [s for a in _command(parser, path)._actions for s in a.option_strings if s == "--json"]
+
+
+def test_extreme_numbers_in_every_number_flag_are_computed_finite_or_refused(files, capsys, tmp_path, monkeypatch):
+    """±1e308 in each number flag of each command: exit 0 with no NaN or infinity printed, or exit 2 with one line."""
+    monkeypatch.chdir(tmp_path)
+    parser = build_parser(every=True)
+    failures, tried, computed = [], 0, 0
+    for name, argv in _base(files).items():
+        path = tuple(a for a in argv[:2] if not a.startswith("-"))
+        path = path if path in set(_paths(parser)) else path[:1]
+        for flag in _number_flags(parser, path):
+            for value in HUGE:
+                case = _replace(argv, flag, value)
+                if _json_flags(parser, path) and "--json" not in case:
+                    case.append("--json")
+                tried += 1
+                try:
+                    code, out, err, runtime_warnings = _run(case, capsys)
+                except Exception as exc:  # noqa: BLE001 - a traceback is the failure being looked for
+                    failures.append((name, flag, value, f"{type(exc).__name__}: {exc}"[:200]))
+                    continue
+                lines = err.strip().splitlines()
+                if code == 0:
+                    computed += 1
+                    if "NaN" in out or "Infinity" in out:
+                        failures.append((name, flag, value, "a non-finite number in the output"))
+                elif code != 2 or len(lines) != 1 or not lines[0].startswith("error: "):
+                    failures.append((name, flag, value, f"exit {code}: {err[:200]!r}"))
+                if runtime_warnings:
+                    failures.append((name, flag, value, f"RuntimeWarning {runtime_warnings[0].message}"))
+    assert tried >= 80 and computed >= 10  # some values are within bounds and computed, not all refused
+    assert not failures, f"{len(failures)} of {tried}:\n" + "\n".join(map(str, failures[:30]))

@@ -170,8 +170,9 @@ PARAMETERS: dict[str, Interval] = {
     "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b"),
     "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
     "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
-    "truncate_below": Interval("float", None, None, "neither", "lower bound of the masked values"),
-    "truncate_above": Interval("float", None, None, "neither", "upper bound of the masked values"),
+    # a bound becomes a released value: within the data's largest magnitude (rumap._validation.MAX_MAGNITUDE)
+    "truncate_below": Interval("float", -1e150, 1e150, "both", "lower bound of the masked values"),
+    "truncate_above": Interval("float", -1e150, 1e150, "both", "upper bound of the masked values"),
     "unequal_above": Interval("float", None, None, "neither", "threshold above which records are sensitive"),
     "unequal_below": Interval("float", None, None, "neither", "threshold below which records are sensitive"),
     "unequal_factor": Interval("float", 0.0, None, "neither", "noise variance factor for sensitive records"),
