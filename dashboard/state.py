@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from rumap._validation import check_varies
+from rumap import check_varies
 from rumap.errors import InputError
 from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, numeric_columns, read_table_bytes, text_among_numbers

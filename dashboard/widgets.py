@@ -4,7 +4,7 @@ Every input of a page goes through :func:`remembered` (directly or through
 :func:`number`, :func:`slider`, :func:`selectbox` and :func:`multiselect`):
 it starts from the value the user last gave, even after a change of page, and
 numeric inputs take their bounds and help from the constraint table
-:data:`rumap._validation.PARAMETERS`.
+:data:`rumap.PARAMETERS`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.markdown import plain, plain_list
-from rumap._validation import PARAMETERS
+from rumap import PARAMETERS
 from rumap.errors import InputError
 from rumap.fingerprint import config_digest
 from rumap.present.commands import cli_command, python_call
@@ -48,7 +48,7 @@ def errors_shown() -> Iterator[None]:
 
 
 def bounds(name: str, low: float | None = None, high: float | None = None) -> dict:
-    """``min_value``/``max_value`` for a widget of parameter ``name``, from :data:`rumap._validation.PARAMETERS`.
+    """``min_value``/``max_value`` for a widget of parameter ``name``, from :data:`rumap.PARAMETERS`.
 
     Parameters
     ----------
@@ -118,7 +118,7 @@ def number(name: str, label: str, key: str, default: float, low: float | None = 
     Parameters
     ----------
     name : str
-        The parameter's entry in :data:`rumap._validation.PARAMETERS`.
+        The parameter's entry in :data:`rumap.PARAMETERS`.
     label, key : str
         The widget's label and session-state key.
     default : float
@@ -152,7 +152,7 @@ def slider(name: str, label: str, key: str, default: float, low: float, high: fl
     Parameters
     ----------
     name : str
-        The parameter's entry in :data:`rumap._validation.PARAMETERS`.
+        The parameter's entry in :data:`rumap.PARAMETERS`.
     label, key : str
         The widget's label and session-state key.
     default : float

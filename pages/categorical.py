@@ -34,7 +34,7 @@ from dashboard.widgets import (
     reproduce_code,
     selectbox,
 )
-from rumap._validation import PARAMETERS
+from rumap import PARAMETERS
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, banding_map, pram_map, suppression_map
 from rumap.masking.categorical import (

@@ -19,8 +19,10 @@ __version__ = "0.1.0"
 
 #: Public name -> module that defines it: the public API, by domain.
 _EXPORTS: dict[str, str] = {
-    # errors and the result type
+    # errors, the bounds of every parameter and the result type
     "InputError": "rumap.errors",
+    "PARAMETERS": "rumap._validation.constraints",
+    "check_varies": "rumap._validation.data",
     "RUMap": "rumap.result",
     # specifications: what the command line, the dashboard and configuration files run
     "AnalyticSpec": "rumap.specs",
