@@ -10,11 +10,11 @@ import argparse
 
 import numpy as np
 
-from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, validate_params
+from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, parse_number, validate_params
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
            "split_names", "WRITER_SUFFIXES", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
@@ -92,6 +92,41 @@ def check_applies(args: argparse.Namespace, scope: dict[str, tuple[str, tuple[st
         if method not in methods and _given(getattr(args, attr, None)):
             names = ", ".join(methods[:-1]) + (" or " if len(methods) > 1 else "") + methods[-1]
             raise InputError(f"{flag} applies to --method {names}, not {method}")
+
+
+@assumes_valid
+def variable_number(text: str, flag: str) -> tuple[str, float]:
+    """A flag's ``VAR:NUMBER``: the variable and a finite number written in ASCII digits.
+
+    Parameters
+    ----------
+    text : str
+        The flag's value, e.g. ``"age:90"``.
+    flag : str
+        The flag, for the message.
+
+    Returns
+    -------
+    tuple of (str, float)
+
+    Raises
+    ------
+    InputError
+        No variable, no number, or a number that is not finite or not in ASCII digits.
+
+    Examples
+    --------
+    >>> variable_number(" age : 90", "--top")
+    ('age', 90.0)
+    """
+    variable, sep, value = text.partition(":")
+    try:
+        number = parse_number(value) if sep and variable.strip() else float("nan")
+    except ValueError:
+        number = float("nan")
+    if not np.isfinite(number):
+        raise InputError(f"{flag} must be VAR:NUMBER (a finite number in ASCII digits), got {text!r}")
+    return variable.strip(), number
 
 
 @validate_params({"text": InstanceOf(str, "text such as 0:1:11"), "name": InstanceOf(str), "integer": Boolean()},

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from rumap._validation import parse_number
 from rumap.cli.flags import (
     WRITER_SUFFIXES,
     add_merge_flag,
@@ -18,6 +17,7 @@ from rumap.cli.flags import (
     check_flag,
     merge_flags,
     split_names,
+    variable_number,
 )
 from rumap.errors import InputError
 
@@ -78,23 +78,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     pr.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pr.set_defaults(_protect_run=run_pram)
     return p
-
-
-def _pair(text: str, flag: str) -> tuple[str, str]:
-    variable, sep, rest = text.partition(":")
-    if not sep or not variable.strip() or not rest.strip():
-        raise InputError(f"{flag} must be VAR:VALUE, got {text!r}")
-    return variable.strip(), rest.strip()
-
-
-def _number(text: str, flag: str) -> float:
-    try:
-        value = parse_number(text)
-    except ValueError:
-        raise InputError(f"{flag}: {text!r} is not a number in ASCII digits") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise InputError(f"{flag}: {text!r} is not a finite number")
-    return value
 
 
 def _finish(args: argparse.Namespace, frame: pd.DataFrame, protected: pd.DataFrame, keys: list[str],
@@ -163,13 +146,13 @@ def run_recode(args: argparse.Namespace) -> int:
     if mapping:
         protected = recode(protected, mapping, source=args.data)
     for text in args.band:
-        variable, width = _pair(text, "--band")
-        protected = band(protected, variable, check_flag("--band", "band_width", _number(width, "--band")),
+        variable, width = variable_number(text, "--band")
+        protected = band(protected, variable, check_flag("--band", "band_width", width),
                          source=args.data)
     for flag, values in (("--top", args.top), ("--bottom", args.bottom)):
         for text in values:
-            variable, limit = _pair(text, flag)
-            limits = {"above": _number(limit, flag)} if flag == "--top" else {"below": _number(limit, flag)}
+            variable, limit = variable_number(text, flag)
+            limits = {"above": limit} if flag == "--top" else {"below": limit}
             protected = top_bottom_code(protected, variable, **limits, source=args.data)
     changed = {c: int((frame[c].astype(str) != protected[c].astype(str)).sum()) for c in frame.columns
                if c in protected.columns and not frame[c].astype(str).equals(protected[c].astype(str))}
@@ -200,8 +183,8 @@ def run_suppress(args: argparse.Namespace) -> int:
     importance = {}
     if args.importance:
         for part in args.importance.split(","):
-            variable, value = _pair(part, "--importance")
-            importance[variable] = _number(value, "--importance")
+            variable, value = variable_number(part, "--importance")
+            importance[variable] = value
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
     if args.optimal:

@@ -12,7 +12,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS, add_work_limit, budget_from_args, check_flag, split_names
+from rumap.cli.flags import (
+    GRID_FLAGS,
+    METHOD_FLAGS,
+    add_work_limit,
+    budget_from_args,
+    check_flag,
+    split_names,
+    variable_number,
+)
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
 from rumap.io.data import WRITERS, read_file_bytes, read_table, write_bytes, write_table
@@ -113,17 +121,6 @@ _TEXT_FLAGS = {"--band-variable": "recode", "--merge": "recode", "--top": "top_b
                "--importance": "suppress"}
 
 
-def _limit(text: str, flag: str) -> tuple[str, float]:
-    variable, sep, value = text.partition(":")
-    try:
-        number = float(value)
-    except ValueError:
-        number = float("nan")
-    if not sep or not variable.strip() or number != number or number in (float("inf"), float("-inf")):
-        raise InputError(f"{flag} must be VAR:NUMBER, got {text!r}")
-    return variable.strip(), number
-
-
 def _text_parameters(args: argparse.Namespace) -> dict:
     """The parameters the text flags give (each checked against its method)."""
     given = {"--band-variable": args.band_variable, "--merge": args.merge, "--top": args.top,
@@ -140,7 +137,7 @@ def _text_parameters(args: argparse.Namespace) -> dict:
             variable, merges = parse_merge(text, "--merge", form="be VAR:A,B=NEW")
             merge.setdefault(variable, {}).update(merges)
         out["merge"] = merge
-    limits = [_limit(text, flag) + (side,) for flag, text, side in (("--top", args.top, "above"),
+    limits = [variable_number(text, flag) + (side,) for flag, text, side in (("--top", args.top, "above"),
                                                                    ("--bottom", args.bottom, "below"))
               if text is not None]
     if limits:
@@ -151,7 +148,7 @@ def _text_parameters(args: argparse.Namespace) -> dict:
     if args.importance is not None:
         importance = {}
         for part in split_names(args.importance, "--importance"):
-            variable, value = _limit(part, "--importance")
+            variable, value = variable_number(part, "--importance")
             importance[variable] = value
         out["importance"] = importance
     return out
