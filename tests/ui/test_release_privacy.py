@@ -10,12 +10,9 @@ arrive on a socket, so a tracer that saw nothing cannot pass.
 
 from __future__ import annotations
 
-import shutil
-
-import numpy as np
 import pytest
 from browser_helpers import nav_link, start_streamlit, stop_streamlit, wait_idle
-from test_upload_privacy import MARKER, marked_calls
+from test_upload_privacy import MARKER, marked_calls, marked_csv, strace_wrapper
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("upload_privacy")]
 
@@ -24,13 +21,9 @@ ROWS = 3000
 
 
 def test_release_of_an_upload_is_never_written_to_a_file(tmp_path, chromium):
-    if shutil.which("strace") is None:
-        pytest.fail("strace is missing: `make test` installs it (apt-get install strace)")
     log = tmp_path / "strace.log"
-    wrapper = ["strace", "-f", "-y", "-s", "65536", "-o", str(log), "-e",
-               "trace=write,pwrite64,writev,pwritev,pwritev2,sendfile,copy_file_range,splice,read,recvfrom,recvmsg"]
-    values = np.round(np.exp(np.random.default_rng(3).normal(9.7, 0.6, size=ROWS)), 2)
-    content = ("income,tag\n" + "".join(f"{v},{MARKER}\n" for v in values)).encode()
+    wrapper = strace_wrapper(log, 65536)
+    content = marked_csv(ROWS, 3)
     proc, url = start_streamlit("app.py", timeout=120, wrapper=wrapper)
     context = None
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -46,18 +47,24 @@ def marked_calls(log: str) -> tuple[bool, list[str]]:
     return seen_on_socket, to_files
 
 
-def _upload_content() -> bytes:
-    values = np.round(np.exp(np.random.default_rng(7).normal(9.7, 0.6, size=ROWS)), 2)
+def marked_csv(rows: int, seed: int) -> bytes:
+    """A CSV of ``rows`` incomes, each row tagged with :data:`MARKER`."""
+    values = np.round(np.exp(np.random.default_rng(seed).normal(9.7, 0.6, size=rows)), 2)
     return ("income,tag\n" + "".join(f"{v},{MARKER}\n" for v in values)).encode()
 
 
-def test_a_2mb_upload_is_never_written_to_a_file(tmp_path, chromium):
+def strace_wrapper(log: Path, string_size: int) -> list[str]:
+    """The server's command prefix: strace of every thread's reads and writes, each with its descriptor's path."""
     if shutil.which("strace") is None:
         pytest.fail("strace is missing: `make test` installs it (apt-get install strace)")
+    return ["strace", "-f", "-y", "-s", str(string_size), "-o", str(log), "-e",
+            "trace=write,pwrite64,writev,pwritev,pwritev2,sendfile,copy_file_range,splice,read,recvfrom,recvmsg"]
+
+
+def test_a_2mb_upload_is_never_written_to_a_file(tmp_path, chromium):
     log = tmp_path / "strace.log"
-    wrapper = ["strace", "-f", "-y", "-s", "96", "-o", str(log), "-e",
-               "trace=write,pwrite64,writev,pwritev,pwritev2,sendfile,copy_file_range,splice,read,recvfrom,recvmsg"]
-    content = _upload_content()
+    wrapper = strace_wrapper(log, 96)
+    content = marked_csv(ROWS, 7)
     assert len(content) >= 2 * 1024 * 1024
     proc, url = start_streamlit("app.py", timeout=120, wrapper=wrapper)
     context = None
