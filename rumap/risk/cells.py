@@ -246,23 +246,14 @@ def _pattern_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
 
 
 class _SubsetKeys:
-    """One integer per record for its values on a subset of the keys, computed once per subset."""
+    """One integer per record for its values on a subset of the keys (:func:`cell_groups`), once per subset."""
 
     def __init__(self, codes: np.ndarray) -> None:
         self.codes = codes
-        self.radix = codes.max(axis=0, initial=-1).astype(np.int64) + 2  # -1 (missing) shifts to 0
         self.cache: dict[bytes, np.ndarray] = {}
 
     def of(self, columns: np.ndarray) -> np.ndarray:
         name = columns.tobytes()
-        if name not in self.cache:
-            chosen = np.flatnonzero(columns)
-            if float(np.prod(self.radix[chosen].astype(float))) < 2.0**62:
-                key = np.zeros(self.codes.shape[0], dtype=np.int64)
-                for j in chosen:
-                    key = key * self.radix[j] + (self.codes[:, j] + 1)
-            else:  # too many cells for one integer: number the distinct rows instead
-                key = np.unique(self.codes[:, chosen], axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
-            self.cache[name] = key
+        if name not in self.cache:  # -1 (missing) shifted to 0: the records looked up know every chosen key
+            self.cache[name] = cell_groups(self.codes[:, np.flatnonzero(columns)] + 1)
         return self.cache[name]
-
