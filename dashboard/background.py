@@ -202,13 +202,15 @@ def _ready() -> bool:
     """Import what a first run would otherwise wait for, and load the compiled kernels (numba) from their cache."""
     import numpy as np
 
+    from rumap.maps.methods import METHODS
     from rumap.maps.selection import MIN_SAMPLED_ROW
     from rumap.maps.simulation import SimulationConfig, simulate
 
     x = np.linspace(1.0, 2.0, MIN_SAMPLED_ROW)  # long enough for the order statistics' compiled selection
     simulate(x, SimulationConfig(values=(0.1,), targets=("p10",), knowledge=("position",), replicates=2, seed=1))
-    simulate(x[:20], SimulationConfig(method="rankswap", values=(5.0,), targets=("max",), knowledge=("index",),
-                                      replicates=1, seed=1))
+    for name, method in METHODS.items():  # every method's kernels, on a few records
+        simulate(x[:20], SimulationConfig(method=name, values=(method.grids[0].default_grid[0],), targets=("max",),
+                                          knowledge=("index",), replicates=1, seed=1))
     return True
 
 

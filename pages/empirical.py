@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import jobs, state
 from dashboard.markdown import plain_list
+from dashboard.method_widgets import data_defaults, method_settings
 from dashboard.progress import ThrottledProgress
 from dashboard.provenance import show_session_data
 from dashboard.risk_bound import MSE_MEASURE, bound_key, data_units, max_risk_input, prefill_for_data, set_bound
@@ -14,9 +15,7 @@ from dashboard.widgets import errors_shown, keep_controls, multiselect, number, 
 from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.errors import InputError
 from rumap.maps.attacks import KNOWLEDGE
-from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
-from rumap.masking.microaggregation import ALGORITHMS
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
 from rumap.present.numbers import readable_risks
@@ -29,13 +28,12 @@ PAGE = "empirical"
 TARGETS = ["max", "min", "p1", "p10", "p50", "p90", "p99"]
 #: What R measures: the snooper's error on targets (Eq 12), or a share of records re-identified or disclosed.
 RISK_KINDS = ["snooper's MSE on targets (Eq 12)", "share of records re-identified or disclosed"]
-#: The threshold of the unequal-variance masking starts at this percentile of the data (records above it
-#: are sensitive; the user moves it, e.g. to the paper's $35K).
-SENSITIVE_PERCENTILE = 80
+#: The prefix of the page's session-state keys.
+PREFIX = "em_"
 
 
 def masking_block(sel: state.Selection) -> tuple[str, list, dict]:
-    """The masking method, its grid of parameter values and its options.
+    """The masking method, its grid of parameter values and its options (drawn from the method's record).
 
     Parameters
     ----------
@@ -50,41 +48,9 @@ def masking_block(sel: state.Selection) -> tuple[str, list, dict]:
     options : dict
         The method's options (``SimulationConfig.method_options``).
     """
-    x, first = sel.values, sel.column
     st.header("Masking")
-    method = selectbox("Method", list(METHODS), "em_method", "noise")
-    options: dict = {}
-    if method == "noise":
-        relative = remembered(st.checkbox, "λ² as a fraction of the variance", "em_relative", True,
-                              help="noise variance λ² × S² (the paper's grid is 0.05 to 1.0)")
-        start = number("lambda2", "smallest λ²" + (" / S²" if relative else ""), "em_start", 0.05)
-        stop = number("lambda2", "largest λ²" + (" / S²" if relative else ""), "em_stop", 1.0)
-        num = number("grid_num", "number of λ² values", "em_num", 20)
-        values = np.linspace(start, stop, int(num)).tolist()
-        options["relative"] = relative
-        if remembered(st.checkbox, "Truncate released values from below (Eq 11)", "em_trunc_on", False,
-                      help="off by default, as on the command line: released values keep the noise's sign"):
-            options["truncate_below"] = number("truncate_below", "lower bound", "em_trunc", 0.0)
-        if remembered(st.checkbox, "Unequal variance for sensitive values", "em_unequal_on", False,
-                      help="the paper's Figure 7 doubles the noise variance above $35K"):
-            options["unequal_column"] = int(st.session_state.get("em_target_column", 0))
-            options["unequal_above"] = number("unequal_above", "sensitive above", "em_unequal_above",
-                                              float(np.percentile(first, SENSITIVE_PERCENTILE)))
-            options["unequal_factor"] = number("unequal_factor", "variance factor", "em_unequal_factor", 2.0)
-        if x.shape[1] > 1:
-            options["correlated"] = remembered(st.checkbox, "Noise correlated like the data", "em_correlated", False)
-    elif method == "microaggregation":
-        options["algorithm"] = selectbox("Algorithm", list(ALGORITHMS), "em_algorithm", "mdav")
-        k_start = number("k", "smallest k", "em_k_start", 2)
-        k_stop = number("k", "largest k", "em_k_stop", 10)
-        values = list(range(int(k_start), int(k_stop) + 1))
-        options["standardize"] = remembered(st.checkbox, "Standardize the variables", "em_standardize", False)
-        st.caption(f"Variables: {plain_list(sel.source.columns)} (choose them on the Data page).")
-    else:
-        s_start = number("swap_percent", "smallest swap %", "em_swap_start", 1.0)
-        s_stop = number("swap_percent", "largest swap %", "em_swap_stop", 20.0)
-        s_num = number("grid_num", "number of values", "em_swap_num", 10)
-        values = np.linspace(s_start, s_stop, int(s_num)).tolist()
+    method, values, options = method_settings(sel.values, PREFIX, int(st.session_state.get("em_target_column", 0)))
+    st.caption(f"Variables: {plain_list(sel.source.columns)} (choose them on the Data page).")
     return method, values, options
 
 
@@ -171,12 +137,11 @@ if sel is None:
     st.stop()
 
 x = sel.values
-first = x[:, 0]
 show_session_data(sel, where=top)
 
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
     st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest
-    state.set_widgets({"em_unequal_above": float(np.percentile(first, SENSITIVE_PERCENTILE)), "em_target_column": 0})
+    state.set_widgets({**data_defaults(x, PREFIX), "em_target_column": 0})
 
 with st.sidebar:
     method, values, options = masking_block(sel)

@@ -446,6 +446,8 @@ class EmpiricalSpec:
             if not isinstance(self.simulation, Mapping):
                 raise InputError(f"simulation must be a SimulationConfig or its dict, got {self.simulation!r}")
             object.__setattr__(self, "simulation", SimulationConfig.from_dict(self.simulation))
+        if isinstance(self.data, DataSource) and self.data.n:  # the data are known: a grid they cannot take is refused now
+            self.simulation.check_records(self.data.n)
         if self.max_risk is not None:
             check_scalar("max_risk", self.max_risk)
 

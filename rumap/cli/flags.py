@@ -1,7 +1,7 @@
 """The command line's flags for the parameters of masking methods, and how a grid flag is parsed.
 
-One table, read by the parser and by :mod:`rumap.present.commands`, which writes the command that
-reproduces a map.
+The flags of the masking methods' grids and options are in their records (:mod:`rumap.maps.methods`);
+``GRID_FLAGS`` and ``METHOD_FLAGS`` are read from them.
 """
 
 from __future__ import annotations
@@ -14,24 +14,22 @@ from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, 
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
 
-#: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
-GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
+def __getattr__(name: str) -> dict:
+    """``GRID_FLAGS`` and ``METHOD_FLAGS``, read from the masking methods' records when first asked for.
 
-#: Flags of options that belong to one masking method only: option -> (flag, method).
-METHOD_FLAGS = {
-    "truncate_below": ("--truncate-below", "noise"),
-    "truncate_above": ("--truncate-above", "noise"),
-    "unequal_above": ("--unequal-above", "noise"),
-    "unequal_below": ("--unequal-below", "noise"),
-    "unequal_factor": ("--unequal-factor", "noise"),
-    "correlated": ("--correlated", "noise"),
-    "algorithm": ("--algorithm", "microaggregation"),
-    "standardize": ("--standardize", "microaggregation"),
-    "criterion": ("--criterion", "microaggregation"),
-}
+    ``GRID_FLAGS``: the flag of each grid parameter (:attr:`rumap.maps.methods.MaskingMethod.grids`).
+    ``METHOD_FLAGS``: the flags of options that belong to one masking method only: option -> (flag, method).
+    """
+    if name not in ("GRID_FLAGS", "METHOD_FLAGS"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from rumap.maps.methods import METHODS
+
+    if name == "GRID_FLAGS":
+        return {g.name: g.flag.flag for m in METHODS.values() for g in m.grids}
+    return {o.name: (o.flag.flag, method) for method, m in METHODS.items() for o in m.options if o.flag is not None}
 
 
 #: Flags of ``simulate`` that belong to one family of methods: attribute -> (flag, family).

@@ -10,8 +10,6 @@ import pandas as pd
 
 from rumap.cli.flags import (
     FAMILY_FLAGS,
-    GRID_FLAGS,
-    METHOD_FLAGS,
     add_merge_flag,
     add_work_limit,
     budget_from_args,
@@ -34,35 +32,72 @@ from rumap.risk.measures import DATASET_RISK_MEASURES
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
 
-#: The grid flags of each method: (attribute, flag, parser arguments), from the method registry and the flag table.
-_GRIDS = {name: tuple((parameter, GRID_FLAGS[parameter], {"integer": True} if method.integer_grid else {})
-                      for parameter in method.parameters)
-          for name, method in METHODS.items()}
+def _grids() -> dict[str, tuple]:
+    """The grid parameters of each masking method (:data:`rumap.maps.methods.METHODS`), by method."""
+    return {name: method.grids for name, method in METHODS.items()}
 
 
-#: The methods of each family of ``FAMILY_FLAGS``.
-_FAMILIES = {"numeric": tuple(METHODS), "categorical": tuple(CATEGORICAL_METHODS)}
 def _flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every flag that applies to some methods only: attribute -> (flag, methods), from the registries' records."""
     scope: dict[str, tuple[str, tuple[str, ...]]] = {}
+    families = {"numeric": tuple(METHODS), "categorical": tuple(CATEGORICAL_METHODS)}
 
     def add(attr: str, flag: str, methods: tuple[str, ...]) -> None:
         known = scope.get(attr, (flag, ()))[1]
         scope[attr] = (flag, known + tuple(m for m in methods if m not in known))
 
-    for attr, (flag, method) in METHOD_FLAGS.items():
-        add(attr, flag, (method,))
+    for name, method in METHODS.items():
+        for option in method.options:
+            if option.flag is not None:
+                add(_attr(option.flag.flag), option.flag.flag, (name,))
     for attr, (flag, family) in FAMILY_FLAGS.items():
-        add(attr, flag, _FAMILIES[family])
-    for name, grids in _GRIDS.items():
-        for attr, flag, _ in grids:
-            add(attr, flag, (name,))
+        add(attr, flag, families[family])
+    for name, grids in _grids().items():
+        for grid in grids:
+            add(_attr(grid.flag.flag), grid.flag.flag, (name,))
     for name, method in CATEGORICAL_METHODS.items():
-        add(method.parameter, GRID_FLAGS.get(method.parameter, "--" + method.parameter.replace("_", "-")), (name,))
+        add(method.parameter, "--" + method.parameter.replace("_", "-"), (name,))
     return scope
 
 
-FLAG_SCOPE = _flag_scope()
+def __getattr__(name: str) -> dict:
+    """``FLAG_SCOPE``: :func:`_flag_scope` of the methods registered when it is asked for."""
+    if name == "FLAG_SCOPE":
+        return _flag_scope()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _attr(flag: str) -> str:
+    """The attribute argparse stores a flag in: ``--unequal-factor`` -> ``unequal_factor``."""
+    return flag.lstrip("-").replace("-", "_")
+
+
+def _add_method_flags(p: argparse.ArgumentParser, grid: argparse._ArgumentGroup) -> None:
+    """Every masking method's grid flags (in ``grid``) and option flags (a group per method), from its record."""
+    added: set[str] = set()
+    for method in METHODS.values():
+        for parameter in method.grids:
+            flag = parameter.flag
+            if flag.flag not in added:
+                added.add(flag.flag)
+                grid.add_argument(flag.flag, metavar=flag.metavar, help=flag.help)
+    for method in METHODS.values():
+        flags = [o.flag for o in method.options if o.flag is not None and o.flag.flag not in added]
+        if not flags:
+            continue
+        group = p.add_argument_group(method.title or method.description)
+        exclusive: dict[str, argparse._MutuallyExclusiveGroup] = {}
+        for flag in flags:
+            added.add(flag.flag)
+            target = group
+            if flag.exclusive:
+                if flag.exclusive not in exclusive:
+                    exclusive[flag.exclusive] = group.add_mutually_exclusive_group()
+                target = exclusive[flag.exclusive]
+            if flag.type is None:
+                target.add_argument(flag.flag, action="store_true", help=flag.help)
+            else:
+                target.add_argument(flag.flag, type=flag.type, metavar=flag.metavar, help=flag.help)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -86,27 +121,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
     p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHODS],
                    help="masking method (default noise); suppress, recode and pram protect categorical --keys")
-    grid = p.add_argument_group("parameter grid (one, by method)")
-    grid.add_argument("--lambda2", metavar="START:STOP:NUM", help="noise variances (data units squared)")
-    grid.add_argument("--lambda2-frac", metavar="START:STOP:NUM",
-                      help="noise variances as fractions of each variable's variance (0.05:1:20 is the paper's grid)")
-    grid.add_argument("--k", metavar="START:STOP[:STEP]", help="microaggregation group sizes")
-    grid.add_argument("--swap-percent", metavar="START:STOP:NUM", help="rank swapping windows, %% of the records")
-    noise = p.add_argument_group("additive noise")
-    noise.add_argument("--truncate-below", type=float, metavar="V", help="release max(V, x + e) (Eq 11: 0)")
-    noise.add_argument("--truncate-above", type=float, metavar="V", help="release min(V, x + e)")
-    unequal = noise.add_mutually_exclusive_group()
-    unequal.add_argument("--unequal-above", type=float, metavar="T",
-                         help="multiply the noise variance of records whose attacked column is above T by "
-                              "--unequal-factor (Figure 7)")
-    unequal.add_argument("--unequal-below", type=float, metavar="T", help="the same for records below T")
-    noise.add_argument("--unequal-factor", type=float, metavar="F", help="variance factor (default 2)")
-    noise.add_argument("--correlated", action="store_true",
-                       help="noise correlated like the data (Kim 1986; with several columns)")
-    micro = p.add_argument_group("microaggregation")
-    micro.add_argument("--algorithm", help="mdav, mwa, fixed, individual or optimal (default mdav)")
-    micro.add_argument("--standardize", action="store_true", help="standardize the columns first")
-    micro.add_argument("--criterion", help="sorting criterion of 'fixed' (default pc1)")
+    _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
                         help=f"repeatable (numeric methods): {TARGET_FORMS}")
@@ -170,21 +185,42 @@ def _index_of(name: str | None, columns: list[str], flag: str) -> int:
     return columns.index(name)
 
 
-def _grid(args: argparse.Namespace) -> tuple[tuple, bool]:
-    """The grid values and, for noise, whether they are fractions of the variance."""
-    given = {attr: getattr(args, attr) for method in _GRIDS.values() for attr, _, _ in method
-             if getattr(args, attr) is not None}
-    own = _GRIDS[args.method]
+def _grid(args: argparse.Namespace) -> tuple[tuple, dict]:
+    """The grid values, and the options that the grid flag chosen implies (noise's ``--lambda2-frac``: relative)."""
+    grids = _grids()
+    flags = {_attr(g.flag.flag): g.flag.flag for method in grids.values() for g in method}
+    given = {attr: getattr(args, attr) for attr in flags if getattr(args, attr, None) is not None}
+    own = {_attr(g.flag.flag): g for g in grids[args.method]}
     for attr in given:
-        if attr not in [a for a, _, _ in own]:
-            flag = next(f for m in _GRIDS.values() for a, f, _ in m if a == attr)
-            raise InputError(f"{flag} does not apply to --method {args.method}")
+        if attr not in own:
+            raise InputError(f"{flags[attr]} does not apply to --method {args.method}")
     if len(given) != 1:
-        raise InputError(f"--method {args.method} needs one grid: {' or '.join(f for _, f, _ in own)}")
+        raise InputError(f"--method {args.method} needs one grid: {' or '.join(g.flag.flag for g in own.values())}")
     attr, text = next(iter(given.items()))
-    flag, kwargs = next((f, kw) for a, f, kw in own if a == attr)
-    values = parse_grid(text, flag.lstrip("-").replace("-", "_"), **kwargs, budget=budget_from_args(args))
-    return tuple(values.tolist()), attr == "lambda2_frac"
+    values = parse_grid(text, attr, integer=own[attr].integer, budget=budget_from_args(args))
+    return tuple(values.tolist()), dict(own[attr].implies)
+
+
+def _method_options(args: argparse.Namespace, columns: list[str]) -> dict:
+    """The method's options given by its flags (those not given keep their defaults), from its record."""
+    method = METHODS[args.method]
+    options: dict = {}
+    for option in method.options:
+        if option.follows == "target_column":
+            options[option.name] = _index_of(args.target_column, columns, "--target-column")
+            continue
+        if option.flag is None:
+            continue
+        value = getattr(args, _attr(option.flag.flag))
+        if option.flag.type is None:
+            options[option.name] = bool(value)
+        elif value is not None:
+            needs = [o for o in method.options if o.name in option.flag.needs]
+            if needs and all(getattr(args, _attr(o.flag.flag)) is None for o in needs if o.flag is not None):
+                raise InputError(f"{option.flag.flag} needs "
+                                 f"{' or '.join(o.flag.flag for o in needs if o.flag is not None)}")
+            options[option.name] = value
+    return options
 
 
 def config_from_args(args: argparse.Namespace, columns: list[str]) -> SimulationConfig:
@@ -201,21 +237,9 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
     -------
     SimulationConfig
     """
-    check_applies(args, FLAG_SCOPE, args.method)
-    values, relative = _grid(args)
-    options: dict = {}
-    if args.method == "noise":
-        options = {"relative": relative, "correlated": args.correlated, "truncate_below": args.truncate_below,
-                   "truncate_above": args.truncate_above, "unequal_above": args.unequal_above,
-                   "unequal_below": args.unequal_below,
-                   "unequal_column": _index_of(args.target_column, columns, "--target-column")}
-        if args.unequal_factor is not None:
-            if args.unequal_above is None and args.unequal_below is None:
-                raise InputError("--unequal-factor needs --unequal-above or --unequal-below")
-            options["unequal_factor"] = args.unequal_factor
-    elif args.method == "microaggregation":
-        options = {k: v for k, v in (("algorithm", args.algorithm), ("criterion", args.criterion)) if v is not None}
-        options["standardize"] = args.standardize
+    check_applies(args, _flag_scope(), args.method)
+    values, implied = _grid(args)
+    options = {**implied, **_method_options(args, columns)}
     utility_options: dict = {}
     if args.quantiles is not None:
         try:
@@ -270,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
-    check_applies(args, FLAG_SCOPE, args.method)
+    check_applies(args, _flag_scope(), args.method)
     if args.method in CATEGORICAL_METHODS:
         return _run_categorical(args)
     if not args.target:

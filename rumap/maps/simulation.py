@@ -62,7 +62,7 @@ from rumap.maps.attacks import (
     rounding_resolution,
 )
 from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
-from rumap.maps.methods import METHODS, _noise_spec
+from rumap.maps.methods import METHODS
 from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
 from rumap.maps.utility import (
     UTILITIES,
@@ -73,8 +73,6 @@ from rumap.maps.utility import (
     utility_estimate,
     utility_label,
 )
-from rumap.masking.microaggregation import ALGORITHMS
-from rumap.masking.noise import noise_shape
 from rumap.result import RUMap, curve_dict, json_safe
 from rumap.risk.measures import DATASET_RISK_MEASURES
 
@@ -114,13 +112,16 @@ class SimulationConfig:
 
     Parameters
     ----------
-    method : {"noise", "microaggregation", "rankswap"}
-        The masking method (:data:`METHODS`).
+    method : str, default "noise"
+        A key of :data:`rumap.maps.methods.METHODS` (``"noise"``,
+        ``"microaggregation"``, ``"rankswap"`` or a registered method).
     values : sequence of float
-        The grid of the masking parameter: ``lambda2`` (noise; a fraction of
-        each variable's variance with ``method_options["relative"]``), ``k``
-        (microaggregation) or the swap percentage (rank swapping).
+        The grid of the method's parameter (its record's ``grids``): ``lambda2``
+        (noise; a fraction of each variable's variance with
+        ``method_options["relative"]``), ``k`` (microaggregation) or the swap
+        percentage (rank swapping), each within its ``PARAMETERS`` entry.
     method_options : mapping
+        The method's options (its record's ``options``), each checked now.
         Noise: the fields of :class:`rumap.masking.noise.NoiseSpec` (``relative``,
         ``correlated``, ``truncate_below``, ``truncate_above``,
         ``unequal_above``, ``unequal_below``, ``unequal_factor``,
@@ -170,16 +171,9 @@ class SimulationConfig:
             raise InputError(f"method_options must be an object of option: value, got {self.method_options!r}")
         if self.utility_options is not None and not isinstance(self.utility_options, Mapping):
             raise InputError(f"utility_options must be an object of option: value, got {self.utility_options!r}")
-        options = dict(self.method_options or {})
-        unknown = sorted(set(options) - set(spec.defaults))
-        if unknown:
-            raise InputError(f"unknown option(s) {', '.join(map(repr, unknown))} for method {self.method!r}; "
-                             f"options are {', '.join(spec.defaults) or '(none)'}")
-        options = {**spec.defaults, **options}
-        if self.method == "noise":
-            _noise_spec(options)  # validates
+        options = spec.checked_options(self.method, dict(self.method_options or {}))
         object.__setattr__(self, "method_options", options)
-        object.__setattr__(self, "values", spec.check_values(self.values))
+        object.__setattr__(self, "values", spec.grid(options).check(self.values))
         targets = tuple(str(t) for t in _names("targets", self.targets))
         knowledge = list(_names("knowledge", self.knowledge))
         measures = _names("risk_measures", self.risk_measures)
@@ -193,8 +187,9 @@ class SimulationConfig:
         object.__setattr__(self, "targets", tuple(dict.fromkeys(targets)))
         object.__setattr__(self, "knowledge", check_knowledge(knowledge) if targets else tuple(knowledge))
         object.__setattr__(self, "risk_measures", tuple(dict.fromkeys(measures)))
-        if "corrected" in self.knowledge and self.method != "noise":
-            raise InputError("knowledge 'corrected' needs a published noise variance: it applies to method 'noise'")
+        if "corrected" in self.knowledge and spec.published_lambda2 is None:
+            publishing = " or ".join(repr(name) for name, m in METHODS.items() if m.published_lambda2 is not None)
+            raise InputError(f"knowledge 'corrected' needs a published noise variance: it applies to method {publishing}")
         measure = check_utility(self.utility)
         object.__setattr__(self, "utility_options", dict(self.utility_options or {}))
         stray = sorted(set(self.utility_options) - set(measure.options))
@@ -214,6 +209,16 @@ class SimulationConfig:
     def parameter(self) -> str:
         """The name of the masking parameter: ``lambda2``, ``lambda2_frac``, ``k`` or ``swap_percent``."""
         return METHODS[self.method].parameter(self.method_options)
+
+    def check_records(self, n_records: int) -> None:
+        """Refuse a grid that data of ``n_records`` records cannot take (microaggregation's k > n).
+
+        Parameters
+        ----------
+        n_records : int
+            The number of records of the data the config will mask.
+        """
+        METHODS[self.method].grid(self.method_options).check_records(self.values, n_records)
 
     @property
     def deterministic(self) -> bool:
@@ -276,8 +281,7 @@ class _Plan:
     config: SimulationConfig
     targets: tuple[Target, ...]
     reference: Reference
-    noise_shape: np.ndarray | None
-    variance_factor: np.ndarray | None
+    prepared: Any = None  # what the method made of the data once (MaskingMethod.prepare)
     resolution: float = 0.0
 
     @property
@@ -321,11 +325,11 @@ def _check_budget(shape: tuple[int, int], config: SimulationConfig, budget: Work
     budget.check_grid(values, config.parameter)
     work = float(n) * p * replicates * values
     what = f"{n} records x {p} variables x {replicates} replicates x {values} values"
-    if config.method == "microaggregation":
-        algorithm = ALGORITHMS.get(str(config.method_options.get("algorithm", "mdav")))
-        if algorithm is not None:
-            work += sum(algorithm.cost(n, p, max(int(k), 1)) for k in config.values)
-            what += " + the microaggregation of each k"
+    method = METHODS[config.method]
+    if method.cost is not None:
+        steps, words = method.cost(n, p, config.values, config.method_options)
+        work += steps
+        what += words
     budget.check_work(work, what)
     curves = len(config.targets) * len(config.knowledge) + len(config.risk_measures) + 4
     budget.check_cells(float(replicates) * values * curves, f"{replicates} replicates x {values} values x {curves} curves")
@@ -336,14 +340,10 @@ def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
     column = x[:, config.target_column]
     targets = resolve_targets(config.targets, column)
     reference = make_reference(config.utility, x, config.utility_options)
-    shape = factor = None
-    if config.method == "noise":
-        spec = _noise_spec(config.method_options)
-        shape = noise_shape(x, spec)
-        factor = spec.variance_factor(x)
-    if config.method == "microaggregation" and max(config.values) > x.shape[0]:
-        raise InputError(f"k must be at most the number of records ({x.shape[0]}), got {max(config.values)}")
-    return _Plan(x, config, targets, reference, shape, factor, rounding_resolution(column))
+    config.check_records(x.shape[0])
+    method = METHODS[config.method]
+    prepared = None if method.prepare is None else method.prepare(x, config.method_options)
+    return _Plan(x, config, targets, reference, prepared, rounding_resolution(column))
 
 
 def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
@@ -364,7 +364,8 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
         column = masked[:, :, c]
         if n_attacks:
             errors[:, g, :] = attack_squared_errors(column, plan.targets, config.knowledge,
-                                                    lambda2=method.published_lambda2(plan, int(j)),
+                                                    lambda2=None if method.published_lambda2 is None
+                                                    else method.published_lambda2(plan, int(j)),
                                                     mean=mean[:, c], var=var[:, c], resolution=plan.resolution)
         stats_list.append(measure.stats(masked, plan.reference, (mean, var)))
         for d, name in enumerate(config.risk_measures):

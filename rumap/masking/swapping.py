@@ -172,7 +172,11 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     >>> bool(np.array_equal(rank_swap(x, 0.0, seed=3), x))
     True
     """
-    rng = np.random.default_rng(seed)
+    return _rank_swap(data, swap_percent, np.random.default_rng(seed))
+
+
+def _rank_swap(data: np.ndarray, swap_percent: float, rng: np.random.Generator) -> np.ndarray:
+    """:func:`rank_swap` of checked input: a finite float array, a percentage in [0, 100], a generator."""
     columns = data.reshape(data.shape[0], -1)
     n = columns.shape[0]
     window = _swap_window(n, swap_percent)

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 
 from rumap._validation import InstanceOf, validate_params
-from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA
 from rumap.maps.methods import METHODS
@@ -164,28 +163,15 @@ def _empirical_cli(spec: EmpiricalSpec) -> str:
         parts += ["--target-column", columns[target_column]]
     parts += ["--method", method]
     record = METHODS[method]
-    flag = GRID_FLAGS[record.parameter(options)]
-    grid = _grid_text(list(sim.get("values", [])), record.integer_grid)
+    flag = record.grid(options).flag.flag
+    grid = _grid_text(list(sim.get("values", [])), record.grid(options).integer)
     if grid is None:
         notes.append("the grid is not evenly spaced: the command line cannot give it; use the Python call")
         grid = ",".join(_num(v) for v in sim.get("values", []))
     parts += [flag, grid]
-    if method == "noise":
-        for key in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
-            if options.get(key) is not None:
-                parts += [METHOD_FLAGS[key][0], _num(options[key])]
-        if options.get("unequal_above") is not None or options.get("unequal_below") is not None:
-            parts += [METHOD_FLAGS["unequal_factor"][0], _num(options.get("unequal_factor", 2.0))]
-            if int(options.get("unequal_column", 0)) != target_column:
-                notes.append("the sensitive records are chosen on another column than the attacked one")
-        if options.get("correlated"):
-            parts.append(METHOD_FLAGS["correlated"][0])
-    elif method == "microaggregation":
-        parts += [METHOD_FLAGS["algorithm"][0], str(options.get("algorithm", "mdav"))]
-        if options.get("criterion", "pc1") != "pc1":
-            parts += [METHOD_FLAGS["criterion"][0], str(options["criterion"])]
-        if options.get("standardize"):
-            parts.append(METHOD_FLAGS["standardize"][0])
+    flags, method_notes = record.command_flags(options, target_column)
+    parts += flags
+    notes += method_notes
     for target in sim.get("targets", []):
         parts += ["--target", str(target)]
     for state in sim.get("knowledge", []):

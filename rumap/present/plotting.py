@@ -15,6 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from rumap._validation import Boolean, InstanceOf, Interval, assumes_valid, validate_params
+from rumap.maps.methods import PARAMETER_SYMBOLS  # the masking methods' records: one symbol per grid parameter
 from rumap.present.labels import (
     GLYPH_WIDTH,
     LINE_HEIGHT,
@@ -30,7 +31,6 @@ from rumap.result import RUMap
 __all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges",
            "log_ticks", "fit_axis_titles"]
 
-PARAMETER_SYMBOLS = {"lambda2": "λ²", "lambda2_frac": "λ²/S²", "k": "k", "swap_percent": "p%"}
 
 #: The curves' colours in drawing order, with the word a text uses for each (one place for both).
 PALETTE: list[tuple[str, str]] = [("blue", "#1f77b4"), ("red", "#d62728"), ("green", "#2ca02c"),

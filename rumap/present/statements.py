@@ -15,6 +15,7 @@ import numpy as np
 from rumap._validation import InstanceOf, Interval, validate_params
 from rumap.errors import InputError
 from rumap.maps.analytic import STATES
+from rumap.maps.methods import UNMASKED
 from rumap.maps.optimum import Optimum
 from rumap.maps.pareto import GridChoice
 from rumap.maps.recommend import Recommendation
@@ -26,8 +27,6 @@ from rumap.specs import Analysis, _small_analysis
 __all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum", "recommendation",
            "recommendation_sentence", "uncertainty_phrase", "exact_disclosure_phrase", "map_lines", "crossing_lines"]
 
-#: The value of each parameter that masks nothing.
-_UNMASKED = {"lambda2": 0.0, "lambda2_frac": 0.0, "swap_percent": 0.0, "k": 1.0}
 
 _TARGET_PHRASES = {"max": "the largest value", "min": "the smallest value"}
 
@@ -143,7 +142,7 @@ def exact_disclosure_phrase(m: RUMap) -> str:
     ...                               utility=[1.0, 1.0, 1.0]))
     ' At k = 7 and 8 the snooper recovers the target exactly: an exact disclosure.'
     """
-    exact = m.values[np.isposinf(m.risk) & (m.values != _UNMASKED.get(m.parameter, np.nan))]
+    exact = m.values[np.isposinf(m.risk) & (m.values != UNMASKED.get(m.parameter, np.nan))]
     if not exact.size:
         return ""
     symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)

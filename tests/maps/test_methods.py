@@ -1,0 +1,86 @@
+"""The masking-method registry (rumap/maps/methods.py): a method added by one record reaches every layer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_helpers import assert_bad_input, run_cli
+from method_helpers import TOY, round_to_base, toy_registered
+
+from rumap.errors import InputError
+from rumap.maps.methods import METHODS, PARAMETER_SYMBOLS, UNMASKED, register_method
+from rumap.maps.simulation import SimulationConfig, simulate
+from rumap.present.commands import cli_command
+from rumap.specs import DataSource, EmpiricalSpec
+
+X = np.array([1234.0, 2500.0, 4999.0, 7777.0, 12345.0])
+
+
+@pytest.fixture
+def toy():
+    with toy_registered() as method:
+        yield method
+
+
+def test_a_registered_method_runs_from_a_spec_and_matches_its_closed_form(toy):
+    config = SimulationConfig(method="toy", values=(1000.0, 3000.0), targets=("max",), knowledge=("index",),
+                              replicates=5)
+    assert config.parameter == "toy_base" and config.deterministic
+    m = simulate(X, config).maps[0]
+    expected = [1 / (12345.0 - round_to_base(np.array(12345.0), b, False)) ** 2 for b in (1000.0, 3000.0)]
+    np.testing.assert_allclose(m.risk, expected)
+    assert m.method == "toy" and m.parameter == "toy_base"
+    down = simulate(X, SimulationConfig(method="toy", values=(1000.0,), method_options={"down": True},
+                                        targets=("max",), knowledge=("index",))).maps[0]
+    np.testing.assert_allclose(down.risk, [1 / 345.0 ** 2])
+
+
+def test_a_registered_method_is_checked_when_its_spec_is_built(toy):
+    with pytest.raises(InputError, match=r"every rounding_base must be a number > 0, got -1.0"):
+        SimulationConfig(method="toy", values=(-1.0,))
+    with pytest.raises(InputError, match="down must be True or False, got 'yes'"):
+        SimulationConfig(method="toy", values=(1.0,), method_options={"down": "yes"})
+    with pytest.raises(InputError, match="unknown option"):
+        SimulationConfig(method="toy", values=(1.0,), method_options={"algorithm": "mdav"})
+    assert PARAMETER_SYMBOLS["toy_base"] == "b" and UNMASKED["toy_base"] == 0.0
+
+
+def test_a_registered_method_is_on_the_command_line(toy, tmp_path):
+    path = tmp_path / "toy.csv"
+    pd.DataFrame({"v": X}).to_csv(path, index=False)
+    _, out = run_cli("simulate", "--data", path, "--column", "v", "--method", "toy", "--toy-base", "1000:3000:2",
+                     "--toy-down", "--target", "max", "--knowledge", "index", "--json", check_json=True)
+    (curve,) = out["curves"]
+    assert curve["method"] == "toy" and curve["parameter"] == "toy_base" and curve["values"] == [1000.0, 3000.0]
+    np.testing.assert_allclose(curve["risk"], [1 / 345.0 ** 2, 1 / 345.0 ** 2])
+    assert out["config"]["method_options"] == {"down": True}
+    assert_bad_input(run_cli("simulate", "--data", path, "--column", "v", "--method", "noise", "--lambda2", "0:1:2",
+                             "--toy-down", "--target", "max"), "--toy-down applies to --method toy, not noise")
+    assert "--toy-base" in run_cli("simulate", "--help").stdout
+
+
+def test_the_command_that_reproduces_a_registered_method_gives_its_flags(toy):
+    spec = EmpiricalSpec(simulation={"method": "toy", "values": [1000.0, 3000.0], "method_options": {"down": True},
+                                     "targets": ["max"], "knowledge": ["index"]},
+                         data=DataSource.of("inline", "toy", ["v"], X))
+    assert "--method toy --toy-base 1000:3000:2 --toy-down" in cli_command(spec)
+
+
+def test_a_method_name_is_taken_once():
+    with pytest.raises(InputError, match="exists already"):
+        register_method("noise", TOY)
+    with pytest.raises(InputError, match="exists already"):
+        register_method("pram", TOY)
+    with pytest.raises(InputError, match="lower-case"):
+        register_method("Toy method", TOY)
+    assert "toy" not in METHODS
+
+
+def test_k_above_the_records_is_refused_when_a_spec_knows_its_data():
+    data = DataSource.of("inline", "five", ["v"], X)
+    simulation = {"method": "microaggregation", "values": [2, 6], "targets": ["max"], "knowledge": ["index"]}
+    with pytest.raises(InputError, match=r"k must be at most the number of records \(5\), got 6"):
+        EmpiricalSpec(simulation=simulation, data=data)
+    with pytest.raises(InputError, match=r"algorithm must be one of mdav, mwa, fixed, individual, optimal, got 'nosuch'"):
+        SimulationConfig(method="microaggregation", values=(2,), method_options={"algorithm": "nosuch"})
