@@ -155,10 +155,9 @@ def settings_block(file: PageFile, layer_labels: Any = None) -> TableSettings:
         with column:
             params[name] = number(parameter, name, f"micro_{rule}_{name}", RULE_DEFAULTS[name])
     with c4:
-        protection = float(remembered(st.number_input, "protection level P (%)", "micro_protection", 10.0,
-                                      min_value=0.5, max_value=100.0, step=0.5,
-                                      help="each primary must lie in an interval at least P% of its value wide "
-                                           "on each side"))
+        protection = float(number("protection", "protection level P (%)", "micro_protection", 10.0, step=0.5,
+                                  help="each primary must lie in an interval at least P% of its value wide "
+                                       "on each side"))
         cost = selectbox("cost of a suppression", list(COSTS), "micro_cost", "value")
     return TableSettings(rows, cols, layers, layer, response, shadow, rule, params, protection, cost)
 

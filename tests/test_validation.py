@@ -225,3 +225,25 @@ def test_assumes_valid_records_the_function(registry):
 
     assert assumes_valid(kernel) is kernel
     assert f"{__name__}.test_assumes_valid_records_the_function.<locals>.kernel" in ASSUMES_VALID
+
+
+def test_the_protection_level_is_one_entry_that_every_table_function_reads():
+    import rumap.maps.tables
+    import rumap.tables.linked_suppression
+    import rumap.tables.secondary  # noqa: F401
+    from rumap._validation import REGISTRY, AnyOf, NumberArray
+
+    entry = PARAMETERS["protection"]
+    assert (entry.low, entry.high, entry.closed) == (0.0, 100.0, "right")  # P = 0 protects nothing
+    readers = set()
+    for name, validated in REGISTRY.items():
+        for parameter in ("protection", "protections", "required"):
+            constraint = validated.constraints.get(parameter)
+            if constraint is None or not name.startswith(("rumap.tables.", "rumap.maps.tables.")):
+                continue
+            members = constraint.members if isinstance(constraint, AnyOf) else (constraint,)
+            intervals = [m.interval if isinstance(m, NumberArray) else m for m in members if m.describe() != "None"]
+            assert intervals == [entry], (name, parameter)
+            readers.add(name.rsplit(".", 1)[1])
+    assert readers == {"suppress_secondary", "suppress_secondary_linked", "table_outcome", "rule_map",
+                       "protection_map", "rounding_base_map"}

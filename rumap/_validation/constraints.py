@@ -170,6 +170,8 @@ PARAMETERS: dict[str, Interval] = {
     "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b"),
     "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
     "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
+    "protection": Interval("float", 0.0, 100.0, "right",
+                           "protection level P: percent of each primary's value, in both directions"),
     # a bound becomes a released value: within the data's largest magnitude (rumap._validation.MAX_MAGNITUDE)
     "truncate_below": Interval("float", -1e150, 1e150, "both", "lower bound of the masked values"),
     "truncate_above": Interval("float", -1e150, 1e150, "both", "upper bound of the masked values"),

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from rumap._validation import (
+    PARAMETERS,
     Grid,
     InstanceOf,
     Interval,
@@ -41,7 +42,7 @@ from rumap.tables.entropy import _count_values, _uniform_risk
 from rumap.tables.microdata import MicrodataTable, example_microdata, table_from_microdata
 from rumap.tables.published import TOTAL_LABEL, PublishedTable
 from rumap.tables.rules import RULES
-from rumap.tables.secondary import COSTS, suppress_secondary
+from rumap.tables.secondary import COSTS, _suppress_secondary
 
 __all__ = ["TableOutcome", "TableMeasure", "TABLE_RISKS", "TABLE_UTILITIES", "table_outcome", "rule_map",
            "protection_map", "rounding_base_map", "RequirementMet", "meeting_requirement", "default_rounding_base"]
@@ -188,7 +189,7 @@ def _required(values: np.ndarray, reference: np.ndarray, protection: float) -> t
                   "high": NumberArray(Interval("float", None, None, "neither", "an upper bound"), ndim=(1,),
                                       infinite=True),
                   "reference": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
-                  "protection": Interval("float", 0.0, 100.0, "both", "protection level in percent"),
+                  "protection": "protection",
                   "resolution": "resolution"},
                  example=lambda: {"table": PublishedTable.from_cells([[1.0, 2.0], [3.0, 4.0]]),
                                   "low": [0.0] * 9, "high": [1.0, 3.0, 4.0, 3.0, 4.0, 7.0, 4.0, 6.0, 10.0],
@@ -235,6 +236,13 @@ def table_outcome(table: PublishedTable, low: np.ndarray, high: np.ndarray, refe
     >>> round(TABLE_RISKS["max_cell_risk"].compute(outcome), 4)  # 1 / log2 3
     0.6309
     """
+    return _table_outcome(table, low, high, reference, protection, resolution, rounded, hidden)
+
+
+def _table_outcome(table: PublishedTable, low: np.ndarray, high: np.ndarray, reference: Sequence[tuple[str, str]],
+                   protection: float = 10.0, resolution: float = 1.0, rounded: np.ndarray | None = None,
+                   hidden: np.ndarray | None = None) -> TableOutcome:
+    """:func:`table_outcome` of checked arguments (its kernel: the maps call it once per grid value)."""
     values = table.values.ravel().astype(float)
     if np.isnan(values).any():
         raise InputError("the table must be complete (no suppressed entry)")
@@ -270,14 +278,14 @@ def _suppression_outcome(table: PublishedTable, primary: Sequence[tuple[str, str
                          resolution: float) -> tuple[TableOutcome, dict[str, Any]]:
     values = table.values.ravel().astype(float)
     if not primary:
-        outcome = table_outcome(table, values, values, list(reference), required, resolution)
+        outcome = _table_outcome(table, values, values, list(reference), required, resolution)
         return outcome, {"primaries": 0, "secondaries": 0, "suppression_cost": 0.0, "optimal": True, "gap": 0.0,
                          "meets_requirement": _underprotected(outcome) == 0.0}
-    result = suppress_secondary(table, list(primary), protection=protection, **options)
+    result = _suppress_secondary(table, list(primary), protection=protection, **options)
     suppressed = np.array(result.status) != "published"
     low = np.where(suppressed, result.min, values)
     high = np.where(suppressed, result.max, values)
-    outcome = table_outcome(table, low, high, list(reference), required, resolution, hidden=suppressed)
+    outcome = _table_outcome(table, low, high, list(reference), required, resolution, hidden=suppressed)
     return outcome, {"primaries": len(result.primary), "secondaries": len(result.secondary),
                      "suppression_cost": result.cost, "optimal": result.optimal, "gap": result.gap,
                      "meets_requirement": _underprotected(outcome) == 0.0}
@@ -294,7 +302,7 @@ def _ru_map(parameter: str, grid: np.ndarray, outcomes: list[TableOutcome], deta
                          "hidden": [int(o.hidden.sum()) for o in outcomes]})
 
 
-_SUPPRESSION_CHECKS = {"protection": Interval("float", 0.0, 100.0, "right", "protection level in percent"),
+_SUPPRESSION_CHECKS = {"protection": "protection",
                        "cost": StrOptions(COSTS), "risk": StrOptions(TABLE_RISKS),
                        "utility": StrOptions(TABLE_UTILITIES),
                        "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
@@ -407,9 +415,8 @@ _PROTECTION_CHECKS = {key: value for key, value in _SUPPRESSION_CHECKS.items() i
 
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable"),
                   "primary": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
-                  "protections": NumberArray(Interval("float", 0.0, 100.0, "right", "a protection level in percent"),
-                                             ndim=(1,)),
-                  "required": [None, Interval("float", 0.0, 100.0, "right", "the protection level required")],
+                  "protections": NumberArray(PARAMETERS["protection"], ndim=(1,)),
+                  "required": [None, "protection"],
                   **_PROTECTION_CHECKS},
                  example=_protection_example)
 def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], protections: Sequence[float] | np.ndarray,
@@ -478,7 +485,7 @@ def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], pr
 
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable"), "bases": Grid("rounding_base"),
                   "primary": [None, InstanceOf((list, tuple), "a list of (row, column) label pairs")],
-                  "protection": Interval("float", 0.0, 100.0, "both", "protection level in percent"),
+                  "protection": "protection",
                   "risk": StrOptions(TABLE_RISKS), "utility": StrOptions(TABLE_UTILITIES),
                   "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
                   "resolution": "resolution", "budget": InstanceOf(WorkBudget)},
@@ -532,8 +539,8 @@ def rounding_base_map(table: PublishedTable, bases: Sequence[float] | np.ndarray
         rounded = result.rounded
         low = np.maximum(rounded - base + resolution, 0.0)
         high = rounded + base - resolution
-        outcome = table_outcome(table, np.minimum(low, high), np.maximum(low, high), reference, protection,
-                                resolution, rounded=rounded)
+        outcome = _table_outcome(table, np.minimum(low, high), np.maximum(low, high), reference, protection,
+                                 resolution, rounded=rounded)
         outcomes.append(outcome)
         details.append({"total_absolute_deviation": result.total_absolute_deviation, "optimal": result.optimal,
                         "gap": result.gap, "meets_requirement": _underprotected(outcome) == 0.0})

@@ -26,7 +26,7 @@ from rumap.tables.bounds import _margin_equations
 from rumap.tables.published import PublishedTable
 from rumap.tables.secondary import (
     COSTS,
-    METHODS,
+    SUPPRESSION_METHODS,
     SecondarySuppression,
     _labels,
     audit,
@@ -101,8 +101,8 @@ def linked_example_tables() -> tuple[PublishedTable, PublishedTable]:
 
 @validate_params({"tables": ListOf(PublishedTable, "a list of PublishedTable", min_items=1),
                   "primary": InstanceOf((list, tuple), "one list of (row, column) label pairs per table"),
-                  "protection": Interval("float", 0.0, 100.0, "right", "protection level in percent"),
-                  "cost": StrOptions(COSTS), "method": StrOptions(METHODS),
+                  "protection": "protection",
+                  "cost": StrOptions(COSTS), "method": StrOptions(SUPPRESSION_METHODS),
                   "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"tables": list(linked_example_tables()),

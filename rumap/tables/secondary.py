@@ -28,7 +28,8 @@ from rumap.tables.bounds import _bounds_from_equations, _margin_equations, lp_bo
 from rumap.tables.published import TOTAL_LABEL, PublishedTable
 from rumap.tables.rules import freeze_array_fields
 
-__all__ = ["SecondarySuppression", "suppress_secondary", "COSTS", "METHODS", "STATUSES", "worked_example_table"]
+__all__ = ["SecondarySuppression", "suppress_secondary", "COSTS", "SUPPRESSION_METHODS", "METHODS", "STATUSES",
+           "worked_example_table"]
 
 #: Cost of suppressing a cell, by name: (values, frequencies or None) -> cost per cell.
 #: ``value``: the cell's value (tau-Argus "cell value"); ``cells``: the number of contributors when the
@@ -44,7 +45,9 @@ COSTS = {
 #: Solution methods: ``milp`` cutting planes until proven optimal (out of time, the last master solution repaired
 #: by the heuristic, with the master's bound), ``heuristic`` the sequential cheapest-deviation heuristic alone,
 #: ``auto`` the MILP for four fifths of the time, then the repair and pruning.
-METHODS = ("auto", "milp", "heuristic")
+SUPPRESSION_METHODS = ("auto", "milp", "heuristic")
+#: The former name of :data:`SUPPRESSION_METHODS`, kept for callers (``rumap.METHODS`` is the masking methods).
+METHODS = SUPPRESSION_METHODS
 
 #: Status of a cell in the protected table.
 STATUSES = ("primary", "secondary", "published")
@@ -292,8 +295,8 @@ def worked_example_table() -> PublishedTable:
 
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.read_published_table)"),
                   "primary": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
-                  "protection": Interval("float", 0.0, 100.0, "right", "protection level in percent"),
-                  "cost": StrOptions(COSTS), "method": StrOptions(METHODS),
+                  "protection": "protection",
+                  "cost": StrOptions(COSTS), "method": StrOptions(SUPPRESSION_METHODS),
                   "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"table": worked_example_table(), "primary": [("Activity II", "C")]})
@@ -379,6 +382,15 @@ def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]]
     >>> float(bounded.min[6]), float(bounded.max[6])  # every cell within 50%: the seed's [18, 26]
     (18.0, 26.0)
     """
+    return _suppress_secondary(table, primary, protection, cost, weights, method, time_limit, budget, frequencies, external)
+
+
+def _suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]], protection: float = 10.0,
+                        cost: str = "value", weights: Any = None, method: str = "auto", time_limit: float = 30.0,
+                        budget: WorkBudget = DEFAULT_BUDGET,
+                        frequencies: Mapping[tuple[str, str], float] | None = None,
+                        external: float | None = None) -> SecondarySuppression:
+    """:func:`suppress_secondary` of checked arguments (its kernel: the maps call it once per grid value)."""
     labels = _labels(table)
     equations = check_complete_additive(table)
     _, names = _margin_equations(table)

@@ -84,3 +84,21 @@ def test_k_above_the_records_is_refused_when_a_spec_knows_its_data():
         EmpiricalSpec(simulation=simulation, data=data)
     with pytest.raises(InputError, match=r"algorithm must be one of mdav, mwa, fixed, individual, optimal, got 'nosuch'"):
         SimulationConfig(method="microaggregation", values=(2,), method_options={"algorithm": "nosuch"})
+
+
+def test_the_engine_masks_through_the_kernels_without_checking_each_grid_value_again(monkeypatch):
+    import rumap.masking.microaggregation as micro
+    import rumap.masking.swapping as swapping
+
+    expected = [micro.microaggregate(X, k).masked[:, 0] for k in (2, 3)]
+
+    def checked_again(*args, **kwargs):
+        raise AssertionError("a checked public function was called inside the run")
+
+    monkeypatch.setattr(micro, "microaggregate", checked_again)
+    monkeypatch.setattr(swapping, "rank_swap", checked_again)
+    config = SimulationConfig(method="microaggregation", values=(2, 3), targets=("max",), knowledge=("index",))
+    risk = simulate(X, config).maps[0].risk
+    np.testing.assert_allclose(risk, [1 / (12345.0 - e[-1]) ** 2 for e in expected])
+    simulate(X, SimulationConfig(method="rankswap", values=(20.0,), targets=("max",), knowledge=("index",),
+                                 replicates=2))

@@ -120,6 +120,11 @@ def linkage_risk_distance(original: np.ndarray, masked: np.ndarray) -> float:
     float
         A share in [0, 1].
     """
+    return _distance_share(original, masked)
+
+
+def _distance_share(original: np.ndarray, masked: np.ndarray) -> float:
+    """:func:`linkage_risk_distance` of checked data (the engine's kernel, called for every replicate)."""
     return distance_linkage(original, masked).linked_correctly
 
 
@@ -140,6 +145,11 @@ def linkage_risk_distance_shared_ties(original: np.ndarray, masked: np.ndarray) 
     float
         A share in [0, 1].
     """
+    return _shared_ties_share(original, masked)
+
+
+def _shared_ties_share(original: np.ndarray, masked: np.ndarray) -> float:
+    """:func:`linkage_risk_distance_shared_ties` of checked data (the engine's kernel)."""
     return distance_linkage(original, masked, ties="share").linked_correctly
 
 
@@ -159,4 +169,9 @@ def linkage_risk_probabilistic(original: np.ndarray, masked: np.ndarray) -> floa
     float
         A share in [0, 1].
     """
+    return _probabilistic_share(original, masked)
+
+
+def _probabilistic_share(original: np.ndarray, masked: np.ndarray) -> float:
+    """:func:`linkage_risk_probabilistic` of checked data (the engine's kernel)."""
     return probabilistic_linkage(original, masked).linked_correctly
