@@ -53,6 +53,10 @@ _EXPORTS: dict[str, str] = {
     "SimulationResult": "rumap.maps.simulation",
     "simulate": "rumap.maps.simulation",
     "METHODS": "rumap.maps.methods",
+    "MaskingMethod": "rumap.maps.methods",
+    "GridParameter": "rumap.maps.methods",
+    "MethodOption": "rumap.maps.methods",
+    "register_method": "rumap.maps.methods",
     "KNOWLEDGE": "rumap.maps.attacks",
     "UTILITIES": "rumap.maps.utility",
     # masking
