@@ -469,7 +469,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
            time_limit: float, singletons: bool, budget: WorkBudget) -> tuple[list[TableSuppression], Pattern, str]:
     problem = _problem(tables, masks, protection, cost, time_limit, singletons, budget)
     if problem.primaries.size == 0:
-        pattern = Pattern(np.zeros(problem.values.size, dtype=bool), 0.0, 0.0, True, method, 0, 0)
+        pattern = Pattern(np.zeros(problem.values.size, dtype=bool), 0.0, 0.0, True, "milp", 0, 0)
     else:
         pattern = METHODS[method](problem)
     pattern, low, high, ok = _audited(problem, pattern)
