@@ -67,11 +67,17 @@ class AttackerModel:
     """Cells, their equations and costs, with the attacker's LPs."""
 
     def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool,
-                 external: float | None = None) -> None:
+                 external: float | None = None, fall: np.ndarray | None = None,
+                 rise: np.ndarray | None = None) -> None:
         self.values = np.asarray(values, dtype=float)
-        #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded).
+        #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded);
+        #: ``fall`` and ``rise`` given per cell (a_i - lb_i, ub_i - a_i) override ``external``.
         self.fall = self.values if external is None else self.values * min(1.0, external)
         self.rise = None if external is None else self.values * external
+        if fall is not None:
+            self.fall = np.asarray(fall, dtype=float)
+        if rise is not None:
+            self.rise = np.asarray(rise, dtype=float)
         self.equations = sparse.csr_matrix(equations)
         self.equations_csc = self.equations.tocsc()
         self.weights = np.asarray(weights, dtype=float)

@@ -89,6 +89,10 @@ class SuppressionProblem:
         The tables.
     positions : tuple of ndarray
         For each table, the model position of each of its cells (-1 for an empty cell).
+    lower_bounds, upper_bounds : ndarray, optional
+        External bounds lb_i <= y_i <= ub_i the attacker knows (default 0 <= y_i).
+    rhs : ndarray, optional
+        b of the equations A y = b (default 0; only the audit reads it).
     """
 
     values: np.ndarray
@@ -101,10 +105,15 @@ class SuppressionProblem:
     time_limit: float
     tables: tuple[NDTable, ...]
     positions: tuple[np.ndarray, ...]
+    lower_bounds: np.ndarray | None = None
+    upper_bounds: np.ndarray | None = None
+    rhs: np.ndarray | None = None
 
     def attacker(self) -> AttackerModel:
-        """The attacker's LPs on these cells and equations (deviations capped by the cells' sum)."""
-        return AttackerModel(self.values, self.equations, self.weights, network=False)
+        """The attacker's LPs on these cells and equations (deviations capped by the cells' sum, or the bounds)."""
+        return AttackerModel(self.values, self.equations, self.weights, network=False,
+                             fall=None if self.lower_bounds is None else self.values - self.lower_bounds,
+                             rise=None if self.upper_bounds is None else self.upper_bounds - self.values)
 
 
 def _optimal(problem: SuppressionProblem) -> Pattern:
@@ -339,7 +348,8 @@ def _problem(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection:
 
 @assumes_valid
 def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np.ndarray,
-                  cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                  cells: np.ndarray, rhs: np.ndarray | None = None, lower: np.ndarray | None = None,
+                  upper: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The attacker's interval [min, max] of each cell of ``cells`` given the suppressed ones (batched LPs).
 
     Parameters
@@ -352,11 +362,15 @@ def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np
         The pattern.
     cells : ndarray of int
         The cells whose interval is wanted (a published one's is its value).
+    rhs : ndarray, optional
+        b of A y = b (default 0).
+    lower, upper : ndarray, optional
+        External bounds on every cell (default 0 and none).
 
     Returns
     -------
     min, max : ndarray
-        LP bounds over y >= 0, A y = 0 and y = a off the pattern (inf when unbounded).
+        LP bounds over lower <= y <= upper, A y = b and y = a off the pattern (inf when unbounded).
 
     Notes
     -----
@@ -380,7 +394,8 @@ def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np
     if hidden.size == 0:
         return low, high
     sub = equations[:, hidden].tocsc()
-    rhs = -(equations[:, ~suppressed] @ values[~suppressed])
+    rhs = (np.zeros(equations.shape[0]) if rhs is None else np.asarray(rhs, dtype=float)) - (
+        equations[:, ~suppressed] @ values[~suppressed])
     incidence = sub.copy()
     incidence.data = np.ones_like(incidence.data)
     size = hidden.size + equations.shape[0]
@@ -388,6 +403,9 @@ def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np
     _, labels = sparse.csgraph.connected_components(graph, directed=False)
     where = {int(c): j for j, c in enumerate(hidden)}
     cap = 10.0 * float(np.abs(values).sum()) + 1.0
+    low_bound = np.zeros(values.size) if lower is None else np.asarray(lower, dtype=float)
+    high_bound = np.full(values.size, cap) if upper is None else np.minimum(np.asarray(upper, dtype=float), cap)
+    box = np.column_stack([low_bound[hidden], high_bound[hidden]])
     jobs = []  # (output position, sign, component's hidden columns, its equation rows)
     components: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for out, cell in enumerate(cells):
@@ -405,15 +423,15 @@ def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np
         while end < len(jobs) and (end == start or used + components[jobs[end][2]][0].size <= _AUDIT_BATCH_VARIABLES):
             used += components[jobs[end][2]][0].size
             end += 1
-        _solve_batch(jobs[start:end], components, sub, rhs, where, cells, cap, low, high)
+        _solve_batch(jobs[start:end], components, sub, rhs, where, cells, box, cap, low, high)
         start = end
     return low, high
 
 
 def _solve_batch(jobs: list[tuple[int, float, int]], components: dict[int, tuple[np.ndarray, np.ndarray]],
-                 sub: sparse.csc_matrix, rhs: np.ndarray, where: dict[int, int], cells: np.ndarray, cap: float,
-                 low: np.ndarray, high: np.ndarray) -> None:
-    blocks, rhs_parts, objective, offsets = [], [], [], []
+                 sub: sparse.csc_matrix, rhs: np.ndarray, where: dict[int, int], cells: np.ndarray, box: np.ndarray,
+                 cap: float, low: np.ndarray, high: np.ndarray) -> None:
+    blocks, rhs_parts, objective, offsets, bounds = [], [], [], [], []
     offset = 0
     for out, sign, label in jobs:
         members, rows = components[label]
@@ -422,11 +440,12 @@ def _solve_batch(jobs: list[tuple[int, float, int]], components: dict[int, tuple
         c = np.zeros(members.size)
         c[np.searchsorted(members, where[int(cells[out])])] = sign
         objective.append(c)
+        bounds.append(box[members])
         offsets.append(offset)
         offset += members.size
     matrix = sparse.block_diag(blocks, format="csr")
     res = linprog(np.concatenate(objective), A_eq=matrix, b_eq=np.concatenate(rhs_parts),
-                  bounds=(0.0, cap), method="highs")
+                  bounds=np.vstack(bounds), method="highs")
     if res.status != 0:
         raise InputError(f"the audit's linear program failed: {res.message}")
     for (out, sign, _), first, c in zip(jobs, offsets, objective, strict=True):
@@ -443,7 +462,8 @@ def _audited(problem: SuppressionProblem, pattern: Pattern) -> tuple[Pattern, np
     suppressed[problem.primaries] = True
     model = None
     for attempt in range(3):
-        low, high = audit_pattern(problem.values, problem.equations, suppressed, problem.primaries)
+        low, high = audit_pattern(problem.values, problem.equations, suppressed, problem.primaries, problem.rhs,
+                                  problem.lower_bounds, problem.upper_bounds)
         a = problem.values[problem.primaries]
         slack = LEVEL_TOL * np.maximum(1.0, a) + 1e-9
         ok = (low <= a - problem.lower + slack) & (high >= a + problem.upper - slack)
