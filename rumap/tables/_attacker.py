@@ -37,6 +37,9 @@ from rumap.errors import InputError
 #: Relative tolerance on protection levels (the LPs' feasibility tolerance is ~1e-7).
 LEVEL_TOL = 1e-7
 
+#: Most variables of one batch of attacker LPs solved as one block-diagonal LP.
+BATCH_VARIABLES = 20000
+
 
 @dataclass(frozen=True)
 class Requirement:
@@ -64,11 +67,17 @@ class AttackerModel:
     """Cells, their equations and costs, with the attacker's LPs."""
 
     def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool,
-                 external: float | None = None) -> None:
+                 external: float | None = None, fall: np.ndarray | None = None,
+                 rise: np.ndarray | None = None) -> None:
         self.values = np.asarray(values, dtype=float)
-        #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded).
+        #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded);
+        #: ``fall`` and ``rise`` given per cell (a_i - lb_i, ub_i - a_i) override ``external``.
         self.fall = self.values if external is None else self.values * min(1.0, external)
         self.rise = None if external is None else self.values * external
+        if fall is not None:
+            self.fall = np.asarray(fall, dtype=float)
+        if rise is not None:
+            self.rise = np.asarray(rise, dtype=float)
         self.equations = sparse.csr_matrix(equations)
         self.equations_csc = self.equations.tocsc()
         self.weights = np.asarray(weights, dtype=float)
@@ -76,6 +85,7 @@ class AttackerModel:
         self.big = float(self.values.sum()) + 1.0
         self._memo: dict[tuple[int, int, float, bytes], tuple[float, np.ndarray | None]] = {}
         self._components: tuple[bytes, np.ndarray, np.ndarray] | None = None
+        self._sub_cache: tuple[bytes, sparse.csr_matrix, np.ndarray] | None = None
 
     @property
     def n(self) -> int:
@@ -118,31 +128,86 @@ class AttackerModel:
         where = np.searchsorted(cols, cell)
         return cols[labels == labels[where]]
 
-    def _attack_cells(self, req: Requirement, cols: np.ndarray) -> tuple[float, np.ndarray | None]:
-        sub = self.equations_csc[:, cols]
-        rows = np.flatnonzero(np.diff(sub.tocsr().indptr) > 0)
-        sub = sub.tocsr()[rows]
+    def attack_many(self, reqs: list[Requirement], suppressed: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
+        """:meth:`attack` for each requirement, the LPs not yet solved stacked into block-diagonal LPs.
+
+        The attacker's LPs are independent, so one LP whose blocks are theirs
+        has their optima and duals block by block; one HiGHS call per batch.
+        """
+        out: list[tuple[float, np.ndarray | None] | None] = [None] * len(reqs)
+        pending = []
+        for j, req in enumerate(reqs):
+            cols = self._component(req.cell, suppressed)
+            key = (req.cell, req.sign, req.level, cols.tobytes())
+            if key in self._memo:
+                out[j] = self._memo[key]
+            else:
+                pending.append((j, req, cols, key))
+        start = 0
+        while start < len(pending):
+            end, used = start, 0
+            while end < len(pending) and (end == start or used + pending[end][2].size <= BATCH_VARIABLES):
+                used += pending[end][2].size
+                end += 1
+            batch = pending[start:end]
+            for (j, _, _, key), result in zip(batch, self._attack_batch([(r, c) for _, r, c, _ in batch]),
+                                              strict=True):
+                self._memo[key] = result
+                out[j] = result
+            start = end
+        return [r for r in out if r is not None]
+
+    def _subproblem(self, req: Requirement, cols: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray,
+                                                                       np.ndarray, np.ndarray]:
+        """The attacker's LP of ``req`` over the cells ``cols``: its equations, their rows, objective, bounds, caps."""
+        key = cols.tobytes()
+        if self._sub_cache is None or self._sub_cache[0] != key:
+            sub = self.equations_csc[:, cols].tocsr()
+            rows = np.flatnonzero(np.diff(sub.indptr) > 0)
+            self._sub_cache = (key, sub[rows], rows)
+        _, sub, rows = self._sub_cache
         cap = self.cap(req.level)
-        objective_full = np.zeros(self.n)
-        objective_full[req.cell] = -req.sign  # minimise -s^T d
-        bounds = np.column_stack([-self.fall[cols], cap[cols]])
-        if rows.size == 0:
-            res = linprog(objective_full[cols], bounds=bounds, method="highs")
-            eq_duals = np.zeros(0)
-        else:
-            res = linprog(objective_full[cols], A_eq=sub, b_eq=np.zeros(rows.size), bounds=bounds, method="highs")
-            eq_duals = None if res.status != 0 else np.asarray(res.eqlin.marginals)
-        if res.status != 0:
-            raise InputError(f"the attacker's linear program failed: {res.message}")
-        move = -float(res.fun)
+        objective = np.zeros(cols.size)
+        objective[np.searchsorted(cols, req.cell)] = -req.sign  # minimise -s^T d
+        return sub, rows, objective, np.column_stack([-self.fall[cols], cap[cols]]), cap
+
+    def _cut(self, req: Requirement, move: float, rows: np.ndarray, eq_duals: np.ndarray,
+             cap: np.ndarray) -> tuple[float, np.ndarray | None]:
+        """The capacity cut of an unmet requirement from its LP's equation duals (None when met)."""
         if move >= req.level * (1 - LEVEL_TOL):
             return move, None
+        objective_full = np.zeros(self.n)
+        objective_full[req.cell] = -req.sign
         y = np.zeros(self.equations.shape[0])
         y[rows] = eq_duals
         reduced = objective_full - self.equations.T @ y
         lam_low, lam_up = np.maximum(reduced, 0.0), np.minimum(reduced, 0.0)
         coefficients = lam_low * self.fall - lam_up * cap
         return move, np.minimum(coefficients, req.level)
+
+    def _attack_batch(self, items: list[tuple[Requirement, np.ndarray]]) -> list[tuple[float, np.ndarray | None]]:
+        parts = [self._subproblem(req, cols) for req, cols in items]
+        matrix = sparse.block_diag([p[0] for p in parts], format="csr")
+        objective = np.concatenate([p[2] for p in parts])
+        bounds = np.vstack([p[3] for p in parts])
+        if matrix.shape[0]:
+            res = linprog(objective, A_eq=matrix, b_eq=np.zeros(matrix.shape[0]), bounds=bounds, method="highs")
+        else:
+            res = linprog(objective, bounds=bounds, method="highs")
+        if res.status != 0:
+            raise InputError(f"the attacker's linear program failed: {res.message}")
+        duals = np.asarray(res.eqlin.marginals) if matrix.shape[0] else np.zeros(0)
+        out = []
+        var, row = 0, 0
+        for (req, _), (sub, rows, c, _, cap) in zip(items, parts, strict=True):
+            move = -float(c @ res.x[var:var + c.size])
+            out.append(self._cut(req, move, rows, duals[row:row + sub.shape[0]], cap))
+            var += c.size
+            row += sub.shape[0]
+        return out
+
+    def _attack_cells(self, req: Requirement, cols: np.ndarray) -> tuple[float, np.ndarray | None]:
+        return self._attack_batch([(req, cols)])[0]
 
     def deviation_path(self, req: Requirement, suppressed: np.ndarray) -> np.ndarray:
         """Cells to add so that ``req`` is met: the support of the cheapest deviation (an LP, cycles in 2-D).
@@ -182,24 +247,23 @@ def _requirements(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray
 
 def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray,
            ) -> list[tuple[Requirement, np.ndarray]]:
-    out = []
-    for req in reqs:
-        _, cut = model.attack(req, suppressed)
-        if cut is not None:
-            out.append((req, cut))
-    return out
+    return [(req, cut) for req, (_, cut) in zip(reqs, model.attack_many(reqs, suppressed), strict=True)
+            if cut is not None]
 
 
 @assumes_valid
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
                        lower: np.ndarray, deadline: float | None = None,
-                       start: np.ndarray | None = None) -> np.ndarray:
+                       start: np.ndarray | None = None,
+                       extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
 
     Primaries are taken by decreasing value; each unmet direction adds the
     support of its cheapest deviation given the cells already suppressed
     (``start``, e.g. the last master solution, repaired this way, or the primaries).
     Secondaries are then tried for removal by decreasing cost while time is left.
+    ``extra_cuts`` (c, r), each c @ x >= r over the binary pattern x, are met
+    by adding their cheapest cells, and kept met by the removals.
     """
     reqs = _requirements(model, primaries, upper, lower)
     suppressed = np.zeros(model.n, dtype=bool) if start is None else start.copy()
@@ -209,6 +273,12 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
         _, cut = model.attack(req, suppressed)
         if cut is not None:
             suppressed |= model.deviation_path(req, suppressed)
+    extra_cuts = extra_cuts or []
+    for coefficients, rhs in extra_cuts:
+        for i in sorted(np.flatnonzero((coefficients > 0) & ~suppressed), key=lambda i: model.weights[i]):
+            if coefficients @ suppressed >= rhs - 1e-9:
+                break
+            suppressed[i] = True
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     for i in sorted(np.flatnonzero(suppressed & ~fixed), key=lambda i: -model.weights[i]):
@@ -218,7 +288,7 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
             continue
         trial = suppressed.copy()
         trial[i] = False
-        if not _unmet(model, reqs, trial):
+        if all(c @ trial >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial):
             suppressed = trial
     return suppressed
 
@@ -250,7 +320,7 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
 
 @assumes_valid
 def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
-            method: str, time_limit: float) -> Pattern:
+            method: str, time_limit: float, extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> Pattern:
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
@@ -261,7 +331,8 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     prunes it; ``"heuristic"`` runs the sequential heuristic only,
     bounded below by the LP relaxation over the line cuts. The time limit
     bounds the MILP and the pruning; the heuristic always completes a
-    protecting pattern.
+    protecting pattern. ``extra_cuts`` are further constraints (c, r),
+    c @ x >= r, every pattern must meet (e.g. the singleton rules of a line).
     """
     start = time.monotonic()
     deadline = start + time_limit
@@ -269,7 +340,8 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     weights = np.where(fixed, 0.0, model.weights)
-    cuts = _initial_cuts(model, primaries)
+    extra_cuts = list(extra_cuts or [])
+    cuts = extra_cuts + _initial_cuts(model, primaries)
     lower_bound, iterations = 0.0, 0
     incumbent: np.ndarray | None = None
     source = "heuristic"
@@ -307,10 +379,10 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         if res.status != 0:
             break
         cuts.extend((cut, req.level) for req, cut in unmet)
-    lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:_initial_count(primaries,
-                                                                                                   model)]))
+    lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:len(extra_cuts) + _initial_count(
+        primaries, model)]))
     heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
-                                   start=last_master if incumbent is None else None)
+                                   start=last_master if incumbent is None else None, extra_cuts=extra_cuts)
     if incumbent is None or weights @ heuristic < weights @ incumbent:
         incumbent, source = heuristic, "heuristic"
     cost = float(weights @ incumbent)
