@@ -193,13 +193,16 @@ def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray
 @assumes_valid
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
                        lower: np.ndarray, deadline: float | None = None,
-                       start: np.ndarray | None = None) -> np.ndarray:
+                       start: np.ndarray | None = None,
+                       extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
 
     Primaries are taken by decreasing value; each unmet direction adds the
     support of its cheapest deviation given the cells already suppressed
     (``start``, e.g. the last master solution, repaired this way, or the primaries).
     Secondaries are then tried for removal by decreasing cost while time is left.
+    ``extra_cuts`` (c, r), each c @ x >= r over the binary pattern x, are met
+    by adding their cheapest cells, and kept met by the removals.
     """
     reqs = _requirements(model, primaries, upper, lower)
     suppressed = np.zeros(model.n, dtype=bool) if start is None else start.copy()
@@ -209,6 +212,12 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
         _, cut = model.attack(req, suppressed)
         if cut is not None:
             suppressed |= model.deviation_path(req, suppressed)
+    extra_cuts = extra_cuts or []
+    for coefficients, rhs in extra_cuts:
+        for i in sorted(np.flatnonzero((coefficients > 0) & ~suppressed), key=lambda i: model.weights[i]):
+            if coefficients @ suppressed >= rhs - 1e-9:
+                break
+            suppressed[i] = True
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     for i in sorted(np.flatnonzero(suppressed & ~fixed), key=lambda i: -model.weights[i]):
@@ -218,7 +227,7 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
             continue
         trial = suppressed.copy()
         trial[i] = False
-        if not _unmet(model, reqs, trial):
+        if all(c @ trial >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial):
             suppressed = trial
     return suppressed
 
@@ -250,7 +259,7 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
 
 @assumes_valid
 def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
-            method: str, time_limit: float) -> Pattern:
+            method: str, time_limit: float, extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> Pattern:
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
@@ -261,7 +270,8 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     prunes it; ``"heuristic"`` runs the sequential heuristic only,
     bounded below by the LP relaxation over the line cuts. The time limit
     bounds the MILP and the pruning; the heuristic always completes a
-    protecting pattern.
+    protecting pattern. ``extra_cuts`` are further constraints (c, r),
+    c @ x >= r, every pattern must meet (e.g. the singleton rules of a line).
     """
     start = time.monotonic()
     deadline = start + time_limit
@@ -269,7 +279,8 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     weights = np.where(fixed, 0.0, model.weights)
-    cuts = _initial_cuts(model, primaries)
+    extra_cuts = list(extra_cuts or [])
+    cuts = extra_cuts + _initial_cuts(model, primaries)
     lower_bound, iterations = 0.0, 0
     incumbent: np.ndarray | None = None
     source = "heuristic"
@@ -307,10 +318,10 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         if res.status != 0:
             break
         cuts.extend((cut, req.level) for req, cut in unmet)
-    lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:_initial_count(primaries,
-                                                                                                   model)]))
+    lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:len(extra_cuts) + _initial_count(
+        primaries, model)]))
     heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
-                                   start=last_master if incumbent is None else None)
+                                   start=last_master if incumbent is None else None, extra_cuts=extra_cuts)
     if incumbent is None or weights @ heuristic < weights @ incumbent:
         incumbent, source = heuristic, "heuristic"
     cost = float(weights @ incumbent)
