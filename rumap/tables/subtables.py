@@ -1,22 +1,24 @@
-"""Fast secondary suppression of large hierarchical tables: HiTaS' top-down pass over subtables, then an audit.
+"""Fast secondary suppression of large hierarchical tables: HiTaS' top-down pass over subtables.
 
 A hierarchical table splits into subtables, one per choice of a parent node
 in every dimension: the parent with its children in each dimension, a flat
 table with its margins whose equations are equations of the whole table
 (every equation of the whole table lies in at least one). HiTaS (de Wolf
 2002, in tau-Argus) protects the subtables from the top down, each by the
-optimal or heuristic method of :mod:`rumap.tables._attacker`: a cell
-suppressed in one subtable must be protected, as a primary, in every other
-subtable that holds it, and a published cell of a subtable already protected
-is suppressed again only at a high cost; when it is, the subtables holding it
-are protected again, until nothing changes.
+cheapest-deviation heuristic (or the cutting-plane MILP) of
+:mod:`rumap.tables._attacker` on the subtable's few cells: a cell suppressed
+in one subtable must be protected, as a primary, in every other subtable
+that holds it, and a published cell of a subtable already protected is
+suppressed again only at a high cost; when it is, the subtables holding it
+are protected again, until nothing changes. Each LP is the size of a
+subtable, so the pass grows with the number of subtables, not with the
+square of the table.
 
 The pass alone does not prove protection against an attacker who reads the
-whole table at once, so every pattern is audited: each primary's interval by
-the LPs of :mod:`rumap.tables.component_audit`; a primary short of its level
-is repaired by the support of the cheapest deviation over the whole table
-(an LP) and the audit runs again, so the returned pattern protects every
-primary.
+whole table at once: :func:`rumap.tables.table_suppression.suppress_table`
+audits every pattern (each primary's interval by LP over every equation) and
+repairs a primary short of its levels before it returns, as for every method
+of its registry, where this one is ``heuristic``.
 """
 
 from __future__ import annotations
@@ -24,21 +26,29 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import sparse
+from scipy.optimize import linprog
 
 from rumap._validation import assumes_valid
 from rumap.errors import InputError
-from rumap.tables._attacker import LEVEL_TOL, AttackerModel, Requirement, protect, sequential_pattern
-from rumap.tables.component_audit import attacker_intervals
+from rumap.tables._attacker import AttackerModel, Pattern, protect, sequential_pattern
+from rumap.tables.hierarchy import TOTAL
 
-__all__ = ["hitas_subtables", "SubtablePattern", "protect_by_subtables"]
+if TYPE_CHECKING:
+    from rumap.tables.ndtable import NDTable
+    from rumap.tables.table_suppression import SuppressionProblem
+
+__all__ = ["hitas_subtables", "table_subtables", "subtable_pattern", "line_bound"]
 
 #: A published cell of a subtable already protected costs this many times its weight (plus the largest weight)
 #: to suppress again (HiTaS keeps it published; the iteration handles the cases where that is impossible).
 _REOPEN_FACTOR = 100.0
+
+#: Seconds of the time limit given to each subtable at most (pruning, or the MILP with ``exact``).
+_SUBTABLE_SECONDS = 2.0
 
 
 @assumes_valid
@@ -66,6 +76,11 @@ def hitas_subtables(codes: np.ndarray, parents: Sequence[np.ndarray]) -> list[np
     >>> [s.tolist() for s in hitas_subtables(np.arange(5)[:, None], parents)]
     [[0, 1, 2], [1, 3, 4]]
     """
+    return _leveled_subtables(codes, parents)[0]
+
+
+def _leveled_subtables(codes: np.ndarray, parents: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
+    """:func:`hitas_subtables` with the level of each subtable (the sum of its parent nodes' depths)."""
     codes = np.asarray(codes, dtype=int)
     n, dims = codes.shape
     sizes = [p.size for p in parents]
@@ -99,133 +114,166 @@ def hitas_subtables(codes: np.ndarray, parents: Sequence[np.ndarray]) -> list[np
     groups = np.split(cell, starts[1:])
     family_nodes = np.unravel_index(unique, sizes)
     level = sum(depth[j][family_nodes[j]] for j in range(dims))
-    return [groups[i] for i in np.lexsort((unique, level))]
+    order = np.lexsort((unique, level))
+    return [groups[i] for i in order], np.asarray(level)[order]
 
 
-@dataclass(frozen=True)
-class SubtablePattern:
-    """A pattern of the subtable pass and its audit.
+
+
+@assumes_valid
+def table_subtables(table: NDTable) -> tuple[list[np.ndarray], np.ndarray]:
+    """The subtables of an :class:`~rumap.tables.ndtable.NDTable` (cell positions) and their levels.
 
     Parameters
     ----------
-    suppressed : ndarray of bool
-        The pattern (primaries included).
-    low, high : ndarray
-        Each primary's attacker interval over the whole table.
-    protected : ndarray of bool
-        Whether each primary's interval clears its levels.
-    subtables : int
-        Subtables protected (counting repetitions).
-    repairs : int
-        Primaries repaired after the audit.
-    lower_bound : float
-        A lower bound on the least cost (each primary needs another suppressed
-        cell in each of its equations: the cheapest).
-    """
+    table : NDTable
 
-    suppressed: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-    protected: np.ndarray
-    subtables: int
-    repairs: int
-    lower_bound: float
+    Returns
+    -------
+    subtables : list of ndarray
+        The cells of each subtable, top-down.
+    levels : ndarray of int
+        The sum of the depths of each subtable's parent nodes (0 for the grand total's).
+
+    Examples
+    --------
+    >>> from rumap.tables.ndtable import example_table
+    >>> subtables, levels = table_subtables(example_table())  # regions Total > North, South > NA, NB, SA, SB
+    >>> [len(s) for s in subtables], levels.tolist()
+    ([12, 12, 12], [0, 1, 1])
+    """
+    parents = []
+    for h in table.hierarchies:
+        index = {code: i + 1 for i, code in enumerate(h.codes)}
+        parents.append(np.array([-1, *(0 if p == TOTAL else index[p] for p in h.parents)], dtype=np.int64))
+    codes = np.column_stack(np.unravel_index(np.arange(table.size), table.shape))
+    return _leveled_subtables(codes, parents)
 
 
 def _inside_rows(csc: sparse.csc_matrix, row_nnz: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """The equations whose every cell is among ``cells``."""
-    sub = csc[:, cells]
-    counts = np.bincount(sub.indices, minlength=row_nnz.size)
+    counts = np.bincount(csc[:, cells].indices, minlength=row_nnz.size)
     return np.flatnonzero((counts == row_nnz) & (row_nnz > 0))
 
 
-def _line_bound(csr: sparse.csr_matrix, weights: np.ndarray, primaries: np.ndarray) -> float:
-    """Sum over disjoint equations holding a primary of the cheapest other cell (a valid lower bound)."""
-    is_primary = np.zeros(weights.size, dtype=bool)
-    is_primary[primaries] = True
-    bound, used = 0.0, np.zeros(weights.size, dtype=bool)
-    rows = np.unique(csr[:, primaries].nonzero()[0])
-    for row in rows:
-        members = csr.indices[csr.indptr[row]:csr.indptr[row + 1]]
-        if used[members].any():
-            continue
-        others = members[~is_primary[members]]
-        if others.size and is_primary[members].sum() == 1:
-            bound += float(weights[others].min())
-            used[members] = True
-    return bound
-
-
 @assumes_valid
-def protect_by_subtables(values: np.ndarray, equations: sparse.spmatrix, weights: np.ndarray,
-                         primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray,
-                         subtables: Sequence[np.ndarray], *, network: bool, method: str = "heuristic",
-                         time_limit: float = 2.0, deadline: float | None = None) -> SubtablePattern:
-    """A pattern protecting every primary: the HiTaS pass over ``subtables``, audited and repaired.
+def line_bound(equations: sparse.spmatrix, weights: np.ndarray, primaries: np.ndarray,
+               covers: Sequence[tuple[np.ndarray, float]] = ()) -> float:
+    """A lower bound on the least cost: the LP relaxation of "each primary's equations hold another suppression".
 
     Parameters
     ----------
-    values : ndarray, shape (n,)
-        Every cell's value.
-    equations : sparse matrix, shape (m, n)
-        The whole table's equations.
-    weights : ndarray, shape (n,)
-        The cost of suppressing each cell.
+    equations : sparse matrix
+        The table's equations.
+    weights : ndarray
+        Each cell's cost.
     primaries : ndarray of int
-        The primary cells.
-    upper, lower : ndarray
-        Each primary's upper and lower protection levels.
-    subtables : sequence of ndarray
-        The cells of each subtable, top-down (:func:`hitas_subtables`).
-    network : bool
-        Whether each subtable is a 2-D table with its margins (its deviations
-        decompose into cycles).
-    method : {"heuristic", "auto", "milp"}
-        How each subtable is protected (:func:`rumap.tables._attacker.protect`).
-    time_limit : float
-        Seconds per subtable.
-    deadline : float, optional
-        A ``time.monotonic()`` after which subtables are protected by the
-        heuristic alone.
+    covers : sequence of (ndarray, float)
+        Further constraints c @ x >= r every pattern meets.
 
     Returns
     -------
-    SubtablePattern
+    float
+        min w @ x over 0 <= x <= 1 (primaries at 1, free of cost) such that
+        every equation holding exactly one primary holds another suppressed
+        cell; every protecting pattern meets these, so its cost is at least this.
 
     Examples
     --------
     >>> import numpy as np
     >>> from scipy import sparse
-    >>> # Total > A, B in rows, two columns and their total: a flat 3 x 3 table with its margins
-    >>> cells = np.array([[10, 20], [5, 8]], dtype=float)
-    >>> full = np.zeros((3, 3)); full[1:, :2] = cells; full[1:, 2] = cells.sum(1); full[0] = full[1:].sum(0)
-    >>> index = np.arange(9).reshape(3, 3)
-    >>> rows = [[index[0, c], index[1, c], index[2, c]] for c in range(3)]
-    >>> rows += [[index[r, 2], index[r, 0], index[r, 1]] for r in range(3)]
-    >>> a = sparse.lil_matrix((6, 9))
-    >>> for i, (t, p, q) in enumerate(rows): a[i, t], a[i, p], a[i, q] = 1, -1, -1
-    >>> codes = np.array([[r, c] for r in range(3) for c in range(3)])
-    >>> parents = [np.array([-1, 0, 0]), np.array([2, 2, -1])]
-    >>> result = protect_by_subtables(full.ravel(), a.tocsr(), full.ravel(), np.array([4]), np.array([1.0]),
-    ...                               np.array([1.0]), hitas_subtables(codes, parents), network=True)
-    >>> np.flatnonzero(result.suppressed).tolist(), bool(result.protected.all())
-    [3, 4, 6, 7]
+    >>> a = sparse.csr_matrix(np.array([[1.0, 1.0, 1.0, -1.0]]))  # 2 + 3 + 5 = 10, the 2 primary
+    >>> line_bound(a, np.array([2.0, 3.0, 5.0, 10.0]), np.array([0]))
+    3.0
     """
-    values = np.asarray(values, dtype=float)
     csr = sparse.csr_matrix(equations)
+    n = csr.shape[1]
+    is_primary = np.zeros(n, dtype=bool)
+    is_primary[primaries] = True
+    indicator = csr.astype(bool).astype(float)
+    per_row = indicator @ is_primary.astype(float)
+    rows = np.flatnonzero(per_row == 1)
+    free = np.flatnonzero(~is_primary)
+    matrix = indicator[rows][:, free]
+    rhs = np.ones(rows.size)
+    for coefficients, r in covers:
+        left = r - float(coefficients[is_primary].sum())
+        if left > 0:
+            matrix = sparse.vstack([matrix, sparse.csr_matrix(coefficients[free][None, :])])
+            rhs = np.append(rhs, left)
+    if matrix.shape[0] == 0 or free.size == 0:
+        return 0.0
+    res = linprog(weights[free], A_ub=-matrix.tocsr(), b_ub=-rhs, bounds=(0.0, 1.0), method="highs")
+    return max(0.0, float(res.fun)) if res.status == 0 else 0.0
+
+
+def _model_subtables(problem: SuppressionProblem) -> list[np.ndarray]:
+    """The subtables of every table of ``problem`` in the model's cells, top-down across the tables."""
+    groups, levels = [], []
+    for table, local in zip(problem.tables, problem.positions, strict=True):
+        subtables, level = table_subtables(table)
+        for cells, lv in zip(subtables, level, strict=True):
+            model_cells = np.unique(local[cells][local[cells] >= 0])
+            if model_cells.size > 1:
+                groups.append(model_cells)
+                levels.append(lv)
+    order = np.argsort(np.array(levels, dtype=np.int64), kind="stable")
+    return [groups[i] for i in order]
+
+
+@assumes_valid
+def subtable_pattern(problem: SuppressionProblem, exact: bool = False) -> Pattern:
+    """The HiTaS pass over the subtables of ``problem``'s tables: a pattern for the registry's audit.
+
+    Parameters
+    ----------
+    problem : SuppressionProblem
+        The cells, equations, costs, primaries and levels
+        (:class:`rumap.tables.table_suppression.SuppressionProblem`).
+    exact : bool, default False
+        Protect each subtable by the cutting-plane MILP (each with a share of
+        the time limit) instead of the cheapest-deviation heuristic.
+
+    Returns
+    -------
+    Pattern
+        The pattern, its cost and the lower bound of :func:`line_bound`.
+
+    Notes
+    -----
+    Subtables are taken top-down from a queue. In a subtable, every cell
+    already suppressed is required to move by the largest level of the
+    primaries that caused it (at most its value downwards), its cost paid; a
+    published cell of a subtable already protected costs far more. A cell
+    newly suppressed puts back on the queue every protected subtable holding
+    it. The singleton rules' covers are then met by their cheapest cells.
+
+    Examples
+    --------
+    >>> from rumap.tables.ndtable import example_table
+    >>> from rumap.tables.table_suppression import suppress_table
+    >>> table = example_table()
+    >>> result = suppress_table(table, table.primary_mask("threshold", threshold=2), method="heuristic")
+    >>> result.all_protected, result.method
+    (True, 'heuristic')
+    """
+    values, weights = problem.values, problem.weights
+    csr = sparse.csr_matrix(problem.equations)
     csc = csr.tocsc()
     row_nnz = np.diff(csr.indptr)
     n = values.size
-    weights = np.asarray(weights, dtype=float)
-    primaries = np.asarray(primaries, dtype=int)
+    subtables = _model_subtables(problem)
+    network = len(problem.tables) == 1 and len(problem.tables[0].dims) <= 2
+    seconds = min(_SUBTABLE_SECONDS, problem.time_limit / max(len(subtables), 1))
     suppressed = np.zeros(n, dtype=bool)
-    suppressed[primaries] = True
+    suppressed[problem.primaries] = True
     need_up, need_down = np.zeros(n), np.zeros(n)
-    need_up[primaries], need_down[primaries] = upper, lower
+    need_up[problem.primaries], need_down[problem.primaries] = problem.upper, problem.lower
     seen = np.zeros(n, dtype=bool)
-    pairs_sub = np.concatenate([np.full(s.size, t) for t, s in enumerate(subtables)]) if subtables else np.zeros(0)
-    pairs_cell = np.concatenate(list(subtables)) if subtables else np.zeros(0, dtype=int)
-    holding = sparse.csr_matrix((np.ones(pairs_cell.size), (pairs_cell, pairs_sub)), shape=(n, len(subtables)))
+    holding = sparse.csr_matrix(
+        (np.ones(sum(s.size for s in subtables)),
+         (np.concatenate([np.zeros(0, dtype=np.int64), *subtables]),
+          np.repeat(np.arange(len(subtables)), [s.size for s in subtables]))), shape=(n, len(subtables)))
     done = np.zeros(len(subtables), dtype=bool)
     queue = list(range(len(subtables)))
     queued = np.ones(len(subtables), dtype=bool)
@@ -236,27 +284,24 @@ def protect_by_subtables(values: np.ndarray, equations: sparse.spmatrix, weights
         queued[t] = False
         cells = subtables[t]
         required = np.flatnonzero(suppressed[cells])
+        fresh = ~seen[cells]
+        seen[cells], done[t] = True, True
         if required.size == 0:
-            seen[cells], done[t] = True, True
             continue
         rows = _inside_rows(csc, row_nnz, cells)
-        local_weights = np.where(seen[cells] & ~suppressed[cells], _REOPEN_FACTOR * weights[cells] + big,
-                                 weights[cells])
+        local_weights = np.where(~fresh & ~suppressed[cells], _REOPEN_FACTOR * weights[cells] + big, weights[cells])
         model = AttackerModel(values[cells], csr[rows][:, cells], local_weights, network=network)
         up = need_up[cells[required]]
         down = np.minimum(need_down[cells[required]], values[cells[required]])
-        late = deadline is not None and time.monotonic() > deadline
         try:
-            if method == "heuristic" or late:
-                local = sequential_pattern(model, required, up, down, deadline=time.monotonic() + time_limit)
+            if exact:
+                local = protect(model, required, up, down, method="auto", time_limit=seconds).suppressed
             else:
-                local = protect(model, required, up, down, method=method, time_limit=time_limit).suppressed
-        except InputError:  # no pattern inside the subtable: the audit's repair takes over
-            seen[cells], done[t] = True, True
+                local = sequential_pattern(model, required, up, down, deadline=time.monotonic() + seconds)
+        except InputError:  # no pattern inside the subtable: the audit's repair over the whole table takes over
             continue
         solved += 1
         new = cells[local & ~suppressed[cells]]
-        seen[cells], done[t] = True, True
         if new.size:
             suppressed[new] = True
             need_up[new] = np.maximum(need_up[new], up.max(initial=0.0))
@@ -265,20 +310,14 @@ def protect_by_subtables(values: np.ndarray, equations: sparse.spmatrix, weights
             for s in again[done[again] & ~queued[again] & (again != t)]:
                 heapq.heappush(queue, int(s))
                 queued[s] = True
-    model = AttackerModel(values, csr, weights, network=False)
-    repairs = 0
-    while True:
-        low, high = attacker_intervals(values, csr, suppressed, primaries)
-        slack_up = LEVEL_TOL * np.maximum(1.0, values[primaries]) + 1e-9
-        short_up = high < values[primaries] + upper - slack_up
-        short_down = low > values[primaries] - lower + slack_up
-        if not (short_up | short_down).any():
-            break
-        for k, up_k, down_k, su, sd in zip(primaries, upper, lower, short_up, short_down, strict=True):
-            for sign, level, short in ((1, up_k, su), (-1, down_k, sd)):
-                if short:
-                    suppressed |= model.deviation_path(Requirement(int(k), sign, float(level)), suppressed)
-                    repairs += 1
-    slack = LEVEL_TOL * np.maximum(1.0, values[primaries]) + 1e-9
-    protected = (high >= values[primaries] + upper - slack) & (low <= values[primaries] - lower + slack)
-    return SubtablePattern(suppressed, low, high, protected, solved, repairs, _line_bound(csr, weights, primaries))
+    for coefficients, r in problem.covers:
+        support = np.flatnonzero(coefficients > 0)
+        for i in support[np.argsort(weights[support], kind="stable")]:
+            if coefficients[support] @ suppressed[support] >= r - 1e-9:
+                break
+            suppressed[i] = True
+    secondary = suppressed.copy()
+    secondary[problem.primaries] = False
+    cost = float(weights @ secondary)
+    bound = min(cost, line_bound(csr, weights, problem.primaries, problem.covers))
+    return Pattern(suppressed, cost, bound, cost <= bound * (1 + 1e-9) + 1e-9, "heuristic", solved, 0)
