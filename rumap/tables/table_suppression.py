@@ -122,9 +122,17 @@ def _optimal(problem: SuppressionProblem) -> Pattern:
                    time_limit=problem.time_limit, extra_cuts=list(problem.covers))
 
 
+def _heuristic(problem: SuppressionProblem) -> Pattern:
+    """HiTaS' top-down pass over the subtables (:mod:`rumap.tables.subtables`), for large tables."""
+    from rumap.tables.subtables import subtable_pattern
+
+    return subtable_pattern(problem)
+
+
 #: Secondary suppression methods: name -> function of a :class:`SuppressionProblem` returning a pattern.
 METHODS: dict[str, Callable[[SuppressionProblem], Pattern]] = {
     "optimal": _optimal,
+    "heuristic": _heuristic,
 }
 
 
@@ -493,8 +501,8 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
     else:
         pattern = METHODS[method](problem)
     pattern, low, high, ok = _audited(problem, pattern)
-    name = {"milp": method, "milp+heuristic": f"{method}+heuristic"}.get(pattern.method,
-                                                                          f"{method}/{pattern.method}")
+    name = {"milp": method, "milp+heuristic": f"{method}+heuristic"}.get(
+        pattern.method, pattern.method if pattern.method.startswith(method) else f"{method}/{pattern.method}")
     gap = 0.0 if pattern.optimal or pattern.cost <= 0 else max(0.0, (pattern.cost - pattern.lower_bound) / pattern.cost)
     status = "optimal" if pattern.optimal else "feasible"
     is_primary = np.zeros(problem.values.size, dtype=bool)

@@ -1,0 +1,128 @@
+"""HiTaS subtables and the fast method: every equation in a subtable, every primary protected (independent LPs)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.optimize import linprog
+
+from rumap.tables.hierarchy import from_prefixes
+from rumap.tables.ndtable import build_table
+from rumap.tables.subtables import hitas_subtables, line_bound, table_subtables
+from rumap.tables.table_suppression import suppress_linked_tables, suppress_table
+
+
+def _microdata(seed: int, records: int, dims: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    region = [f"{a}{b}" for a in "NS" for b in "12"]
+    activity = [f"{a}{b}" for a in "ABC" for b in "12"]
+    columns = {"region": rng.choice(region, records, p=[0.4, 0.3, 0.2, 0.1]),
+               "activity": rng.choice(activity, records)}
+    if dims == 3:
+        columns["size"] = rng.choice(["small", "large"], records, p=[0.7, 0.3])
+    columns["turnover"] = np.round(rng.lognormal(3.0, 1.0, records))
+    return pd.DataFrame(columns)
+
+
+def _hierarchies(frame: pd.DataFrame) -> dict:
+    return {"region": from_prefixes(sorted(frame["region"].unique()), [1, 2]),
+            "activity": from_prefixes(sorted(frame["activity"].unique()), [1, 2])}
+
+
+@pytest.fixture(scope="module")
+def two_d():
+    frame = _microdata(3, 100, 2)
+    return build_table(frame, ["region", "activity"], _hierarchies(frame), "turnover")
+
+
+@pytest.fixture(scope="module")
+def three_d():
+    frame = _microdata(5, 500, 3)
+    return build_table(frame, ["region", "activity", "size"], _hierarchies(frame), "turnover")
+
+
+def _interval(values: np.ndarray, matrix: np.ndarray, suppressed: np.ndarray, k: int) -> tuple[float, float]:
+    """min and max of cell k over every cell y >= 0 with matrix @ y = 0 and y = a where published (dense LP)."""
+    bounds = [(0.0, None) if s else (float(v), float(v)) for v, s in zip(values, suppressed, strict=True)]
+    c = np.zeros(values.size)
+    c[k] = 1.0
+    low = linprog(c, A_eq=matrix, b_eq=np.zeros(matrix.shape[0]), bounds=bounds, method="highs")
+    high = linprog(-c, A_eq=matrix, b_eq=np.zeros(matrix.shape[0]), bounds=bounds, method="highs")
+    assert low.status == 0 and high.status in (0, 3)
+    return float(low.fun), (np.inf if high.status == 3 else float(-high.fun))
+
+
+def _check_protected(table, result, protection: float) -> None:
+    matrix = table.equations().toarray()
+    values = table.values
+    suppressed = result.suppressed
+    assert result.all_protected
+    for k in np.flatnonzero(np.array(result.cell_status) == "primary"):
+        low, high = _interval(values, matrix, suppressed, int(k))
+        level = values[k] * protection / 100
+        assert low <= values[k] - level + 1e-6 and high >= values[k] + level - 1e-6
+
+
+def test_every_equation_and_cell_lies_in_a_subtable(two_d, three_d):
+    for table in (two_d, three_d):
+        subtables, levels = table_subtables(table)
+        assert levels[0] == 0 and np.all(np.diff(levels) >= 0)
+        member = np.zeros((len(subtables), table.size), dtype=bool)
+        for t, cells in enumerate(subtables):
+            member[t, cells] = True
+        assert member.any(axis=0).all()
+        equations = table.equations().tocsr()
+        for row in range(equations.shape[0]):
+            cells = equations.indices[equations.indptr[row]:equations.indptr[row + 1]]
+            assert member[:, cells].all(axis=1).any()
+
+
+def test_subtables_of_a_two_level_hierarchy():
+    # Total > A, B; A > A1, A2 against a flat Total > x, y: the subtables (Total family or A family) x (Total family)
+    parents = [np.array([-1, 0, 0, 1, 1]), np.array([-1, 0, 0])]
+    codes = np.column_stack(np.unravel_index(np.arange(15), (5, 3)))
+    subtables = hitas_subtables(codes, parents)
+    assert [s.tolist() for s in subtables] == [[0, 1, 2, 3, 4, 5, 6, 7, 8], [3, 4, 5, 9, 10, 11, 12, 13, 14]]
+
+
+def test_heuristic_protects_every_primary_of_a_hierarchical_table(two_d):
+    mask = two_d.primary_mask("threshold", threshold=3)
+    result = suppress_table(two_d, mask, protection=15, method="heuristic", time_limit=1)
+    assert mask.sum() >= 3
+    _check_protected(two_d, result, 15)
+    optimal = suppress_table(two_d, mask, protection=15, method="optimal")
+    assert optimal.optimal
+    assert result.lower_bound <= optimal.cost + 1e-9 <= result.cost + 1e-9
+    assert result.method.startswith("heuristic") and result.status in ("optimal", "feasible")
+
+
+def test_heuristic_protects_a_three_dimensional_table(three_d):
+    mask = three_d.primary_mask("threshold", threshold=3)
+    result = suppress_table(three_d, mask, protection=10, method="heuristic", time_limit=1)
+    assert mask.sum() >= 3
+    _check_protected(three_d, result, 10)
+
+
+def test_heuristic_on_linked_tables_shares_one_pattern():
+    frame = _microdata(8, 100, 3)
+    hierarchies = _hierarchies(frame)
+    tables = [build_table(frame, ["region", "activity"], hierarchies, "turnover"),
+              build_table(frame, ["region", "size"], {"region": hierarchies["region"]}, "turnover")]
+    masks = [t.primary_mask("threshold", threshold=3) for t in tables]
+    assert all(m.sum() >= 1 for m in masks)
+    result = suppress_linked_tables(tables, masks, protection=10, method="heuristic", time_limit=1)
+    assert result.all_protected
+    shared = [{(r, a): s for r, a, s in zip(t.table.cells["region"], t.table.cells[t.table.dims[1]],
+                                            t.cell_status, strict=True) if a == "Total"} for t in result.tables]
+    for key in shared[0]:
+        assert (shared[0][key] == "published") == (shared[1][key] == "published")
+
+
+def test_line_bound_is_a_lower_bound_of_the_brute_force_optimum():
+    # one row 2 + 3 + 5 = 10 and a column 2 + 4 = 6: the primary 2 needs a second cell in each
+    from scipy import sparse
+
+    matrix = sparse.csr_matrix(np.array([[1.0, 1.0, 1.0, -1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0, 1.0, -1.0]]))
+    weights = np.array([2.0, 3.0, 5.0, 10.0, 4.0, 6.0])
+    assert line_bound(matrix, weights, np.array([0])) == pytest.approx(3.0 + 4.0)
