@@ -135,17 +135,19 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
 
 def _tally(matched: np.ndarray, lookers: np.ndarray, count: np.ndarray, weight: np.ndarray
            ) -> tuple[np.ndarray, np.ndarray]:
-    """For each looker, the count and weight of the matched rows with its number: the smaller side is sorted."""
+    """For each looker, the count and weight of the matched rows with its number: the smaller side is hashed."""
+    import pandas as pd
+
     if matched.size <= lookers.size:
         table, where = np.unique(matched, return_inverse=True)
         counts = np.bincount(where.reshape(-1), weights=count, minlength=table.size)
         weights = np.bincount(where.reshape(-1), weights=weight, minlength=table.size)
-        at = np.minimum(np.searchsorted(table, lookers), table.size - 1)
-        hit = table[at] == lookers
+        at = pd.Index(table).get_indexer(lookers)
+        hit = at >= 0
         return np.where(hit, counts[at], 0.0), np.where(hit, weights[at], 0.0)
     table, where = np.unique(lookers, return_inverse=True)
-    at = np.minimum(np.searchsorted(table, matched), table.size - 1)
-    hit = table[at] == matched
+    at = pd.Index(table).get_indexer(matched)
+    hit = at >= 0
     counts = np.bincount(at[hit], weights=count[hit], minlength=table.size)
     weights = np.bincount(at[hit], weights=weight[hit], minlength=table.size)
     where = where.reshape(-1)
@@ -170,6 +172,7 @@ def row_codes(chunk: pl.DataFrame, keys: Sequence[str], values: Sequence[pl.Seri
     Returns
     -------
     ndarray of int64, shape (len(chunk), len(keys))
+        Each record's values must be among ``values`` (records of the file they were found in).
 
     Examples
     --------
@@ -177,12 +180,24 @@ def row_codes(chunk: pl.DataFrame, keys: Sequence[str], values: Sequence[pl.Seri
     >>> row_codes(pl.DataFrame({"a": ["y", None, "x"]}), ["a"], [pl.Series(["x", "y"])]).ravel().tolist()
     [2, 0, 1]
     """
-    pl = polars_module()
-    codes = np.empty((chunk.height, len(keys)), dtype=np.int64)
-    for j, name in enumerate(keys):
-        column = _missing_as_null(chunk.get_column(name))
-        codes[:, j] = column.replace_strict(values[j], pl.int_range(1, values[j].len() + 1, eager=True),
-                                            default=0, return_dtype=pl.Int64).fill_null(0).to_numpy()
+    return np.column_stack([_codes(_missing_as_null(chunk.get_column(name)), values[j])
+                            for j, name in enumerate(keys)]) if keys else np.zeros((chunk.height, 0), dtype=np.int64)
+
+
+def _codes(column: pl.Series, values: pl.Series) -> np.ndarray:
+    """``1 + i`` for ``values[i]`` (sorted), 0 for a missing value: a binary search per value."""
+    if values.len() == 0:
+        return np.zeros(column.len(), dtype=np.int64)
+    if values.dtype.is_integer() and int(values[-1]) - int(values[0]) <= 4 * values.len() + 4096:
+        low = int(values[0])  # small integer categories: one table look-up per value
+        table = np.zeros(int(values[-1]) - low + 1, dtype=np.int64)
+        table[values.to_numpy().astype(np.int64) - low] = np.arange(1, values.len() + 1)
+        known = column.is_not_null().to_numpy()
+        codes = np.zeros(column.len(), dtype=np.int64)
+        codes[known] = table[column.to_numpy()[known].astype(np.int64) - low]
+        return codes
+    codes = values.search_sorted(column.fill_null(values[0])).to_numpy().astype(np.int64) + 1
+    codes[column.is_null().to_numpy()] = 0
     return codes
 
 
@@ -350,7 +365,7 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     if n < 1:
         raise InputError(f"{source.path} has no records")
     values = tuple(table[k].drop_nulls().unique().sort() for k in names)
-    codes = np.column_stack([table[k].rank("dense").fill_null(0).to_numpy().astype(np.int64) for k in names])
+    codes = np.asfortranarray(row_codes(table, names, values))
     count = table[_COUNT].to_numpy().astype(np.int64)
     totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
     fk, Fk = wildcard_join(codes, count, totals)
