@@ -33,7 +33,7 @@ __all__ = ["KeyFrequencies", "key_frequencies", "wildcard_join", "row_codes"]
 
 #: Largest population the sampling weights may add up to (as :data:`rumap.risk.individual.MAX_POPULATION`).
 _MAX_POPULATION = 1e13
-_COUNT, _WEIGHT = "__rumap_count", "__rumap_weight"
+_COUNT, _WEIGHT, _NUMBER = "__rumap_count", "__rumap_weight", "__rumap_number"
 
 
 def _folded(codes: np.ndarray, radix: np.ndarray) -> tuple[np.ndarray, list[tuple[int, Any]]]:
@@ -266,7 +266,7 @@ class KeyFrequencies:
         return self._order[np.searchsorted(self._sorted, number)]
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per distinct key row: the key values (None when missing), ``count``, ``fk``, ``Fk``.
+        """One row per distinct key row, in the order of the key values: the values (missing where the key is), ``count``, ``fk``, ``Fk``.
 
         Returns
         -------
@@ -274,9 +274,10 @@ class KeyFrequencies:
         """
         import pandas as pd
 
-        frame = pd.DataFrame({name: np.asarray(self.values[j].to_list() + [None], dtype=object)[self.codes[:, j] - 1]
+        order = self._order  # sorted by the key values, a missing value first
+        frame = pd.DataFrame({name: np.asarray(self.values[j].to_list() + [None], dtype=object)[self.codes[order, j] - 1]
                               for j, name in enumerate(self.keys)})
-        return frame.assign(count=self.count, fk=self.fk, Fk=self.Fk)
+        return frame.assign(count=self.count[order], fk=self.fk[order], Fk=self.Fk[order])
 
     def to_dict(self) -> dict[str, Any]:
         """The summary: records, distinct key rows, sample uniques and records with a missing key value.
@@ -288,6 +289,50 @@ class KeyFrequencies:
         return {"n": self.n, "keys": list(self.keys), "distinct_rows": int(self.codes.shape[0]),
                 "sample_uniques": int(self.count[self.fk == 1].sum()),
                 "records_with_missing_keys": self.rows_with_missing, "weighted": self.weighted}
+
+
+def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[pl.Expr]
+             ) -> tuple[pl.DataFrame, tuple[pl.Series, ...], np.ndarray]:
+    """The distinct key rows with ``sums``, each key's sorted values, and the rows' codes.
+
+    Each key's values are found first; the keys are then folded into one
+    integer per record in the query (small integers by offset, other values by
+    their rank), so the streaming group-by hashes one column. Keys too many
+    or too varied for one int64 are grouped as columns.
+    """
+    pl = polars_module()
+    found = source.collect(frame.select([pl.col(k).drop_nulls().unique().sort().implode() for k in names]))
+    values = tuple(found[k][0] for k in names)
+    parts, radix, offsets = [], [], []
+    for k, v in zip(names, values, strict=True):
+        low = int(v[0]) if v.len() and v.dtype.is_integer() else 0
+        if v.len() and v.dtype.is_integer() and int(v[-1]) - low <= 4 * v.len() + 4096:
+            parts.append((pl.col(k).cast(pl.Int64) - low + 1).fill_null(0))
+            radix.append(int(v[-1]) - low + 2)
+            offsets.append(low)
+        else:
+            parts.append(pl.col(k).replace_strict(v, pl.int_range(1, v.len() + 1, eager=True), default=0,
+                                                  return_dtype=pl.Int64).fill_null(0))
+            radix.append(v.len() + 1)
+            offsets.append(None)
+    if float(np.prod(np.array(radix, dtype=float))) >= 2.0**62:
+        table = source.collect(frame.group_by(names).agg(sums))
+        return table, values, np.asfortranarray(row_codes(table, names, values))
+    number = pl.lit(0, pl.Int64)
+    for part, r in zip(parts, radix, strict=True):
+        number = number * r + part
+    table = source.collect(frame.group_by(number.alias(_NUMBER)).agg(sums))
+    rest = table[_NUMBER].to_numpy().astype(np.int64)
+    codes = np.empty((rest.size, len(names)), dtype=np.int64, order="F")
+    for j in range(len(names) - 1, -1, -1):
+        rest, digit = np.divmod(rest, radix[j])
+        if offsets[j] is None:
+            codes[:, j] = digit
+            continue
+        lookup = np.zeros(radix[j], dtype=np.int64)  # offset + 1 -> 1 + rank among the values; 0 stays missing
+        lookup[values[j].to_numpy().astype(np.int64) - offsets[j] + 1] = np.arange(1, values[j].len() + 1)
+        codes[:, j] = lookup[digit]
+    return table, values, codes
 
 
 def _check_weight(source: Source, weight: str) -> None:
@@ -339,6 +384,8 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     >>> result = key_frequencies(scan(_example_file()), ["sex", "region"], weight="w")
     >>> result.to_frame()[["sex", "count", "fk", "Fk"]].to_dict(orient="list")
     {'sex': ['f', 'm', 'm'], 'count': [2, 1, 1], 'fk': [2, 2, 2], 'Fk': [30.0, 13.0, 13.0]}
+    >>> result.to_frame()["region"].tolist()
+    ['a', nan, 'b']
     """
     pl = polars_module()
     names = [str(k) for k in keys]
@@ -360,12 +407,10 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     sums = [pl.len().alias(_COUNT)]
     if weight is not None:
         sums.append(pl.col(weight).cast(pl.Float64).sum().alias(_WEIGHT))
-    table = source.collect(frame.group_by(names).agg(sums))
+    table, values, codes = _grouped(source, frame, names, sums)
     n = int(table[_COUNT].sum()) if table.height else 0
     if n < 1:
         raise InputError(f"{source.path} has no records")
-    values = tuple(table[k].drop_nulls().unique().sort() for k in names)
-    codes = np.asfortranarray(row_codes(table, names, values))
     count = table[_COUNT].to_numpy().astype(np.int64)
     totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
     fk, Fk = wildcard_join(codes, count, totals)
