@@ -109,27 +109,28 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
     starts = np.searchsorted(pattern[order], np.arange(patterns.size + 1))
     members = [order[starts[q]:starts[q + 1]] for q in range(patterns.size)]
     radix = codes.max(axis=0).astype(np.int64) + 1
-    subset_keys: dict[int, np.ndarray] = {}
     for q, mask_q in enumerate(patterns):
-        matched = members[q]
-        for r, mask_r in enumerate(patterns):
-            lookers = members[r]
-            if q == r:  # distinct rows with the same known keys: each matches itself only
-                fk[lookers] += count[lookers]
-                Fk[lookers] += weight[lookers]
-                continue
-            shared = int(mask_q & mask_r)
+        one = members[q]
+        fk[one] += count[one]  # distinct rows with the same known keys: each matches itself only
+        Fk[one] += weight[one]
+        for r in range(q + 1, patterns.size):  # each pair of patterns once, both ways
+            other = members[r]
+            shared = int(mask_q & patterns[r])
             if shared == 0:
-                fk[lookers] += count[matched].sum()
-                Fk[lookers] += weight[matched].sum()
+                fk[one] += count[other].sum()
+                Fk[one] += weight[other].sum()
+                fk[other] += count[one].sum()
+                Fk[other] += weight[one].sum()
                 continue
-            if shared not in subset_keys:
-                columns = [j for j in range(p) if shared >> j & 1]
-                subset_keys[shared] = _folded(codes[:, columns], radix[columns])[0]
-            key = subset_keys[shared]
-            counted, looked = _tally(key[matched], key[lookers], count[matched], weight[matched])
-            fk[lookers] += counted
-            Fk[lookers] += looked
+            columns = [j for j in range(p) if shared >> j & 1]
+            key = _folded(codes[np.concatenate([one, other])][:, columns], radix[columns])[0]
+            mine, theirs = key[:one.size], key[one.size:]
+            counted, looked = _tally(theirs, mine, count[other], weight[other])
+            fk[one] += counted
+            Fk[one] += looked
+            counted, looked = _tally(mine, theirs, count[one], weight[one])
+            fk[other] += counted
+            Fk[other] += looked
     return fk, Fk
 
 
@@ -216,7 +217,7 @@ class KeyFrequencies:
         The key variables.
     values : tuple of polars.Series
         Each key's sorted distinct values (code ``1 + i`` is ``values[j][i]``).
-    codes : ndarray of int64, shape (m, p)
+    codes : ndarray of int32, shape (m, p)
         The distinct key rows (0 for a missing value).
     count : ndarray of int64, shape (m,)
         Records with exactly each row.
@@ -317,13 +318,13 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
             offsets.append(None)
     if float(np.prod(np.array(radix, dtype=float))) >= 2.0**62:
         table = source.collect(frame.group_by(names).agg(sums))
-        return table, values, np.asfortranarray(row_codes(table, names, values))
+        return table, values, np.asfortranarray(row_codes(table, names, values), dtype=np.int32)
     number = pl.lit(0, pl.Int64)
     for part, r in zip(parts, radix, strict=True):
         number = number * r + part
     table = source.collect(frame.group_by(number.alias(_NUMBER)).agg(sums))
     rest = table[_NUMBER].to_numpy().astype(np.int64)
-    codes = np.empty((rest.size, len(names)), dtype=np.int64, order="F")
+    codes = np.empty((rest.size, len(names)), dtype=np.int32, order="F")
     for j in range(len(names) - 1, -1, -1):
         rest, digit = np.divmod(rest, radix[j])
         if offsets[j] is None:
@@ -413,6 +414,7 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
         raise InputError(f"{source.path} has no records")
     count = table[_COUNT].to_numpy().astype(np.int64)
     totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
+    del table
     fk, Fk = wildcard_join(codes, count, totals)
     number, steps = _folded(codes, codes.max(axis=0) + 1)
     order = np.argsort(number, kind="stable")
