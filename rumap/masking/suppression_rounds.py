@@ -54,19 +54,19 @@ def _collapse(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return codes[first], group
 
 
-def _cell_sizes(columns: list[np.ndarray], radix: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Records in each row's cell of the non-negative codes ``columns`` (< ``radix``; rows stand for ``counts``)."""
+def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each row's cell of the non-negative codes ``columns`` (each below its ``radix``), and the number of cells."""
     cells = float(np.prod(radix.astype(float)))
     if cells >= 2.0**62:
         group = cell_groups(np.column_stack(columns))
-        return np.bincount(group, weights=counts)[group]
+        return group, int(group.max()) + 1
     key = columns[0].astype(np.int64)
     for column, size in zip(columns[1:], radix[1:], strict=True):
         key = key * int(size) + column
-    if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):
-        return np.bincount(key, weights=counts, minlength=int(cells))[key]
+    if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):  # few enough to count by the code itself
+        return key, int(cells)
     group = pd.factorize(key)[0]
-    return np.bincount(group, weights=counts)[group]
+    return group, int(group.max()) + 1
 
 
 def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshold: int,
@@ -74,40 +74,47 @@ def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, thre
     """For each class in ``rows``, how often each variable occurs among its unsafe combinations.
 
     A combination is unsafe for a class when the class knows its keys and fewer
-    than ``threshold`` records share the class's values on them.
+    than ``threshold`` records share the class's values on them. Only the cells
+    of the classes in ``rows`` are counted: a combination's cells over the
+    classes lying, for every sub-combination one key smaller, in a safe cell
+    that holds a class of ``rows``.
     """
     m, p = codes.shape
     known = codes >= 0
     by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]
     radix = np.maximum(codes.max(axis=0), 0).astype(np.int64) + 1 if m else np.ones(p, dtype=np.int64)
+    at_risk = np.zeros(m, dtype=bool)
+    at_risk[rows] = True
     # every combination of up to `dimension` known keys that holds key j: sum over d of C(K - 1, d - 1)
     holding = np.array([sum(comb(kk - 1, d - 1) for d in range(1, min(dimension, kk) + 1)) if kk else 0
                         for kk in range(p + 1)], dtype=float)
     safe_count = np.zeros((p, m), dtype=np.int16 if p < 15 else np.int32)
-    safe: dict[tuple[int, ...], np.ndarray] = {}  # a level's classes safe in a combination, as packed bits
+    kept: dict[tuple[int, ...], np.ndarray] = {}  # a level's classes in safe cells holding a class at risk, packed
     for d in range(1, dimension + 1):
         level: dict[tuple[int, ...], np.ndarray] = {}
         for columns in combinations(range(p), d):
             if d == 1:
                 candidates = np.flatnonzero(known[:, columns[0]])
-            else:  # safe in every sub-combination one key smaller (hence in all smaller ones)
-                bits = safe[columns[1:]].copy()
+            else:  # the records of a safe cell lie in safe cells of every sub-combination
+                bits = kept[columns[1:]].copy()
                 for j in columns[1:]:
-                    bits &= safe[tuple(c for c in columns if c != j)]
+                    bits &= kept[tuple(c for c in columns if c != j)]
                 candidates = np.flatnonzero(np.unpackbits(bits, count=m))
-            is_safe = np.zeros(m, dtype=bool)
+            is_kept = np.zeros(m, dtype=bool)
             if candidates.size:
-                sizes = _cell_sizes([by_column[j][candidates] for j in columns], radix[list(columns)],
-                                    counts[candidates])
-                is_safe[candidates[sizes >= threshold]] = True
-            level[columns] = np.packbits(is_safe)
-            for j in columns:
-                safe_count[j] += is_safe
-        safe = level
+                cell, size = _cells([by_column[j][candidates] for j in columns], radix[list(columns)])
+                holds_risk = np.zeros(size, dtype=bool)
+                holds_risk[cell[at_risk[candidates]]] = True
+                keep = holds_risk & (np.bincount(cell, weights=counts[candidates], minlength=size) >= threshold)
+                candidates = candidates[keep[cell]]
+                is_kept[candidates] = True
+                for j in columns:
+                    safe_count[j] += is_kept
+            level[columns] = np.packbits(is_kept)
+        kept = level
     known_rows = known[rows]
     unsafe = np.where(known_rows, holding[known_rows.sum(axis=1)][:, None], 0.0)
-    unsafe -= safe_count[:, rows].T
-    return unsafe
+    return unsafe - safe_count[:, rows].T
 
 
 @assumes_valid
