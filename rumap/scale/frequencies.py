@@ -1,0 +1,421 @@
+"""Key frequencies of a file larger than memory: one streaming group-by, then a join of missing-value patterns.
+
+The file is reduced to its *distinct key rows* (a missing value is a value
+of its own here) with the number of records and the total weight of each, in
+Polars' streaming engine. A missing key value matches any category (as in
+:func:`rumap.risk.individual.key_frequencies_with_missing` and sdcMicro's
+``freqCalc``): the rows are grouped by their pattern of known keys and, for
+each pair of patterns, the smaller side's counts are tabulated on the keys
+both patterns know and the larger side looks its values up, so that no row
+is compared with every other; within one pattern the rows are distinct and
+match only themselves. Every record of the file then has the frequency
+``f_k`` and weighted frequency ``F_k`` of its key row, found by
+:meth:`KeyFrequencies.rows` one chunk at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rumap._validation import InstanceOf, validate_params
+from rumap.errors import InputError
+from rumap.scale.source import Source, _example_file, polars_module, scan
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+
+__all__ = ["KeyFrequencies", "key_frequencies", "wildcard_join", "row_codes"]
+
+#: Largest population the sampling weights may add up to (as :data:`rumap.risk.individual.MAX_POPULATION`).
+_MAX_POPULATION = 1e13
+_COUNT, _WEIGHT, _NUMBER = "__rumap_count", "__rumap_weight", "__rumap_number"
+
+
+def _folded(codes: np.ndarray, radix: np.ndarray) -> tuple[np.ndarray, list[tuple[int, Any]]]:
+    """One int64 per row of non-negative ``codes`` (each below its ``radix``), equal exactly for equal rows.
+
+    The columns are folded in mixed radix; before the product could pass 2^62
+    the partial numbers are replaced by their rank among the distinct partial
+    numbers (the fold's ``steps`` record those, to encode other rows alike).
+    """
+    combined = np.zeros(codes.shape[0], dtype=np.int64)
+    span = 1
+    steps: list[tuple[int, Any]] = []
+    for j in range(codes.shape[1]):
+        if span * int(radix[j]) >= 2**62:
+            distinct, combined = np.unique(combined, return_inverse=True)
+            combined = combined.astype(np.int64).reshape(-1)
+            span = int(distinct.size)
+            steps.append((-1, distinct))
+        combined = combined * int(radix[j]) + codes[:, j]
+        span *= int(radix[j])
+        steps.append((j, int(radix[j])))
+    return combined, steps
+
+
+def _refold(codes: np.ndarray, steps: list[tuple[int, Any]]) -> np.ndarray:
+    """The numbers of :func:`_folded` for other rows, each of which occurs among the rows folded there."""
+    combined = np.zeros(codes.shape[0], dtype=np.int64)
+    for j, value in steps:
+        if j < 0:
+            combined = np.searchsorted(value, combined).astype(np.int64)
+        else:
+            combined = combined * value + codes[:, j]
+    return combined
+
+
+def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Frequencies of distinct key rows when a missing value (code 0) matches any category.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (m, p)
+        Distinct rows: code 0 is missing, 1, 2, ... the categories.
+    count : ndarray, shape (m,)
+        Records with each row.
+    weight : ndarray, shape (m,)
+        Their total weight.
+
+    Returns
+    -------
+    fk : ndarray of float, shape (m,)
+        Records sharing the row's key value (every row agreeing on the keys both know).
+    Fk : ndarray of float, shape (m,)
+        Their total weight.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fk, Fk = wildcard_join(np.array([[1, 1], [1, 2], [2, 1], [0, 1]]), np.ones(4), np.ones(4))
+    >>> fk.tolist()
+    [2.0, 1.0, 2.0, 3.0]
+    """
+    m, p = codes.shape
+    fk = np.zeros(m)
+    Fk = np.zeros(m)
+    if m == 0:
+        return fk, Fk
+    count = np.asarray(count, dtype=float)
+    weight = np.asarray(weight, dtype=float)
+    known = codes > 0
+    bits = known.astype(np.int64) @ (np.int64(1) << np.arange(p, dtype=np.int64))
+    patterns, pattern = np.unique(bits, return_inverse=True)
+    order = np.argsort(pattern, kind="stable")
+    starts = np.searchsorted(pattern[order], np.arange(patterns.size + 1))
+    members = [order[starts[q]:starts[q + 1]] for q in range(patterns.size)]
+    radix = codes.max(axis=0).astype(np.int64) + 1
+    subset_keys: dict[int, np.ndarray] = {}
+    for q, mask_q in enumerate(patterns):
+        matched = members[q]
+        for r, mask_r in enumerate(patterns):
+            lookers = members[r]
+            if q == r:  # distinct rows with the same known keys: each matches itself only
+                fk[lookers] += count[lookers]
+                Fk[lookers] += weight[lookers]
+                continue
+            shared = int(mask_q & mask_r)
+            if shared == 0:
+                fk[lookers] += count[matched].sum()
+                Fk[lookers] += weight[matched].sum()
+                continue
+            if shared not in subset_keys:
+                columns = [j for j in range(p) if shared >> j & 1]
+                subset_keys[shared] = _folded(codes[:, columns], radix[columns])[0]
+            key = subset_keys[shared]
+            counted, looked = _tally(key[matched], key[lookers], count[matched], weight[matched])
+            fk[lookers] += counted
+            Fk[lookers] += looked
+    return fk, Fk
+
+
+def _tally(matched: np.ndarray, lookers: np.ndarray, count: np.ndarray, weight: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """For each looker, the count and weight of the matched rows with its number: the smaller side is hashed."""
+    import pandas as pd
+
+    if matched.size <= lookers.size:
+        table, where = np.unique(matched, return_inverse=True)
+        counts = np.bincount(where.reshape(-1), weights=count, minlength=table.size)
+        weights = np.bincount(where.reshape(-1), weights=weight, minlength=table.size)
+        at = pd.Index(table).get_indexer(lookers)
+        hit = at >= 0
+        return np.where(hit, counts[at], 0.0), np.where(hit, weights[at], 0.0)
+    table, where = np.unique(lookers, return_inverse=True)
+    at = pd.Index(table).get_indexer(matched)
+    hit = at >= 0
+    counts = np.bincount(at[hit], weights=count[hit], minlength=table.size)
+    weights = np.bincount(at[hit], weights=weight[hit], minlength=table.size)
+    where = where.reshape(-1)
+    return counts[where], weights[where]
+
+
+@validate_params({"values": InstanceOf((list, tuple), "one Series of sorted values per key")},
+                 example=lambda: {"chunk": polars_module().DataFrame({"a": ["x", None]}),
+                                  "keys": ["a"], "values": [polars_module().Series(["x"])]})
+def row_codes(chunk: pl.DataFrame, keys: Sequence[str], values: Sequence[pl.Series]) -> np.ndarray:
+    """The key codes of a chunk of records: 0 for a missing value, ``1 + i`` for ``values[j][i]``.
+
+    Parameters
+    ----------
+    chunk : polars.DataFrame
+        Records with the key columns.
+    keys : sequence of str
+        The key columns.
+    values : sequence of polars.Series
+        Each key's sorted distinct values.
+
+    Returns
+    -------
+    ndarray of int64, shape (len(chunk), len(keys))
+        Each record's values must be among ``values`` (records of the file they were found in).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> row_codes(pl.DataFrame({"a": ["y", None, "x"]}), ["a"], [pl.Series(["x", "y"])]).ravel().tolist()
+    [2, 0, 1]
+    """
+    return np.column_stack([_codes(_missing_as_null(chunk.get_column(name)), values[j])
+                            for j, name in enumerate(keys)]) if keys else np.zeros((chunk.height, 0), dtype=np.int64)
+
+
+def _codes(column: pl.Series, values: pl.Series) -> np.ndarray:
+    """``1 + i`` for ``values[i]`` (sorted), 0 for a missing value: a binary search per value."""
+    if values.len() == 0:
+        return np.zeros(column.len(), dtype=np.int64)
+    if values.dtype.is_integer() and int(values[-1]) - int(values[0]) <= 4 * values.len() + 4096:
+        low = int(values[0])  # small integer categories: one table look-up per value
+        table = np.zeros(int(values[-1]) - low + 1, dtype=np.int64)
+        table[values.to_numpy().astype(np.int64) - low] = np.arange(1, values.len() + 1)
+        known = column.is_not_null().to_numpy()
+        codes = np.zeros(column.len(), dtype=np.int64)
+        codes[known] = table[column.to_numpy()[known].astype(np.int64) - low]
+        return codes
+    codes = values.search_sorted(column.fill_null(values[0])).to_numpy().astype(np.int64) + 1
+    codes[column.is_null().to_numpy()] = 0
+    return codes
+
+
+def _missing_as_null(column: pl.Series) -> pl.Series:
+    """A float column's NaN as missing (pandas reads NaN as a missing value)."""
+    return column.fill_nan(None) if column.dtype.is_float() else column
+
+
+@dataclass(frozen=True)
+class KeyFrequencies:
+    """Frequencies of the distinct key rows of a file, and how to find each record's row.
+
+    Attributes
+    ----------
+    keys : tuple of str
+        The key variables.
+    values : tuple of polars.Series
+        Each key's sorted distinct values (code ``1 + i`` is ``values[j][i]``).
+    codes : ndarray of int64, shape (m, p)
+        The distinct key rows (0 for a missing value).
+    count : ndarray of int64, shape (m,)
+        Records with exactly each row.
+    weight : ndarray of float, shape (m,)
+        Their total weight (their number without weights).
+    fk : ndarray of int64, shape (m,)
+        Sample frequency of each row's key value (a missing value matching any category).
+    Fk : ndarray of float, shape (m,)
+        Its weighted frequency (equal to ``fk`` without weights).
+    n : int
+        Records in the file.
+    weighted : bool
+        Whether a weight column was given.
+    """
+
+    keys: tuple[str, ...]
+    values: tuple[Any, ...] = field(repr=False)
+    codes: np.ndarray = field(repr=False)
+    count: np.ndarray = field(repr=False)
+    weight: np.ndarray = field(repr=False)
+    fk: np.ndarray = field(repr=False)
+    Fk: np.ndarray = field(repr=False)
+    n: int
+    weighted: bool
+    _steps: list = field(repr=False, compare=False, default_factory=list)
+    _sorted: np.ndarray = field(repr=False, compare=False, default=None)
+    _order: np.ndarray = field(repr=False, compare=False, default=None)
+
+    @property
+    def rows_with_missing(self) -> int:
+        """Records with a missing key value."""
+        return int(self.count[(self.codes == 0).any(axis=1)].sum())
+
+    def rows(self, chunk: pl.DataFrame) -> np.ndarray:
+        """The distinct row of each record of ``chunk`` (an index into ``codes``, ``fk``, ...).
+
+        Parameters
+        ----------
+        chunk : polars.DataFrame
+            Records of the same file, with the key columns.
+
+        Returns
+        -------
+        ndarray of int, shape (len(chunk),)
+        """
+        number = _refold(row_codes(chunk, self.keys, self.values), self._steps)
+        return self._order[np.searchsorted(self._sorted, number)]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per distinct key row, in the order of the key values: the values (missing where the key is), ``count``, ``fk``, ``Fk``.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+
+        order = self._order  # sorted by the key values, a missing value first
+        frame = pd.DataFrame({name: np.asarray(self.values[j].to_list() + [None], dtype=object)[self.codes[order, j] - 1]
+                              for j, name in enumerate(self.keys)})
+        return frame.assign(count=self.count[order], fk=self.fk[order], Fk=self.Fk[order])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary: records, distinct key rows, sample uniques and records with a missing key value.
+
+        Returns
+        -------
+        dict
+        """
+        return {"n": self.n, "keys": list(self.keys), "distinct_rows": int(self.codes.shape[0]),
+                "sample_uniques": int(self.count[self.fk == 1].sum()),
+                "records_with_missing_keys": self.rows_with_missing, "weighted": self.weighted}
+
+
+def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[pl.Expr]
+             ) -> tuple[pl.DataFrame, tuple[pl.Series, ...], np.ndarray]:
+    """The distinct key rows with ``sums``, each key's sorted values, and the rows' codes.
+
+    Each key's values are found first; the keys are then folded into one
+    integer per record in the query (small integers by offset, other values by
+    their rank), so the streaming group-by hashes one column. Keys too many
+    or too varied for one int64 are grouped as columns.
+    """
+    pl = polars_module()
+    found = source.collect(frame.select([pl.col(k).drop_nulls().unique().sort().implode() for k in names]))
+    values = tuple(found[k][0] for k in names)
+    parts, radix, offsets = [], [], []
+    for k, v in zip(names, values, strict=True):
+        low = int(v[0]) if v.len() and v.dtype.is_integer() else 0
+        if v.len() and v.dtype.is_integer() and int(v[-1]) - low <= 4 * v.len() + 4096:
+            parts.append((pl.col(k).cast(pl.Int64) - low + 1).fill_null(0))
+            radix.append(int(v[-1]) - low + 2)
+            offsets.append(low)
+        else:
+            parts.append(pl.col(k).replace_strict(v, pl.int_range(1, v.len() + 1, eager=True), default=0,
+                                                  return_dtype=pl.Int64).fill_null(0))
+            radix.append(v.len() + 1)
+            offsets.append(None)
+    if float(np.prod(np.array(radix, dtype=float))) >= 2.0**62:
+        table = source.collect(frame.group_by(names).agg(sums))
+        return table, values, np.asfortranarray(row_codes(table, names, values))
+    number = pl.lit(0, pl.Int64)
+    for part, r in zip(parts, radix, strict=True):
+        number = number * r + part
+    table = source.collect(frame.group_by(number.alias(_NUMBER)).agg(sums))
+    rest = table[_NUMBER].to_numpy().astype(np.int64)
+    codes = np.empty((rest.size, len(names)), dtype=np.int64, order="F")
+    for j in range(len(names) - 1, -1, -1):
+        rest, digit = np.divmod(rest, radix[j])
+        if offsets[j] is None:
+            codes[:, j] = digit
+            continue
+        lookup = np.zeros(radix[j], dtype=np.int64)  # offset + 1 -> 1 + rank among the values; 0 stays missing
+        lookup[values[j].to_numpy().astype(np.int64) - offsets[j] + 1] = np.arange(1, values[j].len() + 1)
+        codes[:, j] = lookup[digit]
+    return table, values, codes
+
+
+def _check_weight(source: Source, weight: str) -> None:
+    """Refuse a weight column that is not a number >= 1 in every record, or sums past a population, naming the row."""
+    pl = polars_module()
+    frame = source.lazy([weight])
+    dtype = frame.collect_schema()[weight]
+    if not dtype.is_numeric():
+        first = source.collect(frame.head(1)).item()
+        raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, got {first} in row 1")
+    w = pl.col(weight).cast(pl.Float64)
+    bad = w.is_null() | w.is_nan() | w.is_infinite() | (w < 1.0)
+    summary = source.collect(frame.select(bad.any().alias("bad"), w.sum().alias("total")))
+    if summary["bad"].item():
+        found = source.collect(frame.with_row_index("row").filter(bad).head(1))
+        raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, "
+                         f"got {found[weight].item()} in row {found['row'].item() + 1}")
+    total = float(summary["total"].item())
+    if not total <= _MAX_POPULATION:
+        raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
+                         f"{_MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
+
+
+@validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
+                  "weight": [None, InstanceOf(str, "a column name")]},
+                 example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "weight": "w"})
+def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = None) -> KeyFrequencies:
+    """Sample and weighted frequencies of the key values of a file, out of core.
+
+    Parameters
+    ----------
+    source : Source
+        From :func:`rumap.scale.scan`.
+    keys : sequence of str
+        The key variables.
+    weight : str, optional
+        Column of sampling weights (each >= 1), refused like
+        :func:`rumap.risk.individual.sampling_weights` refuses them.
+
+    Returns
+    -------
+    KeyFrequencies
+        ``fk`` and ``Fk`` of each distinct key row equal to what
+        :func:`rumap.risk.individual.key_frequencies_with_missing` gives each
+        of its records.
+
+    Examples
+    --------
+    >>> result = key_frequencies(scan(_example_file()), ["sex", "region"], weight="w")
+    >>> result.to_frame()[["sex", "count", "fk", "Fk"]].to_dict(orient="list")
+    {'sex': ['f', 'm', 'm'], 'count': [2, 1, 1], 'fk': [2, 2, 2], 'Fk': [30.0, 13.0, 13.0]}
+    >>> result.to_frame()["region"].tolist()
+    ['a', nan, 'b']
+    """
+    pl = polars_module()
+    names = [str(k) for k in keys]
+    if not names:
+        raise InputError("keys must name at least one key variable")
+    if len(set(names)) != len(names):
+        raise InputError(f"{source.path}: a key variable is named twice")
+    available = scan(source.path).columns
+    for name in [*names, *([weight] if weight is not None else [])]:
+        if name not in available:
+            raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(available)}")
+    if weight is not None:
+        if weight in names:
+            raise InputError(f"{source.path}: the weight column {weight!r} is also a key")
+        _check_weight(source, weight)
+    frame = source.lazy([*names, *([weight] if weight is not None else [])])
+    schema = frame.collect_schema()
+    frame = frame.with_columns([pl.col(k).fill_nan(None) for k in names if schema[k].is_float()])
+    sums = [pl.len().alias(_COUNT)]
+    if weight is not None:
+        sums.append(pl.col(weight).cast(pl.Float64).sum().alias(_WEIGHT))
+    table, values, codes = _grouped(source, frame, names, sums)
+    n = int(table[_COUNT].sum()) if table.height else 0
+    if n < 1:
+        raise InputError(f"{source.path} has no records")
+    count = table[_COUNT].to_numpy().astype(np.int64)
+    totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
+    fk, Fk = wildcard_join(codes, count, totals)
+    number, steps = _folded(codes, codes.max(axis=0) + 1)
+    order = np.argsort(number, kind="stable")
+    return KeyFrequencies(keys=tuple(names), values=values, codes=codes, count=count, weight=totals,
+                          fk=np.rint(fk).astype(np.int64), Fk=Fk if weight is not None else np.rint(fk),
+                          n=n, weighted=weight is not None, _steps=steps, _sorted=number[order], _order=order)

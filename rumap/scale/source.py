@@ -1,0 +1,380 @@
+"""Files larger than memory: a lazy source over CSV or Parquet, and a chunked record-wise pass with progress.
+
+The out-of-core engine is Polars (its lazy and streaming engine): a
+:class:`Source` names a file and its columns without reading it; group-bys
+over it run in Polars' streaming engine, and record-wise work goes through
+:func:`apply_chunks`, which reads ``chunk_size`` records at a time in file
+order, transforms them and writes each chunk before reading the next. No
+pandas frame of the whole file is ever built.
+
+Values read as missing are those pandas reads as missing (the in-memory path
+reads CSV files with pandas): empty fields and the strings of
+:data:`NA_STRINGS`.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rumap._validation import InstanceOf, Interval, validate_params
+from rumap.errors import InputError, optional_module
+
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = ["Source", "scan", "apply_chunks", "Progress", "SCALE_EXTRA", "DEFAULT_CHUNK_SIZE", "NA_STRINGS",
+           "SCAN_FORMATS", "polars_module"]
+
+#: The extra of rumap that installs the engine.
+SCALE_EXTRA = "scale"
+#: Records per chunk of a record-wise pass unless told otherwise.
+DEFAULT_CHUNK_SIZE = 1_000_000
+#: The strings pandas reads as missing in a CSV file (``pandas.read_csv``'s defaults).
+NA_STRINGS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+              "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null")
+#: File extension -> format the engine scans.
+SCAN_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".tab": "tsv"}
+#: Rows of a CSV file read to infer its columns' types.
+_CSV_SCHEMA_ROWS = 100_000
+
+
+def polars_module(purpose: str = "working on files larger than memory") -> Any:
+    """The ``polars`` module, or an :class:`~rumap.errors.InputError` naming the extra that installs it.
+
+    Parameters
+    ----------
+    purpose : str
+        What needs it, for the message.
+
+    Returns
+    -------
+    module
+
+    Examples
+    --------
+    >>> polars_module().__name__
+    'polars'
+    """
+    return optional_module("polars", purpose, SCALE_EXTRA)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A data file scanned lazily: its path, format and columns.
+
+    Build it with :func:`scan`. ``lazy()`` is a Polars LazyFrame of the
+    chosen columns; ``batches(chunk_size)`` yields them as DataFrames of
+    ``chunk_size`` records in file order.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    format : str
+        ``"parquet"``, ``"csv"`` or ``"tsv"``.
+    columns : tuple of str
+        The columns used (all the file's columns unless chosen).
+    separator : str
+        The field separator of a text file.
+    """
+
+    path: str
+    format: str
+    columns: tuple[str, ...]
+    separator: str = ","
+
+    def lazy(self, columns: Sequence[str] | None = None) -> pl.LazyFrame:
+        """The file as a Polars LazyFrame of ``columns`` (default: the source's columns).
+
+        Parameters
+        ----------
+        columns : sequence of str, optional
+
+        Returns
+        -------
+        polars.LazyFrame
+        """
+        pl = polars_module()
+        if self.format == "parquet":
+            frame = pl.scan_parquet(self.path)
+        else:
+            frame = pl.scan_csv(self.path, separator=self.separator, null_values=list(NA_STRINGS),
+                                infer_schema_length=_CSV_SCHEMA_ROWS, encoding="utf8-lossy")
+        return frame.select(list(self.columns if columns is None else columns))
+
+    def batches(self, chunk_size: int = DEFAULT_CHUNK_SIZE, columns: Sequence[str] | None = None
+                ) -> Iterator[pl.DataFrame]:
+        """The records in file order, ``chunk_size`` at a time.
+
+        Parameters
+        ----------
+        chunk_size : int
+        columns : sequence of str, optional
+
+        Yields
+        ------
+        polars.DataFrame
+        """
+        pending = None
+        for batch in _collected(self.lazy(columns).collect_batches(chunk_size=chunk_size, maintain_order=True),
+                                self.path):
+            pending = batch if pending is None else pending.vstack(batch)
+            while pending.height >= chunk_size:
+                yield pending.slice(0, chunk_size)
+                pending = pending.slice(chunk_size)
+        if pending is not None and pending.height:
+            yield pending
+
+    def collect(self, frame: pl.LazyFrame) -> pl.DataFrame:
+        """Run a query over this source in the streaming engine, with the file named in any error.
+
+        Parameters
+        ----------
+        frame : polars.LazyFrame
+            A query built from :meth:`lazy`.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
+        return next(iter(_collected([frame], self.path, run=True)))
+
+    def count(self) -> int:
+        """The number of records (from the Parquet footer, or a streaming count of a text file).
+
+        Returns
+        -------
+        int
+        """
+        pl = polars_module()
+        return int(self.collect(self.lazy(self.columns[:1]).select(pl.len())).item())
+
+
+def _collected(batches: Any, path: str, run: bool = False) -> Iterator[pl.DataFrame]:
+    """The frames of ``batches`` (collected in the streaming engine when ``run``), a reading error named by ``path``."""
+    pl = polars_module()
+    try:
+        for batch in batches:
+            yield batch.collect(engine="streaming") if run else batch
+    except (pl.exceptions.ComputeError, pl.exceptions.SchemaError, pl.exceptions.InvalidOperationError,
+            OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{path}: cannot read the file: {first}") from None
+
+
+def _text_separator(path: Path, fmt: str) -> str:
+    if fmt == "tsv":
+        return "\t"
+    with path.open("rb") as handle:
+        head = handle.read(65536).decode("utf-8-sig", errors="ignore")
+    try:  # the usual delimiters only, as the in-memory reader sniffs
+        return csv.Sniffer().sniff(head, delimiters=",;\t|").delimiter
+    except csv.Error:
+        return ","
+
+
+def _example_file() -> str:
+    import tempfile
+
+    folder = tempfile.mkdtemp()
+    path = os.path.join(folder, "persons.csv")
+    with open(path, "w") as handle:
+        handle.write("sex,region,w\nf,a,10\nf,a,20\nm,,5\nm,b,8\n")
+    return path
+
+
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
+                  "columns": [None, InstanceOf((list, tuple), "a list of column names")]},
+                 example=lambda: {"path": _example_file()})
+def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Source:
+    """A lazy source over a CSV/TSV or Parquet file: nothing is read but its header.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.parquet``, ``.pq``, ``.csv``, ``.txt``, ``.tsv``, ``.tab``).
+    columns : sequence of str, optional
+        The columns to use (default: every column).
+
+    Returns
+    -------
+    Source
+
+    Raises
+    ------
+    InputError
+        Missing file, a format the engine does not scan, no such column.
+
+    Examples
+    --------
+    >>> source = scan(_example_file(), columns=["sex", "region"])
+    >>> source.format, source.columns, source.count()
+    ('csv', ('sex', 'region'), 4)
+    """
+    file = Path(path)
+    name = str(path)
+    fmt = SCAN_FORMATS.get(file.suffix.lower())
+    if fmt is None:
+        raise InputError(f"{name}: files larger than memory are read from {', '.join(sorted(SCAN_FORMATS))}, "
+                         f"not {file.suffix or '(no extension)'!r}")
+    if not file.is_file():
+        raise InputError(f"{name}: no such file" if not file.exists() else f"{name}: not a regular file")
+    if file.stat().st_size == 0:
+        raise InputError(f"{name}: the file is empty")
+    separator = "," if fmt == "parquet" else _text_separator(file, fmt)
+    probe = Source(name, fmt, (), separator)
+    pl = polars_module()
+    frame = (pl.scan_parquet(name) if fmt == "parquet" else
+             pl.scan_csv(name, separator=separator, null_values=list(NA_STRINGS), infer_schema_length=_CSV_SCHEMA_ROWS,
+                         encoding="utf8-lossy"))
+    try:
+        names = tuple(frame.collect_schema().names())
+    except Exception as exc:  # every format has its own errors
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{name}: cannot read the file: {first}") from None
+    if len(set(names)) != len(names):
+        raise InputError(f"{name}: a column name occurs twice")
+    chosen = names if columns is None else tuple(str(c) for c in columns)
+    for column in chosen:
+        if column not in names:
+            raise InputError(f"{name}: no column {column!r}; columns are {', '.join(names)}")
+    return Source(probe.path, fmt, chosen, separator)
+
+
+class Progress:
+    """Progress of a long pass on stderr: one line per step, at most one every ``every`` seconds.
+
+    Parameters
+    ----------
+    label : str
+        What is being done.
+    total : int or None
+        Records in all (for the percentage).
+    enabled : bool
+        False writes nothing.
+    every : float
+        Seconds between lines.
+    """
+
+    def __init__(self, label: str, total: int | None = None, enabled: bool = True, every: float = 1.0) -> None:
+        self.label, self.total, self.enabled, self.every = label, total, enabled, every
+        self.start = time.perf_counter()
+        self.last = -math.inf
+
+    def update(self, done: int, final: bool = False) -> None:
+        """Report ``done`` records (always when ``final``).
+
+        Parameters
+        ----------
+        done : int
+        final : bool
+        """
+        now = time.perf_counter()
+        if not self.enabled or (not final and now - self.last < self.every):
+            return
+        self.last = now
+        share = f" ({100.0 * done / self.total:.0f}%)" if self.total else ""
+        print(f"{self.label}: {done:,} records{share}, {now - self.start:.1f} s", file=sys.stderr, flush=True)
+
+
+def _writer(out: str | os.PathLike) -> tuple[Callable[[pl.DataFrame], None], Callable[[], None]]:
+    """Append chunks to ``out`` (Parquet or CSV by its extension): a write and a close function."""
+    target = Path(out)
+    fmt = SCAN_FORMATS.get(target.suffix.lower())
+    if fmt is None:
+        raise InputError(f"{out}: records are written as .parquet or .csv, not {target.suffix or '(no extension)'!r}")
+    state: dict[str, Any] = {}
+    try:
+        handle = target.open("wb")
+    except OSError as exc:
+        raise InputError(f"{out}: cannot write the file ({exc.strerror})") from None
+
+    def write(chunk: pl.DataFrame) -> None:
+        if fmt == "parquet":
+            if "writer" not in state:
+                import pyarrow.parquet as pq
+
+                state["writer"] = pq.ParquetWriter(handle, chunk.to_arrow().schema)
+            state["writer"].write_table(chunk.to_arrow())
+        else:
+            chunk.write_csv(handle, separator="\t" if fmt == "tsv" else ",", include_header="header" not in state)
+            state["header"] = True
+
+    def close() -> None:
+        if "writer" in state:
+            state["writer"].close()
+        handle.close()
+
+    return write, close
+
+
+@validate_params({"source": InstanceOf(Source), "out": [None, InstanceOf((str, os.PathLike), "a file path")],
+                  "chunk_size": Interval("int", 1, None, "left", "records per chunk"),
+                  "columns": [None, InstanceOf((list, tuple), "a list of column names")],
+                  "progress": InstanceOf(bool, "True or False"), "label": InstanceOf(str, "a label")},
+                 example=lambda: {"source": scan(_example_file()), "transform": lambda chunk, start: chunk})
+def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.DataFrame | None],
+                 out: str | os.PathLike | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
+                 columns: Sequence[str] | None = None, progress: bool = True, label: str = "records") -> int:
+    """Read ``chunk_size`` records at a time in file order, transform them, write each result before the next read.
+
+    Memory holds one chunk (and what ``transform`` keeps), whatever the file's size.
+
+    Parameters
+    ----------
+    source : Source
+        From :func:`scan`.
+    transform : callable
+        ``transform(chunk, start)`` with ``chunk`` a Polars DataFrame of the
+        records ``start .. start + len(chunk) - 1`` (0-based); returns the
+        frame to write, or None.
+    out : str or path-like, optional
+        A ``.parquet`` or ``.csv`` file the transformed chunks are written to
+        in order (default: nothing is written).
+    chunk_size : int
+        Records per chunk.
+    columns : sequence of str, optional
+        The columns read (default: the source's).
+    progress : bool
+        Report progress on stderr.
+    label : str
+        Names the pass in the progress lines.
+
+    Returns
+    -------
+    int
+        The number of records read.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> sizes = []
+    >>> apply_chunks(scan(_example_file()), lambda chunk, start: sizes.append((start, chunk.height)),
+    ...              chunk_size=3, progress=False)
+    4
+    >>> sizes
+    [(0, 3), (3, 1)]
+    """
+    write, close = _writer(out) if out is not None else (None, None)
+    meter = Progress(label, enabled=progress)
+    done = 0
+    try:
+        for chunk in source.batches(chunk_size, columns):
+            result = transform(chunk, done)
+            done += chunk.height
+            if write is not None and result is not None:
+                write(result)
+            meter.update(done)
+    finally:
+        if close is not None:
+            close()
+    meter.update(done, final=True)
+    return done

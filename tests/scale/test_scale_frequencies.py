@@ -1,0 +1,95 @@
+"""The out-of-core key frequencies against the in-memory path, on files both can hold (CSV and Parquet)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rumap.errors import InputError
+from rumap.risk.cells import wildcard_frequencies
+from rumap.risk.individual import key_frequencies_with_missing
+from rumap.scale import apply_chunks, key_frequencies, scan, wildcard_join
+
+pytest.importorskip("polars")
+
+KEYS = ["age", "region", "sex", "status"]
+
+
+def record_frequencies(path, keys, weight=None, chunk_size=700):
+    """Each record's (fk, Fk) from the engine, looked up chunk by chunk in file order."""
+    result = key_frequencies(scan(path), keys, weight=weight)
+    rows = []
+    apply_chunks(scan(path), lambda chunk, start: rows.append(result.rows(chunk)), chunk_size=chunk_size,
+                 progress=False)
+    rows = np.concatenate(rows)
+    return result, result.fk[rows], result.Fk[rows]
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_record_frequencies_equal_the_in_memory_path(files, weight):
+    path, frame = files
+    result, fk, Fk = record_frequencies(path, KEYS, weight)
+    expected_fk, expected_Fk = key_frequencies_with_missing(frame, KEYS, None if weight is None else frame[weight])
+    np.testing.assert_array_equal(fk, expected_fk)
+    np.testing.assert_allclose(Fk, expected_Fk, rtol=1e-12)  # the same sums, added in another order
+    assert result.n == len(frame) and result.weighted == (weight is not None)
+    assert result.rows_with_missing == int(frame[KEYS].isna().any(axis=1).sum()) > 0
+
+
+def test_wildcard_join_equals_the_pairwise_count():
+    rng = np.random.default_rng(3)
+    codes = rng.integers(-1, 3, size=(400, 4))  # -1 missing, as key_codes gives
+    distinct, count = np.unique(codes, axis=0, return_counts=True)
+    fk, _ = wildcard_join(distinct + 1, count, count.astype(float))
+    brute = [int(((distinct == row) | (distinct < 0) | (row < 0)).all(axis=1) @ count) for row in distinct]
+    np.testing.assert_array_equal(fk, brute)
+    _, weighted = wildcard_frequencies(distinct, count.astype(float))  # one record per row, weighted by its count
+    np.testing.assert_array_equal(fk, weighted)
+
+
+def test_wide_keys_fold_past_int64(tmp_path):
+    """Twelve keys of 60 categories: the product of the radices passes 2^62, the rows still match exactly."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({f"k{j}": rng.integers(0, 60, 500) for j in range(12)})
+    frame.iloc[::7, 3] = np.nan
+    path = tmp_path / "wide.parquet"
+    frame.to_parquet(path)
+    keys = list(frame.columns)
+    _, fk, _ = record_frequencies(path, keys, chunk_size=128)
+    np.testing.assert_array_equal(fk, key_frequencies_with_missing(frame, keys)[0])
+
+
+def test_chunks_are_written_in_file_order(files, tmp_path):
+    path, frame = files
+    out = tmp_path / "out.parquet"
+    n = apply_chunks(scan(path, ["sex"]), lambda chunk, start: chunk.with_row_index("row", offset=start),
+                     out=out, chunk_size=1000, progress=False)
+    written = pd.read_parquet(out)
+    assert n == len(frame) and written["row"].tolist() == list(range(n))
+    assert written["sex"].tolist() == frame["sex"].tolist()
+
+
+def test_progress_goes_to_stderr(files, capsys):
+    path, _ = files
+    apply_chunks(scan(path), lambda chunk, start: None, chunk_size=1000, label="counting")
+    captured = capsys.readouterr()
+    assert captured.out == "" and "counting: 3,000 records" in captured.err
+
+
+def test_bad_input_is_named(files, tmp_path):
+    path, _ = files
+    with pytest.raises(InputError, match="no column 'nope'"):
+        key_frequencies(scan(path), ["nope"])
+    with pytest.raises(InputError, match="weight 'sex' must be a number >= 1"):
+        key_frequencies(scan(path), ["age"], weight="sex")
+    with pytest.raises(InputError, match="also a key"):
+        key_frequencies(scan(path), ["age", "w"], weight="w")
+    with pytest.raises(InputError, match="no such file"):
+        scan(tmp_path / "absent.parquet")
+    with pytest.raises(InputError, match="not '.xlsx'"):
+        scan(tmp_path / "absent.xlsx")
+    low = tmp_path / "low.csv"
+    low.write_text("a,w\nx,2\ny,0.5\n")
+    with pytest.raises(InputError, match="got 0.5 in row 2"):
+        key_frequencies(scan(low), ["a"], weight="w")

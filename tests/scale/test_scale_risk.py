@@ -1,0 +1,49 @@
+"""Out-of-core individual, household and global risk, k-anonymity and l-diversity against rumap.risk.individual."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rumap.errors import InputError
+from rumap.risk import individual as memory
+from rumap.scale import individual_risk, scan
+
+pytest.importorskip("polars")
+
+KEYS = ["age", "region", "sex", "status"]
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_totals_and_records_equal_the_in_memory_path(files, weight, tmp_path):
+    path, frame = files
+    out = tmp_path / "records.parquet"
+    result = individual_risk(scan(path), KEYS, weight=weight, household="hh", k=3, sensitive="income", out=out,
+                             chunk_size=700, progress=False)
+    expected = memory.individual_risk(frame, KEYS, weight=weight, household="hh", k=3)
+    diversity = memory.l_diversity(frame, KEYS, "income")
+    records = pd.read_parquet(out)
+    np.testing.assert_array_equal(records["fk"], expected.fk)
+    np.testing.assert_allclose(records["Fk"], expected.Fk, rtol=1e-12)
+    np.testing.assert_allclose(records["risk"], expected.risk, rtol=1e-12)
+    np.testing.assert_allclose(records["household_risk"], expected.household_risk, rtol=1e-12)
+    np.testing.assert_array_equal(records["l_diversity"], diversity)
+    assert result.n == expected.n and result.k_anonymity_violations == expected.k_anonymity_violations
+    assert result.expected_reidentifications == pytest.approx(expected.expected_reidentifications, rel=1e-12)
+    assert result.global_risk == pytest.approx(expected.global_risk, rel=1e-12)
+    assert result.household_expected_reidentifications == pytest.approx(
+        expected.household_expected_reidentifications, rel=1e-12)
+    assert result.max_risk == pytest.approx(expected.risk.max(), rel=1e-12)
+    assert result.l_diversity_min == diversity.min() and result.l_diversity_one == int((diversity == 1).sum())
+    assert result.households == frame["hh"].nunique()
+
+
+def test_a_household_missing_is_named_with_its_row(tmp_path):
+    frame = pd.DataFrame({"a": ["x", "y", "x"], "hh": [1.0, None, 2.0]})
+    path = tmp_path / "h.csv"
+    frame.to_csv(path, index=False)
+    with pytest.raises(InputError, match="household 'hh' is missing in row 2"):
+        individual_risk(scan(path), ["a"], household="hh", chunk_size=1, progress=False)
+    with pytest.raises(InputError, match="also a key"):
+        individual_risk(scan(path), ["a"], sensitive="a", progress=False)
