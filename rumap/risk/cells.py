@@ -15,7 +15,8 @@ import pandas as pd
 
 from rumap._validation import assumes_valid
 
-__all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches", "missing_patterns", "wildcard_frequencies"]
+__all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches", "missing_patterns", "wildcard_frequencies",
+           "class_wildcard_frequencies"]
 
 
 @assumes_valid
@@ -210,17 +211,49 @@ def wildcard_frequencies(codes: np.ndarray, weights: np.ndarray | None = None) -
     distinct = np.zeros(int(row.max()) + 1, dtype=np.int64)
     distinct[row[::-1]] = np.arange(n)[::-1]
     count = np.bincount(row).astype(float)
-    fk_rows, Fk_rows = _pattern_join(codes[distinct], count, np.bincount(row, weights=w))
+    fk_rows, Fk_rows = class_wildcard_frequencies(codes[distinct], count, np.bincount(row, weights=w))
     return np.rint(fk_rows[row]).astype(np.int64), Fk_rows[row]
 
 
-def _pattern_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`wildcard_frequencies` of distinct rows standing for ``count`` records of total ``weight`` each."""
+@assumes_valid
+def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: np.ndarray,
+                               looking: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wildcard_frequencies` of distinct rows, each standing for ``counts`` records of total ``weights``.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (m, p)
+        Distinct rows of key codes (-1 for missing).
+    counts : ndarray of float, shape (m,)
+        Records each row stands for.
+    weights : ndarray of float, shape (m,)
+        Their total weight.
+    looking : ndarray of bool, shape (m,), optional
+        The rows whose frequencies are wanted (default all); the others are
+        counted but get 0. The work is about ``m`` plus the patterns times the
+        rows looking, instead of the patterns times ``m``.
+
+    Returns
+    -------
+    fk : ndarray of float, shape (m,)
+    Fk : ndarray of float, shape (m,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.array([[0, 0], [0, 1], [-1, 0]])
+    >>> fk, Fk = class_wildcard_frequencies(codes, np.array([2.0, 1.0, 1.0]), np.array([20.0, 5.0, 10.0]))
+    >>> fk.tolist(), Fk.tolist()
+    ([3.0, 1.0, 3.0], [30.0, 5.0, 30.0])
+    >>> class_wildcard_frequencies(codes, np.array([2.0, 1.0, 1.0]), np.ones(3), np.array([False, True, False]))[0].tolist()
+    [0.0, 1.0, 0.0]
+    """
     n = codes.shape[0]
     masks, pattern = missing_patterns(codes)
     order = np.argsort(pattern, kind="stable")
     starts = np.searchsorted(pattern[order], np.arange(masks.shape[0] + 1))
     members = [order[starts[q]:starts[q + 1]] for q in range(masks.shape[0])]
+    seekers = members if looking is None else [rows[looking[rows]] for rows in members]
     keys = _SubsetKeys(codes)
     fk = np.zeros(n)
     Fk = np.zeros(n)
@@ -230,18 +263,23 @@ def _pattern_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
         meeting = cell_groups(shared.astype(np.int64))
         for g in range(int(meeting.max()) + 1):
             patterns = np.flatnonzero(meeting == g)
-            lookers = np.concatenate([members[p] for p in patterns]) if patterns.size > 1 else members[patterns[0]]
+            lookers = np.concatenate([seekers[p] for p in patterns]) if patterns.size > 1 else seekers[patterns[0]]
             columns = shared[patterns[0]]
-            if not columns.any():  # nothing known in common: every record of q matches
-                fk[lookers] += count[matched].sum()
-                Fk[lookers] += weight[matched].sum()
+            if lookers.size == 0:
                 continue
-            key = keys.of(columns)
-            cell = pd.factorize(np.concatenate([key[matched], key[lookers]]))[0]
+            if not columns.any():  # nothing known in common: every record of q matches
+                fk[lookers] += counts[matched].sum()
+                Fk[lookers] += weights[matched].sum()
+                continue
+            if looking is None:
+                key = keys.of(columns)
+                cell = pd.factorize(np.concatenate([key[matched], key[lookers]]))[0]
+            else:  # few rows look: number the cells of the rows involved only
+                cell = cell_groups(codes[np.concatenate([matched, lookers])][:, columns] + 1)
             size = int(cell.max()) + 1
             counted, looked = cell[:matched.size], cell[matched.size:]
-            fk[lookers] += np.bincount(counted, weights=count[matched], minlength=size)[looked]
-            Fk[lookers] += np.bincount(counted, weights=weight[matched], minlength=size)[looked]
+            fk[lookers] += np.bincount(counted, weights=counts[matched], minlength=size)[looked]
+            Fk[lookers] += np.bincount(counted, weights=weights[matched], minlength=size)[looked]
     return fk, Fk
 
 

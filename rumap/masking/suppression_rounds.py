@@ -1,0 +1,224 @@
+"""The rounds of the heuristic local suppression, on classes of records with the same key values.
+
+:func:`rumap.masking.categorical.local_suppression` reaches k-anonymity (or a
+risk threshold) by rounds: each round finds the records at risk and blanks, in
+each, the key variable that occurs most often among the record's unsafe
+combinations of key variables. Everything a round decides about a record
+depends only on its key values (known or missing), so the rounds run here on
+the distinct rows of key codes, each standing for its records, and a record
+takes its class's decision. Three things keep a round's work near the number
+of distinct rows rather than records x combinations:
+
+- the wildcard frequency ``f_k`` only grows when values are blanked (a missing
+  value matches more), so a class safe once stays safe: each round counts the
+  frequencies of the classes at risk in the last round only
+  (:func:`rumap.risk.cells.class_wildcard_frequencies` with ``looking``);
+- a cell of a combination of keys is unsafe whenever a cell of a smaller
+  combination it lies in is unsafe (its frequency can only be smaller), and
+  the records of a cell share every smaller cell: a combination's cells are
+  counted only over the classes safe in all its sub-combinations, level by
+  level (as the Apriori algorithm prunes item sets); a class's unsafe
+  combinations are all its combinations minus the safe ones;
+- cells of a combination whose codes span a small range are counted with one
+  ``bincount``, without a hash table.
+
+With households, a household variable blanked in one member is blanked in all
+(records of one class may then part ways: the classes are formed again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pandas as pd
+
+from rumap._validation import assumes_valid
+from rumap.budget import WorkBudget
+from rumap.risk.cells import cell_groups, class_wildcard_frequencies
+from rumap.risk.individual import _risk
+
+__all__ = ["suppression_rounds"]
+
+#: Most cells counted by one ``bincount`` per row of a combination (beyond, a hash table numbers them).
+_DENSE_CELLS_PER_ROW = 4
+
+
+def _collapse(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``codes`` (-1 for missing) and each row's number among them."""
+    group = cell_groups(codes + 1)
+    first = np.zeros(int(group.max()) + 1 if group.size else 0, dtype=np.int64)
+    first[group[::-1]] = np.arange(group.size)[::-1]
+    return codes[first], group
+
+
+def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each row's cell of the non-negative codes ``columns`` (each below its ``radix``), and the number of cells."""
+    cells = float(np.prod(radix.astype(float)))
+    if cells >= 2.0**62:
+        group = cell_groups(np.column_stack(columns))
+        return group, int(group.max()) + 1
+    key = columns[0].astype(np.int64)
+    for column, size in zip(columns[1:], radix[1:], strict=True):
+        key = key * int(size) + column
+    if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):  # few enough to count by the code itself
+        return key, int(cells)
+    group = pd.factorize(key)[0]
+    return group, int(group.max()) + 1
+
+
+def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshold: int,
+                   dimension: int) -> np.ndarray:
+    """For each class in ``rows``, how often each variable occurs among its unsafe combinations.
+
+    A combination is unsafe for a class when the class knows its keys and fewer
+    than ``threshold`` records share the class's values on them. Only the cells
+    of the classes in ``rows`` are counted: a combination's cells over the
+    classes lying, for every sub-combination one key smaller, in a safe cell
+    that holds a class of ``rows``.
+    """
+    m, p = codes.shape
+    known = codes >= 0
+    by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]
+    radix = np.maximum(codes.max(axis=0), 0).astype(np.int64) + 1 if m else np.ones(p, dtype=np.int64)
+    at_risk = np.zeros(m, dtype=bool)
+    at_risk[rows] = True
+    # every combination of up to `dimension` known keys that holds key j: sum over d of C(K - 1, d - 1)
+    holding = np.array([sum(comb(kk - 1, d - 1) for d in range(1, min(dimension, kk) + 1)) if kk else 0
+                        for kk in range(p + 1)], dtype=float)
+    safe_count = np.zeros((p, m), dtype=np.int16 if p < 15 else np.int32)
+    kept: dict[tuple[int, ...], np.ndarray] = {}  # a level's classes in safe cells holding a class at risk, packed
+    for d in range(1, dimension + 1):
+        level: dict[tuple[int, ...], np.ndarray] = {}
+        for columns in combinations(range(p), d):
+            if d == 1:
+                candidates = np.flatnonzero(known[:, columns[0]])
+            else:  # the records of a safe cell lie in safe cells of every sub-combination
+                bits = kept[columns[1:]].copy()
+                for j in columns[1:]:
+                    bits &= kept[tuple(c for c in columns if c != j)]
+                candidates = np.flatnonzero(np.unpackbits(bits, count=m))
+            is_kept = np.zeros(m, dtype=bool)
+            if candidates.size:
+                cell, size = _cells([by_column[j][candidates] for j in columns], radix[list(columns)])
+                holds_risk = np.zeros(size, dtype=bool)
+                holds_risk[cell[at_risk[candidates]]] = True
+                keep = holds_risk & (np.bincount(cell, weights=counts[candidates], minlength=size) >= threshold)
+                candidates = candidates[keep[cell]]
+                is_kept[candidates] = True
+                for j in columns:
+                    safe_count[j] += is_kept
+            level[columns] = np.packbits(is_kept)
+        kept = level
+    known_rows = known[rows]
+    unsafe = np.where(known_rows, holding[known_rows.sum(axis=1)][:, None], 0.0)
+    return unsafe - safe_count[:, rows].T
+
+
+@assumes_valid
+def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None, weights: np.ndarray | None,
+                       rank: np.ndarray, dimension: int, members: np.ndarray | None = None,
+                       shared: tuple[int, ...] = (), budget: WorkBudget | None = None,
+                       progress: Callable[[str], None] | None = None) -> tuple[np.ndarray, int]:
+    """Which key values the heuristic local suppression blanks, and its number of rounds.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n, p)
+        Key codes (-1 for missing), from :func:`rumap.risk.cells.key_codes`.
+    k : int or None
+        Reach ``f_k >= k`` (missing values match any category).
+    max_risk : float or None
+        Reach individual risk at most this.
+    weights : ndarray of float, shape (n,), or None
+        Sampling weights (for the individual risk).
+    rank : ndarray of float, shape (p,)
+        The keys' importance: the least important goes first among equally frequent ones.
+    dimension : int
+        Largest combination of keys searched for unsafe cells.
+    members : ndarray of int, shape (n,), optional
+        Each record's household number, with ``shared``.
+    shared : tuple of int
+        Columns blanked in a whole household when blanked in one member.
+    budget : WorkBudget, optional
+        Checked before each round: patterns of missing values x classes x keys.
+    progress : callable(str), optional
+        Told what each round did.
+
+    Returns
+    -------
+    suppressed : ndarray of bool, shape (n, p)
+    rounds : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.array([[0, 0], [0, 0], [1, 0], [1, 1], [1, 1], [0, 2]])
+    >>> suppressed, rounds = suppression_rounds(codes, 2, None, None, np.zeros(2), 2)
+    >>> suppressed.sum(axis=0).tolist(), rounds
+    ([0, 2], 2)
+    """
+    n, p = codes.shape
+    categories = codes.max(axis=0) + 1
+    threshold = max(k if k is not None else 1, 2)
+    original, row = _collapse(codes)
+    first_row = row
+    current = original.copy()
+    looking: np.ndarray | None = None  # the classes that may be at risk (all at first)
+    rounds = 0
+    while rounds <= p * n:  # each round blanks at least one value, so this ends
+        rounds += 1
+        counts = np.bincount(row, minlength=current.shape[0]).astype(float)
+        weight = counts if weights is None else np.bincount(row, weights=weights, minlength=current.shape[0])
+        if budget is not None:
+            patterns = int(cell_groups((current >= 0).astype(np.int64)).max()) + 1
+            budget.check_work(float(patterns) * current.shape[0] * p,
+                              f"{patterns} patterns of missing key values x {current.shape[0]} classes of records "
+                              f"x {p} keys")
+        fk, Fk = class_wildcard_frequencies(current, counts, weight, looking)
+        at_risk = np.zeros(current.shape[0], dtype=bool) if k is None else fk < k
+        if looking is not None:
+            at_risk &= looking
+        if max_risk is not None:
+            risk = 1.0 / np.maximum(fk, 1.0) if weights is None else _risk(np.maximum(fk, 1.0), np.maximum(Fk, fk))
+            at_risk |= risk > max_risk
+        rows = np.flatnonzero(at_risk & (current >= 0).any(axis=1))
+        if progress is not None:
+            progress(f"round {rounds}: {int(counts[rows].sum())} records in {rows.size} classes at risk "
+                     f"({current.shape[0]} classes)")
+        if rows.size == 0:
+            break
+        score = _unsafe_counts(current, counts, rows, threshold, dimension)
+        score[current[rows] < 0] = -np.inf  # already blank
+        # most frequent in the unsafe combinations; then least important; then most categories
+        choice = np.argmax(score * 1e6 - rank * 1e3 + categories / (categories.max() + 1.0), axis=1)
+        current[rows, choice] = -1
+        sources = np.arange(current.shape[0])
+        if members is not None:  # a household variable goes for the whole household
+            for j in shared:
+                blank = (current[row, j] < 0) & (original[first_row, j] >= 0)
+                spread = np.isin(members, members[blank]) & ~blank & (current[row, j] >= 0)
+                if spread.any():
+                    moved, where = np.unique(row[spread], return_inverse=True)
+                    extra = current[moved]
+                    extra[:, j] = -1
+                    row = row.copy()
+                    row[spread] = current.shape[0] + where.reshape(-1)
+                    current = np.concatenate([current, extra])
+                    sources = np.concatenate([sources, sources[moved]])
+        current, group = _collapse(current)
+        row = group[row]
+        live = np.bincount(row, minlength=current.shape[0]) > 0
+        if not live.all():  # a class whose records all left for their household's blanks
+            renumber = np.cumsum(live) - 1
+            current, row, group = current[live], renumber[row], np.where(live[group], renumber[group], -1)
+        if k is not None and max_risk is None:  # f_k never falls: only the classes at risk now can stay at risk
+            looking = np.zeros(current.shape[0], dtype=bool)
+            still = group[at_risk[sources]]
+            looking[still[still >= 0]] = True
+    suppressed = np.empty((n, p), dtype=bool)
+    for j in range(p):
+        suppressed[:, j] = (current[row, j] < 0) & (original[first_row, j] >= 0)
+    return suppressed, rounds
