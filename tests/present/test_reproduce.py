@@ -1,0 +1,166 @@
+"""For every kind of specification, the generated command and Python give what running the specification gives.
+
+Each case builds a tiny specification, runs it directly (what the page shows),
+runs the command of :func:`rumap.present.reproduce.to_command` in-process and
+executes the Python of :func:`~rumap.present.reproduce.to_python` in a fresh
+namespace, and compares the three results. A kind without a command line says
+why, and the test checks that it does.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_helpers import run_cli
+
+from rumap.io.data import read_table
+from rumap.present.release_report import release_report_json
+from rumap.present.reproduce import REPRODUCERS, NoCommandLine, command_or_reason, to_command, to_python
+from rumap.release.plan import ReleasePlan, Step
+from rumap.release.spec import ReleaseSpec
+from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
+from rumap.tables.microdata import example_microdata
+from rumap.tables.protection import TableMapSpec, TableProtectionSpec
+
+#: The specification types the cases below cover: every key of REPRODUCERS.
+COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec}
+
+
+def _command_output(spec, subcommand: str):
+    argv = shlex.split(to_command(spec))
+    assert argv[:4] == ["python", "-m", "rumap", subcommand]
+    proc = run_cli(*argv[3:])
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _python_namespace(spec) -> dict:
+    namespace: dict = {}
+    exec(to_python(spec), namespace)  # noqa: S102 - the code is generated here, from our own specification
+    return namespace
+
+
+def _assert_same_curves(curves, maps) -> None:
+    assert len(curves) == len(maps)
+    for curve, m in zip(curves, maps, strict=True):
+        values = curve["lambda2"] if "lambda2" in curve else curve["values"]
+        np.testing.assert_array_equal(np.array(values, dtype=float), m.values)
+        risk = np.array([np.inf if v is None else v for v in curve["risk"]], dtype=float)
+        np.testing.assert_array_equal(risk, m.risk)
+        np.testing.assert_array_equal(np.array(curve["utility"], dtype=float), m.utility)
+
+
+def _assert_same_maps(these, those) -> None:
+    assert len(these) == len(those)
+    for a, b in zip(these, those, strict=True):
+        np.testing.assert_array_equal(a.values, b.values)
+        np.testing.assert_array_equal(a.risk, b.risk)
+        np.testing.assert_array_equal(a.utility, b.utility)
+
+
+def test_every_kind_of_specification_is_covered():
+    assert set(REPRODUCERS) == COVERED
+
+
+def test_analytic_map():
+    spec = AnalyticSpec(n=50, sigma2=2.0, mu=1.0, p=0.9, states=("record", "maximum"), lambda2_stop=4.0,
+                        lambda2_num=5, max_risk=1.0)
+    shown = spec.run()
+    _assert_same_curves(json.loads(_command_output(spec, "analytic"))["curves"], shown.maps)
+    _assert_same_maps(_python_namespace(spec)["maps"], shown.maps)
+
+
+def test_empirical_map(tmp_path):
+    x = np.linspace(1.0, 30.0, 30) ** 1.3
+    path = tmp_path / "tiny data.csv"
+    path.write_text("v\n" + "\n".join(repr(float(v)) for v in x) + "\n")
+    spec = EmpiricalSpec(simulation={"method": "noise", "values": [0.1, 0.5], "method_options": {"relative": True},
+                                     "targets": ["max"], "knowledge": ["index"], "replicates": 3, "seed": 4},
+                         data=DataSource.of("upload", str(path), ["v"], x))
+    shown = spec.run(x)
+    _assert_same_curves(json.loads(_command_output(spec, "simulate"))["curves"], shown.maps)
+    _assert_same_maps(_python_namespace(spec)["maps"], shown.maps)
+
+
+def test_release(tmp_path):
+    frame = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0, 16.0, 3.0], "b": ["x", "y", "x", "y", "x", "x"]})
+    data = tmp_path / "in.csv"
+    data.write_bytes(frame.to_csv(index=False).encode())
+    plan = ReleasePlan((Step("rankswap", {"swap_percent": 50.0}, columns=("a",), seed=3),
+                        Step("microaggregation", {"k": 2}, columns=("a",))))
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(plan.to_json())
+    out, report = tmp_path / "out.csv", tmp_path / "report.json"
+    spec = ReleaseSpec(plan, str(data), str(out), plan_file=str(plan_file), report=str(report), replicates=None)
+    original = read_table(str(data))
+    result = spec.run(original)
+    shown, shown_report = spec.content(result), release_report_json(spec.released_report(original, result))
+    assert "--no-prediction" in to_command(spec)
+
+    _command_output(spec, "release")
+    assert out.read_bytes() == shown
+    assert report.read_text() == shown_report
+    out.unlink()
+    report.unlink()
+
+    _python_namespace(spec)
+    assert out.read_bytes() == shown
+    assert report.read_text() == shown_report
+
+
+def test_release_command_names_the_plan_file_and_the_replicates():
+    plan = ReleasePlan((Step("microaggregation", {"k": 2}, columns=("a",)),))
+    assert to_command(ReleaseSpec(plan, "data/income.csv", "income_protected.csv")) == (
+        "python -m rumap release --data data/income.csv --plan release_plan.json --out income_protected.csv "
+        "--report release_report.html")
+    assert to_command(ReleaseSpec(plan, "my data.csv", "out.parquet", report=None, replicates=20)) == (
+        "python -m rumap release --data 'my data.csv' --plan release_plan.json --out out.parquet --replicates 20")
+
+
+@pytest.fixture(scope="module")
+def microdata(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
+    path = tmp_path_factory.mktemp("micro") / "firms.csv"
+    path.write_bytes(example_microdata().to_csv(index=False).encode())
+    return path, read_table(str(path))
+
+
+def _protection(path: Path) -> TableProtectionSpec:
+    return TableProtectionSpec(str(path), "region", "size", response="turnover", rule="p-percent",
+                               rule_parameters={"p": 20.0}, protection=50.0, cost="cells")
+
+
+def test_table_protection(microdata):
+    path, frame = microdata
+    spec = _protection(path)
+    shown = spec.run(frame)
+    assert shown.primary and shown.secondary  # the case protects something
+    with pytest.raises(NoCommandLine, match="the command line protects a table file, not microdata"):
+        to_command(spec)
+    assert command_or_reason(spec) == (None, "the command line protects a table file, not microdata")
+    result = _python_namespace(spec)["result"]
+    pd.testing.assert_frame_equal(result.to_frame(), shown.to_frame())
+
+
+@pytest.mark.parametrize(("sweep", "grid", "risk"), [("rule", (5.0, 20.0), "underprotected"),
+                                                      ("protection", (5.0, 30.0), "underprotected"),
+                                                      ("base", (10.0, 50.0), "underprotected")])
+def test_table_map(microdata, sweep, grid, risk):
+    path, frame = microdata
+    spec = TableMapSpec(_protection(path), sweep, grid, risk=risk, utility="cells_kept")
+    shown = spec.run(frame)
+    assert command_or_reason(spec)[0] is None
+    _assert_same_maps([_python_namespace(spec)["m"]], [shown])
+
+
+def test_a_specification_of_another_type_is_refused():
+    from rumap.errors import InputError
+
+    with pytest.raises(InputError, match="spec"):
+        to_python("analytic")
+    with pytest.raises(InputError, match="spec"):
+        to_command(object())
