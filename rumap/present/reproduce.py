@@ -31,7 +31,13 @@ __all__ = ["REPRODUCERS", "Reproducer", "NoCommandLine", "to_command", "to_pytho
 
 
 class NoCommandLine(InputError):
-    """A specification that no ``python -m rumap`` command computes; the message says why."""
+    """A specification that no ``python -m rumap`` command computes.
+
+    Parameters
+    ----------
+    message : str
+        Why the command line cannot compute it.
+    """
 
 
 @dataclass(frozen=True)
