@@ -4,7 +4,9 @@
 :func:`to_python` a short Python script, for any specification of
 :data:`REPRODUCERS`: an analytic or an empirical map (:mod:`rumap.specs`), a
 release (:class:`rumap.release.spec.ReleaseSpec`), a table built from
-microdata and protected, or its R-U map (:mod:`rumap.tables.protection`).
+microdata and protected, or its R-U map (:mod:`rumap.tables.protection`), or
+one public function called on a data file (:class:`rumap.calls.CallSpec`,
+whose command is in :data:`CALL_COMMANDS`).
 One record per specification type says how both are written; a type the
 command line cannot run says why (:class:`NoCommandLine`), rather than giving a
 command that does something else. Numbers are written with ``repr``, so the
@@ -20,14 +22,15 @@ from pathlib import PurePath
 from typing import Any
 
 from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap.calls import CallSpec
 from rumap.errors import InputError
 from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_cli, _empirical_python
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, EmpiricalSpec
 from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
-__all__ = ["REPRODUCERS", "Reproducer", "NoCommandLine", "to_command", "to_python", "command_or_reason",
-           "command_line", "python_script"]
+__all__ = ["REPRODUCERS", "Reproducer", "NoCommandLine", "CALL_COMMANDS", "CallCommand", "to_command", "to_python",
+           "command_or_reason", "command_line", "python_script"]
 
 
 class NoCommandLine(InputError):
@@ -195,6 +198,110 @@ def _table_map_python(spec: TableMapSpec) -> str:
     return python_script({**_TABLE_IMPORTS, "rumap.maps.tables": [function]}, [*lines, "print(m.to_frame())"])
 
 
+# --- one function called on a data file ---------------------------------------------------------------------
+
+FlagWriter = Callable[[Any], tuple]
+
+
+def _flag(flag: str) -> FlagWriter:
+    """A flag given a value: absent for None or False, alone for True, a list's items joined by commas."""
+    def write(value: Any) -> tuple:
+        if value is None or value is False:
+            return ()
+        if value is True:
+            return (flag,)
+        if isinstance(value, (list, tuple)):
+            return (flag, ",".join(map(str, value)))
+        return (flag, value)
+    return write
+
+
+def _grid(flag: str, integer: bool) -> FlagWriter:
+    """A grid flag: ``START:STOP:NUM`` (``START:STOP[:STEP]`` for integers) that gives exactly the values."""
+    from rumap.present.commands import _grid_text
+
+    def write(values: Any) -> tuple:
+        text = _grid_text(list(values), integer)
+        if text is None:
+            raise NoCommandLine(f"{flag} cannot give the values {list(values)!r}: the command line takes an evenly "
+                                "spaced grid")
+        return (flag, text)
+    return write
+
+
+#: The flag of each option of a categorical map's measures.
+_MEASURE_OPTION_FLAGS = {"threshold": "--risk-threshold", "k": "--anonymity-k", "response": "--response",
+                         "pair": "--pair"}
+
+
+def _measure_options(options: Any) -> tuple:
+    return tuple(part for name, value in dict(options or {}).items()
+                 for part in _flag(_MEASURE_OPTION_FLAGS[name])(value))
+
+
+_KEYS = {"keys": _flag("--keys"), "weight": _flag("--weight")}
+_MEASURES = {"risk": _flag("--risk"), "utility": _flag("--utility"), "options": _measure_options}
+
+
+@dataclass(frozen=True)
+class CallCommand:
+    """How ``python -m rumap`` runs the function of a :class:`rumap.calls.CallSpec`.
+
+    Parameters
+    ----------
+    words : tuple of str
+        The subcommand and the flags that choose the function.
+    flags : mapping of str to callable
+        The function's argument -> its flags (value -> tuple of words).
+    """
+
+    words: tuple[str, ...]
+    flags: Mapping[str, FlagWriter]
+
+
+#: The command of each function a CallSpec may call, by dotted name; a function not here has no command.
+CALL_COMMANDS: dict[str, CallCommand] = {
+    "rumap.risk.individual.individual_risk": CallCommand(
+        ("risk", "individual"), {**_KEYS, "household": _flag("--household"), "k": _flag("--k")}),
+    "rumap.risk.suda.suda2": CallCommand(
+        ("risk", "suda"), {"keys": _flag("--keys"), "max_size": _flag("--max-size"),
+                           "dis_fraction": _flag("--dis-fraction")}),
+    "rumap.maps.categorical.suppression_map": CallCommand(
+        ("simulate", "--method", "suppress"), {**_KEYS, "ks": _grid("--k", integer=True), **_MEASURES}),
+    "rumap.maps.categorical.pram_map": CallCommand(
+        ("simulate", "--method", "pram"), {**_KEYS, "thetas": _grid("--theta", integer=False),
+                                           "replicates": _flag("--replicates"), "seed": _flag("--seed"),
+                                           **_MEASURES}),
+    "rumap.maps.categorical.banding_map": CallCommand(
+        ("simulate", "--method", "recode"), {**_KEYS, "variable": _flag("--band-variable"),
+                                             "widths": _grid("--band-width", integer=False), **_MEASURES}),
+}
+
+
+def _call_command(spec: CallSpec) -> str:
+    command = CALL_COMMANDS.get(spec.function)
+    if command is None:
+        raise NoCommandLine(f"the command line does not run {spec.name}")
+    parts: list[object] = [*command.words, "--data", spec.data]
+    for name, value in spec.arguments.items():
+        if name not in command.flags:
+            raise NoCommandLine(f"the command line has no flag for the {name} of {spec.name}")
+        parts += command.flags[name](value)
+    for line in spec.merges:
+        parts += ["--merge", line]
+    return command_line(*parts, "--json")
+
+
+def _call_python(spec: CallSpec) -> str:
+    imports = {"rumap.io.data": ["read_table"], spec.module: [spec.name]}
+    read = f"read_table({spec.data!r})"
+    if spec.merges:
+        imports.setdefault("rumap.masking.categorical", []).append("recode")
+        read = f"recode({read}, {spec.mapping()!r})"
+    arguments = "".join(f", {name}={value!r}" for name, value in spec.arguments.items())
+    return python_script(imports, [f"frame = {read}", f"result = {spec.name}(frame{arguments})"])
+
+
 #: How the code of each type of specification is written.
 REPRODUCERS: dict[type, Reproducer] = {
     AnalyticSpec: Reproducer(_analytic_python, _analytic_cli),
@@ -202,6 +309,7 @@ REPRODUCERS: dict[type, Reproducer] = {
     ReleaseSpec: Reproducer(_release_python, _release_command),
     TableProtectionSpec: Reproducer(_protection_python, no_command=NO_MICRODATA_TABLE),
     TableMapSpec: Reproducer(_table_map_python, no_command=NO_MICRODATA_TABLE),
+    CallSpec: Reproducer(_call_python, _call_command),
 }
 
 _SPEC = InstanceOf(tuple(REPRODUCERS), "a specification of rumap.present.reproduce.REPRODUCERS")
