@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 from cli_helpers import run_cli
 
+from rumap.calls import CallSpec
 from rumap.io.data import read_table
 from rumap.present.release_report import release_report_json
 from rumap.present.reproduce import REPRODUCERS, NoCommandLine, command_or_reason, to_command, to_python
@@ -28,7 +29,7 @@ from rumap.tables.microdata import example_microdata
 from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
 #: The specification types the cases below cover: every key of REPRODUCERS.
-COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec}
+COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec}
 
 
 def _command_output(spec, subcommand: str):
@@ -155,6 +156,72 @@ def test_table_map(microdata, sweep, grid, risk):
     shown = spec.run(frame)
     assert command_or_reason(spec)[0] is None
     _assert_same_maps([_python_namespace(spec)["m"]], [shown])
+
+
+@pytest.fixture(scope="module")
+def keys_file(tmp_path_factory) -> tuple[str, pd.DataFrame]:
+    rng = np.random.default_rng(1)
+    n = 40
+    frame = pd.DataFrame({"sex": rng.choice(["f", "m"], n), "region": rng.choice(["R01", "R02", "R03"], n),
+                          "age": rng.integers(18, 60, n), "w": rng.uniform(1, 5, n).round(2),
+                          "hh": np.repeat(np.arange(n // 2), 2)})
+    path = tmp_path_factory.mktemp("keys") / "keys file.csv"
+    path.write_bytes(frame.to_csv(index=False).encode())
+    return str(path), read_table(str(path))
+
+
+def _same_individual_risk(out: dict, result) -> None:
+    np.testing.assert_array_equal(np.array(out["risk"], dtype=float), result.risk)
+    np.testing.assert_array_equal(np.array(out["household_risk"], dtype=float), result.household_risk)
+    assert (out["global_risk"], out["k_anonymity_violations"]) == (result.global_risk, result.k_anonymity_violations)
+
+
+def _same_suda(out: dict, result) -> None:
+    np.testing.assert_array_equal(np.array(out["score"], dtype=float), result.score)
+    np.testing.assert_array_equal(np.array(out["dis_score"], dtype=float), result.dis_score)
+    assert (out["special_uniques"], out["dis"]) == (result.special_uniques, result.dis)
+
+
+def _same_map(out: dict, result) -> None:
+    _assert_same_curves(out["curves"], [result])
+
+
+#: A call of each function with a command, the comparison of the command's JSON with the result.
+CALLS = [
+    ("rumap.risk.individual.individual_risk", {"keys": ["sex", "region"], "weight": "w", "household": "hh", "k": 2},
+     (), _same_individual_risk),
+    ("rumap.risk.suda.suda2", {"keys": ["sex", "region", "age"], "max_size": None, "dis_fraction": 0.1}, (),
+     _same_suda),
+    ("rumap.maps.categorical.suppression_map", {"keys": ["sex", "region", "age"], "ks": [1, 2, 3], "weight": None,
+                                                "risk": None, "utility": None, "options": {}},
+     ("region: R01, R02 = R0",), _same_map),
+    ("rumap.maps.categorical.pram_map", {"keys": ["sex", "region"], "thetas": [0.5, 1.0], "replicates": 2, "seed": 3,
+                                         "weight": "w", "risk": None, "utility": "cramers_v",
+                                         "options": {"pair": ("sex", "region")}}, (), _same_map),
+    ("rumap.maps.categorical.banding_map", {"keys": ["sex", "age"], "variable": "age", "widths": [2.0, 6.0, 10.0],
+                                            "weight": None, "risk": "share_above", "utility": None,
+                                            "options": {"threshold": 0.1}}, (), _same_map),
+]
+
+
+@pytest.mark.parametrize(("function", "arguments", "merges", "same"), CALLS, ids=[c[0].rsplit(".", 1)[1] for c in CALLS])
+def test_call_of_a_function(keys_file, function, arguments, merges, same):
+    path, frame = keys_file
+    spec = CallSpec(function, path, arguments, merges=merges)
+    shown = spec.run(frame)
+    subcommand = shlex.split(to_command(spec))[3]
+    same(json.loads(_command_output(spec, subcommand)), shown)
+    np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), shown.to_dict())
+
+
+def test_a_call_the_command_line_cannot_give_says_why(keys_file):
+    path, _frame = keys_file
+    uneven = CallSpec("rumap.maps.categorical.suppression_map", path, {"keys": ["sex"], "ks": [1, 2, 5]})
+    assert command_or_reason(uneven) == (None, "--k cannot give the values [1, 2, 5]: the command line takes an "
+                                               "evenly spaced grid")
+    other = CallSpec("rumap.risk.keys.key_analysis", path, {"keys": ["sex", "region"]})
+    assert command_or_reason(other) == (None, "the command line does not run key_analysis")
+    assert "result = key_analysis(frame, keys=['sex', 'region'])" in to_python(other)
 
 
 def test_a_specification_of_another_type_is_refused():
