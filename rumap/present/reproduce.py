@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
@@ -250,14 +250,20 @@ class CallCommand:
     Parameters
     ----------
     words : tuple of str
-        The subcommand and the flags that choose the function.
+        The subcommand and the flags that choose the function (empty: no command).
     flags : mapping of str to callable
         The function's argument -> its flags (value -> tuple of words).
+    no_command : str
+        Why the command line does not run the function, when ``words`` is empty.
     """
 
-    words: tuple[str, ...]
-    flags: Mapping[str, FlagWriter]
+    words: tuple[str, ...] = ()
+    flags: Mapping[str, FlagWriter] = field(default_factory=dict)
+    no_command: str = ""
 
+
+#: Why the identity maps have no command.
+_ESTIMATE_ONLY = "the command line gives the estimate, not this map"
 
 #: The command of each function a CallSpec may call, by dotted name; a function not here has no command.
 CALL_COMMANDS: dict[str, CallCommand] = {
@@ -275,13 +281,20 @@ CALL_COMMANDS: dict[str, CallCommand] = {
     "rumap.maps.categorical.banding_map": CallCommand(
         ("simulate", "--method", "recode"), {**_KEYS, "variable": _flag("--band-variable"),
                                              "widths": _grid("--band-width", integer=False), **_MEASURES}),
+    "rumap.risk.identity.identity_risk_from_data": CallCommand(
+        ("risk", "identity"), {"key": _flag("--keys"), "N": _flag("--N"), "a": _flag("--a"),
+                               "max_risk": _flag("--max-risk"), "cells": _flag("--cells"),
+                               "method": _flag("--estimator")}),
+    "rumap.risk.identity.subsampling_map": CallCommand(no_command=_ESTIMATE_ONLY),
+    "rumap.risk.identity.recoding_map": CallCommand(no_command=_ESTIMATE_ONLY),
 }
 
 
 def _call_command(spec: CallSpec) -> str:
     command = CALL_COMMANDS.get(spec.function)
-    if command is None:
-        raise NoCommandLine(f"the command line does not run {spec.name}")
+    if command is None or not command.words:
+        raise NoCommandLine(command.no_command if command is not None and command.no_command
+                            else f"the command line does not run {spec.name}")
     parts: list[object] = [*command.words, "--data", spec.data]
     for name, value in spec.arguments.items():
         if name not in command.flags:

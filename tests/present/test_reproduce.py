@@ -186,6 +186,10 @@ def _same_map(out: dict, result) -> None:
     _assert_same_curves(out["curves"], [result])
 
 
+def _same_identity(out: dict, result) -> None:
+    assert out == json.loads(json.dumps(result.to_dict()))
+
+
 #: A call of each function with a command, the comparison of the command's JSON with the result.
 CALLS = [
     ("rumap.risk.individual.individual_risk", {"keys": ["sex", "region"], "weight": "w", "household": "hh", "k": 2},
@@ -201,6 +205,8 @@ CALLS = [
     ("rumap.maps.categorical.banding_map", {"keys": ["sex", "age"], "variable": "age", "widths": [2.0, 6.0, 10.0],
                                             "weight": None, "risk": "share_above", "utility": None,
                                             "options": {"threshold": 0.1}}, (), _same_map),
+    ("rumap.risk.identity.identity_risk_from_data", {"key": ["sex", "region", "age"], "N": 1000.0, "a": 50.0,
+                                                     "max_risk": 0.01, "method": "ml"}, (), _same_identity),
 ]
 
 
@@ -212,6 +218,18 @@ def test_call_of_a_function(keys_file, function, arguments, merges, same):
     subcommand = shlex.split(to_command(spec))[3]
     same(json.loads(_command_output(spec, subcommand)), shown)
     np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), shown.to_dict())
+
+
+@pytest.mark.parametrize(("function", "arguments"), [
+    ("rumap.risk.identity.subsampling_map", {"key": ["sex", "region"], "N": 1000.0, "a": 50.0,
+                                             "fractions": [0.01, 0.04], "method": "ml"}),
+    ("rumap.risk.identity.recoding_map", {"key": ["sex", "age"], "variable": "age", "widths": [1.0, 5.0],
+                                          "N": 1000.0, "a": 50.0, "method": "ml"})])
+def test_call_without_a_command(keys_file, function, arguments):
+    path, frame = keys_file
+    spec = CallSpec(function, path, arguments)
+    assert command_or_reason(spec) == (None, "the command line gives the estimate, not this map")
+    np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), spec.run(frame).to_dict())
 
 
 def test_a_call_the_command_line_cannot_give_says_why(keys_file):
