@@ -54,6 +54,11 @@ class CallSpec:
     merges : sequence of str
         Recodings ``VAR: A, B = NEW`` applied to the table first
         (:func:`rumap.masking.categorical.recode`).
+    column : str, optional
+        The function takes this numeric column's values instead of the table
+        (:func:`rumap.io.data.numeric_column`) ...
+    records : int, optional
+        ... its first ``records`` values (None: all).
     source : str
         The data's name in messages (not part of the reproduce code).
 
@@ -70,6 +75,8 @@ class CallSpec:
     data: str
     arguments: Mapping[str, Any] = field(default_factory=dict)
     merges: tuple[str, ...] = ()
+    column: str | None = None
+    records: int | None = None
     source: str = "the data"
 
     def __post_init__(self) -> None:
@@ -79,6 +86,9 @@ class CallSpec:
             raise InputError(f"{self.function} has no parameter {unknown[0]!r}")
         object.__setattr__(self, "arguments", dict(self.arguments))
         object.__setattr__(self, "merges", tuple(self.merges))
+        if self.records is not None and (self.column is None or isinstance(self.records, bool)
+                                         or not isinstance(self.records, int) or self.records < 1):
+            raise InputError(f"records must be a whole number >= 1 of a column's values, got {self.records!r}")
         if self.merges:
             from rumap.masking.categorical import parse_merges
 
@@ -100,16 +110,20 @@ class CallSpec:
 
         return parse_merges(list(self.merges)) if self.merges else {}
 
-    def table(self, frame: pd.DataFrame) -> pd.DataFrame:
-        """The table the function is given: ``frame`` recoded."""
+    def table(self, frame: pd.DataFrame) -> Any:
+        """What the function is given: ``frame`` recoded, or the values of its column."""
+        if self.column is not None:
+            from rumap.io.data import numeric_column
+
+            return numeric_column(frame, self.column, source=self.source)[: self.records]
         if not self.merges:
             return frame
         from rumap.masking.categorical import recode
 
         return recode(frame, self.mapping(), source=self.source)
 
-    def apply(self, table: pd.DataFrame) -> Any:
-        """The function's result on ``table``, already recoded (:meth:`table`)."""
+    def apply(self, table: Any) -> Any:
+        """The function's result on ``table``, already recoded or read as a column (:meth:`table`)."""
         function = _resolve(self.function)
         extra = {"source": self.source} if "source" in inspect.signature(function).parameters else {}
         return function(table, **self.arguments, **extra)
@@ -121,4 +135,4 @@ class CallSpec:
     def to_dict(self) -> dict[str, Any]:
         """The specification as plain data."""
         return {"function": self.function, "data": self.data, "arguments": dict(self.arguments),
-                "merges": list(self.merges)}
+                "merges": list(self.merges), "column": self.column, "records": self.records}

@@ -216,6 +216,11 @@ def _flag(flag: str) -> FlagWriter:
     return write
 
 
+def _repeated(flag: str) -> FlagWriter:
+    """A flag given once per item of a list."""
+    return lambda values: tuple(part for value in values for part in (flag, value))
+
+
 def _grid(flag: str, integer: bool) -> FlagWriter:
     """A grid flag: ``START:STOP:NUM`` (``START:STOP[:STEP]`` for integers) that gives exactly the values."""
     from rumap.present.commands import _grid_text
@@ -255,11 +260,14 @@ class CallCommand:
         The function's argument -> its flags (value -> tuple of words).
     no_command : str
         Why the command line does not run the function, when ``words`` is empty.
+    column_flags : tuple of str, optional
+        The flags of a specification's ``column`` and ``records``.
     """
 
     words: tuple[str, ...] = ()
     flags: Mapping[str, FlagWriter] = field(default_factory=dict)
     no_command: str = ""
+    column_flags: tuple[str, str] | None = None
 
 
 #: Why the identity maps have no command.
@@ -287,6 +295,11 @@ CALL_COMMANDS: dict[str, CallCommand] = {
                                "method": _flag("--estimator")}),
     "rumap.risk.identity.subsampling_map": CallCommand(no_command=_ESTIMATE_ONLY),
     "rumap.risk.identity.recoding_map": CallCommand(no_command=_ESTIMATE_ONLY),
+    "rumap.databases.audit.audit_queries": CallCommand(
+        ("query", "audit"), {"queries": _repeated("--query"), "protection": _flag("--protection")},
+        column_flags=("--value", "--records")),
+    "rumap.tables.granularity.granularity_analysis": CallCommand(
+        no_command="python -m rumap table granularity takes one table; the procedure is in Python"),
 }
 
 
@@ -296,6 +309,11 @@ def _call_command(spec: CallSpec) -> str:
         raise NoCommandLine(command.no_command if command is not None and command.no_command
                             else f"the command line does not run {spec.name}")
     parts: list[object] = [*command.words, "--data", spec.data]
+    if spec.column is not None:
+        if command.column_flags is None:
+            raise NoCommandLine(f"the command line's {spec.name} reads a table, not a column")
+        parts += [command.column_flags[0], spec.column]
+        parts += [] if spec.records is None else [command.column_flags[1], spec.records]
     for name, value in spec.arguments.items():
         if name not in command.flags:
             raise NoCommandLine(f"the command line has no flag for the {name} of {spec.name}")
@@ -307,12 +325,16 @@ def _call_command(spec: CallSpec) -> str:
 
 def _call_python(spec: CallSpec) -> str:
     imports = {"rumap.io.data": ["read_table"], spec.module: [spec.name]}
-    read = f"read_table({spec.data!r})"
+    read, given = f"read_table({spec.data!r})", "frame"
     if spec.merges:
         imports.setdefault("rumap.masking.categorical", []).append("recode")
         read = f"recode({read}, {spec.mapping()!r})"
+    if spec.column is not None:
+        imports["rumap.io.data"].append("numeric_column")
+        read, given = f"numeric_column({read}, {spec.column!r})", "values"
+        read += "" if spec.records is None else f"[:{spec.records}]"
     arguments = "".join(f", {name}={value!r}" for name, value in spec.arguments.items())
-    return python_script(imports, [f"frame = {read}", f"result = {spec.name}(frame{arguments})"])
+    return python_script(imports, [f"{given} = {read}", f"result = {spec.name}({given}{arguments})"])
 
 
 #: How the code of each type of specification is written.

@@ -220,6 +220,16 @@ def test_call_of_a_function(keys_file, function, arguments, merges, same):
     np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), shown.to_dict())
 
 
+def test_call_on_a_column(keys_file):
+    path, frame = keys_file
+    spec = CallSpec("rumap.databases.audit.audit_queries", path, {"queries": ["SUM:1,2,3", "SUM:1,2", "MEAN:4-9"],
+                                                                  "protection": 5.0}, column="w", records=12)
+    shown = spec.run(frame)
+    assert not all(d.answered for d in shown.decisions)  # the case refuses a query
+    assert json.loads(_command_output(spec, "query")) == json.loads(json.dumps(shown.to_dict()))
+    np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), shown.to_dict())
+
+
 @pytest.mark.parametrize(("function", "arguments"), [
     ("rumap.risk.identity.subsampling_map", {"key": ["sex", "region"], "N": 1000.0, "a": 50.0,
                                              "fractions": [0.01, 0.04], "method": "ml"}),
@@ -230,6 +240,17 @@ def test_call_without_a_command(keys_file, function, arguments):
     spec = CallSpec(function, path, arguments)
     assert command_or_reason(spec) == (None, "the command line gives the estimate, not this map")
     np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), spec.run(frame).to_dict())
+
+
+def test_granularity_has_no_command(keys_file):
+    path, frame = keys_file
+    spec = CallSpec("rumap.tables.granularity.granularity_analysis", path, {"keys": ["sex", "region", "age"],
+                                                                            "threshold": 50.0})
+    assert command_or_reason(spec)[1] == "python -m rumap table granularity takes one table; the procedure is in Python"
+    shown = spec.run(frame)
+    result = _python_namespace(spec)["result"]
+    pd.testing.assert_frame_equal(result.tables, shown.tables)
+    pd.testing.assert_frame_equal(result.unit_cells, shown.unit_cells)
 
 
 def test_a_call_the_command_line_cannot_give_says_why(keys_file):
