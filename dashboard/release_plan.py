@@ -13,7 +13,6 @@ the session and leave only by download.
 from __future__ import annotations
 
 import math
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -24,13 +23,14 @@ import streamlit as st
 
 from dashboard import state
 from rumap.errors import InputError
-from rumap.io.data import BUNDLED_DATA, WRITERS, table_bytes
+from rumap.io.data import BUNDLED_DATA, WRITERS
 from rumap.present.commands import shown_path
 from rumap.present.plotting import PARAMETER_SYMBOLS
-from rumap.release.apply import ReleaseResult, apply_plan
+from rumap.release.apply import ReleaseResult
 from rumap.release.from_map import KEY_MAP_STEPS, TABLE_SWEEPS, step_from_key_map, step_from_spec, table_steps
 from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import ReleaseReport, release_report
+from rumap.release.spec import ReleaseSpec
 from rumap.specs import Analysis, EmpiricalSpec
 
 PLAN = "rumap_release_plan"
@@ -369,7 +369,7 @@ def after_each_step(frame: pd.DataFrame, result: ReleaseResult) -> pd.DataFrame:
 
 
 def release(frame: pd.DataFrame, source: str, plan: ReleasePlan, out_name: str, replicates: int | None = 50) -> Release:
-    """Apply the plan to the data as ``python -m rumap release`` does, in memory.
+    """Apply the plan to the data as ``python -m rumap release`` does, in memory (:class:`~rumap.release.spec.ReleaseSpec`).
 
     Parameters
     ----------
@@ -388,10 +388,10 @@ def release(frame: pd.DataFrame, source: str, plan: ReleasePlan, out_name: str, 
     -------
     Release
     """
-    result = apply_plan(frame, plan, source=source, between=out_name)
-    report = release_report(frame, result, replicates=replicates)
-    return Release(plan, out_name, result, report, after_each_step(frame, result),
-                   table_bytes(result.data, out_name))
+    spec = ReleaseSpec(plan, source, out_name, replicates=replicates)
+    result = spec.run(frame)
+    return Release(plan, out_name, result, spec.released_report(frame, result), after_each_step(frame, result),
+                   spec.content(result))
 
 
 def cached_release(digest: str, frame: pd.DataFrame, source: str, plan: ReleasePlan, out_name: str) -> Release:
@@ -415,21 +415,3 @@ def cached_release(digest: str, frame: pd.DataFrame, source: str, plan: ReleaseP
     done = release(frame, source, plan, out_name)
     st.session_state[RELEASED] = (key, done)
     return done
-
-
-def command(data_name: str, out_name: str) -> str:
-    """The ``python -m rumap release`` command that gives the same protected file from the downloaded plan.
-
-    Parameters
-    ----------
-    data_name : str
-        The data file's name.
-    out_name : str
-        The protected file's name.
-
-    Returns
-    -------
-    str
-    """
-    return ("python -m rumap release --data " + shlex.quote(data_name) + " --plan release_plan.json --out "
-            + shlex.quote(out_name) + " --report release_report.html")

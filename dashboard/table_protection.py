@@ -11,7 +11,6 @@ Every user-supplied name is shown through :func:`dashboard.markdown.plain`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,13 +18,12 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state
-from dashboard.code import script
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
 from dashboard.table_download import marked_download
-from dashboard.widgets import keep_controls, number, plot, remembered, reproduce_code, selectbox
+from dashboard.widgets import keep_controls, number, plot, remembered, reproduce, selectbox
 from rumap.fingerprint import bytes_digest, cache_key
 from rumap.io.data import numeric_column_names
 from rumap.maps.tables import (
@@ -33,16 +31,15 @@ from rumap.maps.tables import (
     TABLE_UTILITIES,
     default_rounding_base,
     meeting_requirement,
-    protection_map,
-    rounding_base_map,
-    rule_map,
 )
 from rumap.present.plotting import ru_map_figure
+from rumap.present.reproduce import to_python
+from rumap.release.from_map import TABLE_SWEEPS
 from rumap.tables.controlled_rounding import controlled_round
-from rumap.tables.microdata import table_from_microdata
+from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 from rumap.tables.published import TOTAL_LABEL, code_order
 from rumap.tables.rules import RULES
-from rumap.tables.secondary import COSTS, suppress_secondary
+from rumap.tables.secondary import COSTS
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 NONE = "(none)"
@@ -59,27 +56,6 @@ PROTECTION_GRID = [5.0, 10.0, 20.0, 40.0]
 SWEEPS = ["rule parameter", "protection level", "rounding base"]
 #: Seconds given to each suppression of the map.
 MAP_TIME_LIMIT = 5.0
-
-
-@dataclass(frozen=True)
-class TableSettings:
-    """What the user chose: variables, rule, protection and cost."""
-
-    rows: str
-    columns: str | None
-    layers: str | None
-    layer: str | None
-    response: str | None
-    shadow: str | None
-    rule: str
-    params: dict = field(default_factory=dict)
-    protection: float = 10.0
-    cost: str = "value"
-
-    def table_arguments(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`table_from_microdata` besides the frame."""
-        return {"rows": self.rows, "columns": self.columns, "layers": self.layers, "response": self.response,
-                "shadow": self.shadow}
 
 
 def _digest(frame: pd.DataFrame) -> str:
@@ -110,7 +86,7 @@ def _optional(label: str, options: list[str], key: str, default: str | None, non
     return None if chosen == none else chosen
 
 
-def settings_block(file: PageFile, layer_labels: Any = None) -> TableSettings:
+def settings_block(file: PageFile, layer_labels: Any = None) -> TableProtectionSpec:
     """The spanning variables, response, shadow, rule and its parameters, protection level and cost.
 
     Parameters
@@ -122,7 +98,8 @@ def settings_block(file: PageFile, layer_labels: Any = None) -> TableSettings:
 
     Returns
     -------
-    TableSettings
+    TableProtectionSpec
+        The protection of the table built from ``file``.
     """
     columns = [str(c) for c in file.frame.columns]
     numeric = numeric_column_names(file.frame)
@@ -159,7 +136,7 @@ def settings_block(file: PageFile, layer_labels: Any = None) -> TableSettings:
                                   help="each primary must lie in an interval at least P% of its value wide "
                                        "on each side"))
         cost = selectbox("cost of a suppression", list(COSTS), "micro_cost", "value")
-    return TableSettings(rows, cols, layers, layer, response, shadow, rule, params, protection, cost)
+    return TableProtectionSpec(file.path, rows, cols, layers, layer, response, shadow, rule, params, protection, cost)
 
 
 def _status_frame(result, row_labels, column_labels, statuses: bool) -> pd.DataFrame:
@@ -191,67 +168,6 @@ def _number(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
 
 
-def protection_code(file: PageFile, s: TableSettings) -> str:
-    """The Python that builds the table and protects it.
-
-    Parameters
-    ----------
-    file : PageFile
-    s : TableSettings
-
-    Returns
-    -------
-    str
-    """
-    arguments = ", ".join(f"{k}={v!r}" for k, v in s.table_arguments().items() if v is not None)
-    params = ", ".join(f"{k}={v!r}" for k, v in s.params.items())
-    return script({"rumap.io.data": ["read_table"], "rumap.tables.microdata": ["table_from_microdata"],
-                   "rumap.tables.secondary": ["suppress_secondary"]},
-                  [f"frame = read_table({file.path!r})", f"table = table_from_microdata(frame, {arguments})",
-                   f"primary = table.primary({s.rule!r}, {s.layer!r}, {params})",
-                   f"result = suppress_secondary(table.published({s.layer!r}), primary, protection={s.protection!r}, "
-                   f"cost={s.cost!r})", "print(result.to_frame())"])
-
-
-def map_code(file: PageFile, s: TableSettings, sweep: str, grid: list[float], risk: str, utility: str) -> str:
-    """The Python of the table's R-U map.
-
-    Parameters
-    ----------
-    file : PageFile
-    s : TableSettings
-    sweep : str
-        One of :data:`SWEEPS`.
-    grid : list of float
-    risk, utility : str
-
-    Returns
-    -------
-    str
-    """
-    arguments = ", ".join(f"{k}={v!r}" for k, v in s.table_arguments().items() if v is not None)
-    lines = [f"frame = read_table({file.path!r})", f"table = table_from_microdata(frame, {arguments})"]
-    common = f"risk={risk!r}, utility={utility!r}"
-    if sweep == SWEEPS[0]:
-        swept = next(iter(RULES[s.rule].parameters))
-        fixed = {k: v for k, v in s.params.items() if k != swept}
-        lines.append(f"m = rule_map(table, {s.rule!r}, {grid!r}, rule_parameters={fixed!r}, layer={s.layer!r}, "
-                     f"protection={s.protection!r}, cost={s.cost!r}, {common}, time_limit={MAP_TIME_LIMIT!r})")
-    elif sweep == SWEEPS[1]:
-        params = ", ".join(f"{k}={v!r}" for k, v in s.params.items())
-        lines += [f"primary = table.primary({s.rule!r}, {s.layer!r}, {params})",
-                  f"m = protection_map(table.published({s.layer!r}), primary, {grid!r}, cost={s.cost!r}, {common}, "
-                  f"time_limit={MAP_TIME_LIMIT!r}, required={s.protection!r})"]
-    else:
-        params = ", ".join(f"{k}={v!r}" for k, v in s.params.items())
-        lines += [f"primary = table.primary({s.rule!r}, {s.layer!r}, {params})",
-                  f"m = rounding_base_map(table.published({s.layer!r}), {grid!r}, primary=primary, "
-                  f"protection={s.protection!r}, {common})"]
-    lines.append("print(m.to_frame())")
-    return script({"rumap.io.data": ["read_table"], "rumap.tables.microdata": ["table_from_microdata"],
-                   "rumap.maps.tables": ["rule_map", "protection_map", "rounding_base_map"]}, lines)
-
-
 def _rounding_grid(published) -> list[float]:
     """Powers of 10 from 10 up to the largest cell's order of magnitude (at most six bases)."""
     largest = float(np.nanmax(published.cells)) if published.cells.size else 1.0
@@ -280,13 +196,13 @@ def requirement_statement(ru, sweep: str) -> None:
                    + ", ".join(f"{v:g}" for v in ru.values) + f") leaves {need}.")
 
 
-def map_block(file: PageFile, s: TableSettings, table, primary: list) -> None:
+def map_block(file: PageFile, s: TableProtectionSpec, table, primary: list) -> None:
     """The table's R-U map over the chosen parameter, drawn on demand and kept like other maps.
 
     Parameters
     ----------
     file : PageFile
-    s : TableSettings
+    s : TableProtectionSpec
     table : MicrodataTable
     primary : list of (str, str)
     """
@@ -301,41 +217,27 @@ def map_block(file: PageFile, s: TableSettings, table, primary: list) -> None:
         utility = selectbox("U", list(TABLE_UTILITIES), "micro_utility", "total_kept")
     if not remembered(st.checkbox, "draw the R-U map (one protection per value)", "micro_draw_map", False):
         return
-    published = table.published(s.layer)
     if sweep == SWEEPS[0]:
         grid = RULE_GRIDS[next(iter(RULES[s.rule].parameters))]
     elif sweep == SWEEPS[1]:
         grid = PROTECTION_GRID
     else:
-        grid = _rounding_grid(published)
+        grid = _rounding_grid(table.published(s.layer))
     if sweep != SWEEPS[0] and sweep != SWEEPS[2] and not primary:
         st.info("No cell is sensitive under this rule: there is nothing to protect.")
         return
-    settings = {**s.table_arguments(), "layer": s.layer, "rule": s.rule, "params": s.params,
+    spec = TableMapSpec(s, dict(zip(SWEEPS, TABLE_SWEEPS, strict=True))[sweep], grid, risk, utility, MAP_TIME_LIMIT)
+    settings = {**s.table_arguments(), "layer": s.layer, "rule": s.rule, "params": dict(s.rule_parameters),
                 "protection": s.protection, "cost": s.cost, "sweep": sweep, "grid": grid, "risk": risk,
                 "utility": utility}
-
-    def compute():
-        if sweep == SWEEPS[0]:
-            swept = next(iter(RULES[s.rule].parameters))
-            fixed = {k: v for k, v in s.params.items() if k != swept}
-            return rule_map(table, s.rule, grid, rule_parameters=fixed, layer=s.layer, protection=s.protection,
-                            cost=s.cost, risk=risk, utility=utility, time_limit=MAP_TIME_LIMIT)
-        if sweep == SWEEPS[1]:
-            return protection_map(published, primary, grid, cost=s.cost, risk=risk, utility=utility,
-                                  time_limit=MAP_TIME_LIMIT, required=s.protection)
-        return rounding_base_map(published, grid, primary=primary, protection=s.protection, risk=risk,
-                                 utility=utility)
-
-    ru = cached(file.frame, "table map", settings, compute)
+    ru = cached(file.frame, "table map", settings, lambda: spec.map(table))
     plot(ru_map_figure([ru]), key="tables_micro_map")
     requirement_statement(ru, sweep)
     st.dataframe(ru.to_frame(), hide_index=True, width="stretch")
-    python = map_code(file, s, sweep, grid, risk, utility)
-    reproduce_code(python, no_command="the command line protects a table file, not microdata", key="tables_micro_map")
-    spec = PageMapSpec(page="tables", label=f"{sweep} map, {file.name}: {s.rule}",
-                       settings={"file": file.name, **settings}, python=python)
-    keep_controls(page_analysis([ru], spec), "tables_micro")
+    reproduce(spec, what="this map", command_caption="Command line:", key="tables_micro_map")
+    kept = PageMapSpec(page="tables", label=f"{sweep} map, {file.name}: {s.rule}",
+                       settings={"file": file.name, **settings}, python=to_python(spec))
+    keep_controls(page_analysis([ru], kept), "tables_micro")
 
 
 def microdata_section() -> None:
@@ -356,8 +258,8 @@ def microdata_section() -> None:
 
     s = settings_block(file, layer_labels)
     table = cached(file.frame, "table", s.table_arguments(),
-                   lambda: table_from_microdata(file.frame, **s.table_arguments()))
-    primary = table.primary(s.rule, s.layer, **s.params)
+                   lambda: s.table(file.frame))
+    primary = s.primary(table)
     published = table.published(s.layer)
     st.markdown(f"**{len(primary)}** of {published.cells.size} cells sensitive under the {plain(s.rule)} rule"
                 + (f" (layer {plain(s.layer)})" if s.layer is not None else "") + ".")
@@ -368,7 +270,7 @@ def microdata_section() -> None:
         settings = {**s.table_arguments(), "layer": s.layer, "primary": [list(p) for p in primary],
                     "protection": s.protection, "cost": s.cost}
         result = cached(file.frame, "suppression", settings,
-                        lambda: suppress_secondary(published, primary, protection=s.protection, cost=s.cost))
+                        lambda: s.protect(table))
         a, b, c = st.columns(3)
         a.metric("primary cells", len(result.primary))
         b.metric("secondary cells", len(result.secondary))
@@ -385,8 +287,7 @@ def microdata_section() -> None:
             st.warning("Some primaries are not protected at this level: " +
                        ", ".join(f"{plain(r)} / {plain(c)}" for (r, c), ok in
                                  zip(result.primary, result.protected, strict=True) if not ok))
-        reproduce_code(protection_code(file, s), what="this protection",
-                       no_command="the command line protects a table file, not microdata", key="tables_micro_protection")
+        reproduce(s, what="this protection", command_caption="Command line:", key="tables_micro_protection")
     if remembered(st.checkbox, "controlled rounding instead", "micro_round", False):
         scale = default_rounding_base(published)
         if st.session_state.get("micro_base_scale") != scale:  # a new table: start from its own scale

@@ -22,9 +22,9 @@ from dashboard.markdown import plain, plain_list
 from rumap import PARAMETERS
 from rumap.errors import InputError
 from rumap.fingerprint import config_digest
-from rumap.present.commands import cli_command, python_call
 from rumap.present.figures import PLOTLY_CONFIG
 from rumap.present.numbers import distinct_digits
+from rumap.present.reproduce import to_command, to_python
 from rumap.specs import Analysis
 
 T = TypeVar("T")
@@ -367,20 +367,28 @@ def reproduce_code(python: str, command: str | None = None, what: str = "this ma
         st.code(python, language="python")
 
 
-def reproduce(spec, key: str) -> None:
-    """The reproduce panel of a map made from a specification of :mod:`rumap.specs`.
+def reproduce(spec, key: str, what: str = "this map", command_caption: str = "Command line (prints JSON):") -> None:
+    """The reproduce panel of a result made from a specification of :data:`rumap.present.reproduce.REPRODUCERS`.
+
+    The command and the Python are generated from the specification
+    (:func:`rumap.present.reproduce.to_command`, :func:`~rumap.present.reproduce.to_python`);
+    a specification the command line cannot run shows why.
 
     Parameters
     ----------
-    spec : AnalyticSpec or EmpiricalSpec
+    spec : a specification of :data:`rumap.present.reproduce.REPRODUCERS`
     key : str
         Names the panel on its page (see :func:`reproduce_code`).
+    what : str
+        What is reproduced, for the panel's title.
+    command_caption : str
+        The caption above the command.
     """
     try:
-        command, reason = cli_command(spec), ""
+        command, reason = to_command(spec), ""
     except (InputError, ImportError) as exc:
         command, reason = None, str(exc)
-    reproduce_code(python_call(spec), command, no_command=reason, command_caption="Command line (prints JSON):",
+    reproduce_code(to_python(spec), command, what=what, no_command=reason, command_caption=command_caption,
                    key=key)
 
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from dashboard import state
-from dashboard.code import command, script
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
@@ -31,12 +31,13 @@ from dashboard.widgets import (
     number,
     plot,
     remembered,
-    reproduce_code,
+    reproduce,
     selectbox,
 )
 from rumap import PARAMETERS
+from rumap.calls import CallSpec
 from rumap.fingerprint import bytes_digest, cache_key
-from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, banding_map, pram_map, suppression_map
+from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.masking.categorical import (
     MAX_LISTED_PRAM_CATEGORIES,
     parse_merges,
@@ -46,9 +47,10 @@ from rumap.masking.categorical import (
 )
 from rumap.present.plotting import ru_map_figure
 from rumap.present.report import csv_text
-from rumap.risk.individual import individual_risk, l_diversity
+from rumap.present.reproduce import command_or_reason, to_python
+from rumap.risk.individual import l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
-from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE, suda2
+from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
 
 EXAMPLE = "survey (synthetic, households and weights)"
 DEFAULT_KEYS = ("age_band", "sex", "region", "marital", "occupation")
@@ -150,22 +152,6 @@ class Measures:
     utility: str | None
     options: dict
 
-    def flags(self) -> tuple:
-        """The command line's flags for these measures."""
-        out: tuple = ()
-        if self.risk is not None:
-            out += ("--risk", self.risk)
-        if self.utility is not None:
-            out += ("--utility", self.utility)
-        names = {"threshold": "--risk-threshold", "k": "--anonymity-k", "response": "--response"}
-        for name, value in self.options.items():
-            out += (("--pair", ",".join(value)) if name == "pair" else (names[name], value))
-        return out
-
-    def arguments(self) -> str:
-        """The Python call's keyword arguments for these measures."""
-        return f"risk={self.risk!r}, utility={self.utility!r}, options={self.options!r}"
-
 
 def measures_block(frame: pd.DataFrame, s: Settings) -> Measures:
     """The R and U of the maps, and the option each needs.
@@ -231,20 +217,9 @@ def merge_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def _merge_flags(s: Settings) -> tuple[str, ...]:
-    """``--merge VAR:A,B=NEW`` per recoding line applied before measuring."""
-    return tuple(part for line in s.merges for part in ("--merge", line))
-
-
-def _read_lines(file: File, s: Settings) -> list[str]:
-    """The Python lines that read the file and apply the recoding, leaving ``frame``."""
-    if not s.merges:
-        return [f"frame = read_table({file.path!r})"]
-    return [f"frame = recode(read_table({file.path!r}), {parse_merges(s.merges)!r})"]
-
-
-def _read_imports(s: Settings) -> dict[str, list[str]]:
-    return {"rumap.io.data": ["read_table"], **({"rumap.masking.categorical": ["recode"]} if s.merges else {})}
+def _call(file: File, s: Settings, function: str, **arguments) -> CallSpec:
+    """``function`` of the (recoded) file with these arguments: what a block computes and its reproduce code."""
+    return CallSpec(function, file.path, arguments, merges=s.merges, source=file.name)
 
 
 def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
@@ -256,7 +231,9 @@ def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
     s : Settings
     frame : DataFrame
     """
-    result = individual_risk(frame, list(s.keys), weight=s.weight, household=s.household, k=s.k, source=file.name)
+    spec = _call(file, s, "rumap.risk.individual.individual_risk", keys=list(s.keys), weight=s.weight,
+                 household=s.household, k=s.k)
+    result = spec.apply(frame)
     cols = st.columns(5)
     cols[0].metric("records", f"{result.n:,}")
     cols[1].metric("expected re-identifications", f"{result.expected_reidentifications:.2f}")
@@ -275,14 +252,7 @@ def measures(file: File, s: Settings, frame: pd.DataFrame) -> None:
         table = pd.concat([frame[list(s.keys)].reset_index(drop=True), result.to_frame()], axis=1)
         st.download_button("Download the per-record risk (CSV)", csv_text(table), file_name="rumap_record_risk.csv",
                            mime="text/csv", on_click="ignore", key="cat_risk_download")
-    cli = command("risk", "individual", "--data", file.path, "--keys", ",".join(s.keys),
-                  *_weight_flag(s), *(("--household", s.household) if s.household else ()),
-                  "--k", s.k, *_merge_flags(s), "--json")
-    python = script({**_read_imports(s), "rumap.risk.individual": ["individual_risk"]},
-                    [*_read_lines(file, s),
-                     f"result = individual_risk(frame, {list(s.keys)!r}, weight={s.weight!r}, "
-                     f"household={s.household!r}, k={s.k})"])
-    reproduce_code(python, cli, what="these figures", key="categorical_measures")
+    reproduce(spec, what="these figures", command_caption="Command line:", key="categorical_measures")
 
 
 def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
@@ -309,11 +279,12 @@ def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
                  hide_index=True)
 
 
-def _keep(file: File, s: Settings, ru, label: str, settings: dict, python: str, key: str, cli: str) -> None:
+def _keep(file: File, s: Settings, ru, label: str, settings: dict, call: CallSpec, key: str) -> None:
     spec = PageMapSpec(page="categorical", label=f"{label}, {file.name}: {' x '.join(s.keys)}",
                        settings={"data": file.path, "keys": list(s.keys), **settings,
-                                 **({"merges": list(s.merges)} if s.merges else {})}, python=python, command=cli)
-    reproduce_code(python, cli, command_caption="Command line (prints the curve as JSON):", key=f"categorical_{key}")
+                                 **({"merges": list(s.merges)} if s.merges else {})}, python=to_python(call),
+                       command=command_or_reason(call)[0])
+    reproduce(call, command_caption="Command line (prints the curve as JSON):", key=f"categorical_{key}")
     keep_controls(page_analysis([ru], spec), key)
 
 
@@ -334,23 +305,13 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     """
     top = int(number("k", "largest k", "cat_k_max", 5))
     ks = list(range(1, top + 1))
+    call = _call(file, s, "rumap.maps.categorical.suppression_map", keys=list(s.keys), ks=ks, weight=s.weight,
+                 risk=m.risk, utility=m.utility, options=m.options)
     ru = cached(frame, "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
-                lambda: suppression_map(frame, list(s.keys), ks, weight=s.weight, source=file.name, risk=m.risk,
-                                        utility=m.utility, options=m.options))
+                lambda: call.apply(frame))
     _show_map(ru, "cat_suppression_chart", "Each point suppresses key values (mu-Argus's rule) until the file is "
               "k-anonymous.")
-    cli = command("simulate", "--data", file.path, "--method", "suppress", "--keys", ",".join(s.keys), "--k",
-                  f"1:{top}", *_weight_flag(s), *m.flags(), *_merge_flags(s), "--json")
-    python = script({**_read_imports(s), "rumap.maps.categorical": ["suppression_map"]},
-                    [*_read_lines(file, s),
-                     f"ru = suppression_map(frame, {list(s.keys)!r}, {ks!r}, weight={s.weight!r}, {m.arguments()})"])
-    _keep(file, s, ru, "local suppression", {"ks": ks, "weight": s.weight, **_measured(m)}, python,
-          "cat_suppression", cli)
-
-
-def _weight_flag(s: Settings) -> tuple[str, ...]:
-    """``--weight W`` when the file has sampling weights."""
-    return ("--weight", s.weight) if s.weight else ()
+    _keep(file, s, ru, "local suppression", {"ks": ks, "weight": s.weight, **_measured(m)}, call, "cat_suppression")
 
 
 def _show_map(ru, key: str, what: str, after: str = "") -> None:
@@ -371,11 +332,12 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     m : Measures
     """
     replicates = int(number("replicates", "replicates", "cat_replicates", 10))
-    thetas = [0.2, 0.4, 0.6, 0.8, 1.0]
+    thetas = np.linspace(0.2, 1.0, 5).tolist()  # the command line's 0.2:1:5
+    call = _call(file, s, "rumap.maps.categorical.pram_map", keys=list(s.keys), thetas=thetas, replicates=replicates,
+                 seed=0, weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
     ru = cached(frame, "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
                                 "weight": s.weight},
-                lambda: pram_map(frame, list(s.keys), thetas, replicates=replicates, seed=0, source=file.name,
-                                 risk=m.risk, utility=m.utility, options=m.options, weight=s.weight))
+                lambda: call.apply(frame))
     _show_map(ru, "cat_pram_chart", "Invariant PRAM keeps each key value with probability theta, else redraws it "
               "from the variable's distribution.", " Bands: 95% over the replicates.")
     with st.expander("Transition matrices"):
@@ -391,15 +353,8 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
         else:
             matrix = pram_matrix(counts.to_numpy(dtype=float), theta)
             st.dataframe(pd.DataFrame(matrix, index=counts.index, columns=counts.index).round(4), width="stretch")
-    cli = command("simulate", "--data", file.path, "--method", "pram", "--keys", ",".join(s.keys), "--theta",
-                  "0.2:1:5", "--replicates", replicates, "--seed", 0, *_weight_flag(s),
-                  *m.flags(), *_merge_flags(s), "--json")
-    python = script({**_read_imports(s), "rumap.maps.categorical": ["pram_map"]},
-                    [*_read_lines(file, s),
-                     f"ru = pram_map(frame, {list(s.keys)!r}, {thetas!r}, replicates={replicates}, seed=0, "
-                     f"weight={s.weight!r}, {m.arguments()})"])
-    _keep(file, s, ru, "PRAM", {"thetas": thetas, "replicates": replicates, "seed": 0, **_measured(m)}, python,
-          "cat_pram", cli)
+    _keep(file, s, ru, "PRAM", {"thetas": thetas, "replicates": replicates, "seed": 0, **_measured(m)}, call,
+          "cat_pram")
 
 
 def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
@@ -418,19 +373,13 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
         return
     variable = remembered(st.selectbox, "numeric key to band", "cat_band_variable", numeric[0], options=numeric)
     widths = [2.0, 4.0, 6.0, 8.0, 10.0]
+    call = _call(file, s, "rumap.maps.categorical.banding_map", keys=list(s.keys), variable=variable, widths=widths,
+                 weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
     ru = cached(frame, "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
-                lambda: banding_map(frame, list(s.keys), variable, widths, weight=s.weight, source=file.name,
-                                    risk=m.risk, utility=m.utility, options=m.options))
+                lambda: call.apply(frame))
     _show_map(ru, "cat_banding_chart", f"Global recoding of {plain(variable)} into bands.")
-    cli = command("simulate", "--data", file.path, "--method", "recode", "--keys", ",".join(s.keys),
-                  "--band-variable", variable, "--band-width", "2:10:5",
-                  *_weight_flag(s), *m.flags(), *_merge_flags(s), "--json")
-    python = script({**_read_imports(s), "rumap.maps.categorical": ["banding_map"]},
-                    [*_read_lines(file, s),
-                     f"ru = banding_map(frame, {list(s.keys)!r}, {variable!r}, {widths!r}, weight={s.weight!r}, "
-                     f"{m.arguments()})"])
-    _keep(file, s, ru, f"banding {variable}", {"variable": variable, "widths": widths, **_measured(m)}, python,
-          "cat_banding", cli)
+    _keep(file, s, ru, f"banding {variable}", {"variable": variable, "widths": widths, **_measured(m)}, call,
+          "cat_banding")
 
 
 def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
@@ -451,8 +400,9 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     with right:
         fraction = float(number("dis_fraction", "sampling fraction (DIS)", "cat_suda_fraction", DEFAULT_DIS_FRACTION,
                                 format="%.4f"))
+    call = _call(file, s, "rumap.risk.suda.suda2", keys=list(s.keys), max_size=size, dis_fraction=fraction)
     result = cached(frame, "suda", {"keys": list(s.keys), "max_size": size, "dis_fraction": fraction},
-                    lambda: suda2(frame, list(s.keys), max_size=size, dis_fraction=fraction, source=file.name))
+                    lambda: call.apply(frame))
     cols = st.columns(4)
     cols[0].metric("special uniques", f"{result.special_uniques:,}")
     cols[1].metric("sample uniques", f"{result.sample_uniques:,}")
@@ -467,13 +417,7 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     left.dataframe(table.sort_values(["score", "record"], ascending=[False, True]).head(200), hide_index=True,
                    width="stretch")
     right.dataframe(result.variable_msus, hide_index=True, width="stretch")
-    cli = command("risk", "suda", "--data", file.path, "--keys", ",".join(s.keys),
-                  *(("--max-size", size) if size != DEFAULT_MAX_SIZE else ()), "--dis-fraction", fraction,
-                  *_merge_flags(s), "--json")
-    python = script({**_read_imports(s), "rumap.risk.suda": ["suda2"]},
-                    [*_read_lines(file, s),
-                     f"result = suda2(frame, {list(s.keys)!r}, max_size={size!r}, dis_fraction={fraction})"])
-    reproduce_code(python, cli, what="these scores", key="categorical_scores")
+    reproduce(call, what="these scores", command_caption="Command line:", key="categorical_scores")
 
 
 st.title("Categorical key variables: individual risk and its protection")

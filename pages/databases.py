@@ -29,10 +29,11 @@ from dashboard.widgets import (
     number,
     plot,
     remembered,
+    reproduce,
     reproduce_code,
     selectbox,
 )
-from rumap.databases.audit import audit_queries
+from rumap.calls import CallSpec
 from rumap.databases.camouflage import answer_queries, camouflage_vectors
 from rumap.databases.intervals import implied_ranges
 from rumap.databases.queries import parse_queries, queries_from_text
@@ -40,7 +41,7 @@ from rumap.errors import InputError
 from rumap.io.data import numeric_column, numeric_column_names
 from rumap.maps.databases import audit_map, camouflage_map
 from rumap.present.plotting import ru_map_figure
-from rumap.tables.granularity import granularity, granularity_analysis
+from rumap.tables.granularity import granularity
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 DEFAULT_VALUE = "income"
@@ -152,20 +153,16 @@ def audit_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
     queries = typed_queries("databases_audit_queries", AUDIT_QUERIES)
     exact_only = remembered(st.checkbox, "refuse exact disclosure only (protection 0)", "databases_exact_only", False)
     protection = 0.0 if exact_only else s.protection
-    log = audit_queries(values, queries, protection=protection)
+    call = CallSpec("rumap.databases.audit.audit_queries", file.path, {"queries": queries, "protection": protection},
+                    column=s.value, records=s.records, source=file.name)
+    log = call.apply(values)
     cols = st.columns(2)
     cols[0].metric("queries answered", f"{log.answered} of {len(log.decisions)}")
     cols[1].metric("queries refused", f"{len(log.decisions) - log.answered}")
     st.dataframe(log.to_frame(), hide_index=True)
     st.markdown("**What the answered queries imply** about each record (values known to be non-negative).")
     st.dataframe(log.records_frame(), hide_index=True)
-    python = script({"rumap.io.data": ["read_table", "numeric_column"], "rumap.databases.audit": ["audit_queries"]},
-                    [f"values = numeric_column(read_table({file.path!r}), {s.value!r})[:{s.records}]",
-                     f"log = audit_queries(values, {queries!r}, protection={protection!r})",
-                     "print(log.to_frame())"])
-    cli = command("query", "audit", "--data", file.path, "--value", s.value, "--records", s.records,
-                  *[part for q in queries for part in ("--query", q)], "--protection", protection)
-    reproduce_code(python, cli, what="this audit", key="databases_audit")
+    reproduce(call, what="this audit", command_caption="Command line:", key="databases_audit")
 
 
 def parse_levels(text: str) -> list[float]:
@@ -246,7 +243,9 @@ def granularity_tab(file: PageFile) -> None:
     if len(keys) < 2:
         st.info("Choose at least two key variables.")
         return
-    result = granularity_analysis(file.frame, keys, threshold=threshold, source=file.name)
+    call = CallSpec("rumap.tables.granularity.granularity_analysis", file.path, {"keys": keys, "threshold": threshold},
+                    source=file.name)
+    result = call.run(file.frame)
     unsafe = int((~result.tables["safe"]).sum())
     st.metric("tables with a hyper-row at or above the threshold", f"{unsafe} of {len(result.tables)}")
     st.dataframe(result.tables, hide_index=True)
@@ -259,13 +258,7 @@ def granularity_tab(file: PageFile) -> None:
     cells = file.frame[variables].dropna().astype(str).value_counts(sort=False).rename("count").reset_index()
     table = granularity(cells, threshold=threshold)
     st.dataframe(table.to_frame(), hide_index=True)
-    python = script({"rumap.io.data": ["read_table"], "rumap.tables.granularity": ["granularity_analysis"]},
-                    [f"frame = read_table({file.path!r})",
-                     f"result = granularity_analysis(frame, {keys!r}, threshold={threshold!r})",
-                     "print(result.to_frame())"])
-    reproduce_code(python, what="this analysis",
-                   no_command="python -m rumap table granularity takes one table; the procedure is in Python",
-                   key="databases_granularity")
+    reproduce(call, what="this analysis", key="databases_granularity")
     st.caption(f"Keys: {', '.join(plain(k) for k in keys)}.")
 
 

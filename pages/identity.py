@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard.code import command, script
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain, plain_list
 from dashboard.pagemaps import PageMapSpec, page_analysis
@@ -29,18 +28,14 @@ from dashboard.widgets import (
     number,
     plot,
     remembered,
-    reproduce_code,
+    reproduce,
     selectbox,
 )
+from rumap.calls import CallSpec
 from rumap.errors import InputError
 from rumap.present.plotting import ru_map_figure
-from rumap.risk.identity import (
-    IdentityResult,
-    identity_risk_from_data,
-    multiple_investigators_risk,
-    recoding_map,
-    subsampling_map,
-)
+from rumap.present.reproduce import to_python
+from rumap.risk.identity import IdentityResult, multiple_investigators_risk
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
 
 EXAMPLE = "persons (synthetic, categorical keys)"
@@ -118,80 +113,25 @@ def parse_widths(text: str) -> list[float]:
     return sorted(set(widths))
 
 
-def _estimate_lines(sample: Sample, s: Settings) -> list[str]:
-    return [f"frame = read_table({sample.path!r})",
-            f"result = identity_risk_from_data(frame, {list(s.key)!r}, {s.population!r}, {s.acquaintances!r}, "
-            f"max_risk={s.bound!r}, method={s.estimator!r}, source={sample.name!r})"]
+def _call(sample: Sample, function: str, **arguments) -> CallSpec:
+    """``function`` of the sample with these arguments: what the page computes and its reproduce code."""
+    return CallSpec(f"rumap.risk.identity.{function}", sample.path, arguments, source=sample.name)
 
 
-def estimate_code(sample: Sample, s: Settings, investigators: int) -> tuple[str, str]:
-    """The Python and the command line of the estimate (and of the risk of several investigators).
-
-    Parameters
-    ----------
-    sample : Sample
-    s : Settings
-    investigators : int
-
-    Returns
-    -------
-    python, command : str
-    """
-    python = script({"rumap.io.data": ["read_table"],
-                     "rumap.risk.identity": ["identity_risk_from_data", "multiple_investigators_risk"]},
-                    [*_estimate_lines(sample, s),
-                     "print(result.sample_uniques, result.population_uniques, result.risk, result.f_max)",
-                     f"risk_m = multiple_investigators_risk(result.f, {min(s.acquaintances, s.population)!r}, "
-                     f"result.f_u, {s.population!r}, {investigators})",
-                     "print(risk_m)"])
-    cli = command("risk", "identity", "--data", sample.path, "--keys", ",".join(s.key), "--N", s.population,
-                  "--a", s.acquaintances, "--max-risk", s.bound, "--estimator", s.estimator)
-    return python, cli
-
-
-def subsampling_code(sample: Sample, s: Settings, f: float) -> str:
-    """The Python of the subsampling map.
+def estimate_call(sample: Sample, s: Settings) -> CallSpec:
+    """The estimate of population uniques and of the risk.
 
     Parameters
     ----------
     sample : Sample
     s : Settings
-    f : float
-        The sample fraction of the whole file.
 
     Returns
     -------
-    str
+    CallSpec
     """
-    return script({"numpy as np": [], "rumap.io.data": ["read_table"], "rumap.risk.identity": ["subsampling_map"]},
-                  [f"frame = read_table({sample.path!r})",
-                   f"fractions = np.linspace({f!r} / {SUBSAMPLING_POINTS}, {f!r}, {SUBSAMPLING_POINTS})",
-                   f"ru = subsampling_map(frame, {list(s.key)!r}, {s.population!r}, {s.acquaintances!r}, fractions, "
-                   f"method={s.estimator!r}, source={sample.name!r})",
-                   "print(ru.to_frame())"])
-
-
-def recoding_code(sample: Sample, s: Settings, variable: str, widths: list[float]) -> str:
-    """The Python of the global-recoding map.
-
-    Parameters
-    ----------
-    sample : Sample
-    s : Settings
-    variable : str
-        The key variable recoded into bands.
-    widths : list of float
-        The band widths.
-
-    Returns
-    -------
-    str
-    """
-    return script({"rumap.io.data": ["read_table"], "rumap.risk.identity": ["recoding_map"]},
-                  [f"frame = read_table({sample.path!r})",
-                   f"ru = recoding_map(frame, {list(s.key)!r}, {variable!r}, {widths!r}, {s.population!r}, "
-                   f"{s.acquaintances!r}, method={s.estimator!r}, source={sample.name!r})",
-                   "print(ru.to_frame())"])
+    return _call(sample, "identity_risk_from_data", key=list(s.key), N=s.population, a=s.acquaintances,
+                 max_risk=s.bound, method=s.estimator)
 
 
 def show_estimate(sample: Sample, s: Settings, result: IdentityResult) -> None:
@@ -250,18 +190,18 @@ def subsampling_tab(sample: Sample, s: Settings, result: IdentityResult) -> None
     result : IdentityResult
     """
     fractions = np.linspace(result.f / SUBSAMPLING_POINTS, result.f, SUBSAMPLING_POINTS)
-    ru = subsampling_map(sample.frame, list(s.key), s.population, s.acquaintances, fractions, method=s.estimator,
-                         source=sample.name)
+    call = _call(sample, "subsampling_map", key=list(s.key), N=s.population, a=s.acquaintances,
+                 fractions=fractions.tolist(), method=s.estimator)
+    ru = call.run(sample.frame)
     plot(ru_map_figure([ru], max_risk=s.bound), key="identity_subsampling_chart")
     st.caption("Parameter: the released sample fraction f. Utility: precision of an estimated mean "
                "relative to the whole file, (n'/n)(1 - f)/(1 - f').")
     st.dataframe(ru.to_frame(), hide_index=True)
-    python = subsampling_code(sample, s, result.f)
-    reproduce_code(python, no_command="the command line gives the estimate, not this map", key="identity_subsampling")
+    reproduce(call, key="identity_subsampling")
     spec = PageMapSpec(page="identity", label=f"subsampling, {sample.name}: {' x '.join(s.key)}",
                        settings={"data": sample.path, "key": list(s.key), "N": s.population, "a": s.acquaintances,
                                  "estimator": s.estimator, "fractions": fractions},
-                       python=python, max_risk=s.bound)
+                       python=to_python(call), max_risk=s.bound)
     keep_controls(page_analysis([ru], spec), "identity_subsampling")
 
 
@@ -280,19 +220,19 @@ def recoding_tab(sample: Sample, s: Settings, result: IdentityResult) -> None:
         return
     variable = selectbox("variable to recode into bands", numeric_keys, "identity_variable", numeric_keys[0])
     widths = parse_widths(remembered(st.text_input, "band widths", "identity_widths", "1, 2, 5, 10, 20"))
-    ru = recoding_map(sample.frame, list(s.key), variable, widths, s.population, s.acquaintances,
-                      method=s.estimator, source=sample.name)
+    call = _call(sample, "recoding_map", key=list(s.key), variable=variable, widths=widths, N=s.population,
+                 a=s.acquaintances, method=s.estimator)
+    ru = call.run(sample.frame)
     plot(ru_map_figure([ru], max_risk=s.bound), key="identity_recoding_chart")
     st.caption(f"Parameter: the width of the bands of {plain(variable)}. Utility: share of the variance of "
                f"{plain(variable)} kept by the bands (1 - SSE/SST).")
     table = ru.to_frame().assign(sample_uniques=ru.config["sample_uniques"], cells=ru.config["cells"])
     st.dataframe(table, hide_index=True)
-    python = recoding_code(sample, s, variable, widths)
-    reproduce_code(python, no_command="the command line gives the estimate, not this map", key="identity_recoding")
+    reproduce(call, key="identity_recoding")
     spec = PageMapSpec(page="identity", label=f"recoding {variable}, {sample.name}: {' x '.join(s.key)}",
                        settings={"data": sample.path, "key": list(s.key), "N": s.population, "a": s.acquaintances,
                                  "estimator": s.estimator, "variable": variable, "widths": widths},
-                       python=python, max_risk=s.bound)
+                       python=to_python(call), max_risk=s.bound)
     keep_controls(page_analysis([ru], spec), "identity_recoding")
 
 
@@ -312,11 +252,11 @@ with errors_shown():
     if not settings.key:
         st.info("Choose at least one key variable.")
         st.stop()
-    estimate = identity_risk_from_data(sample.frame, list(settings.key), settings.population, settings.acquaintances,
-                                       max_risk=settings.bound, method=settings.estimator, source=sample.name)
+    estimated = estimate_call(sample, settings)
+    estimate = estimated.run(sample.frame)
     show_estimate(sample, settings, estimate)
-    count = investigators_block(settings, estimate)
-    reproduce_code(*estimate_code(sample, settings, count), what="this estimate", key="identity_estimate")
+    investigators_block(settings, estimate)
+    reproduce(estimated, what="this estimate", key="identity_estimate")
     subsampling, recoding = st.tabs(["Subsampling map", "Global recoding map"])
     with subsampling, errors_shown():
         subsampling_tab(sample, settings, estimate)

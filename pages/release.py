@@ -9,7 +9,9 @@ from dashboard.markdown import plain
 from dashboard.widgets import errors_shown, table
 from rumap.fingerprint import bytes_digest
 from rumap.present.release_report import release_report_html, release_report_json
+from rumap.present.reproduce import to_command
 from rumap.release.plan import ReleasePlan
+from rumap.release.spec import ReleaseSpec
 
 st.title("Release")
 st.caption("The steps applied from the maps, in order, applied to this session's data as "
@@ -95,4 +97,4 @@ with errors_shown():
     st.caption(f"{rows_out} rows, {columns_out} column{'s' if columns_out != 1 else ''}; SHA-256 of the file "
                f"{bytes_digest(done.content)}.")
     st.caption("The same file from the command line, with the downloaded plan and the data file:")
-    st.code(release_plan.command(file_name, out_name), language="bash", wrap_lines=True)
+    st.code(to_command(ReleaseSpec(plan, file_name, out_name)), language="bash", wrap_lines=True)

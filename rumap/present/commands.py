@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -210,14 +209,12 @@ def _empirical_python(spec: EmpiricalSpec) -> str:
     ])
 
 
-_CLI: dict[type, Callable] = {AnalyticSpec: _analytic_cli, EmpiricalSpec: _empirical_cli}
-_PYTHON: dict[type, Callable] = {AnalyticSpec: _analytic_python, EmpiricalSpec: _empirical_python}
-
-
 @validate_params({"spec": InstanceOf((AnalyticSpec, EmpiricalSpec), "an AnalyticSpec or EmpiricalSpec")},
                  example=lambda: {"spec": AnalyticSpec(n=200, sigma2=1.0, states=("record",))})
 def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
     """The ``python -m rumap ...`` command that computes the same maps (JSON output).
+
+    The map specifications' case of :func:`rumap.present.reproduce.to_command`.
 
     Parameters
     ----------
@@ -227,10 +224,9 @@ def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
     -------
     str
     """
-    try:
-        return _CLI[type(spec)](spec)
-    except KeyError:
-        raise InputError(f"no command line for {type(spec).__name__}") from None
+    from rumap.present.reproduce import to_command
+
+    return to_command(spec)
 
 
 @validate_params({"spec": InstanceOf((AnalyticSpec, EmpiricalSpec), "an AnalyticSpec or EmpiricalSpec")},
@@ -238,6 +234,8 @@ def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
 def python_call(spec: AnalyticSpec | EmpiricalSpec) -> str:
     """A Python script that computes the same maps (``maps`` is the list of RUMap).
 
+    The map specifications' case of :func:`rumap.present.reproduce.to_python`.
+
     Parameters
     ----------
     spec : AnalyticSpec or EmpiricalSpec
@@ -246,7 +244,6 @@ def python_call(spec: AnalyticSpec | EmpiricalSpec) -> str:
     -------
     str
     """
-    try:
-        return _PYTHON[type(spec)](spec)
-    except KeyError:
-        raise InputError(f"no Python call for {type(spec).__name__}") from None
+    from rumap.present.reproduce import to_python
+
+    return to_python(spec)

@@ -1,0 +1,430 @@
+"""The command line and the Python call that reproduce a result, generated from its specification.
+
+:func:`to_command` gives the ``python -m rumap ...`` command and
+:func:`to_python` a short Python script, for any specification of
+:data:`REPRODUCERS`: an analytic or an empirical map (:mod:`rumap.specs`), a
+release (:class:`rumap.release.spec.ReleaseSpec`), a table built from
+microdata and protected, or its R-U map (:mod:`rumap.tables.protection`), or
+one public function called on a data file (:class:`rumap.calls.CallSpec`,
+whose command is in :data:`CALL_COMMANDS`).
+One record per specification type says how both are written; a type the
+command line cannot run says why (:class:`NoCommandLine`), rather than giving a
+command that does something else. Numbers are written with ``repr``, so the
+code gives exactly the inputs the specification holds.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap.calls import CallSpec
+from rumap.errors import InputError
+from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_cli, _empirical_python
+from rumap.release.spec import ReleaseSpec
+from rumap.specs import AnalyticSpec, EmpiricalSpec
+from rumap.tables.protection import TableMapSpec, TableProtectionSpec
+
+__all__ = ["REPRODUCERS", "Reproducer", "NoCommandLine", "CALL_COMMANDS", "CallCommand", "to_command", "to_python",
+           "command_or_reason", "command_line", "python_script"]
+
+
+class NoCommandLine(InputError):
+    """A specification that no ``python -m rumap`` command computes.
+
+    Parameters
+    ----------
+    message : str
+        Why the command line cannot compute it.
+    """
+
+
+@dataclass(frozen=True)
+class Reproducer:
+    """How the code reproducing one type of specification is written.
+
+    Parameters
+    ----------
+    python : callable
+        spec -> the Python script.
+    command : callable, optional
+        spec -> the ``python -m rumap`` command (None: the command line cannot run it).
+    no_command : str
+        Why there is no command, when ``command`` is None.
+    """
+
+    python: Callable[[Any], str]
+    command: Callable[[Any], str] | None = None
+    no_command: str = ""
+
+
+def _number(value: object) -> str:
+    if isinstance(value, float):
+        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
+    return str(value)
+
+
+@assumes_valid
+def command_line(*parts: object) -> str:
+    """A ``python -m rumap`` command line, each part quoted for the shell.
+
+    Parameters
+    ----------
+    *parts
+        The subcommand, flags and values (a whole float is written without ``.0``, another with ``repr``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> command_line("table", "dominance-flaw", "--n", 2, "--k", 0.75, "--file", "my data.csv")
+    "python -m rumap table dominance-flaw --n 2 --k 0.75 --file 'my data.csv'"
+    """
+    return shlex.join(["python", "-m", "rumap", *(_number(p) for p in parts)])
+
+
+@validate_params({"imports": InstanceOf(Mapping, "a mapping of module to names"),
+                  "lines": InstanceOf(Sequence, "a list of statements")},
+                 example=lambda: {"imports": {"numpy as np": []}, "lines": ["x = np.zeros(2)"]})
+def python_script(imports: Mapping[str, Sequence[str]], lines: Sequence[str]) -> str:
+    """A Python script: its imports (module -> names) then its lines.
+
+    Parameters
+    ----------
+    imports : mapping of str to sequence of str
+        ``{"rumap.io.data": ["read_table"]}`` gives ``from rumap.io.data import read_table``;
+        a module with no names is imported as a whole.
+    lines : sequence of str
+        The statements.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(python_script({"numpy as np": [], "rumap.io.data": ["read_table"]}, ["x = np.zeros(2)"]))
+    import numpy as np
+    from rumap.io.data import read_table
+    <BLANKLINE>
+    x = np.zeros(2)
+    """
+    head = [f"import {module}" if not names else f"from {module} import {', '.join(sorted(set(names)))}"
+            for module, names in sorted(imports.items())]
+    return "\n".join([*head, "", *lines])
+
+
+# --- a release ------------------------------------------------------------------------------------------------
+
+def _release_command(spec: ReleaseSpec) -> str:
+    from rumap.cli.release import DEFAULT_REPLICATES
+
+    parts: list[object] = ["release", "--data", spec.data, "--plan", spec.plan_file, "--out", spec.out]
+    if spec.report is not None:
+        parts += ["--report", spec.report]
+    if spec.replicates is None:
+        parts.append("--no-prediction")
+    elif spec.replicates != DEFAULT_REPLICATES:
+        parts += ["--replicates", spec.replicates]
+    return command_line(*parts)
+
+
+def _release_python(spec: ReleaseSpec) -> str:
+    imports: dict[str, list[str]] = {"pathlib": ["Path"], "rumap.io.data": ["read_table", "table_bytes"],
+                                     "rumap.release.apply": ["apply_plan"], "rumap.release.plan": ["read_plan"]}
+    lines = [f"frame = read_table({spec.data!r})", f"plan = read_plan(Path({spec.plan_file!r}).read_bytes())",
+             f"result = apply_plan(frame, plan, source={spec.data!r}, between={PurePath(spec.out).name!r})",
+             f"Path({spec.out!r}).write_bytes(table_bytes(result.data, {spec.out!r}))"]
+    if spec.report is not None:
+        as_json = PurePath(spec.report).suffix.lower() == ".json"
+        writer = "release_report_json" if as_json else "release_report_html"
+        imports["rumap.release.report"] = ["release_report"]
+        imports["rumap.present.release_report"] = [writer]
+        lines += [f"report = release_report(frame, result, replicates={spec.replicates!r})",
+                  f"Path({spec.report!r}).write_text({writer}(report), encoding='utf-8')"]
+    return python_script(imports, lines)
+
+
+# --- a table built from microdata, protected, and its map --------------------------------------------------------
+
+#: Why the command line does not reproduce a table built from microdata.
+NO_MICRODATA_TABLE = "the command line protects a table file, not microdata"
+
+
+def _table_lines(spec: TableProtectionSpec) -> list[str]:
+    arguments = ", ".join(f"{k}={v!r}" for k, v in spec.table_arguments().items() if v is not None)
+    parameters = ", ".join(f"{k}={v!r}" for k, v in spec.rule_parameters.items())
+    return [f"frame = read_table({spec.data!r})", f"table = table_from_microdata(frame, {arguments})",
+            f"primary = table.primary({spec.rule!r}, {spec.layer!r}, {parameters})"]
+
+
+_TABLE_IMPORTS = {"rumap.io.data": ["read_table"], "rumap.tables.microdata": ["table_from_microdata"]}
+
+
+def _protection_python(spec: TableProtectionSpec) -> str:
+    return python_script({**_TABLE_IMPORTS, "rumap.tables.secondary": ["suppress_secondary"]},
+                         [*_table_lines(spec),
+                          f"result = suppress_secondary(table.published({spec.layer!r}), primary, "
+                          f"protection={spec.protection!r}, cost={spec.cost!r})", "print(result.to_frame())"])
+
+
+def _table_map_python(spec: TableMapSpec) -> str:
+    from rumap.tables.rules import RULES
+
+    s, grid = spec.protection, list(spec.grid)
+    measures = f"risk={spec.risk!r}, utility={spec.utility!r}"
+    lines = _table_lines(s)
+    if spec.sweep == "rule":
+        swept = next(iter(RULES[s.rule].parameters))
+        fixed = {k: v for k, v in s.rule_parameters.items() if k != swept}
+        function = "rule_map"
+        lines = [*lines[:2], f"m = rule_map(table, {s.rule!r}, {grid!r}, rule_parameters={fixed!r}, "
+                             f"layer={s.layer!r}, protection={s.protection!r}, cost={s.cost!r}, {measures}, "
+                             f"time_limit={spec.time_limit!r})"]
+    elif spec.sweep == "protection":
+        function = "protection_map"
+        lines.append(f"m = protection_map(table.published({s.layer!r}), primary, {grid!r}, cost={s.cost!r}, "
+                     f"{measures}, time_limit={spec.time_limit!r}, required={s.protection!r})")
+    else:
+        function = "rounding_base_map"
+        lines.append(f"m = rounding_base_map(table.published({s.layer!r}), {grid!r}, primary=primary, "
+                     f"protection={s.protection!r}, {measures})")
+    return python_script({**_TABLE_IMPORTS, "rumap.maps.tables": [function]}, [*lines, "print(m.to_frame())"])
+
+
+# --- one function called on a data file ---------------------------------------------------------------------
+
+FlagWriter = Callable[[Any], tuple]
+
+
+def _flag(flag: str) -> FlagWriter:
+    """A flag given a value: absent for None or False, alone for True, a list's items joined by commas."""
+    def write(value: Any) -> tuple:
+        if value is None or value is False:
+            return ()
+        if value is True:
+            return (flag,)
+        if isinstance(value, (list, tuple)):
+            return (flag, ",".join(map(str, value)))
+        return (flag, value)
+    return write
+
+
+def _repeated(flag: str) -> FlagWriter:
+    """A flag given once per item of a list."""
+    return lambda values: tuple(part for value in values for part in (flag, value))
+
+
+def _grid(flag: str, integer: bool) -> FlagWriter:
+    """A grid flag: ``START:STOP:NUM`` (``START:STOP[:STEP]`` for integers) that gives exactly the values."""
+    from rumap.present.commands import _grid_text
+
+    def write(values: Any) -> tuple:
+        text = _grid_text(list(values), integer)
+        if text is None:
+            raise NoCommandLine(f"{flag} cannot give the values {list(values)!r}: the command line takes an evenly "
+                                "spaced grid")
+        return (flag, text)
+    return write
+
+
+#: The flag of each option of a categorical map's measures.
+_MEASURE_OPTION_FLAGS = {"threshold": "--risk-threshold", "k": "--anonymity-k", "response": "--response",
+                         "pair": "--pair"}
+
+
+def _measure_options(options: Any) -> tuple:
+    return tuple(part for name, value in dict(options or {}).items()
+                 for part in _flag(_MEASURE_OPTION_FLAGS[name])(value))
+
+
+_KEYS = {"keys": _flag("--keys"), "weight": _flag("--weight")}
+_MEASURES = {"risk": _flag("--risk"), "utility": _flag("--utility"), "options": _measure_options}
+
+
+@dataclass(frozen=True)
+class CallCommand:
+    """How ``python -m rumap`` runs the function of a :class:`rumap.calls.CallSpec`.
+
+    Parameters
+    ----------
+    words : tuple of str
+        The subcommand and the flags that choose the function (empty: no command).
+    flags : mapping of str to callable
+        The function's argument -> its flags (value -> tuple of words).
+    no_command : str
+        Why the command line does not run the function, when ``words`` is empty.
+    column_flags : tuple of str, optional
+        The flags of a specification's ``column`` and ``records``.
+    """
+
+    words: tuple[str, ...] = ()
+    flags: Mapping[str, FlagWriter] = field(default_factory=dict)
+    no_command: str = ""
+    column_flags: tuple[str, str] | None = None
+
+
+#: Why the identity maps have no command.
+_ESTIMATE_ONLY = "the command line gives the estimate, not this map"
+
+#: The command of each function a CallSpec may call, by dotted name; a function not here has no command.
+CALL_COMMANDS: dict[str, CallCommand] = {
+    "rumap.risk.individual.individual_risk": CallCommand(
+        ("risk", "individual"), {**_KEYS, "household": _flag("--household"), "k": _flag("--k")}),
+    "rumap.risk.suda.suda2": CallCommand(
+        ("risk", "suda"), {"keys": _flag("--keys"), "max_size": _flag("--max-size"),
+                           "dis_fraction": _flag("--dis-fraction")}),
+    "rumap.maps.categorical.suppression_map": CallCommand(
+        ("simulate", "--method", "suppress"), {**_KEYS, "ks": _grid("--k", integer=True), **_MEASURES}),
+    "rumap.maps.categorical.pram_map": CallCommand(
+        ("simulate", "--method", "pram"), {**_KEYS, "thetas": _grid("--theta", integer=False),
+                                           "replicates": _flag("--replicates"), "seed": _flag("--seed"),
+                                           **_MEASURES}),
+    "rumap.maps.categorical.banding_map": CallCommand(
+        ("simulate", "--method", "recode"), {**_KEYS, "variable": _flag("--band-variable"),
+                                             "widths": _grid("--band-width", integer=False), **_MEASURES}),
+    "rumap.risk.identity.identity_risk_from_data": CallCommand(
+        ("risk", "identity"), {"key": _flag("--keys"), "N": _flag("--N"), "a": _flag("--a"),
+                               "max_risk": _flag("--max-risk"), "cells": _flag("--cells"),
+                               "method": _flag("--estimator")}),
+    "rumap.risk.identity.subsampling_map": CallCommand(no_command=_ESTIMATE_ONLY),
+    "rumap.risk.identity.recoding_map": CallCommand(no_command=_ESTIMATE_ONLY),
+    "rumap.databases.audit.audit_queries": CallCommand(
+        ("query", "audit"), {"queries": _repeated("--query"), "protection": _flag("--protection")},
+        column_flags=("--value", "--records")),
+    "rumap.tables.granularity.granularity_analysis": CallCommand(
+        no_command="python -m rumap table granularity takes one table; the procedure is in Python"),
+}
+
+
+def _call_command(spec: CallSpec) -> str:
+    command = CALL_COMMANDS.get(spec.function)
+    if command is None or not command.words:
+        raise NoCommandLine(command.no_command if command is not None and command.no_command
+                            else f"the command line does not run {spec.name}")
+    parts: list[object] = [*command.words, "--data", spec.data]
+    if spec.column is not None:
+        if command.column_flags is None:
+            raise NoCommandLine(f"the command line's {spec.name} reads a table, not a column")
+        parts += [command.column_flags[0], spec.column]
+        parts += [] if spec.records is None else [command.column_flags[1], spec.records]
+    for name, value in spec.arguments.items():
+        if name not in command.flags:
+            raise NoCommandLine(f"the command line has no flag for the {name} of {spec.name}")
+        parts += command.flags[name](value)
+    for line in spec.merges:
+        parts += ["--merge", line]
+    return command_line(*parts, "--json")
+
+
+def _call_python(spec: CallSpec) -> str:
+    imports = {"rumap.io.data": ["read_table"], spec.module: [spec.name]}
+    read, given = f"read_table({spec.data!r})", "frame"
+    if spec.merges:
+        imports.setdefault("rumap.masking.categorical", []).append("recode")
+        read = f"recode({read}, {spec.mapping()!r})"
+    if spec.column is not None:
+        imports["rumap.io.data"].append("numeric_column")
+        read, given = f"numeric_column({read}, {spec.column!r})", "values"
+        read += "" if spec.records is None else f"[:{spec.records}]"
+    arguments = "".join(f", {name}={value!r}" for name, value in spec.arguments.items())
+    return python_script(imports, [f"{given} = {read}", f"result = {spec.name}({given}{arguments})"])
+
+
+#: How the code of each type of specification is written.
+REPRODUCERS: dict[type, Reproducer] = {
+    AnalyticSpec: Reproducer(_analytic_python, _analytic_cli),
+    EmpiricalSpec: Reproducer(_empirical_python, _empirical_cli),
+    ReleaseSpec: Reproducer(_release_python, _release_command),
+    TableProtectionSpec: Reproducer(_protection_python, no_command=NO_MICRODATA_TABLE),
+    TableMapSpec: Reproducer(_table_map_python, no_command=NO_MICRODATA_TABLE),
+    CallSpec: Reproducer(_call_python, _call_command),
+}
+
+_SPEC = InstanceOf(tuple(REPRODUCERS), "a specification of rumap.present.reproduce.REPRODUCERS")
+
+
+def _reproducer(spec: object) -> Reproducer:
+    return REPRODUCERS[type(spec)]
+
+
+def _example() -> dict[str, Any]:
+    return {"spec": AnalyticSpec(n=200, sigma2=1.0, states=("record",))}
+
+
+@validate_params({"spec": _SPEC}, example=_example)
+def to_command(spec: Any) -> str:
+    """The ``python -m rumap ...`` command that computes what ``spec`` computes.
+
+    Parameters
+    ----------
+    spec : a specification of :data:`REPRODUCERS`
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    NoCommandLine
+        When no command computes it (the message says why).
+
+    Examples
+    --------
+    >>> to_command(AnalyticSpec(n=200, sigma2=1.0, states=("record",), lambda2_num=5))
+    'python -m rumap analytic --n 200 --sigma2 1 --mu 0 --p 0.99 --lambda2 0:3:5 --state record --json'
+    """
+    reproducer = _reproducer(spec)
+    if reproducer.command is None:
+        raise NoCommandLine(reproducer.no_command)
+    return reproducer.command(spec)
+
+
+@validate_params({"spec": _SPEC}, example=_example)
+def to_python(spec: Any) -> str:
+    """A Python script that computes what ``spec`` computes.
+
+    Parameters
+    ----------
+    spec : a specification of :data:`REPRODUCERS`
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(to_python(AnalyticSpec(n=200, sigma2=1.0, states=("record",), lambda2_num=5)).splitlines()[-1])
+    maps = analytic_map(['record'], lambda2, setting)
+    """
+    return _reproducer(spec).python(spec)
+
+
+@validate_params({"spec": _SPEC}, example=_example)
+def command_or_reason(spec: Any) -> tuple[str | None, str]:
+    """The command of :func:`to_command` and ``""``, or None and why there is none.
+
+    Parameters
+    ----------
+    spec : a specification of :data:`REPRODUCERS`
+
+    Returns
+    -------
+    tuple of (str or None, str)
+
+    Examples
+    --------
+    >>> from rumap.tables.protection import TableProtectionSpec
+    >>> command_or_reason(TableProtectionSpec("firms.csv", "region", rule_parameters={"p": 10.0}))
+    (None, 'the command line protects a table file, not microdata')
+    """
+    try:
+        return to_command(spec), ""
+    except NoCommandLine as exc:
+        return None, str(exc)
