@@ -104,7 +104,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     noise.add_argument("--correlated", action="store_true",
                        help="noise correlated like the data (Kim 1986; with several columns)")
     micro = p.add_argument_group("microaggregation")
-    micro.add_argument("--algorithm", help="mdav, mwa, fixed, individual or optimal (default mdav)")
+    micro.add_argument("--algorithm", help="mdav, mwa, fixed, individual, optimal, mdav_partitioned or optimal_pc1 (default mdav)")
     micro.add_argument("--standardize", action="store_true", help="standardize the columns first")
     micro.add_argument("--criterion", help="sorting criterion of 'fixed' (default pc1)")
     attack = p.add_argument_group("snooper and utility")
