@@ -44,30 +44,32 @@ def _mdav_partitioned(space: np.ndarray, k: int) -> np.ndarray:
     kernel = compiled(_mdav_kernel)
     limit = max(PART_SIZE, 2 * k)
     next_label = 0
-    stack = [np.arange(n)]
+    stack = [(np.arange(n), np.ascontiguousarray(space))]  # a set's records and their rows
     while stack:
-        members = stack.pop()
+        members, part = stack.pop()
         m = members.size
         if m <= limit:
-            next_label = kernel(np.ascontiguousarray(space[members]), k, members, labels, next_label)
+            next_label = kernel(part, k, members, labels, next_label)
             continue
-        score = _principal_score(space[members])
+        score = _principal_score(part)
         left = k * int(round(m / (2 * k)))
         lower = np.zeros(m, dtype=bool)
         lower[np.argpartition(score, left - 1)[:left]] = True
         # both halves keep the records' order; the right one is pushed first, so the left is labelled first
-        stack.append(members[~lower])
-        stack.append(members[lower])
+        upper = ~lower
+        stack.append((members[upper], part[upper]))
+        stack.append((members[lower], part[lower]))
     return labels
 
 
 def _principal_score(part: np.ndarray) -> np.ndarray:
-    """Scores of the records of ``part`` on its first principal component."""
-    centred = part - part.mean(axis=0)
+    """Scores of the records of ``part`` on its first principal component, up to a constant (which changes
+    no split): the covariance from the cross-products, without a centred copy of the part."""
     if part.shape[1] == 1:
-        return centred[:, 0]
-    _, vectors = np.linalg.eigh(centred.T @ centred)
-    return centred @ vectors[:, -1]
+        return part[:, 0]
+    mean = part.mean(axis=0)
+    _, vectors = np.linalg.eigh(part.T @ part / part.shape[0] - np.outer(mean, mean))
+    return part @ vectors[:, -1]
 
 
 def _mdav_kernel(x: np.ndarray, k: int, members: np.ndarray, labels: np.ndarray, first_label: int) -> int:
@@ -90,7 +92,13 @@ def _mdav_kernel(x: np.ndarray, k: int, members: np.ndarray, labels: np.ndarray,
     centre = np.empty(p)
     removed = 0
 
-    def distances(q: np.ndarray, m: int) -> None:
+    near_dist = np.empty(k)
+    near = np.empty(k, dtype=np.int64)
+
+    def farthest(q: np.ndarray, m: int) -> int:
+        """The distances of the alive records to q, into ``dist``; the first farthest."""
+        best = -1
+        top = -1.0
         for i in range(m):
             if alive[i]:
                 d = 0.0
@@ -98,23 +106,32 @@ def _mdav_kernel(x: np.ndarray, k: int, members: np.ndarray, labels: np.ndarray,
                     diff = x[i, j] - q[j]
                     d += diff * diff
                 dist[i] = d
-
-    def farthest(q: np.ndarray, m: int) -> int:
-        distances(q, m)
-        best = -1
-        for i in range(m):
-            if alive[i] and (best < 0 or dist[i] > dist[best]):
-                best = i
+                if d > top:
+                    top = d
+                    best = i
         return best
 
     def take_nearest(label: int, m: int) -> None:
-        for _ in range(k):
-            best = -1
-            for i in range(m):
-                if alive[i] and (best < 0 or dist[i] < dist[best]):
-                    best = i
-            alive[best] = False
-            labels[members[best]] = label
+        """The k alive records of least ``dist`` (ties: the first) leave, labelled ``label``: one pass,
+        the k nearest so far kept sorted (a later record displaces one only if strictly nearer)."""
+        count = 0
+        for i in range(m):
+            if alive[i]:
+                d = dist[i]
+                if count == k and d >= near_dist[k - 1]:
+                    continue
+                t = count if count < k else k - 1
+                while t > 0 and near_dist[t - 1] > d:
+                    near_dist[t] = near_dist[t - 1]
+                    near[t] = near[t - 1]
+                    t -= 1
+                near_dist[t] = d
+                near[t] = i
+                if count < k:
+                    count += 1
+        for t in range(k):
+            alive[near[t]] = False
+            labels[members[near[t]]] = label
 
     remaining = m
     label = first_label
@@ -129,15 +146,13 @@ def _mdav_kernel(x: np.ndarray, k: int, members: np.ndarray, labels: np.ndarray,
             centre[j] /= remaining
         r = farthest(centre, m)
         centre[:] = x[r]
-        s = farthest(centre, m) if two else -1  # also the distances to r, for r's group
-        if not two:
-            distances(centre, m)
+        s = farthest(centre, m)  # and the distances to r, for r's group
         take_nearest(label, m)
         label += 1
         remaining -= k
         if two:
             centre[:] = x[s]
-            distances(centre, m)
+            farthest(centre, m)
             take_nearest(label, m)
             label += 1
             remaining -= k
