@@ -153,7 +153,9 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     Columns are swapped independently, in order, each with its own uniform
     draws ``u_j`` from the generator; a free rank j takes partner number
     ``floor(u_j F_j)`` (0-based) among the ``F_j`` free ranks of its window
-    (module docstring). Time O(n log n) per column, compiled.
+    (module docstring). Time O(n log n) per column, compiled; memory: the
+    output and a few arrays of one column (a column's order needs all its
+    values, so a column is not cut into chunks).
 
     References
     ----------
@@ -182,10 +184,10 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     window = _swap_window(n, swap_percent)
     if window < 1:
         return columns.copy().reshape(data.shape)
-    by_column = np.ascontiguousarray(columns.T)  # one contiguous row per variable
-    out = np.empty_like(by_column)
-    for j in range(by_column.shape[0]):
-        order = _stable_order(by_column[j])
+    out = np.empty_like(columns)
+    for j in range(columns.shape[1]):  # one column at a time: the memory of the input, the output and a column
+        column = np.ascontiguousarray(columns[:, j])
+        order = _stable_order(column)
         partner = _swap_partners(n, window, rng.random(n))
-        out[j, order] = by_column[j, order[partner]]
-    return np.ascontiguousarray(out.T).reshape(data.shape)
+        out[order, j] = column[order[partner]]
+    return out.reshape(data.shape)
