@@ -10,7 +10,7 @@ from rumap.errors import InputError
 
 # The parser's choices, the keys of rumap.masking.microaggregation.ALGORITHMS and CRITERIA, so that ``microaggregate --help`` starts without pandas; ``tests/cli/test_startup.py``
 # checks they agree. The modules are imported when the command runs.
-ALGORITHM_NAMES = ("mdav", "mwa", "fixed", "individual", "optimal")
+ALGORITHM_NAMES = ("mdav", "mwa", "fixed", "individual", "optimal", "mdav_partitioned", "optimal_pc1")
 CRITERION_NAMES = ("pc1", "variable", "zsum")
 
 HELP = "microaggregate numeric columns (groups of at least k records) and report the information loss"

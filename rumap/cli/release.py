@@ -85,7 +85,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     step.add_argument("--target-column", metavar="COL", help="noise: the column of --unequal-above/below "
                                                               "(default: the first)")
     step.add_argument("--correlated", action="store_true", help="noise: correlated like the data (Kim 1986)")
-    step.add_argument("--algorithm", help="microaggregation: mdav, mwa, fixed, individual or optimal (default mdav)")
+    step.add_argument("--algorithm", help="microaggregation: mdav, mwa, fixed, individual, optimal, mdav_partitioned or optimal_pc1 (default mdav)")
     step.add_argument("--standardize", action="store_true", help="microaggregation: form groups on z-scores")
     step.add_argument("--criterion", help="microaggregation: sorting criterion of 'fixed' (default pc1)")
     step.add_argument("--band-variable", metavar="VAR", help="recode: the numeric key banded")

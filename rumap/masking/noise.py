@@ -33,6 +33,9 @@ from rumap._validation import (
 )
 from rumap.errors import InputError
 
+#: Records masked at a time by :func:`add_noise`.
+_CHUNK_ROWS = 1 << 16
+
 __all__ = ["NoiseSpec", "add_noise", "noise_shape", "mask_with", "as_matrix", "standard_noise"]
 
 
@@ -219,6 +222,10 @@ def add_noise(
     factor (1 for records that are not sensitive); then truncation
     ``Y_i = max(lower, min(upper, Y_i))``, Eq 11 with ``lower = 0``.
 
+    Records are masked in chunks of 65,536 (the normal draws follow each other
+    in the generator's stream whatever the chunks), so that the memory beyond
+    the data and the output is that of a chunk; only ``L`` needs every record.
+
     References
     ----------
     Duncan, Keller-McNulty & Stokes (2001), Eq 11 and Figure 7; Kim (1986).
@@ -237,8 +244,16 @@ def add_noise(
     """
     spec = spec or NoiseSpec()
     x = data.reshape(data.shape[0], -1)
-    noise = standard_noise(np.random.default_rng(seed), x, spec)
-    return mask_with(x, noise, float(np.sqrt(lambda2)), spec).reshape(data.shape)
+    rng = np.random.default_rng(seed)
+    shape_factor = noise_shape(x, spec)
+    scale = float(np.sqrt(lambda2))
+    if x.shape[0] <= _CHUNK_ROWS:
+        return mask_with(x, standard_noise(rng, x, spec, shape_factor), scale, spec).reshape(data.shape)
+    out = np.empty_like(x)
+    for start in range(0, x.shape[0], _CHUNK_ROWS):
+        part = x[start:start + _CHUNK_ROWS]
+        mask_with(part, standard_noise(rng, part, spec, shape_factor), scale, spec, out=out[start:start + _CHUNK_ROWS])
+    return out.reshape(data.shape)
 
 
 @assumes_valid

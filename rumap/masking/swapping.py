@@ -26,6 +26,7 @@ import numpy as np
 
 from rumap._compile import compiled
 from rumap._validation import SEED, DataMatrix, validate_params
+from rumap.masking.ranks import _stable_order
 
 __all__ = ["rank_swap", "swap_window"]
 
@@ -55,21 +56,26 @@ def _swap_partners(n: int, window: int, uniforms: np.ndarray) -> np.ndarray:
     Fenwick tree, so the r-th free rank after ``j`` is one descent of the tree;
     O(log n) per rank.
     """
-    return compiled(_swap_partners_kernel)(int(n), int(window), np.ascontiguousarray(uniforms, dtype=float))
+    tree = np.zeros(n + 1, dtype=np.int32 if n < 2**31 else np.int64)  # int32: half the cache of int64
+    return compiled(_swap_partners_kernel)(int(n), int(window), np.ascontiguousarray(uniforms, dtype=float), tree)
 
 
-def _swap_partners_kernel(n: int, window: int, uniforms: np.ndarray) -> np.ndarray:
+def _swap_partners_kernel(n: int, window: int, uniforms: np.ndarray, tree: np.ndarray) -> np.ndarray:
     """Compiled kernel of :func:`_swap_partners`.
 
-    ``tree`` is a Fenwick tree over the indicator "rank not yet chosen as a
-    partner" (1-based). A free rank ``j`` counts the free ranks ``F`` in
+    ``tree`` (zeros, n + 1 entries) becomes a Fenwick tree over the indicator "rank not yet chosen as a
+    partner" (1-based). A free rank ``j`` has ``F`` free ranks in
     ``(j, min(n - 1, j + window)]``, draws ``r = floor(u_j F)`` and takes the
     (r+1)-th free rank after ``j``: the smallest ``pos`` whose prefix count
-    reaches ``prefix(j) + r + 1``.
+    reaches ``prefix(j) + r + 1``. Neither count needs the tree: a partner is
+    always after the rank that takes it, so the ranks taken up to ``j`` are
+    final when ``j`` is visited (``prefix(j) = j + 1 - taken up to j``), and a
+    rank entering the window as it slides is always free (``F`` is updated as
+    the window moves and as partners are taken). Only the descent and the
+    removal of the partner walk the tree.
     """
     partner = np.arange(n)
     taken = np.zeros(n, dtype=np.bool_)
-    tree = np.zeros(n + 1, dtype=np.int64)
     for i in range(1, n + 1):
         tree[i] += 1
         parent = i + (i & -i)
@@ -78,25 +84,22 @@ def _swap_partners_kernel(n: int, window: int, uniforms: np.ndarray) -> np.ndarr
     top = 1
     while top * 2 <= n:
         top *= 2
+    last = min(n - 1, window)
+    n_free = last  # free ranks in (0, last]
+    taken_upto = 0  # taken ranks in 0..j
     for j in range(n):
+        if j > 0:
+            if not taken[j]:
+                n_free -= 1  # rank j leaves the window (j-1, last]
+            if last < n - 1:
+                last += 1  # enters free
+                n_free += 1
         if taken[j]:
+            taken_upto += 1
             continue
-        last = min(n - 1, j + window)
-        # prefix counts of free ranks 0..j and 0..last (positions j+1 and last+1 of the tree)
-        before = 0
-        i = j + 1
-        while i > 0:
-            before += tree[i]
-            i -= i & -i
-        upto = 0
-        i = last + 1
-        while i > 0:
-            upto += tree[i]
-            i -= i & -i
-        n_free = upto - before
         if n_free <= 0:
             continue
-        remaining = before + int(uniforms[j] * n_free) + 1
+        remaining = j + 1 - taken_upto + int(uniforms[j] * n_free) + 1
         pos = 0
         step = top
         while step > 0:
@@ -109,6 +112,7 @@ def _swap_partners_kernel(n: int, window: int, uniforms: np.ndarray) -> np.ndarr
         partner[j] = pos
         partner[pos] = j
         taken[pos] = True
+        n_free -= 1
         i = pos + 1
         while i <= n:
             tree[i] -= 1
@@ -149,7 +153,9 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     Columns are swapped independently, in order, each with its own uniform
     draws ``u_j`` from the generator; a free rank j takes partner number
     ``floor(u_j F_j)`` (0-based) among the ``F_j`` free ranks of its window
-    (module docstring). Time O(n log n) per column, compiled.
+    (module docstring). Time O(n log n) per column, compiled; memory: the
+    output and a few arrays of one column (a column's order needs all its
+    values, so a column is not cut into chunks).
 
     References
     ----------
@@ -182,10 +188,10 @@ def _rank_swap(data: np.ndarray, swap_percent: float, rng: np.random.Generator) 
     window = _swap_window(n, swap_percent)
     if window < 1:
         return columns.copy().reshape(data.shape)
-    by_column = np.ascontiguousarray(columns.T)  # one contiguous row per variable
-    out = np.empty_like(by_column)
-    for j in range(by_column.shape[0]):
-        order = np.argsort(by_column[j], kind="stable")
+    out = np.empty_like(columns)
+    for j in range(columns.shape[1]):  # one column at a time: the memory of the input, the output and a column
+        column = np.ascontiguousarray(columns[:, j])
+        order = _stable_order(column)
         partner = _swap_partners(n, window, rng.random(n))
-        out[j, order] = by_column[j, order[partner]]
-    return np.ascontiguousarray(out.T).reshape(data.shape)
+        out[order, j] = column[order[partner]]
+    return out.reshape(data.shape)

@@ -48,7 +48,7 @@ def test_result_frame_and_dict():
     ({"k": 0}, "k must be an integer >= 1"),
     ({"k": 2.5}, "k must be an integer"),
     ({"k": 11}, "k must be at most the number of records n = 10, got k = 11"),
-    ({"k": 2, "algorithm": "ward"}, "algorithm must be one of mdav, mwa, fixed, individual, optimal, got 'ward'"),
+    ({"k": 2, "algorithm": "ward"}, "algorithm must be one of mdav, mwa, fixed, individual, optimal, mdav_partitioned, optimal_pc1, got 'ward'"),
     ({"k": 2, "criterion": "median"}, "criterion must be one of pc1, variable, zsum, got 'median'"),
 ])
 def test_bad_parameters(kwargs, match):

@@ -151,3 +151,18 @@ def test_uncorrelated_noise_scales_each_column_equal_to_the_matrix_product(relat
     z = np.random.default_rng(2).standard_normal(x.shape)
     np.testing.assert_array_equal(noise, z * np.diag(shape))
     np.testing.assert_allclose(noise, z @ shape.T, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("spec", [NoiseSpec(), NoiseSpec(relative=True, correlated=True, truncate_below=0.5),
+                                  NoiseSpec(relative=True, unequal_above=1.5, unequal_factor=3.0)])
+def test_chunks_give_the_draws_of_the_whole_file(spec):
+    # more records than one chunk: the masked file is the one-shot computation, with the same normal draws
+    from rumap.masking.noise import _CHUNK_ROWS
+
+    x = np.random.default_rng(8).lognormal(size=(_CHUNK_ROWS + 777, 3))
+    z = np.random.default_rng(4).standard_normal(x.shape)
+    shape = noise_shape(x, spec)
+    expected = x + 0.7 * (z @ shape.T) * np.sqrt(spec.variance_factor(x) if spec.unequal_above else 1.0)[..., None]
+    if spec.truncated:
+        expected = np.maximum(expected, spec.truncate_below)
+    np.testing.assert_allclose(add_noise(x, 0.49, spec, seed=4), expected, rtol=1e-13, atol=1e-13)

@@ -39,6 +39,14 @@ def plain_rank_swap(x: np.ndarray, swap_percent: float, seed: int) -> np.ndarray
     return out.reshape(x.shape)
 
 
+def test_equals_plain_algorithm_with_ties():
+    # integers with many repeats and signed zeros: ranks of equal values follow the record order
+    x = np.random.default_rng(4).integers(-3, 4, size=(300, 2)).astype(float)
+    x[::7, 0] = -0.0
+    for swap_percent in (2.0, 30.0):
+        np.testing.assert_array_equal(rank_swap(x, swap_percent, seed=9), plain_rank_swap(x, swap_percent, 9))
+
+
 def assert_within_window(x: np.ndarray, y: np.ndarray, window: int) -> None:
     """Every masked value is a value of its column at most ``window`` ranks from the record's own."""
     n = x.shape[0]

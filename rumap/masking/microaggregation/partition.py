@@ -169,17 +169,15 @@ def _sum_of_squares(values: np.ndarray, labels: np.ndarray) -> tuple[float, floa
     values = np.asarray(values, dtype=float)
     if values.ndim == 1:
         values = values[:, None]
-    values = values - values[:1]  # shifting changes nothing but rounding; a constant column gives exact zeros
-    sst = float(((values - values.mean(axis=0)) ** 2).sum())
-    if labels.ndim == 1:
-        means = _group_means(values, labels, int(labels.max()) + 1)
-        sse = float(((values - means[labels]) ** 2).sum())
-    else:
-        sse = 0.0
-        for j in range(values.shape[1]):
-            column = values[:, j:j + 1]
-            means = _group_means(column, labels[:, j], int(labels[:, j].max()) + 1)
-            sse += float(((column - means[labels[:, j]]) ** 2).sum())
+    sse = sst = 0.0
+    for j in range(values.shape[1]):  # a column at a time: temporaries of n values, not n x p
+        column = values[:, j] - values[0, j]  # shifting changes nothing but rounding; a constant column gives zeros
+        sst += float(((column - column.mean()) ** 2).sum())
+        column_labels = labels if labels.ndim == 1 else labels[:, j]
+        n_groups = int(column_labels.max()) + 1
+        means = np.bincount(column_labels, weights=column, minlength=n_groups) / np.bincount(column_labels,
+                                                                                              minlength=n_groups)
+        sse += float(((column - means[column_labels]) ** 2).sum())
     return sse, sst
 
 
