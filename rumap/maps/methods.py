@@ -349,9 +349,9 @@ class MaskingMethod:
         return full
 
     def _toggled_on(self, option: MethodOption, full: Mapping[str, Any]) -> bool:
-        """Whether another option of ``option``'s toggle group is set away from its default."""
+        """Whether ``option``'s toggle group is in use: one of its flags that need no other is set."""
         return any(full[o.name] != o.default for o in self.options
-                   if o.toggle and o.toggle == option.toggle and o is not option)
+                   if o.toggle == option.toggle and o.flag is not None and not o.flag.needs)
 
     def command_flags(self, options: Mapping[str, Any], target_column: int) -> tuple[list[str], list[str]]:
         """The ``simulate`` flags that give ``options``, and notes on what no flag can give.
