@@ -451,7 +451,7 @@ _NOISE = MaskingMethod(
     grids=(
         GridParameter("lambda2", "λ²", "λ²", "data units squared", 0.0, (0.05, 1.0, 20),
                       Flag("--lambda2", _LAMBDA2_HELP, str, "START:STOP:NUM"), implies={"relative": False}),
-        GridParameter("lambda2_frac", "λ²/S²", "λ² / S²", "fraction of each variable's variance", 0.0,
+        GridParameter("lambda2_frac", "λ²/S²", "λ² / S²", "fractions of each variable's variance", 0.0,
                       (0.05, 1.0, 20),
                       Flag("--lambda2-frac", "noise variances as fractions of each variable's variance (0.05:1:20 is "
                            "the paper's grid)", str, "START:STOP:NUM"),
@@ -516,7 +516,7 @@ def _microaggregation_cost(n: int, p: int, values: Sequence[float], options: Map
 
 _MICROAGGREGATION = MaskingMethod(
     description="microaggregation",
-    grids=(GridParameter("k", "k", "k", "records per group", 1.0, (2, 10, 0),
+    grids=(GridParameter("k", "k", "k", "records", 1.0, (2, 10, 0),
                          Flag("--k", "microaggregation group sizes", str, "START:STOP[:STEP]"), integer=True,
                          widget_keys=("k_start", "k_stop"), at_most_records=True),),
     options=(
@@ -554,7 +554,7 @@ def _rankswap_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
 
 _RANKSWAP = MaskingMethod(
     description="rank swapping",
-    grids=(GridParameter("swap_percent", "p%", "swap %", "percent of the records", 0.0, (1.0, 20.0, 10),
+    grids=(GridParameter("swap_percent", "p%", "swap %", "percent", 0.0, (1.0, 20.0, 10),
                          Flag("--swap-percent", "rank swapping windows, %% of the records", str, "START:STOP:NUM"),
                          widget_keys=("swap_start", "swap_stop", "swap_num")),),
     preserves_mean=True,
