@@ -86,7 +86,7 @@ def grid_values(grid: GridParameter, prefix: str) -> list:
     stop = number(grid.entry, f"largest {grid.label}", stop_key, high, help=words)
     if grid.integer:
         return list(range(int(start), int(stop) + 1))
-    num = number("grid_num", f"number of {grid.label} values", num_key[0], count)
+    num = number("grid_num", grid.count_label or f"number of {grid.label} values", num_key[0], count)
     return np.linspace(start, stop, int(num)).tolist()
 
 
