@@ -208,8 +208,8 @@ def _ready() -> bool:
 
     x = np.linspace(1.0, 2.0, MIN_SAMPLED_ROW)  # long enough for the order statistics' compiled selection
     simulate(x, SimulationConfig(values=(0.1,), targets=("p10",), knowledge=("position",), replicates=2, seed=1))
-    for name, method in METHODS.items():  # every method's kernels, on a few records
-        simulate(x[:20], SimulationConfig(method=name, values=(method.grids[0].default_grid[0],), targets=("max",),
+    for name, method in METHODS.items():  # every method's kernels, on a few records, at its grid's largest value
+        simulate(x[:20], SimulationConfig(method=name, values=(method.grids[0].default_grid[1],), targets=("max",),
                                           knowledge=("index",), replicates=1, seed=1))
     return True
 

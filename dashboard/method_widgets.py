@@ -67,6 +67,8 @@ def method_settings(x: np.ndarray, prefix: str, attacked: int = 0) -> tuple[str,
 def grid_values(grid: GridParameter, prefix: str) -> list:
     """The grid of ``grid``'s values: smallest, largest (and how many, unless integers), within its bounds.
 
+    The inputs' help says what the parameter is and its units.
+
     Parameters
     ----------
     grid : GridParameter
@@ -79,11 +81,12 @@ def grid_values(grid: GridParameter, prefix: str) -> list:
     """
     start_key, stop_key, *num_key = (prefix + key for key in grid.widget_keys)
     low, high, count = grid.default_grid
-    start = number(grid.entry, f"smallest {grid.label}", start_key, low)
-    stop = number(grid.entry, f"largest {grid.label}", stop_key, high)
+    words = f"{grid.interval.description}, in {grid.units}"
+    start = number(grid.entry, f"smallest {grid.label}", start_key, low, help=words)
+    stop = number(grid.entry, f"largest {grid.label}", stop_key, high, help=words)
     if grid.integer:
         return list(range(int(start), int(stop) + 1))
-    num = number("grid_num", f"number of {grid.label} values", num_key[0], count)
+    num = number("grid_num", grid.count_label or f"number of {grid.label} values", num_key[0], count)
     return np.linspace(start, stop, int(num)).tolist()
 
 

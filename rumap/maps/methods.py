@@ -213,6 +213,8 @@ class GridParameter:
         Options that choosing this grid sets (noise's ``lambda2_frac``: ``relative``).
     widget_keys : tuple of str
         The session-state keys (after the page's prefix) of start, stop and num.
+    count_label : str, default ""
+        The label of the input of how many values (default ``"number of {label} values"``).
     at_most_records : bool, default False
         Whether every value must be at most the number of records.
     """
@@ -229,6 +231,7 @@ class GridParameter:
     implies: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     widget_keys: tuple[str, ...] = ("start", "stop", "num")
     at_most_records: bool = False
+    count_label: str = ""
 
     @property
     def entry(self) -> str:
@@ -349,9 +352,9 @@ class MaskingMethod:
         return full
 
     def _toggled_on(self, option: MethodOption, full: Mapping[str, Any]) -> bool:
-        """Whether another option of ``option``'s toggle group is set away from its default."""
+        """Whether ``option``'s toggle group is in use: one of its flags that need no other is set."""
         return any(full[o.name] != o.default for o in self.options
-                   if o.toggle and o.toggle == option.toggle and o is not option)
+                   if o.toggle == option.toggle and o.flag is not None and not o.flag.needs)
 
     def command_flags(self, options: Mapping[str, Any], target_column: int) -> tuple[list[str], list[str]]:
         """The ``simulate`` flags that give ``options``, and notes on what no flag can give.
@@ -450,12 +453,13 @@ _NOISE = MaskingMethod(
     title="additive noise",
     grids=(
         GridParameter("lambda2", "λ²", "λ²", "data units squared", 0.0, (0.05, 1.0, 20),
-                      Flag("--lambda2", _LAMBDA2_HELP, str, "START:STOP:NUM"), implies={"relative": False}),
-        GridParameter("lambda2_frac", "λ²/S²", "λ² / S²", "fraction of each variable's variance", 0.0,
+                      Flag("--lambda2", _LAMBDA2_HELP, str, "START:STOP:NUM"), implies={"relative": False},
+                      count_label="number of λ² values"),
+        GridParameter("lambda2_frac", "λ²/S²", "λ² / S²", "fractions of each variable's variance", 0.0,
                       (0.05, 1.0, 20),
                       Flag("--lambda2-frac", "noise variances as fractions of each variable's variance (0.05:1:20 is "
                            "the paper's grid)", str, "START:STOP:NUM"),
-                      bound="lambda2", implies={"relative": True}),
+                      bound="lambda2", implies={"relative": True}, count_label="number of λ² values"),
     ),
     options=(
         _noise_option("relative", widget=OptionWidget("checkbox", "λ² as a fraction of the variance", "relative",
@@ -516,7 +520,7 @@ def _microaggregation_cost(n: int, p: int, values: Sequence[float], options: Map
 
 _MICROAGGREGATION = MaskingMethod(
     description="microaggregation",
-    grids=(GridParameter("k", "k", "k", "records per group", 1.0, (2, 10, 0),
+    grids=(GridParameter("k", "k", "k", "records", 1.0, (2, 10, 0),
                          Flag("--k", "microaggregation group sizes", str, "START:STOP[:STEP]"), integer=True,
                          widget_keys=("k_start", "k_stop"), at_most_records=True),),
     options=(
@@ -554,9 +558,9 @@ def _rankswap_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
 
 _RANKSWAP = MaskingMethod(
     description="rank swapping",
-    grids=(GridParameter("swap_percent", "p%", "swap %", "percent of the records", 0.0, (1.0, 20.0, 10),
+    grids=(GridParameter("swap_percent", "p%", "swap %", "percent", 0.0, (1.0, 20.0, 10),
                          Flag("--swap-percent", "rank swapping windows, %% of the records", str, "START:STOP:NUM"),
-                         widget_keys=("swap_start", "swap_stop", "swap_num")),),
+                         widget_keys=("swap_start", "swap_stop", "swap_num"), count_label="number of values"),),
     preserves_mean=True,
     make_masker=_rankswap_masker,
 )

@@ -102,3 +102,31 @@ def test_the_engine_masks_through_the_kernels_without_checking_each_grid_value_a
     np.testing.assert_allclose(risk, [1 / (12345.0 - e[-1]) ** 2 for e in expected])
     simulate(X, SimulationConfig(method="rankswap", values=(20.0,), targets=("max",), knowledge=("index",),
                                  replicates=2))
+
+
+@pytest.mark.parametrize("method, options, target_column", [
+    ("noise", {"relative": True, "truncate_below": 0.0, "unequal_above": 35000.0, "unequal_column": 1}, 1),
+    ("noise", {"unequal_below": 5.0, "unequal_factor": 3.0, "correlated": True, "truncate_above": 9.5}, 0),
+    ("microaggregation", {"algorithm": "fixed", "criterion": "zsum", "standardize": True}, 0),
+    ("rankswap", {}, 0),
+])
+def test_the_flags_a_record_writes_are_the_options_the_command_line_reads(method, options, target_column):
+    from rumap.cli import build_parser
+    from rumap.cli.simulate import config_from_args
+
+    record = METHODS[method]
+    grid = record.grid(options)
+    flags, notes = record.command_flags(options, target_column)
+    columns = ["a", "b"]
+    argv = ["simulate", "--data", "x.csv", "--columns", "a,b", "--target-column", columns[target_column],
+            "--method", method, grid.flag.flag, "1:2" if grid.integer else "1:2:2", "--target", "max", *flags]
+    read = config_from_args(build_parser("simulate").parse_args(argv), columns)
+    assert read.method_options == SimulationConfig(method=method, values=(1, 2), method_options=options).method_options
+    assert notes == []
+
+
+def test_the_reproducing_command_notes_what_no_flag_gives():
+    noise = METHODS["noise"]
+    moved = "the sensitive records are chosen on another column than the attacked one"
+    assert noise.command_flags({"unequal_below": 5.0, "unequal_column": 1}, 0)[1] == [moved]
+    assert noise.command_flags({"unequal_factor": 3.0, "unequal_column": 1}, 0) == ([], [])  # no sensitive records
