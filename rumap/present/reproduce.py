@@ -273,6 +273,9 @@ class CallCommand:
 #: Why the identity maps have no command.
 _ESTIMATE_ONLY = "the command line gives the estimate, not this map"
 
+#: Why the maps of camouflage and auditing have no command.
+_QUERIES_ONLY = "the command line answers and audits queries; the maps are in Python"
+
 #: The command of each function a CallSpec may call, by dotted name; a function not here has no command.
 CALL_COMMANDS: dict[str, CallCommand] = {
     "rumap.risk.individual.individual_risk": CallCommand(
@@ -295,6 +298,12 @@ CALL_COMMANDS: dict[str, CallCommand] = {
                                "method": _flag("--estimator")}),
     "rumap.risk.identity.subsampling_map": CallCommand(no_command=_ESTIMATE_ONLY),
     "rumap.risk.identity.recoding_map": CallCommand(no_command=_ESTIMATE_ONLY),
+    "rumap.databases.camouflage.answer_with_camouflage": CallCommand(
+        ("query", "answer", "--show-vectors"), {"queries": _repeated("--query"), "protection": _flag("--protection"),
+                                                "k": _flag("--camouflage-k"), "seed": _flag("--seed")},
+        column_flags=("--value", "--records")),
+    "rumap.maps.databases.camouflage_map": CallCommand(no_command=_QUERIES_ONLY),
+    "rumap.maps.databases.audit_map": CallCommand(no_command=_QUERIES_ONLY),
     "rumap.databases.audit.audit_queries": CallCommand(
         ("query", "audit"), {"queries": _repeated("--query"), "protection": _flag("--protection")},
         column_flags=("--value", "--records")),

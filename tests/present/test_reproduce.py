@@ -231,6 +231,24 @@ def test_call_on_a_column(keys_file):
     np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), shown.to_dict())
 
 
+def test_camouflage_answers_on_a_column(keys_file):
+    path, frame = keys_file
+    spec = CallSpec("rumap.databases.camouflage.answer_with_camouflage", path,
+                    {"queries": ["SUM:1-4", "MAX:*"], "protection": 15.0, "k": 4, "seed": 2}, column="w", records=9)
+    shown = spec.run(frame)
+    assert json.loads(_command_output(spec, "query")) == json.loads(json.dumps(shown.to_dict()))
+    np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), shown.to_dict())
+
+
+@pytest.mark.parametrize("function", ["rumap.maps.databases.camouflage_map", "rumap.maps.databases.audit_map"])
+def test_query_maps_have_no_command(keys_file, function):
+    path, frame = keys_file
+    spec = CallSpec(function, path, {"protections": [5.0, 50.0], "queries": 4, "records": 9, "seed": 1},
+                    column="w", records=9)
+    assert command_or_reason(spec)[1] == "the command line answers and audits queries; the maps are in Python"
+    np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), spec.run(frame).to_dict())
+
+
 @pytest.mark.parametrize(("function", "arguments"), [
     ("rumap.risk.identity.subsampling_map", {"key": ["sex", "region"], "N": 1000.0, "a": 50.0,
                                              "fractions": [0.01, 0.04], "method": "ml"}),
