@@ -248,6 +248,16 @@ _KEYS = {"keys": _flag("--keys"), "weight": _flag("--weight")}
 _MEASURES = {"risk": _flag("--risk"), "utility": _flag("--utility"), "options": _measure_options}
 
 
+def _categorical_grid(method: str) -> FlagWriter:
+    """The grid flag of a map of :data:`rumap.maps.categorical.CATEGORICAL_METHODS` (``--`` + its parameter)."""
+    def write(values: Any) -> tuple:
+        from rumap.maps.categorical import CATEGORICAL_METHODS
+
+        record = CATEGORICAL_METHODS[method]
+        return _grid("--" + record.parameter.replace("_", "-"), record.integer)(values)
+    return write
+
+
 @dataclass(frozen=True)
 class CallCommand:
     """How ``python -m rumap`` runs the function of a :class:`rumap.calls.CallSpec`.
@@ -284,14 +294,14 @@ CALL_COMMANDS: dict[str, CallCommand] = {
         ("risk", "suda"), {"keys": _flag("--keys"), "max_size": _flag("--max-size"),
                            "dis_fraction": _flag("--dis-fraction")}),
     "rumap.maps.categorical.suppression_map": CallCommand(
-        ("simulate", "--method", "suppress"), {**_KEYS, "ks": _grid("--k", integer=True), **_MEASURES}),
+        ("simulate", "--method", "suppress"), {**_KEYS, "ks": _categorical_grid("suppress"), **_MEASURES}),
     "rumap.maps.categorical.pram_map": CallCommand(
-        ("simulate", "--method", "pram"), {**_KEYS, "thetas": _grid("--theta", integer=False),
+        ("simulate", "--method", "pram"), {**_KEYS, "thetas": _categorical_grid("pram"),
                                            "replicates": _flag("--replicates"), "seed": _flag("--seed"),
                                            **_MEASURES}),
     "rumap.maps.categorical.banding_map": CallCommand(
         ("simulate", "--method", "recode"), {**_KEYS, "variable": _flag("--band-variable"),
-                                             "widths": _grid("--band-width", integer=False), **_MEASURES}),
+                                             "widths": _categorical_grid("recode"), **_MEASURES}),
     "rumap.risk.identity.identity_risk_from_data": CallCommand(
         ("risk", "identity"), {"key": _flag("--keys"), "N": _flag("--N"), "a": _flag("--a"),
                                "max_risk": _flag("--max-risk"), "cells": _flag("--cells"),
