@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard.code import command, script
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
@@ -30,17 +29,15 @@ from dashboard.widgets import (
     plot,
     remembered,
     reproduce,
-    reproduce_code,
     selectbox,
 )
 from rumap.calls import CallSpec
-from rumap.databases.camouflage import answer_queries, camouflage_vectors
 from rumap.databases.intervals import implied_ranges
 from rumap.databases.queries import parse_queries, queries_from_text
 from rumap.errors import InputError
 from rumap.io.data import numeric_column, numeric_column_names
-from rumap.maps.databases import audit_map, camouflage_map
 from rumap.present.plotting import ru_map_figure
+from rumap.present.reproduce import to_python
 from rumap.tables.granularity import granularity
 
 EXAMPLE = "persons (synthetic, categorical keys)"
@@ -107,6 +104,11 @@ def typed_queries(key: str, default: str) -> list[str]:
     return queries_from_text(text)
 
 
+def _call(file: PageFile, s: Settings, function: str, **arguments) -> CallSpec:
+    """``function`` of the database (the first records of the confidential column) with these arguments."""
+    return CallSpec(function, file.path, arguments, column=s.value, records=s.records, source=file.name)
+
+
 def camouflage_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
     """Answers with guarantees, the hidden vectors and the intervals the answers imply.
 
@@ -118,8 +120,10 @@ def camouflage_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
         The database's confidential values.
     """
     queries = typed_queries("databases_camouflage_queries", CAMOUFLAGE_QUERIES)
-    vectors = camouflage_vectors(values, protection=s.protection, k=s.k, seed=s.seed)
-    answers = answer_queries(vectors, queries)
+    call = _call(file, s, "rumap.databases.camouflage.answer_with_camouflage", queries=queries,
+                 protection=s.protection, k=s.k, seed=s.seed)
+    released = call.apply(values)
+    vectors, answers = released.vectors, released.answers
     st.markdown("**Answers**: the exact answer lies in answer ± guarantee.")
     st.dataframe(answers.to_frame(), hide_index=True)
     parsed = parse_queries(queries, values.size)
@@ -130,15 +134,7 @@ def camouflage_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
                 + (" for values known to be non-negative." if known is not None else "."))
     table = vectors.to_frame().assign(implied_low=low, implied_high=high)
     st.dataframe(table, hide_index=True)
-    python = script({"rumap.io.data": ["read_table", "numeric_column"],
-                     "rumap.databases.camouflage": ["camouflage_vectors", "answer_queries"]},
-                    [f"values = numeric_column(read_table({file.path!r}), {s.value!r})[:{s.records}]",
-                     f"vectors = camouflage_vectors(values, protection={s.protection!r}, k={s.k}, seed={s.seed})",
-                     f"answers = answer_queries(vectors, {queries!r})", "print(answers.to_frame())"])
-    cli = command("query", "answer", "--data", file.path, "--value", s.value, "--records", s.records,
-                  *[part for q in queries for part in ("--query", q)], "--protection", s.protection,
-                  "--camouflage-k", s.k, "--seed", s.seed, "--show-vectors")
-    reproduce_code(python, cli, what="these answers", key="databases_camouflage")
+    reproduce(call, what="these answers", command_caption="Command line:", key="databases_camouflage")
 
 
 def audit_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
@@ -153,8 +149,7 @@ def audit_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
     queries = typed_queries("databases_audit_queries", AUDIT_QUERIES)
     exact_only = remembered(st.checkbox, "refuse exact disclosure only (protection 0)", "databases_exact_only", False)
     protection = 0.0 if exact_only else s.protection
-    call = CallSpec("rumap.databases.audit.audit_queries", file.path, {"queries": queries, "protection": protection},
-                    column=s.value, records=s.records, source=file.name)
+    call = _call(file, s, "rumap.databases.audit.audit_queries", queries=queries, protection=protection)
     log = call.apply(values)
     cols = st.columns(2)
     cols[0].metric("queries answered", f"{log.answered} of {len(log.decisions)}")
@@ -197,33 +192,29 @@ def maps_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
     levels = parse_levels(remembered(st.text_input, "protection levels, percent", "databases_levels", "5, 20, 50"))
     queries = int(number("records", "random SUM queries in the workload", "databases_workload", 10, low=1, high=200,
                          help="each over a random set of 2 to n/2 records, the same at every level"))
-    camouflage = camouflage_map(values, levels, k=s.k, queries=queries, records=s.records, seed=s.seed)
-    audit = audit_map(values, levels, queries=queries, records=s.records, seed=s.seed)
+    calls = (_call(file, s, "rumap.maps.databases.camouflage_map", protections=levels, k=s.k, queries=queries,
+                   records=s.records, seed=s.seed),
+             _call(file, s, "rumap.maps.databases.audit_map", protections=levels, queries=queries, records=s.records,
+                   seed=s.seed))
+    camouflage, audit = (call.apply(values) for call in calls)
     left, right = st.columns(2)
     with left:
         st.markdown("**Camouflage** over its width")
         plot(ru_map_figure([camouflage]), key="databases_camouflage_chart")
         st.dataframe(camouflage.to_frame(), hide_index=True)
+        reproduce(calls[0], what="this map", key="databases_camouflage_map")
     with right:
         st.markdown("**Query auditing** over its protection level")
         plot(ru_map_figure([audit]), key="databases_audit_chart")
         st.dataframe(audit.to_frame(), hide_index=True)
+        reproduce(calls[1], what="this map", key="databases_audit_map")
     st.caption("R = 1 / the narrowest interval (relative to the value) an intruder derives for any record from the "
                "answers; U = 1 / the mean relative guarantee width (camouflage) or the share of the queries "
                "answered (auditing).")
-    python = script({"rumap.io.data": ["read_table", "numeric_column"],
-                     "rumap.maps.databases": ["camouflage_map", "audit_map"]},
-                    [f"values = numeric_column(read_table({file.path!r}), {s.value!r})[:{s.records}]",
-                     f"camouflage = camouflage_map(values, {levels!r}, k={s.k}, queries={queries}, "
-                     f"records={s.records}, seed={s.seed})",
-                     f"audit = audit_map(values, {levels!r}, queries={queries}, records={s.records}, seed={s.seed})",
-                     "print(camouflage.to_frame(), audit.to_frame())"])
-    reproduce_code(python, what="these maps", no_command="the command line answers and audits queries; the maps "
-                   "are in Python", key="databases_maps")
     settings = {"data": file.path, "value": s.value, "records": s.records, "levels": levels, "queries": queries,
                 "k": s.k, "seed": s.seed}
     spec = PageMapSpec(page="databases", label=f"camouflage and auditing, {file.name}: {s.value}",
-                       settings=settings, python=python)
+                       settings=settings, python="\n\n".join(to_python(call) for call in calls))
     keep_controls(page_analysis([camouflage, audit], spec), "databases_maps")
 
 

@@ -27,7 +27,7 @@ __all__ = ["CallSpec"]
 
 def _resolve(dotted: str) -> Callable[..., Any]:
     module, _, name = str(dotted).rpartition(".")
-    if not module.startswith("rumap") or name.startswith("_") or any(p.startswith("_") for p in module.split(".")):
+    if not (module == "rumap" or module.startswith("rumap.")) or name.startswith("_") or any(p.startswith("_") for p in module.split(".")):
         raise InputError(f"function must be a public rumap function, got {dotted!r}")
     try:
         function = getattr(importlib.import_module(module), name)
@@ -36,6 +36,19 @@ def _resolve(dotted: str) -> Callable[..., Any]:
     if not callable(function):
         raise InputError(f"function {dotted!r} is not a function")
     return function
+
+
+def _plain(value: Any) -> Any:
+    """A numpy array or number as the Python list or number it holds (the reproduce code writes it as such)."""
+    import numpy as np
+
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(item) for item in value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -50,7 +63,8 @@ class CallSpec:
     data : str
         The data file, as the reproduce code names it.
     arguments : mapping
-        The function's keyword arguments after the table.
+        The function's keyword arguments after the table (numpy arrays and
+        numbers are kept as the lists and numbers they hold).
     merges : sequence of str
         Recodings ``VAR: A, B = NEW`` applied to the table first
         (:func:`rumap.masking.categorical.recode`).
@@ -84,7 +98,9 @@ class CallSpec:
         unknown = [name for name in self.arguments if name not in parameters]
         if unknown:
             raise InputError(f"{self.function} has no parameter {unknown[0]!r}")
-        object.__setattr__(self, "arguments", dict(self.arguments))
+        if "source" in self.arguments:
+            raise InputError("source is the specification's own field, not one of its arguments")
+        object.__setattr__(self, "arguments", {name: _plain(value) for name, value in self.arguments.items()})
         object.__setattr__(self, "merges", tuple(self.merges))
         if self.records is not None and (self.column is None or isinstance(self.records, bool)
                                          or not isinstance(self.records, int) or self.records < 1):

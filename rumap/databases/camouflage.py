@@ -35,7 +35,7 @@ from rumap.result import json_safe
 from rumap.tables.rules import freeze_array_fields
 
 __all__ = ["CamouflageVectors", "CamouflageAnswers", "camouflage_vectors", "answer_queries", "simplex_extreme",
-           "exact_answer", "ANSWERS"]
+           "exact_answer", "ANSWERS", "CamouflageRelease", "answer_with_camouflage"]
 
 PROTECTION = Interval("float", 0.0, 100.0, "right", "the protection width, percent of each value")
 CAMOUFLAGE_K = Interval("int", 3, 50, "both", "the number k of camouflage vectors (P^k is the data)")
@@ -366,3 +366,64 @@ def answer_queries(vectors: CamouflageVectors, queries: Sequence[str | Query],
                              np.array([r[1] for r in rows]),
                              np.array([exact_answer(vectors.values, q) for q in parsed]), tuple(r[2] for r in rows),
                              config={"protection": vectors.protection, "k": vectors.k, "seed": vectors.seed})
+
+
+@dataclass(frozen=True)
+class CamouflageRelease:
+    """Queries answered through camouflage: the vectors built and the answers they give.
+
+    Parameters
+    ----------
+    vectors : CamouflageVectors
+    answers : CamouflageAnswers
+    """
+
+    vectors: CamouflageVectors
+    answers: CamouflageAnswers
+
+    def to_frame(self) -> pd.DataFrame:
+        """The answers, one row per query (:meth:`CamouflageAnswers.to_frame`)."""
+        return self.answers.to_frame()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The answers' object with the vectors under ``vectors``."""
+        return {**self.answers.to_dict(), "vectors": self.vectors.to_dict()}
+
+
+@validate_params({"values": VALUES, "protection": PROTECTION, "k": CAMOUFLAGE_K, "seed": SEED,
+                  "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {"values": _example_values(), "queries": ["SUM:1-3", "MAX:*"], "protection": 10.0,
+                                  "k": 3, "seed": 1})
+def answer_with_camouflage(values: Any, queries: Sequence[str | Query], protection: float = 10.0, k: int = 3,
+                           seed: Any = None, budget: WorkBudget = DEFAULT_BUDGET) -> CamouflageRelease:
+    """Hide a confidential field in camouflage vectors and answer queries from them.
+
+    :func:`camouflage_vectors` then :func:`answer_queries`.
+
+    Parameters
+    ----------
+    values : array_like, shape (n,)
+        The confidential field a.
+    queries : sequence of str or Query
+        ``SUM:1,2,3``, ``MEAN:4-9``, ``MIN:*``, ``MAX:1-5``, ``COUNT>=100:*``.
+    protection : float, default 10
+        The protection width w, percent of each value.
+    k : int, default 3
+        The number of vectors (P^k = a).
+    seed : int or numpy.random.Generator, optional
+        Randomness of the vectors.
+    budget : WorkBudget
+        Queries x records x k, checked first.
+
+    Returns
+    -------
+    CamouflageRelease
+
+    Examples
+    --------
+    >>> released = answer_with_camouflage([85.0, 3, 2, 4, 3, 3, 4, 3, 3], ["MAX:*"], protection=10, seed=1)
+    >>> float(released.answers.high[0]), released.vectors.k
+    (93.5, 3)
+    """
+    vectors = camouflage_vectors(values, protection=protection, k=k, seed=seed)
+    return CamouflageRelease(vectors, answer_queries(vectors, queries, budget=budget))

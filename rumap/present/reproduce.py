@@ -248,6 +248,16 @@ _KEYS = {"keys": _flag("--keys"), "weight": _flag("--weight")}
 _MEASURES = {"risk": _flag("--risk"), "utility": _flag("--utility"), "options": _measure_options}
 
 
+def _categorical_grid(method: str) -> FlagWriter:
+    """The grid flag of a map of :data:`rumap.maps.categorical.CATEGORICAL_METHODS` (``--`` + its parameter)."""
+    def write(values: Any) -> tuple:
+        from rumap.maps.categorical import CATEGORICAL_METHODS
+
+        record = CATEGORICAL_METHODS[method]
+        return _grid("--" + record.parameter.replace("_", "-"), record.integer)(values)
+    return write
+
+
 @dataclass(frozen=True)
 class CallCommand:
     """How ``python -m rumap`` runs the function of a :class:`rumap.calls.CallSpec`.
@@ -273,6 +283,9 @@ class CallCommand:
 #: Why the identity maps have no command.
 _ESTIMATE_ONLY = "the command line gives the estimate, not this map"
 
+#: Why the maps of camouflage and auditing have no command.
+_QUERIES_ONLY = "the command line answers and audits queries; the maps are in Python"
+
 #: The command of each function a CallSpec may call, by dotted name; a function not here has no command.
 CALL_COMMANDS: dict[str, CallCommand] = {
     "rumap.risk.individual.individual_risk": CallCommand(
@@ -281,20 +294,26 @@ CALL_COMMANDS: dict[str, CallCommand] = {
         ("risk", "suda"), {"keys": _flag("--keys"), "max_size": _flag("--max-size"),
                            "dis_fraction": _flag("--dis-fraction")}),
     "rumap.maps.categorical.suppression_map": CallCommand(
-        ("simulate", "--method", "suppress"), {**_KEYS, "ks": _grid("--k", integer=True), **_MEASURES}),
+        ("simulate", "--method", "suppress"), {**_KEYS, "ks": _categorical_grid("suppress"), **_MEASURES}),
     "rumap.maps.categorical.pram_map": CallCommand(
-        ("simulate", "--method", "pram"), {**_KEYS, "thetas": _grid("--theta", integer=False),
+        ("simulate", "--method", "pram"), {**_KEYS, "thetas": _categorical_grid("pram"),
                                            "replicates": _flag("--replicates"), "seed": _flag("--seed"),
                                            **_MEASURES}),
     "rumap.maps.categorical.banding_map": CallCommand(
         ("simulate", "--method", "recode"), {**_KEYS, "variable": _flag("--band-variable"),
-                                             "widths": _grid("--band-width", integer=False), **_MEASURES}),
+                                             "widths": _categorical_grid("recode"), **_MEASURES}),
     "rumap.risk.identity.identity_risk_from_data": CallCommand(
         ("risk", "identity"), {"key": _flag("--keys"), "N": _flag("--N"), "a": _flag("--a"),
                                "max_risk": _flag("--max-risk"), "cells": _flag("--cells"),
                                "method": _flag("--estimator")}),
     "rumap.risk.identity.subsampling_map": CallCommand(no_command=_ESTIMATE_ONLY),
     "rumap.risk.identity.recoding_map": CallCommand(no_command=_ESTIMATE_ONLY),
+    "rumap.databases.camouflage.answer_with_camouflage": CallCommand(
+        ("query", "answer", "--show-vectors"), {"queries": _repeated("--query"), "protection": _flag("--protection"),
+                                                "k": _flag("--camouflage-k"), "seed": _flag("--seed")},
+        column_flags=("--value", "--records")),
+    "rumap.maps.databases.camouflage_map": CallCommand(no_command=_QUERIES_ONLY),
+    "rumap.maps.databases.audit_map": CallCommand(no_command=_QUERIES_ONLY),
     "rumap.databases.audit.audit_queries": CallCommand(
         ("query", "audit"), {"queries": _repeated("--query"), "protection": _flag("--protection")},
         column_flags=("--value", "--records")),

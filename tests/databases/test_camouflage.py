@@ -114,3 +114,17 @@ def test_exact_answers():
     expected = {"SUM:*": 13.0, "MEAN:1,2": 3.0, "MIN:2,3": 5.0, "MAX:*": 7.0, "COUNT>4:*": 2.0, "COUNT<5:*": 1.0}
     for text, value in expected.items():
         assert exact_answer(values, parse_queries([text], 3)[0]) == value
+
+
+def test_answer_with_camouflage_is_the_vectors_then_the_answers():
+    from rumap.databases.camouflage import answer_with_camouflage
+
+    values = [85.0, 3, 2, 4, 3, 3, 4, 3, 3]
+    queries = ["SUM:1-3", "MEAN:4-6", "MIN:1-9", "MAX:2-9", "COUNT>3:1-9"]
+    released = answer_with_camouflage(values, queries, protection=20.0, k=4, seed=7)
+    vectors = camouflage_vectors(values, protection=20.0, k=4, seed=7)
+    np.testing.assert_array_equal(released.vectors.vectors, vectors.vectors)
+    np.testing.assert_equal(released.to_dict(), {**answer_queries(vectors, queries).to_dict(),
+                                                 "vectors": vectors.to_dict()})
+    with pytest.raises(InputError, match="k"):
+        answer_with_camouflage(values, queries, k=2)

@@ -19,6 +19,7 @@ import pytest
 from cli_helpers import run_cli
 
 from rumap.calls import CallSpec
+from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.present.release_report import release_report_json
 from rumap.present.reproduce import REPRODUCERS, NoCommandLine, command_or_reason, to_command, to_python
@@ -230,6 +231,24 @@ def test_call_on_a_column(keys_file):
     np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), shown.to_dict())
 
 
+def test_camouflage_answers_on_a_column(keys_file):
+    path, frame = keys_file
+    spec = CallSpec("rumap.databases.camouflage.answer_with_camouflage", path,
+                    {"queries": ["SUM:1-4", "MAX:*"], "protection": 15.0, "k": 4, "seed": 2}, column="w", records=9)
+    shown = spec.run(frame)
+    assert json.loads(_command_output(spec, "query")) == json.loads(json.dumps(shown.to_dict()))
+    np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), shown.to_dict())
+
+
+@pytest.mark.parametrize("function", ["rumap.maps.databases.camouflage_map", "rumap.maps.databases.audit_map"])
+def test_query_maps_have_no_command(keys_file, function):
+    path, frame = keys_file
+    spec = CallSpec(function, path, {"protections": [5.0, 50.0], "queries": 4, "records": 9, "seed": 1},
+                    column="w", records=9)
+    assert command_or_reason(spec)[1] == "the command line answers and audits queries; the maps are in Python"
+    np.testing.assert_equal(_python_namespace(spec)["result"].to_dict(), spec.run(frame).to_dict())
+
+
 @pytest.mark.parametrize(("function", "arguments"), [
     ("rumap.risk.identity.subsampling_map", {"key": ["sex", "region"], "N": 1000.0, "a": 50.0,
                                              "fractions": [0.01, 0.04], "method": "ml"}),
@@ -263,9 +282,22 @@ def test_a_call_the_command_line_cannot_give_says_why(keys_file):
     assert "result = key_analysis(frame, keys=['sex', 'region'])" in to_python(other)
 
 
-def test_a_specification_of_another_type_is_refused():
-    from rumap.errors import InputError
+def test_a_call_holds_plain_values_and_refuses_what_it_cannot_call(keys_file):
+    path, frame = keys_file
+    spec = CallSpec("rumap.risk.identity.subsampling_map", path, {"key": ["sex"], "N": np.float64(1000.0), "a": 50.0,
+                                                                  "fractions": np.array([0.02, 0.04])})
+    assert spec.arguments["fractions"] == [0.02, 0.04] and type(spec.arguments["N"]) is float
+    assert "fractions=[0.02, 0.04]" in to_python(spec)
+    for function, arguments, message in [("rumap.risk.suda.nosuch", {}, "does not exist"),
+                                         ("rumap.risk.suda._msus", {}, "public rumap function"),
+                                         ("os.remove", {}, "public rumap function"),
+                                         ("rumap.risk.suda.suda2", {"nosuch": 1}, "no parameter 'nosuch'"),
+                                         ("rumap.risk.suda.suda2", {"source": "x"}, "own field")]:
+        with pytest.raises(InputError, match=message):
+            CallSpec(function, path, arguments)
 
+
+def test_a_specification_of_another_type_is_refused():
     with pytest.raises(InputError, match="spec"):
         to_python("analytic")
     with pytest.raises(InputError, match="spec"):

@@ -76,11 +76,11 @@ def test_granularity_follows_the_keys_and_threshold(app):
 
 
 def test_reproduce_panels_give_the_page_numbers(app, monkeypatch):
-    code = next(c.value for c in open_reproduce_panels(app).code if "answer_queries(vectors" in c.value)
+    code = next(c.value for c in open_reproduce_panels(app).code if "answer_with_camouflage(values" in c.value)
     monkeypatch.chdir(ROOT)
     names: dict = {"print": lambda *args, **kwargs: None}
     exec(compile(code, "<reproduce panel>", "exec"), names)
     page = frame_with(app, "guarantee")
-    assert names["answers"].to_frame()["guarantee"].tolist() == pytest.approx(page["guarantee"].tolist())
+    assert names["result"].answers.to_frame()["guarantee"].tolist() == pytest.approx(page["guarantee"].tolist())
     commands = [c.value for c in open_reproduce_panels(app).code if c.value.startswith("python -m rumap query")]
     assert len(commands) == 2 and all("--records 12" in c for c in commands)

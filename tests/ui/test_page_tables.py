@@ -96,6 +96,19 @@ def test_microdata_table_is_protected_and_audited(page):
     assert set(audit["status"]) == {"primary", "secondary"}
     assert (audit["min"] <= audit["value"]).all() and (audit["value"] <= audit["max"]).all()
 
+    # the reproduce panel shows the Python generated from the protection the page ran, and why there is no command
+    from dashboard.code import bundled_path
+    from dashboard.widgets import REPRODUCE_KEY
+    from rumap.present.reproduce import to_python
+    from rumap.tables.protection import TableProtectionSpec
+
+    page.session_state[f"{REPRODUCE_KEY}_tables_micro_protection"] = True
+    page.run()
+    spec = TableProtectionSpec(bundled_path("persons (synthetic, categorical keys)"), "region", "marital",
+                               response="income", rule="p-percent", rule_parameters={"p": 10.0})
+    assert to_python(spec) in [c.value for c in page.code]
+    assert "No command line: the command line protects a table file, not microdata" in [shown(c.value) for c in page.caption]
+
 
 def test_microdata_rule_and_rounding_and_map(page):
     page.selectbox(key="micro_rule").set_value("threshold").run()
