@@ -7,7 +7,7 @@ before and after; ``--out`` writes the protected file.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rumap.cli.flags import (
     WRITER_SUFFIXES,
@@ -51,6 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         parser.add_argument("--out", metavar="FILE", help=f"write the protected file ({', '.join(WRITER_SUFFIXES)})")
         add_work_limit(parser)
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--chunk-size", type=int, metavar="N",
+                            help="work out of core on a CSV or Parquet file larger than memory, reading and writing "
+                                 "N records at a time (needs --out; progress on stderr)")
 
     rec = sub.add_parser("recode", help="global recoding: merge categories, band numbers, top/bottom coding")
     common(rec)
@@ -87,13 +90,20 @@ def _finish(args: argparse.Namespace, frame: pd.DataFrame, protected: pd.DataFra
 
     before = individual_risk(frame, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
     after = individual_risk(protected, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
-    summary = {**summary, "n": int(frame.shape[0]),
+    if args.out is not None:
+        write_table(protected, args.out, "--out")
+    return _report(args, {**summary, "n": int(frame.shape[0])}, lines, before, after)
+
+
+def _report(args: argparse.Namespace, summary: dict, lines: list[str], before: Any, after: Any) -> int:
+    """Print the summary with the risk before and after (any result with ``global_risk`` and
+    ``expected_reidentifications``), and where the file went."""
+    summary = {**summary,
                "risk_before": {"global_risk": before.global_risk,
                                "expected_reidentifications": before.expected_reidentifications},
                "risk_after": {"global_risk": after.global_risk,
                               "expected_reidentifications": after.expected_reidentifications}}
     if args.out is not None:
-        write_table(protected, args.out, "--out")
         summary["out"] = args.out
     if args.json:
         from rumap.cli import print_json
@@ -137,6 +147,8 @@ def run_recode(args: argparse.Namespace) -> int:
     from rumap.io.data import read_table
     from rumap.masking.categorical import band, recode, top_bottom_code
 
+    if args.chunk_size is not None:
+        return _run_out_of_core(args)
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
     if not (args.merge or args.band or args.top or args.bottom):
@@ -185,6 +197,10 @@ def run_suppress(args: argparse.Namespace) -> int:
         for part in args.importance.split(","):
             variable, value = variable_number(part, "--importance")
             importance[variable] = value
+    if args.chunk_size is not None:
+        if args.optimal:
+            raise InputError("--optimal works in memory: drop --chunk-size")
+        return _run_out_of_core(args, importance)
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
     if args.optimal:
@@ -236,6 +252,8 @@ def run_pram(args: argparse.Namespace) -> int:
 
     check_flag("--theta", "theta", args.theta)
     check_flag("--seed", "seed", args.seed)
+    if args.chunk_size is not None:
+        return _run_out_of_core(args)
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
     result = pram(frame, keys, args.theta, seed=args.seed, source=args.data)
@@ -243,3 +261,55 @@ def run_pram(args: argparse.Namespace) -> int:
     lines = [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "
              + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
     return _finish(args, frame, result.data, keys, summary, lines)
+
+
+def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | None = None) -> int:
+    """``protect recode|suppress|pram --chunk-size N``: the file read and written N records at a time.
+
+    The same JSON keys as in memory; the risk before and after is that of
+    :func:`rumap.scale.individual_risk` on the file and on ``--out``.
+    """
+    from rumap.scale import individual_risk, scan
+    from rumap.scale.protect import pram_file, recode_file, suppress_file
+
+    if args.chunk_size < 1:
+        raise InputError(f"--chunk-size must be an integer >= 1, got {args.chunk_size}")
+    if args.out is None:
+        raise InputError("--chunk-size writes the protected records to a file: give --out")
+    keys = split_names(args.keys, "--keys")
+    source = scan(args.data)
+    chunks = {"chunk_size": args.chunk_size, "progress": True}
+    method = args.protect_command
+    if method == "suppress":
+        if args.k is None and args.max_risk is None:
+            raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
+        if args.max_risk is not None:
+            check_flag("--max-risk", "max_risk", args.max_risk)
+        result = suppress_file(source, keys, args.out, k=args.k, max_risk=args.max_risk, weight=args.weight,
+                               importance=importance or None, budget=budget_from_args(args), **chunks)
+        if not result.feasible:
+            raise InputError(str(result.reason).replace("k = ", "--k ", 1))
+        summary = {"method": "suppress", "optimal": False, **result.to_dict()}
+        lines = [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
+                 f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "
+                 + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
+    elif method == "pram":
+        result = pram_file(source, keys, args.theta, args.seed, args.out, **chunks)
+        summary = {"method": "pram", **result.to_dict()}
+        lines = [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "
+                 + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
+    else:
+        if not (args.merge or args.band or args.top or args.bottom):
+            raise InputError("give at least one of --merge, --band, --top, --bottom")
+        bands = [variable_number(text, "--band") for text in args.band]
+        bands = [(variable, check_flag("--band", "band_width", width)) for variable, width in bands]
+        result = recode_file(source, args.out, merge_flags(args.merge) or None, bands=bands,
+                             top=[variable_number(text, "--top") for text in args.top],
+                             bottom=[variable_number(text, "--bottom") for text in args.bottom], **chunks)
+        summary = {"method": "recode", "keys": keys, "changed": result.changed, "categories": result.categories}
+        lines = [f"global recoding of {args.data}: " + (", ".join(
+            f"{c} ({v['before']} -> {v['after']} categories)" for c, v in result.categories.items())
+            or "nothing changed")]
+    before = individual_risk(source, keys, weight=args.weight, chunk_size=args.chunk_size)
+    after = individual_risk(scan(args.out), keys, weight=args.weight, chunk_size=args.chunk_size)
+    return _report(args, {**summary, "n": before.n}, lines, before, after)

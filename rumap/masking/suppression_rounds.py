@@ -121,19 +121,22 @@ def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, thre
 def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None, weights: np.ndarray | None,
                        rank: np.ndarray, dimension: int, members: np.ndarray | None = None,
                        shared: tuple[int, ...] = (), budget: WorkBudget | None = None,
-                       progress: Callable[[str], None] | None = None) -> tuple[np.ndarray, int]:
+                       progress: Callable[[str], None] | None = None, counts: np.ndarray | None = None
+                       ) -> tuple[np.ndarray, int]:
     """Which key values the heuristic local suppression blanks, and its number of rounds.
 
     Parameters
     ----------
     codes : ndarray of int, shape (n, p)
-        Key codes (-1 for missing), from :func:`rumap.risk.cells.key_codes`.
+        Key codes (-1 for missing), from :func:`rumap.risk.cells.key_codes`: one
+        row per record, or per class of records with ``counts``.
     k : int or None
         Reach ``f_k >= k`` (missing values match any category).
     max_risk : float or None
         Reach individual risk at most this.
     weights : ndarray of float, shape (n,), or None
-        Sampling weights (for the individual risk).
+        Sampling weights (for the individual risk); with ``counts``, each
+        row's total weight.
     rank : ndarray of float, shape (p,)
         The keys' importance: the least important goes first among equally frequent ones.
     dimension : int
@@ -146,6 +149,9 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
         Checked before each round: patterns of missing values x classes x keys.
     progress : callable(str), optional
         Told what each round did.
+    counts : ndarray of int, shape (n,), optional
+        The records each row of ``codes`` stands for (default 1 each; not
+        with ``members``).
 
     Returns
     -------
@@ -159,8 +165,12 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     >>> suppressed, rounds = suppression_rounds(codes, 2, None, None, np.zeros(2), 2)
     >>> suppressed.sum(axis=0).tolist(), rounds
     ([0, 2], 2)
+    >>> distinct = np.array([[0, 0], [1, 0], [1, 1], [0, 2]])
+    >>> suppression_rounds(distinct, 2, None, None, np.zeros(2), 2, counts=np.array([2, 1, 2, 1]))[0].tolist()
+    [[False, False], [False, True], [False, False], [False, True]]
     """
     n, p = codes.shape
+    units = None if counts is None else np.asarray(counts, dtype=float)
     categories = codes.max(axis=0) + 1
     threshold = max(k if k is not None else 1, 2)
     original, row = _collapse(codes)
@@ -170,13 +180,15 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     rounds = 0
     while rounds <= p * n:  # each round blanks at least one value, so this ends
         rounds += 1
-        counts = np.bincount(row, minlength=current.shape[0]).astype(float)
+        counts = np.bincount(row, weights=units, minlength=current.shape[0])
         weight = counts if weights is None else np.bincount(row, weights=weights, minlength=current.shape[0])
         if budget is not None:
             patterns = int(cell_groups((current >= 0).astype(np.int64)).max()) + 1
             budget.check_work(float(patterns) * current.shape[0] * p,
                               f"{patterns} patterns of missing key values x {current.shape[0]} classes of records "
                               f"x {p} keys")
+        if rounds == 1 and k is not None and max_risk is None:  # a class of k records or more is k-anonymous
+            looking = counts < k
         fk, Fk = class_wildcard_frequencies(current, counts, weight, looking)
         at_risk = np.zeros(current.shape[0], dtype=bool) if k is None else fk < k
         if looking is not None:

@@ -78,6 +78,22 @@ def test_rounds_on_classes_equal_the_rounds_on_records(seed, n, p, missing, k, d
 
 
 @settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 40), k=st.integers(2, 4), weighted=st.booleans())
+def test_classes_given_with_their_counts_decide_as_their_records(seed, n, k, weighted):
+    distinct = np.unique(_codes(seed, n, 3, 0.1), axis=0)
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(1, 4, distinct.shape[0])
+    weights = rng.uniform(1.0, 9.0, counts.sum()) if weighted else None
+    records = np.repeat(distinct, counts, axis=0)
+    sums = None if weights is None else np.bincount(np.repeat(np.arange(counts.size), counts), weights=weights)
+    max_risk = 0.4 if weighted else None
+    by_class, class_rounds = suppression_rounds(distinct, k, max_risk, sums, np.zeros(3), 3, counts=counts)
+    by_record, record_rounds = suppression_rounds(records, k, max_risk, weights, np.zeros(3), 3)
+    np.testing.assert_array_equal(np.repeat(by_class, counts, axis=0), by_record)
+    assert class_rounds == record_rounds
+
+
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 60), k=st.integers(2, 3))
 def test_household_variables_spread_as_record_by_record(seed, n, k):
     codes = _codes(seed, n, 3, 0.05)

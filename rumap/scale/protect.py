@@ -1,0 +1,413 @@
+"""Protecting the categorical keys of a file larger than memory: local suppression, PRAM, global recoding.
+
+Each reads the file in chunks (:func:`rumap.scale.apply_chunks`) and writes
+the protected records in file order, chunk by chunk; memory holds the file's
+distinct key rows and one chunk. The results equal the in-memory functions'
+(:mod:`rumap.masking.categorical`) on files both can hold:
+
+- :func:`suppress_file` runs the heuristic's rounds on the distinct key rows
+  with their record counts
+  (:func:`rumap.masking.suppression_rounds.suppression_rounds`), then blanks
+  each record's values as its row's;
+- :func:`pram_file` draws the uniform number of record ``i`` (0-based, in file
+  order) for the ``j``-th key that has a known value as the number
+  ``j n + i`` of the stream of ``numpy.random.default_rng(seed)``, the order in
+  which :func:`rumap.masking.pram.pram` draws them: a chunk starting at record
+  ``s`` advances a copy of the generator by ``j n + s`` draws (PCG64's
+  ``advance``), so a seed gives the same file whatever the chunk size; the
+  categories are numbered in order of first appearance in the file, as there;
+- :func:`recode_file` applies :func:`rumap.masking.categorical.recode`,
+  :func:`~rumap.masking.categorical.band` and
+  :func:`~rumap.masking.categorical.top_bottom_code` to each chunk (they
+  change each record on its own); the recoded columns are written as text.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rumap._validation import SEED, InstanceOf, Interval, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
+from rumap.masking.categorical import band, category_text, key_importance, recode, top_bottom_code
+from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, _pram_draw, _pram_shares, pram_matrix
+from rumap.masking.suppression_rounds import suppression_rounds
+from rumap.scale.frequencies import key_frequencies
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, polars_module, scan
+
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = ["FileSuppression", "suppress_file", "FilePram", "pram_file", "FileRecoding", "recode_file"]
+
+_INDEX = "__rumap_index"
+
+
+def _say(progress: bool) -> Callable[[str], None] | None:
+    return (lambda line: print(line, file=sys.stderr, flush=True)) if progress else None
+
+
+def _key_names(source: Source, keys: Sequence[str]) -> list[str]:
+    names = [str(k) for k in keys]
+    if not names:
+        raise InputError("give at least one key variable")
+    if len(set(names)) != len(names):
+        raise InputError(f"{source.path}: a key variable is named twice")
+    for name in names:
+        if name not in source.columns:
+            raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(source.columns)}")
+    return names
+
+
+def _blanked(chunk: pl.DataFrame, names: Sequence[str], blank: np.ndarray) -> pl.DataFrame:
+    """``chunk`` with the values of ``names`` set missing where ``blank`` (records x names) is true."""
+    pl = polars_module()
+    return chunk.with_columns([pl.when(pl.lit(pl.Series(blank[:, j]))).then(None).otherwise(pl.col(name)).alias(name)
+                               for j, name in enumerate(names) if blank[:, j].any()])
+
+
+@dataclass(frozen=True)
+class FileSuppression:
+    """What local suppression of a file did (its records went to a file).
+
+    Attributes
+    ----------
+    keys : tuple of str
+    n : int
+        Records.
+    k : int or None
+    max_risk : float or None
+    rounds : int
+    per_variable : tuple of int
+        Values suppressed per key.
+    feasible : bool
+    reason : str or None
+    out : str or None
+        The file written.
+    """
+
+    keys: tuple[str, ...]
+    n: int
+    k: int | None
+    max_risk: float | None
+    rounds: int
+    per_variable: tuple[int, ...]
+    feasible: bool = True
+    reason: str | None = None
+    out: str | None = None
+
+    @property
+    def suppressed_share(self) -> float:
+        """Share of the key values suppressed."""
+        return sum(self.per_variable) / (self.n * len(self.keys)) if self.n and self.keys else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The keys of :meth:`rumap.masking.categorical.SuppressionResult.to_dict`."""
+        return {"keys": list(self.keys), "k": self.k, "max_risk": self.max_risk, "rounds": self.rounds,
+                "suppressed": int(sum(self.per_variable)), "suppressed_share": self.suppressed_share,
+                "per_variable": dict(zip(self.keys, self.per_variable, strict=True)), "feasible": self.feasible,
+                "reason": self.reason}
+
+    def to_frame(self) -> Any:
+        """Suppressions per key variable."""
+        import pandas as pd
+
+        return pd.DataFrame({"variable": list(self.keys), "suppressed": list(self.per_variable)})
+
+
+@validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")], "k": [None, "k"],
+                  "max_risk": [None, Interval("float", 0.0, 1.0, "neither", "a risk threshold")],
+                  "weight": [None, InstanceOf(str, "a column name")],
+                  "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
+                  "chunk_size": Interval("int", 1, None, "left", "records per chunk"),
+                  "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None, "k": 3,
+                                  "progress": False})
+def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None, k: int | None = None,
+                  max_risk: float | None = None, weight: str | None = None,
+                  importance: Mapping[str, float] | None = None, dimension: int | None = None,
+                  chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
+                  budget: WorkBudget = DEFAULT_BUDGET) -> FileSuppression:
+    """Local suppression of a file to k-anonymity or a risk threshold, out of core.
+
+    The same rule and results as
+    :func:`rumap.masking.categorical.local_suppression` (without households).
+
+    Parameters
+    ----------
+    source : Source
+        From :func:`rumap.scale.scan`.
+    keys : sequence of str
+    out : str or path-like or None
+        The ``.parquet`` or ``.csv`` file written (None: count only).
+    k : int, optional
+        Reach ``f_k >= k``.
+    max_risk : float, optional
+        Reach individual risk at most this.
+    weight : str, optional
+        Sampling weights, for the individual risk.
+    importance : mapping, optional
+        ``{variable: importance}``, the least important suppressed first.
+    dimension : int, optional
+        Largest combination searched for unsafe cells (default all keys).
+    chunk_size : int
+        Records per chunk written.
+    progress : bool
+        Report the rounds and the pass on stderr.
+    budget : WorkBudget
+
+    Returns
+    -------
+    FileSuppression
+
+    Examples
+    --------
+    >>> result = suppress_file(scan(_example_file()), ["sex", "region"], None, k=3, progress=False)
+    >>> result.per_variable, result.rounds
+    ((4, 1), 3)
+    """
+    if k is None and max_risk is None:
+        raise InputError("give k (k-anonymity), max_risk (individual risk) or both")
+    names = _key_names(source, keys)
+    depth = len(names) if dimension is None else int(dimension)
+    if not 1 <= depth <= len(names):
+        raise InputError(f"dimension must be between 1 and the number of keys ({len(names)}), got {dimension!r}")
+    rank = key_importance(importance, names, 0.0)
+    frequencies = key_frequencies(source, names, weight)
+    n = frequencies.n
+    if k is not None and k > n:
+        reason = (f"k = {k} is more than the {n} records of {source.path}: no suppression makes a record "
+                  f"{k}-anonymous (a record shares its key with at most {n}); nothing was suppressed")
+        return FileSuppression(tuple(names), n, k, max_risk, 0, (0,) * len(names), False, reason)
+    classes = np.empty(frequencies.codes.shape, dtype=np.int64)
+    for j in range(len(names)):  # codes 0, 1, ... of the categories present, -1 missing
+        column = frequencies.codes[:, j]
+        present = np.unique(column[column > 0])
+        classes[:, j] = np.where(column > 0, np.searchsorted(present, column), -1)
+    blank, rounds = suppression_rounds(classes, k, max_risk, frequencies.weight if frequencies.weighted else None,
+                                       rank, depth, budget=budget, progress=_say(progress),
+                                       counts=frequencies.count)
+    if out is not None:
+        apply_chunks(source, lambda chunk, start: _blanked(chunk, names, blank[frequencies.rows(chunk)]), out,
+                     chunk_size, progress=progress, label="local suppression")
+    per_variable = tuple(int(v) for v in (blank * frequencies.count[:, None]).sum(axis=0))
+    return FileSuppression(tuple(names), n, k, max_risk, rounds, per_variable,
+                           out=None if out is None else str(out))
+
+
+@dataclass(frozen=True)
+class FilePram:
+    """What PRAM of a file did: each key's categories and counts (its matrix) and the values changed.
+
+    Attributes
+    ----------
+    keys : tuple of str
+    theta : float
+    n : int
+    matrices : dict
+        ``{variable: (categories, counts)}``, categories in order of first appearance.
+    changed : dict
+        ``{variable: values changed}``.
+    out : str or None
+    """
+
+    keys: tuple[str, ...]
+    theta: float
+    n: int
+    matrices: dict = field(repr=False)
+    changed: dict = field(repr=False)
+    out: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The keys of :meth:`rumap.masking.pram.PramResult.to_dict`."""
+        return {"keys": list(self.keys), "theta": self.theta,
+                "changed_share": {k: self.changed[k] / self.n if self.n else 0.0 for k in self.keys},
+                "matrices": {k: {"categories": [str(c) for c in cats], "counts": [int(c) for c in counts],
+                                 "matrix": (pram_matrix(counts, self.theta).tolist()
+                                            if len(cats) <= MAX_LISTED_PRAM_CATEGORIES else None)}
+                             for k, (cats, counts) in self.matrices.items()}}
+
+
+def _first_appearance(source: Source, name: str) -> tuple[pl.Series, np.ndarray]:
+    """A column's categories in order of first appearance in the file, and their counts."""
+    pl = polars_module()
+    table = source.collect(source.lazy([name]).with_row_index(_INDEX).drop_nulls(name)
+                           .group_by(name).agg(pl.len().alias("count"), pl.col(_INDEX).min()).sort(_INDEX))
+    return table[name], table["count"].to_numpy().astype(np.int64)
+
+
+@validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
+                  "theta": Interval("float", 0.0, 1.0, "both", "the retention probability"), "seed": SEED,
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")],
+                  "chunk_size": Interval("int", 1, None, "left", "records per chunk")},
+                 example=lambda: {"source": scan(_example_file()), "keys": ["sex"], "theta": 0.5, "seed": 1,
+                                  "out": None, "progress": False})
+def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | None, out: str | os.PathLike | None,
+              chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True) -> FilePram:
+    """Invariant PRAM of a file's keys, out of core, equal to :func:`rumap.masking.pram.pram` with the same seed.
+
+    Parameters
+    ----------
+    source : Source
+    keys : sequence of str
+    theta : float
+        Probability that a value is kept.
+    seed : int or None
+        The seed (an integer: the draws of a chunk are found from it and the
+        chunk's first record; None draws one).
+    out : str or path-like or None
+        The ``.parquet`` or ``.csv`` file written (None: count the changes only).
+    chunk_size : int
+        Records per chunk (the file written does not depend on it).
+    progress : bool
+
+    Returns
+    -------
+    FilePram
+
+    Examples
+    --------
+    >>> result = pram_file(scan(_example_file()), ["sex"], 1.0, 3, None, progress=False)
+    >>> result.changed, result.matrices["sex"][1].tolist()
+    ({'sex': 0}, [2, 2])
+    """
+    if isinstance(seed, np.random.Generator):
+        raise InputError("seed must be an integer for a file (its chunks' draws are found from it), not a Generator")
+    seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
+    names = _key_names(source, keys)
+    n = source.count()
+    categories = {name: _first_appearance(source, name) for name in names}
+    drawn = [name for name in names if categories[name][0].len()]
+    offset = {name: j * n for j, name in enumerate(drawn)}  # pram draws n uniforms per key with a known value
+    shares = {name: _pram_shares(categories[name][1]) for name in drawn}
+    changed = dict.fromkeys(names, 0)
+    pl = polars_module()
+
+    def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
+        columns = []
+        for name in drawn:
+            values = categories[name][0]
+            codes = chunk[name].replace_strict(values, pl.int_range(0, values.len(), eager=True), default=None,
+                                               return_dtype=pl.Int64)
+            known = codes.is_not_null().to_numpy()
+            codes = codes.fill_null(-1).to_numpy()
+            generator = np.random.PCG64(seed)
+            generator.advance(offset[name] + start)
+            draws = np.random.Generator(generator).random(chunk.height)
+            released = codes.copy()
+            released[known] = _pram_draw(codes[known], shares[name], float(theta), draws[known])
+            changed[name] += int((released != codes).sum())
+            columns.append(values.gather(pl.Series(np.where(known, released, 0))).alias(name)
+                           .zip_with(pl.Series(known), pl.Series([None], dtype=values.dtype)))
+        return chunk.with_columns(columns)
+
+    apply_chunks(source, transform, out, chunk_size, progress=progress, label="PRAM")
+    return FilePram(tuple(names), float(theta), n,
+                    {name: (categories[name][0].to_list(), categories[name][1]) for name in drawn}, changed,
+                    None if out is None else str(out))
+
+
+def _as_text(column: Any) -> list[str | None]:
+    """A column's values as written (:func:`rumap.masking.categorical.category_text`), None where missing."""
+    import pandas as pd
+
+    return [None if pd.isna(value) else category_text(value) for value in column.astype(object)]
+
+
+@dataclass(frozen=True)
+class FileRecoding:
+    """What global recoding of a file changed.
+
+    Attributes
+    ----------
+    n : int
+    changed : dict
+        ``{column: records whose value was changed}`` (as written: 1 and 1.0
+        alike), only columns with some.
+    categories : dict
+        ``{column: {"before": distinct values, "after": distinct values}}`` of the changed columns.
+    out : str or None
+    """
+
+    n: int
+    changed: dict
+    categories: dict
+    out: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Records changed and categories before and after, per changed column."""
+        return {"n": self.n, "changed": dict(self.changed), "categories": dict(self.categories), "out": self.out}
+
+
+@validate_params({"source": InstanceOf(Source), "mapping": [None, InstanceOf(Mapping, "variable -> merges")],
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")],
+                  "chunk_size": Interval("int", 1, None, "left", "records per chunk")},
+                 example=lambda: {"source": scan(_example_file()), "out": None,
+                                  "mapping": {"region": {"a": "ab", "b": "ab"}}, "progress": False})
+def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[str, Mapping[Any, Any]] | None = None,
+                bands: Sequence[tuple[str, float]] = (), top: Sequence[tuple[str, float]] = (),
+                bottom: Sequence[tuple[str, float]] = (), chunk_size: int = DEFAULT_CHUNK_SIZE,
+                progress: bool = True) -> FileRecoding:
+    """Global recoding, banding and top/bottom coding of a file, chunk by chunk, in that order.
+
+    Parameters
+    ----------
+    source : Source
+    out : str or path-like or None
+        The ``.parquet`` or ``.csv`` file written (None: count only).
+    mapping : mapping, optional
+        ``{variable: {old category: new category}}`` (:func:`rumap.masking.categorical.recode`).
+    bands : sequence of (variable, width)
+        Bands (:func:`rumap.masking.categorical.band`).
+    top, bottom : sequence of (variable, limit)
+        Top and bottom coding (:func:`rumap.masking.categorical.top_bottom_code`).
+    chunk_size : int
+    progress : bool
+
+    Returns
+    -------
+    FileRecoding
+
+    Examples
+    --------
+    >>> recode_file(scan(_example_file()), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
+    {'region': {'before': 2, 'after': 1}}
+    """
+    pl = polars_module()
+    touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
+    _key_names(source, touched)
+    changed = dict.fromkeys(touched, 0)
+    before: dict[str, set] = {name: set() for name in touched}
+    after: dict[str, set] = {name: set() for name in touched}
+
+    def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
+        frame = chunk.select(touched).to_pandas()
+        protected = recode(frame, mapping, source=source.path) if mapping else frame
+        for variable, width in bands:
+            protected = band(protected, variable, width, source=source.path)
+        for variable, limit in top:
+            protected = top_bottom_code(protected, variable, above=limit, source=source.path)
+        for variable, limit in bottom:
+            protected = top_bottom_code(protected, variable, below=limit, source=source.path)
+        columns = []
+        for name in touched:
+            old, new = _as_text(frame[name]), _as_text(protected[name])
+            changed[name] += sum(a != b for a, b in zip(old, new, strict=True))
+            before[name].update(old)
+            after[name].update(new)
+            columns.append(pl.Series(name, new, dtype=pl.String))
+        return chunk.with_columns(columns)
+
+    n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding")
+    kept = [name for name in touched if changed[name]]
+    return FileRecoding(n, {name: changed[name] for name in kept},
+                        {name: {"before": len(before[name] - {None}), "after": len(after[name] - {None})}
+                         for name in kept},
+                        None if out is None else str(out))
