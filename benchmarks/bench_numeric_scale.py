@@ -3,7 +3,8 @@
 Each run is a fresh process: it generates the file (correlated log-normal variables, like incomes, a fixed
 seed, in chunks so that generating costs no more memory than the file), resets the peak of its resident memory
 (Linux ``/proc/self/clear_refs``), runs the method once and reports the wall time and the peak resident memory
-(``VmHWM``) with the file's own size beside it. sdcMicro (R, ``Rscript``) runs the same methods on a file of
+(``VmHWM``) with the file's own size beside it, and the CPU time (on a busy machine the wall time grows, the
+CPU time much less). sdcMicro (R, ``Rscript``) runs the same methods on a file of
 the same distribution, generated in R, where it is installed and finishes within ``--peer-timeout``. The
 growth of the time with n is printed for every method (time at 10n / time at n: 10 is linear).
 
@@ -91,9 +92,11 @@ x <- as.data.frame(exp(0.8 * rnorm(n) + 0.6 * matrix(rnorm(n * 5), n)))
 names(x) <- c("a", "b", "c", "d", "e")
 data_mb <- hwm()
 invisible(tryCatch(cat("5", file = "/proc/self/clear_refs"), error = function(e) NULL))
-s <- proc.time()[["elapsed"]]
+s <- proc.time()
 {call}
-cat(sprintf('{{"seconds": %f, "data_mb": %f, "peak_mb": %f}}\\n', proc.time()[["elapsed"]] - s, data_mb, hwm()))
+d <- proc.time() - s
+cat(sprintf('{{"seconds": %f, "cpu": %f, "data_mb": %f, "peak_mb": %f}}\\n', d[["elapsed"]],
+            d[["user.self"]] + d[["sys.self"]], data_mb, hwm()))
 """
 
 CHILD = """
@@ -106,10 +109,10 @@ run(numeric_file(3000, seed=1))  # load the compiled kernels
 x = numeric_file(a["n"])
 data_mb = peak_mb()
 reset_peak()
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 info = run(x)
-seconds = time.perf_counter() - start
-print(json.dumps({{"seconds": seconds, "data_mb": data_mb, "peak_mb": peak_mb(), **info}}))
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+print(json.dumps({{"seconds": seconds, "cpu": cpu, "data_mb": data_mb, "peak_mb": peak_mb(), **info}}))
 """
 
 
@@ -161,7 +164,7 @@ def _line(who: str, outcome: dict | str) -> str:
     if isinstance(outcome, str):
         return f"{who}: {outcome}"
     extra = f", SSE/SST {outcome['loss']:.4f}" if "loss" in outcome else ""
-    return (f"{who}: {outcome['seconds']:8.2f} s, peak {outcome['peak_mb']:7.0f} MB "
+    return (f"{who}: {outcome['seconds']:8.2f} s (CPU {outcome['cpu']:.2f} s), peak {outcome['peak_mb']:7.0f} MB "
             f"(file and interpreter before: {outcome['data_mb']:.0f} MB){extra}")
 
 
@@ -170,8 +173,8 @@ def scale(args: argparse.Namespace) -> None:
     if not peer:
         print("sdcMicro: not installed (Rscript with library(sdcMicro)) or --no-peer", flush=True)
     for method in args.only:
-        times: dict[int, float] = {}
-        peer_times: dict[int, float] = {}
+        times: dict[int, tuple[float, float]] = {}  # n -> (wall, CPU) seconds
+        peer_times: dict[int, tuple[float, float]] = {}
         for n in args.sizes:
             label = f"{method:>17}, n = {n:>10,} x 5"
             if n > QUADRATIC_LIMIT.get(method, n):
@@ -181,23 +184,24 @@ def scale(args: argparse.Namespace) -> None:
                 outcome = run_rumap(method, n, args.timeout)
                 print(f"{label}: " + _line("rumap", outcome), flush=True)
                 if isinstance(outcome, dict):
-                    times[n] = outcome["seconds"]
+                    times[n] = (outcome["seconds"], outcome["cpu"])
             peer_method = "mdav" if method in ("mdav", "mdav_partitioned") else method
             if peer and peer_method in R_CALLS and method != "mdav_partitioned":
                 previous = [m for m in peer_times if m < n]
-                if peer_method == "mdav" and previous and peer_times[max(previous)] * (n / max(previous)) ** 2 \
-                        > args.peer_timeout:
-                    print(f"{'':>17}  {R_PEER_NAMES[peer_method]}: skipped (quadratic: about "
-                          f"{peer_times[max(previous)] * (n / max(previous)) ** 2:.0f} s expected)", flush=True)
+                expected = peer_times[max(previous)][0] * (n / max(previous)) ** 2 if previous else 0.0
+                if peer_method == "mdav" and expected > args.peer_timeout:
+                    print(f"{'':>17}  {R_PEER_NAMES[peer_method]}: skipped (quadratic: about {expected:.0f} s "
+                          "expected)", flush=True)
                     continue
                 outcome = run_sdcmicro(peer_method, n, args.peer_timeout)
                 print(f"{'':>17}  " + _line(R_PEER_NAMES[peer_method], outcome), flush=True)
                 if isinstance(outcome, dict):
-                    peer_times[n] = outcome["seconds"]
+                    peer_times[n] = (outcome["seconds"], outcome["cpu"])
         for name, measured in (("rumap", times), ("sdcMicro", peer_times)):
             sizes = sorted(measured)
             if len(sizes) > 1:
-                growth = ", ".join(f"{b / a:.0f}x n: {measured[b] / measured[a]:.1f}x time"
+                growth = ", ".join(f"{b / a:.0f}x n: {measured[b][0] / measured[a][0]:.1f}x wall, "
+                                   f"{measured[b][1] / measured[a][1]:.1f}x CPU"
                                    for a, b in zip(sizes, sizes[1:], strict=False))
                 print(f"{method:>17}  growth ({name}): {growth}", flush=True)
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from rumap.cli.flags import WRITER_SUFFIXES, add_work_limit, budget_from_args
+from rumap.cli.progress import Progress, add_progress_flag
 from rumap.errors import InputError
 
 # The parser's choices, the keys of rumap.masking.microaggregation.ALGORITHMS and CRITERIA, so that ``microaggregate --help`` starts without pandas; ``tests/cli/test_startup.py``
@@ -30,7 +31,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         The subcommand's parser.
     """
     p = subparsers.add_parser("microaggregate", help=HELP, description=HELP)
-    p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS); a Parquet "
+                   "file may be over the size limit: its chosen columns are read alone")
     p.add_argument("--columns", metavar="A,B,...", help="comma-separated numeric columns (default: every numeric one)")
     p.add_argument("--k", type=int, required=True, help="minimum group size")
     p.add_argument("--algorithm", required=True, choices=list(ALGORITHM_NAMES), help="microaggregation algorithm")
@@ -41,6 +43,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--out", metavar="MASKED.csv",
                    help=f"write the file with the chosen columns replaced ({', '.join(WRITER_SUFFIXES)})")
     add_work_limit(p)
+    add_progress_flag(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -82,23 +85,37 @@ def run(args: argparse.Namespace) -> int:
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
     from rumap.io.data import WRITERS, numeric_column_names, numeric_columns, read_table, write_table
+    from rumap.io.parquet import is_parquet, read_parquet_numeric, write_parquet_replacing
     from rumap.masking.microaggregation import microaggregate
 
     out_path = Path(args.out) if args.out else None
     if out_path is not None and out_path.suffix.lower() not in WRITERS:
         raise InputError(f"--out {args.out}: unknown format {out_path.suffix or '(no extension)'!r}; "
                          f"use one of {', '.join(WRITERS)}")
-    frame = read_table(args.data)
+    progress = Progress(args.progress)
+    progress.stage(f"reading {args.data}")
     columns = parse_columns(args.columns)
-    values = numeric_columns(frame, columns, source=args.data)
-    names = columns if columns is not None else numeric_column_names(frame)
+    frame = table = None
+    if is_parquet(args.data):  # the chosen columns alone (every column only to write --out), of a file of any size
+        values, names, table = read_parquet_numeric(args.data, columns, every_column=out_path is not None)
+    else:
+        frame = read_table(args.data)
+        values = numeric_columns(frame, columns, source=args.data)
+        names = columns if columns is not None else numeric_column_names(frame)
+    progress.stage(f"read {values.shape[0]} records x {values.shape[1]} variables; {args.algorithm}, k = {args.k}")
     result = microaggregate(values, args.k, args.algorithm, standardize=args.standardize,
-                            criterion=args.criterion, columns=names, budget=budget_from_args(args))
+                            criterion=args.criterion, columns=names, budget=budget_from_args(args),
+                            progress=progress.counter("records grouped"))
+    progress.stage(f"{result.n_groups} groups, information loss {result.information_loss:.6f}")
     if out_path is not None:
-        masked = frame.copy()
-        for j, name in enumerate(names):
-            masked[name] = result.masked[:, j]
-        write_table(masked, out_path, "--out")
+        if table is not None and is_parquet(out_path):
+            write_parquet_replacing(table, names, result.masked, out_path)
+        else:
+            masked = frame.copy() if frame is not None else table.to_pandas()
+            for j, name in enumerate(names):
+                masked[name] = result.masked[:, j]
+            write_table(masked, out_path, "--out")
+        progress.stage(f"written {out_path}")
     summary = result.to_dict()
     if args.json:
         from rumap.cli import print_json

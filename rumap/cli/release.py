@@ -21,9 +21,11 @@ from rumap.cli.flags import (
     split_names,
     variable_number,
 )
+from rumap.cli.progress import Progress, add_progress_flag
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
 from rumap.io.data import WRITERS, read_file_bytes, read_table, write_bytes, write_table
+from rumap.io.parquet import is_parquet, read_parquet_frame
 from rumap.maps.attacks import TARGET_FORMS, parse_target
 from rumap.masking.categorical import parse_merge
 from rumap.release.apply import STEP_METHODS, apply_plan
@@ -57,7 +59,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         The subcommand's parser.
     """
     p = subparsers.add_parser("release", help=HELP, description=HELP)
-    p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS); a Parquet "
+                   "file may be over the size limit")
     p.add_argument("--out", required=True, metavar="FILE", help=f"the protected file ({', '.join(WRITERS)})")
     p.add_argument("--plan", metavar="PLAN.json", help="the release plan (a JSON object with a steps list)")
     p.add_argument("--report", metavar="REPORT", help="write the release report (.html or .json)")
@@ -104,6 +107,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                         help=f"repeatable: the snooper's target on a numeric step's first column, {TARGET_FORMS} "
                              "(default max)")
     add_work_limit(p)
+    add_progress_flag(p)
     return p
 
 
@@ -253,7 +257,10 @@ def run(args: argparse.Namespace) -> int:
         except InputError as exc:
             raise InputError(f"--target: {exc}") from None
     plan = _plan(args)
-    frame = read_table(args.data)
+    progress = Progress(args.progress)
+    progress.stage(f"reading {args.data}")
+    frame = read_parquet_frame(args.data) if is_parquet(args.data) else read_table(args.data)
+    progress.stage(f"read {frame.shape[0]} records x {frame.shape[1]} columns; applying {len(plan.steps)} step(s)")
     if args.weight is not None:
         if args.weight not in frame.columns:
             raise InputError(f"{args.data}: no column {args.weight!r} (--weight)")
@@ -262,11 +269,14 @@ def run(args: argparse.Namespace) -> int:
         sampling_weights(frame, args.weight, [], args.data)  # numbers >= 1, refused before any work
     budget = budget_from_args(args)
     result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
+    progress.stage("steps applied; the report" + ("" if args.no_prediction else
+                                                  f" with each step's map ({replicates} simulated releases)"))
     try:
         report = release_report(frame, result, weight=args.weight, replicates=None if args.no_prediction
                                 else replicates, budget=budget, targets=targets)
     except InputError as exc:
         raise InputError(str(exc).replace("targets", "--target", 1)) from None
+    progress.stage(f"report done; writing {out}")
     content = write_table(result.data, out, "--out")
     if report_path is not None:
         text = release_report_json(report) if report_path.suffix.lower() == ".json" else release_report_html(report)

@@ -19,8 +19,10 @@ from rumap.cli.flags import (
     parse_grid,
     split_names,
 )
+from rumap.cli.progress import Progress, add_progress_flag
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
+from rumap.io.parquet import is_parquet, read_parquet_numeric
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
 from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.maps.methods import METHODS
@@ -164,6 +166,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     run_group.add_argument("--chunk-size", type=int, metavar="R", help="replicates per chunk (memory; not results)")
     run_group.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: run the replicates there")
     add_work_limit(run_group)
+    add_progress_flag(run_group)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -302,8 +305,11 @@ def run(args: argparse.Namespace) -> int:
     columns = _columns(args)
     _check_decision_flags(args)
     config = config_from_args(args, columns)
-    data = numeric_columns(read_table(args.data), columns, source=args.data)
-    progress = _terminal_progress if sys.stderr.isatty() else None
+    if is_parquet(args.data):  # the masked columns alone, from a file of any size
+        data = read_parquet_numeric(args.data, columns)[0]
+    else:
+        data = numeric_columns(read_table(args.data), columns, source=args.data)
+    progress = _terminal_progress if sys.stderr.isatty() else Progress(args.progress).counter("replicate-values")
     result = simulate(data, config, client=args.scheduler, progress=progress, budget=budget_from_args(args))
     if args.json:
         from rumap.cli import print_json

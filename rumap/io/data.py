@@ -540,20 +540,53 @@ def read_file_bytes(path: str | os.PathLike, name: str | None = None) -> bytes:
     """
     path = Path(path)
     name = str(path) if name is None else name
+    size = regular_file_size(path, name)
+    if size > MAX_BYTES:
+        raise InputError(f"{name}: the file is {size / 2**20:.0f} MB, over the {MAX_BYTES / 2**20:.0f} MB limit")
     try:
-        info = path.stat()  # before opening: a FIFO would block, a device never end
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{name}: not a regular file (a device, pipe or socket)")
-        if info.st_size > MAX_BYTES:
-            raise InputError(f"{name}: the file is {info.st_size / 2**20:.0f} MB, over the "
-                             f"{MAX_BYTES / 2**20:.0f} MB limit")
         with path.open("rb") as handle:  # at most one byte over the limit, should the file grow
             return handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{name}: is a directory, not a file") from None
     except OSError as exc:
         raise InputError(f"{name}: cannot read the file ({exc.strerror})") from None
+
+
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path")}, example=lambda: {"path": BUNDLED_DATA["income (synthetic, Table 1)"]})
+def regular_file_size(path: str | os.PathLike, name: str | None = None) -> int:
+    """The size in bytes of a regular file, checked without opening it (a FIFO would block, a device never end).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    name : str, optional
+        How errors name the file (default: its path).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable, a directory, or not a regular file.
+
+    Examples
+    --------
+    >>> regular_file_size("/dev/null")
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: /dev/null: not a regular file (a device, pipe or socket)
+    """
+    path = Path(path)
+    name = str(path) if name is None else name
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read the file ({exc.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{name}: is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{name}: not a regular file (a device, pipe or socket)")
+    return int(info.st_size)

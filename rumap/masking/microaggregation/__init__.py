@@ -82,15 +82,22 @@ class Algorithm:
     cost : callable
         ``cost(n, p, k)``: the elementary steps of one run, checked against the
         work budget (:mod:`rumap.budget`) before it starts.
+    reports_progress : bool
+        Whether the kernel takes ``progress=callable(done, total)`` (records grouped so far).
     """
 
     kernel: Callable[..., np.ndarray]
     uses_criterion: bool = False
     cost: Callable[[int, int, int], float] = lambda n, p, k: float(n) * p * max(math.log2(n), 1.0)
+    reports_progress: bool = False
 
-    def labels(self, space: np.ndarray, k: int, criterion: str) -> np.ndarray:
+    def labels(self, space: np.ndarray, k: int, criterion: str,
+               progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         """Group labels of the records of ``space`` (the criterion only where the algorithm uses one)."""
-        return self.kernel(space, k, criterion) if self.uses_criterion else self.kernel(space, k)
+        args = (space, k, criterion) if self.uses_criterion else (space, k)
+        if self.reports_progress and progress is not None:
+            return self.kernel(*args, progress=progress)
+        return self.kernel(*args)
 
 
 def _quadratic_cost(n: int, p: int, k: int) -> float:
@@ -112,7 +119,7 @@ ALGORITHMS: dict[str, Algorithm] = {
     "fixed": Algorithm(_fixed, uses_criterion=True),
     "individual": Algorithm(_individual),
     "optimal": Algorithm(_optimal),
-    "mdav_partitioned": Algorithm(_mdav_partitioned, cost=_partitioned_cost),
+    "mdav_partitioned": Algorithm(_mdav_partitioned, cost=_partitioned_cost, reports_progress=True),
     "optimal_pc1": Algorithm(_optimal_pc1),
 }
 
@@ -130,7 +137,8 @@ def _compact_labels(labels: np.ndarray) -> np.ndarray:
                  example=lambda: {"data": [[1.0, 2.0], [2.0, 1.0], [8.0, 9.0], [9.0, 7.0]], "k": 2})
 def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: bool = False,
                    criterion: str = "pc1", columns: Sequence[str] | None = None,
-                   budget: WorkBudget = DEFAULT_BUDGET) -> MicroaggregationResult:
+                   budget: WorkBudget = DEFAULT_BUDGET,
+                   progress: Callable[[int, int], None] | None = None) -> MicroaggregationResult:
     """Microaggregate numeric data: every record replaced by the mean of its group of >= k records.
 
     Parameters
@@ -153,6 +161,9 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
         Names of the variables (for an array: labels of its columns).
     budget : WorkBudget, default DEFAULT_BUDGET
         The run is refused before it starts when the algorithm's cost exceeds it.
+    progress : callable(done, total), optional
+        Called with the records grouped so far and n, by the algorithms that
+        report it (``"mdav_partitioned"``: after each part).
 
     Returns
     -------
@@ -206,7 +217,7 @@ def _microaggregate(values: np.ndarray, k: int, algorithm: str, standardize: boo
     """:func:`microaggregate` of checked input: a finite (n, p) float array, ``1 <= k <= n``, known names."""
     n = values.shape[0]
     space = _standardize(values) if standardize else values
-    labels = ALGORITHMS[algorithm].labels(space, k, criterion)
+    labels = ALGORITHMS[algorithm].labels(space, k, criterion, progress)
     if labels.ndim == 1:
         labels = _compact_labels(labels)
         group_sizes = np.bincount(labels)

@@ -22,6 +22,8 @@ both run is measured by ``benchmarks/bench_numeric_scale.py`` and bounded by
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from rumap._compile import compiled
@@ -30,7 +32,7 @@ from rumap._compile import compiled
 PART_SIZE = 1000
 
 
-def _mdav_partitioned(space: np.ndarray, k: int) -> np.ndarray:
+def _mdav_partitioned(space: np.ndarray, k: int, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """Labels of MDAV within the cells of a k-d tree on principal axes (module docstring).
 
     A set of m > max(PART_SIZE, 2k) records is split into the ``left =
@@ -38,18 +40,23 @@ def _mdav_partitioned(space: np.ndarray, k: int) -> np.ndarray:
     and the rest; smaller sets are parts. Ties of the score are split by
     ``numpy.argpartition`` (deterministic for the same input). A file of at
     most ``max(PART_SIZE, 2k)`` records is one part: the groups are exact MDAV's.
+    ``progress(done, n)`` is called after each part with the records grouped so far.
     """
     n = space.shape[0]
     labels = np.empty(n, dtype=np.int64)
     kernel = compiled(_mdav_kernel)
     limit = max(PART_SIZE, 2 * k)
     next_label = 0
+    done = 0
     stack = [(np.arange(n), np.ascontiguousarray(space))]  # a set's records and their rows
     while stack:
         members, part = stack.pop()
         m = members.size
         if m <= limit:
             next_label = kernel(part, k, members, labels, next_label)
+            done += m
+            if progress is not None:
+                progress(done, n)
             continue
         score = _principal_score(part)
         left = k * int(round(m / (2 * k)))
