@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from rumap._validation import PARAMETERS, InstanceOf, Interval, Table, check_scalar, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, Interval, Table, assumes_valid, check_scalar, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -426,6 +426,7 @@ def build_table(frame: pd.DataFrame, dims: Sequence[str] | str, hierarchies: Map
                     "hierarchies": {d: h.to_dict() for d, h in zip(names, tree, strict=True) if d in given}})
 
 
+@assumes_valid
 def example_table() -> NDTable:
     """The region x size table of :func:`rumap.tables.microdata.example_microdata`, regions under North / South.
 
