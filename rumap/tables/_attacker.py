@@ -37,6 +37,14 @@ from rumap.errors import InputError
 #: Relative tolerance on protection levels (the LPs' feasibility tolerance is ~1e-7).
 LEVEL_TOL = 1e-7
 
+#: Relative gap of the master MILPs while protection cuts are still being found, and of the last, exact one.
+EARLY_GAP = 0.05
+EXACT_GAP = 1e-9
+
+#: Rounds of cuts at the master's LP relaxation before the MILP masters, and their share of the time limit.
+FRACTIONAL_ROUNDS = 30
+FRACTIONAL_SHARE = 0.3
+
 #: Most variables of one batch of attacker LPs solved as one block-diagonal LP.
 BATCH_VARIABLES = 20000
 
@@ -128,18 +136,22 @@ class AttackerModel:
         where = np.searchsorted(cols, cell)
         return cols[labels == labels[where]]
 
-    def attack_many(self, reqs: list[Requirement], suppressed: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
+    def attack_many(self, reqs: list[Requirement], suppressed: np.ndarray,
+                    scale: np.ndarray | None = None) -> list[tuple[float, np.ndarray | None]]:
         """:meth:`attack` for each requirement, the LPs not yet solved stacked into block-diagonal LPs.
 
         The attacker's LPs are independent, so one LP whose blocks are theirs
         has their optima and duals block by block; one HiGHS call per batch.
+        ``scale``: a fractional pattern x (``suppressed`` its support), each
+        cell's deviation bounds multiplied by x_i; the cuts are valid for every
+        pattern all the same (the dual's feasible set does not depend on x).
         """
         out: list[tuple[float, np.ndarray | None] | None] = [None] * len(reqs)
         pending = []
         for j, req in enumerate(reqs):
             cols = self._component(req.cell, suppressed)
             key = (req.cell, req.sign, req.level, cols.tobytes())
-            if key in self._memo:
+            if scale is None and key in self._memo:
                 out[j] = self._memo[key]
             else:
                 pending.append((j, req, cols, key))
@@ -150,15 +162,16 @@ class AttackerModel:
                 used += pending[end][2].size
                 end += 1
             batch = pending[start:end]
-            for (j, _, _, key), result in zip(batch, self._attack_batch([(r, c) for _, r, c, _ in batch]),
+            for (j, _, _, key), result in zip(batch, self._attack_batch([(r, c) for _, r, c, _ in batch], scale),
                                               strict=True):
-                self._memo[key] = result
+                if scale is None:
+                    self._memo[key] = result
                 out[j] = result
             start = end
         return [r for r in out if r is not None]
 
-    def _subproblem(self, req: Requirement, cols: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray,
-                                                                       np.ndarray, np.ndarray]:
+    def _subproblem(self, req: Requirement, cols: np.ndarray, scale: np.ndarray | None = None,
+                    ) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The attacker's LP of ``req`` over the cells ``cols``: its equations, their rows, objective, bounds, caps."""
         key = cols.tobytes()
         if self._sub_cache is None or self._sub_cache[0] != key:
@@ -169,7 +182,8 @@ class AttackerModel:
         cap = self.cap(req.level)
         objective = np.zeros(cols.size)
         objective[np.searchsorted(cols, req.cell)] = -req.sign  # minimise -s^T d
-        return sub, rows, objective, np.column_stack([-self.fall[cols], cap[cols]]), cap
+        bounds = np.column_stack([-self.fall[cols], cap[cols]])
+        return sub, rows, objective, bounds if scale is None else bounds * scale[cols, None], cap
 
     def _cut(self, req: Requirement, move: float, rows: np.ndarray, eq_duals: np.ndarray,
              cap: np.ndarray) -> tuple[float, np.ndarray | None]:
@@ -185,8 +199,9 @@ class AttackerModel:
         coefficients = lam_low * self.fall - lam_up * cap
         return move, np.minimum(coefficients, req.level)
 
-    def _attack_batch(self, items: list[tuple[Requirement, np.ndarray]]) -> list[tuple[float, np.ndarray | None]]:
-        parts = [self._subproblem(req, cols) for req, cols in items]
+    def _attack_batch(self, items: list[tuple[Requirement, np.ndarray]],
+                      scale: np.ndarray | None = None) -> list[tuple[float, np.ndarray | None]]:
+        parts = [self._subproblem(req, cols, scale) for req, cols in items]
         matrix = sparse.block_diag([p[0] for p in parts], format="csr")
         objective = np.concatenate([p[2] for p in parts])
         bounds = np.vstack([p[3] for p in parts])
@@ -348,6 +363,9 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     milp_deadline = start + (0.0 if method == "heuristic" else time_limit if method == "milp" else 0.8 * time_limit)
     lb_vars = fixed.astype(float)
     last_master: np.ndarray | None = None
+    gap = EARLY_GAP  # masters solved to within EARLY_GAP while cuts are being found; exactly at the end
+    if method != "heuristic":
+        lower_bound = _fractional_rounds(model, reqs, weights, lb_vars, cuts, start + FRACTIONAL_SHARE * time_limit)
     while True:
         remaining = milp_deadline - time.monotonic()
         if remaining <= 0.05:
@@ -356,9 +374,9 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         matrix = sparse.csr_matrix(np.array([c for c, _ in cuts])) if cuts else None
         constraints = [LinearConstraint(matrix, np.array([r for _, r in cuts]), np.inf)] if cuts else []
         res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, np.ones(model.n)),
-                   constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": 1e-9})
+                   constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": gap})
         bound = getattr(res, "mip_dual_bound", None)
-        if res.status == 0:
+        if res.status == 0 and gap <= EXACT_GAP:
             lower_bound = max(lower_bound, float(res.fun))
         elif bound is not None and np.isfinite(bound):
             lower_bound = max(lower_bound, float(bound))
@@ -371,6 +389,10 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         last_master = candidate
         unmet = _unmet(model, reqs, candidate)
         if not unmet:
+            if res.status == 0 and gap > EXACT_GAP:  # protecting, but perhaps not the cheapest: solve exactly
+                gap = EXACT_GAP
+                incumbent, source = candidate, "milp"
+                continue
             if res.status == 0:
                 return Pattern(candidate, float(weights @ candidate), float(res.fun), True, "milp",
                                iterations, len(cuts))
@@ -378,6 +400,8 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
             break
         if res.status != 0:
             break
+        if gap <= EXACT_GAP:  # cuts found again after the exact solve: back to loose masters
+            gap = EARLY_GAP
         cuts.extend((cut, req.level) for req, cut in unmet)
     lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:len(extra_cuts) + _initial_count(
         primaries, model)]))
@@ -390,6 +414,36 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     method_used = ("milp+heuristic" if source == "heuristic" and method != "heuristic" else "milp") if optimal \
         else source
     return Pattern(incumbent, cost, min(lower_bound, cost), optimal, method_used, iterations, len(cuts))
+
+
+def _fractional_rounds(model: AttackerModel, reqs: list[Requirement], weights: np.ndarray, lb_vars: np.ndarray,
+                       cuts: list[tuple[np.ndarray, float]], deadline: float) -> float:
+    """Cuts at the master's LP relaxation (Fischetti & Salazar separate at fractional points), added to ``cuts``.
+
+    Rounds of: solve the relaxation, run the attacker's LPs with bounds
+    scaled by the fractional x, add the violated cuts; until none is violated,
+    :data:`FRACTIONAL_ROUNDS` rounds or the deadline. Returns the last
+    relaxation's value, a lower bound on the least cost.
+    """
+    bound = 0.0
+    for _ in range(FRACTIONAL_ROUNDS):
+        if time.monotonic() > deadline or not cuts:
+            break
+        matrix = sparse.csr_matrix(np.array([c for c, _ in cuts]))
+        res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
+                      bounds=np.column_stack([lb_vars, np.ones(model.n)]), method="highs")
+        if res.status != 0:
+            break
+        bound = max(bound, float(res.fun))
+        x = np.clip(res.x, lb_vars, 1.0)
+        support = x > 1e-9
+        found = [(cut, req.level) for req, (_, cut) in zip(reqs, model.attack_many(reqs, support, scale=x),
+                                                          strict=True)
+                 if cut is not None and cut @ x < req.level * (1 - 1e-6)]
+        if not found:
+            break
+        cuts.extend(found)
+    return bound
 
 
 def _initial_count(primaries: np.ndarray, model: AttackerModel) -> int:
