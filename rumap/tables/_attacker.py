@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -270,7 +271,7 @@ def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
                        lower: np.ndarray, deadline: float | None = None,
                        start: np.ndarray | None = None,
-                       extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> np.ndarray:
+                       extra_cuts: list[tuple[Any, float]] | None = None) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
 
     Primaries are taken by decreasing value; each unmet direction adds the
@@ -288,10 +289,11 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
         _, cut = model.attack(req, suppressed)
         if cut is not None:
             suppressed |= model.deviation_path(req, suppressed)
-    extra_cuts = extra_cuts or []
+    extra_cuts = [(_as_row(c, model.n), r) for c, r in extra_cuts or []]
     for coefficients, rhs in extra_cuts:
-        for i in sorted(np.flatnonzero((coefficients > 0) & ~suppressed), key=lambda i: model.weights[i]):
-            if coefficients @ suppressed >= rhs - 1e-9:
+        support = coefficients.indices[coefficients.data > 0]
+        for i in sorted(support[~suppressed[support]], key=lambda i: model.weights[i]):
+            if _dot(coefficients, suppressed) >= rhs - 1e-9:
                 break
             suppressed[i] = True
     fixed = np.zeros(model.n, dtype=bool)
@@ -303,12 +305,23 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
             continue
         trial = suppressed.copy()
         trial[i] = False
-        if all(c @ trial >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial):
+        if all(_dot(c, trial) >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial):
             suppressed = trial
     return suppressed
 
 
-def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.ndarray, float]]:
+def _as_row(coefficients: np.ndarray | sparse.spmatrix, n: int) -> sparse.csr_matrix:
+    """A cut's coefficients as one sparse row (cuts are kept sparse: a table's lines are short)."""
+    row = sparse.csr_matrix(coefficients).reshape(1, n).tocsr()
+    row.eliminate_zeros()
+    return row
+
+
+def _dot(row: sparse.csr_matrix, x: np.ndarray) -> float:
+    return float(row.data @ np.asarray(x, dtype=float)[row.indices])
+
+
+def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[sparse.csr_matrix, float]]:
     """Every equation holding a primary needs a second suppressed cell (else the primary is determined)."""
     cuts = []
     csc = model.equations_csc
@@ -316,10 +329,9 @@ def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.
     for k in primaries:
         for row in csc.indices[csc.indptr[k]:csc.indptr[k + 1]]:
             members = csr.indices[csr.indptr[row]:csr.indptr[row + 1]]
-            coefficients = np.zeros(model.n)
-            coefficients[members] = 1.0
-            coefficients[k] = 0.0
-            cuts.append((coefficients, 1.0))
+            members = members[members != k]
+            cuts.append((sparse.csr_matrix((np.ones(members.size), members, [0, members.size]), shape=(1, model.n)),
+                         1.0))
     return cuts
 
 
@@ -327,7 +339,7 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
     """A lower bound on the least cost: the LP relaxation of the master over the line cuts."""
     if not cuts:
         return 0.0
-    matrix = sparse.csr_matrix(np.array([c for c, _ in cuts]))
+    matrix = sparse.vstack([c for c, _ in cuts], format="csr")
     res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
                   bounds=np.column_stack([fixed.astype(float), np.ones(n)]), method="highs")
     return float(res.fun) if res.status == 0 else 0.0
@@ -335,7 +347,7 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
 
 @assumes_valid
 def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
-            method: str, time_limit: float, extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> Pattern:
+            method: str, time_limit: float, extra_cuts: list[tuple[Any, float]] | None = None) -> Pattern:
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
@@ -355,7 +367,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     weights = np.where(fixed, 0.0, model.weights)
-    extra_cuts = list(extra_cuts or [])
+    extra_cuts = [(_as_row(c, model.n), r) for c, r in extra_cuts or []]
     cuts = extra_cuts + _initial_cuts(model, primaries)
     lower_bound, iterations = 0.0, 0
     incumbent: np.ndarray | None = None
@@ -371,7 +383,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         if remaining <= 0.05:
             break
         iterations += 1
-        matrix = sparse.csr_matrix(np.array([c for c, _ in cuts])) if cuts else None
+        matrix = sparse.vstack([c for c, _ in cuts], format="csr") if cuts else None
         constraints = [LinearConstraint(matrix, np.array([r for _, r in cuts]), np.inf)] if cuts else []
         res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, np.ones(model.n)),
                    constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": gap})
@@ -402,7 +414,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
             break
         if gap <= EXACT_GAP:  # cuts found again after the exact solve: back to loose masters
             gap = EARLY_GAP
-        cuts.extend((cut, req.level) for req, cut in unmet)
+        cuts.extend((_as_row(cut, model.n), req.level) for req, cut in unmet)
     lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:len(extra_cuts) + _initial_count(
         primaries, model)]))
     heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
@@ -417,7 +429,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
 
 
 def _fractional_rounds(model: AttackerModel, reqs: list[Requirement], weights: np.ndarray, lb_vars: np.ndarray,
-                       cuts: list[tuple[np.ndarray, float]], deadline: float) -> float:
+                       cuts: list[tuple[sparse.csr_matrix, float]], deadline: float) -> float:
     """Cuts at the master's LP relaxation (Fischetti & Salazar separate at fractional points), added to ``cuts``.
 
     Rounds of: solve the relaxation, run the attacker's LPs with bounds
@@ -429,7 +441,7 @@ def _fractional_rounds(model: AttackerModel, reqs: list[Requirement], weights: n
     for _ in range(FRACTIONAL_ROUNDS):
         if time.monotonic() > deadline or not cuts:
             break
-        matrix = sparse.csr_matrix(np.array([c for c, _ in cuts]))
+        matrix = sparse.vstack([c for c, _ in cuts], format="csr")
         res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
                       bounds=np.column_stack([lb_vars, np.ones(model.n)]), method="highs")
         if res.status != 0:
@@ -437,8 +449,8 @@ def _fractional_rounds(model: AttackerModel, reqs: list[Requirement], weights: n
         bound = max(bound, float(res.fun))
         x = np.clip(res.x, lb_vars, 1.0)
         support = x > 1e-9
-        found = [(cut, req.level) for req, (_, cut) in zip(reqs, model.attack_many(reqs, support, scale=x),
-                                                          strict=True)
+        found = [(_as_row(cut, model.n), req.level) for req, (_, cut) in
+                 zip(reqs, model.attack_many(reqs, support, scale=x), strict=True)
                  if cut is not None and cut @ x < req.level * (1 - 1e-6)]
         if not found:
             break
