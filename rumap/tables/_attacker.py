@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -36,6 +37,14 @@ from rumap.errors import InputError
 
 #: Relative tolerance on protection levels (the LPs' feasibility tolerance is ~1e-7).
 LEVEL_TOL = 1e-7
+
+#: Relative gap of the master MILPs while protection cuts are still being found, and of the last, exact one.
+EARLY_GAP = 0.05
+EXACT_GAP = 1e-9
+
+#: Rounds of cuts at the master's LP relaxation before the MILP masters, and their share of the time limit.
+FRACTIONAL_ROUNDS = 30
+FRACTIONAL_SHARE = 0.3
 
 #: Most variables of one batch of attacker LPs solved as one block-diagonal LP.
 BATCH_VARIABLES = 20000
@@ -128,18 +137,22 @@ class AttackerModel:
         where = np.searchsorted(cols, cell)
         return cols[labels == labels[where]]
 
-    def attack_many(self, reqs: list[Requirement], suppressed: np.ndarray) -> list[tuple[float, np.ndarray | None]]:
+    def attack_many(self, reqs: list[Requirement], suppressed: np.ndarray,
+                    scale: np.ndarray | None = None) -> list[tuple[float, np.ndarray | None]]:
         """:meth:`attack` for each requirement, the LPs not yet solved stacked into block-diagonal LPs.
 
         The attacker's LPs are independent, so one LP whose blocks are theirs
         has their optima and duals block by block; one HiGHS call per batch.
+        ``scale``: a fractional pattern x (``suppressed`` its support), each
+        cell's deviation bounds multiplied by x_i; the cuts are valid for every
+        pattern all the same (the dual's feasible set does not depend on x).
         """
         out: list[tuple[float, np.ndarray | None] | None] = [None] * len(reqs)
         pending = []
         for j, req in enumerate(reqs):
             cols = self._component(req.cell, suppressed)
             key = (req.cell, req.sign, req.level, cols.tobytes())
-            if key in self._memo:
+            if scale is None and key in self._memo:
                 out[j] = self._memo[key]
             else:
                 pending.append((j, req, cols, key))
@@ -150,15 +163,16 @@ class AttackerModel:
                 used += pending[end][2].size
                 end += 1
             batch = pending[start:end]
-            for (j, _, _, key), result in zip(batch, self._attack_batch([(r, c) for _, r, c, _ in batch]),
+            for (j, _, _, key), result in zip(batch, self._attack_batch([(r, c) for _, r, c, _ in batch], scale),
                                               strict=True):
-                self._memo[key] = result
+                if scale is None:
+                    self._memo[key] = result
                 out[j] = result
             start = end
         return [r for r in out if r is not None]
 
-    def _subproblem(self, req: Requirement, cols: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray,
-                                                                       np.ndarray, np.ndarray]:
+    def _subproblem(self, req: Requirement, cols: np.ndarray, scale: np.ndarray | None = None,
+                    ) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The attacker's LP of ``req`` over the cells ``cols``: its equations, their rows, objective, bounds, caps."""
         key = cols.tobytes()
         if self._sub_cache is None or self._sub_cache[0] != key:
@@ -169,7 +183,8 @@ class AttackerModel:
         cap = self.cap(req.level)
         objective = np.zeros(cols.size)
         objective[np.searchsorted(cols, req.cell)] = -req.sign  # minimise -s^T d
-        return sub, rows, objective, np.column_stack([-self.fall[cols], cap[cols]]), cap
+        bounds = np.column_stack([-self.fall[cols], cap[cols]])
+        return sub, rows, objective, bounds if scale is None else bounds * scale[cols, None], cap
 
     def _cut(self, req: Requirement, move: float, rows: np.ndarray, eq_duals: np.ndarray,
              cap: np.ndarray) -> tuple[float, np.ndarray | None]:
@@ -185,8 +200,9 @@ class AttackerModel:
         coefficients = lam_low * self.fall - lam_up * cap
         return move, np.minimum(coefficients, req.level)
 
-    def _attack_batch(self, items: list[tuple[Requirement, np.ndarray]]) -> list[tuple[float, np.ndarray | None]]:
-        parts = [self._subproblem(req, cols) for req, cols in items]
+    def _attack_batch(self, items: list[tuple[Requirement, np.ndarray]],
+                      scale: np.ndarray | None = None) -> list[tuple[float, np.ndarray | None]]:
+        parts = [self._subproblem(req, cols, scale) for req, cols in items]
         matrix = sparse.block_diag([p[0] for p in parts], format="csr")
         objective = np.concatenate([p[2] for p in parts])
         bounds = np.vstack([p[3] for p in parts])
@@ -255,7 +271,7 @@ def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
                        lower: np.ndarray, deadline: float | None = None,
                        start: np.ndarray | None = None,
-                       extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> np.ndarray:
+                       extra_cuts: list[tuple[Any, float]] | None = None) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
 
     Primaries are taken by decreasing value; each unmet direction adds the
@@ -273,10 +289,11 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
         _, cut = model.attack(req, suppressed)
         if cut is not None:
             suppressed |= model.deviation_path(req, suppressed)
-    extra_cuts = extra_cuts or []
+    extra_cuts = [(_as_row(c, model.n), r) for c, r in extra_cuts or []]
     for coefficients, rhs in extra_cuts:
-        for i in sorted(np.flatnonzero((coefficients > 0) & ~suppressed), key=lambda i: model.weights[i]):
-            if coefficients @ suppressed >= rhs - 1e-9:
+        support = coefficients.indices[coefficients.data > 0]
+        for i in sorted(support[~suppressed[support]], key=lambda i: model.weights[i]):
+            if _dot(coefficients, suppressed) >= rhs - 1e-9:
                 break
             suppressed[i] = True
     fixed = np.zeros(model.n, dtype=bool)
@@ -288,12 +305,23 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
             continue
         trial = suppressed.copy()
         trial[i] = False
-        if all(c @ trial >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial):
+        if all(_dot(c, trial) >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial):
             suppressed = trial
     return suppressed
 
 
-def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.ndarray, float]]:
+def _as_row(coefficients: np.ndarray | sparse.spmatrix, n: int) -> sparse.csr_matrix:
+    """A cut's coefficients as one sparse row (cuts are kept sparse: a table's lines are short)."""
+    row = sparse.csr_matrix(coefficients).reshape(1, n).tocsr()
+    row.eliminate_zeros()
+    return row
+
+
+def _dot(row: sparse.csr_matrix, x: np.ndarray) -> float:
+    return float(row.data @ np.asarray(x, dtype=float)[row.indices])
+
+
+def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[sparse.csr_matrix, float]]:
     """Every equation holding a primary needs a second suppressed cell (else the primary is determined)."""
     cuts = []
     csc = model.equations_csc
@@ -301,10 +329,9 @@ def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.
     for k in primaries:
         for row in csc.indices[csc.indptr[k]:csc.indptr[k + 1]]:
             members = csr.indices[csr.indptr[row]:csr.indptr[row + 1]]
-            coefficients = np.zeros(model.n)
-            coefficients[members] = 1.0
-            coefficients[k] = 0.0
-            cuts.append((coefficients, 1.0))
+            members = members[members != k]
+            cuts.append((sparse.csr_matrix((np.ones(members.size), members, [0, members.size]), shape=(1, model.n)),
+                         1.0))
     return cuts
 
 
@@ -312,7 +339,7 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
     """A lower bound on the least cost: the LP relaxation of the master over the line cuts."""
     if not cuts:
         return 0.0
-    matrix = sparse.csr_matrix(np.array([c for c, _ in cuts]))
+    matrix = sparse.vstack([c for c, _ in cuts], format="csr")
     res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
                   bounds=np.column_stack([fixed.astype(float), np.ones(n)]), method="highs")
     return float(res.fun) if res.status == 0 else 0.0
@@ -320,7 +347,7 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
 
 @assumes_valid
 def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
-            method: str, time_limit: float, extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> Pattern:
+            method: str, time_limit: float, extra_cuts: list[tuple[Any, float]] | None = None) -> Pattern:
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
@@ -340,7 +367,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     weights = np.where(fixed, 0.0, model.weights)
-    extra_cuts = list(extra_cuts or [])
+    extra_cuts = [(_as_row(c, model.n), r) for c, r in extra_cuts or []]
     cuts = extra_cuts + _initial_cuts(model, primaries)
     lower_bound, iterations = 0.0, 0
     incumbent: np.ndarray | None = None
@@ -348,17 +375,20 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     milp_deadline = start + (0.0 if method == "heuristic" else time_limit if method == "milp" else 0.8 * time_limit)
     lb_vars = fixed.astype(float)
     last_master: np.ndarray | None = None
+    gap = EARLY_GAP  # masters solved to within EARLY_GAP while cuts are being found; exactly at the end
+    if method != "heuristic":
+        lower_bound = _fractional_rounds(model, reqs, weights, lb_vars, cuts, start + FRACTIONAL_SHARE * time_limit)
     while True:
         remaining = milp_deadline - time.monotonic()
         if remaining <= 0.05:
             break
         iterations += 1
-        matrix = sparse.csr_matrix(np.array([c for c, _ in cuts])) if cuts else None
+        matrix = sparse.vstack([c for c, _ in cuts], format="csr") if cuts else None
         constraints = [LinearConstraint(matrix, np.array([r for _, r in cuts]), np.inf)] if cuts else []
         res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, np.ones(model.n)),
-                   constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": 1e-9})
+                   constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": gap})
         bound = getattr(res, "mip_dual_bound", None)
-        if res.status == 0:
+        if res.status == 0 and gap <= EXACT_GAP:
             lower_bound = max(lower_bound, float(res.fun))
         elif bound is not None and np.isfinite(bound):
             lower_bound = max(lower_bound, float(bound))
@@ -371,6 +401,10 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         last_master = candidate
         unmet = _unmet(model, reqs, candidate)
         if not unmet:
+            if res.status == 0 and gap > EXACT_GAP:  # protecting, but perhaps not the cheapest: solve exactly
+                gap = EXACT_GAP
+                incumbent, source = candidate, "milp"
+                continue
             if res.status == 0:
                 return Pattern(candidate, float(weights @ candidate), float(res.fun), True, "milp",
                                iterations, len(cuts))
@@ -378,7 +412,9 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
             break
         if res.status != 0:
             break
-        cuts.extend((cut, req.level) for req, cut in unmet)
+        if gap <= EXACT_GAP:  # cuts found again after the exact solve: back to loose masters
+            gap = EARLY_GAP
+        cuts.extend((_as_row(cut, model.n), req.level) for req, cut in unmet)
     lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:len(extra_cuts) + _initial_count(
         primaries, model)]))
     heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
@@ -390,6 +426,36 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     method_used = ("milp+heuristic" if source == "heuristic" and method != "heuristic" else "milp") if optimal \
         else source
     return Pattern(incumbent, cost, min(lower_bound, cost), optimal, method_used, iterations, len(cuts))
+
+
+def _fractional_rounds(model: AttackerModel, reqs: list[Requirement], weights: np.ndarray, lb_vars: np.ndarray,
+                       cuts: list[tuple[sparse.csr_matrix, float]], deadline: float) -> float:
+    """Cuts at the master's LP relaxation (Fischetti & Salazar separate at fractional points), added to ``cuts``.
+
+    Rounds of: solve the relaxation, run the attacker's LPs with bounds
+    scaled by the fractional x, add the violated cuts; until none is violated,
+    :data:`FRACTIONAL_ROUNDS` rounds or the deadline. Returns the last
+    relaxation's value, a lower bound on the least cost.
+    """
+    bound = 0.0
+    for _ in range(FRACTIONAL_ROUNDS):
+        if time.monotonic() > deadline or not cuts:
+            break
+        matrix = sparse.vstack([c for c, _ in cuts], format="csr")
+        res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
+                      bounds=np.column_stack([lb_vars, np.ones(model.n)]), method="highs")
+        if res.status != 0:
+            break
+        bound = max(bound, float(res.fun))
+        x = np.clip(res.x, lb_vars, 1.0)
+        support = x > 1e-9
+        found = [(_as_row(cut, model.n), req.level) for req, (_, cut) in
+                 zip(reqs, model.attack_many(reqs, support, scale=x), strict=True)
+                 if cut is not None and cut @ x < req.level * (1 - 1e-6)]
+        if not found:
+            break
+        cuts.extend(found)
+    return bound
 
 
 def _initial_count(primaries: np.ndarray, model: AttackerModel) -> int:

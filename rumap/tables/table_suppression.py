@@ -81,7 +81,7 @@ class SuppressionProblem:
         The model positions of the primaries.
     upper, lower : ndarray
         Each primary's upper and lower protection level.
-    covers : tuple of (ndarray, float)
+    covers : tuple of (scipy.sparse row, float)
         Constraints c @ x >= r every pattern x must meet (the singleton rules).
     time_limit : float
         Seconds for the method.
@@ -101,7 +101,7 @@ class SuppressionProblem:
     primaries: np.ndarray
     upper: np.ndarray
     lower: np.ndarray
-    covers: tuple[tuple[np.ndarray, float], ...]
+    covers: tuple[tuple[sparse.csr_matrix, float], ...]
     time_limit: float
     tables: tuple[NDTable, ...]
     positions: tuple[np.ndarray, ...]
@@ -283,24 +283,23 @@ def _cell_keys(table: NDTable) -> list[frozenset]:
 
 
 def _singleton_covers(equations: sparse.csr_matrix, primaries: np.ndarray,
-                      singletons: np.ndarray) -> list[tuple[np.ndarray, float]]:
+                      singletons: np.ndarray) -> list[tuple[sparse.csr_matrix, float]]:
     """In each equation holding a singleton primary and another primary, one more cell suppressed."""
     n = equations.shape[1]
     is_primary = np.zeros(n, dtype=bool)
     is_primary[primaries] = True
-    covers: dict[bytes, tuple[np.ndarray, float]] = {}
+    covers: dict[bytes, tuple[sparse.csr_matrix, float]] = {}
     for row in range(equations.shape[0]):
         members = equations.indices[equations.indptr[row]:equations.indptr[row + 1]]
         lonely = members[singletons[members] & is_primary[members]]
         others = members[is_primary[members]]
         for s in lonely:
             for k in others[others != s]:
-                coefficients = np.zeros(n)
-                coefficients[members] = 1.0
-                coefficients[[s, k]] = 0.0
-                if not coefficients.any():  # s = k: one cell under two labels, the same records
+                rest = np.sort(members[(members != s) & (members != k)])
+                if rest.size == 0:  # s = k: one cell under two labels, the same records
                     continue
-                covers.setdefault(coefficients.tobytes(), (coefficients, 1.0))
+                covers.setdefault(rest.tobytes(), (sparse.csr_matrix((np.ones(rest.size), rest, [0, rest.size]),
+                                                                     shape=(1, n)), 1.0))
     return list(covers.values())
 
 

@@ -3,14 +3,13 @@ by brute force (tests/data/jj)."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.optimize import linprog
+from suppression_helpers import interval, least_cost
 
 from rumap.errors import InputError
 from rumap.tables.hierarchy import from_prefixes, read_hrc
@@ -74,43 +73,20 @@ def suite_instances() -> dict[str, str]:
 
 
 def _brute_force(inst) -> float:
-    """Least cost over every pattern the LPs find protecting (scipy linprog, the instance's bounds), taken by
-    increasing cost among those where no primary is determined by an equation with one unknown left."""
+    """Least cost over every pattern that scipy's linprog, on the instance's equations and bounds, finds protecting."""
     status = np.array(inst.status)
-    primaries = inst.primaries
-    free = np.flatnonzero((status == "s") | (status == "x"))
-    bits = np.array(list(itertools.product([False, True], repeat=free.size)), dtype=bool)
-    patterns = np.zeros((bits.shape[0], inst.values.size), dtype=bool)
-    patterns[:, free] = bits
-    patterns[:, primaries] = True
     a = inst.equations.toarray()
-    members = [np.flatnonzero(row) for row in a]
-    known = ~patterns
-    for _ in range(inst.values.size):
-        before = known.sum()
-        for m in members:
-            unknown = ~known[:, m]
-            alone = unknown.sum(axis=1) == 1
-            known[np.flatnonzero(alone), m[np.argmax(unknown[alone], axis=1)]] = True
-        if known.sum() == before:
-            break
-    ok = ~known[:, primaries].any(axis=1)
-    costs = bits.astype(float) @ inst.costs[free]
-    for j in np.flatnonzero(ok)[np.argsort(costs[ok], kind="stable")]:
+
+    def protects(pattern: np.ndarray) -> bool:
         bounds = [(lo, hi) if s else (v, v) for v, lo, hi, s in
-                  zip(inst.values, inst.lower, inst.upper, patterns[j], strict=True)]
-        protects = True
-        for k in primaries:
-            c = np.zeros(inst.values.size)
-            c[k] = 1.0
-            low = linprog(c, A_eq=a, b_eq=inst.rhs, bounds=bounds, method="highs")
-            high = linprog(-c, A_eq=a, b_eq=inst.rhs, bounds=bounds, method="highs")
-            if low.fun > inst.values[k] - inst.lpl[k] + 1e-6 or -high.fun < inst.values[k] + inst.upl[k] - 1e-6:
-                protects = False
-                break
-        if protects:
-            return float(costs[j])
-    raise AssertionError("no protecting pattern")
+                  zip(inst.values, inst.lower, inst.upper, pattern, strict=True)]
+        for k in inst.primaries:
+            low, high = interval(a, inst.rhs, bounds, k)
+            if low > inst.values[k] - inst.lpl[k] + 1e-6 or high < inst.values[k] + inst.upl[k] - 1e-6:
+                return False
+        return True
+
+    return least_cost(a, np.flatnonzero((status == "s") | (status == "x")), inst.primaries, inst.costs, protects)
 
 
 def test_sdctable_example_round_trips_byte_for_byte():

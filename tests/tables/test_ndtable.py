@@ -70,16 +70,22 @@ def test_equations_are_every_subtotal_of_every_dimension(table):
     assert got == expected and a.shape[0] == len(expected)
 
 
-@pytest.mark.parametrize("rule, parameters", [("threshold", {"threshold": 3}), ("dominance", {"n": 2, "k": 0.8}),
-                                              ("p-percent", {"p": 20}), ("pq", {"p": 10, "q": 40})])
-def test_rules_on_every_cell_match_apply_rule(microdata, table, rule, parameters):
-    mask = table.primary_mask(rule, **parameters)
+@pytest.fixture(scope="module")
+def contributions(microdata, table):
+    """Each cell's records' contributions, labelled by the cell's position."""
     labels, values = [], []
     for i in range(table.size):
         records = _records(microdata, table, table.codes(i))
         labels += [str(i)] * len(records)
         values += list(records["v"])
-    reference = apply_rule(labels, values, rule=rule, **parameters)
+    return labels, values
+
+
+@pytest.mark.parametrize("rule, parameters", [("threshold", {"threshold": 3}), ("dominance", {"n": 2, "k": 0.8}),
+                                              ("p-percent", {"p": 20}), ("pq", {"p": 10, "q": 40})])
+def test_rules_on_every_cell_match_apply_rule(table, contributions, rule, parameters):
+    mask = table.primary_mask(rule, **parameters)
+    reference = apply_rule(*contributions, rule=rule, **parameters)
     expected = np.zeros(table.size, dtype=bool)
     expected[[int(c) for c in reference.sensitive_cells]] = True
     assert np.array_equal(mask, expected)

@@ -3,12 +3,10 @@ every level, least cost against brute force, linked tables sharing one pattern, 
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.optimize import linprog
+from suppression_helpers import interval, least_cost
 
 from rumap.errors import InputError
 from rumap.tables.hierarchy import from_prefixes, read_hrc
@@ -45,17 +43,9 @@ def _matrix(table) -> np.ndarray:
 
 def _interval(table, suppressed: np.ndarray, k: int) -> tuple[float, float]:
     """The attacker's min and max of cell k: scipy linprog on every equation, published cells fixed, y >= 0."""
-    n = table.size
     a = _matrix(table)
-    rows = a
-    values = table.values
-    bounds = [(0, None) if s else (v, v) for v, s in zip(values, suppressed, strict=True)]
-    c = np.zeros(n)
-    c[k] = 1.0
-    low = linprog(c, A_eq=a, b_eq=np.zeros(len(rows)), bounds=bounds, method="highs")
-    high = linprog(-c, A_eq=a, b_eq=np.zeros(len(rows)), bounds=bounds, method="highs")
-    assert low.status == 0 and high.status in (0, 3)
-    return float(low.fun), (np.inf if high.status == 3 else float(-high.fun))
+    bounds = [(0, None) if s else (v, v) for v, s in zip(table.values, suppressed, strict=True)]
+    return interval(a, np.zeros(a.shape[0]), bounds, k)
 
 
 def _protects(table, suppressed, primaries, protection) -> bool:
@@ -68,34 +58,10 @@ def _protects(table, suppressed, primaries, protection) -> bool:
 
 
 def _brute_force(table, mask, protection, weights) -> float:
-    """Least cost over every pattern of non-empty cells that the independent LPs find protecting.
-
-    Patterns are taken by increasing cost among those where no primary is determined by the equations alone (a
-    suppressed cell that is its equation's only unknown is known exactly, repeatedly); the first that protects
-    is optimal.
-    """
+    """Least cost over every pattern of non-empty cells that the independent LPs find protecting."""
     primaries = np.flatnonzero(mask)
-    free = np.flatnonzero(~mask & (table.frequencies > 0))
-    bits = np.array(list(itertools.product([False, True], repeat=free.size)), dtype=bool)
-    patterns = np.zeros((bits.shape[0], table.size), dtype=bool)
-    patterns[:, free] = bits
-    patterns[:, primaries] = True
-    known = ~patterns  # a suppressed cell alone among its equation's unknowns is determined: known too
-    for _ in range(table.size):
-        before = known.sum()
-        for parent, children in _equations(table):
-            members = np.array([parent, *children])
-            unknown = ~known[:, members]
-            alone = unknown.sum(axis=1) == 1
-            known[np.flatnonzero(alone), members[np.argmax(unknown[alone], axis=1)]] = True
-        if known.sum() == before:
-            break
-    ok = ~known[:, primaries].any(axis=1)
-    costs = bits.astype(float) @ weights[free]
-    for j in np.flatnonzero(ok)[np.argsort(costs[ok], kind="stable")]:
-        if _protects(table, patterns[j], primaries, protection):
-            return float(costs[j])
-    raise AssertionError("no protecting pattern")
+    return least_cost(_matrix(table), np.flatnonzero(~mask & (table.frequencies > 0)), primaries, weights,
+                      lambda pattern: _protects(table, pattern, primaries, protection))
 
 
 def _check_audit(result, protection):
@@ -123,7 +89,7 @@ def small_hierarchical():
                                                                            lengths=[2, 3])}, "v")
 
 
-@pytest.mark.parametrize("cost", ["value", "unity"])
+@pytest.mark.parametrize("cost", ["value", pytest.param("unity", marks=pytest.mark.slow)])
 def test_least_cost_of_a_hierarchical_table_is_the_brute_force_optimum(small_hierarchical, cost):
     table = small_hierarchical
     mask = table.primary_mask("threshold", threshold=2)
