@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.scale.source import Source, _example_file, polars_module, scan
 
@@ -69,6 +69,7 @@ def _refold(codes: np.ndarray, steps: list[tuple[int, Any]]) -> np.ndarray:
     return combined
 
 
+@assumes_valid
 def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Frequencies of distinct key rows when a missing value (code 0) matches any category.
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.scale.frequencies import KeyFrequencies, _codes, _folded, key_frequencies
@@ -120,6 +120,7 @@ class ScaleRisk:
         return pd.DataFrame({"quantity": list(d), "value": list(d.values())})
 
 
+@assumes_valid
 def row_risk(frequencies: KeyFrequencies) -> np.ndarray:
     """The individual risk of each distinct key row: ``1 / f_k`` without weights, else the mu-Argus formula.
 
@@ -143,6 +144,7 @@ def row_risk(frequencies: KeyFrequencies) -> np.ndarray:
     return _risk(frequencies.fk, np.maximum(frequencies.Fk, frequencies.fk))
 
 
+@assumes_valid
 def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str) -> np.ndarray:
     """Distinct l-diversity of each distinct key row: values of ``sensitive`` among the records matching it.
 
