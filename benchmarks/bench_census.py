@@ -76,7 +76,10 @@ PEER_OPERATION = {"frequencies": "frequencies", "individual": "individual", "hou
 
 
 def measured(command: list[str], timeout: float) -> tuple[float, float, str]:
-    """Wall seconds, peak resident MB and stdout of one process (nan, nan and the reason when it fails)."""
+    """Wall seconds, peak resident MB and stdout of one process (nan, nan and the reason when it fails).
+
+    The stdout is prefixed with the process's CPU seconds (user + system), which a loaded machine changes less.
+    """
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen(command, stdout=out, stderr=err, env={**os.environ, "PYTHONPATH": str(HERE.parent)})
@@ -96,7 +99,7 @@ def measured(command: list[str], timeout: float) -> tuple[float, float, str]:
         if os.waitstatus_to_exitcode(status) != 0:
             last = (err.read().strip().splitlines() or ["failed"])[-1]
             return float("nan"), float("nan"), last[:70]
-        return wall, usage.ru_maxrss / 1024.0, out.read().strip()
+        return wall, usage.ru_maxrss / 1024.0, f"{usage.ru_utime + usage.ru_stime:.2f} {out.read().strip()}"
 
 
 def main() -> int:
@@ -122,8 +125,8 @@ def main() -> int:
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; {args.keys} keys: {keys}; "
           f"{args.missing:.0%} missing in {', '.join(MISSING_KEYS)}; "
           f"chunk {args.chunk:,}; sdcMicro {'yes' if with_peer else 'not run'}")
-    print(f"{'n':>10} {'operation':<15} {'rumap s':>8} {'rumap MB':>9} {'(compute s)':>11}  "
-          f"{'sdcMicro s':>10} {'MB':>7} {'(compute s)':>11}  result rumap | sdcMicro")
+    print(f"{'n':>10} {'operation':<15} {'rumap s':>8} {'CPU s':>6} {'MB':>6} {'compute':>8}  "
+          f"{'sdcMicro s':>10} {'CPU s':>6} {'MB':>6} {'compute':>8}  result rumap | sdcMicro")
     rows: dict[tuple[int, str], tuple[float, float]] = {}
     for n in sizes:
         parquet = folder / f"census_{n}_{args.keys}_{args.missing:g}.parquet"
@@ -139,15 +142,17 @@ def main() -> int:
             peer = (float("nan"), float("nan"), "")
             if with_peer:
                 peer = measured(["Rscript", str(script), str(csv), PEER_OPERATION[op], keys], args.peer_timeout)
-            ours, theirs = out.split(" ", 1), peer[2].split(" ", 1)
-            print(f"{n:>10,} {op:<15} {wall:>8.2f} {mb:>9.0f} {ours[0]:>11}  {peer[0]:>10.2f} {peer[1]:>7.0f} "
-                  f"{theirs[0]:>11}  {ours[-1]} | {theirs[-1] if len(theirs) > 1 else peer[2]}", flush=True)
+            ours, theirs = (out.split(" ", 2) + ["", ""])[:3], (peer[2].split(" ", 2) + ["", ""])[:3]
+            if theirs[2] == "":  # the reason it did not finish
+                theirs = ["", "", peer[2]]
+            print(f"{n:>10,} {op:<15} {wall:>8.2f} {ours[0]:>6} {mb:>6.0f} {ours[1]:>8}  {peer[0]:>10.2f} "
+                  f"{theirs[0]:>6} {peer[1]:>6.0f} {theirs[1]:>8}  {ours[2]} | {theirs[2]}", flush=True)
         if n <= args.memory_up_to:
             wall, mb, out = measured([sys.executable, "-m", "rumap", "risk", "individual", "--data", str(parquet),
                                       "--keys", keys, "--weight", "weight", "--k", "3", "--engine", "memory",
                                       "--work-limit", "1e13"], 3600)
-            print(f"{n:>10,} {'in memory':<15} {wall:>8.2f} {mb:>9.0f}  (python -m rumap risk individual "
-                  "--engine memory)", flush=True)
+            print(f"{n:>10,} {'in memory':<15} {wall:>8.2f} {out.split(' ')[0]:>6} {mb:>6.0f}  "
+                  "(python -m rumap risk individual --engine memory)", flush=True)
     print("\ngrowth with n (time ratio, memory ratio, per 10x records):")
     for op in ("frequencies", "individual", "household+out", "l-diversity"):
         ratios = []

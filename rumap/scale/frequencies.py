@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 __all__ = ["KeyFrequencies", "key_frequencies", "wildcard_join", "row_codes"]
 
-#: Largest population the sampling weights may add up to (as :data:`rumap.risk.individual.MAX_POPULATION`).
-_MAX_POPULATION = 1e13
 _COUNT, _WEIGHT, _NUMBER = "__rumap_count", "__rumap_weight", "__rumap_number"
 
 
@@ -244,7 +242,7 @@ class KeyFrequencies:
     n: int
     weighted: bool
     _steps: list = field(repr=False, compare=False, default_factory=list)
-    _sorted: np.ndarray = field(repr=False, compare=False, default=None)
+    _index: Any = field(repr=False, compare=False, default=None)
     _order: np.ndarray = field(repr=False, compare=False, default=None)
 
     @property
@@ -265,7 +263,7 @@ class KeyFrequencies:
         ndarray of int, shape (len(chunk),)
         """
         number = _refold(row_codes(chunk, self.keys, self.values), self._steps)
-        return self._order[np.searchsorted(self._sorted, number)]
+        return self._index.get_indexer(number)  # a hash look-up per record
 
     def to_frame(self) -> pd.DataFrame:
         """One row per distinct key row, in the order of the key values: the values (missing where the key is), ``count``, ``fk``, ``Fk``.
@@ -339,6 +337,8 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
 
 def _check_weight(source: Source, weight: str) -> None:
     """Refuse a weight column that is not a number >= 1 in every record, or sums past a population, naming the row."""
+    from rumap.risk.individual import MAX_POPULATION
+
     pl = polars_module()
     frame = source.lazy([weight])
     dtype = frame.collect_schema()[weight]
@@ -353,9 +353,9 @@ def _check_weight(source: Source, weight: str) -> None:
         raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, "
                          f"got {found[weight].item()} in row {found['row'].item() + 1}")
     total = float(summary["total"].item())
-    if not total <= _MAX_POPULATION:
+    if not total <= MAX_POPULATION:
         raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
-                         f"{_MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
+                         f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -417,8 +417,10 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
     del table
     fk, Fk = wildcard_join(codes, count, totals)
+    import pandas as pd
+
     number, steps = _folded(codes, codes.max(axis=0) + 1)
     order = np.argsort(number, kind="stable")
     return KeyFrequencies(keys=tuple(names), values=values, codes=codes, count=count, weight=totals,
                           fk=np.rint(fk).astype(np.int64), Fk=Fk if weight is not None else np.rint(fk),
-                          n=n, weighted=weight is not None, _steps=steps, _sorted=number[order], _order=order)
+                          n=n, weighted=weight is not None, _steps=steps, _index=pd.Index(number), _order=order)

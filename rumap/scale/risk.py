@@ -186,31 +186,42 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     known = codes > 0
     bits = known.astype(np.int64) @ (np.int64(1) << np.arange(codes.shape[1], dtype=np.int64))
     patterns, pattern = np.unique(bits, return_inverse=True)
-    pair_pattern = pattern[row]
+    import pandas as pd
+
     radix = codes.max(axis=0).astype(np.int64) + 1
+    rows_of = _members(pattern, patterns.size)
+    pairs_of = _members(pattern[row], patterns.size)
     found = [pl.DataFrame({"row": row, "value": value})]
     for q, mask_q in enumerate(patterns):
-        mine = pair_pattern == q
+        mine = pairs_of[q]
         for r, mask_r in enumerate(patterns):
-            if q == r:
+            lookers = rows_of[r]
+            if q == r or mine.size == 0 or lookers.size == 0:
                 continue
-            lookers = np.flatnonzero(pattern == r)
             shared = int(mask_q & mask_r)
             if shared == 0:
                 seen = np.unique(value[mine])
                 found.append(pl.DataFrame({"row": np.repeat(lookers, seen.size), "value": np.tile(seen, lookers.size)}))
                 continue
             columns = [j for j in range(codes.shape[1]) if shared >> j & 1]
-            both = np.concatenate([row[mine], lookers])
-            key = _folded(codes[both][:, columns], radix[columns])[0]
-            table = pl.DataFrame({"key": key[: int(mine.sum())], "value": value[mine]}).unique()
-            found.append(pl.DataFrame({"row": lookers, "key": key[int(mine.sum()):]})
+            key = _folded(codes[np.concatenate([row[mine], lookers])][:, columns], radix[columns])[0]
+            theirs, ours = key[: mine.size], key[mine.size:]
+            meeting = pd.Series(ours).isin(theirs).to_numpy()  # only the lookers some pair matches
+            table = pl.DataFrame({"key": theirs, "value": value[mine]}).unique()
+            found.append(pl.DataFrame({"row": lookers[meeting], "key": ours[meeting]})
                          .join(table, on="key").select("row", "value"))
     union = pl.concat([f.with_columns(pl.col("row").cast(pl.Int64), pl.col("value").cast(pl.Int64)) for f in found])
     counted = union.unique().group_by("row").agg(pl.len().alias("l"))
     out = np.zeros(m, dtype=np.int64)
     out[counted["row"].to_numpy()] = counted["l"].to_numpy()
     return out
+
+
+def _members(group: np.ndarray, groups: int) -> list[np.ndarray]:
+    """The indices of each group's members, for groups numbered ``0 .. groups - 1``."""
+    order = np.argsort(group, kind="stable")
+    starts = np.searchsorted(group[order], np.arange(groups + 1))
+    return [order[starts[g]:starts[g + 1]] for g in range(groups)]
 
 
 def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str) -> pl.DataFrame:
