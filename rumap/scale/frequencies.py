@@ -241,9 +241,16 @@ class KeyFrequencies:
     Fk: np.ndarray = field(repr=False)
     n: int
     weighted: bool
-    _steps: list = field(repr=False, compare=False, default_factory=list)
-    _index: Any = field(repr=False, compare=False, default=None)
-    _order: np.ndarray = field(repr=False, compare=False, default=None)
+    _lookup: dict = field(repr=False, compare=False, default_factory=dict)
+
+    def _numbers(self) -> dict[str, Any]:
+        """One number per distinct row (a hash index of them), its fold and the rows in key order, made once."""
+        if not self._lookup:
+            import pandas as pd
+
+            number, steps = _folded(self.codes, self.codes.max(axis=0).astype(np.int64) + 1)
+            self._lookup.update(index=pd.Index(number), steps=steps)
+        return self._lookup
 
     @property
     def rows_with_missing(self) -> int:
@@ -262,8 +269,8 @@ class KeyFrequencies:
         -------
         ndarray of int, shape (len(chunk),)
         """
-        number = _refold(row_codes(chunk, self.keys, self.values), self._steps)
-        return self._index.get_indexer(number)  # a hash look-up per record
+        lookup = self._numbers()
+        return lookup["index"].get_indexer(_refold(row_codes(chunk, self.keys, self.values), lookup["steps"]))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per distinct key row, in the order of the key values: the values (missing where the key is), ``count``, ``fk``, ``Fk``.
@@ -274,7 +281,7 @@ class KeyFrequencies:
         """
         import pandas as pd
 
-        order = self._order  # sorted by the key values, a missing value first
+        order = np.argsort(self._numbers()["index"].to_numpy(), kind="stable")  # by the key values, missing first
         frame = pd.DataFrame({name: np.asarray(self.values[j].to_list() + [None], dtype=object)[self.codes[order, j] - 1]
                               for j, name in enumerate(self.keys)})
         return frame.assign(count=self.count[order], fk=self.fk[order], Fk=self.Fk[order])
@@ -417,10 +424,6 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
     del table
     fk, Fk = wildcard_join(codes, count, totals)
-    import pandas as pd
-
-    number, steps = _folded(codes, codes.max(axis=0) + 1)
-    order = np.argsort(number, kind="stable")
     return KeyFrequencies(keys=tuple(names), values=values, codes=codes, count=count, weight=totals,
                           fk=np.rint(fk).astype(np.int64), Fk=Fk if weight is not None else np.rint(fk),
-                          n=n, weighted=weight is not None, _steps=steps, _index=pd.Index(number), _order=order)
+                          n=n, weighted=weight is not None)
