@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows"]
 
-_LOG, _CERTAIN, _SIZE = "__rumap_log", "__rumap_certain", "__rumap_size"
 
 
 @dataclass(frozen=True)
@@ -224,16 +223,27 @@ def _members(group: np.ndarray, groups: int) -> list[np.ndarray]:
     return [order[starts[g]:starts[g + 1]] for g in range(groups)]
 
 
-def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str) -> pl.DataFrame:
-    """Per household of a chunk: the sum of ``log(1 - r)``, whether a member is surely identified, and its size."""
-    pl = polars_module()
+def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per household of a chunk: its id, the sum of ``log(1 - r)``, whether a member is surely identified, its size."""
+    import pandas as pd
+
     ids = chunk.get_column(household)
     if ids.null_count():
         row = start + int(np.argmax(ids.is_null().to_numpy())) + 1
         raise InputError(f"{path}: household {household!r} is missing in row {row}")
-    return (pl.DataFrame({household: ids, _LOG: np.log1p(-np.minimum(risk, 1.0 - 1e-16)),
-                          _CERTAIN: risk >= 1.0})
-            .group_by(household).agg(pl.col(_LOG).sum(), pl.col(_CERTAIN).any(), pl.len().alias(_SIZE)))
+    group, uniques = pd.factorize(ids.to_numpy())
+    return (np.asarray(uniques), np.bincount(group, weights=np.log1p(-np.minimum(risk, 1.0 - 1e-16))),
+            np.bincount(group, weights=(risk >= 1.0).astype(float)), np.bincount(group).astype(float))
+
+
+def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[Any, np.ndarray, np.ndarray]:
+    """The households of every chunk's sums (a hash index of their ids), their risk and their sizes."""
+    import pandas as pd
+
+    group, uniques = pd.factorize(np.concatenate([p[0] for p in partial]))
+    log, certain, size = (np.bincount(group, weights=np.concatenate([p[i] for p in partial])) for i in (1, 2, 3))
+    return pd.Index(uniques), np.where(certain > 0, 1.0, -np.expm1(log)), size
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -304,23 +314,21 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         if household not in scan(source.path).columns:
             raise InputError(f"{source.path}: no column {household!r}; columns are "
                              f"{', '.join(scan(source.path).columns)}")
-        partial: list[pl.DataFrame] = []
+        partial: list[tuple[np.ndarray, ...]] = []
         apply_chunks(source, lambda chunk, start: partial.append(
             _household_sums(chunk, start, household, risk[frequencies.rows(chunk)], source.path)),
             chunk_size=chunk_size, columns=[*names, household], progress=progress, label="household risk")
-        household_table = (pl.concat(partial).group_by(household)
-                           .agg(pl.col(_LOG).sum(), pl.col(_CERTAIN).any(), pl.col(_SIZE).sum()))
-        hrisk = np.where(household_table[_CERTAIN].to_numpy(), 1.0, -np.expm1(household_table[_LOG].to_numpy()))
-        household_er = float(np.dot(household_table[_SIZE].to_numpy(), hrisk))
-        households = household_table.height
-        household_table = pl.DataFrame({household: household_table[household], "household_risk": hrisk})
+        household_table = _combined(partial)
+        partial.clear()
+        household_er = float(np.dot(household_table[2], household_table[1]))
+        households = int(household_table[1].size)
     if out is not None:
         def per_record(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
             rows = frequencies.rows(chunk)
             frame = pl.DataFrame({"fk": frequencies.fk[rows], "Fk": frequencies.Fk[rows], "risk": risk[rows]})
             if household_table is not None:
-                frame = frame.with_columns(chunk.select(household).join(
-                    household_table, on=household, how="left", maintain_order="left")["household_risk"])
+                at = household_table[0].get_indexer(chunk.get_column(household).to_numpy())
+                frame = frame.with_columns(pl.Series("household_risk", household_table[1][at]))
             if diversity is not None:
                 frame = frame.with_columns(pl.Series("l_diversity", diversity[rows]))
             return frame
