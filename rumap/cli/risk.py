@@ -8,7 +8,8 @@
     python -m rumap risk identity --f F --a A --fu FU [--N N] [--investigators M] [--json]
     python -m rumap risk identity --data FILE --keys A,B,... --N N --a A [--max-risk G] [--json]
     python -m rumap risk individual --data FILE --keys A,B,... [--weight W] [--household H] [--k K]
-        [--merge VAR:A,B=NEW ...] [--json]
+        [--sensitive S] [--merge VAR:A,B=NEW ...] [--engine auto|memory|scale] [--chunk-size N] [--out FILE]
+        [--quiet] [--json]
     python -m rumap risk keys --data FILE --keys A,B,... [--dimension D] [--threshold T] [--json]
     python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F]
         [--merge VAR:A,B=NEW ...] [--json]
@@ -22,7 +23,16 @@ import argparse
 import math
 from collections.abc import Callable
 
-from rumap.cli.flags import add_merge_flag, add_work_limit, budget_from_args, check_flag, merge_flags, split_names
+from rumap.cli.flags import (
+    add_engine_flags,
+    add_merge_flag,
+    add_work_limit,
+    budget_from_args,
+    check_flag,
+    merge_flags,
+    scale_engine,
+    split_names,
+)
 from rumap.errors import InputError
 
 # The parser is built from these names alone, so that ``risk --help`` and ``risk identity --f ...`` start without
@@ -124,6 +134,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                                             "l-diversity")
     add_merge_flag(individual, ", applied first")
     add_work_limit(individual)
+    add_engine_flags(individual)
+    individual.add_argument("--out", metavar="FILE", help="scale engine: write each record's fk, Fk, risk (and "
+                                                        "household_risk, l_diversity) to FILE (.parquet or .csv), "
+                                                        "in file order; the JSON then holds the totals")
     individual.add_argument("--json", action="store_true", help="print one JSON object")
     individual.set_defaults(_risk_run=run_individual)
 
@@ -342,6 +356,10 @@ def run_individual(args: argparse.Namespace) -> int:
 
     if args.k is not None:
         check_flag("--k", "k", args.k)
+    if scale_engine(args, args.data):
+        return _individual_scale(args)
+    if args.out is not None:
+        raise InputError("--out goes with --engine scale (in memory, --json lists every record's values)")
     frame = _recoded(args)
     result = individual_risk(frame, _names(args.keys, "--keys"), weight=args.weight, household=args.household,
                              k=args.k, source=args.data, budget=budget_from_args(args))
@@ -366,6 +384,33 @@ def run_individual(args: argparse.Namespace) -> int:
         lines.append(f"distinct l-diversity of {args.sensitive}: at least {int(diversity.min())}; "
                      f"{int((diversity == 1).sum())} record(s) in a key group with one value")
     return _emit(args, payload, lines)
+
+
+def _individual_scale(args: argparse.Namespace) -> int:
+    """``risk individual`` out of core (:mod:`rumap.scale`): the totals, each record's values in ``--out``."""
+    from rumap.scale import DEFAULT_CHUNK_SIZE, individual_risk, scan
+
+    if args.merge:
+        raise InputError("--merge goes with --engine memory: the scale engine does not recode keys")
+    result = individual_risk(scan(args.data), _names(args.keys, "--keys"), weight=args.weight,
+                             household=args.household, k=args.k, sensitive=args.sensitive, out=args.out,
+                             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet)
+    lines = [f"individual risk on {', '.join(result.keys)} ({result.n} records, "
+             f"{'weighted' if result.weighted else 'census: risk 1/f_k'}; out of core, {result.distinct_rows} "
+             "distinct key rows)",
+             f"expected re-identifications: {result.expected_reidentifications:.4f}",
+             f"global risk: {result.global_risk:.6f}",
+             f"highest individual risk: {result.max_risk:.4f} ({result.records_at_max} record(s))"]
+    if result.household_expected_reidentifications is not None:
+        lines.append(f"household expected re-identifications: {result.household_expected_reidentifications:.4f}")
+    if result.k is not None:
+        lines.append(f"records violating {result.k}-anonymity (f_k < {result.k}): {result.k_anonymity_violations}")
+    if result.sensitive is not None:
+        lines.append(f"distinct l-diversity of {result.sensitive}: at least {result.l_diversity_min}; "
+                     f"{result.l_diversity_one} record(s) in a key group with one value")
+    if result.records_out is not None:
+        lines.append(f"each record's values: {result.records_out}")
+    return _emit(args, result.to_dict(), lines)
 
 
 def run_keys(args: argparse.Namespace) -> int:

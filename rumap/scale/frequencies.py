@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.scale.source import Source, _example_file, polars_module, scan
 
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 __all__ = ["KeyFrequencies", "key_frequencies", "wildcard_join", "row_codes"]
 
-#: Largest population the sampling weights may add up to (as :data:`rumap.risk.individual.MAX_POPULATION`).
-_MAX_POPULATION = 1e13
 _COUNT, _WEIGHT, _NUMBER = "__rumap_count", "__rumap_weight", "__rumap_number"
 
 
@@ -69,6 +67,7 @@ def _refold(codes: np.ndarray, steps: list[tuple[int, Any]]) -> np.ndarray:
     return combined
 
 
+@assumes_valid
 def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Frequencies of distinct key rows when a missing value (code 0) matches any category.
 
@@ -242,9 +241,16 @@ class KeyFrequencies:
     Fk: np.ndarray = field(repr=False)
     n: int
     weighted: bool
-    _steps: list = field(repr=False, compare=False, default_factory=list)
-    _sorted: np.ndarray = field(repr=False, compare=False, default=None)
-    _order: np.ndarray = field(repr=False, compare=False, default=None)
+    _lookup: dict = field(repr=False, compare=False, default_factory=dict)
+
+    def _numbers(self) -> dict[str, Any]:
+        """One number per distinct row (a hash index of them), its fold and the rows in key order, made once."""
+        if not self._lookup:
+            import pandas as pd
+
+            number, steps = _folded(self.codes, self.codes.max(axis=0).astype(np.int64) + 1)
+            self._lookup.update(index=pd.Index(number), steps=steps)
+        return self._lookup
 
     @property
     def rows_with_missing(self) -> int:
@@ -263,8 +269,8 @@ class KeyFrequencies:
         -------
         ndarray of int, shape (len(chunk),)
         """
-        number = _refold(row_codes(chunk, self.keys, self.values), self._steps)
-        return self._order[np.searchsorted(self._sorted, number)]
+        lookup = self._numbers()
+        return lookup["index"].get_indexer(_refold(row_codes(chunk, self.keys, self.values), lookup["steps"]))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per distinct key row, in the order of the key values: the values (missing where the key is), ``count``, ``fk``, ``Fk``.
@@ -275,7 +281,7 @@ class KeyFrequencies:
         """
         import pandas as pd
 
-        order = self._order  # sorted by the key values, a missing value first
+        order = np.argsort(self._numbers()["index"].to_numpy(), kind="stable")  # by the key values, missing first
         frame = pd.DataFrame({name: np.asarray(self.values[j].to_list() + [None], dtype=object)[self.codes[order, j] - 1]
                               for j, name in enumerate(self.keys)})
         return frame.assign(count=self.count[order], fk=self.fk[order], Fk=self.Fk[order])
@@ -338,6 +344,8 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
 
 def _check_weight(source: Source, weight: str) -> None:
     """Refuse a weight column that is not a number >= 1 in every record, or sums past a population, naming the row."""
+    from rumap.risk.individual import MAX_POPULATION
+
     pl = polars_module()
     frame = source.lazy([weight])
     dtype = frame.collect_schema()[weight]
@@ -352,9 +360,9 @@ def _check_weight(source: Source, weight: str) -> None:
         raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, "
                          f"got {found[weight].item()} in row {found['row'].item() + 1}")
     total = float(summary["total"].item())
-    if not total <= _MAX_POPULATION:
+    if not total <= MAX_POPULATION:
         raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
-                         f"{_MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
+                         f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -416,8 +424,6 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
     del table
     fk, Fk = wildcard_join(codes, count, totals)
-    number, steps = _folded(codes, codes.max(axis=0) + 1)
-    order = np.argsort(number, kind="stable")
     return KeyFrequencies(keys=tuple(names), values=values, codes=codes, count=count, weight=totals,
                           fk=np.rint(fk).astype(np.int64), Fk=Fk if weight is not None else np.rint(fk),
-                          n=n, weighted=weight is not None, _steps=steps, _sorted=number[order], _order=order)
+                          n=n, weighted=weight is not None)

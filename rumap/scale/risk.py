@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.scale.frequencies import KeyFrequencies, _codes, _folded, key_frequencies
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows"]
 
-_LOG, _CERTAIN, _SIZE = "__rumap_log", "__rumap_certain", "__rumap_size"
 
 
 @dataclass(frozen=True)
@@ -120,6 +119,7 @@ class ScaleRisk:
         return pd.DataFrame({"quantity": list(d), "value": list(d.values())})
 
 
+@assumes_valid
 def row_risk(frequencies: KeyFrequencies) -> np.ndarray:
     """The individual risk of each distinct key row: ``1 / f_k`` without weights, else the mu-Argus formula.
 
@@ -143,6 +143,7 @@ def row_risk(frequencies: KeyFrequencies) -> np.ndarray:
     return _risk(frequencies.fk, np.maximum(frequencies.Fk, frequencies.fk))
 
 
+@assumes_valid
 def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str) -> np.ndarray:
     """Distinct l-diversity of each distinct key row: values of ``sensitive`` among the records matching it.
 
@@ -184,25 +185,29 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     known = codes > 0
     bits = known.astype(np.int64) @ (np.int64(1) << np.arange(codes.shape[1], dtype=np.int64))
     patterns, pattern = np.unique(bits, return_inverse=True)
-    pair_pattern = pattern[row]
+    import pandas as pd
+
     radix = codes.max(axis=0).astype(np.int64) + 1
+    rows_of = _members(pattern, patterns.size)
+    pairs_of = _members(pattern[row], patterns.size)
     found = [pl.DataFrame({"row": row, "value": value})]
     for q, mask_q in enumerate(patterns):
-        mine = pair_pattern == q
+        mine = pairs_of[q]
         for r, mask_r in enumerate(patterns):
-            if q == r:
+            lookers = rows_of[r]
+            if q == r or mine.size == 0 or lookers.size == 0:
                 continue
-            lookers = np.flatnonzero(pattern == r)
             shared = int(mask_q & mask_r)
             if shared == 0:
                 seen = np.unique(value[mine])
                 found.append(pl.DataFrame({"row": np.repeat(lookers, seen.size), "value": np.tile(seen, lookers.size)}))
                 continue
             columns = [j for j in range(codes.shape[1]) if shared >> j & 1]
-            both = np.concatenate([row[mine], lookers])
-            key = _folded(codes[both][:, columns], radix[columns])[0]
-            table = pl.DataFrame({"key": key[: int(mine.sum())], "value": value[mine]}).unique()
-            found.append(pl.DataFrame({"row": lookers, "key": key[int(mine.sum()):]})
+            key = _folded(codes[np.concatenate([row[mine], lookers])][:, columns], radix[columns])[0]
+            theirs, ours = key[: mine.size], key[mine.size:]
+            meeting = pd.Series(ours).isin(theirs).to_numpy()  # only the lookers some pair matches
+            table = pl.DataFrame({"key": theirs, "value": value[mine]}).unique()
+            found.append(pl.DataFrame({"row": lookers[meeting], "key": ours[meeting]})
                          .join(table, on="key").select("row", "value"))
     union = pl.concat([f.with_columns(pl.col("row").cast(pl.Int64), pl.col("value").cast(pl.Int64)) for f in found])
     counted = union.unique().group_by("row").agg(pl.len().alias("l"))
@@ -211,16 +216,34 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     return out
 
 
-def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str) -> pl.DataFrame:
-    """Per household of a chunk: the sum of ``log(1 - r)``, whether a member is surely identified, and its size."""
-    pl = polars_module()
+def _members(group: np.ndarray, groups: int) -> list[np.ndarray]:
+    """The indices of each group's members, for groups numbered ``0 .. groups - 1``."""
+    order = np.argsort(group, kind="stable")
+    starts = np.searchsorted(group[order], np.arange(groups + 1))
+    return [order[starts[g]:starts[g + 1]] for g in range(groups)]
+
+
+def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per household of a chunk: its id, the sum of ``log(1 - r)``, whether a member is surely identified, its size."""
+    import pandas as pd
+
     ids = chunk.get_column(household)
     if ids.null_count():
         row = start + int(np.argmax(ids.is_null().to_numpy())) + 1
         raise InputError(f"{path}: household {household!r} is missing in row {row}")
-    return (pl.DataFrame({household: ids, _LOG: np.log1p(-np.minimum(risk, 1.0 - 1e-16)),
-                          _CERTAIN: risk >= 1.0})
-            .group_by(household).agg(pl.col(_LOG).sum(), pl.col(_CERTAIN).any(), pl.len().alias(_SIZE)))
+    group, uniques = pd.factorize(ids.to_numpy())
+    return (np.asarray(uniques), np.bincount(group, weights=np.log1p(-np.minimum(risk, 1.0 - 1e-16))),
+            np.bincount(group, weights=(risk >= 1.0).astype(float)), np.bincount(group).astype(float))
+
+
+def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[Any, np.ndarray, np.ndarray]:
+    """The households of every chunk's sums (a hash index of their ids), their risk and their sizes."""
+    import pandas as pd
+
+    group, uniques = pd.factorize(np.concatenate([p[0] for p in partial]))
+    log, certain, size = (np.bincount(group, weights=np.concatenate([p[i] for p in partial])) for i in (1, 2, 3))
+    return pd.Index(uniques), np.where(certain > 0, 1.0, -np.expm1(log)), size
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -291,23 +314,21 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         if household not in scan(source.path).columns:
             raise InputError(f"{source.path}: no column {household!r}; columns are "
                              f"{', '.join(scan(source.path).columns)}")
-        partial: list[pl.DataFrame] = []
+        partial: list[tuple[np.ndarray, ...]] = []
         apply_chunks(source, lambda chunk, start: partial.append(
             _household_sums(chunk, start, household, risk[frequencies.rows(chunk)], source.path)),
             chunk_size=chunk_size, columns=[*names, household], progress=progress, label="household risk")
-        household_table = (pl.concat(partial).group_by(household)
-                           .agg(pl.col(_LOG).sum(), pl.col(_CERTAIN).any(), pl.col(_SIZE).sum()))
-        hrisk = np.where(household_table[_CERTAIN].to_numpy(), 1.0, -np.expm1(household_table[_LOG].to_numpy()))
-        household_er = float(np.dot(household_table[_SIZE].to_numpy(), hrisk))
-        households = household_table.height
-        household_table = pl.DataFrame({household: household_table[household], "household_risk": hrisk})
+        household_table = _combined(partial)
+        partial.clear()
+        household_er = float(np.dot(household_table[2], household_table[1]))
+        households = int(household_table[1].size)
     if out is not None:
         def per_record(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
             rows = frequencies.rows(chunk)
             frame = pl.DataFrame({"fk": frequencies.fk[rows], "Fk": frequencies.Fk[rows], "risk": risk[rows]})
             if household_table is not None:
-                frame = frame.with_columns(chunk.select(household).join(
-                    household_table, on=household, how="left", maintain_order="left")["household_risk"])
+                at = household_table[0].get_indexer(chunk.get_column(household).to_numpy())
+                frame = frame.with_columns(pl.Series("household_risk", household_table[1][at]))
             if diversity is not None:
                 frame = frame.with_columns(pl.Series("l_diversity", diversity[rows]))
             return frame

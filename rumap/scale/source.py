@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
 from rumap.errors import InputError, optional_module
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ SCAN_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".txt": 
 _CSV_SCHEMA_ROWS = 100_000
 
 
+@assumes_valid
 def polars_module(purpose: str = "working on files larger than memory") -> Any:
     """The ``polars`` module, or an :class:`~rumap.errors.InputError` naming the extra that installs it.
 
