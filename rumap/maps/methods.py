@@ -407,14 +407,13 @@ def _noise_spec(options: Mapping[str, Any]) -> NoiseSpec:
     return NoiseSpec(**{k: options[k] for k in (f.name for f in fields(NoiseSpec))})
 
 
-def _noise_prepare(x: np.ndarray, options: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray | None]:
+def _noise_prepare(x: np.ndarray, options: Mapping[str, Any]) -> tuple[NoiseSpec, np.ndarray, np.ndarray | None]:
     spec = _noise_spec(options)
-    return noise_shape(x, spec), spec.variance_factor(x)
+    return spec, noise_shape(x, spec), spec.variance_factor(x)
 
 
 def _noise_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
-    spec = _noise_spec(plan.config.method_options)
-    shape, factor = plan.prepared
+    spec, shape, factor = plan.prepared  # made once per run, not per chunk
     noise = np.stack([standard_noise(replicate_generator(plan.config.seed, m), plan.x, spec, shape, factor)
                       for m in reps])
     scales = np.sqrt(np.asarray(plan.config.values, dtype=float))
@@ -431,7 +430,7 @@ def _noise_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
 
 def _noise_lambda2(plan: _Plan, j: int) -> float:
     c = plan.config.target_column
-    shape = plan.prepared[0]
+    shape = plan.prepared[1]
     return float(plan.config.values[j]) * float(shape[c] @ shape[c])
 
 
