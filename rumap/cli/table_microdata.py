@@ -77,7 +77,7 @@ def run_microdata(args: argparse.Namespace) -> int:
     mask = table.primary_mask(args.rule, **rule_parameters(args))
     with _native_output_silenced():
         result = suppress_table(table, mask, protection=args.protection, cost=args.cost, method=args.method or "optimal",
-                                time_limit=args.time_limit, budget=budget)
+                                time_limit=args.time_limit, singletons=not args.no_singletons, budget=budget)
     if args.out is not None:
         from rumap.io.writers import write_table
 

@@ -122,7 +122,7 @@ def run_suppress(args: argparse.Namespace) -> int:
 
         return run_microdata(args)
     for flag, value in (("--dims", args.dims), ("--hierarchy", args.hierarchy), ("--method", args.method),
-                        ("--out", args.out)):
+                        ("--out", args.out), ("--no-singletons", args.no_singletons or None)):
         if value is not None:
             raise InputError(f"{flag} goes with --microdata, not --table")
     from rumap.io.tables import read_published_table
@@ -225,6 +225,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                    help="hierarchy of dimension A: a tau-Argus .hrc file or a parent,child CSV (repeatable)")
     s.add_argument("--method", choices=list(TABLE_METHOD_NAMES),
                    help="with --microdata: optimal (cutting planes, proven gap; default) or heuristic")
+    s.add_argument("--no-singletons", action="store_true",
+                   help="with --microdata: drop tau-Argus's singleton rule (a one-record primary and another primary "
+                        "never the only suppressed cells of a line)")
     s.add_argument("--out", metavar="FILE",
                    help=f"with --microdata: write the protected table ({', '.join(WRITER_SUFFIXES)}), suppressed "
                         "cells empty")

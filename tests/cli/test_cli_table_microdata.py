@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -62,9 +64,10 @@ def test_frequency_table_parent_child_hierarchy_and_text(files, capsys):
     text = capsys.readouterr().out
     assert "proven optimal" in text and "every primary's audit interval" in text
     code = main(["table", "suppress", "--microdata", str(folder / "m.csv"), "--dims", "nace,size", "--rule",
-                 "threshold", "--threshold", "8", "--json"])
-    out = __import__("json").loads(capsys.readouterr().out)
+                 "threshold", "--threshold", "8", "--no-singletons", "--json"])
+    out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["cells"][0]["value"] == len(frame)  # without --value-column: counts
+    assert out["config"]["singletons"] is False
 
 
 def test_bad_input(files, capsys, tmp_path):

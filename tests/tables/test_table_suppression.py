@@ -220,3 +220,38 @@ def test_bad_masks_are_refused(three_d):
             suppress_table(three_d, mask)
     with pytest.raises(InputError, match="method"):
         suppress_table(three_d, np.zeros(three_d.size, dtype=bool), method="nonsense")
+
+
+def _lines_keep_singletons_apart(table, pattern, mask) -> bool:
+    """tau-Argus's singleton rule: no line whose suppressed cells are a one-record primary and one other primary
+    (unless the line has no other non-empty cell: then the two are one cell under two labels)."""
+    for parent, children in _equations(table):
+        members = np.array([parent, *children])
+        hidden = members[pattern[members]]
+        if hidden.size == 2 and mask[hidden].all() and (table.frequencies[hidden] == 1).any() \
+                and (table.frequencies[members] > 0).sum() > 2:
+            return False
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("singletons", [False, True])
+def test_random_hierarchical_tables_least_cost_is_the_brute_force_optimum(seed, singletons):
+    rng = np.random.default_rng(100 + seed)
+    codes = ["a1", "a2", "b1"] if seed % 2 else ["a1", "a2", "b1", "b2"]
+    n = int(rng.integers(8, 12))
+    frame = pd.DataFrame({"r": rng.choice(codes, n), "c": rng.choice(["x", "y"], n),
+                          "v": rng.integers(1, 50, n).astype(float)})
+    table = build_table(frame, ["r", "c"], {"r": from_prefixes(codes, lengths=[1, 2])}, "v")
+    mask = table.primary_mask("threshold", threshold=2)
+    primaries = np.flatnonzero(mask)
+    result = suppress_table(table, mask, protection=25, singletons=singletons)
+    assert result.status == "optimal"
+    best = least_cost(_matrix(table), np.flatnonzero(~mask & (table.frequencies > 0)), primaries, table.values,
+                      lambda p: (not singletons or _lines_keep_singletons_apart(table, p, mask))
+                      and _protects(table, p, primaries, 25))
+    assert result.cost == pytest.approx(best)
+    _check_audit(result, 25)
+    if singletons:
+        assert _lines_keep_singletons_apart(table, result.suppressed, mask)
