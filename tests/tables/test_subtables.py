@@ -128,3 +128,14 @@ def test_line_bound_is_a_lower_bound_of_the_brute_force_optimum():
     matrix = sparse.csr_matrix(np.array([[1.0, 1.0, 1.0, -1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0, 1.0, -1.0]]))
     weights = np.array([2.0, 3.0, 5.0, 10.0, 4.0, 6.0])
     assert line_bound(matrix, weights, np.array([0])) == pytest.approx(3.0 + 4.0)
+
+
+def test_default_method_is_the_heuristic_above_a_size(monkeypatch):
+    from rumap.tables import table_suppression
+    from rumap.tables.ndtable import example_table
+
+    table = example_table()
+    mask = table.primary_mask("threshold", threshold=2)
+    assert suppress_table(table, mask).method.startswith("optimal")
+    monkeypatch.setattr(table_suppression, "HEURISTIC_ABOVE", int((table.frequencies > 0).sum()) - 1)
+    assert suppress_table(table, mask).method.startswith("heuristic")
