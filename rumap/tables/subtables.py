@@ -24,7 +24,7 @@ of its registry, where this one is ``heuristic``.
 from __future__ import annotations
 
 import heapq
-import time
+import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,7 @@ from scipy.optimize import linprog
 
 from rumap._validation import assumes_valid
 from rumap.errors import InputError
-from rumap.tables._attacker import AttackerModel, Pattern, protect, sequential_pattern
+from rumap.tables._attacker import AttackerModel, Pattern, Requirement
 from rumap.tables.hierarchy import TOTAL
 
 if TYPE_CHECKING:
@@ -47,82 +47,54 @@ __all__ = ["hitas_subtables", "table_subtables", "subtable_pattern", "line_bound
 #: to suppress again (HiTaS keeps it published; the iteration handles the cases where that is impossible).
 _REOPEN_FACTOR = 100.0
 
-#: Seconds of the time limit given to each subtable at most (pruning, or the MILP with ``exact``).
-_SUBTABLE_SECONDS = 2.0
-
-
 @assumes_valid
-def hitas_subtables(codes: np.ndarray, parents: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The subtables of a hierarchical table, top-down: the cells of each, one array per subtable.
+def hitas_subtables(parents: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
+    """The subtables of a hierarchical table laid out in C order over its dimensions' nodes, top-down.
 
     Parameters
     ----------
-    codes : ndarray of int, shape (n, D)
-        Each cell's node in each dimension's hierarchy.
     parents : sequence of ndarray of int
-        Each dimension's parent of every node, -1 for the total.
+        Each dimension's parent of every node, -1 for the total (node 0);
+        the table's cells are every combination of nodes, in C order.
 
     Returns
     -------
-    list of ndarray
-        The cells of each subtable, ordered by the depth of their parent
-        nodes (the grand total's subtable first).
+    grids : list of ndarray
+        One per subtable: the cells of the parent node and its children in
+        every dimension, an array of D axes whose entry 0 on each axis is the
+        parent (the subtable's margin).
+    levels : ndarray of int
+        The sum of the depths of each subtable's parent nodes (0 for the
+        grand total's), increasing.
 
     Examples
     --------
     >>> import numpy as np
-    >>> # one dimension: Total > A, B; A > A1, A2
-    >>> parents = [np.array([-1, 0, 0, 1, 1])]
-    >>> [s.tolist() for s in hitas_subtables(np.arange(5)[:, None], parents)]
-    [[0, 1, 2], [1, 3, 4]]
+    >>> # Total > A, B; A > A1, A2 against a flat Total > x, y
+    >>> grids, levels = hitas_subtables([np.array([-1, 0, 0, 1, 1]), np.array([-1, 0, 0])])
+    >>> [g.tolist() for g in grids], levels.tolist()
+    ([[[0, 1, 2], [3, 4, 5], [6, 7, 8]], [[3, 4, 5], [9, 10, 11], [12, 13, 14]]], [0, 1])
     """
-    return _leveled_subtables(codes, parents)[0]
-
-
-def _leveled_subtables(codes: np.ndarray, parents: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
-    """:func:`hitas_subtables` with the level of each subtable (the sum of its parent nodes' depths)."""
-    codes = np.asarray(codes, dtype=int)
-    n, dims = codes.shape
-    sizes = [p.size for p in parents]
-    depth, has_children = [], []
+    sizes = tuple(p.size for p in parents)
+    families, depths = [], []
     for p in parents:
-        d = np.zeros(p.size, dtype=int)
-        for _ in range(p.size):
-            new = np.where(p >= 0, d[np.maximum(p, 0)] + 1, 0)
-            if np.array_equal(new, d):
-                break
-            d = new
-        depth.append(d)
-        children = np.zeros(p.size, dtype=bool)
-        children[p[p >= 0]] = True
-        has_children.append(children)
-    keys, members = [], []
-    for choice in range(2 ** dims):
-        family = np.empty((n, dims), dtype=int)
-        for j in range(dims):
-            own = (choice >> j) & 1
-            node = codes[:, j]
-            family[:, j] = np.where(has_children[j][node], node, -1) if own else parents[j][node]
-        valid = (family >= 0).all(axis=1)
-        keys.append(np.ravel_multi_index(tuple(family[valid].T), sizes) if dims else np.zeros(0, dtype=int))
-        members.append(np.flatnonzero(valid))
-    key = np.concatenate(keys)
-    cell = np.concatenate(members)
-    order = np.lexsort((cell, key))
-    key, cell = key[order], cell[order]
-    unique, starts = np.unique(key, return_index=True)
-    groups = np.split(cell, starts[1:])
-    family_nodes = np.unravel_index(unique, sizes)
-    level = sum(depth[j][family_nodes[j]] for j in range(dims))
-    order = np.lexsort((unique, level))
-    return [groups[i] for i in order], np.asarray(level)[order]
-
-
+        depth = np.zeros(p.size, dtype=int)
+        for node in range(p.size):  # parents come before their children
+            depth[node] = 0 if p[node] < 0 else depth[p[node]] + 1
+        inner = np.unique(p[p >= 0])
+        families.append([(int(f), np.concatenate([[f], np.flatnonzero(p == f)])) for f in inner])
+        depths.append(depth)
+    grids, levels = [], []
+    for choice in itertools.product(*families):
+        grids.append(np.ravel_multi_index(np.ix_(*[members for _, members in choice]), sizes))
+        levels.append(sum(int(depths[d][f]) for d, (f, _) in enumerate(choice)))
+    order = np.argsort(np.array(levels, dtype=int), kind="stable")
+    return [grids[i] for i in order], np.array(levels, dtype=int)[order]
 
 
 @assumes_valid
 def table_subtables(table: NDTable) -> tuple[list[np.ndarray], np.ndarray]:
-    """The subtables of an :class:`~rumap.tables.ndtable.NDTable` (cell positions) and their levels.
+    """The subtables of an :class:`~rumap.tables.ndtable.NDTable` (grids of cell positions) and their levels.
 
     Parameters
     ----------
@@ -130,24 +102,22 @@ def table_subtables(table: NDTable) -> tuple[list[np.ndarray], np.ndarray]:
 
     Returns
     -------
-    subtables : list of ndarray
-        The cells of each subtable, top-down.
+    grids : list of ndarray
+        The cells of each subtable, top-down (:func:`hitas_subtables`).
     levels : ndarray of int
-        The sum of the depths of each subtable's parent nodes (0 for the grand total's).
 
     Examples
     --------
     >>> from rumap.tables.ndtable import example_table
-    >>> subtables, levels = table_subtables(example_table())  # regions Total > North, South > NA, NB, SA, SB
-    >>> [len(s) for s in subtables], levels.tolist()
-    ([12, 12, 12], [0, 1, 1])
+    >>> grids, levels = table_subtables(example_table())  # regions Total > North, South > NA, NB, SA, SB
+    >>> [g.shape for g in grids], levels.tolist()
+    ([(3, 4), (3, 4), (3, 4)], [0, 1, 1])
     """
     parents = []
     for h in table.hierarchies:
         index = {code: i + 1 for i, code in enumerate(h.codes)}
         parents.append(np.array([-1, *(0 if p == TOTAL else index[p] for p in h.parents)], dtype=np.int64))
-    codes = np.column_stack(np.unravel_index(np.arange(table.size), table.shape))
-    return _leveled_subtables(codes, parents)
+    return hitas_subtables(parents)
 
 
 def _inside_rows(csc: sparse.csc_matrix, row_nnz: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -207,22 +177,63 @@ def line_bound(equations: sparse.spmatrix, weights: np.ndarray, primaries: np.nd
     return max(0.0, float(res.fun)) if res.status == 0 else 0.0
 
 
+def _cube(grid: np.ndarray, position: tuple[int, ...], sign: int, level: float, values: np.ndarray,
+          costs: np.ndarray) -> np.ndarray | None:
+    """The cells of the cheapest hypercube of ``grid`` that moves the cell at ``position`` by ``sign * level``.
+
+    A hypercube picks, in every dimension, a partner of the cell's index; its
+    2^D corners move by +-level, the sign of a corner the product over the
+    dimensions where it takes the partner of -1 (two children) or +1 (a child
+    and the parent, the subtable's margin), so every equation of the subtable
+    holds. A corner that falls moves by at most its value; empty cells (-1)
+    cannot be used. Returns None when no hypercube can.
+    """
+    dims = grid.ndim
+    partners, flips = [], []
+    for d in range(dims):
+        others = np.delete(np.arange(grid.shape[d]), position[d])
+        partners.append(others)
+        flips.append(np.where((others == 0) | (position[d] == 0), 1.0, -1.0))
+    shape = tuple(p.size for p in partners)
+    total = np.zeros(shape)
+    feasible = np.ones(shape, dtype=bool)
+    corners = []
+    for corner in itertools.product((0, 1), repeat=dims):
+        index, move = [], np.full(shape, float(sign))
+        for d in range(dims):
+            axis = [1] * dims
+            axis[d] = shape[d]
+            if corner[d]:
+                index.append(partners[d].reshape(axis))
+                move = move * flips[d].reshape(axis)
+            else:
+                index.append(np.full(axis, position[d]))
+        cells = np.broadcast_to(grid[tuple(index)], shape)
+        corners.append(cells)
+        safe = np.maximum(cells, 0)
+        feasible &= (cells >= 0) & ((move > 0) | (values[safe] >= level * (1 - 1e-9)))
+        total = total + np.where(cells >= 0, costs[safe], 0.0)
+    if not feasible.any():
+        return None
+    best = np.unravel_index(int(np.argmin(np.where(feasible, total, np.inf))), shape)
+    return np.array([cells[best] for cells in corners])
+
+
 def _model_subtables(problem: SuppressionProblem) -> list[np.ndarray]:
-    """The subtables of every table of ``problem`` in the model's cells, top-down across the tables."""
-    groups, levels = [], []
+    """The subtables of every table of ``problem`` as grids of model cells (-1 for an empty cell), top-down."""
+    grids, levels = [], []
     for table, local in zip(problem.tables, problem.positions, strict=True):
-        subtables, level = table_subtables(table)
-        for cells, lv in zip(subtables, level, strict=True):
-            model_cells = np.unique(local[cells][local[cells] >= 0])
-            if model_cells.size > 1:
-                groups.append(model_cells)
-                levels.append(lv)
+        for grid, level in zip(*table_subtables(table), strict=True):
+            model_grid = local[grid]
+            if (model_grid >= 0).sum() > 1:
+                grids.append(model_grid)
+                levels.append(level)
     order = np.argsort(np.array(levels, dtype=np.int64), kind="stable")
-    return [groups[i] for i in order]
+    return [grids[i] for i in order]
 
 
 @assumes_valid
-def subtable_pattern(problem: SuppressionProblem, exact: bool = False) -> Pattern:
+def subtable_pattern(problem: SuppressionProblem) -> Pattern:
     """The HiTaS pass over the subtables of ``problem``'s tables: a pattern for the registry's audit.
 
     Parameters
@@ -230,9 +241,6 @@ def subtable_pattern(problem: SuppressionProblem, exact: bool = False) -> Patter
     problem : SuppressionProblem
         The cells, equations, costs, primaries and levels
         (:class:`rumap.tables.table_suppression.SuppressionProblem`).
-    exact : bool, default False
-        Protect each subtable by the cutting-plane MILP (each with a share of
-        the time limit) instead of the cheapest-deviation heuristic.
 
     Returns
     -------
@@ -241,12 +249,16 @@ def subtable_pattern(problem: SuppressionProblem, exact: bool = False) -> Patter
 
     Notes
     -----
-    Subtables are taken top-down from a queue. In a subtable, every cell
-    already suppressed is required to move by the largest level of the
-    primaries that caused it (at most its value downwards), its cost paid; a
-    published cell of a subtable already protected costs far more. A cell
-    newly suppressed puts back on the queue every protected subtable holding
-    it. The singleton rules' covers are then met by their cheapest cells.
+    Subtables are taken top-down from a queue. In a subtable, each suppressed
+    cell (largest first) must move up and down by its level: a primary's, or
+    for a cell suppressed in another subtable the largest level of the cells
+    that caused it (at most its value downwards). Each direction takes the
+    cheapest hypercube of the subtable that allows the move (cost 0 when its
+    corners are suppressed already; a published cell of a subtable already
+    protected costs far more than its weight), or, when none can, the
+    cheapest deviation of the subtable by LP. A cell newly suppressed puts
+    back on the queue every protected subtable holding it. The singleton
+    rules' covers are then met by their cheapest cells.
 
     Examples
     --------
@@ -262,54 +274,60 @@ def subtable_pattern(problem: SuppressionProblem, exact: bool = False) -> Patter
     csc = csr.tocsc()
     row_nnz = np.diff(csr.indptr)
     n = values.size
-    subtables = _model_subtables(problem)
+    grids = _model_subtables(problem)
+    flats = [np.sort(g[g >= 0]) for g in grids]
     network = len(problem.tables) == 1 and len(problem.tables[0].dims) <= 2
-    seconds = min(_SUBTABLE_SECONDS, problem.time_limit / max(len(subtables), 1))
     suppressed = np.zeros(n, dtype=bool)
     suppressed[problem.primaries] = True
     need_up, need_down = np.zeros(n), np.zeros(n)
     need_up[problem.primaries], need_down[problem.primaries] = problem.upper, problem.lower
-    seen = np.zeros(n, dtype=bool)
+    costs = np.where(suppressed, 0.0, weights)
+    reopen = _REOPEN_FACTOR * weights + float(weights.max(initial=0.0)) + 1.0
     holding = sparse.csr_matrix(
-        (np.ones(sum(s.size for s in subtables)),
-         (np.concatenate([np.zeros(0, dtype=np.int64), *subtables]),
-          np.repeat(np.arange(len(subtables)), [s.size for s in subtables]))), shape=(n, len(subtables)))
-    done = np.zeros(len(subtables), dtype=bool)
-    queue = list(range(len(subtables)))
-    queued = np.ones(len(subtables), dtype=bool)
-    big = float(weights.max(initial=0.0)) + 1.0
-    solved = 0
+        (np.ones(sum(f.size for f in flats)),
+         (np.concatenate([np.zeros(0, dtype=np.int64), *flats]),
+          np.repeat(np.arange(len(grids)), [f.size for f in flats]))), shape=(n, len(grids)))
+    done = np.zeros(len(grids), dtype=bool)
+    queue = list(range(len(grids)))
+    queued = np.ones(len(grids), dtype=bool)
+    visits = 0
     while queue:
         t = heapq.heappop(queue)
         queued[t] = False
-        cells = subtables[t]
-        required = np.flatnonzero(suppressed[cells])
-        fresh = ~seen[cells]
-        seen[cells], done[t] = True, True
-        if required.size == 0:
-            continue
-        rows = _inside_rows(csc, row_nnz, cells)
-        local_weights = np.where(~fresh & ~suppressed[cells], _REOPEN_FACTOR * weights[cells] + big, weights[cells])
-        model = AttackerModel(values[cells], csr[rows][:, cells], local_weights, network=network)
-        up = need_up[cells[required]]
-        down = np.minimum(need_down[cells[required]], values[cells[required]])
-        try:
-            if exact:
-                local = protect(model, required, up, down, method="auto", time_limit=seconds).suppressed
-            else:
-                local = sequential_pattern(model, required, up, down, deadline=time.monotonic() + seconds)
-        except InputError:  # no pattern inside the subtable: the audit's repair over the whole table takes over
-            continue
-        solved += 1
-        new = cells[local & ~suppressed[cells]]
-        if new.size:
-            suppressed[new] = True
-            need_up[new] = np.maximum(need_up[new], up.max(initial=0.0))
-            need_down[new] = np.maximum(need_down[new], down.max(initial=0.0))
-            again = np.unique(holding[new].indices)
-            for s in again[done[again] & ~queued[again] & (again != t)]:
-                heapq.heappush(queue, int(s))
-                queued[s] = True
+        grid, cells = grids[t], flats[t]
+        visits += 1
+        added: list[int] = []
+        model = None
+        positions = np.argwhere((grid >= 0) & suppressed[np.maximum(grid, 0)])
+        for position in sorted(map(tuple, positions), key=lambda p: -values[grid[p]]):
+            cell = int(grid[position])
+            for sign, level in ((1, need_up[cell]), (-1, min(need_down[cell], values[cell]))):
+                if level <= 0:
+                    continue
+                cube = _cube(grid, position, sign, level, values, costs)
+                if cube is None:  # no hypercube: the subtable's cheapest deviation (LP), else the audit's repair
+                    if model is None:
+                        rows = _inside_rows(csc, row_nnz, cells)
+                        model = AttackerModel(values[cells], csr[rows][:, cells], costs[cells], network=network)
+                    model.weights = costs[cells]
+                    try:
+                        cube = cells[model.deviation_path(Requirement(int(np.searchsorted(cells, cell)), sign,
+                                                                      float(level)), suppressed[cells])]
+                    except InputError:
+                        continue
+                new = cube[~suppressed[cube]]
+                if new.size:
+                    suppressed[new], costs[new] = True, 0.0
+                    need_up[new] = np.maximum(need_up[new], need_up[cell])
+                    need_down[new] = np.maximum(need_down[new], level)
+                    added.extend(int(i) for i in new)
+        done[t] = True
+        costs[cells] = np.where(suppressed[cells], 0.0, reopen[cells])
+        if added:
+            again = np.unique(holding[np.array(added)].indices)
+            for other in again[done[again] & ~queued[again] & (again != t)]:
+                heapq.heappush(queue, int(other))
+                queued[other] = True
     for coefficients, r in problem.covers:
         support = np.flatnonzero(coefficients > 0)
         for i in support[np.argsort(weights[support], kind="stable")]:
@@ -320,4 +338,4 @@ def subtable_pattern(problem: SuppressionProblem, exact: bool = False) -> Patter
     secondary[problem.primaries] = False
     cost = float(weights @ secondary)
     bound = min(cost, line_bound(csr, weights, problem.primaries, problem.covers))
-    return Pattern(suppressed, cost, bound, cost <= bound * (1 + 1e-9) + 1e-9, "heuristic", solved, 0)
+    return Pattern(suppressed, cost, bound, cost <= bound * (1 + 1e-9) + 1e-9, "heuristic", visits, 0)

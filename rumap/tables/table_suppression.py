@@ -55,7 +55,7 @@ from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import COSTS
 
-__all__ = ["METHODS", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression", "audit_pattern",
+__all__ = ["METHODS", "HEURISTIC_ABOVE", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression", "audit_pattern",
            "suppress_linked_tables", "suppress_table"]
 
 #: Work units per nonzero of the equations x attacker subproblem.
@@ -128,6 +128,9 @@ def _heuristic(problem: SuppressionProblem) -> Pattern:
 
     return subtable_pattern(problem)
 
+
+#: The default method is ``heuristic`` above this many non-empty cells (of every linked table), else ``optimal``.
+HEURISTIC_ABOVE = 5000
 
 #: Secondary suppression methods: name -> function of a :class:`SuppressionProblem` returning a pattern.
 METHODS: dict[str, Callable[[SuppressionProblem], Pattern]] = {
@@ -495,6 +498,8 @@ def _audited(problem: SuppressionProblem, pattern: Pattern) -> tuple[Pattern, np
 def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: float, cost: str, method: str,
            time_limit: float, singletons: bool, budget: WorkBudget) -> tuple[list[TableSuppression], Pattern, str]:
     problem = _problem(tables, masks, protection, cost, time_limit, singletons, budget)
+    if method is None:
+        method = "heuristic" if problem.values.size > HEURISTIC_ABOVE else "optimal"
     if problem.primaries.size == 0:
         pattern = Pattern(np.zeros(problem.values.size, dtype=bool), 0.0, 0.0, True, "milp", 0, 0)
     else:
@@ -526,7 +531,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
 
 
 _COMMON = {"protection": Interval("float", 0.0, 100.0, "right", "protection level in percent"),
-           "cost": StrOptions(COSTS), "method": StrOptions(METHODS),
+           "cost": StrOptions(COSTS), "method": [None, StrOptions(METHODS)],
            "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
            "singletons": Boolean(), "budget": InstanceOf(WorkBudget)}
 
@@ -540,7 +545,7 @@ def _example() -> dict[str, Any]:
                   "primary_mask": InstanceOf((np.ndarray, list, tuple), "one boolean per cell"), **_COMMON},
                  example=_example)
 def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.0, cost: str = "value",
-                   method: str = "optimal", time_limit: float = 30.0, singletons: bool = True,
+                   method: str | None = None, time_limit: float = 30.0, singletons: bool = True,
                    budget: WorkBudget = DEFAULT_BUDGET) -> TableSuppression:
     """Secondary suppression of an n-dimensional hierarchical table over every equation at every level.
 
@@ -555,9 +560,11 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
     cost : {"value", "cells", "unity"}, default "value"
         The cost of a suppression: the cell's value, its number of records,
         or 1 per cell (fewest cells).
-    method : str, default "optimal"
+    method : str, optional
         A key of :data:`METHODS`: ``optimal`` is the Fischetti-Salazar
-        cutting-plane MILP on HiGHS.
+        cutting-plane MILP on HiGHS, ``heuristic`` HiTaS' top-down pass over
+        the subtables (:mod:`rumap.tables.subtables`). Default: ``optimal``
+        up to :data:`HEURISTIC_ABOVE` non-empty cells, ``heuristic`` above.
     time_limit : float, default 30
         Seconds for the method (the audit comes after); out of time the best
         protecting pattern found is returned with its proven gap.
@@ -609,7 +616,7 @@ def _linked_example() -> dict[str, Any]:
                   "primary_masks": InstanceOf((list, tuple), "one boolean mask per table"), **_COMMON},
                  example=_linked_example)
 def suppress_linked_tables(tables: Sequence[NDTable], primary_masks: Sequence[Any], *, protection: float = 10.0,
-                           cost: str = "value", method: str = "optimal", time_limit: float = 30.0,
+                           cost: str = "value", method: str | None = None, time_limit: float = 30.0,
                            singletons: bool = True, budget: WorkBudget = DEFAULT_BUDGET) -> LinkedTableSuppression:
     """Secondary suppression of tables from one microdata file that share cells, as one problem.
 

@@ -66,11 +66,11 @@ def _check_protected(table, result, protection: float) -> None:
 
 def test_every_equation_and_cell_lies_in_a_subtable(two_d, three_d):
     for table in (two_d, three_d):
-        subtables, levels = table_subtables(table)
+        grids, levels = table_subtables(table)
         assert levels[0] == 0 and np.all(np.diff(levels) >= 0)
-        member = np.zeros((len(subtables), table.size), dtype=bool)
-        for t, cells in enumerate(subtables):
-            member[t, cells] = True
+        member = np.zeros((len(grids), table.size), dtype=bool)
+        for t, grid in enumerate(grids):
+            member[t, grid.ravel()] = True
         assert member.any(axis=0).all()
         equations = table.equations().tocsr()
         for row in range(equations.shape[0]):
@@ -78,12 +78,14 @@ def test_every_equation_and_cell_lies_in_a_subtable(two_d, three_d):
             assert member[:, cells].all(axis=1).any()
 
 
-def test_subtables_of_a_two_level_hierarchy():
-    # Total > A, B; A > A1, A2 against a flat Total > x, y: the subtables (Total family or A family) x (Total family)
-    parents = [np.array([-1, 0, 0, 1, 1]), np.array([-1, 0, 0])]
-    codes = np.column_stack(np.unravel_index(np.arange(15), (5, 3)))
-    subtables = hitas_subtables(codes, parents)
-    assert [s.tolist() for s in subtables] == [[0, 1, 2, 3, 4, 5, 6, 7, 8], [3, 4, 5, 9, 10, 11, 12, 13, 14]]
+def test_subtables_of_two_hierarchies():
+    # rows Total > A, B; A > A1, A2 and columns Total > x, y; x > x1, x2: four subtables, the margins shared
+    grids, levels = hitas_subtables([np.array([-1, 0, 0, 1, 1]), np.array([-1, 0, 0, 1, 1])])
+    index = np.arange(25).reshape(5, 5)
+    expected = [index[np.ix_([0, 1, 2], [0, 1, 2])], index[np.ix_([0, 1, 2], [1, 3, 4])],
+                index[np.ix_([1, 3, 4], [0, 1, 2])], index[np.ix_([1, 3, 4], [1, 3, 4])]]
+    assert levels.tolist() == [0, 1, 1, 2]
+    assert [g.tolist() for g in grids] == [e.tolist() for e in expected]
 
 
 def test_heuristic_protects_every_primary_of_a_hierarchical_table(two_d):
@@ -126,3 +128,14 @@ def test_line_bound_is_a_lower_bound_of_the_brute_force_optimum():
     matrix = sparse.csr_matrix(np.array([[1.0, 1.0, 1.0, -1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0, 1.0, -1.0]]))
     weights = np.array([2.0, 3.0, 5.0, 10.0, 4.0, 6.0])
     assert line_bound(matrix, weights, np.array([0])) == pytest.approx(3.0 + 4.0)
+
+
+def test_default_method_is_the_heuristic_above_a_size(monkeypatch):
+    from rumap.tables import table_suppression
+    from rumap.tables.ndtable import example_table
+
+    table = example_table()
+    mask = table.primary_mask("threshold", threshold=2)
+    assert suppress_table(table, mask).method.startswith("optimal")
+    monkeypatch.setattr(table_suppression, "HEURISTIC_ABOVE", int((table.frequencies > 0).sum()) - 1)
+    assert suppress_table(table, mask).method.startswith("heuristic")
