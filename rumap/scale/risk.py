@@ -21,7 +21,7 @@ from rumap._validation import InstanceOf, Interval, assumes_valid, validate_para
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.scale.frequencies import KeyFrequencies, _codes, _folded, key_frequencies
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, polars_module, scan
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -297,7 +297,9 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     for name, what in ((household, "household"), (sensitive, "sensitive variable")):
         if name is not None and name in keys:
             raise InputError(f"{source.path}: the {what} {name!r} is also a key")
+    meter = Progress("key frequencies (one streaming pass)", enabled=progress)
     frequencies = key_frequencies(source, keys, weight)
+    meter.update(frequencies.n, final=True)
     names = list(frequencies.keys)
     risk = row_risk(frequencies)
     count = frequencies.count
@@ -307,7 +309,9 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     if sensitive is not None:
         if sensitive not in scan(source.path).columns:
             raise InputError(f"{source.path}: no column {sensitive!r}; columns are {', '.join(scan(source.path).columns)}")
+        meter = Progress(f"l-diversity of {sensitive}", enabled=progress)
         diversity = l_diversity_rows(source, frequencies, sensitive)
+        meter.update(frequencies.n, final=True)
     household_er = households = None
     household_table = None
     if household is not None:
