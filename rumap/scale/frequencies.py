@@ -282,8 +282,22 @@ class KeyFrequencies:
         -------
         ndarray of int, shape (len(chunk),)
         """
+        return self.rows_of_codes(row_codes(chunk, self.keys, self.values))
+
+    def rows_of_codes(self, codes: np.ndarray) -> np.ndarray:
+        """The distinct row of records given by their key codes (as :func:`row_codes` makes them).
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (r, p)
+            Codes of rows of the same file.
+
+        Returns
+        -------
+        ndarray of int, shape (r,)
+        """
         lookup = self._numbers()
-        return lookup["index"].get_indexer(_refold(row_codes(chunk, self.keys, self.values), lookup["steps"]))
+        return lookup["index"].get_indexer(_refold(codes, lookup["steps"]))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per distinct key row, in the order of the key values: the values (missing where the key is), ``count``, ``fk``, ``Fk``.

@@ -22,7 +22,7 @@ from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.risk.identity import IdentityResult
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
-from rumap.scale.frequencies import KeyFrequencies, _codes, _folded, key_frequencies
+from rumap.scale.frequencies import KeyFrequencies, _folded, _grouped, key_frequencies
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
@@ -177,12 +177,18 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     frame = source.lazy([*keys, sensitive])
     schema = frame.collect_schema()
     frame = frame.with_columns([pl.col(c).fill_nan(None) for c in [*keys, sensitive] if schema[c].is_float()])
-    pairs = source.collect(frame.filter(pl.col(sensitive).is_not_null()).unique())
+    # the distinct (key row, sensitive value) pairs, grouped as one integer per record like the key rows
+    _, seen, both = _grouped(source, frame.filter(pl.col(sensitive).is_not_null()), [*keys, sensitive], [pl.len()])
     m = frequencies.codes.shape[0]
-    if pairs.height == 0:
+    if both.shape[0] == 0:
         return np.zeros(m, dtype=np.int64)
-    row = frequencies.rows(pairs)
-    value = _codes(pairs.get_column(sensitive), pairs.get_column(sensitive).unique().sort())
+    for j in range(len(keys)):  # the pairs' codes of a key's values, as the whole file codes them
+        if seen[j].len():
+            recode = np.concatenate([[0], frequencies.values[j].search_sorted(seen[j]).to_numpy() + 1])
+            both[:, j] = recode[both[:, j]]
+    row = frequencies.rows_of_codes(both[:, :-1])
+    value = both[:, -1].astype(np.int64)
+    del both
     codes = frequencies.codes
     known = codes > 0
     bits = known.astype(np.int64) @ (np.int64(1) << np.arange(codes.shape[1], dtype=np.int64))

@@ -67,3 +67,13 @@ def test_identity_risk_equals_the_in_memory_path(files):
     missing_row = int(np.flatnonzero(frame["age"].isna())[0]) + 1
     with pytest.raises(InputError, match=f"in row {missing_row}$"):
         identity_risk(scan(path), ["sex", "age"], N=40_000.0, a=50.0)
+
+
+def test_l_diversity_where_a_key_value_has_only_missing_sensitive_values(tmp_path):
+    frame = pd.DataFrame({"a": ["x", "y", "y", "z", None, "z", "w"], "b": [1, 1, 2, 2, 1, 2, 3],
+                          "s": [None, "p", "q", "p", "q", None, None]})
+    path = tmp_path / "l.parquet"
+    frame.to_parquet(path)
+    out = tmp_path / "l_records.csv"
+    individual_risk(scan(path), ["a", "b"], sensitive="s", out=out, progress=False)
+    np.testing.assert_array_equal(pd.read_csv(out)["l_diversity"], memory.l_diversity(frame, ["a", "b"], "s"))
