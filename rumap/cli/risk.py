@@ -6,7 +6,8 @@
         [--method distance|probabilistic] [--json]
     python -m rumap risk interval --original FILE --masked FILE [--columns A,B,...] [--p PERCENT] [--json]
     python -m rumap risk identity --f F --a A --fu FU [--N N] [--investigators M] [--json]
-    python -m rumap risk identity --data FILE --keys A,B,... --N N --a A [--max-risk G] [--json]
+    python -m rumap risk identity --data FILE --keys A,B,... --N N --a A [--max-risk G]
+        [--engine auto|memory|scale] [--json]
     python -m rumap risk individual --data FILE --keys A,B,... [--weight W] [--household H] [--k K]
         [--sensitive S] [--merge VAR:A,B=NEW ...] [--engine auto|memory|scale] [--chunk-size N] [--out FILE]
         [--quiet] [--json]
@@ -118,6 +119,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     identity.add_argument("--cells", type=int, help="number of key values k (default: product of category counts)")
     identity.add_argument("--estimator", default="ml", choices=list(BETA_ESTIMATOR_NAMES),
                           help="estimator of the Poisson-gamma beta (default ml)")
+    add_engine_flags(identity)
     identity.add_argument("--json", action="store_true", help="print one JSON object")
     identity.set_defaults(_risk_run=run_identity)
 
@@ -323,12 +325,18 @@ def run_identity(args: argparse.Namespace) -> int:
     for flag, value in (("--f", args.f), ("--fu", args.fu), ("--investigators", args.investigators)):
         if value is not None:
             raise InputError(f"{flag} goes with the figures form (--f --a --fu), not with --data")
-    from rumap.io.data import read_table
-    from rumap.risk.identity import identity_risk_from_data
+    if scale_engine(args, args.data):
+        from rumap.scale import identity_risk, scan
 
-    result = identity_risk_from_data(read_table(args.data), _names(args.key, "--keys"), args.N, args.a,
-                                     max_risk=args.max_risk, cells=args.cells, method=args.estimator,
-                                     source=args.data)
+        result = identity_risk(scan(args.data), _names(args.key, "--keys"), args.N, args.a, max_risk=args.max_risk,
+                               cells=args.cells, method=args.estimator)
+    else:
+        from rumap.io.data import read_table
+        from rumap.risk.identity import identity_risk_from_data
+
+        result = identity_risk_from_data(read_table(args.data), _names(args.key, "--keys"), args.N, args.a,
+                                         max_risk=args.max_risk, cells=args.cells, method=args.estimator,
+                                         source=args.data)
     lines = [f"key {' x '.join(result.key)}: {result.cells} cells, {result.observed_cells} observed, "
              f"{result.sample_uniques} sample uniques (n = {result.n}, f = {result.f:.6g})",
              f"Poisson-gamma beta = {result.beta:.6g} ({result.method}); estimated population uniques "

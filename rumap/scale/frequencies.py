@@ -95,26 +95,30 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
     [2.0, 1.0, 2.0, 3.0]
     """
     m, p = codes.shape
-    fk = np.zeros(m)
-    Fk = np.zeros(m)
     if m == 0:
-        return fk, Fk
-    count = np.asarray(count, dtype=float)
-    weight = np.asarray(weight, dtype=float)
-    known = codes > 0
-    bits = known.astype(np.int64) @ (np.int64(1) << np.arange(p, dtype=np.int64))
-    patterns, pattern = np.unique(bits, return_inverse=True)
-    order = np.argsort(pattern, kind="stable")
-    starts = np.searchsorted(pattern[order], np.arange(patterns.size + 1))
-    members = [order[starts[q]:starts[q + 1]] for q in range(patterns.size)]
+        return np.zeros(0), np.zeros(0)
+    import pandas as pd
+
+    bits = np.zeros(m, dtype=np.int64)
+    for j in range(p):
+        bits |= (codes[:, j] > 0).astype(np.int64) << j
+    pattern, patterns = pd.factorize(bits)  # few patterns: a hash, then a radix sort of small integers
+    pattern = pattern.astype(np.int16 if patterns.size < 2**15 else np.int64)
+    order = np.argsort(pattern, kind="stable")  # each pattern's rows made one slice
+    bounds = np.searchsorted(pattern[order], np.arange(patterns.size + 1))
+    del bits, pattern
+    grouped = np.empty(codes.shape, dtype=codes.dtype, order="F")
+    for j in range(p):
+        grouped[:, j] = codes[order, j]
+    count = np.asarray(count, dtype=float)[order]
+    weight = np.asarray(weight, dtype=float)[order]
+    fk, Fk = count.copy(), weight.copy()  # distinct rows with the same known keys: each matches itself only
     radix = codes.max(axis=0).astype(np.int64) + 1
-    for q, mask_q in enumerate(patterns):
-        one = members[q]
-        fk[one] += count[one]  # distinct rows with the same known keys: each matches itself only
-        Fk[one] += weight[one]
+    for q in range(patterns.size):
+        one = slice(int(bounds[q]), int(bounds[q + 1]))
         for r in range(q + 1, patterns.size):  # each pair of patterns once, both ways
-            other = members[r]
-            shared = int(mask_q & patterns[r])
+            other = slice(int(bounds[r]), int(bounds[r + 1]))
+            shared = int(patterns[q] & patterns[r])
             if shared == 0:
                 fk[one] += count[other].sum()
                 Fk[one] += weight[other].sum()
@@ -122,36 +126,45 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
                 Fk[other] += weight[one].sum()
                 continue
             columns = [j for j in range(p) if shared >> j & 1]
-            key = _folded(codes[np.concatenate([one, other])][:, columns], radix[columns])[0]
-            mine, theirs = key[:one.size], key[one.size:]
-            counted, looked = _tally(theirs, mine, count[other], weight[other])
-            fk[one] += counted
-            Fk[one] += looked
-            counted, looked = _tally(mine, theirs, count[one], weight[one])
-            fk[other] += counted
-            Fk[other] += looked
-    return fk, Fk
+            size = one.stop - one.start
+            block = np.empty((size + other.stop - other.start, len(columns)), dtype=np.int64, order="F")
+            for i, j in enumerate(columns):
+                block[:size, i] = grouped[one, j]
+                block[size:, i] = grouped[other, j]
+            key = _folded(block, radix[columns])[0]
+            del block
+            found = _exchange(key[:size], key[size:], count[one], weight[one], count[other], weight[other])
+            for (looked, weighed), into in zip(found, (one, other), strict=True):
+                fk[into] += looked
+                Fk[into] += weighed
+    out_fk, out_Fk = np.empty(m), np.empty(m)
+    out_fk[order] = fk
+    out_Fk[order] = Fk
+    return out_fk, out_Fk
 
 
-def _tally(matched: np.ndarray, lookers: np.ndarray, count: np.ndarray, weight: np.ndarray
-           ) -> tuple[np.ndarray, np.ndarray]:
-    """For each looker, the count and weight of the matched rows with its number: the smaller side is hashed."""
+def _exchange(a: np.ndarray, b: np.ndarray, count_a: np.ndarray, weight_a: np.ndarray, count_b: np.ndarray,
+              weight_b: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """What each row of ``a`` finds among ``b`` (count, weight) with its number, and each row of ``b`` among ``a``.
+
+    The smaller side's distinct numbers are hashed once; the larger side is looked up in them once, for both ways.
+    """
     import pandas as pd
 
-    if matched.size <= lookers.size:
-        table, where = np.unique(matched, return_inverse=True)
-        counts = np.bincount(where.reshape(-1), weights=count, minlength=table.size)
-        weights = np.bincount(where.reshape(-1), weights=weight, minlength=table.size)
-        at = pd.Index(table).get_indexer(lookers)
-        hit = at >= 0
-        return np.where(hit, counts[at], 0.0), np.where(hit, weights[at], 0.0)
-    table, where = np.unique(lookers, return_inverse=True)
-    at = pd.Index(table).get_indexer(matched)
-    hit = at >= 0
-    counts = np.bincount(at[hit], weights=count[hit], minlength=table.size)
-    weights = np.bincount(at[hit], weights=weight[hit], minlength=table.size)
+    swap = a.size > b.size
+    small, large = (b, a) if swap else (a, b)
+    count_s, weight_s, count_l, weight_l = ((count_b, weight_b, count_a, weight_a) if swap
+                                            else (count_a, weight_a, count_b, weight_b))
+    table, where = np.unique(small, return_inverse=True)
     where = where.reshape(-1)
-    return counts[where], weights[where]
+    at = pd.Index(table).get_indexer(large)
+    hit = at >= 0
+    safe = np.where(hit, at, 0)
+    to_large = (np.where(hit, np.bincount(where, weights=count_s, minlength=table.size)[safe], 0.0),
+                np.where(hit, np.bincount(where, weights=weight_s, minlength=table.size)[safe], 0.0))
+    to_small = (np.bincount(at[hit], weights=count_l[hit], minlength=table.size)[where],
+                np.bincount(at[hit], weights=weight_l[hit], minlength=table.size)[where])
+    return (to_large, to_small) if swap else (to_small, to_large)
 
 
 @validate_params({"values": InstanceOf((list, tuple), "one Series of sorted values per key")},
@@ -269,8 +282,22 @@ class KeyFrequencies:
         -------
         ndarray of int, shape (len(chunk),)
         """
+        return self.rows_of_codes(row_codes(chunk, self.keys, self.values))
+
+    def rows_of_codes(self, codes: np.ndarray) -> np.ndarray:
+        """The distinct row of records given by their key codes (as :func:`row_codes` makes them).
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (r, p)
+            Codes of rows of the same file.
+
+        Returns
+        -------
+        ndarray of int, shape (r,)
+        """
         lookup = self._numbers()
-        return lookup["index"].get_indexer(_refold(row_codes(chunk, self.keys, self.values), lookup["steps"]))
+        return lookup["index"].get_indexer(_refold(codes, lookup["steps"]))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per distinct key row, in the order of the key values: the values (missing where the key is), ``count``, ``fk``, ``Fk``.

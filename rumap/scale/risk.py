@@ -17,16 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
+from rumap._validation import InstanceOf, Interval, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.scale.frequencies import KeyFrequencies, _codes, _folded, key_frequencies
+from rumap.risk.identity import IdentityResult
+from rumap.risk.poisson_gamma import BETA_ESTIMATORS
+from rumap.scale.frequencies import KeyFrequencies, _folded, _grouped, key_frequencies
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows"]
+__all__ = ["ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows", "identity_risk"]
 
 
 
@@ -175,12 +177,18 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     frame = source.lazy([*keys, sensitive])
     schema = frame.collect_schema()
     frame = frame.with_columns([pl.col(c).fill_nan(None) for c in [*keys, sensitive] if schema[c].is_float()])
-    pairs = source.collect(frame.filter(pl.col(sensitive).is_not_null()).unique())
+    # the distinct (key row, sensitive value) pairs, grouped as one integer per record like the key rows
+    _, seen, both = _grouped(source, frame.filter(pl.col(sensitive).is_not_null()), [*keys, sensitive], [pl.len()])
     m = frequencies.codes.shape[0]
-    if pairs.height == 0:
+    if both.shape[0] == 0:
         return np.zeros(m, dtype=np.int64)
-    row = frequencies.rows(pairs)
-    value = _codes(pairs.get_column(sensitive), pairs.get_column(sensitive).unique().sort())
+    for j in range(len(keys)):  # the pairs' codes of a key's values, as the whole file codes them
+        if seen[j].len():
+            recode = np.concatenate([[0], frequencies.values[j].search_sorted(seen[j]).to_numpy() + 1])
+            both[:, j] = recode[both[:, j]]
+    row = frequencies.rows_of_codes(both[:, :-1])
+    value = both[:, -1].astype(np.int64)
+    del both
     codes = frequencies.codes
     known = codes > 0
     bits = known.astype(np.int64) @ (np.int64(1) << np.arange(codes.shape[1], dtype=np.int64))
@@ -351,3 +359,48 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
                      l_diversity_one=None if diversity is None else int(count[diversity == 1].sum()),
                      records_out=None if out is None else str(out))
 
+
+
+@validate_params({"source": InstanceOf(Source), "key": InstanceOf((list, tuple), "a list of key columns"),
+                  "N": "N", "a": "a", "max_risk": [None, "risk_bound"], "cells": [None, "cells"],
+                  "method": StrOptions(BETA_ESTIMATORS)},
+                 example=lambda: {"source": scan(_example_file()), "key": ["sex"], "N": 1000.0, "a": 10.0})
+def identity_risk(source: Source, key: Sequence[str], N: float, a: float, max_risk: float | None = None,
+                  cells: int | None = None, method: str = "ml") -> IdentityResult:
+    """Population uniques and identification risk of a file's key (Mokken et al. 1992), out of core.
+
+    Parameters
+    ----------
+    source : Source
+        From :func:`rumap.scale.scan`.
+    key : sequence of str
+        The key variables (no missing value).
+    N, a, max_risk, cells, method
+        As in :func:`rumap.risk.identity.identity_risk_from_data`.
+
+    Returns
+    -------
+    IdentityResult
+        Equal to :func:`rumap.risk.identity.identity_risk_from_data` on the file.
+
+    Examples
+    --------
+    >>> identity_risk(scan(_example_file()), ["sex"], N=1000.0, a=10.0).observed_cells
+    2
+    """
+    from rumap.risk.identity import identity_from_frequencies
+
+    frequencies = key_frequencies(source, key)
+    names = list(frequencies.keys)
+    if frequencies.rows_with_missing:
+        pl = polars_module()
+        frame = source.lazy(names)
+        schema = frame.collect_schema()
+        gone = [(pl.col(c).is_null() | pl.col(c).is_nan()) if schema[c].is_float() else pl.col(c).is_null()
+                for c in names]
+        first = source.collect(frame.with_row_index("row").filter(pl.any_horizontal(gone)).head(1)
+                               .select("row", *[g.alias(c) for g, c in zip(gone, names, strict=True)]))
+        column = next(c for c in names if first[c].item())
+        raise InputError(f"{source.path}: key column {column!r} has a missing value in row {first['row'].item() + 1}")
+    k = int(np.prod([float(v.len()) for v in frequencies.values])) if cells is None else cells
+    return identity_from_frequencies(frequencies.count, names, k, N, a, max_risk, method, source.path)

@@ -65,3 +65,12 @@ def test_auto_routes_files_over_the_in_memory_limit(persons, monkeypatch):
     monkeypatch.setattr(rumap.io.data, "MAX_BYTES", 100)  # this small file is now "over the limit"
     _, result = run_cli("risk", "individual", "--data", persons, "--keys", KEYS, "--quiet", "--json", check_json=True)
     assert result["engine"] == "scale" and "risk" not in result
+
+
+def test_identity_risk_from_a_big_file(persons):
+    flags = ["risk", "identity", "--data", persons, "--keys", "region,age,sex", "--N", "100000", "--a", "20",
+             "--max-risk", "0.05", "--json"]
+    _, memory = run_cli(*flags, check_json=True)
+    _, scale = run_cli(*flags, "--engine", "scale", check_json=True)
+    assert scale.pop("key") == memory.pop("key") and scale.pop("method") == memory.pop("method")
+    assert scale == pytest.approx(memory, rel=1e-12)
