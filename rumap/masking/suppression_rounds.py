@@ -29,45 +29,16 @@ With households, a household variable blanked in one member is blanked in all
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
 from math import comb
 
 import numpy as np
-import pandas as pd
 
 from rumap._validation import assumes_valid
 from rumap.budget import WorkBudget
-from rumap.risk.cells import cell_groups, class_wildcard_frequencies
+from rumap.risk.cells import cell_groups, class_wildcard_frequencies, distinct_rows, safe_cells
 from rumap.risk.individual import _risk
 
 __all__ = ["suppression_rounds"]
-
-#: Most cells counted by one ``bincount`` per row of a combination (beyond, a hash table numbers them).
-_DENSE_CELLS_PER_ROW = 4
-
-
-def _collapse(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of ``codes`` (-1 for missing) and each row's number among them."""
-    group = cell_groups(codes + 1)
-    first = np.zeros(int(group.max()) + 1 if group.size else 0, dtype=np.int64)
-    first[group[::-1]] = np.arange(group.size)[::-1]
-    return codes[first], group
-
-
-def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, int]:
-    """Each row's cell of the non-negative codes ``columns`` (each below its ``radix``), and the number of cells."""
-    cells = float(np.prod(radix.astype(float)))
-    if cells >= 2.0**62:
-        group = cell_groups(np.column_stack(columns))
-        return group, int(group.max()) + 1
-    key = columns[0].astype(np.int64)
-    for column, size in zip(columns[1:], radix[1:], strict=True):
-        key = key * int(size) + column
-    if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):  # few enough to count by the code itself
-        return key, int(cells)
-    group = pd.factorize(key)[0]
-    return group, int(group.max()) + 1
-
 
 def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshold: int,
                    dimension: int) -> np.ndarray:
@@ -79,42 +50,19 @@ def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, thre
     classes lying, for every sub-combination one key smaller, in a safe cell
     that holds a class of ``rows``.
     """
-    m, p = codes.shape
-    known = codes >= 0
-    by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]
-    radix = np.maximum(codes.max(axis=0), 0).astype(np.int64) + 1 if m else np.ones(p, dtype=np.int64)
-    at_risk = np.zeros(m, dtype=bool)
-    at_risk[rows] = True
+    p = codes.shape[1]
+    known_rows = codes[rows] >= 0
     # every combination of up to `dimension` known keys that holds key j: sum over d of C(K - 1, d - 1)
     holding = np.array([sum(comb(kk - 1, d - 1) for d in range(1, min(dimension, kk) + 1)) if kk else 0
                         for kk in range(p + 1)], dtype=float)
-    safe_count = np.zeros((p, m), dtype=np.int16 if p < 15 else np.int32)
-    kept: dict[tuple[int, ...], np.ndarray] = {}  # a level's classes in safe cells holding a class at risk, packed
-    for d in range(1, dimension + 1):
-        level: dict[tuple[int, ...], np.ndarray] = {}
-        for columns in combinations(range(p), d):
-            if d == 1:
-                candidates = np.flatnonzero(known[:, columns[0]])
-            else:  # the records of a safe cell lie in safe cells of every sub-combination
-                bits = kept[columns[1:]].copy()
-                for j in columns[1:]:
-                    bits &= kept[tuple(c for c in columns if c != j)]
-                candidates = np.flatnonzero(np.unpackbits(bits, count=m))
-            is_kept = np.zeros(m, dtype=bool)
-            if candidates.size:
-                cell, size = _cells([by_column[j][candidates] for j in columns], radix[list(columns)])
-                holds_risk = np.zeros(size, dtype=bool)
-                holds_risk[cell[at_risk[candidates]]] = True
-                keep = holds_risk & (np.bincount(cell, weights=counts[candidates], minlength=size) >= threshold)
-                candidates = candidates[keep[cell]]
-                is_kept[candidates] = True
-                for j in columns:
-                    safe_count[j] += is_kept
-            level[columns] = np.packbits(is_kept)
-        kept = level
-    known_rows = known[rows]
-    unsafe = np.where(known_rows, holding[known_rows.sum(axis=1)][:, None], 0.0)
-    return unsafe - safe_count[:, rows].T
+    unsafe = np.where(known_rows, holding[known_rows.sum(axis=1)][:, None], 0.0).T.copy()  # one row per key
+    position = np.full(codes.shape[0], -1, dtype=np.int64)
+    position[rows] = np.arange(rows.size)
+    for columns, followed, safe in safe_cells(codes, counts, rows, threshold, dimension):
+        mine = position[followed[safe]]
+        for j in columns:
+            unsafe[j, mine] -= 1.0
+    return unsafe.T
 
 
 @assumes_valid
@@ -173,7 +121,7 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     units = None if counts is None else np.asarray(counts, dtype=float)
     categories = codes.max(axis=0) + 1
     threshold = max(k if k is not None else 1, 2)
-    original, row = _collapse(codes)
+    original, row = distinct_rows(codes)
     first_row = row
     current = original.copy()
     looking: np.ndarray | None = None  # the classes that may be at risk (all at first)
@@ -220,7 +168,7 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
                     row[spread] = current.shape[0] + where.reshape(-1)
                     current = np.concatenate([current, extra])
                     sources = np.concatenate([sources, sources[moved]])
-        current, group = _collapse(current)
+        current, group = distinct_rows(current)
         row = group[row]
         live = np.bincount(row, minlength=current.shape[0]) > 0
         if not live.all():  # a class whose records all left for their household's blanks

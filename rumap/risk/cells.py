@@ -8,7 +8,8 @@ They assume valid input: the callers check the file and its columns.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,10 @@ import pandas as pd
 from rumap._validation import assumes_valid
 
 __all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches", "missing_patterns", "wildcard_frequencies",
-           "class_wildcard_frequencies"]
+           "class_wildcard_frequencies", "distinct_rows", "safe_cells"]
+
+#: Most cells counted by one ``bincount`` per row of a combination in :func:`safe_cells` (beyond, a hash table).
+_DENSE_CELLS_PER_ROW = 4
 
 
 @assumes_valid
@@ -207,11 +211,9 @@ def wildcard_frequencies(codes: np.ndarray, weights: np.ndarray | None = None) -
     if n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0)
     # records with the same values (and missing values) count and look up alike: work on the distinct rows
-    row = cell_groups(codes + 1)
-    distinct = np.zeros(int(row.max()) + 1, dtype=np.int64)
-    distinct[row[::-1]] = np.arange(n)[::-1]
+    distinct, row = distinct_rows(codes)
     count = np.bincount(row).astype(float)
-    fk_rows, Fk_rows = class_wildcard_frequencies(codes[distinct], count, np.bincount(row, weights=w))
+    fk_rows, Fk_rows = class_wildcard_frequencies(distinct, count, np.bincount(row, weights=w))
     return np.rint(fk_rows[row]).astype(np.int64), Fk_rows[row]
 
 
@@ -281,6 +283,123 @@ def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: n
             fk[lookers] += np.bincount(counted, weights=counts[matched], minlength=size)[looked]
             Fk[lookers] += np.bincount(counted, weights=weights[matched], minlength=size)[looked]
     return fk, Fk
+
+
+@assumes_valid
+def distinct_rows(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``codes`` (a missing value, -1, equal to a missing value), and each row's number.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n, p)
+
+    Returns
+    -------
+    distinct : ndarray of int, shape (m, p)
+        In order of first appearance.
+    row : ndarray of int, shape (n,)
+        Each row's row of ``distinct``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> distinct, row = distinct_rows(np.array([[0, -1], [1, 0], [0, -1]]))
+    >>> distinct.tolist(), row.tolist()
+    ([[0, -1], [1, 0]], [0, 1, 0])
+    """
+    row = cell_groups(codes + 1)
+    first = np.zeros(int(row.max()) + 1 if row.size else 0, dtype=np.int64)
+    first[row[::-1]] = np.arange(row.size)[::-1]
+    return codes[first], row
+
+
+def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each row's cell of the non-negative codes ``columns`` (each below its ``radix``), and the number of cells."""
+    cells = float(np.prod(radix.astype(float)))
+    if cells >= 2.0**62:
+        group = cell_groups(np.column_stack(columns))
+        return group, int(group.max()) + 1
+    key = columns[0].astype(np.int64)
+    for column, size in zip(columns[1:], radix[1:], strict=True):
+        key = key * int(size) + column
+    if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):  # few enough to count by the code itself
+        return key, int(cells)
+    group = pd.factorize(key)[0]
+    return group, int(group.max()) + 1
+
+
+@assumes_valid
+def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshold: int, dimension: int
+               ) -> Iterator[tuple[tuple[int, ...], np.ndarray, np.ndarray]]:
+    """For each combination of up to ``dimension`` keys, smallest first: which of ``rows`` may be safe in it, and are.
+
+    A cell is safe when ``threshold`` records or more share its values. A cell
+    within an unsafe one is unsafe (its records are fewer), and the records of
+    a cell share every smaller cell: a combination's cells are counted only
+    over the rows lying, in every sub-combination one key smaller, in a safe
+    cell that holds a row of ``rows`` (as the Apriori algorithm prunes item
+    sets). The work is about the rows so followed, not rows x combinations.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (m, p)
+        Distinct rows of key codes (-1 for missing).
+    counts : ndarray, shape (m,)
+        Records each row stands for.
+    rows : ndarray of int
+        The rows followed (sorted).
+    threshold : int
+    dimension : int
+        Largest combination.
+
+    Yields
+    ------
+    columns : tuple of int
+        The combination.
+    followed : ndarray of int
+        The rows of ``rows`` that know its keys and lie in a safe cell of each
+        smaller combination (the others are in an unsafe cell or know not).
+    safe : ndarray of bool
+        Whether each of ``followed`` lies in a safe cell of the combination.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.array([[0, 0], [0, 1], [1, 1], [1, 1]])
+    >>> for columns, followed, safe in safe_cells(codes, np.ones(4), np.array([0, 2]), 2, 2):
+    ...     print(columns, followed.tolist(), safe.tolist())
+    (0,) [0, 2] [True, True]
+    (1,) [0, 2] [False, True]
+    (0, 1) [2] [True]
+    """
+    m, p = codes.shape
+    known = codes >= 0
+    by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]
+    radix = np.maximum(codes.max(axis=0), 0).astype(np.int64) + 1 if m else np.ones(p, dtype=np.int64)
+    followed_rows = np.zeros(m, dtype=bool)
+    followed_rows[rows] = True
+    kept: dict[tuple[int, ...], np.ndarray] = {}  # a level's rows in safe cells holding a followed row, packed
+    for d in range(1, dimension + 1):
+        level: dict[tuple[int, ...], np.ndarray] = {}
+        for columns in combinations(range(p), d):
+            if d == 1:
+                pool = np.flatnonzero(known[:, columns[0]])
+            else:  # the records of a safe cell lie in safe cells of every sub-combination
+                bits = kept[columns[1:]].copy()
+                for j in columns[1:]:
+                    bits &= kept[tuple(c for c in columns if c != j)]
+                pool = np.flatnonzero(np.unpackbits(bits, count=m))
+            is_kept = np.zeros(m, dtype=bool)
+            if pool.size:
+                cell, size = _cells([by_column[j][pool] for j in columns], radix[list(columns)])
+                mine = followed_rows[pool]
+                holds = np.zeros(size, dtype=bool)
+                holds[cell[mine]] = True
+                safe = np.bincount(cell, weights=counts[pool], minlength=size) >= threshold
+                yield columns, pool[mine], safe[cell[mine]]
+                is_kept[pool[(holds & safe)[cell]]] = True
+            level[columns] = np.packbits(is_kept)
+        kept = level
 
 
 class _SubsetKeys:

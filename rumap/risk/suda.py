@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from math import comb
 from typing import Any
 
@@ -40,7 +39,7 @@ from rumap._validation import InstanceOf, Interval, assumes_valid, validate_para
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
-from rumap.risk.cells import cell_frequencies, cell_groups, key_codes
+from rumap.risk.cells import cell_groups, distinct_rows, key_codes, safe_cells
 
 __all__ = ["DEFAULT_DIS_FRACTION", "DEFAULT_MAX_SIZE", "SudaResult", "minimal_sample_uniques", "searched_size",
            "suda2", "suda_weights"]
@@ -191,7 +190,12 @@ def minimal_sample_uniques(codes: np.ndarray, max_size: int) -> tuple[np.ndarray
     A record is unique on a subset of variables when it has every value of
     the subset and no other record shares them; the subset is minimal when
     the record is unique on none of its subsets one variable smaller (if it
-    were unique on a smaller subset, it would be on one of those).
+    were unique on a smaller subset, it would be on one of those). Only
+    records unique on the whole key can have one; a subset's cells are
+    counted over the classes of records with the same values that lie, in
+    every subset one variable smaller, in a cell of two records or more
+    holding such a record (:func:`rumap.risk.cells.safe_cells`), so the work
+    follows the records still searched, not records x subsets.
 
     Parameters
     ----------
@@ -217,30 +221,20 @@ def minimal_sample_uniques(codes: np.ndarray, max_size: int) -> tuple[np.ndarray
     n, p = codes.shape
     counts = np.zeros((n, max_size), dtype=np.int64)
     per_variable = np.zeros(p, dtype=np.int64)
-    # only records unique on the whole key can have an MSU: follow them alone
-    _group, frequency, _known = cell_frequencies(codes + 1, range(p))  # missing as a value of its own here
-    candidates = np.flatnonzero(frequency == 1)
+    # records with the same values are no sample uniques; a record unique on the whole key is a class of its own
+    distinct, row = distinct_rows(codes)
+    multiplicity = np.bincount(row)
+    candidates = np.flatnonzero(multiplicity == 1)  # missing as a value of its own here
     if candidates.size == 0:
         return counts, per_variable
-    previous: dict[tuple[int, ...], np.ndarray] = {}
-    for size in range(1, max_size + 1):
-        current: dict[tuple[int, ...], np.ndarray] = {}
-        for subset in combinations(range(p), size):
-            _group, frequency, known = cell_frequencies(codes, subset)
-            unique = (known & (frequency == 1))[candidates]
-            if not unique.any():
-                current[subset] = unique
-                continue
-            minimal = unique.copy()
-            if size > 1:
-                for drop in range(size):
-                    minimal &= ~previous[subset[:drop] + subset[drop + 1:]]
-            counts[candidates, size - 1] += minimal
-            found = int(minimal.sum())
-            for j in subset:
-                per_variable[j] += found
-            current[subset] = unique
-        previous = current
+    found = np.zeros((distinct.shape[0], max_size), dtype=np.int64)
+    # a candidate's MSU: a subset it is unique on (fewer than 2 records) while not unique on any smaller one
+    for subset, followed, shared in safe_cells(distinct, multiplicity.astype(float), candidates, 2, max_size):
+        msu = followed[~shared]
+        found[msu, len(subset) - 1] += 1
+        per_variable[list(subset)] += msu.size
+    unique = multiplicity[row] == 1
+    counts[unique] = found[row[unique]]
     return counts, per_variable
 
 

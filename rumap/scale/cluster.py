@@ -1,0 +1,191 @@
+"""Key frequencies and individual risk of a file on a Dask cluster (Dask DataFrame).
+
+The workers read the file's partitions and count each distinct key row (a
+missing value a value of its own) with its total weight, in one group-by;
+the client joins the missing-value patterns of those rows
+(:func:`rumap.risk.cells.class_wildcard_frequencies`, a missing value matching
+any category) and adds each row's risk times its records. The frequencies
+are those of one machine (:func:`rumap.risk.individual.key_frequencies_with_missing`)
+and the totals equal its sums, added in another order. The scheduler is an
+address (the command line's ``--scheduler``), a ``distributed.Client``, or
+None for Dask's threads on this machine.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rumap._validation import InstanceOf, validate_params
+from rumap.errors import InputError, optional_module
+from rumap.risk.cells import class_wildcard_frequencies
+from rumap.risk.individual import _risk
+
+__all__ = ["ClusterFrequencies", "cluster_key_frequencies", "cluster_individual_risk"]
+
+_ONE = "__rumap_one"
+#: Seconds to wait for a scheduler before giving up.
+_CONNECT_TIMEOUT = 10
+
+
+def _example_file() -> str:
+    import tempfile
+
+    path = os.path.join(tempfile.mkdtemp(), "persons.csv")
+    pd.DataFrame({"sex": ["f", "f", "m", "m"], "region": ["a", "a", None, "b"], "w": [10, 20, 5, 8]}).to_csv(
+        path, index=False)
+    return path
+
+
+@dataclass(frozen=True)
+class ClusterFrequencies:
+    """The distinct key rows of a file with their records, weights and frequencies.
+
+    Attributes
+    ----------
+    keys : tuple of str
+    rows : DataFrame
+        One row per distinct key row: the keys' values (missing where missing),
+        ``count``, ``weight`` (their total weight, their number without
+        weights), ``fk`` and ``Fk`` (a missing value matching any category).
+    n : int
+        Records.
+    weighted : bool
+    """
+
+    keys: tuple[str, ...]
+    rows: pd.DataFrame = field(repr=False)
+    n: int
+    weighted: bool
+
+    def to_frame(self) -> pd.DataFrame:
+        """The distinct key rows."""
+        return self.rows.copy()
+
+
+def _client(scheduler: Any) -> tuple[Any, bool]:
+    """A Dask client for ``scheduler`` (an address or a client; None for none) and whether it is ours to close."""
+    if scheduler is None or not isinstance(scheduler, str):
+        return scheduler, False
+    distributed = optional_module("distributed", "working on a Dask cluster", "dask")
+    try:
+        return distributed.Client(scheduler, timeout=_CONNECT_TIMEOUT), True
+    except Exception as exc:  # noqa: BLE001 - unreachable, not an address, or a client whose loop failed to start
+        raise InputError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
+
+
+def _read(path: str, columns: list[str]) -> Any:
+    dd = optional_module("dask.dataframe", "working on a Dask cluster", "dask")
+    suffix = os.path.splitext(path)[1].lower()
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: no such file")
+    if suffix in (".parquet", ".pq"):
+        frame = dd.read_parquet(path)
+    elif suffix in (".csv", ".txt", ".tsv", ".tab"):
+        frame = dd.read_csv(path, sep="\t" if suffix in (".tsv", ".tab") else ",", dtype=object)
+    else:
+        raise InputError(f"{path}: a Dask cluster reads .parquet or .csv files, not {suffix or '(no extension)'!r}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise InputError(f"{path}: no column {missing[0]!r}; columns are {', '.join(map(str, frame.columns))}")
+    return frame[columns]
+
+
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
+                  "keys": InstanceOf((list, tuple), "a list of key columns"),
+                  "weight": [None, InstanceOf(str, "a column name")]},
+                 example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "weight": "w"})
+def cluster_key_frequencies(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None,
+                            scheduler: Any = None) -> ClusterFrequencies:
+    """Sample and weighted frequencies of every distinct key row of a file, counted on a Dask cluster.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.parquet`` or ``.csv`` file the workers can read.
+    keys : sequence of str
+    weight : str, optional
+        Sampling weights (each >= 1).
+    scheduler : str or distributed.Client, optional
+        The scheduler's address or a client (default: Dask's threads here).
+
+    Returns
+    -------
+    ClusterFrequencies
+
+    Examples
+    --------
+    >>> result = cluster_key_frequencies(_example_file(), ["sex", "region"], weight="w")
+    >>> result.rows[["sex", "count", "fk", "Fk"]].values.tolist()
+    [['f', 2, 2, 30.0], ['m', 1, 2, 13.0], ['m', 1, 2, 13.0]]
+    """
+    names = [str(k) for k in keys]
+    if not names or len(set(names)) != len(names) or (weight is not None and weight in names):
+        raise InputError("give distinct key columns (and a weight column that is not a key)")
+    frame = _read(str(path), names + ([weight] if weight else []))
+    if weight is not None:
+        frame[weight] = frame[weight].astype(float)
+    frame = frame.assign(**{_ONE: 1})
+    grouped = frame.groupby(names, dropna=False)[[_ONE] + ([weight] if weight else [])].sum()
+    client, own = _client(scheduler)
+    try:
+        table = (client.compute(grouped).result() if client is not None else grouped.compute()).reset_index()
+    finally:
+        if own:
+            client.close()
+    table = table.sort_values(names, kind="stable", na_position="first").reset_index(drop=True)
+    count = table[_ONE].to_numpy(dtype=float)
+    total = table[weight].to_numpy(dtype=float) if weight else count
+    if weight is not None and (not np.isfinite(total).all() or (total < count).any()):
+        raise InputError(f"{path}: weights must be numbers >= 1")
+    codes = np.column_stack([pd.factorize(table[name], use_na_sentinel=True)[0] for name in names]).astype(np.int64)
+    fk, Fk = class_wildcard_frequencies(codes, count, total)
+    rows = table[names].assign(count=count.astype(np.int64), weight=total, fk=np.rint(fk).astype(np.int64), Fk=Fk)
+    return ClusterFrequencies(tuple(names), rows, int(count.sum()), weight is not None)
+
+
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
+                  "keys": InstanceOf((list, tuple), "a list of key columns"),
+                  "weight": [None, InstanceOf(str, "a column name")], "k": [None, "k"]},
+                 example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
+def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None,
+                            k: int | None = None, scheduler: Any = None) -> dict[str, Any]:
+    """Individual and global risk and k-anonymity of a file, counted on a Dask cluster.
+
+    Parameters
+    ----------
+    path : str or path-like
+    keys : sequence of str
+    weight : str, optional
+        Sampling weights (default: the file is a census, risk ``1 / f_k``).
+    k : int, optional
+        Count the records violating k-anonymity.
+    scheduler : str or distributed.Client, optional
+
+    Returns
+    -------
+    dict
+        ``n``, ``distinct_rows``, ``expected_reidentifications``,
+        ``global_risk``, ``max_risk``, ``k_anonymity_violations``: the totals of
+        :func:`rumap.risk.individual.individual_risk`.
+
+    Examples
+    --------
+    >>> result = cluster_individual_risk(_example_file(), ["sex", "region"], k=2)
+    >>> result["expected_reidentifications"], result["k_anonymity_violations"]
+    (2.0, 0)
+    """
+    frequencies = cluster_key_frequencies(path, keys, weight, scheduler)
+    rows = frequencies.rows
+    fk, Fk, count = rows["fk"].to_numpy(), rows["Fk"].to_numpy(), rows["count"].to_numpy()
+    risk = 1.0 / fk if not frequencies.weighted else _risk(fk, np.maximum(Fk, fk))
+    expected = float((risk * count).sum())
+    return {"keys": list(frequencies.keys), "n": frequencies.n, "distinct_rows": int(len(rows)),
+            "weighted": frequencies.weighted, "expected_reidentifications": expected,
+            "global_risk": expected / frequencies.n, "max_risk": float(risk.max()), "k": k,
+            "k_anonymity_violations": None if k is None else int(count[fk < k].sum())}

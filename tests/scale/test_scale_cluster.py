@@ -1,0 +1,54 @@
+"""Key frequencies and individual risk on a local Dask cluster equal those of one machine."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rumap.errors import InputError
+from rumap.risk import individual as memory
+from rumap.scale.cluster import cluster_individual_risk, cluster_key_frequencies
+
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("dask.dataframe")
+
+KEYS = ["age", "region", "sex", "status"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as connected:
+        yield connected
+
+
+@pytest.mark.parametrize("weight", [pytest.param(None, marks=pytest.mark.slow), "w"])
+def test_a_local_cluster_gives_the_frequencies_and_risk_of_one_machine(files, client, weight):
+    path, frame = files
+    found = cluster_key_frequencies(path, KEYS, weight=weight, scheduler=client)
+    fk, Fk = memory.key_frequencies_with_missing(frame, KEYS, None if weight is None else frame[weight].to_numpy())
+    rows = found.rows
+    # each record's frequencies, as the multiset over records of the distinct rows' frequencies
+    np.testing.assert_array_equal(np.sort(np.repeat(rows["fk"], rows["count"])), np.sort(fk))
+    np.testing.assert_allclose(np.sort(np.repeat(rows["Fk"], rows["count"])), np.sort(Fk), rtol=1e-12)
+    assert found.n == len(frame) == rows["count"].sum()
+    result = cluster_individual_risk(path, KEYS, weight=weight, k=3, scheduler=client)
+    expected = memory.individual_risk(frame, KEYS, weight=weight, k=3)
+    assert result["k_anonymity_violations"] == expected.k_anonymity_violations
+    assert result["expected_reidentifications"] == pytest.approx(expected.expected_reidentifications, rel=1e-12)
+    assert result["global_risk"] == pytest.approx(expected.global_risk, rel=1e-12)
+    assert result["max_risk"] == pytest.approx(expected.risk.max(), rel=1e-12)
+    here = cluster_individual_risk(path, KEYS, weight=weight, k=3)  # Dask's threads on this machine
+    assert {key: value for key, value in here.items() if key not in ("expected_reidentifications", "global_risk")} \
+        == {key: value for key, value in result.items() if key not in ("expected_reidentifications", "global_risk")}
+    assert here["expected_reidentifications"] == pytest.approx(result["expected_reidentifications"], rel=1e-12)
+
+
+def test_an_unreachable_scheduler_and_a_missing_column_are_refused(tmp_path, monkeypatch):
+    path = tmp_path / "keys.csv"
+    path.write_text("a,b\nx,1\n")
+    with pytest.raises(InputError, match="no column 'nope'"):
+        cluster_key_frequencies(path, ["nope"])
+    monkeypatch.setattr("rumap.scale.cluster._CONNECT_TIMEOUT", 0.5)
+    with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
+        cluster_key_frequencies(path, ["a"], scheduler="tcp://127.0.0.1:9")
