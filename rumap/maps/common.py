@@ -132,15 +132,16 @@ def _linked_shares_sorted(z_original: np.ndarray, z_masked: np.ndarray) -> np.nd
     """
     order = np.argsort(z_original, kind="stable")
     ordered = np.ascontiguousarray(z_original[order])
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
     kernel = compiled(_linked_share_kernel)
-    return np.array([kernel(ordered, order, rank, z_original, np.ascontiguousarray(z), TIE_RTOL) for z in z_masked])
+    return np.array([kernel(ordered, np.ascontiguousarray(z[order]), TIE_RTOL) for z in z_masked])
 
 
-def _linked_share_kernel(ordered: np.ndarray, order: np.ndarray, rank: np.ndarray, z_original: np.ndarray,
-                         z: np.ndarray, tie_rtol: float) -> float:
-    """The share re-identified of one masked copy ``z`` of one variable (compiled; see :func:`_linked_shares`)."""
+def _linked_share_kernel(ordered: np.ndarray, z: np.ndarray, tie_rtol: float) -> float:
+    """The share re-identified of one masked copy of one variable (compiled; see :func:`_linked_shares`).
+
+    ``ordered`` are the sorted originals and ``z`` the masked values of their records, in that order: the
+    records are visited in the order of their originals, so both arrays are read in sequence.
+    """
     n = ordered.size
 
     def place_of(value: float, start: int, right: bool) -> int:
@@ -177,14 +178,14 @@ def _linked_share_kernel(ordered: np.ndarray, order: np.ndarray, rank: np.ndarra
         return lo
 
     total = 0.0
-    for i in range(n):
-        zi = z[i]
-        d = zi - z_original[i]
+    for rank in range(n):
+        zi = z[rank]
+        d = zi - ordered[rank]
         own = d * d
-        place = place_of(zi, rank[i], False)  # first position with ordered >= zi
+        place = place_of(zi, rank, False)  # first position with ordered >= zi
         other = np.inf
         for at in range(place - 2, place + 2):
-            if 0 <= at < n and order[at] != i:
+            if 0 <= at < n and at != rank:
                 d = zi - ordered[at]
                 if d * d < other:
                     other = d * d
