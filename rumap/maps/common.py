@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from scipy.spatial import cKDTree
 
+from rumap._compile import compiled
 from rumap._validation import DataMatrix, assumes_valid, validate_params
 from rumap.result import RUMap
 from rumap.risk.linkage.distance import TIE_RTOL
@@ -101,6 +102,8 @@ def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     mean, sd = original.mean(axis=0), original.std(axis=0, ddof=1)
     sd = np.where(sd > 0, sd, 1.0)
     z_original = (original - mean) / sd
+    if original.shape[1] == 1:
+        return _linked_shares_sorted(z_original[:, 0], (masked[:, :, 0] - mean[0]) / sd[0])
     tree = cKDTree(z_original)
     rows = np.arange(original.shape[0])
     shares = np.empty(masked.shape[0])
@@ -115,6 +118,84 @@ def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
                                       return_length=True) if tied.size else np.zeros(0)
         shares[i] = (correct.sum() + np.sum(1.0 / np.maximum(np.asarray(sizes, dtype=float), 1.0))) / z.shape[0]
     return shares
+
+
+def _linked_shares_sorted(z_original: np.ndarray, z_masked: np.ndarray) -> np.ndarray:
+    """:func:`_linked_shares` of one variable, by search in the sorted originals instead of a KD-tree.
+
+    On a line, the nearest original other than the record's own is among the
+    two on each side of the masked value's place in the sorted originals (the
+    record's own is at most one of them), and the originals within a radius are
+    those between two places. The places are found by galloping from the
+    record's own original (compiled :func:`_linked_share_kernel`): a masked
+    value near its original is found in a few steps. ``z_masked`` has shape (r, n).
+    """
+    order = np.argsort(z_original, kind="stable")
+    ordered = np.ascontiguousarray(z_original[order])
+    kernel = compiled(_linked_share_kernel)
+    return np.array([kernel(ordered, np.ascontiguousarray(z[order]), TIE_RTOL) for z in z_masked])
+
+
+def _linked_share_kernel(ordered: np.ndarray, z: np.ndarray, tie_rtol: float) -> float:
+    """The share re-identified of one masked copy of one variable (compiled; see :func:`_linked_shares`).
+
+    ``ordered`` are the sorted originals and ``z`` the masked values of their records, in that order: the
+    records are visited in the order of their originals, so both arrays are read in sequence.
+    """
+    n = ordered.size
+
+    def place_of(value: float, start: int, right: bool) -> int:
+        """``numpy.searchsorted(ordered, value, side)``, galloping from position ``start``."""
+        lo, hi, step = start, start, 1
+        if right:  # the first position with ordered > value
+            while lo > 0 and ordered[lo - 1] > value:
+                lo = max(lo - step, 0)
+                step *= 2
+            step = 1
+            while hi < n and ordered[hi] <= value:
+                hi = min(hi + step, n)
+                step *= 2
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if ordered[mid] <= value:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            return lo
+        while lo > 0 and ordered[lo - 1] >= value:
+            lo = max(lo - step, 0)
+            step *= 2
+        step = 1
+        while hi < n and ordered[hi] < value:
+            hi = min(hi + step, n)
+            step *= 2
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if ordered[mid] < value:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    total = 0.0
+    for rank in range(n):
+        zi = z[rank]
+        d = zi - ordered[rank]
+        own = d * d
+        place = place_of(zi, rank, False)  # first position with ordered >= zi
+        other = np.inf
+        for at in range(place - 2, place + 2):
+            if 0 <= at < n and at != rank:
+                d = zi - ordered[at]
+                if d * d < other:
+                    other = d * d
+        if own < other * (1.0 - tie_rtol):
+            total += 1.0
+        elif own <= other * (1.0 + tie_rtol):
+            radius = np.sqrt(own * (1.0 + tie_rtol)) * (1 + 1e-12) + 1e-300
+            size = place_of(zi + radius, place, True) - place_of(zi - radius, place, False)
+            total += 1.0 / max(size, 1)
+    return total / n
 
 
 @assumes_valid

@@ -138,3 +138,19 @@ def test_the_common_curve_is_in_the_json_and_the_analysis(data):
     analysis = spec.run(data)
     assert analysis.common is not None and analysis.renamed("other").common is analysis.common
     assert analysis.to_dict()["common"]["utility_label"] == COMMON_UTILITY_LABEL
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_one_variable_by_search_in_the_sorted_originals_equals_the_kd_tree(seed):
+    # one variable takes the sorted search; a constant second column (z = 0) keeps the same links on the KD-tree
+    from rumap.maps.common import _linked_shares
+
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 40, size=(400, 1)).astype(float)  # many equal originals: ties of every kind
+    masked = x[None] + rng.normal(scale=[[[0.0]], [[0.4]], [[3.0]], [[30.0]]], size=(4, 400, 1))
+    masked[1] = np.round(masked[1])  # masked values exactly between or on originals
+    masked[2, :20] = x[20:40]
+    with_zero = np.concatenate([x, np.zeros_like(x)], axis=1)
+    expected = _linked_shares(with_zero, np.concatenate([masked, np.zeros_like(masked)], axis=2))
+    np.testing.assert_allclose(_linked_shares(x, masked), expected, rtol=0, atol=1e-12)
+    assert expected[0] == pytest.approx(np.mean(1.0 / np.bincount(x[:, 0].astype(int))[x[:, 0].astype(int)]))
