@@ -172,7 +172,7 @@ def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str
                   "rule": InstanceOf(str, "a rule's name"), "rule_parameters": InstanceOf(dict, "a dict"),
                   "sweep": InstanceOf(str, "rule, protection or base"), "value": InstanceOf((int, float), "a number"),
                   "response": [None, InstanceOf(str, "a column name")],
-                  "shadow": [None, InstanceOf(str, "a column name")], "protection": "p_percent",
+                  "shadow": [None, InstanceOf(str, "a column name")], "protection": "protection",
                   "cost": InstanceOf(str, "a cost's name")},
                  example=lambda: {"rows": "region", "columns": "size", "rule": "p-percent",
                                   "rule_parameters": {"p": 10.0}, "sweep": "protection", "value": 20.0})
