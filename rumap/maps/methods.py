@@ -392,6 +392,59 @@ class MaskingMethod:
         return parts, notes
 
 
+    def step_parameters(self, options: Mapping[str, Any], value: float, columns: Sequence[str]) -> dict[str, Any]:
+        """The parameters of the release step that masks at ``value`` with ``options``: a map's point as a step.
+
+        Parameters
+        ----------
+        options : mapping
+            A config's ``method_options`` (every option present).
+        value : float
+            The grid parameter's value.
+        columns : sequence of str
+            The masked columns: an option that follows the attacked column becomes its name.
+
+        Returns
+        -------
+        dict
+            The grid parameter's name and value, then every option the grid does not imply.
+        """
+        implied = {key for grid in self.grids for key in grid.implies}
+        out: dict[str, Any] = {self.grid(options).name: value}
+        for o in self.options:
+            if o.name in implied:
+                continue
+            out[o.name] = options[o.name]
+            if o.follows:
+                column = int(options[o.name])
+                if not 0 <= column < len(columns):
+                    raise InputError(f"{o.name} {column} is not one of the map's {len(columns)} column(s)")
+                out[o.name] = columns[column]
+        return out
+
+    def map_options(self, parameters: Mapping[str, Any], columns: Sequence[str]) -> tuple[dict[str, Any], float]:
+        """The options and the grid value of a release step's parameters (:meth:`step_parameters` read back).
+
+        Parameters
+        ----------
+        parameters : mapping
+            A checked step's parameters.
+        columns : sequence of str
+            The step's columns.
+
+        Returns
+        -------
+        options : dict
+        value : float
+        """
+        grid = next(g for g in self.grids if parameters.get(g.name) is not None)
+        options = {o.name: parameters[o.name] for o in self.options if o.name in parameters}
+        for o in self.options:
+            if o.follows and o.name in options:
+                options[o.name] = list(columns).index(options[o.name])
+        return {**options, **grid.implies}, parameters[grid.name]
+
+
 def _flag_text(value: Any) -> str:
     """A value as the command line writes it: a number as the shortest text that reads back (``2`` for 2.0)."""
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
