@@ -353,8 +353,22 @@ class MaskingMethod:
 
     def _toggled_on(self, option: MethodOption, full: Mapping[str, Any]) -> bool:
         """Whether ``option``'s toggle group is in use: one of its flags that need no other is set."""
-        return any(full[o.name] != o.default for o in self.options
+        return any(full.get(o.name, o.default) != o.default for o in self.options
                    if o.toggle == option.toggle and o.flag is not None and not o.flag.needs)
+
+    def idle_options(self, options: Mapping[str, Any]) -> set[str]:
+        """The options of toggle groups not in use (unequal noise's factor without sensitive records).
+
+        Parameters
+        ----------
+        options : mapping
+            Options by name (missing ones at their defaults).
+
+        Returns
+        -------
+        set of str
+        """
+        return {o.name for o in self.options if o.toggle and not self._toggled_on(o, options)}
 
     def command_flags(self, options: Mapping[str, Any], target_column: int) -> tuple[list[str], list[str]]:
         """The ``simulate`` flags that give ``options``, and notes on what no flag can give.
