@@ -659,7 +659,9 @@ def register_method(name: str, method: MaskingMethod, *, replace: bool = False) 
     ------
     InputError
         A name that is taken (also by a categorical method of ``simulate``) or
-        not a plain name, or a grid parameter without a :data:`PARAMETERS` entry.
+        not a plain name, a grid parameter without a :data:`PARAMETERS` entry,
+        or a flag that another method's grid or option has (a grid flag may be
+        shared by the same grid parameter, as ``--k``).
 
     Examples
     --------
@@ -684,6 +686,15 @@ def register_method(name: str, method: MaskingMethod, *, replace: bool = False) 
     for grid in method.grids:
         if grid.entry not in PARAMETERS:
             raise InputError(f"the grid parameter {grid.entry!r} of method {name!r} has no entry in PARAMETERS")
+    taken = {g.flag.flag: ("grid", g.name) for other, m in METHODS.items() if other != name for g in m.grids}
+    taken.update({o.flag.flag: ("option", o.name) for other, m in METHODS.items() if other != name
+                  for o in m.options if o.flag is not None})
+    own = [(g.flag.flag, ("grid", g.name)) for g in method.grids]
+    own += [(o.flag.flag, ("option", o.name)) for o in method.options if o.flag is not None]
+    for flag, meaning in own:
+        if flag in taken and taken[flag] != meaning:  # a grid flag is shared only by the same grid parameter
+            raise InputError(f"the flag {flag} of method {name!r} is taken by another method's {taken[flag][0]} "
+                             f"{taken[flag][1]!r}")
     METHODS[name] = method
     return method
 

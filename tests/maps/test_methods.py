@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -74,6 +76,14 @@ def test_a_method_name_is_taken_once():
         register_method("pram", TOY)
     with pytest.raises(InputError, match="lower-case"):
         register_method("Toy method", TOY)
+    clash = replace(TOY, options=(replace(TOY.options[0], flag=replace(TOY.options[0].flag, flag="--algorithm")),))
+    with pytest.raises(InputError, match="the flag --algorithm of method 'toy' is taken by another method's option"):
+        register_method("toy", clash)
+    same_k = replace(TOY, grids=(METHODS["microaggregation"].grids[0],))
+    try:
+        assert register_method("toy", same_k) is same_k  # the same grid parameter may share its flag
+    finally:
+        METHODS.pop("toy", None)
     assert "toy" not in METHODS
 
 
