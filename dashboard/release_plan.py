@@ -24,9 +24,10 @@ import streamlit as st
 from dashboard import state
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, WRITERS
+from rumap.maps.methods import METHODS
 from rumap.present.commands import shown_path
 from rumap.present.plotting import PARAMETER_SYMBOLS
-from rumap.release.apply import ReleaseResult
+from rumap.release.apply import STEP_METHODS, ReleaseResult
 from rumap.release.from_map import KEY_MAP_STEPS, TABLE_SWEEPS, step_from_key_map, step_from_spec, table_steps
 from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import ReleaseReport, release_report
@@ -132,10 +133,9 @@ def describe(step: Step) -> str:
     str
     """
     parameters = dict(step.parameters)
-    if step.method == "noise" and parameters.get("unequal_above") is None \
-            and parameters.get("unequal_below") is None:  # no sensitive records: the options of unequal noise are idle
-        parameters.pop("unequal_factor", None)
-        parameters.pop("unequal_column", None)
+    record = METHODS.get(STEP_METHODS[step.method].map_method or "")
+    for name in record.idle_options(parameters) if record is not None else ():  # e.g. unequal noise's, unused
+        parameters.pop(name, None)
     shown = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
                       for k, v in parameters.items() if v is not None and v is not False and v != {})
     names = ", ".join(step.names)

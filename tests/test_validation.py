@@ -229,6 +229,7 @@ def test_assumes_valid_records_the_function(registry):
 
 def test_the_protection_level_is_one_entry_that_every_table_function_reads():
     import rumap.maps.tables
+    import rumap.release.from_map
     import rumap.tables.linked_suppression
     import rumap.tables.secondary  # noqa: F401
     from rumap._validation import REGISTRY, AnyOf, NumberArray
@@ -237,13 +238,30 @@ def test_the_protection_level_is_one_entry_that_every_table_function_reads():
     assert (entry.low, entry.high, entry.closed) == (0.0, 100.0, "right")  # P = 0 protects nothing
     readers = set()
     for name, validated in REGISTRY.items():
+        if name.startswith(("rumap.databases.", "rumap.maps.databases.")):
+            continue  # query auditing's protection interval is another parameter, in [0, 100]
         for parameter in ("protection", "protections", "required"):
             constraint = validated.constraints.get(parameter)
-            if constraint is None or not name.startswith(("rumap.tables.", "rumap.maps.tables.")):
+            if constraint is None:
                 continue
             members = constraint.members if isinstance(constraint, AnyOf) else (constraint,)
             intervals = [m.interval if isinstance(m, NumberArray) else m for m in members if m.describe() != "None"]
             assert intervals == [entry], (name, parameter)
             readers.add(name.rsplit(".", 1)[1])
     assert readers == {"suppress_secondary", "suppress_secondary_linked", "table_outcome", "rule_map",
-                       "protection_map", "rounding_base_map"}
+                       "protection_map", "rounding_base_map", "table_steps"}
+
+
+@pytest.mark.parametrize("parameter", ["time_limit", "theta"])
+def test_a_parameter_declared_in_several_functions_is_one_entry(parameter):
+    import rumap.maps.tables
+    import rumap.masking.pram
+    import rumap.tables.controlled_rounding
+    import rumap.tables.linked_suppression
+    import rumap.tables.secondary  # noqa: F401
+    from rumap._validation import REGISTRY
+
+    readers = [name for name, v in REGISTRY.items() if v.constraints.get(parameter) is not None
+               and not name.startswith("rumap.masking.optimal_suppression.")]  # its solver's limit has no upper bound
+    assert len(readers) >= 2
+    assert all(REGISTRY[name].constraints[parameter] is PARAMETERS[parameter] for name in readers), readers

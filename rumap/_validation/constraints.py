@@ -170,6 +170,7 @@ PARAMETERS: dict[str, Interval] = {
     "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b"),
     "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
     "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
+    "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
     "protection": Interval("float", 0.0, 100.0, "right",
                            "protection level P: percent of each primary's value, in both directions"),
     # a bound becomes a released value: within the data's largest magnitude (rumap._validation.MAX_MAGNITUDE)

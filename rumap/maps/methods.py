@@ -353,8 +353,22 @@ class MaskingMethod:
 
     def _toggled_on(self, option: MethodOption, full: Mapping[str, Any]) -> bool:
         """Whether ``option``'s toggle group is in use: one of its flags that need no other is set."""
-        return any(full[o.name] != o.default for o in self.options
+        return any(full.get(o.name, o.default) != o.default for o in self.options
                    if o.toggle == option.toggle and o.flag is not None and not o.flag.needs)
+
+    def idle_options(self, options: Mapping[str, Any]) -> set[str]:
+        """The options of toggle groups not in use (unequal noise's factor without sensitive records).
+
+        Parameters
+        ----------
+        options : mapping
+            Options by name (missing ones at their defaults).
+
+        Returns
+        -------
+        set of str
+        """
+        return {o.name for o in self.options if o.toggle and not self._toggled_on(o, options)}
 
     def command_flags(self, options: Mapping[str, Any], target_column: int) -> tuple[list[str], list[str]]:
         """The ``simulate`` flags that give ``options``, and notes on what no flag can give.
@@ -390,6 +404,59 @@ class MaskingMethod:
             elif wanted:
                 parts += [o.flag.flag, _flag_text(value)]
         return parts, notes
+
+
+    def step_parameters(self, options: Mapping[str, Any], value: float, columns: Sequence[str]) -> dict[str, Any]:
+        """The parameters of the release step that masks at ``value`` with ``options``: a map's point as a step.
+
+        Parameters
+        ----------
+        options : mapping
+            A config's ``method_options`` (every option present).
+        value : float
+            The grid parameter's value.
+        columns : sequence of str
+            The masked columns: an option that follows the attacked column becomes its name.
+
+        Returns
+        -------
+        dict
+            The grid parameter's name and value, then every option the grid does not imply.
+        """
+        implied = {key for grid in self.grids for key in grid.implies}
+        out: dict[str, Any] = {self.grid(options).name: value}
+        for o in self.options:
+            if o.name in implied:
+                continue
+            out[o.name] = options[o.name]
+            if o.follows:
+                column = int(options[o.name])
+                if not 0 <= column < len(columns):
+                    raise InputError(f"{o.name} {column} is not one of the map's {len(columns)} column(s)")
+                out[o.name] = columns[column]
+        return out
+
+    def map_options(self, parameters: Mapping[str, Any], columns: Sequence[str]) -> tuple[dict[str, Any], float]:
+        """The options and the grid value of a release step's parameters (:meth:`step_parameters` read back).
+
+        Parameters
+        ----------
+        parameters : mapping
+            A checked step's parameters.
+        columns : sequence of str
+            The step's columns.
+
+        Returns
+        -------
+        options : dict
+        value : float
+        """
+        grid = next(g for g in self.grids if parameters.get(g.name) is not None)
+        options = {o.name: parameters[o.name] for o in self.options if o.name in parameters}
+        for o in self.options:
+            if o.follows and o.name in options:
+                options[o.name] = list(columns).index(options[o.name])
+        return {**options, **grid.implies}, parameters[grid.name]
 
 
 def _flag_text(value: Any) -> str:
@@ -592,7 +659,9 @@ def register_method(name: str, method: MaskingMethod, *, replace: bool = False) 
     ------
     InputError
         A name that is taken (also by a categorical method of ``simulate``) or
-        not a plain name, or a grid parameter without a :data:`PARAMETERS` entry.
+        not a plain name, a grid parameter without a :data:`PARAMETERS` entry,
+        or a flag that another method's grid or option has (a grid flag may be
+        shared by the same grid parameter, as ``--k``).
 
     Examples
     --------
@@ -617,6 +686,15 @@ def register_method(name: str, method: MaskingMethod, *, replace: bool = False) 
     for grid in method.grids:
         if grid.entry not in PARAMETERS:
             raise InputError(f"the grid parameter {grid.entry!r} of method {name!r} has no entry in PARAMETERS")
+    taken = {g.flag.flag: ("grid", g.name) for other, m in METHODS.items() if other != name for g in m.grids}
+    taken.update({o.flag.flag: ("option", o.name) for other, m in METHODS.items() if other != name
+                  for o in m.options if o.flag is not None})
+    own = [(g.flag.flag, ("grid", g.name)) for g in method.grids]
+    own += [(o.flag.flag, ("option", o.name)) for o in method.options if o.flag is not None]
+    for flag, meaning in own:
+        if flag in taken and taken[flag] != meaning:  # a grid flag is shared only by the same grid parameter
+            raise InputError(f"the flag {flag} of method {name!r} is taken by another method's {taken[flag][0]} "
+                             f"{taken[flag][1]!r}")
     METHODS[name] = method
     return method
 

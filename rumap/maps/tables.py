@@ -305,7 +305,7 @@ def _ru_map(parameter: str, grid: np.ndarray, outcomes: list[TableOutcome], deta
 _SUPPRESSION_CHECKS = {"protection": "protection",
                        "cost": StrOptions(COSTS), "risk": StrOptions(TABLE_RISKS),
                        "utility": StrOptions(TABLE_UTILITIES),
-                       "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
+                       "time_limit": "time_limit",
                        "resolution": "resolution", "budget": InstanceOf(WorkBudget)}
 
 
@@ -487,7 +487,7 @@ def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], pr
                   "primary": [None, InstanceOf((list, tuple), "a list of (row, column) label pairs")],
                   "protection": "protection",
                   "risk": StrOptions(TABLE_RISKS), "utility": StrOptions(TABLE_UTILITIES),
-                  "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
+                  "time_limit": "time_limit",
                   "resolution": "resolution", "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"table": PublishedTable.from_cells([[3.0, 7.0], [12.0, 1.0]]), "bases": [2.0, 5.0]})
 def rounding_base_map(table: PublishedTable, bases: Sequence[float] | np.ndarray,

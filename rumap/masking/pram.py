@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, Interval, validate_params
+from rumap._validation import SEED, InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
 
@@ -32,7 +32,7 @@ def _example() -> dict[str, Any]:
             "keys": ["sex", "region"]}
 
 
-@validate_params({"theta": Interval("float", 0.0, 1.0, "both", "the retention probability")},
+@validate_params({"theta": "theta"},
                  example=lambda: {"frequencies": [5.0, 3.0, 2.0], "theta": 0.8})
 def pram_matrix(frequencies: Sequence[float], theta: float) -> np.ndarray:
     """The invariant PRAM matrix ``P = theta I + (1 - theta) 1 pi^T`` for category frequencies ``pi``.
@@ -150,7 +150,7 @@ class PramResult:
                              for k, (cats, counts) in self.matrices.items()}}
 
 
-@validate_params({"theta": Interval("float", 0.0, 1.0, "both", "the retention probability"), "seed": SEED,
+@validate_params({"theta": "theta", "seed": SEED,
                   "source": InstanceOf(str, "a name for messages")},
                  example=lambda: {**_example(), "theta": 0.8, "seed": 1})
 def pram(data: Any, keys: Sequence[str | int], theta: float, seed: int | np.random.Generator | None = None,

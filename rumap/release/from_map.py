@@ -32,26 +32,6 @@ KEY_MAP_STEPS = {"local suppression": ("suppress", "k"), "global recoding": ("re
                  "pram": ("pram", "theta")}
 
 
-def _noise_parameters(options: dict[str, Any], value: float, columns: tuple[str, ...]) -> dict[str, Any]:
-    size = "lambda2_frac" if options["relative"] else "lambda2"
-    column = int(options["unequal_column"])
-    if not 0 <= column < len(columns):
-        raise InputError(f"unequal_column {column} is not one of the map's {len(columns)} column(s)")
-    return {size: value, "correlated": bool(options["correlated"]),
-            **{k: options[k] for k in ("truncate_below", "truncate_above", "unequal_above", "unequal_below",
-                                       "unequal_factor")},
-            "unequal_column": columns[column]}
-
-
-#: The step's parameters from the map's options and the value chosen, by map method.
-_PARAMETERS = {
-    "noise": _noise_parameters,
-    "microaggregation": lambda options, value, columns: {"k": value, **{k: options[k] for k in
-                                                                          ("algorithm", "standardize", "criterion")}},
-    "rankswap": lambda options, value, columns: {"swap_percent": value},
-}
-
-
 def _example_spec() -> EmpiricalSpec:
     import numpy as np
 
@@ -96,14 +76,14 @@ def step_from_spec(spec: EmpiricalSpec, value: float) -> Step:
     """
     config = spec.simulation
     methods = [name for name, record in STEP_METHODS.items() if record.map_method == config.method]
-    if not methods or config.method not in _PARAMETERS:
+    if not methods:
         raise InputError(f"the map's method {config.method!r} has no release step")
     if not math.isfinite(value):
         raise InputError(f"value must be a finite number, got {value!r}")
     if METHODS[config.method].integer_grid and value != int(value):
         raise InputError(f"value must be a whole k for {config.method}, got {value!r}")
     columns = tuple(spec.data.columns)
-    parameters = _PARAMETERS[config.method](dict(config.method_options), float(value), columns)
+    parameters = METHODS[config.method].step_parameters(dict(config.method_options), float(value), columns)
     record = STEP_METHODS[methods[0]]
     return Step(methods[0], parameters, columns=columns, seed=int(config.seed) if record.random else None)
 
@@ -172,7 +152,7 @@ def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str
                   "rule": InstanceOf(str, "a rule's name"), "rule_parameters": InstanceOf(dict, "a dict"),
                   "sweep": InstanceOf(str, "rule, protection or base"), "value": InstanceOf((int, float), "a number"),
                   "response": [None, InstanceOf(str, "a column name")],
-                  "shadow": [None, InstanceOf(str, "a column name")], "protection": "p_percent",
+                  "shadow": [None, InstanceOf(str, "a column name")], "protection": "protection",
                   "cost": InstanceOf(str, "a cost's name")},
                  example=lambda: {"rows": "region", "columns": "size", "rule": "p-percent",
                                   "rule_parameters": {"p": 10.0}, "sweep": "protection", "value": 20.0})

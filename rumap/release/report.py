@@ -379,25 +379,16 @@ def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int
 
 def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
                         budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
-    from dataclasses import asdict
 
     from rumap.io.data import numeric_columns
+    from rumap.maps.methods import METHODS
     from rumap.maps.simulation import SimulationConfig, simulate
-    from rumap.release.apply import _noise_spec
     from rumap.risk.measures import DATASET_RISK_MEASURES
 
     x = numeric_columns(before, list(step.columns), source="the step's data")
     y = numeric_columns(after, list(step.columns), source="the released data")
     method = STEP_METHODS[step.method].map_method
-    p = dict(step.parameters)
-    if method == "noise":
-        options = asdict(_noise_spec(p, step.columns))
-        value = p["lambda2_frac"] if options["relative"] else p["lambda2"]
-    elif method == "microaggregation":
-        options = {k: p[k] for k in ("algorithm", "standardize", "criterion")}
-        value = p["k"]
-    else:
-        options, value = {}, p["swap_percent"]
+    options, value = METHODS[method].map_options(dict(step.parameters), step.columns)
     measures = ("record-linkage", "interval-disclosure")
     config = SimulationConfig(method=method, values=(value,), method_options=options, targets=tuple(targets),
                               knowledge=SNOOPER_KNOWLEDGE, risk_measures=measures, replicates=replicates,

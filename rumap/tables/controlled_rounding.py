@@ -18,7 +18,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -126,7 +126,7 @@ class ControlledRounding:
 
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.read_published_table)"),
                   "base": "rounding_base", "resolution": "resolution",
-                  "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
+                  "time_limit": "time_limit",
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"table": worked_example_table(), "base": 5.0})
 def controlled_round(table: PublishedTable, base: float, time_limit: float = 30.0,

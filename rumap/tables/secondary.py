@@ -297,7 +297,7 @@ def worked_example_table() -> PublishedTable:
                   "primary": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
                   "protection": "protection",
                   "cost": StrOptions(COSTS), "method": StrOptions(SUPPRESSION_METHODS),
-                  "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
+                  "time_limit": "time_limit",
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"table": worked_example_table(), "primary": [("Activity II", "C")]})
 def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]], protection: float = 10.0,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -74,6 +76,14 @@ def test_a_method_name_is_taken_once():
         register_method("pram", TOY)
     with pytest.raises(InputError, match="lower-case"):
         register_method("Toy method", TOY)
+    clash = replace(TOY, options=(replace(TOY.options[0], flag=replace(TOY.options[0].flag, flag="--algorithm")),))
+    with pytest.raises(InputError, match="the flag --algorithm of method 'toy' is taken by another method's option"):
+        register_method("toy", clash)
+    same_k = replace(TOY, grids=(METHODS["microaggregation"].grids[0],))
+    try:
+        assert register_method("toy", same_k) is same_k  # the same grid parameter may share its flag
+    finally:
+        METHODS.pop("toy", None)
     assert "toy" not in METHODS
 
 
@@ -130,3 +140,20 @@ def test_the_reproducing_command_notes_what_no_flag_gives():
     moved = "the sensitive records are chosen on another column than the attacked one"
     assert noise.command_flags({"unequal_below": 5.0, "unequal_column": 1}, 0)[1] == [moved]
     assert noise.command_flags({"unequal_factor": 3.0, "unequal_column": 1}, 0) == ([], [])  # no sensitive records
+
+
+@pytest.mark.parametrize("method, options, value", [
+    ("noise", {"relative": True, "unequal_above": 8.0, "unequal_column": 1, "correlated": True}, 0.2),
+    ("noise", {"truncate_below": 0.0}, 4.0),
+    ("microaggregation", {"algorithm": "mwa", "standardize": True}, 3),
+    ("rankswap", {}, 15.0),
+])
+def test_a_maps_point_as_a_release_step_reads_back_to_the_same_options(method, options, value):
+    from rumap.release.plan import Step
+
+    record = METHODS[method]
+    full = SimulationConfig(method=method, values=(value,), method_options=options).method_options
+    step = Step(method, record.step_parameters(full, value, ["a", "b"]), columns=("a", "b"))  # the step's own check
+    read, read_value = record.map_options(dict(step.parameters), step.columns)
+    assert SimulationConfig(method=method, values=(read_value,), method_options=read).method_options == full
+    assert read_value == value
