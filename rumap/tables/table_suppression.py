@@ -119,7 +119,7 @@ class SuppressionProblem:
 def _optimal(problem: SuppressionProblem) -> Pattern:
     """The Fischetti-Salazar cutting-plane MILP (HiGHS) until proven optimal or out of time."""
     return protect(problem.attacker(), problem.primaries, problem.upper, problem.lower, method="milp",
-                   time_limit=problem.time_limit, extra_cuts=list(problem.covers))
+                   time_limit=problem.time_limit, extra_cuts=list(problem.covers), accelerate=True)
 
 
 #: Secondary suppression methods: name -> function of a :class:`SuppressionProblem` returning a pattern.
