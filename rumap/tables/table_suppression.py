@@ -93,6 +93,8 @@ class SuppressionProblem:
         External bounds lb_i <= y_i <= ub_i the attacker knows (default 0 <= y_i).
     rhs : ndarray, optional
         b of the equations A y = b (default 0; only the audit reads it).
+    budget : WorkBudget
+        The work limit; each method checks what it will do against it.
     """
 
     values: np.ndarray
@@ -108,6 +110,7 @@ class SuppressionProblem:
     lower_bounds: np.ndarray | None = None
     upper_bounds: np.ndarray | None = None
     rhs: np.ndarray | None = None
+    budget: WorkBudget = DEFAULT_BUDGET
 
     def attacker(self) -> AttackerModel:
         """The attacker's LPs on these cells and equations (deviations capped by the cells' sum, or the bounds)."""
@@ -118,6 +121,9 @@ class SuppressionProblem:
 
 def _optimal(problem: SuppressionProblem) -> Pattern:
     """The Fischetti-Salazar cutting-plane MILP (HiGHS) until proven optimal or out of time."""
+    problem.budget.check_work(_WORK_PER_SUBPROBLEM * max(problem.equations.nnz, 1) * 2 * problem.primaries.size,
+                              f"{problem.equations.nnz} equation terms x {2 * problem.primaries.size} attacker "
+                              "subproblems")
     return protect(problem.attacker(), problem.primaries, problem.upper, problem.lower, method="milp",
                    time_limit=problem.time_limit, extra_cuts=list(problem.covers), accelerate=True)
 
@@ -336,13 +342,11 @@ def _problem(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection:
     equations = sparse.vstack(parts).tocsr() if parts else sparse.csr_matrix((0, n))
     value_array, freq_array = np.array(values), np.array(frequencies)
     primaries = np.array(sorted(primary), dtype=np.int64)
-    budget.check_work(_WORK_PER_SUBPROBLEM * max(equations.nnz, 1) * 2 * max(primaries.size, 1),
-                      f"{equations.nnz} equation terms x {2 * primaries.size} attacker subproblems")
     weights = COSTS[cost](value_array, freq_array)
     levels = value_array[primaries] * protection / 100.0
     covers = _singleton_covers(equations, primaries, freq_array == 1) if singletons else []
     return SuppressionProblem(value_array, equations, weights, primaries, levels, levels.copy(), tuple(covers),
-                              float(time_limit), tuple(tables), tuple(positions))
+                              float(time_limit), tuple(tables), tuple(positions), budget=budget)
 
 
 @assumes_valid

@@ -265,3 +265,11 @@ def test_out_of_time_a_protecting_pattern_and_its_proven_gap(small_hierarchical)
     assert 0 <= result.lower_bound <= result.cost + 1e-9
     assert result.gap == pytest.approx(0 if result.optimal else (result.cost - result.lower_bound) / result.cost)
     _check_audit(result, 30)
+
+
+def test_the_optimal_method_refuses_work_over_the_budget(three_d):
+    from rumap.budget import WorkBudget
+
+    mask = three_d.primary_mask("threshold", threshold=3)
+    with pytest.raises(InputError, match="attacker subproblems"):
+        suppress_table(three_d, mask, budget=WorkBudget(work=1e3))
