@@ -56,7 +56,7 @@ from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import COSTS
 
 __all__ = ["METHODS", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression", "audit_pattern",
-           "suppress_linked_tables", "suppress_table"]
+           "pattern_gap", "suppress_linked_tables", "suppress_table"]
 
 #: Work units per nonzero of the equations x attacker subproblem.
 _WORK_PER_SUBPROBLEM = 10.0
@@ -459,6 +459,23 @@ def _solve_batch(jobs: list[tuple[int, float, int]], components: dict[int, tuple
             high[out] = np.inf if value >= 0.5 * cap else value
 
 
+@assumes_valid
+def pattern_gap(pattern: Pattern) -> float:
+    """(cost - lower bound) / cost of a pattern, 0 when proven optimal or free.
+
+    Parameters
+    ----------
+    pattern : rumap.tables._attacker.Pattern
+
+    Returns
+    -------
+    float
+    """
+    if pattern.optimal or pattern.cost <= 0:
+        return 0.0
+    return max(0.0, (pattern.cost - pattern.lower_bound) / pattern.cost)
+
+
 def _audited(problem: SuppressionProblem, pattern: Pattern) -> tuple[Pattern, np.ndarray, np.ndarray, np.ndarray]:
     """Audit the pattern; repair a primary short of its levels by its cheapest deviation, audit again."""
     suppressed = pattern.suppressed.copy()
@@ -498,7 +515,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
     pattern, low, high, ok = _audited(problem, pattern)
     name = {"milp": method, "milp+heuristic": f"{method}+heuristic"}.get(pattern.method,
                                                                           f"{method}/{pattern.method}")
-    gap = 0.0 if pattern.optimal or pattern.cost <= 0 else max(0.0, (pattern.cost - pattern.lower_bound) / pattern.cost)
+    gap = pattern_gap(pattern)
     status = "optimal" if pattern.optimal else "feasible"
     is_primary = np.zeros(problem.values.size, dtype=bool)
     is_primary[problem.primaries] = True
