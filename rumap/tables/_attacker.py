@@ -262,16 +262,16 @@ def _requirements(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray
 
 
 def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray,
-           ) -> list[tuple[Requirement, np.ndarray]]:
-    return [(req, cut) for req, (_, cut) in zip(reqs, model.attack_many(reqs, suppressed), strict=True)
-            if cut is not None]
+           batched: bool = False) -> list[tuple[Requirement, np.ndarray]]:
+    results = model.attack_many(reqs, suppressed) if batched else [model.attack(req, suppressed) for req in reqs]
+    return [(req, cut) for req, (_, cut) in zip(reqs, results, strict=True) if cut is not None]
 
 
 @assumes_valid
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
                        lower: np.ndarray, deadline: float | None = None,
                        start: np.ndarray | None = None,
-                       extra_cuts: list[tuple[Any, float]] | None = None) -> np.ndarray:
+                       extra_cuts: list[tuple[Any, float]] | None = None, batched: bool = False) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
 
     Primaries are taken by decreasing value; each unmet direction adds the
@@ -280,6 +280,7 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
     Secondaries are then tried for removal by decreasing cost while time is left.
     ``extra_cuts`` (c, r), each c @ x >= r over the binary pattern x, are met
     by adding their cheapest cells, and kept met by the removals.
+    ``batched``: the attacker's LPs of a pattern solved in batches.
     """
     reqs = _requirements(model, primaries, upper, lower)
     suppressed = np.zeros(model.n, dtype=bool) if start is None else start.copy()
@@ -305,7 +306,7 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
             continue
         trial = suppressed.copy()
         trial[i] = False
-        if all(_dot(c, trial) >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial):
+        if all(_dot(c, trial) >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial, batched):
             suppressed = trial
     return suppressed
 
@@ -347,7 +348,8 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
 
 @assumes_valid
 def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
-            method: str, time_limit: float, extra_cuts: list[tuple[Any, float]] | None = None) -> Pattern:
+            method: str, time_limit: float, extra_cuts: list[tuple[Any, float]] | None = None,
+            accelerate: bool = False) -> Pattern:
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
@@ -360,6 +362,9 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     bounds the MILP and the pruning; the heuristic always completes a
     protecting pattern. ``extra_cuts`` are further constraints (c, r),
     c @ x >= r, every pattern must meet (e.g. the singleton rules of a line).
+    ``accelerate``: the attacker's LPs of a pattern solved in batches, cuts
+    first separated at the master's LP relaxation, and masters solved to
+    within :data:`EARLY_GAP` until their pattern protects, then exactly.
     """
     start = time.monotonic()
     deadline = start + time_limit
@@ -375,8 +380,8 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     milp_deadline = start + (0.0 if method == "heuristic" else time_limit if method == "milp" else 0.8 * time_limit)
     lb_vars = fixed.astype(float)
     last_master: np.ndarray | None = None
-    gap = EARLY_GAP  # masters solved to within EARLY_GAP while cuts are being found; exactly at the end
-    if method != "heuristic":
+    gap = EARLY_GAP if accelerate else EXACT_GAP  # within EARLY_GAP while cuts are being found; exactly at the end
+    if accelerate and method != "heuristic":
         lower_bound = _fractional_rounds(model, reqs, weights, lb_vars, cuts, start + FRACTIONAL_SHARE * time_limit)
     while True:
         remaining = milp_deadline - time.monotonic()
@@ -399,7 +404,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
             break
         candidate = res.x > 0.5
         last_master = candidate
-        unmet = _unmet(model, reqs, candidate)
+        unmet = _unmet(model, reqs, candidate, accelerate)
         if not unmet:
             if res.status == 0 and gap > EXACT_GAP:  # protecting, but perhaps not the cheapest: solve exactly
                 gap = EXACT_GAP
@@ -412,13 +417,14 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
             break
         if res.status != 0:
             break
-        if gap <= EXACT_GAP:  # cuts found again after the exact solve: back to loose masters
+        if accelerate and gap <= EXACT_GAP:  # cuts found again after the exact solve: back to loose masters
             gap = EARLY_GAP
         cuts.extend((_as_row(cut, model.n), req.level) for req, cut in unmet)
     lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:len(extra_cuts) + _initial_count(
         primaries, model)]))
     heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
-                                   start=last_master if incumbent is None else None, extra_cuts=extra_cuts)
+                                   start=last_master if incumbent is None else None, extra_cuts=extra_cuts,
+                                   batched=accelerate)
     if incumbent is None or weights @ heuristic < weights @ incumbent:
         incumbent, source = heuristic, "heuristic"
     cost = float(weights @ incumbent)

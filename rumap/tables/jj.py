@@ -31,7 +31,7 @@ from rumap.result import json_safe
 from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import COSTS
-from rumap.tables.table_suppression import METHODS, SuppressionProblem, _audited
+from rumap.tables.table_suppression import METHODS, SuppressionProblem, _audited, pattern_gap
 
 __all__ = ["JJInstance", "JJSolution", "STATUS_CODES", "instance_from_table", "read_jj", "solve_jj", "write_jj"]
 
@@ -373,6 +373,5 @@ def solve_jj(instance: JJInstance, method: str = "optimal", time_limit: float = 
     suppressed = np.zeros(instance.values.size, dtype=bool)
     suppressed[keep] = pattern.suppressed
     suppressed[instance.primaries] = True
-    gap = 0.0 if pattern.optimal or pattern.cost <= 0 else max(0.0, (pattern.cost - pattern.lower_bound) / pattern.cost)
-    return JJSolution(suppressed, float(pattern.cost), float(pattern.lower_bound), float(gap), bool(pattern.optimal),
-                      method, low, high, ok)
+    return JJSolution(suppressed, float(pattern.cost), float(pattern.lower_bound), pattern_gap(pattern),
+                      bool(pattern.optimal), method, low, high, ok)

@@ -55,8 +55,8 @@ from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import COSTS
 
-__all__ = ["METHODS", "HEURISTIC_ABOVE", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression", "audit_pattern",
-           "suppress_linked_tables", "suppress_table"]
+__all__ = ["METHODS", "HEURISTIC_ABOVE", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression",
+           "audit_pattern", "pattern_gap", "suppress_linked_tables", "suppress_table"]
 
 #: Work units per nonzero of the equations x attacker subproblem.
 _WORK_PER_SUBPROBLEM = 10.0
@@ -93,6 +93,8 @@ class SuppressionProblem:
         External bounds lb_i <= y_i <= ub_i the attacker knows (default 0 <= y_i).
     rhs : ndarray, optional
         b of the equations A y = b (default 0; only the audit reads it).
+    budget : WorkBudget
+        The work limit; each method checks what it will do against it.
     """
 
     values: np.ndarray
@@ -108,6 +110,7 @@ class SuppressionProblem:
     lower_bounds: np.ndarray | None = None
     upper_bounds: np.ndarray | None = None
     rhs: np.ndarray | None = None
+    budget: WorkBudget = DEFAULT_BUDGET
 
     def attacker(self) -> AttackerModel:
         """The attacker's LPs on these cells and equations (deviations capped by the cells' sum, or the bounds)."""
@@ -118,8 +121,11 @@ class SuppressionProblem:
 
 def _optimal(problem: SuppressionProblem) -> Pattern:
     """The Fischetti-Salazar cutting-plane MILP (HiGHS) until proven optimal or out of time."""
+    problem.budget.check_work(_WORK_PER_SUBPROBLEM * max(problem.equations.nnz, 1) * 2 * problem.primaries.size,
+                              f"{problem.equations.nnz} equation terms x {2 * problem.primaries.size} attacker "
+                              "subproblems")
     return protect(problem.attacker(), problem.primaries, problem.upper, problem.lower, method="milp",
-                   time_limit=problem.time_limit, extra_cuts=list(problem.covers))
+                   time_limit=problem.time_limit, extra_cuts=list(problem.covers), accelerate=True)
 
 
 def _heuristic(problem: SuppressionProblem) -> Pattern:
@@ -347,13 +353,11 @@ def _problem(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection:
     equations = sparse.vstack(parts).tocsr() if parts else sparse.csr_matrix((0, n))
     value_array, freq_array = np.array(values), np.array(frequencies)
     primaries = np.array(sorted(primary), dtype=np.int64)
-    budget.check_work(_WORK_PER_SUBPROBLEM * max(equations.nnz, 1) * 2 * max(primaries.size, 1),
-                      f"{equations.nnz} equation terms x {2 * primaries.size} attacker subproblems")
     weights = COSTS[cost](value_array, freq_array)
     levels = value_array[primaries] * protection / 100.0
     covers = _singleton_covers(equations, primaries, freq_array == 1) if singletons else []
     return SuppressionProblem(value_array, equations, weights, primaries, levels, levels.copy(), tuple(covers),
-                              float(time_limit), tuple(tables), tuple(positions))
+                              float(time_limit), tuple(tables), tuple(positions), budget=budget)
 
 
 @assumes_valid
@@ -466,6 +470,23 @@ def _solve_batch(jobs: list[tuple[int, float, int]], components: dict[int, tuple
             high[out] = np.inf if value >= 0.5 * cap else value
 
 
+@assumes_valid
+def pattern_gap(pattern: Pattern) -> float:
+    """(cost - lower bound) / cost of a pattern, 0 when proven optimal or free.
+
+    Parameters
+    ----------
+    pattern : rumap.tables._attacker.Pattern
+
+    Returns
+    -------
+    float
+    """
+    if pattern.optimal or pattern.cost <= 0:
+        return 0.0
+    return max(0.0, (pattern.cost - pattern.lower_bound) / pattern.cost)
+
+
 def _audited(problem: SuppressionProblem, pattern: Pattern) -> tuple[Pattern, np.ndarray, np.ndarray, np.ndarray]:
     """Audit the pattern; repair a primary short of its levels by its cheapest deviation, audit again."""
     suppressed = pattern.suppressed.copy()
@@ -507,7 +528,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
     pattern, low, high, ok = _audited(problem, pattern)
     name = {"milp": method, "milp+heuristic": f"{method}+heuristic"}.get(
         pattern.method, pattern.method if pattern.method.startswith(method) else f"{method}/{pattern.method}")
-    gap = 0.0 if pattern.optimal or pattern.cost <= 0 else max(0.0, (pattern.cost - pattern.lower_bound) / pattern.cost)
+    gap = pattern_gap(pattern)
     status = "optimal" if pattern.optimal else "feasible"
     is_primary = np.zeros(problem.values.size, dtype=bool)
     is_primary[problem.primaries] = True

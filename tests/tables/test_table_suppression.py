@@ -255,3 +255,21 @@ def test_random_hierarchical_tables_least_cost_is_the_brute_force_optimum(seed, 
     _check_audit(result, 25)
     if singletons:
         assert _lines_keep_singletons_apart(table, result.suppressed, mask)
+
+
+def test_out_of_time_a_protecting_pattern_and_its_proven_gap(small_hierarchical):
+    mask = small_hierarchical.primary_mask("threshold", threshold=2)
+    result = suppress_table(small_hierarchical, mask, protection=30, time_limit=0.01)
+    assert result.all_protected and result.status in ("optimal", "feasible")
+    assert result.method in ("optimal/heuristic", "optimal+heuristic")  # no time for the MILP: the repair's pattern
+    assert 0 <= result.lower_bound <= result.cost + 1e-9
+    assert result.gap == pytest.approx(0 if result.optimal else (result.cost - result.lower_bound) / result.cost)
+    _check_audit(result, 30)
+
+
+def test_the_optimal_method_refuses_work_over_the_budget(three_d):
+    from rumap.budget import WorkBudget
+
+    mask = three_d.primary_mask("threshold", threshold=3)
+    with pytest.raises(InputError, match="attacker subproblems"):
+        suppress_table(three_d, mask, budget=WorkBudget(work=1e3))
