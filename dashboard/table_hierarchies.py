@@ -20,12 +20,11 @@ import streamlit as st
 
 from dashboard.files import PageFile, example_or_upload
 from dashboard.provenance import show_page_file
-from dashboard.table_protection import STATUS_COLOURS, cached
+from dashboard.table_protection import STATUS_COLOURS, cached, cell_number
 from dashboard.widgets import multiselect, remembered, reproduce_code, selectbox
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
 from rumap.io.writers import table_bytes
-from rumap.present.numbers import format_number
 from rumap.tables.hierarchy import TOTAL, Hierarchy, from_prefixes, read_hrc, read_parent_child
 from rumap.tables.ndtable import MAX_DIMS, build_table
 from rumap.tables.secondary import COSTS
@@ -223,14 +222,14 @@ def hierarchical_section() -> None:
                                                                                            strict=True)))
     b.metric("primary cells", counts["primary"])
     c.metric("secondary cells", counts["secondary"])
-    d.metric("cost", format_number(result.cost),
+    d.metric("cost", cell_number(result.cost),
              help=f"{result.method}: " + ("proven optimal" if result.optimal else
                                            f"gap {result.gap:.1%} to the proven lower bound"))
     st.caption("Choose a level: the rows are a code of the first dimension and its children, the columns a code of "
                "the second and its children. Red: primary; amber: secondary; the others are published.")
     values, statuses = view_block(result, s)
     colours = statuses.map(lambda x: f"background-color: {STATUS_COLOURS[x]}" if STATUS_COLOURS[x] else "")
-    st.dataframe(values.style.apply(lambda _: colours.to_numpy(), axis=None).format(format_number), width="stretch")
+    st.dataframe(values.style.apply(lambda _: colours.to_numpy(), axis=None).format(cell_number), width="stretch")
     st.markdown("**Audit: each primary's interval** (an intruder who reads every published cell and every "
                 "equation can narrow it to min..max; it must cover the required interval):")
     st.dataframe(result.audit_frame(), hide_index=True, width="stretch")
