@@ -208,6 +208,9 @@ def hierarchical_section() -> None:
     s, hierarchies = settings_block(file)
     if any(source == SOURCES[2] and dim not in hierarchies for dim, source in s.sources.items()):
         return
+    if not remembered(st.toggle, "build and protect the table", "nd_run", False):
+        st.info("Choose the dimensions and their hierarchies, then build and protect the table.")
+        return
     key = {"dims": list(s.dims), "hierarchies": {d: h.to_dict() for d, h in hierarchies.items()},
            "value": s.value_column}
     table = cached(file.frame, "nd_table", key, lambda: build_table(file.frame, list(s.dims), hierarchies,

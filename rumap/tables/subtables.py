@@ -4,15 +4,17 @@ A hierarchical table splits into subtables, one per choice of a parent node
 in every dimension: the parent with its children in each dimension, a flat
 table with its margins whose equations are equations of the whole table
 (every equation of the whole table lies in at least one). HiTaS (de Wolf
-2002, in tau-Argus) protects the subtables from the top down, each by the
-cheapest-deviation heuristic (or the cutting-plane MILP) of
-:mod:`rumap.tables._attacker` on the subtable's few cells: a cell suppressed
-in one subtable must be protected, as a primary, in every other subtable
-that holds it, and a published cell of a subtable already protected is
-suppressed again only at a high cost; when it is, the subtables holding it
-are protected again, until nothing changes. Each LP is the size of a
-subtable, so the pass grows with the number of subtables, not with the
-square of the table.
+2002, in tau-Argus) protects the subtables from the top down: in each, every
+suppressed cell must move up and down by its protection level, which the
+cheapest hypercube of the subtable allows (2^D cells whose alternating moves
+keep every equation of the subtable; the hypercube method of sdcTable and
+tau-Argus), or, when none can, the cheapest deviation of the subtable by LP.
+A cell suppressed in one subtable must be protected, as a primary, in every
+other subtable that holds it, and a published cell of a subtable already
+protected is suppressed again only at a high cost; when it is, the subtables
+holding it are protected again, until nothing changes. The work grows with
+the number of primaries and subtables, each a few cells wide, not with the
+size of the whole table.
 
 The pass alone does not prove protection against an attacker who reads the
 whole table at once: :func:`rumap.tables.table_suppression.suppress_table`

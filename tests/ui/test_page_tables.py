@@ -199,6 +199,8 @@ def test_microdata_section_in_a_browser(app_server, chromium):
 
 
 def test_hierarchical_tables_protect_every_level_and_show_a_subtotal(page):
+    assert not any(m.label == "cells" for m in page.metric)  # nothing computed until asked
+    page.toggle(key="nd_run").set_value(True).run()
     assert _metric(page, "cells") == "65"  # 12 regions + total by 4 marital states + total, flat
     page.selectbox(key="nd_source_region").set_value("code prefixes").run()
     assert page.text_input(key="nd_lengths_region").value == "2,3"  # R0 > R01 ... from the codes' lengths
