@@ -229,7 +229,7 @@ def hierarchical_section() -> None:
              help=f"{result.method}: " + ("proven optimal" if result.optimal else
                                            f"gap {result.gap:.1%} to the proven lower bound"))
     st.caption("Choose a level: the rows are a code of the first dimension and its children, the columns a code of "
-               "the second and its children. Red: primary; amber: secondary; the others are published.")
+               "the second and its children. Primary cells are red, secondary ones amber, the others published.")
     values, statuses = view_block(result, s)
     colours = statuses.map(lambda x: f"background-color: {STATUS_COLOURS[x]}" if STATUS_COLOURS[x] else "")
     st.dataframe(values.style.apply(lambda _: colours.to_numpy(), axis=None).format(cell_number), width="stretch")
