@@ -12,8 +12,9 @@ A01 > A0101), skewed so that many divisions of many provinces hold one or two
 records, and a turnover; ``--dims 3`` adds a size class (small, medium,
 large). At scale 1 the magnitude table of turnover has about 10^5 cells with
 every subtotal; the primaries are the cells with one or two records (the
-threshold rule, n < 3). A scale s keeps the records and shrinks the number of
-provinces and divisions by sqrt(s), so the cells grow about linearly in s.
+threshold rule, n < 3). A scale s draws s times the records and shrinks the
+number of provinces and divisions by sqrt(s), so the cells and the primaries
+grow about linearly in s.
 
 For each scale, in a fresh process: the time to build the table, the time of
 ``suppress_table(method="heuristic")`` (HiTaS' pass and the LP audit of every
@@ -73,6 +74,7 @@ cat(jsonlite::toJSON(c(result, list(seconds = elapsed)), auto_unbox = TRUE), "\n
 def generate(seed: int, records: int, scale: float, dims: int) -> pd.DataFrame:
     """Seeded microdata: region (R01 > R0101), activity (A01 > A0101), optionally size, and turnover."""
     rng = np.random.default_rng(seed)
+    records = max(1, round(records * scale))
     shrink = math.sqrt(scale)
     provinces = max(2, round(10 * shrink))
     divisions = max(2, round(29 * shrink))
@@ -109,7 +111,7 @@ def run_rumap(seed: int, records: int, scale: float, dims: int, protection: floa
                             singletons=False, budget=budget)
     protected = time.perf_counter() - started
     counts = result.counts()
-    return {"scale": scale, "records": records, "cells": table.size, "nonempty": int((table.frequencies > 0).sum()),
+    return {"scale": scale, "records": frame.shape[0], "cells": table.size, "nonempty": int((table.frequencies > 0).sum()),
             "primaries": counts["primary"], "secondaries": counts["secondary"], "build_s": built,
             "protect_s": protected, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "cost": result.cost, "lower_bound": result.lower_bound, "gap": result.gap, "method": result.method,
@@ -182,7 +184,7 @@ def main() -> None:
             continue
         figures = json.loads(done.stdout.strip().splitlines()[-1])
         rows.append(figures)
-        print(f"  scale {scale:g}: {figures['cells']} cells ({figures['nonempty']} non-empty), "
+        print(f"  scale {scale:g}: {figures['records']} records, {figures['cells']} cells ({figures['nonempty']} non-empty), "
               f"{figures['primaries']} primaries, {figures['secondaries']} secondaries; build {figures['build_s']:.1f} s, "
               f"protect + audit {figures['protect_s']:.1f} s, peak {figures['peak_mb']:.0f} MB; cost "
               f"{figures['cost']:.6g}, lower bound {figures['lower_bound']:.6g}, gap {100 * figures['gap']:.1f}%, "

@@ -160,10 +160,10 @@ def styled_table(result, row_labels, column_labels):
     values = _status_frame(result, row_labels, column_labels, statuses=False).astype(float)
     statuses = _status_frame(result, row_labels, column_labels, statuses=True)
     colours = statuses.map(lambda s: f"background-color: {STATUS_COLOURS[s]}" if STATUS_COLOURS[s] else "")
-    return values.style.apply(lambda _: colours, axis=None).format(_number)
+    return values.style.apply(lambda _: colours, axis=None).format(cell_number)
 
 
-def _number(value: float) -> str:
+def cell_number(value: float) -> str:
     """A cell's value: with thousands separators, whole numbers without decimals."""
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
 
@@ -274,7 +274,7 @@ def microdata_section() -> None:
         a, b, c = st.columns(3)
         a.metric("primary cells", len(result.primary))
         b.metric("secondary cells", len(result.secondary))
-        c.metric("cost", _number(result.cost), help=("proven optimal" if result.optimal
+        c.metric("cost", cell_number(result.cost), help=("proven optimal" if result.optimal
                                                       else f"gap {result.gap:.2%} to the best bound"))
         st.caption("Red: primary; amber: secondary; the others are published.")
         st.dataframe(styled_table(result, published.row_labels, published.column_labels), width="stretch")
@@ -298,7 +298,7 @@ def microdata_section() -> None:
                            "first two digits")
         rounding = cached(file.frame, "rounding", {**s.table_arguments(), "layer": s.layer, "base": base},
                           lambda: controlled_round(published, float(base)))
-        st.metric("largest deviation", _number(rounding.max_absolute_deviation),
+        st.metric("largest deviation", cell_number(rounding.max_absolute_deviation),
                   help="controlled rounding keeps the table additive; every entry moves by less than b")
         st.dataframe(rounding.table().to_frame(), width="stretch")
     map_block(file, s, table, primary)

@@ -20,6 +20,7 @@ from dashboard.code import command, script
 from dashboard.files import kept_file
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
+from dashboard.table_hierarchies import hierarchical_section
 from dashboard.table_protection import microdata_section
 from dashboard.widgets import (
     errors_shown,
@@ -553,6 +554,7 @@ SECTIONS = {
     "Linked tables": linked_section,
     "Rounding R-U map": rounding_section,
     "From microdata": microdata_section,
+    "Hierarchical tables": hierarchical_section,
 }
 
 st.title("Tables: sensitivity rules and a posteriori disclosure risk")

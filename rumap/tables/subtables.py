@@ -4,15 +4,17 @@ A hierarchical table splits into subtables, one per choice of a parent node
 in every dimension: the parent with its children in each dimension, a flat
 table with its margins whose equations are equations of the whole table
 (every equation of the whole table lies in at least one). HiTaS (de Wolf
-2002, in tau-Argus) protects the subtables from the top down, each by the
-cheapest-deviation heuristic (or the cutting-plane MILP) of
-:mod:`rumap.tables._attacker` on the subtable's few cells: a cell suppressed
-in one subtable must be protected, as a primary, in every other subtable
-that holds it, and a published cell of a subtable already protected is
-suppressed again only at a high cost; when it is, the subtables holding it
-are protected again, until nothing changes. Each LP is the size of a
-subtable, so the pass grows with the number of subtables, not with the
-square of the table.
+2002, in tau-Argus) protects the subtables from the top down: in each, every
+suppressed cell must move up and down by its protection level, which the
+cheapest hypercube of the subtable allows (2^D cells whose alternating moves
+keep every equation of the subtable; the hypercube method of sdcTable and
+tau-Argus), or, when none can, the cheapest deviation of the subtable by LP.
+A cell suppressed in one subtable must be protected, as a primary, in every
+other subtable that holds it, and a published cell of a subtable already
+protected is suppressed again only at a high cost; when it is, the subtables
+holding it are protected again, until nothing changes. The work grows with
+the number of primaries and subtables, each a few cells wide, not with the
+size of the whole table.
 
 The pass alone does not prove protection against an attacker who reads the
 whole table at once: :func:`rumap.tables.table_suppression.suppress_table`
@@ -252,11 +254,12 @@ def subtable_pattern(problem: SuppressionProblem) -> Pattern:
     Subtables are taken top-down from a queue. In a subtable, each suppressed
     cell (largest first) must move up and down by its level: a primary's, or
     for a cell suppressed in another subtable the largest level of the cells
-    that caused it (at most its value downwards). Each direction takes the
-    cheapest hypercube of the subtable that allows the move (cost 0 when its
-    corners are suppressed already; a published cell of a subtable already
-    protected costs far more than its weight), or, when none can, the
-    cheapest deviation of the subtable by LP. A cell newly suppressed puts
+    that caused it (at most its value downwards). A direction the suppressed
+    cells of the subtable allow already (a hypercube of them, else the
+    attacker's LP on the subtable) adds nothing; otherwise it takes the
+    cheapest hypercube of the subtable that allows the move (a published
+    cell of a subtable already protected costs far more than its weight),
+    or, when none can, the cheapest deviation of the subtable by LP. A cell newly suppressed puts
     back on the queue every protected subtable holding it. The singleton
     rules' covers are then met by their cheapest cells.
 
@@ -305,14 +308,18 @@ def subtable_pattern(problem: SuppressionProblem) -> Pattern:
                 if level <= 0:
                     continue
                 cube = _cube(grid, position, sign, level, values, costs)
+                if cube is not None and not costs[cube].any():
+                    continue  # a hypercube of suppressed cells moves it already
+                if model is None:
+                    rows = _inside_rows(csc, row_nnz, cells)
+                    model = AttackerModel(values[cells], csr[rows][:, cells], costs[cells], network=network)
+                req = Requirement(int(np.searchsorted(cells, cell)), sign, float(level))
+                if model.attack(req, suppressed[cells])[1] is None:
+                    continue  # the subtable's suppressed cells move it already (the attacker's LP)
                 if cube is None:  # no hypercube: the subtable's cheapest deviation (LP), else the audit's repair
-                    if model is None:
-                        rows = _inside_rows(csc, row_nnz, cells)
-                        model = AttackerModel(values[cells], csr[rows][:, cells], costs[cells], network=network)
                     model.weights = costs[cells]
                     try:
-                        cube = cells[model.deviation_path(Requirement(int(np.searchsorted(cells, cell)), sign,
-                                                                      float(level)), suppressed[cells])]
+                        cube = cells[model.deviation_path(req, suppressed[cells])]
                     except InputError:
                         continue
                 new = cube[~suppressed[cube]]

@@ -139,3 +139,25 @@ def test_default_method_is_the_heuristic_above_a_size(monkeypatch):
     assert suppress_table(table, mask).method.startswith("optimal")
     monkeypatch.setattr(table_suppression, "HEURISTIC_ABOVE", int((table.frequencies > 0).sum()) - 1)
     assert suppress_table(table, mask).method.startswith("heuristic")
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_the_cheapest_hypercube_lets_the_attacker_move_the_cell(dims):
+    from rumap.tables.subtables import _cube
+
+    rng = np.random.default_rng(dims)
+    names = ["a", "b", "c"][:dims]
+    labels = [["x", "y", "z"], ["p", "q"], ["s", "t"]][:dims]
+    grid_codes = np.array(np.meshgrid(*labels, indexing="ij")).reshape(dims, -1).T
+    frame = pd.DataFrame(grid_codes, columns=names).assign(v=rng.integers(5, 20, len(grid_codes)).astype(float))
+    table = build_table(frame, names, value_column="v")
+    values, matrix = table.values, table.equations().toarray()
+    grid = np.arange(table.size).reshape(table.shape)
+    for position in list(map(tuple, np.argwhere(grid >= 0)))[::dims - 1]:  # a 3-D table: every other cell
+        for sign in (1, -1):
+            cube = _cube(grid, position, sign, 2.0, values, values)
+            assert cube is not None and cube.size == 2 ** dims and grid[position] in cube
+            suppressed = np.zeros(table.size, dtype=bool)
+            suppressed[cube] = True
+            low, high = _interval(values, matrix, suppressed, int(grid[position]))
+            assert (high >= values[grid[position]] + 2 - 1e-9) if sign > 0 else (low <= values[grid[position]] - 2 + 1e-9)

@@ -29,7 +29,7 @@ def _markdown_with(at, fragment: str) -> str:
 def test_runs_without_exception_or_error(page):
     assert not page.exception
     assert [shown(e.value) for e in page.error] == []
-    assert len(page.tabs) == 7
+    assert len(page.tabs) == 8
     assert _metric(page, "r (Lemma 1)") == "0.900010"  # Example 2: n = 1, k = 0.369, N = 3
     assert _metric(page, "tail of X_ns (not sensitive)") == "0.298896"
     assert _metric(page, "largest cell risk") == "0.1154"  # Table 1: 1/log2 407
@@ -209,3 +209,25 @@ def test_microdata_section_in_a_browser(app_server, chromium):
         assert "Traceback" not in pg.content()
     finally:
         context.close()
+
+
+def test_hierarchical_tables_protect_every_level_and_show_a_subtotal(page):
+    assert not any(m.label == "cells" for m in page.metric)  # nothing computed until asked
+    page.toggle(key="nd_run").set_value(True).run()
+    assert _metric(page, "cells") == "65"  # 12 regions + total by 4 marital states + total, flat
+    page.selectbox(key="nd_source_region").set_value("code prefixes").run()
+    assert page.text_input(key="nd_lengths_region").value == "2,3"  # R0 > R01 ... from the codes' lengths
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    assert _metric(page, "cells") == "75"  # R0 and R1 added: 15 region labels x 5
+    frames = [f.value for f in page.dataframe]
+    audit = next(f for f in frames if "required_min" in f.columns)
+    assert audit["protected"].all() and len(audit) == int(_metric(page, "primary cells"))
+    assert (audit["min"] <= audit["required_min"] + 1e-6).all() and (audit["max"] >= audit["required_max"] - 1e-6).all()
+    page.selectbox(key="nd_view_region").set_value("R1").run()
+    assert not page.exception
+    view = next(f.value for f in page.dataframe if getattr(f.value, "index", None) is not None
+                and list(f.value.index)[:1] == ["R1"])
+    assert list(view.index) == ["R1", "R10", "R11", "R12"]
+    assert list(view.columns) == ["Total", "divorced", "married", "single", "widowed"]
+    assert view.iloc[0].tolist() == pytest.approx(view.iloc[1:].sum().tolist())  # R1 = R10 + R11 + R12
+    assert any(d.label == "Protected table (CSV, suppressed cells empty)" for d in page.get("download_button"))

@@ -1,0 +1,244 @@
+"""The Tables page's hierarchical tables: dimensions and their hierarchies, protected at every level, audited.
+
+A thin layer over :func:`rumap.tables.ndtable.build_table` and
+:func:`rumap.tables.table_suppression.suppress_table`: the user chooses up to
+five dimensions, each flat, with a hierarchy derived from its codes' prefixes
+or read from an uploaded ``.hrc`` or parent,child file (in memory), a rule
+and a protection level; the page shows any level of the protected table (the
+children of a chosen code in the rows and in the columns, the other
+dimensions at a chosen code) with suppressed cells coloured, every primary's
+audit interval, and the protected table's download.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dashboard.files import PageFile, example_or_upload
+from dashboard.provenance import show_page_file
+from dashboard.table_protection import STATUS_COLOURS, cached, cell_number
+from dashboard.widgets import multiselect, remembered, reproduce_code, selectbox
+from rumap.errors import InputError
+from rumap.io.data import numeric_column_names
+from rumap.io.writers import table_bytes
+from rumap.tables.hierarchy import TOTAL, Hierarchy, from_prefixes, read_hrc, read_parent_child
+from rumap.tables.ndtable import MAX_DIMS, build_table
+from rumap.tables.secondary import COSTS
+from rumap.tables.table_suppression import METHODS, suppress_table
+
+EXAMPLE = "persons (synthetic, categorical keys)"
+#: Where a dimension's hierarchy comes from.
+SOURCES = ("flat", "code prefixes", "file (.hrc or parent,child CSV)")
+COUNTS = "(counts: a frequency table)"
+#: The method chosen by size (suppress_table's default).
+BY_SIZE = "by size (optimal, heuristic for large tables)"
+
+
+@dataclass(frozen=True)
+class HierarchySettings:
+    """What the user chose: the dimensions with their hierarchies, the value, the rule and the protection."""
+
+    dims: tuple[str, ...]
+    sources: dict[str, str] = field(default_factory=dict)
+    lengths: dict[str, str] = field(default_factory=dict)
+    value_column: str | None = None
+    threshold: int = 3
+    protection: float = 10.0
+    cost: str = "value"
+    method: str | None = None
+
+
+def _hierarchy(frame: pd.DataFrame, dim: str) -> tuple[str, str, Hierarchy | None]:
+    """One dimension's hierarchy widgets: its source, the prefix lengths or the file; the hierarchy (None: flat)."""
+    source = selectbox(f"hierarchy of {dim}", list(SOURCES), f"nd_source_{dim}", SOURCES[0])
+    if source == SOURCES[1]:
+        codes = sorted(frame[dim].dropna().astype(str).str.strip().unique())
+        longest = max((len(c) for c in codes), default=1)
+        lengths = remembered(st.text_input, f"code lengths of {dim}'s levels, top first", f"nd_lengths_{dim}",
+                             f"{max(1, longest - 1)},{longest}",
+                             help="e.g. 1,3,4 for A, A01, A011: each code is cut to each shorter length")
+        try:
+            parsed = [int(x) for x in lengths.split(",") if x.strip()]
+        except ValueError:
+            raise InputError(f"the code lengths of {dim} must be whole numbers separated by commas") from None
+        return source, lengths, from_prefixes(codes, parsed)
+    if source == SOURCES[2]:
+        upload = st.file_uploader(f"hierarchy file of {dim}", type=["hrc", "csv", "txt"], key=f"nd_file_{dim}")
+        if upload is None:
+            st.info(f"Upload {dim}'s hierarchy: a tau-Argus .hrc file or a parent,child CSV.")
+            return source, "", None
+        text = upload.getvalue().decode("utf-8-sig")
+        is_hrc = upload.name.lower().endswith(".hrc") or any(line.startswith("@") for line in text.splitlines())
+        return source, upload.name, read_hrc(text) if is_hrc else read_parent_child(text)
+    return source, "", None
+
+
+def settings_block(file: PageFile) -> tuple[HierarchySettings, dict[str, Hierarchy]]:
+    """The dimensions and their hierarchies, the value column, the threshold rule, protection, cost and method.
+
+    Parameters
+    ----------
+    file : PageFile
+        The microdata.
+
+    Returns
+    -------
+    HierarchySettings, dict of str to Hierarchy
+    """
+    columns = [str(c) for c in file.frame.columns]
+    numeric = numeric_column_names(file.frame)
+    default = [c for c in ("region", "marital") if c in columns] or columns[:2]
+    dims = multiselect("dimensions (1 to 5)", columns, "nd_dims", default, max_selections=MAX_DIMS)
+    if not dims:
+        raise InputError("choose at least one dimension")
+    hierarchies: dict[str, Hierarchy] = {}
+    sources, lengths = {}, {}
+    for dim, column in zip(dims, st.columns(len(dims)), strict=True):
+        with column:
+            sources[dim], lengths[dim], hierarchy = _hierarchy(file.frame, dim)
+            if hierarchy is not None:
+                hierarchies[dim] = hierarchy
+    c1, c2, c3, c4, c5 = st.columns(5)
+    with c1:
+        values = [COUNTS, *[c for c in numeric if c not in dims]]
+        value = selectbox("value", values, "nd_value", "income" if "income" in values else COUNTS)
+    with c2:
+        threshold = int(remembered(st.number_input, "threshold: primary below n records", "nd_threshold", 3,
+                                   min_value=2, max_value=100, step=1))
+    with c3:
+        protection = float(remembered(st.number_input, "protection level P (%)", "nd_protection", 10.0,
+                                      min_value=0.5, max_value=100.0, step=0.5))
+    with c4:
+        cost = selectbox("cost of a suppression", list(COSTS), "nd_cost", "value")
+    with c5:
+        method = selectbox("method", [BY_SIZE, *METHODS], "nd_method", BY_SIZE)
+    return HierarchySettings(tuple(dims), sources, lengths, None if value == COUNTS else value, threshold, protection,
+                             cost, None if method == BY_SIZE else method), hierarchies
+
+
+def _children(table, dim: str, parent: str) -> list[str]:
+    """The parent and its children in ``dim``: the rows or columns of a level's view."""
+    return [parent, *table.hierarchy(dim).children(parent)]
+
+
+def view_block(result, s: HierarchySettings) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A level of the protected table: the values and the statuses of the chosen subtable.
+
+    Parameters
+    ----------
+    result : TableSuppression
+    s : HierarchySettings
+
+    Returns
+    -------
+    values, statuses : DataFrame
+        Rows: a code of the first dimension and its children; columns: a code
+        of the second and its children (a 1-D table has one column).
+    """
+    table = result.table
+    chosen: dict[str, str] = {}
+    columns = st.columns(len(s.dims))
+    for i, (dim, column) in enumerate(zip(s.dims, columns, strict=True)):
+        h = table.hierarchy(dim)
+        options = [TOTAL, *h.subtotals] if i < 2 else [TOTAL, *h.codes]
+        label = f"{dim}: children of" if i < 2 else f"{dim} at"
+        with column:
+            chosen[dim] = selectbox(label, options, f"nd_view_{dim}", TOTAL)
+    rows = _children(table, s.dims[0], chosen[s.dims[0]])
+    cols = _children(table, s.dims[1], chosen[s.dims[1]]) if len(s.dims) > 1 else [TOTAL]
+    values = np.empty((len(rows), len(cols)))
+    statuses = np.empty((len(rows), len(cols)), dtype=object)
+    for r, row in enumerate(rows):
+        for c, col in enumerate(cols):
+            codes = {**chosen, s.dims[0]: row, **({s.dims[1]: col} if len(s.dims) > 1 else {})}
+            index = table.cell_index(codes)
+            values[r, c] = table.values[index]
+            statuses[r, c] = result.cell_status[index]
+    header = s.dims[1] if len(s.dims) > 1 else "value"
+    return (pd.DataFrame(values, index=pd.Index(rows, name=s.dims[0]), columns=pd.Index(cols, name=header)),
+            pd.DataFrame(statuses, index=rows, columns=cols))
+
+
+def protection_code(file: PageFile, s: HierarchySettings) -> str:
+    """The Python that builds the table with its hierarchies and protects it.
+
+    Parameters
+    ----------
+    file : PageFile
+    s : HierarchySettings
+
+    Returns
+    -------
+    str
+    """
+    lines = ["import pandas as pd", "from rumap.tables.hierarchy import from_prefixes, read_hrc, read_parent_child",
+             "from rumap.tables.ndtable import build_table", "from rumap.tables.table_suppression import suppress_table",
+             "", f"frame = pd.read_csv({file.name!r})", "hierarchies = {}"]
+    for dim in s.dims:
+        if s.sources[dim] == SOURCES[1]:
+            codes = f"frame[{dim!r}].astype(str).str.strip().unique()"
+            lines.append(f"hierarchies[{dim!r}] = from_prefixes({codes}, [{s.lengths[dim]}])")
+        elif s.sources[dim] == SOURCES[2]:
+            reader = "read_hrc" if s.lengths[dim].lower().endswith(".hrc") else "read_parent_child"
+            lines.append(f"hierarchies[{dim!r}] = {reader}(open({s.lengths[dim]!r}).read())")
+    lines += [f"table = build_table(frame, {list(s.dims)!r}, hierarchies, {s.value_column!r})",
+              f"mask = table.primary_mask('threshold', threshold={s.threshold})",
+              f"result = suppress_table(table, mask, protection={s.protection:g}, cost={s.cost!r}, "
+              f"method={s.method!r})",
+              "print(result.status, result.cost, result.gap, result.counts())",
+              "print(result.audit_frame())"]
+    return "\n".join(lines)
+
+
+def hierarchical_section() -> None:
+    """Build an n-D table with hierarchies from microdata, protect it at every level, and show any level."""
+    st.subheader("Hierarchical tables: every level protected at once")
+    st.caption("Each dimension is flat or has a hierarchy (from its codes' prefixes, or an uploaded tau-Argus .hrc "
+               "or parent,child file); the table holds every subtotal. Primaries by the threshold rule; secondary "
+               "suppressions over every equation at every level (optimal MILP, or HiTaS' pass over the subtables "
+               "for large tables), each primary's attacker interval audited by LP.")
+    file = example_or_upload(EXAMPLE, "nd", "microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)")
+    if file is None:
+        return
+    show_page_file(file.name, int(file.frame.shape[0]), "Microdata", session=file.session)
+    s, hierarchies = settings_block(file)
+    if any(source == SOURCES[2] and dim not in hierarchies for dim, source in s.sources.items()):
+        return
+    if not remembered(st.toggle, "build and protect the table", "nd_run", False):
+        st.info("Choose the dimensions and their hierarchies, then build and protect the table.")
+        return
+    key = {"dims": list(s.dims), "hierarchies": {d: h.to_dict() for d, h in hierarchies.items()},
+           "value": s.value_column}
+    table = cached(file.frame, "nd_table", key, lambda: build_table(file.frame, list(s.dims), hierarchies,
+                                                                      s.value_column))
+    mask = table.primary_mask("threshold", threshold=s.threshold)
+    settings = {**key, "threshold": s.threshold, "protection": s.protection, "cost": s.cost, "method": s.method}
+    result = cached(file.frame, "nd_suppression", settings,
+                    lambda: suppress_table(table, mask, protection=s.protection, cost=s.cost, method=s.method))
+    counts = result.counts()
+    a, b, c, d = st.columns(4)
+    a.metric("cells", f"{table.size:,}", help=" x ".join(f"{n} {dim}" for n, dim in zip(table.shape, s.dims,
+                                                                                           strict=True)))
+    b.metric("primary cells", counts["primary"])
+    c.metric("secondary cells", counts["secondary"])
+    d.metric("cost", cell_number(result.cost),
+             help=f"{result.method}: " + ("proven optimal" if result.optimal else
+                                           f"gap {result.gap:.1%} to the proven lower bound"))
+    st.caption("Choose a level: the rows are a code of the first dimension and its children, the columns a code of "
+               "the second and its children. Primary cells are red, secondary ones amber, the others published.")
+    values, statuses = view_block(result, s)
+    colours = statuses.map(lambda x: f"background-color: {STATUS_COLOURS[x]}" if STATUS_COLOURS[x] else "")
+    st.dataframe(values.style.apply(lambda _: colours.to_numpy(), axis=None).format(cell_number), width="stretch")
+    st.markdown("**Audit: each primary's interval** (an intruder who reads every published cell and every "
+                "equation can narrow it to min..max; it must cover the required interval):")
+    st.dataframe(result.audit_frame(), hide_index=True, width="stretch")
+    if not result.all_protected:
+        st.warning("Some primaries are not protected at this level.")
+    st.download_button("Protected table (CSV, suppressed cells empty)", table_bytes(result.published(), "protected_table.csv"),
+                       file_name="protected_table.csv", mime="text/csv", key="nd_download", on_click="ignore")
+    reproduce_code(protection_code(file, s), what="this protection",
+                   no_command="the command line's table suppress --microdata gives the same", key="tables_nd")
