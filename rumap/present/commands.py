@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 
 from rumap._validation import InstanceOf, validate_params
-from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA
 from rumap.maps.methods import METHODS
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec

@@ -301,7 +301,7 @@ class TableRounding:
 
 @validate_params({"table": InstanceOf(NDTable, "an NDTable (see rumap.tables.ndtable.build_table)"),
                   "base": "rounding_base",
-                  "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
+                  "time_limit": "time_limit",
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"table": example_table(), "base": 10.0})
 def round_table(table: NDTable, base: float, time_limit: float = 30.0,
