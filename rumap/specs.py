@@ -657,9 +657,3 @@ class Analysis:
                                      for o in self.optima],
                           "crossings": [c.to_dict() for c in self.crossings],
                           "common": None if self.common is None else self.common.to_dict()})
-
-
-
-def _small_analysis() -> Analysis:
-    """A small analytic analysis (the paper's n = 200, sigma2 = 1, two states): the validation examples' input."""
-    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()

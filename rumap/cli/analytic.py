@@ -144,9 +144,9 @@ def run(args: argparse.Namespace) -> int:
     """
     import pandas as pd
 
+    from rumap.cli.json_output import curve_dict
     from rumap.maps.optimum import envelope
     from rumap.present.statements import describe_optimum
-    from rumap.result import curve_dict
 
     spec, column = spec_from_args(args)
     analysis = spec.run(column, budget=budget_from_args(args))

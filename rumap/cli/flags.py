@@ -1,7 +1,7 @@
 """The command line's flags for the parameters of masking methods, and how a grid flag is parsed.
 
-One table, read by the parser and by :mod:`rumap.present.commands`, which writes the command that
-reproduces a map.
+The methods' flags are one table of the core (:mod:`rumap.maps.method_flags`), read by the parser
+and by :mod:`rumap.present.commands`, which writes the command that reproduces a map.
 """
 
 from __future__ import annotations
@@ -13,26 +13,10 @@ import numpy as np
 from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, parse_number, validate_params
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
+from rumap.maps.method_flags import GRID_FLAGS, METHOD_FLAGS
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
            "split_names", "WRITER_SUFFIXES", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
-
-#: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
-GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
-
-#: Flags of options that belong to one masking method only: option -> (flag, method).
-METHOD_FLAGS = {
-    "truncate_below": ("--truncate-below", "noise"),
-    "truncate_above": ("--truncate-above", "noise"),
-    "unequal_above": ("--unequal-above", "noise"),
-    "unequal_below": ("--unequal-below", "noise"),
-    "unequal_factor": ("--unequal-factor", "noise"),
-    "correlated": ("--correlated", "noise"),
-    "algorithm": ("--algorithm", "microaggregation"),
-    "standardize": ("--standardize", "microaggregation"),
-    "criterion": ("--criterion", "microaggregation"),
-}
-
 
 #: Flags of ``simulate`` that belong to one family of methods: attribute -> (flag, family).
 FAMILY_FLAGS = {

@@ -21,15 +21,15 @@ from rumap.cli.flags import (
     parse_grid,
     split_names,
 )
+from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict, simulation_json
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table
 from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
 from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.maps.methods import METHODS
 from rumap.maps.recommend import DECISIONS, Recommendation, recommend
-from rumap.maps.simulation import CURVE_KEYS, SimulationConfig, simulate
+from rumap.maps.simulation import SimulationConfig, simulate
 from rumap.maps.utility import UTILITIES
-from rumap.result import curve_dict
 from rumap.risk.measures import DATASET_RISK_MEASURES
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
@@ -284,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         from rumap.cli import print_json
 
-        out = result.to_dict()
+        out = simulation_json(result)
         out["config"] = {**out["config"], **dict(zip(CONTEXT_KEYS, (args.data, columns), strict=True))}
         if args.max_risk is not None:
             out["recommendation"] = result.recommendation(args.max_risk, args.decision or "upper").to_dict()
@@ -420,7 +420,7 @@ def _run_categorical(args: argparse.Namespace) -> int:
     if args.json:
         from rumap.cli import print_json
 
-        out = {"curves": [curve_dict(m, CURVE_KEYS)], "config": config, "n": int(frame.shape[0])}
+        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "config": config, "n": int(frame.shape[0])}
         if choice is not None:
             out["recommendation"] = choice.to_dict()
         print_json(out)

@@ -4,7 +4,7 @@ A :class:`MaskingMethod` says everything the layers need to know about a
 method: its grid parameters, whether the grid is of integers, whether it keeps
 every column's mean, its options and their defaults, how its grid is checked,
 and how it masks a chunk of replicates. Adding a method is one entry in
-:data:`METHODS` (and its flag in :mod:`rumap.cli.flags`).
+:data:`METHODS` (and its flag in :mod:`rumap.maps.method_flags`).
 """
 
 from __future__ import annotations

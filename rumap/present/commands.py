@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from rumap._validation import InstanceOf, validate_params
-from rumap.cli.flags import GRID_FLAGS, METHOD_FLAGS
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA
+from rumap.maps.method_flags import GRID_FLAGS, METHOD_FLAGS
 from rumap.maps.methods import METHODS
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
