@@ -16,7 +16,7 @@ from rumap.errors import InputError
 from rumap.maps.method_flags import GRID_FLAGS, METHOD_FLAGS
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
-           "split_names", "WRITER_SUFFIXES", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
+           "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
 
 #: Flags of ``simulate`` that belong to one family of methods: attribute -> (flag, family).
 FAMILY_FLAGS = {
@@ -278,6 +278,10 @@ def split_names(text: str, flag: str) -> list[str]:
 #: The suffixes ``--out`` writes, the keys of :data:`rumap.io.data.WRITERS` (the parsers' help, without importing
 #: pandas; ``tests/cli/test_startup.py`` checks they agree).
 WRITER_SUFFIXES = (".csv", ".tsv", ".parquet", ".xlsx", ".dta", ".sav")
+
+#: The forms of a snooper's target, as :data:`rumap.maps.attacks.TARGET_FORMS` says them (the parsers' help, without
+#: importing the attacks' module; ``tests/cli/test_startup.py`` checks they agree).
+TARGET_FORMS = "max, min, pXX (e.g. p99, p01, p10, p99.5) or row:I (I the 1-based row number)"
 
 #: The names of the sensitivity rules, the keys of :data:`rumap.tables.rules.RULES` (the parsers' choices, without
 #: importing the rules' module; ``tests/cli/test_startup.py`` checks they agree).
