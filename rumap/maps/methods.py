@@ -18,7 +18,7 @@ import numpy as np
 from rumap._validation import assumes_valid, check_array
 from rumap.errors import InputError
 from rumap.maps.moments import mask_with_moments, moments
-from rumap.masking.noise import NoiseSpec, standard_noise
+from rumap.masking.noise import NoiseSpec, size_parameter, standard_noise
 
 if TYPE_CHECKING:
     from rumap.maps.simulation import _Plan
@@ -172,7 +172,7 @@ def _no_published_lambda2(plan: _Plan, j: int) -> None:
 
 #: Masking methods of the engine, by name: adding one is one entry.
 METHODS: dict[str, MaskingMethod] = {
-    "noise": MaskingMethod(("lambda2", "lambda2_frac"), lambda o: "lambda2_frac" if o.get("relative") else "lambda2",
+    "noise": MaskingMethod(("lambda2", "lambda2_frac"), lambda o: size_parameter(bool(o.get("relative"))),
                            False, False, _NOISE_DEFAULTS, _check_lambda2, False, _noise_masker, _noise_lambda2),
     "microaggregation": MaskingMethod(("k",), lambda o: "k", True, True,
                                       {"algorithm": "mdav", "standardize": False, "criterion": "pc1"}, _check_k, True,

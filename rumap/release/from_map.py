@@ -16,6 +16,7 @@ from typing import Any
 from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
+from rumap.masking.noise import size_parameter
 from rumap.release.apply import STEP_METHODS
 from rumap.release.plan import Step
 from rumap.result import RUMap
@@ -33,7 +34,7 @@ KEY_MAP_STEPS = {"local suppression": ("suppress", "k"), "global recoding": ("re
 
 
 def _noise_parameters(options: dict[str, Any], value: float, columns: tuple[str, ...]) -> dict[str, Any]:
-    size = "lambda2_frac" if options["relative"] else "lambda2"
+    size = size_parameter(bool(options["relative"]))
     column = int(options["unequal_column"])
     if not 0 <= column < len(columns):
         raise InputError(f"unequal_column {column} is not one of the map's {len(columns)} column(s)")

@@ -383,6 +383,7 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
 
     from rumap.io.data import numeric_columns
     from rumap.maps.simulation import SimulationConfig, simulate
+    from rumap.masking.noise import size_parameter
     from rumap.release.apply import _noise_spec
     from rumap.risk.measures import DATASET_RISK_MEASURES
 
@@ -392,7 +393,7 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
     p = dict(step.parameters)
     if method == "noise":
         options = asdict(_noise_spec(p, step.columns))
-        value = p["lambda2_frac"] if options["relative"] else p["lambda2"]
+        value = p[size_parameter(options["relative"])]
     elif method == "microaggregation":
         options = {k: p[k] for k in ("algorithm", "standardize", "criterion")}
         value = p["k"]

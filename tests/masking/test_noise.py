@@ -151,3 +151,15 @@ def test_uncorrelated_noise_scales_each_column_equal_to_the_matrix_product(relat
     z = np.random.default_rng(2).standard_normal(x.shape)
     np.testing.assert_array_equal(noise, z * np.diag(shape))
     np.testing.assert_allclose(noise, z @ shape.T, rtol=0, atol=0)
+
+
+def test_the_size_parameter_is_the_one_every_layer_named():
+    from rumap.maps.methods import METHODS
+    from rumap.masking.noise import SIZE_PARAMETERS, size_parameter
+
+    for relative in (False, True):
+        previous = "lambda2_frac" if relative else "lambda2"  # as the engine, the release steps and reports chose
+        assert size_parameter(relative) == SIZE_PARAMETERS[relative] == previous
+        assert METHODS["noise"].parameter({"relative": relative}) == previous
+    assert METHODS["noise"].parameter({}) == "lambda2"
+    assert set(SIZE_PARAMETERS.values()) == set(METHODS["noise"].parameters)
