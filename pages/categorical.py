@@ -35,7 +35,6 @@ from dashboard.widgets import (
     selectbox,
 )
 from rumap import PARAMETERS
-from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, banding_map, pram_map, suppression_map
 from rumap.masking.categorical import (
     MAX_LISTED_PRAM_CATEGORIES,
@@ -81,39 +80,6 @@ def file_block() -> File | None:
     File or None
     """
     return example_or_upload(EXAMPLE, "cat", "microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)")
-
-
-def frame_digest(frame: pd.DataFrame) -> str:
-    """A digest of every value of the table (the session's result cache is keyed on it).
-
-    Parameters
-    ----------
-    frame : DataFrame
-
-    Returns
-    -------
-    str
-    """
-    hashed = pd.util.hash_pandas_object(frame, index=False).to_numpy()
-    return bytes_digest(hashed.tobytes() + "\x1f".join(map(str, frame.columns)).encode())
-
-
-def cached(frame: pd.DataFrame, what: str, settings: dict, compute):
-    """``compute()`` once per session for these data and settings (the session's bounded cache).
-
-    Parameters
-    ----------
-    frame : DataFrame
-    what : str
-    settings : dict
-    compute : callable
-
-    Returns
-    -------
-    object
-    """
-    return state.cache().get_or_compute(cache_key(frame_digest(frame), {"page": "categorical", "what": what,
-                                                                        **settings}), compute)
 
 
 def _optional(label: str, columns: list[str], key: str, default: str | None) -> str | None:
@@ -294,9 +260,9 @@ def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
     s : Settings
     frame : DataFrame
     """
-    analysis = cached(frame, "keys", {"keys": list(s.keys), "threshold": s.threshold},
-                      lambda: key_analysis(frame, list(s.keys), dimension=min(3, len(s.keys)), threshold=s.threshold,
-                                           source=file.name))
+    analysis = state.frame_cached(frame, "categorical", "keys", {"keys": list(s.keys), "threshold": s.threshold},
+                                  lambda: key_analysis(frame, list(s.keys), dimension=min(3, len(s.keys)),
+                                                       threshold=s.threshold, source=file.name))
     st.subheader("Unsafe combinations of key variables")
     st.caption(f"Every combination of up to {analysis.dimension} keys; a cell is unsafe with fewer than "
                f"{s.threshold} records. {int(analysis.records_at_risk.sum()):,} record(s) are in an unsafe cell.")
@@ -334,9 +300,10 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     """
     top = int(number("k", "largest k", "cat_k_max", 5))
     ks = list(range(1, top + 1))
-    ru = cached(frame, "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
-                lambda: suppression_map(frame, list(s.keys), ks, weight=s.weight, source=file.name, risk=m.risk,
-                                        utility=m.utility, options=m.options))
+    ru = state.frame_cached(frame, "categorical", "suppression",
+                            {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
+                            lambda: suppression_map(frame, list(s.keys), ks, weight=s.weight, source=file.name,
+                                                    risk=m.risk, utility=m.utility, options=m.options))
     _show_map(ru, "cat_suppression_chart", "Each point suppresses key values (mu-Argus's rule) until the file is "
               "k-anonymous.")
     cli = command("simulate", "--data", file.path, "--method", "suppress", "--keys", ",".join(s.keys), "--k",
@@ -372,10 +339,12 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     """
     replicates = int(number("replicates", "replicates", "cat_replicates", 10))
     thetas = [0.2, 0.4, 0.6, 0.8, 1.0]
-    ru = cached(frame, "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
-                                "weight": s.weight},
-                lambda: pram_map(frame, list(s.keys), thetas, replicates=replicates, seed=0, source=file.name,
-                                 risk=m.risk, utility=m.utility, options=m.options, weight=s.weight))
+    ru = state.frame_cached(frame, "categorical", "pram",
+                            {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
+                             "weight": s.weight},
+                            lambda: pram_map(frame, list(s.keys), thetas, replicates=replicates, seed=0,
+                                             source=file.name, risk=m.risk, utility=m.utility, options=m.options,
+                                             weight=s.weight))
     _show_map(ru, "cat_pram_chart", "Invariant PRAM keeps each key value with probability theta, else redraws it "
               "from the variable's distribution.", " Bands: 95% over the replicates.")
     with st.expander("Transition matrices"):
@@ -418,9 +387,10 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
         return
     variable = remembered(st.selectbox, "numeric key to band", "cat_band_variable", numeric[0], options=numeric)
     widths = [2.0, 4.0, 6.0, 8.0, 10.0]
-    ru = cached(frame, "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
-                lambda: banding_map(frame, list(s.keys), variable, widths, weight=s.weight, source=file.name,
-                                    risk=m.risk, utility=m.utility, options=m.options))
+    ru = state.frame_cached(frame, "categorical", "banding",
+                            {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
+                            lambda: banding_map(frame, list(s.keys), variable, widths, weight=s.weight,
+                                                source=file.name, risk=m.risk, utility=m.utility, options=m.options))
     _show_map(ru, "cat_banding_chart", f"Global recoding of {plain(variable)} into bands.")
     cli = command("simulate", "--data", file.path, "--method", "recode", "--keys", ",".join(s.keys),
                   "--band-variable", variable, "--band-width", "2:10:5",
@@ -451,8 +421,10 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     with right:
         fraction = float(number("dis_fraction", "sampling fraction (DIS)", "cat_suda_fraction", DEFAULT_DIS_FRACTION,
                                 format="%.4f"))
-    result = cached(frame, "suda", {"keys": list(s.keys), "max_size": size, "dis_fraction": fraction},
-                    lambda: suda2(frame, list(s.keys), max_size=size, dis_fraction=fraction, source=file.name))
+    result = state.frame_cached(frame, "categorical", "suda",
+                                {"keys": list(s.keys), "max_size": size, "dis_fraction": fraction},
+                                lambda: suda2(frame, list(s.keys), max_size=size, dis_fraction=fraction,
+                                              source=file.name))
     cols = st.columns(4)
     cols[0].metric("special uniques", f"{result.special_uniques:,}")
     cols[1].metric("sample uniques", f"{result.sample_uniques:,}")
