@@ -28,7 +28,7 @@ from rumap.fingerprint import array_digest
 from rumap.maps.analytic import analytic_map, check_state
 from rumap.maps.optimum import Crossing, Optimum, crossings, max_tolerable_risk
 from rumap.maps.recommend import Recommendation, recommend, recommend_exact
-from rumap.maps.setting import AnalyticInputs, AnalyticSetting
+from rumap.maps.setting import AnalyticInputs, AnalyticSetting, sample_variance
 from rumap.result import RUMap, json_safe
 
 if TYPE_CHECKING:
@@ -38,15 +38,11 @@ __all__ = ["DataSource", "AnalyticSpec", "EmpiricalSpec", "Analysis", "spec_from
            "DATA_STATISTICS", "DATA_VALUE_KEYS", "inputs_from_data"]
 
 
-def _variance(x: np.ndarray) -> float:
-    return float(np.var(x, ddof=1))
-
-
 #: Statistics of a data column that an analytic input may be taken from (``AnalyticSpec.from_data``):
 #: the aggregates (mean, variance) and the order statistics (maximum, minimum).
 DATA_STATISTICS: dict[str, Callable[[np.ndarray], float]] = {
     "mean": lambda x: float(np.mean(x)),
-    "variance": _variance,
+    "variance": sample_variance,
     "maximum": lambda x: float(np.max(x)),
     "minimum": lambda x: float(np.min(x)),
 }
