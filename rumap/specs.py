@@ -649,7 +649,14 @@ class Analysis:
             d["config"] = {k: v for k, v in d["config"].items() if k not in dropped}
             maps.append(d)
         return json_safe({"name": self.name, "spec": spec, "maps": maps,
-                          "optima": [{"state": o.state, "max_risk": o.max_risk, **(o.to_dict() or {"reachable": False})}
-                                     for o in self.optima],
+                          "optima": [_exported_optimum(o) for o in self.optima],
                           "crossings": [c.to_dict() for c in self.crossings],
                           "common": None if self.common is None else self.common.to_dict()})
+
+
+def _exported_optimum(optimum: Optimum) -> dict[str, Any]:
+    """An optimum in an export: its values where the bound is reachable, else that it is not."""
+    d = optimum.to_dict()
+    if not optimum.reachable:
+        return {"state": d["state"], "max_risk": d["max_risk"], "reachable": False}
+    return {key: value for key, value in d.items() if key != "reachable"}

@@ -14,9 +14,13 @@ from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.result import RUMap, json_safe
 
 if TYPE_CHECKING:
+    from rumap.maps.optimum import Optimum
     from rumap.maps.simulation import SimulationResult
 
-__all__ = ["curve_dict", "SIMULATION_CURVE_KEYS", "simulation_json"]
+__all__ = ["curve_dict", "SIMULATION_CURVE_KEYS", "simulation_json", "OPTIMUM_KEYS", "optimum_json"]
+
+#: An optimum of ``analytic --json``: its keys of :meth:`rumap.maps.optimum.Optimum.to_dict`, in order.
+OPTIMUM_KEYS = ("lambda2", "risk", "utility", "efficiency")
 
 #: A curve of ``simulate --json``: output key -> key of :meth:`rumap.result.RUMap.to_dict`.
 SIMULATION_CURVE_KEYS = {key: key for key in ("method", "target", "knowledge", "parameter", "values", "risk", "risk_se",
@@ -86,3 +90,21 @@ def simulation_json(result: SimulationResult) -> dict[str, Any]:
     if publication:
         out["lambda_publication"] = publication
     return json_safe(out)
+
+
+@assumes_valid
+def optimum_json(optimum: Optimum) -> dict[str, Any] | None:
+    """An optimum in ``analytic --json``: its :data:`OPTIMUM_KEYS`, or ``None`` when the bound is unreachable.
+
+    Parameters
+    ----------
+    optimum : Optimum
+
+    Returns
+    -------
+    dict or None
+    """
+    if not optimum.reachable:
+        return None
+    full = optimum.to_dict()
+    return {key: full[key] for key in OPTIMUM_KEYS}
