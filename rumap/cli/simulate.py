@@ -24,22 +24,22 @@ from rumap.cli.flags import (
     split_names,
 )
 from rumap.errors import InputError
+from rumap.maps.methods import METHODS
+from rumap.maps.utility import UTILITIES
 
 if TYPE_CHECKING:
     from rumap.maps.recommend import Recommendation
     from rumap.maps.simulation import SimulationConfig
 
-# The parser's choices and help, the keys of the registries (rumap.maps.methods.METHODS,
-# rumap.maps.categorical.CATEGORICAL_METHODS, rumap.maps.attacks.KNOWLEDGE, rumap.risk.measures.DATASET_RISK_MEASURES,
-# rumap.maps.utility.UTILITIES, rumap.maps.categorical_measures.CATEGORICAL_UTILITIES and CATEGORICAL_RISKS,
-# rumap.maps.recommend.DECISIONS), so that ``simulate --help`` starts without pandas or scipy;
-# ``tests/cli/test_startup.py`` checks they agree. The registries' modules are imported when the command runs.
-METHOD_NAMES = ("noise", "microaggregation", "rankswap")
+# The parser's choices and help: the masking methods' and utilities' registries themselves (their modules are light),
+# and the keys of the heavier ones (rumap.maps.categorical.CATEGORICAL_METHODS, rumap.maps.attacks.KNOWLEDGE,
+# rumap.risk.measures.DATASET_RISK_MEASURES, rumap.maps.categorical_measures.CATEGORICAL_UTILITIES and
+# CATEGORICAL_RISKS, rumap.maps.recommend.DECISIONS), so that ``simulate --help`` starts without pandas or scipy;
+# ``tests/cli/test_startup.py`` checks they agree. The heavier modules are imported when the command runs.
 CATEGORICAL_METHOD_NAMES = ("suppress", "recode", "pram")
 KNOWLEDGE_NAMES = ("index", "position", "corrected", "mean")
 DATASET_RISK_NAMES = ("record-linkage", "record-linkage-shared-ties", "probabilistic-linkage", "interval-disclosure",
                       "sdid")
-UTILITY_NAMES = ("mean", "mean-error", "variance", "quantiles", "correlation", "regression", "sse")
 CATEGORICAL_UTILITY_NAMES = ("kept", "entropy", "hellinger", "cramers_v", "regression", "variance")
 CATEGORICAL_RISK_NAMES = ("global_risk", "expected_reidentifications", "share_above", "k_violations", "linkage",
                           "key_matching")
@@ -50,8 +50,6 @@ HELP = "empirical R-U map: simulate masking of a data file and the snooper's att
 @functools.cache
 def grids() -> dict[str, tuple[tuple[str, str, dict], ...]]:
     """The grid flags of each method: (attribute, flag, parser arguments), from the method registry and the flag table."""
-    from rumap.maps.methods import METHODS
-
     return {name: tuple((parameter, GRID_FLAGS[parameter], {"integer": True} if method.integer_grid else {})
                         for parameter in method.parameters)
             for name, method in METHODS.items()}
@@ -61,7 +59,6 @@ def grids() -> dict[str, tuple[tuple[str, str, dict], ...]]:
 def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every flag that applies to some methods only: attribute -> (flag, methods), from the registries' records."""
     from rumap.maps.categorical import CATEGORICAL_METHODS
-    from rumap.maps.methods import METHODS
 
     families = {"numeric": tuple(METHODS), "categorical": tuple(CATEGORICAL_METHODS)}
     scope: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -101,7 +98,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--columns", help="several numeric columns, comma-separated (the first is attacked unless "
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
-    p.add_argument("--method", default="noise", choices=[*METHOD_NAMES, *CATEGORICAL_METHOD_NAMES],
+    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES],
                    help="masking method (default noise); suppress, recode and pram protect categorical --keys")
     grid = p.add_argument_group("parameter grid (one, by method)")
     grid.add_argument("--lambda2", metavar="START:STOP:NUM", help="noise variances (data units squared)")
@@ -133,7 +130,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     attack.add_argument("--risk-measure", action="append", default=[], metavar="NAME",
                         help="repeatable: a dataset-level risk measure as R "
                              f"({', '.join(DATASET_RISK_NAMES) or 'none available'})")
-    attack.add_argument("--utility", help=f"{', '.join(UTILITY_NAMES)} (default mean, Eq 14); with --method suppress, "
+    attack.add_argument("--utility", help=f"{', '.join(UTILITIES)} (default mean, Eq 14); with --method suppress, "
                                           f"recode or pram: {', '.join(CATEGORICAL_UTILITY_NAMES)} (default: the "
                                           "method's own)")
     attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")

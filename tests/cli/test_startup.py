@@ -141,16 +141,12 @@ def test_the_simulate_parsers_names_are_the_registries():
     from rumap.maps.attacks import KNOWLEDGE
     from rumap.maps.categorical import CATEGORICAL_METHODS
     from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
-    from rumap.maps.methods import METHODS
     from rumap.maps.recommend import DECISIONS
-    from rumap.maps.utility import UTILITIES
     from rumap.risk.measures import DATASET_RISK_MEASURES
 
-    assert simulate.METHOD_NAMES == tuple(METHODS)
     assert simulate.CATEGORICAL_METHOD_NAMES == tuple(CATEGORICAL_METHODS)
     assert simulate.KNOWLEDGE_NAMES == tuple(KNOWLEDGE)
     assert simulate.DATASET_RISK_NAMES == tuple(DATASET_RISK_MEASURES)
-    assert simulate.UTILITY_NAMES == tuple(UTILITIES)
     assert simulate.CATEGORICAL_UTILITY_NAMES == tuple(CATEGORICAL_UTILITIES)
     assert simulate.CATEGORICAL_RISK_NAMES == tuple(CATEGORICAL_RISKS)
     assert simulate.DECISION_NAMES == tuple(DECISIONS)
