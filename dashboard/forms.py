@@ -8,6 +8,7 @@ import streamlit as st
 from dashboard import state
 from dashboard.progress import ThrottledProgress
 from dashboard.risk_bound import MSE_MEASURE, analysis_key, prefill_for_data, set_bound, spec_key
+from rumap.maps.setting import sample_variance
 from rumap.specs import AnalyticSpec
 
 PREFILLED = "rumap_analytic_prefilled_for"
@@ -71,7 +72,7 @@ def prefill_from_data(values: np.ndarray, digest: str) -> None:
         return
     st.session_state[PREFILLED] = digest
     column = np.asarray(values, dtype=float).reshape(len(values), -1)[:, 0]
-    sigma2 = float(np.var(column, ddof=1))
+    sigma2 = sample_variance(column)
     # the grid and the bound scale with the variance: the paper's n = 200, sigma^2 = 1 map has lambda^2 up to
     # 3 sigma^2 and R_max = 5 / sigma^2 (a snooper's mean squared error of 0.2 sigma^2)
     state.set_widgets({"an_n": int(column.size), "an_sigma2": sigma2, "an_mu": float(np.mean(column)),

@@ -14,11 +14,10 @@ Empirical page asks for that error.
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
 from dashboard.widgets import number
+from rumap.maps.recommend import error_of_max_risk, max_risk_of_error
 from rumap.present.numbers import format_number
 
 BOUNDS = "rumap_bounds"
@@ -155,19 +154,14 @@ def prefill_for_data(digest: str, sd: float, column: int = 0) -> None:
     """
     key = bound_key(MSE_MEASURE, data_units(digest, column))
     if stored_bound(key) is None:
-        set_bound(key, 1.0 / default_error(sd) ** 2)
-
-
-def tolerable_error(max_risk: float) -> float:
-    """The average error in data units that R_max stands for: 1 / sqrt(R_max)."""
-    return 1.0 / math.sqrt(max_risk)
+        set_bound(key, max_risk_of_error(default_error(sd)))
 
 
 def describe(max_risk: float, key: str = bound_key(MSE_MEASURE)) -> str:
     """The bound, its measure named beside it, and for 1 / MSE the tolerable average error it stands for."""
     if key.startswith(MSE_MEASURE):
         return (f"R_max = {format_number(max_risk)}, a tolerable average error of "
-                f"{format_number(tolerable_error(max_risk))} in data units (R = 1 / error²)")
+                f"{format_number(error_of_max_risk(max_risk))} in data units (R = 1 / error²)")
     return f"R_max = {format_number(max_risk)} ({key})"
 
 
@@ -199,7 +193,7 @@ def max_risk_input(key: str, bound: str, default: float | None = None, as_error:
     """
     stored = stored_bound(bound)
     shared = stored if stored is not None else float(FIRST_MAX_RISK if default is None else default)
-    shown = tolerable_error(shared) if as_error else shared
+    shown = error_of_max_risk(shared) if as_error else shared
     synced = st.session_state.setdefault(SYNCED, {})
     if st.session_state.get(key) is None or st.session_state.get(key) == synced.get(key) \
             or synced.get(f"{key} bound") != bound:
@@ -209,7 +203,7 @@ def max_risk_input(key: str, bound: str, default: float | None = None, as_error:
         value = number("tolerable_error", label or "Tolerable average error of the snooper (data units)", key,
                        shown, help="maximum tolerable risk R_max = 1 / error² (the paper: $5K); shared by the "
                                    "maps of this data column", **kwargs)
-        max_risk = 1.0 / float(value) ** 2
+        max_risk = max_risk_of_error(float(value))
     else:
         value = number("max_risk", label or "R_max", key, shown, format="%.4g",
                        help=f"maximum tolerable risk, in the units of {measure}; shared by the maps of this "

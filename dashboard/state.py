@@ -1,31 +1,65 @@
-"""The session's state: the loaded data set, the chosen columns, the kept analyses and a result cache.
+"""The session's data: the loaded data set, the chosen columns, and what was refused.
 
 Everything lives in ``st.session_state``, i.e. in this browser session's memory
 only: nothing is written to disk and everything ends with the session.
+
+The session's other state has a module per job, whose names this module also
+gives to the pages: the kept analyses (:mod:`dashboard.kept`), the caches of
+results (:mod:`dashboard.caches`) and the widgets' remembered values
+(:mod:`dashboard.widget_memory`).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dashboard.caches import (
+    CACHE,
+    FIGURES,
+    cache,
+    figure_cached,
+    frame_cached,
+    is_cached,
+    keep_result,
+    run_cached,
+    shared_cache,
+    shared_figures,
+)
+from dashboard.kept import (
+    ANALYSES,
+    CURRENT,
+    KEPT_CHOICES,
+    analyses,
+    current,
+    focus,
+    keep,
+    kept_choice,
+    name_hint,
+    set_current,
+    set_name_hint,
+)
+from dashboard.widget_memory import STORE, init_widget, remember, set_widgets
 from rumap import check_varies
 from rumap.errors import InputError
-from rumap.fingerprint import BoundedCache, bytes_digest, cache_key, config_digest
+from rumap.fingerprint import bytes_digest
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, numeric_columns, read_table_bytes, text_among_numbers
-from rumap.specs import Analysis, DataSource
+from rumap.specs import DataSource
+
+__all__ = ["DATA", "SELECTION", "REFUSED", "LoadedData", "Selection", "Refusal", "load_bytes", "refuse", "refusal",
+           "load_bundled", "loaded_data", "select", "selection", "ensure_default_data", "data_for",
+           # the session's other state, by job
+           "CACHE", "FIGURES", "cache", "shared_cache", "is_cached", "run_cached", "keep_result", "shared_figures",
+           "figure_cached", "frame_cached",
+           "ANALYSES", "CURRENT", "KEPT_CHOICES", "analyses", "keep", "focus", "kept_choice", "set_current", "current",
+           "set_name_hint", "name_hint",
+           "STORE", "init_widget", "remember", "set_widgets"]
 
 DATA = "rumap_data"
 SELECTION = "rumap_selection"
-ANALYSES = "rumap_analyses"
-CACHE = "rumap_cache"
-STORE = "rumap_widgets"
-CURRENT = "rumap_current"
 REFUSED = "rumap_refused"
 
 
@@ -212,252 +246,6 @@ def ensure_default_data() -> bool:
     return True
 
 
-def analyses() -> list[Analysis]:
-    """The kept analyses (a list owned by the session).
-
-    Returns
-    -------
-    list of Analysis
-    """
-    return st.session_state.setdefault(ANALYSES, [])
-
-
-#: The widgets (on Compare, Pareto and Report) that choose among the kept analyses.
-KEPT_CHOICES = ("compare_maps", "pareto_maps", "report_maps")
-
-
-def keep(analysis: Analysis) -> str:
-    """Keep an analysis for Compare, Pareto, Report and Presentation; returns the name it is kept under.
-
-    Names stay unique: keeping the same map again replaces it, while a
-    different map whose name is taken gets " (2)", " (3)", ... The new
-    analysis is added to the maps chosen on those pages.
-
-    Parameters
-    ----------
-    analysis : Analysis
-
-    Returns
-    -------
-    str
-    """
-    kept = analyses()
-    digest = config_digest(analysis.spec.to_dict())
-    same = [a for a in kept if a.name == analysis.name and config_digest(a.spec.to_dict()) == digest]
-    if not same and any(a.name == analysis.name for a in kept):
-        names = {a.name for a in kept}
-        number = 2
-        while f"{analysis.name} ({number})" in names:
-            number += 1
-        analysis = analysis.renamed(f"{analysis.name} ({number})")
-    kept[:] = [a for a in kept if a.name != analysis.name] + [analysis]
-    store = st.session_state.setdefault(STORE, {})
-    for key in KEPT_CHOICES:
-        chosen = store.get(key, st.session_state.get(key, [a.name for a in kept[:-1]]))
-        set_widgets({key: [*[n for n in chosen if n != analysis.name], analysis.name]})
-    return analysis.name
-
-
-def focus(names: list[str]) -> None:
-    """Choose exactly these kept analyses on Compare and Pareto (e.g. after loading an example).
-
-    Parameters
-    ----------
-    names : list of str
-        Names of kept analyses.
-    """
-    set_widgets({"compare_maps": list(names), "pareto_maps": list(names)})
-
-
-def kept_choice(key: str) -> list[str]:
-    """Prepare a multiselect of kept analyses: its remembered choice, limited to the kept names.
-
-    Parameters
-    ----------
-    key : str
-        The multiselect's key.
-
-    Returns
-    -------
-    list of str
-        The kept analyses' names (its options).
-    """
-    names = [a.name for a in analyses()]
-    init_widget(key, names)
-    st.session_state[key] = [n for n in st.session_state[key] if n in names]
-    return names
-
-
-def cache() -> BoundedCache:
-    """The session's cache of computed analyses.
-
-    Returns
-    -------
-    BoundedCache
-        The session's cache of results.
-    """
-    return st.session_state.setdefault(CACHE, BoundedCache(max_entries=24))
-
-
-_SHARED_LOCK = threading.Lock()
-
-
-@st.cache_resource
-def shared_cache() -> BoundedCache:
-    """The results of specifications that use no uploaded data (the home map, the worked examples), for every session.
-
-    Returns
-    -------
-    BoundedCache
-    """
-    return BoundedCache(max_entries=64)
-
-
-def _cache_for(spec) -> BoundedCache:
-    """The shared cache for a specification without uploaded data, else the session's own (uploads stay in it)."""
-    source = getattr(spec, "data", None)
-    drawn_from_data = bool(getattr(spec, "from_data", ()))  # a setting taken from the session's data stays in it
-    shared = (source is None and not drawn_from_data) or (source is not None and source.kind == "bundled")
-    return shared_cache() if shared else cache()
-
-
-def _key(spec) -> str:
-    return cache_key(spec.data.digest if getattr(spec, "data", None) is not None else None, spec.to_dict())
-
-
-def is_cached(spec) -> bool:
-    """Whether the result of ``spec`` is at hand (drawn without running it again).
-
-    Parameters
-    ----------
-    spec : AnalyticSpec or EmpiricalSpec
-
-    Returns
-    -------
-    bool
-    """
-    return _key(spec) in _cache_for(spec)
-
-
-def run_cached(spec, data: np.ndarray | None, progress: Callable[[float | None], None] | None = None,
-               in_pool: bool = False, compute: Callable[[], Analysis] | None = None) -> Analysis:
-    """Run a specification, reusing the result for the same data digest and configuration.
-
-    Results on uploaded data are kept in the session's cache only; those of
-    specifications without uploaded data in a cache shared by the sessions.
-
-    Parameters
-    ----------
-    spec : AnalyticSpec or EmpiricalSpec
-    data : ndarray, optional
-        The data the specification was made for.
-    progress : callable, optional
-        Called with the fraction done (``None`` while a pool run waits for a worker).
-    in_pool : bool
-        Run in a worker process (:func:`dashboard.background.run_in_pool`), for long runs: the server
-        keeps drawing the other sessions' pages meanwhile.
-    compute : callable, optional
-        Gives the result instead of running ``spec`` (one computed already).
-
-    Returns
-    -------
-    Analysis
-    """
-    if compute is None and in_pool:
-        from dashboard.background import run_in_pool
-
-        def compute() -> Analysis:
-            return run_in_pool(spec, data, progress)
-    elif compute is None:
-        def compute() -> Analysis:
-            return spec.run(data, progress=None if progress is None else (lambda f: progress(f)))
-    store = _cache_for(spec)
-    if store is cache():
-        return store.get_or_compute(_key(spec), compute)
-    key = _key(spec)  # the shared cache: other sessions' threads use it too
-    with _SHARED_LOCK:
-        if key in store:
-            return store.get_or_compute(key, compute)
-    result = compute()  # outside the lock: a long run must not hold up the other sessions
-    with _SHARED_LOCK:
-        return store.get_or_compute(key, lambda: result)
-
-
-def keep_result(spec, analysis: Analysis) -> None:
-    """Keep the result of ``spec`` computed elsewhere (a run that outlived its page) where :func:`run_cached` finds it.
-
-    Parameters
-    ----------
-    spec : AnalyticSpec or EmpiricalSpec
-    analysis : Analysis
-    """
-    run_cached(spec, None, compute=lambda: analysis)
-
-
-#: Session-state key of the session's cache of drawn figures.
-FIGURES = "rumap_figures"
-
-
-@st.cache_resource
-def shared_figures() -> BoundedCache:
-    """The figures of specifications that use no uploaded data, for every session.
-
-    Returns
-    -------
-    BoundedCache
-    """
-    return BoundedCache(max_entries=16)
-
-
-def figure_cached(spec, build: Callable[[], object]):
-    """The figure of ``spec``'s result, built once: a Plotly figure takes 0.1-0.3 s of the server's time to build.
-
-    Kept as the result is (:func:`run_cached`): in a cache shared by the sessions for a
-    specification without uploaded data, else in the session's own. Streamlit copies the
-    figure it draws; the cached one is not changed.
-
-    Parameters
-    ----------
-    spec : AnalyticSpec or EmpiricalSpec
-    build : callable
-        Builds the figure of the result of ``spec``.
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-    """
-    if _cache_for(spec) is cache():
-        return st.session_state.setdefault(FIGURES, BoundedCache(max_entries=8)).get_or_compute(_key(spec), build)
-    with _SHARED_LOCK:
-        return shared_figures().get_or_compute(_key(spec), build)
-
-
-def set_name_hint(spec, name: str) -> None:
-    """Propose ``name`` (e.g. an example's title) for maps made with exactly this specification.
-
-    Parameters
-    ----------
-    spec : AnalyticSpec or EmpiricalSpec
-    name : str
-    """
-    st.session_state.setdefault("rumap_name_hints", {})[config_digest(spec.to_dict())] = name
-
-
-def name_hint(digest: str) -> str | None:
-    """The name proposed for maps made with the specification of this digest.
-
-    Parameters
-    ----------
-    digest : str
-        :func:`rumap.fingerprint.config_digest` of a specification.
-
-    Returns
-    -------
-    str or None
-    """
-    return st.session_state.get("rumap_name_hints", {}).get(digest)
-
-
 def data_for(spec) -> np.ndarray | None:
     """The session's chosen data if they are the data ``spec`` was made for, else ``None``.
 
@@ -476,67 +264,3 @@ def data_for(spec) -> np.ndarray | None:
     if source is not None and sel is not None and sel.source.digest == source.digest:
         return sel.values
     return None
-
-
-def set_current(page: str, analysis: Analysis | None) -> None:
-    """Remember the analysis a page shows (for when the page is drawn again).
-
-    Parameters
-    ----------
-    page : str
-    analysis : Analysis or None
-    """
-    st.session_state.setdefault(CURRENT, {})[page] = analysis
-
-
-def current(page: str) -> Analysis | None:
-    """The analysis a page showed last.
-
-    Parameters
-    ----------
-    page : str
-
-    Returns
-    -------
-    Analysis or None
-    """
-    return st.session_state.get(CURRENT, {}).get(page)
-
-
-def init_widget(key: str, default) -> None:
-    """Give a widget its remembered value (or ``default``) before it is drawn.
-
-    Streamlit forgets the state of widgets on pages that are not shown; the
-    values are kept in a separate store so they survive a change of page.
-
-    Parameters
-    ----------
-    key : str
-    default
-        The value before the user sets one.
-    """
-    store = st.session_state.setdefault(STORE, {})
-    if key not in st.session_state:
-        st.session_state[key] = store.get(key, default)
-
-
-def remember(*keys: str) -> None:
-    """Save the widgets' current values so they survive a change of page."""
-    store = st.session_state.setdefault(STORE, {})
-    for key in keys:
-        if key in st.session_state:
-            store[key] = st.session_state[key]
-
-
-def set_widgets(values: dict) -> None:
-    """Set widgets' values (e.g. from an example) for the next time their page is drawn.
-
-    Parameters
-    ----------
-    values : dict
-        Widget key -> value.
-    """
-    store = st.session_state.setdefault(STORE, {})
-    for key, value in values.items():
-        store[key] = value
-        st.session_state.pop(key, None)

@@ -24,8 +24,8 @@ from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
 from dashboard.table_download import marked_download
 from dashboard.widgets import keep_controls, number, plot, remembered, reproduce, selectbox
-from rumap.fingerprint import bytes_digest, cache_key
 from rumap.io.data import numeric_column_names
+from rumap.maps.table_grids import PROTECTION_GRID, rounding_base_grid, rule_grid
 from rumap.maps.tables import (
     TABLE_RISKS,
     TABLE_UTILITIES,
@@ -48,37 +48,12 @@ COUNTS = "(counts: a frequency table)"
 STATUS_COLOURS = {"primary": "#f4a6a6", "secondary": "#f7d794", "published": ""}
 #: Default values of the rules' parameters.
 RULE_DEFAULTS = {"p": 10.0, "q": 50.0, "n": 1, "k": 0.8, "threshold": 3}
-#: The values each swept parameter of the R-U map takes.
-RULE_GRIDS = {"p": [1.0, 5.0, 10.0, 20.0, 40.0], "n": [1.0, 2.0, 3.0], "k": [0.5, 0.6, 0.7, 0.8, 0.9],
-              "threshold": [2.0, 3.0, 5.0, 10.0]}
-PROTECTION_GRID = [5.0, 10.0, 20.0, 40.0]
 #: What the map sweeps.
 SWEEPS = ["rule parameter", "protection level", "rounding base"]
 #: Seconds given to each suppression of the map.
 MAP_TIME_LIMIT = 5.0
 
 
-def _digest(frame: pd.DataFrame) -> str:
-    hashed = pd.util.hash_pandas_object(frame, index=False).to_numpy()
-    return bytes_digest(hashed.tobytes() + "\x1f".join(map(str, frame.columns)).encode())
-
-
-def cached(frame: pd.DataFrame, what: str, settings: dict, compute):
-    """``compute()`` once per session for these data and settings (the session's bounded cache).
-
-    Parameters
-    ----------
-    frame : DataFrame
-    what : str
-    settings : dict
-    compute : callable
-
-    Returns
-    -------
-    object
-    """
-    return state.cache().get_or_compute(cache_key(_digest(frame), {"page": "tables", "what": what, **settings}),
-                                        compute)
 
 
 def _optional(label: str, options: list[str], key: str, default: str | None, none: str = NONE) -> str | None:
@@ -168,11 +143,6 @@ def cell_number(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
 
 
-def _rounding_grid(published) -> list[float]:
-    """Powers of 10 from 10 up to the largest cell's order of magnitude (at most six bases)."""
-    largest = float(np.nanmax(published.cells)) if published.cells.size else 1.0
-    top = max(1, min(6, int(np.floor(np.log10(max(largest, 10.0))))))
-    return [float(10 ** k) for k in range(1, top + 1)]
 
 
 def requirement_statement(ru, sweep: str) -> None:
@@ -218,11 +188,11 @@ def map_block(file: PageFile, s: TableProtectionSpec, table, primary: list) -> N
     if not remembered(st.checkbox, "draw the R-U map (one protection per value)", "micro_draw_map", False):
         return
     if sweep == SWEEPS[0]:
-        grid = RULE_GRIDS[next(iter(RULES[s.rule].parameters))]
+        swept, grid = rule_grid(s.rule)
     elif sweep == SWEEPS[1]:
-        grid = PROTECTION_GRID
+        grid = list(PROTECTION_GRID)
     else:
-        grid = _rounding_grid(table.published(s.layer))
+        grid = rounding_base_grid(table.published(s.layer))
     if sweep != SWEEPS[0] and sweep != SWEEPS[2] and not primary:
         st.info("No cell is sensitive under this rule: there is nothing to protect.")
         return
@@ -230,7 +200,7 @@ def map_block(file: PageFile, s: TableProtectionSpec, table, primary: list) -> N
     settings = {**s.table_arguments(), "layer": s.layer, "rule": s.rule, "params": dict(s.rule_parameters),
                 "protection": s.protection, "cost": s.cost, "sweep": sweep, "grid": grid, "risk": risk,
                 "utility": utility}
-    ru = cached(file.frame, "table map", settings, lambda: spec.map(table))
+    ru = state.frame_cached(file.frame, "tables", "table map", settings, lambda: spec.map(table))
     plot(ru_map_figure([ru]), key="tables_micro_map")
     requirement_statement(ru, sweep)
     st.dataframe(ru.to_frame(), hide_index=True, width="stretch")
@@ -257,7 +227,7 @@ def microdata_section() -> None:
         return [*sorted(file.frame[variable].dropna().astype(str).str.strip().unique(), key=code_order), TOTAL_LABEL]
 
     s = settings_block(file, layer_labels)
-    table = cached(file.frame, "table", s.table_arguments(),
+    table = state.frame_cached(file.frame, "tables", "table", s.table_arguments(),
                    lambda: s.table(file.frame))
     primary = s.primary(table)
     published = table.published(s.layer)
@@ -269,7 +239,7 @@ def microdata_section() -> None:
     else:
         settings = {**s.table_arguments(), "layer": s.layer, "primary": [list(p) for p in primary],
                     "protection": s.protection, "cost": s.cost}
-        result = cached(file.frame, "suppression", settings,
+        result = state.frame_cached(file.frame, "tables", "suppression", settings,
                         lambda: s.protect(table))
         a, b, c = st.columns(3)
         a.metric("primary cells", len(result.primary))
@@ -296,7 +266,7 @@ def microdata_section() -> None:
         base = number("rounding_base", "rounding base b", "micro_base", scale,
                       help=f"{scale:g} by default: a tenth of the typical cell's power of ten, so a cell keeps its "
                            "first two digits")
-        rounding = cached(file.frame, "rounding", {**s.table_arguments(), "layer": s.layer, "base": base},
+        rounding = state.frame_cached(file.frame, "tables", "rounding", {**s.table_arguments(), "layer": s.layer, "base": base},
                           lambda: controlled_round(published, float(base)))
         st.metric("largest deviation", cell_number(rounding.max_absolute_deviation),
                   help="controlled rounding keeps the table additive; every entry moves by less than b")

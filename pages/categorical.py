@@ -36,7 +36,6 @@ from dashboard.widgets import (
 )
 from rumap import PARAMETERS
 from rumap.calls import CallSpec
-from rumap.fingerprint import bytes_digest, cache_key
 from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.masking.categorical import (
     MAX_LISTED_PRAM_CATEGORIES,
@@ -83,39 +82,6 @@ def file_block() -> File | None:
     File or None
     """
     return example_or_upload(EXAMPLE, "cat", "microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)")
-
-
-def frame_digest(frame: pd.DataFrame) -> str:
-    """A digest of every value of the table (the session's result cache is keyed on it).
-
-    Parameters
-    ----------
-    frame : DataFrame
-
-    Returns
-    -------
-    str
-    """
-    hashed = pd.util.hash_pandas_object(frame, index=False).to_numpy()
-    return bytes_digest(hashed.tobytes() + "\x1f".join(map(str, frame.columns)).encode())
-
-
-def cached(frame: pd.DataFrame, what: str, settings: dict, compute):
-    """``compute()`` once per session for these data and settings (the session's bounded cache).
-
-    Parameters
-    ----------
-    frame : DataFrame
-    what : str
-    settings : dict
-    compute : callable
-
-    Returns
-    -------
-    object
-    """
-    return state.cache().get_or_compute(cache_key(frame_digest(frame), {"page": "categorical", "what": what,
-                                                                        **settings}), compute)
 
 
 def _optional(label: str, columns: list[str], key: str, default: str | None) -> str | None:
@@ -264,9 +230,9 @@ def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
     s : Settings
     frame : DataFrame
     """
-    analysis = cached(frame, "keys", {"keys": list(s.keys), "threshold": s.threshold},
-                      lambda: key_analysis(frame, list(s.keys), dimension=min(3, len(s.keys)), threshold=s.threshold,
-                                           source=file.name))
+    analysis = state.frame_cached(frame, "categorical", "keys", {"keys": list(s.keys), "threshold": s.threshold},
+                                  lambda: key_analysis(frame, list(s.keys), dimension=min(3, len(s.keys)),
+                                                       threshold=s.threshold, source=file.name))
     st.subheader("Unsafe combinations of key variables")
     st.caption(f"Every combination of up to {analysis.dimension} keys; a cell is unsafe with fewer than "
                f"{s.threshold} records. {int(analysis.records_at_risk.sum()):,} record(s) are in an unsafe cell.")
@@ -307,7 +273,7 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     ks = list(range(1, top + 1))
     call = _call(file, s, "rumap.maps.categorical.suppression_map", keys=list(s.keys), ks=ks, weight=s.weight,
                  risk=m.risk, utility=m.utility, options=m.options)
-    ru = cached(frame, "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
+    ru = state.frame_cached(frame, "categorical", "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
                 lambda: call.apply(frame))
     _show_map(ru, "cat_suppression_chart", "Each point suppresses key values (mu-Argus's rule) until the file is "
               "k-anonymous.")
@@ -335,7 +301,7 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     thetas = np.linspace(0.2, 1.0, 5).tolist()  # the command line's 0.2:1:5
     call = _call(file, s, "rumap.maps.categorical.pram_map", keys=list(s.keys), thetas=thetas, replicates=replicates,
                  seed=0, weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
-    ru = cached(frame, "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
+    ru = state.frame_cached(frame, "categorical", "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
                                 "weight": s.weight},
                 lambda: call.apply(frame))
     _show_map(ru, "cat_pram_chart", "Invariant PRAM keeps each key value with probability theta, else redraws it "
@@ -375,7 +341,7 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
     widths = [2.0, 4.0, 6.0, 8.0, 10.0]
     call = _call(file, s, "rumap.maps.categorical.banding_map", keys=list(s.keys), variable=variable, widths=widths,
                  weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
-    ru = cached(frame, "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
+    ru = state.frame_cached(frame, "categorical", "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
                 lambda: call.apply(frame))
     _show_map(ru, "cat_banding_chart", f"Global recoding of {plain(variable)} into bands.")
     _keep(file, s, ru, f"banding {variable}", {"variable": variable, "widths": widths, **_measured(m)}, call,
@@ -401,7 +367,7 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
         fraction = float(number("dis_fraction", "sampling fraction (DIS)", "cat_suda_fraction", DEFAULT_DIS_FRACTION,
                                 format="%.4f"))
     call = _call(file, s, "rumap.risk.suda.suda2", keys=list(s.keys), max_size=size, dis_fraction=fraction)
-    result = cached(frame, "suda", {"keys": list(s.keys), "max_size": size, "dis_fraction": fraction},
+    result = state.frame_cached(frame, "categorical", "suda", {"keys": list(s.keys), "max_size": size, "dis_fraction": fraction},
                     lambda: call.apply(frame))
     cols = st.columns(4)
     cols[0].metric("special uniques", f"{result.special_uniques:,}")

@@ -13,7 +13,7 @@ from dashboard.risk_bound import MSE_MEASURE, analysis_key, max_risk_input, spec
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot, remembered, table
 from rumap.maps.common import COMMON_RISK_LABEL
-from rumap.maps.recommend import DECISIONS
+from rumap.maps.recommend import DECISIONS, error_of_max_risk
 from rumap.present.figures import UTILITY_SCALES, comparison_figure, utility_on_scale
 from rumap.present.numbers import format_number, format_risk
 from rumap.present.plotting import PARAMETER_SYMBOLS
@@ -73,7 +73,7 @@ with errors_shown():
     else:
         st.warning("No compared map reaches its maximum tolerable risk on its grid.")
     for key, bound in bounds.items():
-        error = (f" (a tolerable average error of {format_number(1 / bound ** 0.5)} in data units)"
+        error = (f" (a tolerable average error of {format_number(error_of_max_risk(bound))} in data units)"
                  if key.startswith(MSE_MEASURE) else "")
         st.markdown(f"**Where each curve reaches the threshold R ≤ {format_number(bound)}**{error}")
         crossings = []

@@ -15,6 +15,7 @@ from dashboard.widgets import errors_shown, keep_controls, multiselect, number, 
 from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.errors import InputError
 from rumap.maps.attacks import KNOWLEDGE
+from rumap.maps.recommend import error_of_max_risk
 from rumap.maps.utility import UTILITIES
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
@@ -212,7 +213,7 @@ with errors_shown():
     if analysis.spec.simulation.risk_measures:
         st.caption(f"R_max = {analysis.max_risk:.4g} (a share of the records).")
     else:
-        st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {1 / np.sqrt(analysis.max_risk):.4g}).")
+        st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {error_of_max_risk(analysis.max_risk):.4g}).")
     show_plain_language(analysis)
     knowledge = list(analysis.spec.simulation.knowledge)
     if knowledge:

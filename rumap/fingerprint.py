@@ -17,11 +17,11 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, Table, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 
-__all__ = ["bytes_digest", "array_digest", "config_digest", "cache_key", "BoundedCache"]
+__all__ = ["bytes_digest", "array_digest", "frame_digest", "config_digest", "cache_key", "BoundedCache"]
 
 T = TypeVar("T")
 
@@ -64,6 +64,45 @@ def array_digest(values: np.ndarray) -> str:
     h.update(repr(arr.shape).encode())
     h.update(arr.tobytes())
     return h.hexdigest()
+
+
+def _example_frame() -> dict[str, Any]:
+    import pandas as pd
+
+    return {"frame": pd.DataFrame({"a": [1, 2], "b": ["x", "y"]})}
+
+
+@validate_params({"frame": Table(min_rows=0)}, example=_example_frame)
+def frame_digest(frame: Any) -> str:
+    """SHA-256 of every value of a table and its column names (not its index).
+
+    Two tables get the same digest only if their values and column names are
+    the same (pandas' hash of each row); the results computed on a table are
+    cached under it.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Or an array of shape (n, p), read as a table with columns ``x1 .. xp``.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = frame_digest(pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}))
+    >>> a == frame_digest(pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}, index=[5, 6]))
+    True
+    >>> a == frame_digest(pd.DataFrame({"a": [1, 3], "b": ["x", "y"]}))
+    False
+    """
+    import pandas as pd
+
+    hashed = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    return bytes_digest(hashed.tobytes() + "\x1f".join(map(str, frame.columns)).encode())
 
 
 def _canonical(obj: Any) -> Any:

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap._validation import assumes_valid
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["RUMap", "json_safe", "curve_dict"]
+__all__ = ["RUMap", "json_safe"]
 
 
 def _frozen_array(values: Any) -> np.ndarray:
@@ -152,35 +152,6 @@ class RUMap:
             raise InputError(f"a map needs the field {exc}") from None
         except (TypeError, ValueError) as exc:
             raise InputError(f"a map has an invalid field: {exc}") from None
-
-
-@validate_params({"m": InstanceOf(RUMap), "keys": InstanceOf(Mapping, "a mapping of output keys to RUMap.to_dict keys")},
-                 example=lambda: {"m": RUMap(parameter="k", values=[2.0], risk=[1.0], utility=[3.0]),
-                                  "keys": {"k": "values"}})
-def curve_dict(m: RUMap, keys: Mapping[str, str]) -> dict[str, Any]:
-    """A curve in one of the command line's JSON forms, made from :meth:`RUMap.to_dict`.
-
-    Parameters
-    ----------
-    m : RUMap
-    keys : mapping
-        Output key -> key of :meth:`RUMap.to_dict`, in the order they are written.
-
-    Returns
-    -------
-    dict
-        JSON-ready (non-finite numbers are ``None``).
-
-    Examples
-    --------
-    >>> from rumap.result import RUMap, curve_dict
-    >>> m = RUMap(parameter="lambda2", values=[0.0, 1.0], risk=[float("inf"), 1.0], utility=[2.0, 1.0],
-    ...           knowledge="record")
-    >>> curve_dict(m, {"state": "knowledge", "lambda2": "values", "risk": "risk"})
-    {'state': 'record', 'lambda2': [0.0, 1.0], 'risk': [None, 1.0]}
-    """
-    full = m.to_dict()
-    return {out: full[key] for out, key in keys.items()}
 
 
 @assumes_valid

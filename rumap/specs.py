@@ -28,7 +28,7 @@ from rumap.fingerprint import array_digest
 from rumap.maps.analytic import analytic_map, check_state
 from rumap.maps.optimum import Crossing, Optimum, crossings, max_tolerable_risk
 from rumap.maps.recommend import Recommendation, recommend, recommend_exact
-from rumap.maps.setting import AnalyticInputs, AnalyticSetting
+from rumap.maps.setting import AnalyticInputs, AnalyticSetting, sample_variance
 from rumap.result import RUMap, json_safe
 
 if TYPE_CHECKING:
@@ -38,15 +38,11 @@ __all__ = ["DataSource", "AnalyticSpec", "EmpiricalSpec", "Analysis", "spec_from
            "DATA_STATISTICS", "DATA_VALUE_KEYS", "inputs_from_data"]
 
 
-def _variance(x: np.ndarray) -> float:
-    return float(np.var(x, ddof=1))
-
-
 #: Statistics of a data column that an analytic input may be taken from (``AnalyticSpec.from_data``):
 #: the aggregates (mean, variance) and the order statistics (maximum, minimum).
 DATA_STATISTICS: dict[str, Callable[[np.ndarray], float]] = {
     "mean": lambda x: float(np.mean(x)),
-    "variance": _variance,
+    "variance": sample_variance,
     "maximum": lambda x: float(np.max(x)),
     "minimum": lambda x: float(np.min(x)),
 }
@@ -655,13 +651,14 @@ class Analysis:
             d["config"] = {k: v for k, v in d["config"].items() if k not in dropped}
             maps.append(d)
         return json_safe({"name": self.name, "spec": spec, "maps": maps,
-                          "optima": [{"state": o.state, "max_risk": o.max_risk, **(o.to_dict() or {"reachable": False})}
-                                     for o in self.optima],
+                          "optima": [_exported_optimum(o) for o in self.optima],
                           "crossings": [c.to_dict() for c in self.crossings],
                           "common": None if self.common is None else self.common.to_dict()})
 
 
-
-def _small_analysis() -> Analysis:
-    """A small analytic analysis (the paper's n = 200, sigma2 = 1, two states): the validation examples' input."""
-    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()
+def _exported_optimum(optimum: Optimum) -> dict[str, Any]:
+    """An optimum in an export: its values where the bound is reachable, else that it is not."""
+    d = optimum.to_dict()
+    if not optimum.reachable:
+        return {"state": d["state"], "max_risk": d["max_risk"], "reachable": False}
+    return {key: value for key, value in d.items() if key != "reachable"}

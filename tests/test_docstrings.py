@@ -34,7 +34,7 @@ ENTRY_POINTS = (
     "rumap.maps.analytic.check_state",
     "rumap.present.statements.describe_optimum",
     "rumap.present.numbers.format_number",
-    "rumap.result.curve_dict",
+    "rumap.cli.json_output.curve_dict",
     "rumap.fingerprint.config_digest",
     "rumap.errors.optional_module",
     "rumap.cli.flags.parse_grid",

@@ -49,3 +49,22 @@ def test_bounded_cache_evicts_least_recently_used():
     assert len(cache) == 0
     with pytest.raises(InputError):
         BoundedCache(0)
+
+
+def test_frame_digest_is_the_pages_previous_digest_and_sees_every_value():
+    import pandas as pd
+
+    from rumap.fingerprint import frame_digest
+
+    frame = pd.DataFrame({"age": [27, 45, 33], "region": ["R10", "R12", None], 3: [1.5, float("nan"), 2.0]})
+    # the digest the Categorical and Tables pages computed each on their own
+    hashed = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    previous = bytes_digest(hashed.tobytes() + "\x1f".join(map(str, frame.columns)).encode())
+    assert frame_digest(frame) == previous
+    assert frame_digest(frame.set_index(pd.Index([7, 8, 9]))) == previous  # the index is not data
+    changed = frame.copy()
+    changed.loc[2, "age"] = 34
+    assert frame_digest(changed) != previous
+    assert frame_digest(frame.rename(columns={"age": "years"})) != previous
+    with pytest.raises(InputError, match="frame"):
+        frame_digest("text")

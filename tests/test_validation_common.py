@@ -63,7 +63,7 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.maps.simulation.simulate", "rumap.maps.attacks.parse_target", "rumap.maps.utility.utility_label",
          "rumap.maps.pareto.map_points", "rumap.maps.pareto.pareto_frontier", "rumap.maps.pareto.best_under_risk",
          "rumap.masking.microaggregation.partition.standardize_columns",
-         "rumap.masking.microaggregation.partition.sum_of_squares", "rumap.result.curve_dict",
+         "rumap.masking.microaggregation.partition.sum_of_squares", "rumap.cli.json_output.curve_dict",
          "rumap.present.numbers.format_number", "rumap.specs.spec_from_dict", "rumap.fingerprint.bytes_digest",
          "rumap.fingerprint.array_digest", "rumap.fingerprint.config_digest", "rumap.fingerprint.cache_key",
          "rumap.io.data.read_table", "rumap.io.data.read_table_bytes", "rumap.io.data.numeric_columns",

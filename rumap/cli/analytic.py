@@ -144,9 +144,9 @@ def run(args: argparse.Namespace) -> int:
     """
     import pandas as pd
 
+    from rumap.cli.json_output import curve_dict, optimum_json
     from rumap.maps.optimum import envelope
     from rumap.present.statements import describe_optimum
-    from rumap.result import curve_dict
 
     spec, column = spec_from_args(args)
     analysis = spec.run(column, budget=budget_from_args(args))
@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         rational = envelope(maps)
         print_json({
             "curves": [curve_dict(m, CURVE_KEYS) for m in maps],
-            "optimum": {s: o.to_dict() for s, o in optima.items()},
+            "optimum": {s: optimum_json(o) for s, o in optima.items()},
             "crossings": [c.to_dict() for c in analysis.crossings],
             "envelope": {"lambda2": rational.values, "risk": rational.risk,
                          "best_state": rational.config["best_state"]},

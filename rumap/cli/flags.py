@@ -15,7 +15,7 @@ from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
-           "split_names", "WRITER_SUFFIXES", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
+           "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
            "ENGINE_NAMES", "add_engine_flags", "scale_engine"]
 
 def __getattr__(name: str) -> dict:
@@ -293,6 +293,10 @@ def split_names(text: str, flag: str) -> list[str]:
 #: The suffixes ``--out`` writes, the keys of :data:`rumap.io.data.WRITERS` (the parsers' help, without importing
 #: pandas; ``tests/cli/test_startup.py`` checks they agree).
 WRITER_SUFFIXES = (".csv", ".tsv", ".parquet", ".xlsx", ".dta", ".sav")
+
+#: The forms of a snooper's target, as :data:`rumap.maps.attacks.TARGET_FORMS` says them (the parsers' help, without
+#: importing the attacks' module; ``tests/cli/test_startup.py`` checks they agree).
+TARGET_FORMS = "max, min, pXX (e.g. p99, p01, p10, p99.5) or row:I (I the 1-based row number)"
 
 #: The names of the sensitivity rules, the keys of :data:`rumap.tables.rules.RULES` (the parsers' choices, without
 #: importing the rules' module; ``tests/cli/test_startup.py`` checks they agree).

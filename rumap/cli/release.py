@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rumap.cli.flags import (
     GRID_FLAGS,
     METHOD_FLAGS,
+    TARGET_FORMS,
+    WRITER_SUFFIXES,
     add_work_limit,
     budget_from_args,
     check_flag,
@@ -23,13 +26,14 @@ from rumap.cli.flags import (
 )
 from rumap.cli.progress import Progress, add_progress_flag
 from rumap.errors import InputError
-from rumap.fingerprint import bytes_digest
-from rumap.io.data import WRITERS, read_file_bytes, read_table, write_bytes, write_table
-from rumap.io.parquet import is_parquet, read_parquet_frame
-from rumap.maps.attacks import TARGET_FORMS, parse_target
-from rumap.masking.categorical import parse_merge
-from rumap.release.apply import STEP_METHODS, apply_plan
-from rumap.release.plan import ReleasePlan, Step, read_plan
+
+if TYPE_CHECKING:
+    from rumap.release.plan import ReleasePlan, Step
+
+# The one-step methods (the microdata stage of rumap.release.apply.STEP_METHODS), so that ``release --help`` starts
+# without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The release modules are imported when
+# the command runs.
+STEP_METHOD_NAMES = ("noise", "microaggregation", "rankswap", "recode", "top_bottom", "suppress", "pram")
 
 HELP = "apply a release plan (or one masking step) to a data file: the protected file and a report"
 
@@ -61,12 +65,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = subparsers.add_parser("release", help=HELP, description=HELP)
     p.add_argument("--data", required=True, help="data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS); a Parquet "
                    "file may be over the size limit")
-    p.add_argument("--out", required=True, metavar="FILE", help=f"the protected file ({', '.join(WRITERS)})")
+    p.add_argument("--out", required=True, metavar="FILE", help=f"the protected file ({', '.join(WRITER_SUFFIXES)})")
     p.add_argument("--plan", metavar="PLAN.json", help="the release plan (a JSON object with a steps list)")
     p.add_argument("--report", metavar="REPORT", help="write the release report (.html or .json)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     step = p.add_argument_group("one step instead of --plan")
-    step.add_argument("--method", choices=[m for m, r in STEP_METHODS.items() if r.stage == "microdata"],
+    step.add_argument("--method", choices=list(STEP_METHOD_NAMES),
                       help="the masking method (a table's steps go in a --plan)")
     step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap)")
     step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram)")
@@ -136,6 +140,8 @@ def _text_parameters(args: argparse.Namespace) -> dict:
     if args.band_variable is not None:
         out["variable"] = args.band_variable
     if args.merge:
+        from rumap.masking.categorical import parse_merge
+
         merge: dict[str, dict[str, str]] = {}
         for text in args.merge:
             variable, merges = parse_merge(text, "--merge", form="be VAR:A,B=NEW")
@@ -170,6 +176,9 @@ def step_from_args(args: argparse.Namespace) -> Step:
     -------
     Step
     """
+    from rumap.release.apply import STEP_METHODS
+    from rumap.release.plan import Step
+
     record = STEP_METHODS[args.method]
     parameters = {}
     for name, (attribute, flag) in _PARAMETER_FLAGS.items():
@@ -199,6 +208,9 @@ def step_from_args(args: argparse.Namespace) -> Step:
 
 
 def _plan(args: argparse.Namespace) -> ReleasePlan:
+    from rumap.io.data import read_file_bytes
+    from rumap.release.plan import ReleasePlan, read_plan
+
     if (args.plan is None) == (args.method is None):
         raise InputError("give --plan PLAN.json or --method METHOD (one step), one of them")
     if args.method is not None:
@@ -231,7 +243,12 @@ def run(args: argparse.Namespace) -> int:
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
     from rumap import __version__
+    from rumap.fingerprint import bytes_digest
+    from rumap.io.data import WRITERS, read_table, write_bytes, write_table
+    from rumap.io.parquet import is_parquet, read_parquet_frame
+    from rumap.maps.attacks import parse_target
     from rumap.present.release_report import release_report_html, release_report_json
+    from rumap.release.apply import apply_plan
     from rumap.release.report import release_report
     from rumap.risk.individual import sampling_weights
 

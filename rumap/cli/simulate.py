@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from rumap.cli.flags import (
     FAMILY_FLAGS,
+    TARGET_FORMS,
     add_merge_flag,
     add_work_limit,
     budget_from_args,
@@ -21,16 +22,26 @@ from rumap.cli.flags import (
 )
 from rumap.cli.progress import Progress, add_progress_flag
 from rumap.errors import InputError
-from rumap.io.data import numeric_columns, read_table
-from rumap.io.parquet import is_parquet, read_parquet_numeric
-from rumap.maps.attacks import KNOWLEDGE, TARGET_FORMS
-from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.maps.methods import METHODS
-from rumap.maps.recommend import DECISIONS, Recommendation, recommend
-from rumap.maps.simulation import CURVE_KEYS, SimulationConfig, simulate
 from rumap.maps.utility import UTILITIES
-from rumap.result import curve_dict
-from rumap.risk.measures import DATASET_RISK_MEASURES
+
+if TYPE_CHECKING:
+    from rumap.maps.recommend import Recommendation
+    from rumap.maps.simulation import SimulationConfig
+
+# The parser's choices and help: the masking methods' and utilities' registries themselves (their modules are light),
+# and the keys of the heavier ones (rumap.maps.categorical.CATEGORICAL_METHODS, rumap.maps.attacks.KNOWLEDGE,
+# rumap.risk.measures.DATASET_RISK_MEASURES, rumap.maps.categorical_measures.CATEGORICAL_UTILITIES and
+# CATEGORICAL_RISKS, rumap.maps.recommend.DECISIONS), so that ``simulate --help`` starts without pandas or scipy;
+# ``tests/cli/test_startup.py`` checks they agree. The heavier modules are imported when the command runs.
+CATEGORICAL_METHOD_NAMES = ("suppress", "recode", "pram")
+KNOWLEDGE_NAMES = ("index", "position", "corrected", "mean")
+DATASET_RISK_NAMES = ("record-linkage", "record-linkage-shared-ties", "probabilistic-linkage", "interval-disclosure",
+                      "sdid")
+CATEGORICAL_UTILITY_NAMES = ("kept", "entropy", "hellinger", "cramers_v", "regression", "variance")
+CATEGORICAL_RISK_NAMES = ("global_risk", "expected_reidentifications", "share_above", "k_violations", "linkage",
+                          "key_matching")
+DECISION_NAMES = ("upper", "mean")
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
 
@@ -41,8 +52,10 @@ def _grids() -> dict[str, tuple]:
 
 def _flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every flag that applies to some methods only: attribute -> (flag, methods), from the registries' records."""
-    scope: dict[str, tuple[str, tuple[str, ...]]] = {}
+    from rumap.maps.categorical import CATEGORICAL_METHODS
+
     families = {"numeric": tuple(METHODS), "categorical": tuple(CATEGORICAL_METHODS)}
+    scope: dict[str, tuple[str, tuple[str, ...]]] = {}
 
     def add(attr: str, flag: str, methods: tuple[str, ...]) -> None:
         known = scope.get(attr, (flag, ()))[1]
@@ -121,20 +134,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--columns", help="several numeric columns, comma-separated (the first is attacked unless "
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
-    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHODS],
+    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES],
                    help="masking method (default noise); suppress, recode and pram protect categorical --keys")
     _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
                         help=f"repeatable (numeric methods): {TARGET_FORMS}")
     attack.add_argument("--knowledge", action="append", metavar="STATE",
-                        help=f"repeatable: {', '.join(KNOWLEDGE)} (default index and position)")
+                        help=f"repeatable: {', '.join(KNOWLEDGE_NAMES)} (default index and position)")
     attack.add_argument("--rational", action="store_true", help="add the rational snooper's envelope per target")
     attack.add_argument("--risk-measure", action="append", default=[], metavar="NAME",
                         help="repeatable: a dataset-level risk measure as R "
-                             f"({', '.join(DATASET_RISK_MEASURES) or 'none available'})")
+                             f"({', '.join(DATASET_RISK_NAMES) or 'none available'})")
     attack.add_argument("--utility", help=f"{', '.join(UTILITIES)} (default mean, Eq 14); with --method suppress, "
-                                          f"recode or pram: {', '.join(CATEGORICAL_UTILITIES)} (default: the "
+                                          f"recode or pram: {', '.join(CATEGORICAL_UTILITY_NAMES)} (default: the "
                                           "method's own)")
     attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")
     attack.add_argument("--response", help="response column of --utility regression (default: the first; "
@@ -145,8 +158,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     categorical.add_argument("--theta", metavar="START:STOP:NUM", help="PRAM retention probabilities")
     categorical.add_argument("--band-width", metavar="START:STOP:NUM", help="band widths of --band-variable")
     categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that recode bands")
-    categorical.add_argument("--risk", metavar="NAME", choices=list(CATEGORICAL_RISKS),
-                             help=f"R of the map: {', '.join(CATEGORICAL_RISKS)} (default: global_risk; "
+    categorical.add_argument("--risk", metavar="NAME", choices=list(CATEGORICAL_RISK_NAMES),
+                             help=f"R of the map: {', '.join(CATEGORICAL_RISK_NAMES)} (default: global_risk; "
                                   "key_matching for pram)")
     categorical.add_argument("--risk-threshold", type=float, metavar="T",
                              help="individual risk above which a record counts (--risk share_above)")
@@ -157,7 +170,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     decision.add_argument("--max-risk", type=float, metavar="R",
                           help="maximum tolerable risk, in the units of the map's R: adds the recommended value "
                                "(the most utility among values whose risk is at most R for every curve)")
-    decision.add_argument("--decision", choices=list(DECISIONS),
+    decision.add_argument("--decision", choices=list(DECISION_NAMES),
                           help="judge a value's risk by the upper end of its 95%% band (upper, the default) or by "
                                "its mean; needs --max-risk")
     run_group = p.add_argument_group("run")
@@ -240,6 +253,8 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
     -------
     SimulationConfig
     """
+    from rumap.maps.simulation import SimulationConfig
+
     check_applies(args, _flag_scope(), args.method)
     values, implied = _grid(args)
     options = {**implied, **_method_options(args, columns)}
@@ -275,6 +290,8 @@ def config_from_json(config: dict) -> SimulationConfig:
     -------
     SimulationConfig
     """
+    from rumap.maps.simulation import SimulationConfig
+
     return SimulationConfig.from_dict(config, ignore=CONTEXT_KEYS)
 
 
@@ -297,8 +314,15 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
+    import pandas as pd
+
+    from rumap.cli.json_output import simulation_json
+    from rumap.io.data import numeric_columns, read_table
+    from rumap.io.parquet import is_parquet, read_parquet_numeric
+    from rumap.maps.simulation import simulate
+
     check_applies(args, _flag_scope(), args.method)
-    if args.method in CATEGORICAL_METHODS:
+    if args.method in CATEGORICAL_METHOD_NAMES:
         return _run_categorical(args)
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
@@ -314,7 +338,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         from rumap.cli import print_json
 
-        out = result.to_dict()
+        out = simulation_json(result)
         out["config"] = {**out["config"], **dict(zip(CONTEXT_KEYS, (args.data, columns), strict=True))}
         if args.max_risk is not None:
             out["recommendation"] = result.recommendation(args.max_risk, args.decision or "upper").to_dict()
@@ -373,8 +397,8 @@ def recommendation_line(r: Recommendation) -> str:
 
 def _categorical_options(args: argparse.Namespace) -> dict:
     """The options of the categorical map's measures, each flag checked against the measure it serves."""
-    if args.utility is not None and args.utility not in CATEGORICAL_UTILITIES:
-        raise InputError(f"--utility must be one of {', '.join(CATEGORICAL_UTILITIES)} with --method {args.method}, "
+    if args.utility is not None and args.utility not in CATEGORICAL_UTILITY_NAMES:
+        raise InputError(f"--utility must be one of {', '.join(CATEGORICAL_UTILITY_NAMES)} with --method {args.method}, "
                          f"got {args.utility!r}")
     wanted = {"--risk-threshold": ("share_above", args.risk, args.risk_threshold),
               "--anonymity-k": ("k_violations", args.risk, args.anonymity_k),
@@ -405,6 +429,13 @@ def _categorical_options(args: argparse.Namespace) -> dict:
 
 def _run_categorical(args: argparse.Namespace) -> int:
     """``simulate --method suppress|recode|pram``: the R-U map of a categorical protection, as curve JSON."""
+    import pandas as pd
+
+    from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
+    from rumap.io.data import read_table
+    from rumap.maps.categorical import CATEGORICAL_METHODS
+    from rumap.maps.recommend import recommend
+
     method = CATEGORICAL_METHODS[args.method]
     _check_decision_flags(args)
     if args.keys is None:
@@ -450,7 +481,7 @@ def _run_categorical(args: argparse.Namespace) -> int:
     if args.json:
         from rumap.cli import print_json
 
-        out = {"curves": [curve_dict(m, CURVE_KEYS)], "config": config, "n": int(frame.shape[0])}
+        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "config": config, "n": int(frame.shape[0])}
         if choice is not None:
             out["recommendation"] = choice.to_dict()
         print_json(out)

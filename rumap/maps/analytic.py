@@ -25,7 +25,7 @@ from numpy.typing import ArrayLike
 from rumap._validation import Grid, InstanceOf, Interval, ListOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.families import FAMILIES, risk_percentile_normal, risk_percentile_quadrature
-from rumap.maps.setting import AnalyticInputs, AnalyticSetting, _data_column
+from rumap.maps.setting import AnalyticInputs, AnalyticSetting, _data_column, sample_variance
 from rumap.result import RUMap
 
 __all__ = [
@@ -200,7 +200,7 @@ def risk_sample(lambda2: ArrayLike, x: ArrayLike, sigma2: float | None = None, m
     Duncan, Keller-McNulty & Stokes (2001), Equation (3).
     """
     data = _data_column(x)
-    sigma2 = float(np.var(data, ddof=1)) if sigma2 is None else sigma2
+    sigma2 = sample_variance(data) if sigma2 is None else sigma2
     mu = float(np.mean(data)) if mu is None else mu
     return _risk_sample(lambda2, data, sigma2, mu)
 

@@ -25,7 +25,7 @@ from rumap._validation import Grid, InstanceOf, Interval, ListOf, validate_param
 from rumap.errors import InputError
 from rumap.maps.analytic import STATE_NAMES, KnowledgeState, analytic_map, check_state, efficiency, utility_mean
 from rumap.maps.setting import AnalyticSetting
-from rumap.result import RUMap
+from rumap.result import RUMap, json_safe
 
 __all__ = ["Optimum", "Crossing", "max_tolerable_risk", "crossings", "envelope"]
 
@@ -53,11 +53,11 @@ class Optimum:
     utility: float = math.nan
     efficiency: float = math.nan
 
-    def to_dict(self) -> dict | None:
-        """The CLI's JSON form: ``None`` when the bound is unreachable."""
-        if not self.reachable:
-            return None
-        return {"lambda2": self.lambda2, "risk": self.risk, "utility": self.utility, "efficiency": self.efficiency}
+    def to_dict(self) -> dict:
+        """Every field as plain data (NaN, where the bound is unreachable, becomes ``None``)."""
+        return json_safe({"state": self.state, "max_risk": self.max_risk, "reachable": self.reachable,
+                          "lambda2": self.lambda2, "risk": self.risk, "utility": self.utility,
+                          "efficiency": self.efficiency})
 
 
 @dataclass(frozen=True)

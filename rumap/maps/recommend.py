@@ -38,7 +38,8 @@ from rumap.maps.setting import AnalyticSetting
 from rumap.maps.utility import higher_is_better
 from rumap.result import RUMap, json_safe
 
-__all__ = ["Recommendation", "ReplicateRisk", "DECISIONS", "RECOMMENDATION_KEYS", "recommend", "recommend_exact"]
+__all__ = ["Recommendation", "ReplicateRisk", "DECISIONS", "RECOMMENDATION_KEYS", "recommend", "recommend_exact",
+           "max_risk_of_error", "error_of_max_risk"]
 
 #: How a value's risk is judged against the bound.
 DECISIONS: dict[str, str] = {"upper": "each judged by the upper end of its 95% band", "mean": "each judged by its mean"}
@@ -394,3 +395,49 @@ def recommend_exact(states: Sequence[str], setting: AnalyticSetting, max_risk: f
                           f"λ² = {_fmt(lam)} is the smallest noise variance whose risk is at most {_fmt(max_risk)} "
                           f"for every state shown (exact); the most demanding is {states[index]} knowledge",
                           map_index=index, **context)
+
+
+@validate_params({"error": "tolerable_error"}, example=lambda: {"error": 5000.0})
+def max_risk_of_error(error: float) -> float:
+    """The bound on R = 1 / MSE that a tolerable average error of the snooper stands for: ``1 / error²``.
+
+    Duncan et al. (2001), Section 4: an average error of $5K is R_max = 1 / 5000² = 4.0E-08.
+
+    Parameters
+    ----------
+    error : float
+        The smallest root mean squared error of the snooper the agency accepts, in data units (> 0).
+
+    Returns
+    -------
+    float
+        R_max, the inverse of :func:`error_of_max_risk`.
+
+    Examples
+    --------
+    >>> max_risk_of_error(5000.0)
+    4e-08
+    """
+    return 1.0 / float(error) ** 2
+
+
+@validate_params({"max_risk": "max_risk"}, example=lambda: {"max_risk": 4.0e-8})
+def error_of_max_risk(max_risk: float) -> float:
+    """The tolerable average error in data units that a bound on R = 1 / MSE stands for: ``1 / sqrt(R_max)``.
+
+    Parameters
+    ----------
+    max_risk : float
+        R_max, in the units of 1 / MSE (> 0).
+
+    Returns
+    -------
+    float
+        The snooper's root mean squared error at the bound, the inverse of :func:`max_risk_of_error`.
+
+    Examples
+    --------
+    >>> error_of_max_risk(4.0e-8)
+    5000.0
+    """
+    return 1.0 / math.sqrt(float(max_risk))

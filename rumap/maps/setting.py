@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, fields, replace
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rumap._validation import StrOptions, check_scalar
+from rumap._validation import StrOptions, assumes_valid, check_scalar
 from rumap.errors import InputError
 from rumap.maps.families import FAMILIES
 
-__all__ = ["AnalyticInputs", "AnalyticSetting"]
+__all__ = ["AnalyticInputs", "AnalyticSetting", "sample_variance"]
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class AnalyticSetting(AnalyticInputs):
         Keyword arguments override any of them (``None`` values are ignored).
         """
         data = _data_column(x)
-        values = {"n": data.size, "sigma2": float(np.var(data, ddof=1)), "mu": float(np.mean(data))}
+        values = {"n": data.size, "sigma2": sample_variance(data), "mu": float(np.mean(data))}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(data=data, **values)
 
@@ -111,6 +111,32 @@ class AnalyticSetting(AnalyticInputs):
             out["data_min"] = float(self.data.min())
             out["data_max"] = float(self.data.max())
         return out
+
+
+@assumes_valid
+def sample_variance(x: np.ndarray) -> float:
+    """The data's variance sigma^2 as the setting takes it from a column: the sample variance S^2 (ddof = 1).
+
+    Every place that reads sigma^2 from data calls it: :meth:`AnalyticSetting.from_data`, the sample
+    state's risk (Eq 3), a specification's ``from_data`` and the dashboard's analytic inputs.
+
+    Parameters
+    ----------
+    x : ndarray, shape (n,)
+        A finite data column of at least 2 values.
+
+    Returns
+    -------
+    float
+        ``sum (x_i - mean)^2 / (n - 1)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sample_variance(np.array([1.0, 2.0, 3.0, 4.0, 5.0]))
+    2.5
+    """
+    return float(np.var(x, ddof=1))
 
 
 def _data_column(x: ArrayLike) -> np.ndarray:

@@ -73,7 +73,7 @@ from rumap.maps.utility import (
     utility_estimate,
     utility_label,
 )
-from rumap.result import RUMap, curve_dict, json_safe
+from rumap.result import RUMap, json_safe
 from rumap.risk.measures import DATASET_RISK_MEASURES
 
 __all__ = ["SimulationConfig", "SimulationResult", "simulate", "RISK_LABEL"]
@@ -83,9 +83,6 @@ RISK_LABEL = "R = 1 / snooper's MSE (Eq 12)"
 BAND_Z = 1.96
 
 
-#: A curve of :meth:`SimulationResult.to_dict`: output key -> key of :meth:`rumap.result.RUMap.to_dict`.
-CURVE_KEYS = {key: key for key in ("method", "target", "knowledge", "parameter", "values", "risk", "risk_se", "utility",
-                                   "utility_se", "efficiency", "risk_label", "utility_label")}
 #: Values per array in a chunk of replicates when ``chunk_size`` is not given.
 _CHUNK_VALUES = 2_000_000
 #: Seconds to wait for a Dask scheduler given by address.
@@ -484,27 +481,17 @@ class SimulationResult:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """The command line's JSON object: ``{"curves": [...], "config": {...}, "n": ...}``.
+        """The result as plain data: ``{"maps": [...], "config": {...}, "n": ..., "common": ..., ...}``.
 
-        Each curve is :meth:`rumap.result.RUMap.to_dict` without its config
-        (:data:`CURVE_KEYS`), with the rational snooper's best knowledge and the
-        target's value and row where the map has them.
+        Each map is :meth:`rumap.result.RUMap.to_dict` (with its config), then
+        the common measures' map (``None`` without one) and, per target with
+        both ``position`` and ``corrected`` maps, the effect of publishing
+        lambda (:meth:`lambda_publication`). The command line's JSON is made
+        from it by :func:`rumap.cli.json_output.simulation_json`.
         """
-        curves = []
-        for m in self.maps:
-            curves.append({
-                **curve_dict(m, CURVE_KEYS),
-                **({"best_knowledge": m.config["best_state"]} if m.knowledge == "rational" else {}),
-                **({"target_value": m.config["target_value"], "target_row": m.config["target_row"]}
-                   if "target_value" in m.config else {}),
-            })
-        out: dict[str, Any] = {"curves": curves, "config": self.config.to_dict(), "n": self.n_records}
-        if self.common is not None:
-            out["common"] = curve_dict(self.common, CURVE_KEYS)
-        publication = self.lambda_publication()
-        if publication:
-            out["lambda_publication"] = publication
-        return json_safe(out)
+        return json_safe({"maps": [m.to_dict() for m in self.maps], "config": self.config.to_dict(),
+                          "n": self.n_records, "common": None if self.common is None else self.common.to_dict(),
+                          "lambda_publication": self.lambda_publication()})
 
 
 def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> SimulationResult:

@@ -36,7 +36,35 @@ from rumap.errors import InputError
 #: Records masked at a time by :func:`add_noise`.
 _CHUNK_ROWS = 1 << 16
 
-__all__ = ["NoiseSpec", "add_noise", "noise_shape", "mask_with", "as_matrix", "standard_noise"]
+__all__ = ["NoiseSpec", "SIZE_PARAMETERS", "size_parameter", "add_noise", "noise_shape", "mask_with", "as_matrix",
+           "standard_noise"]
+
+#: The parameter that gives the noise's size, by whether it is relative: a variance in the data's units
+#: (``lambda2``), or a fraction of each variable's variance (``lambda2_frac``, the noise variance
+#: ``lambda2_frac * S_k^2``).
+SIZE_PARAMETERS = {False: "lambda2", True: "lambda2_frac"}
+
+
+@validate_params({"relative": Boolean()}, example=lambda: {"relative": True})
+def size_parameter(relative: bool) -> str:
+    """The name of the noise's size: ``lambda2``, or ``lambda2_frac`` when it is relative to each variance.
+
+    Parameters
+    ----------
+    relative : bool
+        :attr:`NoiseSpec.relative`.
+
+    Returns
+    -------
+    str
+        A key of the parameter table (and the name of a map's grid, a release step's parameter).
+
+    Examples
+    --------
+    >>> size_parameter(False), size_parameter(True)
+    ('lambda2', 'lambda2_frac')
+    """
+    return SIZE_PARAMETERS[bool(relative)]
 
 
 @validate_params(

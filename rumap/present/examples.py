@@ -20,9 +20,9 @@ import numpy as np
 from rumap._validation import StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column, read_table
-from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
+from rumap.specs import Analysis, AnalyticSpec, DataSource, EmpiricalSpec
 
-__all__ = ["Example", "EXAMPLES", "VIEWS", "INCOME_DATA", "income_source", "example_specs"]
+__all__ = ["Example", "EXAMPLES", "VIEWS", "INCOME_DATA", "income_source", "example_specs", "small_analysis"]
 
 #: Name of the bundled income data set (Table 1) and its column.
 INCOME_DATA = next(iter(BUNDLED_DATA))
@@ -82,6 +82,32 @@ def income_source() -> tuple[DataSource, np.ndarray]:
 def _analytic(name: str, states: tuple[str, ...]) -> list:
     return [(name, AnalyticSpec(n=200, sigma2=1.0, p=0.99, states=states, lambda2_start=0.0, lambda2_stop=3.0,
                          lambda2_num=301, max_risk=5.0, log_y=True))]
+
+
+@assumes_valid
+def small_analysis() -> Analysis:
+    """Figure 2's setting on a grid of five noise variances: a small analysis to try a function on.
+
+    The analytic map of n = 200, sigma^2 = 1 for the record and population
+    states, lambda^2 in 0, 0.75, ..., 3 and a maximum tolerable risk of 5; it
+    runs in milliseconds, so that the Examples of the functions that draw,
+    describe or report an analysis have one to hand.
+
+    Returns
+    -------
+    Analysis
+        Two maps (record, population) with their optima under R_max = 5.
+
+    Examples
+    --------
+    >>> from rumap.present.examples import small_analysis
+    >>> analysis = small_analysis()
+    >>> [m.knowledge for m in analysis.maps]
+    ['record', 'population']
+    >>> analysis.maps[0].values.tolist()
+    [0.0, 0.75, 1.5, 2.25, 3.0]
+    """
+    return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()
 
 
 def _income_noise(targets: list[str], knowledge: list[str], unequal: bool = False) -> dict:

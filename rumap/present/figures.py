@@ -18,6 +18,7 @@ from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.pareto import GridChoice
 from rumap.maps.utility import higher_is_better
+from rumap.present.examples import small_analysis
 from rumap.present.numbers import format_number
 from rumap.present.plotting import (
     PALETTE,
@@ -28,7 +29,7 @@ from rumap.present.plotting import (
     ru_map_figure,
 )
 from rumap.result import RUMap
-from rumap.specs import Analysis, _small_analysis
+from rumap.specs import Analysis
 
 __all__ = ["UTILITY_SCALES", "utility_on_scale", "analysis_figure", "comparison_figure", "presentation_figure", "pareto_figure", "PLOTLY_CONFIG"]
 
@@ -50,7 +51,7 @@ UTILITY_SCALES: dict[str, str] = {
 
 
 @validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "scale": StrOptions(tuple(UTILITY_SCALES))},
-                 example=lambda: {"maps": list(_small_analysis().maps), "scale": "normalised"})
+                 example=lambda: {"maps": list(small_analysis().maps), "scale": "normalised"})
 def utility_on_scale(maps: Sequence[RUMap], scale: str = "as computed") -> list[RUMap]:
     """The maps with their utility on one scale, for curves whose utilities are not comparable as computed.
 
@@ -127,11 +128,11 @@ def _wrap(title: str | None, width: int = 60) -> str | None:
 def _pareto_example() -> dict:
     from rumap.maps.pareto import map_points, pareto_frontier
 
-    maps = list(_small_analysis().maps)
+    maps = list(small_analysis().maps)
     return {"points": map_points(maps).to_frame(), "frontier": pareto_frontier(maps)}
 
 
-@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": small_analysis()})
 def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: int = 14) -> go.Figure:
     """The maps of one analysis, with its maximum tolerable risk and optima.
 
@@ -158,7 +159,7 @@ def analysis_figure(analysis: Analysis, *, title: str | None = None, font_size: 
 
 @validate_params({"maps": InstanceOf((list, tuple), "a list or tuple of RUMap"), "names": InstanceOf((list, tuple), "a list or tuple of names"), "log_x": Boolean(),
                   "log_y": Boolean(), "max_risk": [None, "max_risk"]},
-                 example=lambda: {"maps": list(_small_analysis().maps), "names": ["a", "b"]})
+                 example=lambda: {"maps": list(small_analysis().maps), "names": ["a", "b"]})
 def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: bool = False, log_y: bool = True,
                       max_risk: float | None = None, choice: GridChoice | None = None) -> go.Figure:
     """Maps from several analyses on one set of axes, each named ``analysis: curve``.
@@ -197,7 +198,7 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)], "title": InstanceOf(str),
                   "log_x": Boolean(), "log_y": Boolean()},
-                 example=lambda: {"m": _small_analysis().maps[0], "choice": None, "title": "record"})
+                 example=lambda: {"m": small_analysis().maps[0], "choice": None, "title": "record"})
 def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_x: bool = False,
                         log_y: bool = True, font_size: int = 24) -> go.Figure:
     """One map in large type with the chosen parameter annotated, for committees.

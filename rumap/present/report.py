@@ -25,12 +25,13 @@ from rumap._validation import Boolean, InstanceOf, StrOptions, validate_params
 from rumap._validation.fields import Fields, parse_json
 from rumap.errors import InputError
 from rumap.present.commands import cli_command, python_call
+from rumap.present.examples import small_analysis
 from rumap.present.figures import PLOTLY_CONFIG, analysis_figure
 from rumap.present.images import figure_images
 from rumap.present.numbers import format_numbers
 from rumap.present.statements import summary_lines
 from rumap.result import json_safe
-from rumap.specs import Analysis, _small_analysis, spec_from_dict
+from rumap.specs import Analysis, spec_from_dict
 
 __all__ = ["config_dict", "config_json", "load_config", "curves_csv", "curves_json", "report_html",
            "figure_image", "csv_text", "CONFIG_FORMAT"]
@@ -43,7 +44,7 @@ _EMBED_ID = "rumap-config"
 
 @validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)],
                   "aggregates": Boolean()},
-                 example=lambda: {"analyses": [_small_analysis()]})
+                 example=lambda: {"analyses": [small_analysis()]})
 def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None,
                 aggregates: bool = False) -> dict[str, Any]:
     """The configuration of the analyses, to reproduce them exactly.
@@ -80,7 +81,7 @@ def config_dict(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
 
 @validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "data_values": [None, InstanceOf(Mapping)],
                   "aggregates": Boolean()},
-                 example=lambda: {"analyses": [_small_analysis()]})
+                 example=lambda: {"analyses": [small_analysis()]})
 def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | None = None,
                 aggregates: bool = False) -> str:
     """:func:`config_dict` as JSON text.
@@ -101,7 +102,7 @@ def config_json(analyses: Sequence[Analysis], data_values: Mapping[str, Any] | N
 
 
 @validate_params({"text": InstanceOf((str, bytes), "text or bytes"), "data_values": [None, InstanceOf(Mapping)]},
-                 example=lambda: {"text": config_json([_small_analysis()])})
+                 example=lambda: {"text": config_json([small_analysis()])})
 def load_config(text: str | bytes, data_values: Mapping[str, Any] | None = None) -> list[tuple[str, Any]]:
     """Read a configuration (JSON, or an HTML report that embeds one).
 
@@ -163,7 +164,7 @@ def curves_frame(analyses: Sequence[Analysis]) -> pd.DataFrame:
     return frame[["analysis", *[c for c in frame.columns if c != "analysis"]]]
 
 
-@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [_small_analysis()]})
+@validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis")}, example=lambda: {"analyses": [small_analysis()]})
 def curves_csv(analyses: Sequence[Analysis]) -> str:
     """The curves as CSV text.
 
@@ -222,7 +223,7 @@ def csv_text(frame: pd.DataFrame) -> str:
 
 
 @validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "aggregates": Boolean(),
-                  "values": Boolean()}, example=lambda: {"analyses": [_small_analysis()]})
+                  "values": Boolean()}, example=lambda: {"analyses": [small_analysis()]})
 def curves_json(analyses: Sequence[Analysis], aggregates: bool = False, values: bool = False) -> str:
     """The curves, optima and specifications as JSON text (non-finite numbers as null).
 
@@ -289,7 +290,7 @@ def _optima_frame(a: Analysis) -> pd.DataFrame | None:
 
 @validate_params({"analyses": InstanceOf((list, tuple), "a list or tuple of Analysis"), "title": InstanceOf(str), "data_values": [None, InstanceOf(Mapping)],
                   "aggregates": Boolean()},
-                 example=lambda: {"analyses": [_small_analysis()]})
+                 example=lambda: {"analyses": [small_analysis()]})
 def report_html(analyses: Sequence[Analysis], *, title: str = "R-U confidentiality maps",
                 data_values: Mapping[str, Any] | None = None, data_summary: pd.DataFrame | None = None,
                 generated: _dt.datetime | None = None, aggregates: bool = False) -> str:

@@ -19,10 +19,11 @@ from rumap.maps.methods import UNMASKED
 from rumap.maps.optimum import Optimum
 from rumap.maps.pareto import GridChoice
 from rumap.maps.recommend import Recommendation
+from rumap.present.examples import small_analysis
 from rumap.present.numbers import EXACT_DISCLOSURE, format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap
-from rumap.specs import Analysis, _small_analysis
+from rumap.specs import Analysis
 
 __all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum", "recommendation",
            "recommendation_sentence", "uncertainty_phrase", "exact_disclosure_phrase", "map_lines", "crossing_lines"]
@@ -48,7 +49,7 @@ def _target_phrase(target: str) -> str:
     return target or "a record"
 
 
-@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": _small_analysis().maps[0]})
+@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": small_analysis().maps[0]})
 def knowledge_phrase(m: RUMap) -> str:
     """Who the snooper is, e.g. ``"who can link the target to its masked record"``.
 
@@ -83,7 +84,7 @@ def _as_choice(analysis: Analysis, chosen: Recommendation) -> GridChoice:
 
 @validate_params({"analysis": InstanceOf(Analysis), "index": Interval("int", 0, None, "left", "a map's position"),
                   "max_risk": [None, "max_risk"]},
-                 example=lambda: {"analysis": _small_analysis(), "index": 0})
+                 example=lambda: {"analysis": small_analysis(), "index": 0})
 def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
     """The parameter of map ``index`` that keeps the most utility with risk at most ``max_risk``.
 
@@ -119,7 +120,7 @@ def _efficiency_at(m: RUMap, choice: GridChoice) -> float | None:
     return float(m.efficiency[pos])
 
 
-@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": _small_analysis().maps[0]})
+@validate_params({"m": InstanceOf(RUMap)}, example=lambda: {"m": small_analysis().maps[0]})
 def exact_disclosure_phrase(m: RUMap) -> str:
     """Where masking leaves the target exactly recoverable (infinite risk), in words ("" if nowhere).
 
@@ -154,7 +155,7 @@ def exact_disclosure_phrase(m: RUMap) -> str:
 
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)]},
-                 example=lambda: {"m": _small_analysis().maps[0], "choice": None})
+                 example=lambda: {"m": small_analysis().maps[0], "choice": None})
 def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
     """Risk and utility at the chosen parameter, in one sentence.
 
@@ -195,7 +196,7 @@ def one_sentence(m: RUMap, choice: GridChoice | None) -> str:
 
 
 @validate_params({"analysis": InstanceOf(Analysis), "max_risk": [None, "max_risk"]},
-                 example=lambda: {"analysis": _small_analysis()})
+                 example=lambda: {"analysis": small_analysis()})
 def recommendation(analysis: Analysis, max_risk: float | None = None) -> GridChoice | None:
     """The parameter that keeps every curve of the analysis at or below the maximum tolerable risk.
 
@@ -270,7 +271,7 @@ def uncertainty_phrase(chosen: Recommendation) -> str:
 
 
 @validate_params({"analysis": InstanceOf(Analysis), "max_risk": [None, "max_risk"]},
-                 example=lambda: {"analysis": _small_analysis()})
+                 example=lambda: {"analysis": small_analysis()})
 def recommendation_sentence(analysis: Analysis, max_risk: float | None = None) -> str | None:
     """The recommendation in one sentence, the first thing a reader is told; ``None`` without a risk bound.
 
@@ -311,7 +312,7 @@ def recommendation_sentence(analysis: Analysis, max_risk: float | None = None) -
             f"{format_number(chosen.utility)}{eff_text}.{uncertainty_phrase(chosen)}")
 
 
-@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": small_analysis()})
 def map_lines(analysis: Analysis) -> list[str]:
     """One sentence per map of the analysis (:func:`one_sentence` at each map's own choice).
 
@@ -326,7 +327,7 @@ def map_lines(analysis: Analysis) -> list[str]:
     return [one_sentence(m, map_choice(analysis, i)) for i, m in enumerate(analysis.maps)]
 
 
-@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": small_analysis()})
 def crossing_lines(analysis: Analysis) -> list[str]:
     """Where the analysis's curves cross: there a rational snooper switches estimator.
 
@@ -343,7 +344,7 @@ def crossing_lines(analysis: Analysis) -> list[str]:
             for c in analysis.crossings]
 
 
-@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": _small_analysis()})
+@validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": small_analysis()})
 def summary_lines(analysis: Analysis) -> list[str]:
     """A plain-language summary of an analysis: the recommendation, one sentence per map, where curves cross.
 
@@ -359,7 +360,7 @@ def summary_lines(analysis: Analysis) -> list[str]:
     return [*([first] if first else []), *map_lines(analysis), *crossing_lines(analysis)]
 
 
-@validate_params({"optimum": InstanceOf(Optimum)}, example=lambda: {"optimum": _small_analysis().optima[0]})
+@validate_params({"optimum": InstanceOf(Optimum)}, example=lambda: {"optimum": small_analysis().optima[0]})
 def describe_optimum(optimum: Optimum) -> str:
     """A plain-language sentence about an optimum, for reports and committees.
 

@@ -24,7 +24,7 @@ from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
 from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
-from rumap.masking.noise import NoiseSpec, add_noise
+from rumap.masking.noise import SIZE_PARAMETERS, NoiseSpec, add_noise, size_parameter
 from rumap.masking.swapping import rank_swap
 from rumap.release.methods import REQUIRED, StepMethod, _choice, _flag, _member, _number, _optional_float
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
@@ -57,7 +57,7 @@ _NOISE_OPTIONS = ("correlated", "truncate_below", "truncate_above", "unequal_abo
 
 
 def _check_noise(parameters: dict, names: tuple[str, ...]) -> dict:
-    given = [p for p in ("lambda2", "lambda2_frac") if parameters.get(p) is not None]
+    given = [p for p in SIZE_PARAMETERS.values() if parameters.get(p) is not None]
     if len(given) != 1:
         raise InputError("noise needs one of the parameters lambda2 (a variance) or lambda2_frac (a fraction of "
                          "each column's variance)")
@@ -75,14 +75,14 @@ def _check_noise(parameters: dict, names: tuple[str, ...]) -> dict:
 
 def _noise_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> NoiseSpec:
     options = {k: parameters[k] for k in _NOISE_OPTIONS if k != "unequal_column"}
-    return NoiseSpec(relative="lambda2_frac" in parameters, unequal_column=list(names).index(parameters["unequal_column"]),
-                     **options)
+    return NoiseSpec(relative=SIZE_PARAMETERS[True] in parameters,
+                     unequal_column=list(names).index(parameters["unequal_column"]), **options)
 
 
 def _apply_noise(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
     x = _step_values(frame, step, source)
-    size = step.parameters.get("lambda2", step.parameters.get("lambda2_frac"))
-    masked = add_noise(x, size, _noise_spec(step.parameters, step.columns), seed=step.seed)
+    spec = _noise_spec(step.parameters, step.columns)
+    masked = add_noise(x, step.parameters[size_parameter(spec.relative)], spec, seed=step.seed)
     return _replace_columns(frame, step.columns, masked), {}
 
 

@@ -105,7 +105,7 @@ class IndividualRisk:
         return frame
 
     def to_dict(self) -> dict[str, Any]:
-        """The command line's JSON (``risk individual --json``): per-record lists in file order and the totals."""
+        """The result as plain data: per-record lists in file order and the totals (``risk individual --json``)."""
         out: dict[str, Any] = {
             "n": self.n, "keys": list(self.keys), "risk": self.risk.tolist(), "fk": self.fk.tolist(),
             "Fk": self.Fk.tolist(), "expected_reidentifications": self.expected_reidentifications,

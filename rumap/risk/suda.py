@@ -110,7 +110,7 @@ class SudaResult:
                              "dis_score": self.dis_score})
 
     def to_dict(self) -> dict[str, Any]:
-        """The command line's JSON (``risk suda --json``): per-record lists in file order and the totals."""
+        """The result as plain data: per-record lists in file order and the totals (``risk suda --json`` prints it)."""
         return {"n": self.n, "keys": list(self.keys), "max_size": self.max_size, "dis_fraction": self.dis_fraction,
                 "score": self.score.tolist(), "dis_score": self.dis_score.tolist(),
                 "msus": self.msu_counts.sum(axis=1).tolist(),

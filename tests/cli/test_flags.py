@@ -58,20 +58,20 @@ def test_every_scoped_flag_is_refused_for_every_method_it_does_not_apply_to():
     import argparse
 
     from rumap.cli.flags import check_applies
-    from rumap.cli.simulate import FLAG_SCOPE
+    from rumap.cli.simulate import flag_scope
     from rumap.maps.categorical import CATEGORICAL_METHODS
 
     methods = [*METHODS, *CATEGORICAL_METHODS]
     checked = 0
-    for attr, (flag, scope) in FLAG_SCOPE.items():
+    for attr, (flag, scope) in flag_scope().items():
         assert scope and set(scope) <= set(methods), attr
         for method in methods:
             args = argparse.Namespace(**{attr: "1"})
             if method in scope:
-                check_applies(args, FLAG_SCOPE, method)
+                check_applies(args, flag_scope(), method)
             else:
                 with pytest.raises(InputError, match=f"^{flag} applies to --method .*, not {method}$"):
-                    check_applies(args, FLAG_SCOPE, method)
+                    check_applies(args, flag_scope(), method)
                 checked += 1
     assert checked >= 60
 

@@ -129,3 +129,34 @@ def test_the_analytic_parsers_names_are_the_registries():
 
     assert analytic.STATE_NAMES == tuple(STATES)
     assert analytic.FAMILY_NAMES == tuple(FAMILIES)
+
+
+def test_simulate_and_release_help_import_no_heavy_module():
+    for argv in (["simulate", "--help"], ["release", "--help"]):
+        assert _heavy_modules_after(argv) == [], argv
+
+
+def test_the_simulate_parsers_names_are_the_registries():
+    from rumap.cli import simulate
+    from rumap.maps.attacks import KNOWLEDGE
+    from rumap.maps.categorical import CATEGORICAL_METHODS
+    from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
+    from rumap.maps.recommend import DECISIONS
+    from rumap.risk.measures import DATASET_RISK_MEASURES
+
+    assert simulate.CATEGORICAL_METHOD_NAMES == tuple(CATEGORICAL_METHODS)
+    assert simulate.KNOWLEDGE_NAMES == tuple(KNOWLEDGE)
+    assert simulate.DATASET_RISK_NAMES == tuple(DATASET_RISK_MEASURES)
+    assert simulate.CATEGORICAL_UTILITY_NAMES == tuple(CATEGORICAL_UTILITIES)
+    assert simulate.CATEGORICAL_RISK_NAMES == tuple(CATEGORICAL_RISKS)
+    assert simulate.DECISION_NAMES == tuple(DECISIONS)
+
+
+def test_the_release_parsers_names_are_the_registries():
+    from rumap.cli import release
+    from rumap.cli.flags import TARGET_FORMS
+    from rumap.maps import attacks
+    from rumap.release.apply import STEP_METHODS
+
+    assert release.STEP_METHOD_NAMES == tuple(m for m, record in STEP_METHODS.items() if record.stage == "microdata")
+    assert TARGET_FORMS == attacks.TARGET_FORMS

@@ -132,8 +132,11 @@ def test_common_measures_use_the_first_replicates_whatever_the_chunks(data):
 def test_the_common_curve_is_in_the_json_and_the_analysis(data):
     config = SimulationConfig(values=(0.1, 0.5), targets=("max",), knowledge=("index",), replicates=3, seed=1)
     result = simulate(data, config)
-    assert result.to_dict()["common"]["risk_label"] == COMMON_RISK_LABEL
-    assert len(result.to_dict()["curves"]) == 1  # the run's own curves stay as they were
+    from rumap.cli.json_output import simulation_json
+
+    assert result.to_dict()["common"]["risk_label"] == simulation_json(result)["common"]["risk_label"] \
+        == COMMON_RISK_LABEL
+    assert len(simulation_json(result)["curves"]) == 1  # the run's own curves stay as they were
     spec = EmpiricalSpec(simulation=config, data=DataSource.of("upload", "x.csv", ["a", "b", "c"], data))
     analysis = spec.run(data)
     assert analysis.common is not None and analysis.renamed("other").common is analysis.common

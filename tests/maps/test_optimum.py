@@ -38,7 +38,9 @@ def test_paper_population_needs_no_noise():
 
 def test_unreachable_within_upper_bound():
     opt = max_tolerable_risk("record", PAPER, 5.0, upper=0.1)
-    assert not opt.reachable and opt.to_dict() is None
+    assert not opt.reachable
+    assert opt.to_dict() == {"state": "record", "max_risk": 5.0, "reachable": False, "lambda2": None, "risk": None,
+                             "utility": None, "efficiency": None}
 
 
 @pytest.mark.parametrize("state", ["mean-target", "population", "record"])
@@ -149,3 +151,21 @@ def test_a_far_upper_end_finds_the_same_optimum(state):
     near = max_tolerable_risk(state, setting, 5.0)
     for upper in (1e100, 1e300):
         assert max_tolerable_risk(state, setting, 5.0, upper=upper).lambda2 == pytest.approx(near.lambda2, rel=1e-9)
+
+
+def test_the_command_line_and_the_export_keep_their_forms_of_an_optimum():
+    from dataclasses import replace
+
+    from rumap.cli.json_output import optimum_json
+    from rumap.specs import AnalyticSpec
+
+    reached = max_tolerable_risk("record", PAPER, 5.0)
+    unreached = max_tolerable_risk("record", PAPER, 5.0, upper=0.1)
+    # the forms the command line and the export had when Optimum.to_dict was the command line's
+    assert optimum_json(reached) == {"lambda2": reached.lambda2, "risk": reached.risk, "utility": reached.utility,
+                                     "efficiency": reached.efficiency}
+    assert optimum_json(unreached) is None
+    analysis = AnalyticSpec(n=200, sigma2=1.0, states=("record",), lambda2_num=5, max_risk=5.0).run()
+    exported = replace(analysis, optima=(reached, unreached)).to_dict()["optima"]
+    assert exported == [{"state": "record", "max_risk": 5.0, **optimum_json(reached)},
+                        {"state": "record", "max_risk": 5.0, "reachable": False}]

@@ -215,3 +215,23 @@ def test_the_interval_covers_what_independent_simulations_find():
     assert low < high and inside >= 0.8, (low, high, sorted(found))
     p_exceed = np.mean([v is None or v > first.value for v in found])  # other runs needing more noise
     assert abs(first.p_exceed - p_exceed) < 0.3, (first.p_exceed, p_exceed)
+
+
+def test_a_bound_and_its_tolerable_error_convert_as_the_paper_says():
+    from rumap.errors import InputError
+    from rumap.maps.recommend import error_of_max_risk, max_risk_of_error
+
+    # Duncan et al. (2001), Section 4: an average error of $5K is R_max = 4.0E-08
+    assert max_risk_of_error(5000.0) == pytest.approx(4.0e-8, rel=1e-15)
+    assert error_of_max_risk(4.0e-8) == pytest.approx(5000.0, rel=1e-15)
+    for value in (1e-12, 0.2, 1.0, 5.0, 13300.0, 1e9):
+        # the formulas the dashboard's pages computed each on their own
+        assert max_risk_of_error(value) == 1.0 / float(value) ** 2
+        assert error_of_max_risk(value) == 1.0 / math.sqrt(value)
+        assert error_of_max_risk(value) == pytest.approx(1 / value ** 0.5, rel=1e-15)
+        assert max_risk_of_error(error_of_max_risk(value)) == pytest.approx(value, rel=1e-14)
+    for bad in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(InputError):
+            max_risk_of_error(bad)
+        with pytest.raises(InputError):
+            error_of_max_risk(bad)

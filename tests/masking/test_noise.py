@@ -166,3 +166,13 @@ def test_chunks_give_the_draws_of_the_whole_file(spec):
     if spec.truncated:
         expected = np.maximum(expected, spec.truncate_below)
     np.testing.assert_allclose(add_noise(x, 0.49, spec, seed=4), expected, rtol=1e-13, atol=1e-13)
+def test_the_size_parameter_is_the_one_every_layer_named():
+    from rumap.maps.methods import METHODS
+    from rumap.masking.noise import SIZE_PARAMETERS, size_parameter
+
+    for relative in (False, True):
+        previous = "lambda2_frac" if relative else "lambda2"  # as the engine, the release steps and reports chose
+        assert size_parameter(relative) == SIZE_PARAMETERS[relative] == previous
+        assert METHODS["noise"].parameter({"relative": relative}) == previous
+    assert METHODS["noise"].parameter({}) == "lambda2"
+    assert set(SIZE_PARAMETERS.values()) == set(METHODS["noise"].parameters)

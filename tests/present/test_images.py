@@ -41,9 +41,9 @@ def _ink_margins(png: bytes) -> tuple[int, int, int, int]:
 
 
 def test_exported_images_keep_the_axis_titles_inside_the_picture():
+    from rumap.present.examples import small_analysis
     from rumap.present.figures import analysis_figure, presentation_figure
     from rumap.result import RUMap
-    from rumap.specs import _small_analysis
 
     long = RUMap(parameter="k", values=[1, 2, 3], risk=[1e-3, 0.2, 0.5], utility=[0.1, 0.5, 0.9],
                  utility_label="U = 1 / E(Ybar - xbar)^2, the information the released mean keeps about the "
@@ -51,6 +51,6 @@ def test_exported_images_keep_the_axis_titles_inside_the_picture():
                  risk_label="R = 1 / E(the snooper's squared error on the target record), largest of the states")
     figs = [presentation_figure(long, None, title="A committee's slide"),
             presentation_figure(long, None, title="A committee's slide", log_x=True),
-            analysis_figure(_small_analysis(), title="report")]
+            analysis_figure(small_analysis(), title="report")]
     margins = [_ink_margins(png) for png in figure_images(figs, "png")]
     assert all(min(m) >= 4 for m in margins), margins  # nothing drawn against an edge: nothing cut

@@ -92,7 +92,7 @@ class MicroaggregationResult:
         return frame
 
     def to_dict(self) -> dict[str, Any]:
-        """The summary printed by ``python -m rumap microaggregate --json``."""
+        """The summary as plain data (``python -m rumap microaggregate --json`` prints it)."""
         return {
             "algorithm": self.algorithm,
             "k": self.k,

@@ -1,0 +1,52 @@
+"""What the session's widgets hold, kept across pages: Streamlit forgets the widgets of a page not shown.
+
+The values live in ``st.session_state`` (this browser session's memory only).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+__all__ = ["STORE", "init_widget", "remember", "set_widgets"]
+
+#: Session-state key of the widgets' remembered values.
+STORE = "rumap_widgets"
+
+
+def init_widget(key: str, default) -> None:
+    """Give a widget its remembered value (or ``default``) before it is drawn.
+
+    Streamlit forgets the state of widgets on pages that are not shown; the
+    values are kept in a separate store so they survive a change of page.
+
+    Parameters
+    ----------
+    key : str
+    default
+        The value before the user sets one.
+    """
+    store = st.session_state.setdefault(STORE, {})
+    if key not in st.session_state:
+        st.session_state[key] = store.get(key, default)
+
+
+def remember(*keys: str) -> None:
+    """Save the widgets' current values so they survive a change of page."""
+    store = st.session_state.setdefault(STORE, {})
+    for key in keys:
+        if key in st.session_state:
+            store[key] = st.session_state[key]
+
+
+def set_widgets(values: dict) -> None:
+    """Set widgets' values (e.g. from an example) for the next time their page is drawn.
+
+    Parameters
+    ----------
+    values : dict
+        Widget key -> value.
+    """
+    store = st.session_state.setdefault(STORE, {})
+    for key, value in values.items():
+        store[key] = value
+        st.session_state.pop(key, None)
