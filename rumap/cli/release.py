@@ -40,7 +40,7 @@ HELP = "apply a release plan (or one masking step) to a data file: the protected
 #: Report formats, by extension.
 REPORT_FORMATS = (".html", ".json")
 #: Simulated releases behind each map prediction unless --replicates says otherwise.
-DEFAULT_REPLICATES = 50
+DEFAULT_REPLICATES = 50  # rumap.release.spec.DEFAULT_REPLICATES (tests/cli/test_startup.py checks)
 
 #: Flags of the categorical steps' parameters: parameter -> (flag, argparse type, help).
 _KEY_FLAGS = {

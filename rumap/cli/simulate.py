@@ -50,7 +50,7 @@ def _grids() -> dict[str, tuple]:
     return {name: method.grids for name, method in METHODS.items()}
 
 
-def _flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
+def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every flag that applies to some methods only: attribute -> (flag, methods), from the registries' records."""
     from rumap.maps.categorical import CATEGORICAL_METHODS
 
@@ -76,9 +76,9 @@ def _flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
 
 
 def __getattr__(name: str) -> dict:
-    """``FLAG_SCOPE``: :func:`_flag_scope` of the methods registered when it is asked for."""
+    """``FLAG_SCOPE``: :func:`flag_scope` of the methods registered when it is asked for."""
     if name == "FLAG_SCOPE":
-        return _flag_scope()
+        return flag_scope()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -255,7 +255,7 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
     """
     from rumap.maps.simulation import SimulationConfig
 
-    check_applies(args, _flag_scope(), args.method)
+    check_applies(args, flag_scope(), args.method)
     values, implied = _grid(args)
     options = {**implied, **_method_options(args, columns)}
     utility_options: dict = {}
@@ -321,7 +321,7 @@ def run(args: argparse.Namespace) -> int:
     from rumap.io.parquet import is_parquet, read_parquet_numeric
     from rumap.maps.simulation import simulate
 
-    check_applies(args, _flag_scope(), args.method)
+    check_applies(args, flag_scope(), args.method)
     if args.method in CATEGORICAL_METHOD_NAMES:
         return _run_categorical(args)
     if not args.target:

@@ -123,7 +123,7 @@ def python_script(imports: Mapping[str, Sequence[str]], lines: Sequence[str]) ->
 # --- a release ------------------------------------------------------------------------------------------------
 
 def _release_command(spec: ReleaseSpec) -> str:
-    from rumap.cli.release import DEFAULT_REPLICATES
+    from rumap.release.spec import DEFAULT_REPLICATES
 
     parts: list[object] = ["release", "--data", spec.data, "--plan", spec.plan_file, "--out", spec.out]
     if spec.report is not None:

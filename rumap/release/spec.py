@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 __all__ = ["ReleaseSpec"]
 
 
+#: Simulated releases behind each step's map prediction, unless the spec says otherwise.
+DEFAULT_REPLICATES = 50
+
 @dataclass(frozen=True)
 class ReleaseSpec:
     """A release plan applied to a data file.
@@ -60,7 +63,7 @@ class ReleaseSpec:
     out: str
     plan_file: str = "release_plan.json"
     report: str | None = "release_report.html"
-    replicates: int | None = 50
+    replicates: int | None = DEFAULT_REPLICATES
 
     def __post_init__(self) -> None:
         from rumap.io.data import WRITERS

@@ -160,3 +160,10 @@ def test_the_release_parsers_names_are_the_registries():
 
     assert release.STEP_METHOD_NAMES == tuple(m for m, record in STEP_METHODS.items() if record.stage == "microdata")
     assert TARGET_FORMS == attacks.TARGET_FORMS
+
+
+def test_release_default_replicates_agree_with_the_spec():
+    from rumap.cli.release import DEFAULT_REPLICATES
+    from rumap.release.spec import DEFAULT_REPLICATES as SPEC_DEFAULT
+
+    assert DEFAULT_REPLICATES == SPEC_DEFAULT

@@ -92,7 +92,7 @@ def test_k_above_the_records_is_refused_when_a_spec_knows_its_data():
     simulation = {"method": "microaggregation", "values": [2, 6], "targets": ["max"], "knowledge": ["index"]}
     with pytest.raises(InputError, match=r"k must be at most the number of records \(5\), got 6"):
         EmpiricalSpec(simulation=simulation, data=data)
-    with pytest.raises(InputError, match=r"algorithm must be one of mdav, mwa, fixed, individual, optimal, got 'nosuch'"):
+    with pytest.raises(InputError, match=r"algorithm must be one of mdav, mwa, fixed, individual, optimal, mdav_partitioned, optimal_pc1, got 'nosuch'"):
         SimulationConfig(method="microaggregation", values=(2,), method_options={"algorithm": "nosuch"})
 
 

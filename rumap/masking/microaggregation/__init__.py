@@ -37,17 +37,16 @@ measure based on the mean cannot tell its parameter values apart.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from rumap._validation import Boolean, InstanceOf, StrOptions, check_magnitude, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.io.data import numeric_column_names, numeric_columns
 from rumap.masking.microaggregation.mdav import _mdav
 from rumap.masking.microaggregation.mwa import _mwa
 from rumap.masking.microaggregation.optimal import _optimal
@@ -237,7 +236,10 @@ def _microaggregate(values: np.ndarray, k: int, algorithm: str, standardize: boo
 
 def _as_matrix(data: Any, columns: Sequence[str] | None) -> tuple[np.ndarray, list[str]]:
     """Validated float matrix (n, p) and the variables' names."""
-    if isinstance(data, pd.DataFrame):
+    pandas = sys.modules.get("pandas")  # a DataFrame means pandas is loaded; the package itself does not load it
+    if pandas is not None and isinstance(data, pandas.DataFrame):
+        from rumap.io.data import numeric_column_names, numeric_columns
+
         chosen = list(columns) if columns is not None else numeric_column_names(data)
         # row-major, as the maps' engine holds data: the same numbers give the same groups whatever the layout
         return np.ascontiguousarray(numeric_columns(data, chosen, source="data")), [str(c) for c in chosen]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from rumap._validation import DataMatrix, Interval, NumberArray, validate_params
 from rumap.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["MicroaggregationResult", "standardize_columns", "sum_of_squares"]
 
@@ -83,6 +85,8 @@ class MicroaggregationResult:
         Columns are the variables, then ``group`` (or ``group[<variable>]`` for
         each variable under individual ranking).
         """
+        import pandas as pd
+
         frame = pd.DataFrame(self.masked, columns=list(self.columns))
         if self.groups.ndim == 1:
             frame["group"] = self.groups
