@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dashboard import state
 from dashboard.files import PageFile, example_or_upload
 from dashboard.provenance import show_page_file
-from dashboard.table_protection import STATUS_COLOURS, cached, cell_number
+from dashboard.table_protection import STATUS_COLOURS, cell_number
 from dashboard.widgets import multiselect, remembered, reproduce_code, selectbox
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
@@ -213,11 +214,11 @@ def hierarchical_section() -> None:
         return
     key = {"dims": list(s.dims), "hierarchies": {d: h.to_dict() for d, h in hierarchies.items()},
            "value": s.value_column}
-    table = cached(file.frame, "nd_table", key, lambda: build_table(file.frame, list(s.dims), hierarchies,
+    table = state.frame_cached(file.frame, "tables", "nd_table", key, lambda: build_table(file.frame, list(s.dims), hierarchies,
                                                                       s.value_column))
     mask = table.primary_mask("threshold", threshold=s.threshold)
     settings = {**key, "threshold": s.threshold, "protection": s.protection, "cost": s.cost, "method": s.method}
-    result = cached(file.frame, "nd_suppression", settings,
+    result = state.frame_cached(file.frame, "tables", "nd_suppression", settings,
                     lambda: suppress_table(table, mask, protection=s.protection, cost=s.cost, method=s.method))
     counts = result.counts()
     a, b, c, d = st.columns(4)

@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 OPTIONAL = ("streamlit", "kaleido", "dask", "distributed", "pyreadstat", "pyarrow", "openpyxl")
 EXTRAS = {"app": {"streamlit", "kaleido"}, "dask": {"dask", "distributed"},
-          "formats": {"pyreadstat", "pyarrow", "openpyxl"}}
+          "formats": {"pyreadstat", "pyarrow", "openpyxl"}, "scale": {"polars", "pyarrow"}}
 #: The environment of the installed interpreter: without PYTHONPATH, which could put the source tree first.
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
 
@@ -47,7 +47,8 @@ def test_core_dependencies_and_extras_are_declared():
         assert {_name(r) for r in extras[extra]} == names
     pinned = {_name(line) for line in (ROOT / "requirements.txt").read_text().splitlines()
               if line.strip() and not line.startswith("#")}
-    assert pinned == CORE.union(*EXTRAS.values()) | {"llvmlite"}  # llvmlite: numba's compiler, pinned to match
+    # llvmlite: numba's compiler; polars-runtime-32: polars' compiled engine; each pinned to match
+    assert pinned == CORE.union(*EXTRAS.values()) | {"llvmlite", "polars-runtime-32"}
 
 
 @pytest.fixture(scope="module")

@@ -244,7 +244,7 @@ def _first_appearance(source: Source, name: str) -> tuple[pl.Series, np.ndarray]
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
-                  "theta": Interval("float", 0.0, 1.0, "both", "the retention probability"), "seed": SEED,
+                  "theta": "theta", "seed": SEED,
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": Interval("int", 1, None, "left", "records per chunk")},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex"], "theta": 0.5, "seed": 1,

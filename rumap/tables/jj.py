@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from rumap._validation import InstanceOf, Interval, StrOptions, assumes_valid, validate_params
+from rumap._validation import InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.ndtable import NDTable, example_table
@@ -265,7 +265,7 @@ def _table_example() -> dict[str, Any]:
 
 @validate_params({"table": InstanceOf(NDTable, "an NDTable"),
                   "primary_mask": InstanceOf((np.ndarray, list, tuple), "one boolean per cell"),
-                  "protection": Interval("float", 0.0, 100.0, "right", "protection level in percent"),
+                  "protection": "protection",
                   "cost": StrOptions(COSTS)},
                  example=_table_example)
 def instance_from_table(table: NDTable, primary_mask: Any, protection: float = 10.0,
@@ -313,7 +313,7 @@ def _example_instance() -> dict[str, Any]:
 
 
 @validate_params({"instance": InstanceOf(JJInstance), "method": StrOptions(METHODS),
-                  "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds")},
+                  "time_limit": "time_limit"},
                  example=_example_instance)
 def solve_jj(instance: JJInstance, method: str = "optimal", time_limit: float = 30.0) -> JJSolution:
     """Protect a JJ instance's primaries at least cost, and audit the pattern.

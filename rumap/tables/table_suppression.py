@@ -45,7 +45,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import linprog
 
-from rumap._validation import Boolean, InstanceOf, Interval, ListOf, StrOptions, assumes_valid, validate_params
+from rumap._validation import Boolean, InstanceOf, ListOf, StrOptions, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -551,9 +551,9 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
     return results, pattern, status
 
 
-_COMMON = {"protection": Interval("float", 0.0, 100.0, "right", "protection level in percent"),
+_COMMON = {"protection": "protection",
            "cost": StrOptions(COSTS), "method": [None, StrOptions(METHODS)],
-           "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
+           "time_limit": "time_limit",
            "singletons": Boolean(), "budget": InstanceOf(WorkBudget)}
 
 

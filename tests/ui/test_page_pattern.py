@@ -52,7 +52,7 @@ def test_identity_reproduce_panel_gives_the_page_numbers(monkeypatch):
     at.number_input(key="identity_a").set_value(1000.0).run()
     command = _code_with(at, "python -m rumap risk identity")
     assert command == ("python -m rumap risk identity --data data/persons.csv --keys age,sex,marital,region "
-                       "--N 100000 --a 1000 --max-risk 0.01 --estimator ml")
+                       "--N 100000 --a 1000 --max-risk 0.01 --estimator ml --json")
     names = _run_python(_code_with(at, "identity_risk_from_data("), monkeypatch)
     assert f"{names['result'].risk:.4g}" == _metric(at, "identification risk R")
     assert f"{names['result'].sample_uniques:,}" == _metric(at, "sample uniques")
