@@ -97,19 +97,14 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
     m, p = codes.shape
     if m == 0:
         return np.zeros(0), np.zeros(0)
-    import pandas as pd
-
-    bits = np.zeros(m, dtype=np.int64)
-    for j in range(p):
-        bits |= (codes[:, j] > 0).astype(np.int64) << j
-    pattern, patterns = pd.factorize(bits)  # few patterns: a hash, then a radix sort of small integers
-    pattern = pattern.astype(np.int16 if patterns.size < 2**15 else np.int64)
-    order = np.argsort(pattern, kind="stable")  # each pattern's rows made one slice
-    bounds = np.searchsorted(pattern[order], np.arange(patterns.size + 1))
-    del bits, pattern
-    grouped = np.empty(codes.shape, dtype=codes.dtype, order="F")
-    for j in range(p):
-        grouped[:, j] = codes[order, j]
+    order, patterns, bounds = _by_pattern(codes)
+    ordered = bool(np.all(order[1:] > order[:-1]))  # rows already grouped by pattern: no copy
+    if ordered:
+        grouped = codes
+    else:
+        grouped = np.empty(codes.shape, dtype=codes.dtype, order="F")
+        for j in range(p):
+            grouped[:, j] = codes[order, j]
     count = np.asarray(count, dtype=float)[order]
     weight = np.asarray(weight, dtype=float)[order]
     fk, Fk = count.copy(), weight.copy()  # distinct rows with the same known keys: each matches itself only
@@ -137,10 +132,26 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
             for (looked, weighed), into in zip(found, (one, other), strict=True):
                 fk[into] += looked
                 Fk[into] += weighed
+    if ordered:
+        return fk, Fk
     out_fk, out_Fk = np.empty(m), np.empty(m)
     out_fk[order] = fk
     out_Fk[order] = Fk
     return out_fk, out_Fk
+
+
+def _by_pattern(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows ordered by their pattern of known keys (code > 0): the order, the patterns (bit masks) and each's bounds."""
+    import pandas as pd
+
+    bits = np.zeros(codes.shape[0], dtype=np.int64)
+    for j in range(codes.shape[1]):
+        bits |= (codes[:, j] > 0).astype(np.int64) << j
+    pattern, patterns = pd.factorize(bits)  # few patterns: a hash, then a radix sort of small integers
+    del bits
+    pattern = pattern.astype(np.int16 if patterns.size < 2**15 else np.int64)
+    order = np.argsort(pattern, kind="stable")
+    return order, np.asarray(patterns), np.searchsorted(pattern[order], np.arange(patterns.size + 1))
 
 
 def _exchange(a: np.ndarray, b: np.ndarray, count_a: np.ndarray, weight_a: np.ndarray, count_b: np.ndarray,
@@ -450,6 +461,13 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     count = table[_COUNT].to_numpy().astype(np.int64)
     totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
     del table
+    order = _by_pattern(codes)[0]  # the rows grouped by pattern once, here, so that the join copies nothing
+    grouped = np.empty(codes.shape, dtype=codes.dtype, order="F")
+    for j in range(codes.shape[1]):
+        grouped[:, j] = codes[order, j]
+    codes = grouped
+    count, totals = count[order], totals[order]
+    del order
     fk, Fk = wildcard_join(codes, count, totals)
     return KeyFrequencies(keys=tuple(names), values=values, codes=codes, count=count, weight=totals,
                           fk=np.rint(fk).astype(np.int64), Fk=Fk if weight is not None else np.rint(fk),

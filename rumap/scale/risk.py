@@ -22,7 +22,7 @@ from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.risk.identity import IdentityResult
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
-from rumap.scale.frequencies import KeyFrequencies, _folded, _grouped, key_frequencies
+from rumap.scale.frequencies import KeyFrequencies, _by_pattern, _folded, _grouped, key_frequencies
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
@@ -189,16 +189,18 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     row = frequencies.rows_of_codes(both[:, :-1])
     value = both[:, -1].astype(np.int64)
     del both
-    codes = frequencies.codes
-    known = codes > 0
-    bits = known.astype(np.int64) @ (np.int64(1) << np.arange(codes.shape[1], dtype=np.int64))
-    patterns, pattern = np.unique(bits, return_inverse=True)
     import pandas as pd
 
+    codes = frequencies.codes
+    order, patterns, bounds = _by_pattern(codes)
+    pattern = np.empty(m, dtype=np.int64)
+    for q in range(patterns.size):
+        pattern[order[bounds[q]:bounds[q + 1]]] = q
     radix = codes.max(axis=0).astype(np.int64) + 1
-    rows_of = _members(pattern, patterns.size)
+    rows_of = [np.sort(order[bounds[q]:bounds[q + 1]]) for q in range(patterns.size)]
     pairs_of = _members(pattern[row], patterns.size)
-    found = [pl.DataFrame({"row": row, "value": value})]
+    values = int(value.max()) + 1
+    found = [row * values + value]  # one number per (key row, sensitive value) a row's group holds
     for q, mask_q in enumerate(patterns):
         mine = pairs_of[q]
         for r, mask_r in enumerate(patterns):
@@ -208,20 +210,23 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
             shared = int(mask_q & mask_r)
             if shared == 0:
                 seen = np.unique(value[mine])
-                found.append(pl.DataFrame({"row": np.repeat(lookers, seen.size), "value": np.tile(seen, lookers.size)}))
+                found.append((lookers[:, None] * values + seen[None, :]).reshape(-1))
                 continue
             columns = [j for j in range(codes.shape[1]) if shared >> j & 1]
-            key = _folded(codes[np.concatenate([row[mine], lookers])][:, columns], radix[columns])[0]
-            theirs, ours = key[: mine.size], key[mine.size:]
+            block = np.empty((rows_of[q].size + lookers.size, len(columns)), dtype=np.int64, order="F")
+            for i, j in enumerate(columns):
+                block[:, i] = np.concatenate([codes[rows_of[q], j], codes[lookers, j]])
+            key = _folded(block, radix[columns])[0]
+            del block
+            theirs = key[: rows_of[q].size][np.searchsorted(rows_of[q], row[mine])]  # each pair's row's number
+            ours = key[rows_of[q].size:]
             meeting = pd.Series(ours).isin(theirs).to_numpy()  # only the lookers some pair matches
             table = pl.DataFrame({"key": theirs, "value": value[mine]}).unique()
-            found.append(pl.DataFrame({"row": lookers[meeting], "key": ours[meeting]})
-                         .join(table, on="key").select("row", "value"))
-    union = pl.concat([f.with_columns(pl.col("row").cast(pl.Int64), pl.col("value").cast(pl.Int64)) for f in found])
-    counted = union.unique().group_by("row").agg(pl.len().alias("l"))
-    out = np.zeros(m, dtype=np.int64)
-    out[counted["row"].to_numpy()] = counted["l"].to_numpy()
-    return out
+            joined = pl.DataFrame({"row": lookers[meeting], "key": ours[meeting]}).join(table, on="key")
+            found.append(joined["row"].to_numpy().astype(np.int64) * values + joined["value"].to_numpy())
+    numbers = np.unique(np.concatenate(found))
+    del found
+    return np.bincount(numbers // values, minlength=m).astype(np.int64)
 
 
 def _members(group: np.ndarray, groups: int) -> list[np.ndarray]:

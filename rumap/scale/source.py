@@ -231,7 +231,6 @@ def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Sourc
     if file.stat().st_size == 0:
         raise InputError(f"{name}: the file is empty")
     separator = "," if fmt == "parquet" else _text_separator(file, fmt)
-    probe = Source(name, fmt, (), separator)
     pl = polars_module()
     frame = (pl.scan_parquet(name) if fmt == "parquet" else
              pl.scan_csv(name, separator=separator, null_values=list(NA_STRINGS), infer_schema_length=_CSV_SCHEMA_ROWS,
@@ -247,7 +246,7 @@ def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Sourc
     for column in chosen:
         if column not in names:
             raise InputError(f"{name}: no column {column!r}; columns are {', '.join(names)}")
-    return Source(probe.path, fmt, chosen, separator)
+    return Source(name, fmt, chosen, separator)
 
 
 class Progress:
