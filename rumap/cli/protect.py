@@ -227,13 +227,18 @@ def run_suppress(args: argparse.Namespace) -> int:
     except InputError as exc:
         raise InputError(str(exc).replace("max_risk must", "--max-risk must").replace("give k ", "give --k ")) \
             from None
+    summary, lines = _suppression_summary(args, result)
+    return _finish(args, frame, result.data, keys, summary, lines)
+
+
+def _suppression_summary(args: argparse.Namespace, result: Any) -> tuple[dict, list[str]]:
+    """The JSON and the lines of a heuristic suppression (in memory or of a file); an infeasible one refused."""
     if not result.feasible:
         raise InputError(str(result.reason).replace("k = ", "--k ", 1))
     summary = {"method": "suppress", "optimal": False, **result.to_dict()}
-    lines = [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
-             f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "
-             + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
-    return _finish(args, frame, result.data, keys, summary, lines)
+    return summary, [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
+                     f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "
+                     + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
 
 
 def run_pram(args: argparse.Namespace) -> int:
@@ -257,10 +262,14 @@ def run_pram(args: argparse.Namespace) -> int:
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
     result = pram(frame, keys, args.theta, seed=args.seed, source=args.data)
+    return _finish(args, frame, result.data, keys, *_pram_summary(args, result))
+
+
+def _pram_summary(args: argparse.Namespace, result: Any) -> tuple[dict, list[str]]:
+    """The JSON and the lines of PRAM (in memory or of a file)."""
     summary = {"method": "pram", **result.to_dict()}
-    lines = [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "
-             + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
-    return _finish(args, frame, result.data, keys, summary, lines)
+    return summary, [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "
+                     + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
 
 
 def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | None = None) -> int:
@@ -287,17 +296,10 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
             check_flag("--max-risk", "max_risk", args.max_risk)
         result = suppress_file(source, keys, args.out, k=args.k, max_risk=args.max_risk, weight=args.weight,
                                importance=importance or None, budget=budget_from_args(args), **chunks)
-        if not result.feasible:
-            raise InputError(str(result.reason).replace("k = ", "--k ", 1))
-        summary = {"method": "suppress", "optimal": False, **result.to_dict()}
-        lines = [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
-                 f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "
-                 + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
+        summary, lines = _suppression_summary(args, result)
     elif method == "pram":
         result = pram_file(source, keys, args.theta, args.seed, args.out, **chunks)
-        summary = {"method": "pram", **result.to_dict()}
-        lines = [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "
-                 + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
+        summary, lines = _pram_summary(args, result)
     else:
         if not (args.merge or args.band or args.top or args.bottom):
             raise InputError("give at least one of --merge, --band, --top, --bottom")
