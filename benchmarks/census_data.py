@@ -51,7 +51,8 @@ def _households(rng: np.random.Generator, persons: int) -> np.ndarray:
     return sizes[sizes > 0]
 
 
-def chunk(rng: np.random.Generator, persons: int, first_household: int, keys: int) -> dict[str, np.ndarray]:
+def chunk(rng: np.random.Generator, persons: int, first_household: int, keys: int,
+          missing: float = MISSING_SHARE) -> dict[str, np.ndarray]:
     """``persons`` records in whole households numbered from ``first_household``: the columns of the file.
 
     Parameters
@@ -62,6 +63,8 @@ def chunk(rng: np.random.Generator, persons: int, first_household: int, keys: in
         The number of the chunk's first household.
     keys : int
         How many of :data:`KEYS` to write (8 to 12).
+    missing : float
+        Share of missing values in each of :data:`MISSING_KEYS`.
 
     Returns
     -------
@@ -97,13 +100,14 @@ def chunk(rng: np.random.Generator, persons: int, first_household: int, keys: in
                "income": np.minimum((rng.lognormal(9.8 + 0.1 * education, 0.7) / 2500).astype(np.int64), 19)}
     for name in MISSING_KEYS:
         values = columns[name].astype(float)
-        values[rng.random(persons) < MISSING_SHARE] = np.nan
+        values[rng.random(persons) < missing] = np.nan
         columns[name] = values
     kept = set(KEYS[:keys]) | {"household", "weight", "income"}
     return {name: values for name, values in columns.items() if name in kept}
 
 
-def write(path: str | Path, n: int, keys: int = 8, seed: int = 1, chunk_size: int = 1_000_000) -> None:
+def write(path: str | Path, n: int, keys: int = 8, seed: int = 1, chunk_size: int = 1_000_000,
+          missing: float = MISSING_SHARE) -> None:
     """Write a census-like file of ``n`` records (Parquet or CSV by the extension), ``chunk_size`` at a time.
 
     Parameters
@@ -114,6 +118,8 @@ def write(path: str | Path, n: int, keys: int = 8, seed: int = 1, chunk_size: in
         8 to 12 key variables.
     seed : int
     chunk_size : int
+    missing : float
+        Share of missing values in each of :data:`MISSING_KEYS`.
 
     Examples
     --------
@@ -132,7 +138,7 @@ def write(path: str | Path, n: int, keys: int = 8, seed: int = 1, chunk_size: in
     first = 0
     with path.open("wb") as handle:
         for start in range(0, n, chunk_size):
-            columns = chunk(rng, min(chunk_size, n - start), first, keys)
+            columns = chunk(rng, min(chunk_size, n - start), first, keys, missing)
             first = int(columns["household"][-1]) + 1
             table = pa.table({name: (pa.array(values, from_pandas=True).cast(pa.int16())
                                      if name in KEYS else pa.array(values))
@@ -157,9 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", type=int, default=8, choices=range(8, 13), help="key variables (8-12)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=1_000_000, help="records generated at a time")
+    parser.add_argument("--missing", type=float, default=MISSING_SHARE, help="share of missing values in "
+                                                                             f"{', '.join(MISSING_KEYS)}")
     parser.add_argument("--out", required=True, help=".parquet or .csv")
     args = parser.parse_args(argv)
-    write(args.out, args.n, args.keys, args.seed, args.chunk)
+    write(args.out, args.n, args.keys, args.seed, args.chunk, args.missing)
     print(f"{args.out}: {args.n:,} records, keys {', '.join(KEYS[:args.keys])}", file=sys.stderr)
     return 0
 

@@ -15,7 +15,8 @@ from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",
-           "split_names", "WRITER_SUFFIXES", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame"]
+           "split_names", "WRITER_SUFFIXES", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
+           "ENGINE_NAMES", "add_engine_flags", "scale_engine"]
 
 #: The flag of each grid parameter (the names of :attr:`rumap.maps.methods.MaskingMethod.parameters`).
 GRID_FLAGS = {"lambda2": "--lambda2", "lambda2_frac": "--lambda2-frac", "k": "--k", "swap_percent": "--swap-percent"}
@@ -389,3 +390,63 @@ def print_frame(frame) -> None:
 
     with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 120):
         print(frame.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
+
+
+#: The engines of a command that reads a data file: ``memory`` (the file in a pandas frame), ``scale`` (out of core,
+#: :mod:`rumap.scale`), or ``auto``: out of core for a file over the in-memory reader's limit
+#: (:data:`rumap.io.data.MAX_BYTES`), in memory otherwise.
+ENGINE_NAMES = ("auto", "memory", "scale")
+
+
+@assumes_valid
+def add_engine_flags(parser: argparse.ArgumentParser) -> None:
+    """Add ``--engine``, ``--chunk-size`` and ``--quiet``: files larger than memory.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    """
+    parser.add_argument("--engine", default="auto", choices=list(ENGINE_NAMES),
+                        help="memory: read the file into memory; scale: out of core, a chunk at a time (CSV or "
+                             "Parquet); auto (default): scale for a file over the in-memory limit")
+    parser.add_argument("--chunk-size", type=int, metavar="N",
+                        help="records per chunk of the scale engine (default 1,000,000): bounds its memory")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr (scale engine)")
+
+
+@validate_params({"args": InstanceOf(argparse.Namespace), "path": InstanceOf(str, "a file path")},
+                 example=lambda: {"args": argparse.Namespace(engine="memory", chunk_size=None), "path": "x.csv"})
+def scale_engine(args: argparse.Namespace, path: str) -> bool:
+    """Whether a command reads ``path`` out of core: ``--engine scale``, or ``auto`` and a file over the limit.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        With the flags of :func:`add_engine_flags`.
+    path : str
+        The data file.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import argparse
+    >>> scale_engine(argparse.Namespace(engine="memory", chunk_size=None), "x.csv")
+    False
+    """
+    import os
+
+    from rumap.io.data import MAX_BYTES
+
+    if args.chunk_size is not None and args.chunk_size < 1:
+        raise InputError(f"--chunk-size must be an integer >= 1, got {args.chunk_size}")
+    if args.engine == "auto":
+        try:
+            return os.stat(path).st_size > MAX_BYTES
+        except OSError:
+            return False  # the reader names the problem
+    if args.engine == "memory" and args.chunk_size is not None:
+        raise InputError("--chunk-size goes with --engine scale")
+    return args.engine == "scale"

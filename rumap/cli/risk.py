@@ -6,9 +6,11 @@
         [--method distance|probabilistic] [--json]
     python -m rumap risk interval --original FILE --masked FILE [--columns A,B,...] [--p PERCENT] [--json]
     python -m rumap risk identity --f F --a A --fu FU [--N N] [--investigators M] [--json]
-    python -m rumap risk identity --data FILE --keys A,B,... --N N --a A [--max-risk G] [--json]
+    python -m rumap risk identity --data FILE --keys A,B,... --N N --a A [--max-risk G]
+        [--engine auto|memory|scale] [--json]
     python -m rumap risk individual --data FILE --keys A,B,... [--weight W] [--household H] [--k K]
-        [--merge VAR:A,B=NEW ...] [--json]
+        [--sensitive S] [--merge VAR:A,B=NEW ...] [--engine auto|memory|scale] [--chunk-size N] [--out FILE]
+        [--quiet] [--json]
     python -m rumap risk keys --data FILE --keys A,B,... [--dimension D] [--threshold T] [--json]
     python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F]
         [--merge VAR:A,B=NEW ...] [--json]
@@ -22,7 +24,16 @@ import argparse
 import math
 from collections.abc import Callable
 
-from rumap.cli.flags import add_merge_flag, add_work_limit, budget_from_args, check_flag, merge_flags, split_names
+from rumap.cli.flags import (
+    add_engine_flags,
+    add_merge_flag,
+    add_work_limit,
+    budget_from_args,
+    check_flag,
+    merge_flags,
+    scale_engine,
+    split_names,
+)
 from rumap.errors import InputError
 
 # The parser is built from these names alone, so that ``risk --help`` and ``risk identity --f ...`` start without
@@ -108,6 +119,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     identity.add_argument("--cells", type=int, help="number of key values k (default: product of category counts)")
     identity.add_argument("--estimator", default="ml", choices=list(BETA_ESTIMATOR_NAMES),
                           help="estimator of the Poisson-gamma beta (default ml)")
+    add_engine_flags(identity)
     identity.add_argument("--json", action="store_true", help="print one JSON object")
     identity.set_defaults(_risk_run=run_identity)
 
@@ -124,6 +136,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                                             "l-diversity")
     add_merge_flag(individual, ", applied first")
     add_work_limit(individual)
+    add_engine_flags(individual)
+    individual.add_argument("--out", metavar="FILE", help="scale engine: write each record's fk, Fk, risk (and "
+                                                        "household_risk, l_diversity) to FILE (.parquet or .csv), "
+                                                        "in file order; the JSON then holds the totals")
     individual.add_argument("--json", action="store_true", help="print one JSON object")
     individual.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: count the key frequencies "
                                                                 "of a CSV or Parquet file on its workers (totals only)")
@@ -311,12 +327,18 @@ def run_identity(args: argparse.Namespace) -> int:
     for flag, value in (("--f", args.f), ("--fu", args.fu), ("--investigators", args.investigators)):
         if value is not None:
             raise InputError(f"{flag} goes with the figures form (--f --a --fu), not with --data")
-    from rumap.io.data import read_table
-    from rumap.risk.identity import identity_risk_from_data
+    if scale_engine(args, args.data):
+        from rumap.scale import identity_risk, scan
 
-    result = identity_risk_from_data(read_table(args.data), _names(args.key, "--keys"), args.N, args.a,
-                                     max_risk=args.max_risk, cells=args.cells, method=args.estimator,
-                                     source=args.data)
+        result = identity_risk(scan(args.data), _names(args.key, "--keys"), args.N, args.a, max_risk=args.max_risk,
+                               cells=args.cells, method=args.estimator)
+    else:
+        from rumap.io.data import read_table
+        from rumap.risk.identity import identity_risk_from_data
+
+        result = identity_risk_from_data(read_table(args.data), _names(args.key, "--keys"), args.N, args.a,
+                                         max_risk=args.max_risk, cells=args.cells, method=args.estimator,
+                                         source=args.data)
     lines = [f"key {' x '.join(result.key)}: {result.cells} cells, {result.observed_cells} observed, "
              f"{result.sample_uniques} sample uniques (n = {result.n}, f = {result.f:.6g})",
              f"Poisson-gamma beta = {result.beta:.6g} ({result.method}); estimated population uniques "
@@ -346,6 +368,10 @@ def run_individual(args: argparse.Namespace) -> int:
         check_flag("--k", "k", args.k)
     if args.scheduler is not None:
         return _individual_on_cluster(args)
+    if scale_engine(args, args.data):
+        return _individual_scale(args)
+    if args.out is not None:
+        raise InputError("--out goes with --engine scale (in memory, --json lists every record's values)")
     frame = _recoded(args)
     result = individual_risk(frame, _names(args.keys, "--keys"), weight=args.weight, household=args.household,
                              k=args.k, source=args.data, budget=budget_from_args(args))
@@ -376,7 +402,8 @@ def _individual_on_cluster(args: argparse.Namespace) -> int:
     """``risk individual --scheduler ADDR``: the totals, from frequencies counted on a Dask cluster."""
     from rumap.scale.cluster import cluster_individual_risk
 
-    for flag, value in (("--household", args.household), ("--sensitive", args.sensitive), ("--merge", args.merge)):
+    for flag, value in (("--household", args.household), ("--sensitive", args.sensitive), ("--merge", args.merge),
+                        ("--out", args.out)):
         if value:
             raise InputError(f"{flag} works on one machine: drop --scheduler")
     result = cluster_individual_risk(args.data, _names(args.keys, "--keys"), weight=args.weight, k=args.k,
@@ -388,6 +415,33 @@ def _individual_on_cluster(args: argparse.Namespace) -> int:
     if args.k is not None:
         lines.append(f"records violating {args.k}-anonymity (f_k < {args.k}): {result['k_anonymity_violations']}")
     return _emit(args, result, lines)
+
+
+def _individual_scale(args: argparse.Namespace) -> int:
+    """``risk individual`` out of core (:mod:`rumap.scale`): the totals, each record's values in ``--out``."""
+    from rumap.scale import DEFAULT_CHUNK_SIZE, individual_risk, scan
+
+    if args.merge:
+        raise InputError("--merge goes with --engine memory: the scale engine does not recode keys")
+    result = individual_risk(scan(args.data), _names(args.keys, "--keys"), weight=args.weight,
+                             household=args.household, k=args.k, sensitive=args.sensitive, out=args.out,
+                             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet)
+    lines = [f"individual risk on {', '.join(result.keys)} ({result.n} records, "
+             f"{'weighted' if result.weighted else 'census: risk 1/f_k'}; out of core, {result.distinct_rows} "
+             "distinct key rows)",
+             f"expected re-identifications: {result.expected_reidentifications:.4f}",
+             f"global risk: {result.global_risk:.6f}",
+             f"highest individual risk: {result.max_risk:.4f} ({result.records_at_max} record(s))"]
+    if result.household_expected_reidentifications is not None:
+        lines.append(f"household expected re-identifications: {result.household_expected_reidentifications:.4f}")
+    if result.k is not None:
+        lines.append(f"records violating {result.k}-anonymity (f_k < {result.k}): {result.k_anonymity_violations}")
+    if result.sensitive is not None:
+        lines.append(f"distinct l-diversity of {result.sensitive}: at least {result.l_diversity_min}; "
+                     f"{result.l_diversity_one} record(s) in a key group with one value")
+    if result.records_out is not None:
+        lines.append(f"each record's values: {result.records_out}")
+    return _emit(args, result.to_dict(), lines)
 
 
 def run_keys(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rumap._validation import Boolean, Grid, InstanceOf, StrOptions, validate_params
+from rumap._validation import Boolean, Grid, InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS, fit_poisson_gamma
@@ -458,6 +458,37 @@ def identity_risk_from_data(data: Any, key: Sequence[str | int], N: float, a: fl
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")
     freq = key_frequencies(frame, names, source)
+    k = _cells_of(frame, names) if cells is None else cells
+    return identity_from_frequencies(freq.to_numpy(), names, k, N, a, max_risk, method, source)
+
+
+@assumes_valid
+def identity_from_frequencies(freq: np.ndarray, names: Sequence[str], k: int, N: float, a: float,
+                              max_risk: float | None, method: str, source: str) -> IdentityResult:
+    """:func:`identity_risk_from_data` from the sample frequencies of the key's observed values.
+
+    Parameters
+    ----------
+    freq : ndarray of int, shape (m,)
+        Records with each observed key value.
+    names : sequence of str
+        The key variables.
+    k : int
+        The number of possible key values.
+    N, a, max_risk, method, source
+        As in :func:`identity_risk_from_data` (checked there).
+
+    Returns
+    -------
+    IdentityResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> identity_from_frequencies(np.array([3, 1, 1]), ["age"], 4, 100.0, 5.0, None, "ml", "x").sample_uniques
+    2
+    """
+    freq = np.asarray(freq)
     n = int(freq.sum())
     if n < 2:
         raise InputError(f"{source}: identity risk needs at least 2 records, got {n}")
@@ -465,8 +496,7 @@ def identity_risk_from_data(data: Any, key: Sequence[str | int], N: float, a: fl
         raise InputError(f"N (population size) must be at least the sample size n = {n}, got {N:g}")
     if a > N:
         raise InputError(f"a (acquaintances) must be at most N = {N:g}, got {a:g}")
-    k = _cells_of(frame, names) if cells is None else cells
-    fit = fit_poisson_gamma(freq.to_numpy(), k, method)
+    fit = fit_poisson_gamma(freq, k, method)
     f_u = fit.fraction_unique(N)
     risk = _risk_eq5(a / N * f_u, n)
     f_max = math.nan

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.scale.source import Source, _example_file, polars_module, scan
 
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 __all__ = ["KeyFrequencies", "key_frequencies", "wildcard_join", "row_codes"]
 
-#: Largest population the sampling weights may add up to (as :data:`rumap.risk.individual.MAX_POPULATION`).
-_MAX_POPULATION = 1e13
 _COUNT, _WEIGHT, _NUMBER = "__rumap_count", "__rumap_weight", "__rumap_number"
 
 
@@ -69,6 +67,7 @@ def _refold(codes: np.ndarray, steps: list[tuple[int, Any]]) -> np.ndarray:
     return combined
 
 
+@assumes_valid
 def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Frequencies of distinct key rows when a missing value (code 0) matches any category.
 
@@ -96,62 +95,76 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
     [2.0, 1.0, 2.0, 3.0]
     """
     m, p = codes.shape
-    fk = np.zeros(m)
-    Fk = np.zeros(m)
     if m == 0:
-        return fk, Fk
-    count = np.asarray(count, dtype=float)
-    weight = np.asarray(weight, dtype=float)
-    known = codes > 0
-    bits = known.astype(np.int64) @ (np.int64(1) << np.arange(p, dtype=np.int64))
-    patterns, pattern = np.unique(bits, return_inverse=True)
-    order = np.argsort(pattern, kind="stable")
-    starts = np.searchsorted(pattern[order], np.arange(patterns.size + 1))
-    members = [order[starts[q]:starts[q + 1]] for q in range(patterns.size)]
-    radix = codes.max(axis=0).astype(np.int64) + 1
-    subset_keys: dict[int, np.ndarray] = {}
-    for q, mask_q in enumerate(patterns):
-        matched = members[q]
-        for r, mask_r in enumerate(patterns):
-            lookers = members[r]
-            if q == r:  # distinct rows with the same known keys: each matches itself only
-                fk[lookers] += count[lookers]
-                Fk[lookers] += weight[lookers]
-                continue
-            shared = int(mask_q & mask_r)
-            if shared == 0:
-                fk[lookers] += count[matched].sum()
-                Fk[lookers] += weight[matched].sum()
-                continue
-            if shared not in subset_keys:
-                columns = [j for j in range(p) if shared >> j & 1]
-                subset_keys[shared] = _folded(codes[:, columns], radix[columns])[0]
-            key = subset_keys[shared]
-            counted, looked = _tally(key[matched], key[lookers], count[matched], weight[matched])
-            fk[lookers] += counted
-            Fk[lookers] += looked
-    return fk, Fk
-
-
-def _tally(matched: np.ndarray, lookers: np.ndarray, count: np.ndarray, weight: np.ndarray
-           ) -> tuple[np.ndarray, np.ndarray]:
-    """For each looker, the count and weight of the matched rows with its number: the smaller side is hashed."""
+        return np.zeros(0), np.zeros(0)
     import pandas as pd
 
-    if matched.size <= lookers.size:
-        table, where = np.unique(matched, return_inverse=True)
-        counts = np.bincount(where.reshape(-1), weights=count, minlength=table.size)
-        weights = np.bincount(where.reshape(-1), weights=weight, minlength=table.size)
-        at = pd.Index(table).get_indexer(lookers)
-        hit = at >= 0
-        return np.where(hit, counts[at], 0.0), np.where(hit, weights[at], 0.0)
-    table, where = np.unique(lookers, return_inverse=True)
-    at = pd.Index(table).get_indexer(matched)
-    hit = at >= 0
-    counts = np.bincount(at[hit], weights=count[hit], minlength=table.size)
-    weights = np.bincount(at[hit], weights=weight[hit], minlength=table.size)
+    bits = np.zeros(m, dtype=np.int64)
+    for j in range(p):
+        bits |= (codes[:, j] > 0).astype(np.int64) << j
+    pattern, patterns = pd.factorize(bits)  # few patterns: a hash, then a radix sort of small integers
+    pattern = pattern.astype(np.int16 if patterns.size < 2**15 else np.int64)
+    order = np.argsort(pattern, kind="stable")  # each pattern's rows made one slice
+    bounds = np.searchsorted(pattern[order], np.arange(patterns.size + 1))
+    del bits, pattern
+    grouped = np.empty(codes.shape, dtype=codes.dtype, order="F")
+    for j in range(p):
+        grouped[:, j] = codes[order, j]
+    count = np.asarray(count, dtype=float)[order]
+    weight = np.asarray(weight, dtype=float)[order]
+    fk, Fk = count.copy(), weight.copy()  # distinct rows with the same known keys: each matches itself only
+    radix = codes.max(axis=0).astype(np.int64) + 1
+    for q in range(patterns.size):
+        one = slice(int(bounds[q]), int(bounds[q + 1]))
+        for r in range(q + 1, patterns.size):  # each pair of patterns once, both ways
+            other = slice(int(bounds[r]), int(bounds[r + 1]))
+            shared = int(patterns[q] & patterns[r])
+            if shared == 0:
+                fk[one] += count[other].sum()
+                Fk[one] += weight[other].sum()
+                fk[other] += count[one].sum()
+                Fk[other] += weight[one].sum()
+                continue
+            columns = [j for j in range(p) if shared >> j & 1]
+            size = one.stop - one.start
+            block = np.empty((size + other.stop - other.start, len(columns)), dtype=np.int64, order="F")
+            for i, j in enumerate(columns):
+                block[:size, i] = grouped[one, j]
+                block[size:, i] = grouped[other, j]
+            key = _folded(block, radix[columns])[0]
+            del block
+            found = _exchange(key[:size], key[size:], count[one], weight[one], count[other], weight[other])
+            for (looked, weighed), into in zip(found, (one, other), strict=True):
+                fk[into] += looked
+                Fk[into] += weighed
+    out_fk, out_Fk = np.empty(m), np.empty(m)
+    out_fk[order] = fk
+    out_Fk[order] = Fk
+    return out_fk, out_Fk
+
+
+def _exchange(a: np.ndarray, b: np.ndarray, count_a: np.ndarray, weight_a: np.ndarray, count_b: np.ndarray,
+              weight_b: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """What each row of ``a`` finds among ``b`` (count, weight) with its number, and each row of ``b`` among ``a``.
+
+    The smaller side's distinct numbers are hashed once; the larger side is looked up in them once, for both ways.
+    """
+    import pandas as pd
+
+    swap = a.size > b.size
+    small, large = (b, a) if swap else (a, b)
+    count_s, weight_s, count_l, weight_l = ((count_b, weight_b, count_a, weight_a) if swap
+                                            else (count_a, weight_a, count_b, weight_b))
+    table, where = np.unique(small, return_inverse=True)
     where = where.reshape(-1)
-    return counts[where], weights[where]
+    at = pd.Index(table).get_indexer(large)
+    hit = at >= 0
+    safe = np.where(hit, at, 0)
+    to_large = (np.where(hit, np.bincount(where, weights=count_s, minlength=table.size)[safe], 0.0),
+                np.where(hit, np.bincount(where, weights=weight_s, minlength=table.size)[safe], 0.0))
+    to_small = (np.bincount(at[hit], weights=count_l[hit], minlength=table.size)[where],
+                np.bincount(at[hit], weights=weight_l[hit], minlength=table.size)[where])
+    return (to_large, to_small) if swap else (to_small, to_large)
 
 
 @validate_params({"values": InstanceOf((list, tuple), "one Series of sorted values per key")},
@@ -216,7 +229,7 @@ class KeyFrequencies:
         The key variables.
     values : tuple of polars.Series
         Each key's sorted distinct values (code ``1 + i`` is ``values[j][i]``).
-    codes : ndarray of int64, shape (m, p)
+    codes : ndarray of int32, shape (m, p)
         The distinct key rows (0 for a missing value).
     count : ndarray of int64, shape (m,)
         Records with exactly each row.
@@ -241,9 +254,16 @@ class KeyFrequencies:
     Fk: np.ndarray = field(repr=False)
     n: int
     weighted: bool
-    _steps: list = field(repr=False, compare=False, default_factory=list)
-    _sorted: np.ndarray = field(repr=False, compare=False, default=None)
-    _order: np.ndarray = field(repr=False, compare=False, default=None)
+    _lookup: dict = field(repr=False, compare=False, default_factory=dict)
+
+    def _numbers(self) -> dict[str, Any]:
+        """One number per distinct row (a hash index of them), its fold and the rows in key order, made once."""
+        if not self._lookup:
+            import pandas as pd
+
+            number, steps = _folded(self.codes, self.codes.max(axis=0).astype(np.int64) + 1)
+            self._lookup.update(index=pd.Index(number), steps=steps)
+        return self._lookup
 
     @property
     def rows_with_missing(self) -> int:
@@ -262,8 +282,22 @@ class KeyFrequencies:
         -------
         ndarray of int, shape (len(chunk),)
         """
-        number = _refold(row_codes(chunk, self.keys, self.values), self._steps)
-        return self._order[np.searchsorted(self._sorted, number)]
+        return self.rows_of_codes(row_codes(chunk, self.keys, self.values))
+
+    def rows_of_codes(self, codes: np.ndarray) -> np.ndarray:
+        """The distinct row of records given by their key codes (as :func:`row_codes` makes them).
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (r, p)
+            Codes of rows of the same file.
+
+        Returns
+        -------
+        ndarray of int, shape (r,)
+        """
+        lookup = self._numbers()
+        return lookup["index"].get_indexer(_refold(codes, lookup["steps"]))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per distinct key row, in the order of the key values: the values (missing where the key is), ``count``, ``fk``, ``Fk``.
@@ -274,7 +308,7 @@ class KeyFrequencies:
         """
         import pandas as pd
 
-        order = self._order  # sorted by the key values, a missing value first
+        order = np.argsort(self._numbers()["index"].to_numpy(), kind="stable")  # by the key values, missing first
         frame = pd.DataFrame({name: np.asarray(self.values[j].to_list() + [None], dtype=object)[self.codes[order, j] - 1]
                               for j, name in enumerate(self.keys)})
         return frame.assign(count=self.count[order], fk=self.fk[order], Fk=self.Fk[order])
@@ -317,13 +351,13 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
             offsets.append(None)
     if float(np.prod(np.array(radix, dtype=float))) >= 2.0**62:
         table = source.collect(frame.group_by(names).agg(sums))
-        return table, values, np.asfortranarray(row_codes(table, names, values))
+        return table, values, np.asfortranarray(row_codes(table, names, values), dtype=np.int32)
     number = pl.lit(0, pl.Int64)
     for part, r in zip(parts, radix, strict=True):
         number = number * r + part
     table = source.collect(frame.group_by(number.alias(_NUMBER)).agg(sums))
     rest = table[_NUMBER].to_numpy().astype(np.int64)
-    codes = np.empty((rest.size, len(names)), dtype=np.int64, order="F")
+    codes = np.empty((rest.size, len(names)), dtype=np.int32, order="F")
     for j in range(len(names) - 1, -1, -1):
         rest, digit = np.divmod(rest, radix[j])
         if offsets[j] is None:
@@ -337,6 +371,8 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
 
 def _check_weight(source: Source, weight: str) -> None:
     """Refuse a weight column that is not a number >= 1 in every record, or sums past a population, naming the row."""
+    from rumap.risk.individual import MAX_POPULATION
+
     pl = polars_module()
     frame = source.lazy([weight])
     dtype = frame.collect_schema()[weight]
@@ -351,9 +387,9 @@ def _check_weight(source: Source, weight: str) -> None:
         raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, "
                          f"got {found[weight].item()} in row {found['row'].item() + 1}")
     total = float(summary["total"].item())
-    if not total <= _MAX_POPULATION:
+    if not total <= MAX_POPULATION:
         raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
-                         f"{_MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
+                         f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -413,9 +449,8 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
         raise InputError(f"{source.path} has no records")
     count = table[_COUNT].to_numpy().astype(np.int64)
     totals = table[_WEIGHT].to_numpy().astype(float) if weight is not None else count.astype(float)
+    del table
     fk, Fk = wildcard_join(codes, count, totals)
-    number, steps = _folded(codes, codes.max(axis=0) + 1)
-    order = np.argsort(number, kind="stable")
     return KeyFrequencies(keys=tuple(names), values=values, codes=codes, count=count, weight=totals,
                           fk=np.rint(fk).astype(np.int64), Fk=Fk if weight is not None else np.rint(fk),
-                          n=n, weighted=weight is not None, _steps=steps, _sorted=number[order], _order=order)
+                          n=n, weighted=weight is not None)

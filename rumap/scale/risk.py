@@ -17,18 +17,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, Interval, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.scale.frequencies import KeyFrequencies, _codes, _folded, key_frequencies
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, polars_module, scan
+from rumap.risk.identity import IdentityResult
+from rumap.risk.poisson_gamma import BETA_ESTIMATORS
+from rumap.scale.frequencies import KeyFrequencies, _folded, _grouped, key_frequencies
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows"]
+__all__ = ["ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows", "identity_risk"]
 
-_LOG, _CERTAIN, _SIZE = "__rumap_log", "__rumap_certain", "__rumap_size"
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ class ScaleRisk:
         return pd.DataFrame({"quantity": list(d), "value": list(d.values())})
 
 
+@assumes_valid
 def row_risk(frequencies: KeyFrequencies) -> np.ndarray:
     """The individual risk of each distinct key row: ``1 / f_k`` without weights, else the mu-Argus formula.
 
@@ -143,6 +145,7 @@ def row_risk(frequencies: KeyFrequencies) -> np.ndarray:
     return _risk(frequencies.fk, np.maximum(frequencies.Fk, frequencies.fk))
 
 
+@assumes_valid
 def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str) -> np.ndarray:
     """Distinct l-diversity of each distinct key row: values of ``sensitive`` among the records matching it.
 
@@ -174,35 +177,45 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     frame = source.lazy([*keys, sensitive])
     schema = frame.collect_schema()
     frame = frame.with_columns([pl.col(c).fill_nan(None) for c in [*keys, sensitive] if schema[c].is_float()])
-    pairs = source.collect(frame.filter(pl.col(sensitive).is_not_null()).unique())
+    # the distinct (key row, sensitive value) pairs, grouped as one integer per record like the key rows
+    _, seen, both = _grouped(source, frame.filter(pl.col(sensitive).is_not_null()), [*keys, sensitive], [pl.len()])
     m = frequencies.codes.shape[0]
-    if pairs.height == 0:
+    if both.shape[0] == 0:
         return np.zeros(m, dtype=np.int64)
-    row = frequencies.rows(pairs)
-    value = _codes(pairs.get_column(sensitive), pairs.get_column(sensitive).unique().sort())
+    for j in range(len(keys)):  # the pairs' codes of a key's values, as the whole file codes them
+        if seen[j].len():
+            recode = np.concatenate([[0], frequencies.values[j].search_sorted(seen[j]).to_numpy() + 1])
+            both[:, j] = recode[both[:, j]]
+    row = frequencies.rows_of_codes(both[:, :-1])
+    value = both[:, -1].astype(np.int64)
+    del both
     codes = frequencies.codes
     known = codes > 0
     bits = known.astype(np.int64) @ (np.int64(1) << np.arange(codes.shape[1], dtype=np.int64))
     patterns, pattern = np.unique(bits, return_inverse=True)
-    pair_pattern = pattern[row]
+    import pandas as pd
+
     radix = codes.max(axis=0).astype(np.int64) + 1
+    rows_of = _members(pattern, patterns.size)
+    pairs_of = _members(pattern[row], patterns.size)
     found = [pl.DataFrame({"row": row, "value": value})]
     for q, mask_q in enumerate(patterns):
-        mine = pair_pattern == q
+        mine = pairs_of[q]
         for r, mask_r in enumerate(patterns):
-            if q == r:
+            lookers = rows_of[r]
+            if q == r or mine.size == 0 or lookers.size == 0:
                 continue
-            lookers = np.flatnonzero(pattern == r)
             shared = int(mask_q & mask_r)
             if shared == 0:
                 seen = np.unique(value[mine])
                 found.append(pl.DataFrame({"row": np.repeat(lookers, seen.size), "value": np.tile(seen, lookers.size)}))
                 continue
             columns = [j for j in range(codes.shape[1]) if shared >> j & 1]
-            both = np.concatenate([row[mine], lookers])
-            key = _folded(codes[both][:, columns], radix[columns])[0]
-            table = pl.DataFrame({"key": key[: int(mine.sum())], "value": value[mine]}).unique()
-            found.append(pl.DataFrame({"row": lookers, "key": key[int(mine.sum()):]})
+            key = _folded(codes[np.concatenate([row[mine], lookers])][:, columns], radix[columns])[0]
+            theirs, ours = key[: mine.size], key[mine.size:]
+            meeting = pd.Series(ours).isin(theirs).to_numpy()  # only the lookers some pair matches
+            table = pl.DataFrame({"key": theirs, "value": value[mine]}).unique()
+            found.append(pl.DataFrame({"row": lookers[meeting], "key": ours[meeting]})
                          .join(table, on="key").select("row", "value"))
     union = pl.concat([f.with_columns(pl.col("row").cast(pl.Int64), pl.col("value").cast(pl.Int64)) for f in found])
     counted = union.unique().group_by("row").agg(pl.len().alias("l"))
@@ -211,16 +224,34 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     return out
 
 
-def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str) -> pl.DataFrame:
-    """Per household of a chunk: the sum of ``log(1 - r)``, whether a member is surely identified, and its size."""
-    pl = polars_module()
+def _members(group: np.ndarray, groups: int) -> list[np.ndarray]:
+    """The indices of each group's members, for groups numbered ``0 .. groups - 1``."""
+    order = np.argsort(group, kind="stable")
+    starts = np.searchsorted(group[order], np.arange(groups + 1))
+    return [order[starts[g]:starts[g + 1]] for g in range(groups)]
+
+
+def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per household of a chunk: its id, the sum of ``log(1 - r)``, whether a member is surely identified, its size."""
+    import pandas as pd
+
     ids = chunk.get_column(household)
     if ids.null_count():
         row = start + int(np.argmax(ids.is_null().to_numpy())) + 1
         raise InputError(f"{path}: household {household!r} is missing in row {row}")
-    return (pl.DataFrame({household: ids, _LOG: np.log1p(-np.minimum(risk, 1.0 - 1e-16)),
-                          _CERTAIN: risk >= 1.0})
-            .group_by(household).agg(pl.col(_LOG).sum(), pl.col(_CERTAIN).any(), pl.len().alias(_SIZE)))
+    group, uniques = pd.factorize(ids.to_numpy())
+    return (np.asarray(uniques), np.bincount(group, weights=np.log1p(-np.minimum(risk, 1.0 - 1e-16))),
+            np.bincount(group, weights=(risk >= 1.0).astype(float)), np.bincount(group).astype(float))
+
+
+def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[Any, np.ndarray, np.ndarray]:
+    """The households of every chunk's sums (a hash index of their ids), their risk and their sizes."""
+    import pandas as pd
+
+    group, uniques = pd.factorize(np.concatenate([p[0] for p in partial]))
+    log, certain, size = (np.bincount(group, weights=np.concatenate([p[i] for p in partial])) for i in (1, 2, 3))
+    return pd.Index(uniques), np.where(certain > 0, 1.0, -np.expm1(log)), size
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -274,7 +305,9 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     for name, what in ((household, "household"), (sensitive, "sensitive variable")):
         if name is not None and name in keys:
             raise InputError(f"{source.path}: the {what} {name!r} is also a key")
+    meter = Progress("key frequencies (one streaming pass)", enabled=progress)
     frequencies = key_frequencies(source, keys, weight)
+    meter.update(frequencies.n, final=True)
     names = list(frequencies.keys)
     risk = row_risk(frequencies)
     count = frequencies.count
@@ -284,30 +317,30 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     if sensitive is not None:
         if sensitive not in scan(source.path).columns:
             raise InputError(f"{source.path}: no column {sensitive!r}; columns are {', '.join(scan(source.path).columns)}")
+        meter = Progress(f"l-diversity of {sensitive}", enabled=progress)
         diversity = l_diversity_rows(source, frequencies, sensitive)
+        meter.update(frequencies.n, final=True)
     household_er = households = None
     household_table = None
     if household is not None:
         if household not in scan(source.path).columns:
             raise InputError(f"{source.path}: no column {household!r}; columns are "
                              f"{', '.join(scan(source.path).columns)}")
-        partial: list[pl.DataFrame] = []
+        partial: list[tuple[np.ndarray, ...]] = []
         apply_chunks(source, lambda chunk, start: partial.append(
             _household_sums(chunk, start, household, risk[frequencies.rows(chunk)], source.path)),
             chunk_size=chunk_size, columns=[*names, household], progress=progress, label="household risk")
-        household_table = (pl.concat(partial).group_by(household)
-                           .agg(pl.col(_LOG).sum(), pl.col(_CERTAIN).any(), pl.col(_SIZE).sum()))
-        hrisk = np.where(household_table[_CERTAIN].to_numpy(), 1.0, -np.expm1(household_table[_LOG].to_numpy()))
-        household_er = float(np.dot(household_table[_SIZE].to_numpy(), hrisk))
-        households = household_table.height
-        household_table = pl.DataFrame({household: household_table[household], "household_risk": hrisk})
+        household_table = _combined(partial)
+        partial.clear()
+        household_er = float(np.dot(household_table[2], household_table[1]))
+        households = int(household_table[1].size)
     if out is not None:
         def per_record(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
             rows = frequencies.rows(chunk)
             frame = pl.DataFrame({"fk": frequencies.fk[rows], "Fk": frequencies.Fk[rows], "risk": risk[rows]})
             if household_table is not None:
-                frame = frame.with_columns(chunk.select(household).join(
-                    household_table, on=household, how="left", maintain_order="left")["household_risk"])
+                at = household_table[0].get_indexer(chunk.get_column(household).to_numpy())
+                frame = frame.with_columns(pl.Series("household_risk", household_table[1][at]))
             if diversity is not None:
                 frame = frame.with_columns(pl.Series("l_diversity", diversity[rows]))
             return frame
@@ -326,3 +359,48 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
                      l_diversity_one=None if diversity is None else int(count[diversity == 1].sum()),
                      records_out=None if out is None else str(out))
 
+
+
+@validate_params({"source": InstanceOf(Source), "key": InstanceOf((list, tuple), "a list of key columns"),
+                  "N": "N", "a": "a", "max_risk": [None, "risk_bound"], "cells": [None, "cells"],
+                  "method": StrOptions(BETA_ESTIMATORS)},
+                 example=lambda: {"source": scan(_example_file()), "key": ["sex"], "N": 1000.0, "a": 10.0})
+def identity_risk(source: Source, key: Sequence[str], N: float, a: float, max_risk: float | None = None,
+                  cells: int | None = None, method: str = "ml") -> IdentityResult:
+    """Population uniques and identification risk of a file's key (Mokken et al. 1992), out of core.
+
+    Parameters
+    ----------
+    source : Source
+        From :func:`rumap.scale.scan`.
+    key : sequence of str
+        The key variables (no missing value).
+    N, a, max_risk, cells, method
+        As in :func:`rumap.risk.identity.identity_risk_from_data`.
+
+    Returns
+    -------
+    IdentityResult
+        Equal to :func:`rumap.risk.identity.identity_risk_from_data` on the file.
+
+    Examples
+    --------
+    >>> identity_risk(scan(_example_file()), ["sex"], N=1000.0, a=10.0).observed_cells
+    2
+    """
+    from rumap.risk.identity import identity_from_frequencies
+
+    frequencies = key_frequencies(source, key)
+    names = list(frequencies.keys)
+    if frequencies.rows_with_missing:
+        pl = polars_module()
+        frame = source.lazy(names)
+        schema = frame.collect_schema()
+        gone = [(pl.col(c).is_null() | pl.col(c).is_nan()) if schema[c].is_float() else pl.col(c).is_null()
+                for c in names]
+        first = source.collect(frame.with_row_index("row").filter(pl.any_horizontal(gone)).head(1)
+                               .select("row", *[g.alias(c) for g, c in zip(gone, names, strict=True)]))
+        column = next(c for c in names if first[c].item())
+        raise InputError(f"{source.path}: key column {column!r} has a missing value in row {first['row'].item() + 1}")
+    k = int(np.prod([float(v.len()) for v in frequencies.values])) if cells is None else cells
+    return identity_from_frequencies(frequencies.count, names, k, N, a, max_risk, method, source.path)

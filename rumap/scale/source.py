@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
 from rumap.errors import InputError, optional_module
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ SCAN_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".txt": 
 _CSV_SCHEMA_ROWS = 100_000
 
 
+@assumes_valid
 def polars_module(purpose: str = "working on files larger than memory") -> Any:
     """The ``polars`` module, or an :class:`~rumap.errors.InputError` naming the extra that installs it.
 
@@ -268,9 +269,10 @@ class Progress:
         self.label, self.total, self.enabled, self.every = label, total, enabled, every
         self.start = time.perf_counter()
         self.last = -math.inf
+        self.shown = -1
 
     def update(self, done: int, final: bool = False) -> None:
-        """Report ``done`` records (always when ``final``).
+        """Report ``done`` records (always when ``final``, unless just reported).
 
         Parameters
         ----------
@@ -278,9 +280,9 @@ class Progress:
         final : bool
         """
         now = time.perf_counter()
-        if not self.enabled or (not final and now - self.last < self.every):
+        if not self.enabled or (not final and now - self.last < self.every) or done == self.shown:
             return
-        self.last = now
+        self.last, self.shown = now, done
         share = f" ({100.0 * done / self.total:.0f}%)" if self.total else ""
         print(f"{self.label}: {done:,} records{share}, {now - self.start:.1f} s", file=sys.stderr, flush=True)
 

@@ -47,3 +47,33 @@ def test_a_household_missing_is_named_with_its_row(tmp_path):
         individual_risk(scan(path), ["a"], household="hh", chunk_size=1, progress=False)
     with pytest.raises(InputError, match="also a key"):
         individual_risk(scan(path), ["a"], sensitive="a", progress=False)
+
+
+def test_identity_risk_equals_the_in_memory_path(files):
+    from rumap.risk.identity import identity_risk_from_data
+    from rumap.scale import identity_risk
+
+    path, frame = files
+    for method in ("ml", "moments"):
+        result = identity_risk(scan(path), ["sex", "hh"], N=40_000.0, a=50.0, max_risk=0.01, method=method)
+        expected = identity_risk_from_data(frame, ["sex", "hh"], N=40_000.0, a=50.0, max_risk=0.01, method=method)
+        got, want = result.to_dict(), expected.to_dict()
+        assert got.keys() == want.keys()
+        for name, value in want.items():
+            exact = value is None or isinstance(value, (str, list))
+            assert got[name] == (value if exact else pytest.approx(value, rel=1e-12)), name
+    with pytest.raises(InputError, match=r"key column 'age' has a missing value in row \d+"):
+        identity_risk(scan(path), ["sex", "age"], N=40_000.0, a=50.0)
+    missing_row = int(np.flatnonzero(frame["age"].isna())[0]) + 1
+    with pytest.raises(InputError, match=f"in row {missing_row}$"):
+        identity_risk(scan(path), ["sex", "age"], N=40_000.0, a=50.0)
+
+
+def test_l_diversity_where_a_key_value_has_only_missing_sensitive_values(tmp_path):
+    frame = pd.DataFrame({"a": ["x", "y", "y", "z", None, "z", "w"], "b": [1, 1, 2, 2, 1, 2, 3],
+                          "s": [None, "p", "q", "p", "q", None, None]})
+    path = tmp_path / "l.parquet"
+    frame.to_parquet(path)
+    out = tmp_path / "l_records.csv"
+    individual_risk(scan(path), ["a", "b"], sensitive="s", out=out, progress=False)
+    np.testing.assert_array_equal(pd.read_csv(out)["l_diversity"], memory.l_diversity(frame, ["a", "b"], "s"))
