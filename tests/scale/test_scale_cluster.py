@@ -22,6 +22,7 @@ def client():
         yield connected
 
 
+@pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
 @pytest.mark.parametrize("weight", [pytest.param(None, marks=pytest.mark.slow), "w"])
 def test_a_local_cluster_gives_the_frequencies_and_risk_of_one_machine(files, client, weight):
     path, frame = files
@@ -54,12 +55,11 @@ def test_an_unreachable_scheduler_and_a_missing_column_are_refused(tmp_path, mon
         cluster_key_frequencies(path, ["a"], scheduler="tcp://127.0.0.1:9")
 
 
+@pytest.mark.parametrize("files", ["parquet"], indirect=True)
 def test_cli_risk_individual_on_the_cluster_by_its_address(files, client):
     from cli_helpers import assert_bad_input, run_cli
 
     path, frame = files
-    if path.suffix != ".parquet":
-        pytest.skip("one format is enough for the command line")
     keys = ",".join(KEYS)
     _proc, summary = run_cli("risk", "individual", "--data", path, "--keys", keys, "--weight", "w", "--k", "3",
                              "--scheduler", client.scheduler.address, "--json", check_json=True)
