@@ -53,7 +53,8 @@ def measured(command: list[str], timeout: float | None = None) -> tuple[float, f
 
 def rumap_runs(path: Path, keys: list[str], folder: Path) -> dict[str, tuple | None]:
     base = [sys.executable, "-m", "rumap", "protect"]
-    common = ["--data", str(path), "--keys", ",".join(keys), "--chunk-size", CHUNK, "--json", "--work-limit", "1e13"]
+    common = ["--data", str(path), "--keys", ",".join(keys), "--engine", "scale", "--chunk-size", CHUNK, "--json",
+              "--work-limit", "1e13"]
     return {
         "suppress k=3": measured([*base, "suppress", *common, "--k", "3", "--out", str(folder / "suppressed.parquet")]),
         "pram theta=0.8": measured([*base, "pram", *common, "--theta", "0.8", "--seed", "1",

@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from rumap.cli.flags import (
     WRITER_SUFFIXES,
+    add_engine_flags,
     add_merge_flag,
     add_work_limit,
     budget_from_args,
     check_flag,
     merge_flags,
+    scale_engine,
     split_names,
     variable_number,
 )
@@ -51,9 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         parser.add_argument("--out", metavar="FILE", help=f"write the protected file ({', '.join(WRITER_SUFFIXES)})")
         add_work_limit(parser)
         parser.add_argument("--json", action="store_true", help="print one JSON object")
-        parser.add_argument("--chunk-size", type=int, metavar="N",
-                            help="work out of core on a CSV or Parquet file larger than memory, reading and writing "
-                                 "N records at a time (needs --out; progress on stderr)")
+        add_engine_flags(parser)
 
     rec = sub.add_parser("recode", help="global recoding: merge categories, band numbers, top/bottom coding")
     common(rec)
@@ -147,7 +147,7 @@ def run_recode(args: argparse.Namespace) -> int:
     from rumap.io.data import read_table
     from rumap.masking.categorical import band, recode, top_bottom_code
 
-    if args.chunk_size is not None:
+    if scale_engine(args, args.data):
         return _run_out_of_core(args)
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
@@ -197,9 +197,9 @@ def run_suppress(args: argparse.Namespace) -> int:
         for part in args.importance.split(","):
             variable, value = variable_number(part, "--importance")
             importance[variable] = value
-    if args.chunk_size is not None:
+    if scale_engine(args, args.data):
         if args.optimal:
-            raise InputError("--optimal works in memory: drop --chunk-size")
+            raise InputError("--optimal works in memory: give --engine memory")
         return _run_out_of_core(args, importance)
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
@@ -227,13 +227,18 @@ def run_suppress(args: argparse.Namespace) -> int:
     except InputError as exc:
         raise InputError(str(exc).replace("max_risk must", "--max-risk must").replace("give k ", "give --k ")) \
             from None
+    summary, lines = _suppression_summary(args, result)
+    return _finish(args, frame, result.data, keys, summary, lines)
+
+
+def _suppression_summary(args: argparse.Namespace, result: Any) -> tuple[dict, list[str]]:
+    """The JSON and the lines of a heuristic suppression (in memory or of a file); an infeasible one refused."""
     if not result.feasible:
         raise InputError(str(result.reason).replace("k = ", "--k ", 1))
     summary = {"method": "suppress", "optimal": False, **result.to_dict()}
-    lines = [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
-             f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "
-             + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
-    return _finish(args, frame, result.data, keys, summary, lines)
+    return summary, [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
+                     f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "
+                     + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
 
 
 def run_pram(args: argparse.Namespace) -> int:
@@ -252,33 +257,35 @@ def run_pram(args: argparse.Namespace) -> int:
 
     check_flag("--theta", "theta", args.theta)
     check_flag("--seed", "seed", args.seed)
-    if args.chunk_size is not None:
+    if scale_engine(args, args.data):
         return _run_out_of_core(args)
     frame = read_table(args.data)
     keys = split_names(args.keys, "--keys")
     result = pram(frame, keys, args.theta, seed=args.seed, source=args.data)
+    return _finish(args, frame, result.data, keys, *_pram_summary(args, result))
+
+
+def _pram_summary(args: argparse.Namespace, result: Any) -> tuple[dict, list[str]]:
+    """The JSON and the lines of PRAM (in memory or of a file)."""
     summary = {"method": "pram", **result.to_dict()}
-    lines = [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "
-             + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
-    return _finish(args, frame, result.data, keys, summary, lines)
+    return summary, [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "
+                     + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
 
 
 def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | None = None) -> int:
-    """``protect recode|suppress|pram --chunk-size N``: the file read and written N records at a time.
+    """``protect recode|suppress|pram --engine scale``: the file read and written a chunk at a time.
 
     The same JSON keys as in memory; the risk before and after is that of
     :func:`rumap.scale.individual_risk` on the file and on ``--out``.
     """
-    from rumap.scale import individual_risk, scan
+    from rumap.scale import DEFAULT_CHUNK_SIZE, individual_risk, scan
     from rumap.scale.protect import pram_file, recode_file, suppress_file
 
-    if args.chunk_size < 1:
-        raise InputError(f"--chunk-size must be an integer >= 1, got {args.chunk_size}")
     if args.out is None:
-        raise InputError("--chunk-size writes the protected records to a file: give --out")
+        raise InputError("--engine scale writes the protected records to a file: give --out")
     keys = split_names(args.keys, "--keys")
     source = scan(args.data)
-    chunks = {"chunk_size": args.chunk_size, "progress": True}
+    chunks = {"chunk_size": args.chunk_size or DEFAULT_CHUNK_SIZE, "progress": not args.quiet}
     method = args.protect_command
     if method == "suppress":
         if args.k is None and args.max_risk is None:
@@ -287,17 +294,10 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
             check_flag("--max-risk", "max_risk", args.max_risk)
         result = suppress_file(source, keys, args.out, k=args.k, max_risk=args.max_risk, weight=args.weight,
                                importance=importance or None, budget=budget_from_args(args), **chunks)
-        if not result.feasible:
-            raise InputError(str(result.reason).replace("k = ", "--k ", 1))
-        summary = {"method": "suppress", "optimal": False, **result.to_dict()}
-        lines = [f"local suppression of {args.data}: {summary['suppressed']} key values suppressed "
-                 f"({100 * result.suppressed_share:.2f}%) in {result.rounds} round(s); per variable: "
-                 + ", ".join(f"{k} {v}" for k, v in summary["per_variable"].items())]
+        summary, lines = _suppression_summary(args, result)
     elif method == "pram":
         result = pram_file(source, keys, args.theta, args.seed, args.out, **chunks)
-        summary = {"method": "pram", **result.to_dict()}
-        lines = [f"PRAM of {args.data}, theta = {args.theta:g}: values changed "
-                 + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
+        summary, lines = _pram_summary(args, result)
     else:
         if not (args.merge or args.band or args.top or args.bottom):
             raise InputError("give at least one of --merge, --band, --top, --bottom")
@@ -310,6 +310,6 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
         lines = [f"global recoding of {args.data}: " + (", ".join(
             f"{c} ({v['before']} -> {v['after']} categories)" for c, v in result.categories.items())
             or "nothing changed")]
-    before = individual_risk(source, keys, weight=args.weight, chunk_size=args.chunk_size)
-    after = individual_risk(scan(args.out), keys, weight=args.weight, chunk_size=args.chunk_size)
+    before = individual_risk(source, keys, weight=args.weight, **chunks)
+    after = individual_risk(scan(args.out), keys, weight=args.weight, **chunks)
     return _report(args, {**summary, "n": before.n}, lines, before, after)

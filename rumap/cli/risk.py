@@ -141,6 +141,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                                         "household_risk, l_diversity) to FILE (.parquet or .csv), "
                                                         "in file order; the JSON then holds the totals")
     individual.add_argument("--json", action="store_true", help="print one JSON object")
+    individual.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: count the key frequencies "
+                                                                "of a CSV or Parquet file on its workers (totals only)")
     individual.set_defaults(_risk_run=run_individual)
 
     keys = sub.add_parser("keys", help="unsafe cells of every combination of key variables (mu-Argus)",
@@ -364,6 +366,8 @@ def run_individual(args: argparse.Namespace) -> int:
 
     if args.k is not None:
         check_flag("--k", "k", args.k)
+    if args.scheduler is not None:
+        return _individual_on_cluster(args)
     if scale_engine(args, args.data):
         return _individual_scale(args)
     if args.out is not None:
@@ -392,6 +396,25 @@ def run_individual(args: argparse.Namespace) -> int:
         lines.append(f"distinct l-diversity of {args.sensitive}: at least {int(diversity.min())}; "
                      f"{int((diversity == 1).sum())} record(s) in a key group with one value")
     return _emit(args, payload, lines)
+
+
+def _individual_on_cluster(args: argparse.Namespace) -> int:
+    """``risk individual --scheduler ADDR``: the totals, from frequencies counted on a Dask cluster."""
+    from rumap.scale.cluster import cluster_individual_risk
+
+    for flag, value in (("--household", args.household), ("--sensitive", args.sensitive), ("--merge", args.merge),
+                        ("--out", args.out)):
+        if value:
+            raise InputError(f"{flag} works on one machine: drop --scheduler")
+    result = cluster_individual_risk(args.data, _names(args.keys, "--keys"), weight=args.weight, k=args.k,
+                                     scheduler=args.scheduler)
+    lines = [f"individual risk on {', '.join(result['keys'])} ({result['n']} records, "
+             f"{'weighted' if result['weighted'] else 'census: risk 1/f_k'}; counted on {args.scheduler})",
+             f"expected re-identifications: {result['expected_reidentifications']:.4f}",
+             f"global risk: {result['global_risk']:.6f}", f"highest individual risk: {result['max_risk']:.4f}"]
+    if args.k is not None:
+        lines.append(f"records violating {args.k}-anonymity (f_k < {args.k}): {result['k_anonymity_violations']}")
+    return _emit(args, result, lines)
 
 
 def _individual_scale(args: argparse.Namespace) -> int:

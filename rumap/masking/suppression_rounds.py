@@ -16,8 +16,9 @@ of distinct rows rather than records x combinations:
 - a cell of a combination of keys is unsafe whenever a cell of a smaller
   combination it lies in is unsafe (its frequency can only be smaller), and
   the records of a cell share every smaller cell: a combination's cells are
-  counted only over the classes safe in all its sub-combinations, level by
-  level (as the Apriori algorithm prunes item sets); a class's unsafe
+  counted only over the classes lying in safe cells, holding a class at risk,
+  of all its sub-combinations, level by level (as the Apriori algorithm
+  prunes item sets; :func:`rumap.risk.cells.safe_cells`); a class's unsafe
   combinations are all its combinations minus the safe ones;
 - cells of a combination whose codes span a small range are counted with one
   ``bincount``, without a hash table.
@@ -39,6 +40,7 @@ from rumap.risk.cells import cell_groups, class_wildcard_frequencies, distinct_r
 from rumap.risk.individual import _risk
 
 __all__ = ["suppression_rounds"]
+
 
 def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshold: int,
                    dimension: int) -> np.ndarray:

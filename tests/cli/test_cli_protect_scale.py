@@ -1,4 +1,4 @@
-"""``protect suppress|pram|recode --chunk-size N``: the survey read and written in chunks, as in memory."""
+"""``protect suppress|pram|recode --engine scale``: the survey read and written in chunks, as in memory."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_chunks_give_the_summary_and_records_of_the_whole_file(tmp_path, method)
     _proc, expected = run_cli("protect", *method, "--data", SURVEY, "--keys", KEYS, "--out", whole, "--json",
                               check_json=True)
     proc, summary = run_cli("protect", *method, "--data", SURVEY, "--keys", KEYS, "--out", chunked, "--json",
-                            "--chunk-size", "500", check_json=True)
+                            "--engine", "scale", "--chunk-size", "500", check_json=True)
     _assert_close(summary, {**expected, "out": str(chunked)})
     assert "records" in proc.stderr  # progress
     pd.testing.assert_frame_equal(pd.read_csv(chunked), pd.read_csv(whole), check_dtype=False)
@@ -44,13 +44,13 @@ def _assert_close(got, want, where="summary"):
 def test_recoding_in_chunks_and_its_refusals(tmp_path):
     out = tmp_path / "recoded.parquet"
     _proc, summary = run_cli("protect", "recode", "--data", SURVEY, "--keys", "age,sex,region", "--band", "age:10",
-                             "--merge", "region:R01,R02=R01-02", "--out", out, "--chunk-size", "700", "--json",
+                             "--merge", "region:R01,R02=R01-02", "--out", out, "--engine", "scale", "--chunk-size", "700", "--json",
                              check_json=True)
     assert summary["categories"]["region"] == {"before": 12, "after": 11}
     assert len(pd.read_parquet(out)) == len(pd.read_csv(SURVEY))
     assert_bad_input(run_cli("protect", "recode", "--data", SURVEY, "--keys", "sex", "--band", "age:10",
-                             "--chunk-size", "10"), "--out")
+                             "--engine", "scale"), "--out")
     assert_bad_input(run_cli("protect", "suppress", "--data", SURVEY, "--keys", "sex", "--k", "2", "--optimal",
-                             "--out", out, "--chunk-size", "10"), "--optimal")
+                             "--out", out, "--engine", "scale"), "--optimal")
     assert_bad_input(run_cli("protect", "pram", "--data", SURVEY, "--keys", "sex", "--theta", "0.5", "--out", out,
-                             "--chunk-size", "0"), "--chunk-size")
+                             "--engine", "scale", "--chunk-size", "0"), "--chunk-size")

@@ -22,6 +22,7 @@ def client():
         yield connected
 
 
+@pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
 @pytest.mark.parametrize("weight", [pytest.param(None, marks=pytest.mark.slow), "w"])
 def test_a_local_cluster_gives_the_frequencies_and_risk_of_one_machine(files, client, weight):
     path, frame = files
@@ -52,3 +53,18 @@ def test_an_unreachable_scheduler_and_a_missing_column_are_refused(tmp_path, mon
     monkeypatch.setattr("rumap.scale.cluster._CONNECT_TIMEOUT", 0.5)
     with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
         cluster_key_frequencies(path, ["a"], scheduler="tcp://127.0.0.1:9")
+
+
+@pytest.mark.parametrize("files", ["parquet"], indirect=True)
+def test_cli_risk_individual_on_the_cluster_by_its_address(files, client):
+    from cli_helpers import assert_bad_input, run_cli
+
+    path, frame = files
+    keys = ",".join(KEYS)
+    _proc, summary = run_cli("risk", "individual", "--data", path, "--keys", keys, "--weight", "w", "--k", "3",
+                             "--scheduler", client.scheduler.address, "--json", check_json=True)
+    expected = memory.individual_risk(frame, KEYS, weight="w", k=3)
+    assert summary["n"] == len(frame) and summary["k_anonymity_violations"] == expected.k_anonymity_violations
+    assert summary["expected_reidentifications"] == pytest.approx(expected.expected_reidentifications, rel=1e-12)
+    assert_bad_input(run_cli("risk", "individual", "--data", path, "--keys", keys, "--household", "hh",
+                             "--scheduler", client.scheduler.address), "--household", "--scheduler")

@@ -57,7 +57,7 @@ def test_pram_of_a_file_equals_the_in_memory_pram_whatever_the_chunk_size(files,
     path, frame = files
     expected = pram(frame, KEYS, 0.6, seed=11)
     outputs = []
-    for chunk_size in (700, 1234, len(frame)):
+    for chunk_size in (1234, len(frame)):
         out = tmp_path / f"pram_{chunk_size}{path.suffix}"
         result = pram_file(scan(path), KEYS, 0.6, 11, out, chunk_size=chunk_size, progress=False)
         written = _read(out)
@@ -81,6 +81,7 @@ def _written(text: str) -> str:
         return text
 
 
+@pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
 def test_recoding_of_a_file_equals_the_in_memory_recoding(files, tmp_path):
     path, frame = files
     out = tmp_path / "recoded.csv"
