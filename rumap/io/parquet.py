@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from rumap._validation import assumes_valid
 from rumap.errors import InputError, optional_module
 from rumap.io.data import numeric_columns, regular_file_size
 from rumap.io.writers import FORMATS_EXTRA
@@ -23,6 +24,7 @@ from rumap.io.writers import FORMATS_EXTRA
 __all__ = ["is_parquet", "read_parquet_frame", "read_parquet_numeric", "write_parquet_replacing"]
 
 
+@assumes_valid
 def is_parquet(path: str | os.PathLike) -> bool:
     """Whether the file's extension is ``.parquet``.
 
@@ -49,6 +51,7 @@ def _open(path: str | os.PathLike, source: str) -> Any:
         raise InputError(f"{source}: cannot read the file as Parquet ({exc})") from None
 
 
+@assumes_valid
 def read_parquet_numeric(path: str | os.PathLike, columns: list[str] | None, source: str | None = None,
                          every_column: bool = False) -> tuple[np.ndarray, list[str], Any]:
     """The chosen numeric columns of a Parquet file as a float array (n, p), read without the other columns.
@@ -104,6 +107,7 @@ def read_parquet_numeric(path: str | os.PathLike, columns: list[str] | None, sou
     return values, list(columns), table if every_column else None
 
 
+@assumes_valid
 def read_parquet_frame(path: str | os.PathLike, source: str | None = None) -> Any:
     """A whole Parquet file as a pandas DataFrame, whatever its size (no limit of :data:`MAX_BYTES`).
 
@@ -129,6 +133,7 @@ def read_parquet_frame(path: str | os.PathLike, source: str | None = None) -> An
     return _open(path, source).read().to_pandas()
 
 
+@assumes_valid
 def write_parquet_replacing(table: Any, names: list[str], values: np.ndarray, path: str | os.PathLike) -> None:
     """Write ``table`` to a Parquet file with the columns ``names`` replaced by the columns of ``values``.
 

@@ -36,7 +36,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from rumap._compile import compiled
 from rumap._validation import DataMatrix, assumes_valid, validate_params
@@ -104,6 +103,8 @@ def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     z_original = (original - mean) / sd
     if original.shape[1] == 1:
         return _linked_shares_sorted(z_original[:, 0], (masked[:, :, 0] - mean[0]) / sd[0])
+    from scipy.spatial import cKDTree  # here: a map of one variable, the most common, needs no scipy
+
     tree = cKDTree(z_original)
     rows = np.arange(original.shape[0])
     shares = np.empty(masked.shape[0])

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
-from scipy import optimize
 
 from rumap._validation import Grid, InstanceOf, Interval, ListOf, validate_params
 from rumap.errors import InputError
@@ -115,6 +114,8 @@ def _root_smallest(record: KnowledgeState, setting: AnalyticSetting, max_risk: f
 
     if not math.isfinite(f(lo)):
         lo = hi * 1e-12
+    from scipy import optimize  # here: the empirical maps import this module, and scipy takes a second
+
     root = optimize.brentq(f, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps)
     # brentq may land on the side where R is a hair above the bound; step to the feasible side.
     return hi if f(root) > 1e-12 * max_risk else root
@@ -236,6 +237,8 @@ def crossings(states: Sequence[str], setting: AnalyticSetting, lambda2_range: tu
             def f(lam: float, kernel_a=kernel_a, kernel_b=kernel_b) -> float:
                 point = np.array([lam])
                 return float(kernel_a(point, setting)[0] - kernel_b(point, setting)[0])
+
+            from scipy import optimize
 
             root = optimize.brentq(f, grid[i], grid[i + 1], xtol=1e-15, rtol=4 * np.finfo(float).eps)
             found.append(Crossing((a, b), float(root), float(kernel_a(np.array([root]), setting)[0])))

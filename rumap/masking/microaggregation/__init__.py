@@ -220,13 +220,15 @@ def _microaggregate(values: np.ndarray, k: int, algorithm: str, standardize: boo
     labels = ALGORITHMS[algorithm].labels(space, k, criterion, progress)
     if labels.ndim == 1:
         labels = _compact_labels(labels)
+    sse, sst = _sum_of_squares(space, labels)
+    del space  # before the masked copy is made: at most three arrays of the data's size at a time
+    if labels.ndim == 1:
         group_sizes = np.bincount(labels)
         masked = _group_means(values, labels, group_sizes.size)[labels]
     else:
         group_sizes = np.bincount(labels[:, 0])
         masked = np.column_stack([_group_means(values[:, j:j + 1], labels[:, j], group_sizes.size)[labels[:, j], 0]
                                   for j in range(values.shape[1])])
-    sse, sst = _sum_of_squares(space, labels)
     return MicroaggregationResult(
         masked=masked, groups=labels, group_sizes=group_sizes, k=k, algorithm=algorithm, n=n, sse=sse, sst=sst,
         information_loss=min(sse / sst, 1.0) if sst > 0 else 0.0, columns=tuple(names), standardized=bool(standardize),

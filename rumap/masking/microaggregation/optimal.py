@@ -21,11 +21,12 @@ def _optimal_sorted(sorted_values: np.ndarray, k: int) -> np.ndarray:
     """
     sd = sorted_values.std()
     x = np.ascontiguousarray((sorted_values - sorted_values.mean()) / (sd if sd > 0 else 1.0), dtype=float)
-    return compiled(_optimal_runs)(x, int(k))
+    return compiled(_runs_from_back)(compiled(_optimal_runs)(x, int(k)))
 
 
 def _optimal_runs(x: np.ndarray, k: int) -> np.ndarray:
-    """Run lengths of the least-SSE partition of ``x`` into runs of k .. 2k-1 (compiled kernel).
+    """``back`` of the least-SSE partition of ``x`` into runs of k .. 2k-1 (compiled kernel): ``back[j]`` is the
+    length of the last run of the first j values (:func:`_runs_from_back` gives the runs).
 
     Forward form of the dynamic programme: once ``best[b]`` is final, the runs
     starting at b (lengths k .. 2k-1) update ``best[b + L]``; sums are anchored
@@ -53,6 +54,13 @@ def _optimal_runs(x: np.ndarray, k: int) -> np.ndarray:
                 if total <= best[b + length]:
                     best[b + length] = total
                     back[b + length] = length
+    return back
+
+
+def _runs_from_back(back: np.ndarray) -> np.ndarray:
+    """The run lengths of a partition of n values from ``back[j]``, the length of the last run of the
+    first j values (compiled; shared by the optimal programmes)."""
+    n = back.size - 1
     n_runs = 0
     j = n
     while j > 0:

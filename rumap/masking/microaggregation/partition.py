@@ -132,10 +132,11 @@ def standardize_columns(values: np.ndarray) -> np.ndarray:
 
 def _standardize(values: np.ndarray) -> np.ndarray:
     shifted = values - values[:1]  # exact zeros for a constant column
-    centered = shifted - shifted.mean(axis=0)
+    mean = shifted.mean(axis=0)
     sd = shifted.std(axis=0, ddof=1) if values.shape[0] > 1 else np.zeros(values.shape[1])
-    scale = np.where(sd > 0, sd, 1.0)
-    return centered / scale
+    shifted -= mean  # in place: one array of the data's size
+    shifted /= np.where(sd > 0, sd, 1.0)
+    return shifted
 
 
 def _group_means(values: np.ndarray, labels: np.ndarray, n_groups: int) -> np.ndarray:

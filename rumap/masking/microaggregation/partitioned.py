@@ -96,74 +96,66 @@ def _mdav_kernel(x: np.ndarray, k: int, members: np.ndarray, labels: np.ndarray,
     m, p = x.shape
     alive = np.ones(m, dtype=np.bool_)
     dist = np.empty(m)
-    centre = np.empty(p)
-    removed = 0
-
+    q = np.empty(p)
     near_dist = np.empty(k)
     near = np.empty(k, dtype=np.int64)
-
-    def farthest(q: np.ndarray, m: int) -> int:
-        """The distances of the alive records to q, into ``dist``; the first farthest."""
-        best = -1
-        top = -1.0
-        for i in range(m):
-            if alive[i]:
-                d = 0.0
-                for j in range(p):
-                    diff = x[i, j] - q[j]
-                    d += diff * diff
-                dist[i] = d
-                if d > top:
-                    top = d
-                    best = i
-        return best
-
-    def take_nearest(label: int, m: int) -> None:
-        """The k alive records of least ``dist`` (ties: the first) leave, labelled ``label``: one pass,
-        the k nearest so far kept sorted (a later record displaces one only if strictly nearer)."""
-        count = 0
-        for i in range(m):
-            if alive[i]:
-                d = dist[i]
-                if count == k and d >= near_dist[k - 1]:
-                    continue
-                t = count if count < k else k - 1
-                while t > 0 and near_dist[t - 1] > d:
-                    near_dist[t] = near_dist[t - 1]
-                    near[t] = near[t - 1]
-                    t -= 1
-                near_dist[t] = d
-                near[t] = i
-                if count < k:
-                    count += 1
-        for t in range(k):
-            alive[near[t]] = False
-            labels[members[near[t]]] = label
-
+    removed = 0
     remaining = m
     label = first_label
+    r = s = 0
     while remaining >= 2 * k:
         two = remaining >= 3 * k
-        centre[:] = 0.0
-        for i in range(m):
-            if alive[i]:
+        # phase 0: r, the farthest from the centroid; 1: s, the farthest from r, and r's group; 2: s's group
+        for phase in range(3 if two else 2):
+            if phase == 0:
+                q[:] = 0.0
+                for i in range(m):
+                    if alive[i]:
+                        for j in range(p):
+                            q[j] += x[i, j]
                 for j in range(p):
-                    centre[j] += x[i, j]
-        for j in range(p):
-            centre[j] /= remaining
-        r = farthest(centre, m)
-        centre[:] = x[r]
-        s = farthest(centre, m)  # and the distances to r, for r's group
-        take_nearest(label, m)
-        label += 1
-        remaining -= k
-        if two:
-            centre[:] = x[s]
-            farthest(centre, m)
-            take_nearest(label, m)
+                    q[j] /= remaining
+            else:
+                q[:] = x[r] if phase == 1 else x[s]
+            best = -1
+            top = -1.0
+            for i in range(m):  # the distances to q, and the first farthest
+                if alive[i]:
+                    d = 0.0
+                    for j in range(p):
+                        diff = x[i, j] - q[j]
+                        d += diff * diff
+                    dist[i] = d
+                    if d > top:
+                        top = d
+                        best = i
+            if phase == 0:
+                r = best
+                continue
+            if phase == 1:
+                s = best
+            # the k nearest q in one pass, kept sorted (a later record displaces one only if strictly nearer)
+            count = 0
+            for i in range(m):
+                if alive[i]:
+                    d = dist[i]
+                    if count == k and d >= near_dist[k - 1]:
+                        continue
+                    t = count if count < k else k - 1
+                    while t > 0 and near_dist[t - 1] > d:
+                        near_dist[t] = near_dist[t - 1]
+                        near[t] = near[t - 1]
+                        t -= 1
+                    near_dist[t] = d
+                    near[t] = i
+                    if count < k:
+                        count += 1
+            for t in range(k):
+                alive[near[t]] = False
+                labels[members[near[t]]] = label
             label += 1
             remaining -= k
-        removed += 2 * k if two else k
+            removed += k
         if 4 * removed > m:  # drop the grouped records, keeping the order of the others
             kept = 0
             for i in range(m):

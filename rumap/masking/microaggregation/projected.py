@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from rumap._compile import compiled
-from rumap.masking.microaggregation.optimal import _optimal_sorted
+from rumap.masking.microaggregation.optimal import _optimal_sorted, _runs_from_back
 from rumap.masking.microaggregation.partition import _labels_from_runs
 from rumap.masking.microaggregation.ranking import _first_principal_component
 from rumap.masking.ranks import _stable_order
@@ -33,11 +33,13 @@ def _optimal_pc1(space: np.ndarray, k: int) -> np.ndarray:
     order = _stable_order(_first_principal_component(space))
     ordered = space[order]
     ordered -= ordered.mean(axis=0)
-    return _labels_from_runs(order, compiled(_optimal_runs_multivariate)(ordered, int(k)))
+    back = compiled(_optimal_runs_multivariate)(ordered, int(k))
+    return _labels_from_runs(order, compiled(_runs_from_back)(back))
 
 
 def _optimal_runs_multivariate(x: np.ndarray, k: int) -> np.ndarray:
-    """Run lengths of the least-SSE partition of the rows of ``x`` (n, p) into runs of k .. 2k-1 (compiled).
+    """``back`` of the least-SSE partition of the rows of ``x`` (n, p) into runs of k .. 2k-1 (compiled):
+    ``back[j]`` is the length of the last run of the first j rows.
 
     ``best[j]`` is the least SSE of the first j rows; once ``best[b]`` is
     final, the runs starting at b update ``best[b + L]`` for L = k .. 2k-1.
@@ -70,14 +72,4 @@ def _optimal_runs_multivariate(x: np.ndarray, k: int) -> np.ndarray:
                 if total <= best[b + length]:
                     best[b + length] = total
                     back[b + length] = length
-    n_runs = 0
-    j = n
-    while j > 0:
-        n_runs += 1
-        j -= back[j]
-    runs = np.empty(n_runs, dtype=np.int64)
-    j = n
-    for r in range(n_runs - 1, -1, -1):
-        runs[r] = back[j]
-        j -= back[j]
-    return runs
+    return back

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.spatial import cKDTree
 
 from rumap._validation import InstanceOf, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
@@ -339,6 +338,8 @@ def _kdtree_nearest(keys: _Keys, aggregation: str,
     """As :func:`_brute_force_nearest`, with a KD-tree on the embedded keys (O(n log n) for few dimensions)."""
     agg = AGGREGATIONS[aggregation]
     coords_o, coords_m, constant = embedded if embedded is not None else _embedding(keys, aggregation)
+    from scipy.spatial import cKDTree  # here: importing scipy takes a second, and the maps import this module
+
     tree = cKDTree(coords_o)
     dist, idx = tree.query(coords_m, k=2, p=agg.minkowski_p, workers=-1)
     first_is_own = idx[:, 0] == np.arange(coords_o.shape[0])
@@ -376,6 +377,8 @@ def _tie_sizes(keys: _Keys, aggregation: str, rows: np.ndarray, own: np.ndarray)
         coords_o, coords_m, constant = embedded
         target = np.maximum(limit - constant, 0.0)
         radius = np.sqrt(target) if aggregation == "sum_of_squares" else target
+        from scipy.spatial import cKDTree
+
         tree = cKDTree(coords_o)
         sizes = tree.query_ball_point(coords_m[rows], r=radius * (1 + 1e-12) + 1e-300,
                                       p=AGGREGATIONS[aggregation].minkowski_p, return_length=True)

@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linear_sum_assignment
 
 from rumap._validation import InstanceOf, Interval, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
@@ -302,6 +301,8 @@ def probabilistic_linkage(original: Any, masked: Any, keys: Sequence[str | int] 
     gamma = ((np.arange(2 ** n_keys)[:, None] >> np.arange(n_keys)[None, :]) & 1).astype(float)
     pattern_weight = gamma @ np.log(m / u) + (1 - gamma) @ np.log((1 - m) / (1 - u))
     n_correct = n_tied = 0
+    from scipy.optimize import linear_sum_assignment  # here: scipy takes a second to import
+
     for b, (rows_m, rows_o) in enumerate(blocks):
         codes = cached[b] if cache else _agreement_codes(encoded, rows_m, rows_o, tolerance)
         score = pattern_weight[codes]
