@@ -17,7 +17,8 @@ from typing import Any
 from rumap.cli.flags import budget_from_args, print_frame, rule_parameters
 from rumap.errors import InputError
 
-#: The methods of ``--method`` (the keys of :data:`rumap.tables.table_suppression.METHODS` that exist).
+#: The methods of ``--method`` (the keys of
+#: :data:`rumap.tables.table_suppression.TABLE_SUPPRESSION_METHODS` that exist).
 TABLE_METHOD_NAMES = ("optimal", "heuristic")
 
 #: Flags of the 2-D ``--table`` form that the microdata form does not take.

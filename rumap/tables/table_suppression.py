@@ -6,7 +6,7 @@ attacker knows every published cell, every equation and that cells are
 non-negative, and for each primary k his LPs min / max y_k must reach
 a_k - LPL_k and a_k + UPL_k (seed 004's model; Fischetti & Salazar 2001).
 
-A solution method is one entry of :data:`METHODS`: a function of a
+A solution method is one entry of :data:`TABLE_SUPPRESSION_METHODS`: a function of a
 :class:`SuppressionProblem` returning a :class:`rumap.tables._attacker.Pattern`.
 ``optimal`` is the Fischetti-Salazar cutting-plane MILP on HiGHS
 (:func:`rumap.tables._attacker.protect`): the attacker's LPs are solved for
@@ -55,8 +55,8 @@ from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import COSTS
 
-__all__ = ["METHODS", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression", "audit_pattern",
-           "pattern_gap", "suppress_linked_tables", "suppress_table"]
+__all__ = ["TABLE_SUPPRESSION_METHODS", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression",
+           "audit_pattern", "pattern_gap", "suppress_linked_tables", "suppress_table"]
 
 #: Work units per nonzero of the equations x attacker subproblem.
 _WORK_PER_SUBPROBLEM = 10.0
@@ -129,7 +129,7 @@ def _optimal(problem: SuppressionProblem) -> Pattern:
 
 
 #: Secondary suppression methods: name -> function of a :class:`SuppressionProblem` returning a pattern.
-METHODS: dict[str, Callable[[SuppressionProblem], Pattern]] = {
+TABLE_SUPPRESSION_METHODS: dict[str, Callable[[SuppressionProblem], Pattern]] = {
     "optimal": _optimal,
 }
 
@@ -152,7 +152,7 @@ class TableSuppression:
         (cost - lower_bound) / cost; 0 when proven optimal.
     optimal : bool
     method : str
-        The method registered in :data:`METHODS`, with how the pattern was
+        The method registered in :data:`TABLE_SUPPRESSION_METHODS`, with how the pattern was
         found (``optimal``, ``optimal+heuristic``: the repair's pattern
         proven optimal, ``optimal/heuristic``: the repair's, not proven).
     status : str
@@ -511,7 +511,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
     if problem.primaries.size == 0:
         pattern = Pattern(np.zeros(problem.values.size, dtype=bool), 0.0, 0.0, True, "milp", 0, 0)
     else:
-        pattern = METHODS[method](problem)
+        pattern = TABLE_SUPPRESSION_METHODS[method](problem)
     pattern, low, high, ok = _audited(problem, pattern)
     name = {"milp": method, "milp+heuristic": f"{method}+heuristic"}.get(pattern.method,
                                                                           f"{method}/{pattern.method}")
@@ -539,7 +539,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
 
 
 _COMMON = {"protection": Interval("float", 0.0, 100.0, "right", "protection level in percent"),
-           "cost": StrOptions(COSTS), "method": StrOptions(METHODS),
+           "cost": StrOptions(COSTS), "method": StrOptions(TABLE_SUPPRESSION_METHODS),
            "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
            "singletons": Boolean(), "budget": InstanceOf(WorkBudget)}
 
@@ -569,7 +569,7 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
         The cost of a suppression: the cell's value, its number of records,
         or 1 per cell (fewest cells).
     method : str, default "optimal"
-        A key of :data:`METHODS`: ``optimal`` is the Fischetti-Salazar
+        A key of :data:`TABLE_SUPPRESSION_METHODS`: ``optimal`` is the Fischetti-Salazar
         cutting-plane MILP on HiGHS.
     time_limit : float, default 30
         Seconds for the method (the audit comes after); out of time the best
