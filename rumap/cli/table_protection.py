@@ -220,7 +220,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     s.add_argument("--table", metavar="FILE", help="the complete table (CSV, Excel, ...)")
     s.add_argument("--microdata", metavar="FILE",
                    help="microdata to build the table from, with every subtotal and total (with --dims and --rule)")
-    s.add_argument("--dims", metavar="A,B[,C...]", help="the table's dimensions (1 to 5 columns of --microdata)")
+    s.add_argument("--dims", action="append", metavar="A,B[,C...]",
+                   help="the table's dimensions (1 to 5 columns of --microdata); repeat it for linked tables from "
+                        "the one file, protected together (a shared cell suppressed in all or none)")
     s.add_argument("--hierarchy", action="append", metavar="A=FILE",
                    help="hierarchy of dimension A: a tau-Argus .hrc file or a parent,child CSV (repeatable)")
     s.add_argument("--method", choices=list(TABLE_METHOD_NAMES),
@@ -230,7 +232,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                         "never the only suppressed cells of a line)")
     s.add_argument("--out", metavar="FILE",
                    help=f"with --microdata: write the protected table ({', '.join(WRITER_SUFFIXES)}), suppressed "
-                        "cells empty")
+                        "cells empty; linked tables: one file each, FILE-1.EXT, FILE-2.EXT, ... in --dims order")
     s.add_argument("--primary", action="append", metavar="ROW:COL", help="a primary cell (repeat the flag)")
     s.add_argument("--protection", type=float, default=10.0, metavar="P",
                    help="protection level, percent of each primary's value in both directions (default 10)")

@@ -267,11 +267,23 @@ class LinkedTableSuppression:
         """Whether every primary of every table clears its levels."""
         return all(t.all_protected for t in self.tables)
 
+    def counts(self) -> dict[str, int]:
+        """How many cells of all the tables have each status (a shared cell once per table it is in)."""
+        return {s: sum(t.counts()[s] for t in self.tables) for s in ("primary", "secondary", "published")}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per cell of each table: ``table`` (1, 2, ... in the order given), the codes, value, frequency
+        and status; a dimension a table does not have is empty in its rows."""
+        frame = pd.concat([t.to_frame().assign(table=i) for i, t in enumerate(self.tables, start=1)],
+                          ignore_index=True)
+        return frame[["table", *(c for c in frame.columns if c != "table")]]
+
     def to_dict(self) -> dict[str, Any]:
-        """``{"tables": [...], "cost", "gap", "method", "status", "optimal", "lower_bound", "protected"}``."""
-        return json_safe({"tables": [t.to_dict() for t in self.tables], "cost": self.cost, "gap": self.gap,
-                          "method": self.method, "status": self.status, "optimal": self.optimal,
-                          "lower_bound": self.lower_bound, "protected": self.all_protected})
+        """``{"tables": [{"dims", "cells", ...}], "cost", "gap", "method", "status", "optimal", "lower_bound",
+        "protected"}``: each table's object is :meth:`TableSuppression.to_dict` with its ``dims`` first."""
+        return json_safe({"tables": [{"dims": list(t.table.dims), **t.to_dict()} for t in self.tables],
+                          "cost": self.cost, "gap": self.gap, "method": self.method, "status": self.status,
+                          "optimal": self.optimal, "lower_bound": self.lower_bound, "protected": self.all_protected})
 
 
 def _cell_keys(table: NDTable) -> list[frozenset]:

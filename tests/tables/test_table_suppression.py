@@ -157,6 +157,12 @@ def test_linked_tables_share_one_pattern_and_are_protected_against_both():
     masks = [t.primary_mask("threshold", threshold=4) for t in tables]
     result = suppress_linked_tables(tables, masks, protection=20)
     assert result.all_protected and result.status == "optimal"
+    rows = result.to_frame()
+    assert list(rows.columns) == ["table", "region", "activity", "value", "frequency", "status", "size"]
+    assert rows["table"].tolist() == [1] * tables[0].size + [2] * tables[1].size
+    assert rows["size"].isna().tolist() == [True] * tables[0].size + [False] * tables[1].size
+    assert result.counts()["primary"] == int(masks[0].sum() + masks[1].sum())
+    assert [t["dims"] for t in result.to_dict()["tables"]] == [["region", "activity"], ["region", "size"]]
     statuses = [dict(zip(map(str, t.table.cells[list(t.table.dims)].to_numpy().tolist()), t.cell_status,
                          strict=True)) for t in result.tables]
     for region in ("Total", "N", "S", "E"):  # the shared cells: each region's total, in both tables
