@@ -228,8 +228,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     s.add_argument("--method", choices=list(TABLE_METHOD_NAMES),
                    help="with --microdata: optimal (cutting planes, proven gap; default) or heuristic")
     s.add_argument("--no-singletons", action="store_true",
-                   help="with --microdata: drop tau-Argus's singleton rule (a one-record primary and another primary "
-                        "never the only suppressed cells of a line)")
+                   help="with --microdata: drop tau-Argus's singleton rules (in a line holding a one-record primary, "
+                        "never only two primaries, or its total and two primaries, suppressed)")
     s.add_argument("--out", metavar="FILE",
                    help=f"with --microdata: write the protected table ({', '.join(WRITER_SUFFIXES)}), suppressed "
                         "cells empty; linked tables: one file each, FILE-1.EXT, FILE-2.EXT, ... in --dims order")

@@ -24,14 +24,30 @@ never a result.
 Empty cells (no record) are known zeros: published, never suppressed, and left
 out of the attacker's model.
 
-Singletons, as tau-Argus handles them: a primary cell with one contributor
-(a singleton) is known exactly to that contributor, who subtracts it from
-any equation it is in. So in every equation holding a singleton primary and
-another primary, at least one further cell is suppressed: two singletons
-alone in a line would disclose each other (singleton-singleton), a singleton
-and a multi-contributor primary alone would disclose the latter to the
-singleton's contributor (singleton-multiple). These are cover constraints
-of the master problem and the heuristics.
+Singletons, as tau-Argus's modular method and sdcTable handle them. A
+singleton is a primary cell with one contributor, who knows its value exactly
+and can subtract it from every line (one total and the cells that add up to
+it) it is in. tau-Argus's modular options ``SingleSingle``,
+``SingleMultiple`` and ``MinFreq`` (its batch command
+``MOD(table, time, SingleSingle, SingleMultiple, MinFreq)``; the dialog's "Do
+Singletons", "Do Singleton Multiple", "Do Min Frequency") are, as sdcTable
+writes them out (its "tau-argus strategy": ``detect_singletons`` in
+``R/helper_functions.r``, ``supp_constraint`` in ``src/suppConstraints.cpp``),
+three rules on the primaries of each line that holds a singleton and a cell
+not yet suppressed (a line whose non-empty cells are all primary needs none):
+
+1. singleton-singleton: two singletons are the line's only primaries;
+2. singleton-multiple: a singleton and one primary of several contributors
+   are the line's only primaries (either one would give the other away);
+3. minimum frequency: the line's total is primary and so are exactly two of
+   its other cells, so that the three would protect only each other.
+
+In each case one more cell of the line is suppressed. tau-Argus and sdcTable
+make that cell primary before the secondary suppression (the one of least
+frequency); here each rule is a cover constraint of the pattern instead (at
+least one of the line's non-primary, non-empty cells is suppressed), met by
+the master problem and the repair, so that the cheapest such cell is chosen
+with the rest of the pattern.
 """
 
 from __future__ import annotations
@@ -294,22 +310,26 @@ def _cell_keys(table: NDTable) -> list[frozenset]:
 
 def _singleton_covers(equations: sparse.csr_matrix, primaries: np.ndarray,
                       singletons: np.ndarray) -> list[tuple[sparse.csr_matrix, float]]:
-    """In each equation holding a singleton primary and another primary, one more cell suppressed."""
+    """The singleton rules (module notes): in each line they apply to, one of its non-primary cells suppressed.
+
+    ``equations`` has one row per line over the non-empty cells, -1 on the line's total and +1 on the cells
+    adding up to it.
+    """
     n = equations.shape[1]
     is_primary = np.zeros(n, dtype=bool)
     is_primary[primaries] = True
     covers: dict[bytes, tuple[sparse.csr_matrix, float]] = {}
     for row in range(equations.shape[0]):
-        members = equations.indices[equations.indptr[row]:equations.indptr[row + 1]]
-        lonely = members[singletons[members] & is_primary[members]]
-        others = members[is_primary[members]]
-        for s in lonely:
-            for k in others[others != s]:
-                rest = np.sort(members[(members != s) & (members != k)])
-                if rest.size == 0:  # s = k: one cell under two labels, the same records
-                    continue
-                covers.setdefault(rest.tobytes(), (sparse.csr_matrix((np.ones(rest.size), rest, [0, rest.size]),
-                                                                     shape=(1, n)), 1.0))
+        start, end = equations.indptr[row], equations.indptr[row + 1]
+        members, coefficients = equations.indices[start:end], equations.data[start:end]
+        primary = members[is_primary[members]]
+        rest = np.sort(members[~is_primary[members]])
+        if rest.size == 0 or not singletons[primary].any():
+            continue
+        total_primary = bool((is_primary[members] & (coefficients < 0)).any())
+        if primary.size == 2 or (primary.size == 3 and total_primary):  # rules 1 and 2; rule 3
+            covers.setdefault(rest.tobytes(), (sparse.csr_matrix((np.ones(rest.size), rest, [0, rest.size]),
+                                                                 shape=(1, n)), 1.0))
     return list(covers.values())
 
 
@@ -587,7 +607,8 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
         Seconds for the method (the audit comes after); out of time the best
         protecting pattern found is returned with its proven gap.
     singletons : bool, default True
-        Apply tau-Argus's singleton rules (module notes).
+        Apply tau-Argus's singleton rules, singleton-singleton,
+        singleton-multiple and minimum frequency (module notes).
     budget : WorkBudget
         Refuses problems too large.
 
@@ -606,7 +627,8 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
     Seed 004 (Mas, EUSTAT), "A Mixed Integer Linear Programming Model for
     Secondary Cell Suppression"; Fischetti & Salazar (2001), *Solving the
     cell suppression problem on tabular data with linear constraints*,
-    Management Science 47(7); tau-Argus manual: singletons.
+    Management Science 47(7); tau-Argus's modular singleton options as
+    sdcTable implements them (``detect_singletons``, ``supp_constraint``).
 
     Examples
     --------
