@@ -214,9 +214,10 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "suppress", help="secondary cell suppression at least cost (MILP)",
         description="Protect the primary cells of a complete 2-D table with its totals (format of 'table bounds', "
                     "no x) by suppressing further cells at least cost, so that the attacker's LP interval of "
-                    "every primary clears P%% of its value both ways. Cells are ROW:COL, totals 'Total'. Or build "
+                    "every primary clears P% of its value both ways. Cells are ROW:COL, totals 'Total'. Or build "
                     "a table of up to 5 dimensions, flat or hierarchical, from --microdata, mark its primaries by "
-                    "--rule and protect every level at once.")
+                    "--rule and protect every level at once; --dims repeated builds linked tables from the one file, "
+                    "protected together.")
     s.add_argument("--table", metavar="FILE", help="the complete table (CSV, Excel, ...)")
     s.add_argument("--microdata", metavar="FILE",
                    help="microdata to build the table from, with every subtotal and total (with --dims and --rule)")
