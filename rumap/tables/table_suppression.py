@@ -24,30 +24,21 @@ never a result.
 Empty cells (no record) are known zeros: published, never suppressed, and left
 out of the attacker's model.
 
-Singletons, as tau-Argus's modular method and sdcTable handle them. A
-singleton is a primary cell with one contributor, who knows its value exactly
-and can subtract it from every line (one total and the cells that add up to
-it) it is in. tau-Argus's modular options ``SingleSingle``,
-``SingleMultiple`` and ``MinFreq`` (its batch command
-``MOD(table, time, SingleSingle, SingleMultiple, MinFreq)``; the dialog's "Do
-Singletons", "Do Singleton Multiple", "Do Min Frequency") are, as sdcTable
-writes them out (its "tau-argus strategy": ``detect_singletons`` in
-``R/helper_functions.r``, ``supp_constraint`` in ``src/suppConstraints.cpp``),
-three rules on the primaries of each line that holds a singleton and a cell
-not yet suppressed (a line whose non-empty cells are all primary needs none):
-
-1. singleton-singleton: two singletons are the line's only primaries;
-2. singleton-multiple: a singleton and one primary of several contributors
-   are the line's only primaries (either one would give the other away);
-3. minimum frequency: the line's total is primary and so are exactly two of
-   its other cells, so that the three would protect only each other.
-
-In each case one more cell of the line is suppressed. tau-Argus and sdcTable
-make that cell primary before the secondary suppression (the one of least
-frequency); here each rule is a cover constraint of the pattern instead (at
-least one of the line's non-primary, non-empty cells is suppressed), met by
-the master problem and the repair, so that the cheapest such cell is chosen
-with the rest of the pattern.
+Singletons, as tau-Argus's modular options SingleSingle, SingleMultiple and
+MinFreq (batch command ``MOD(table, time, SingleSingle, SingleMultiple,
+MinFreq)``) are written out in sdcTable (its "tau-argus strategy":
+``detect_singletons`` in ``R/helper_functions.r``, ``supp_constraint`` in
+``src/suppConstraints.cpp``). A singleton, a primary of one contributor, is
+known to that contributor, who can subtract it from each line (a total and the
+cells adding up to it) it is in. In a line holding a singleton and a
+non-empty cell not primary, one more cell is suppressed when the line's only
+primaries are (1) two singletons, (2) a singleton and a primary of several
+contributors, or (3) its total and two other cells (minimum frequency: the
+three would protect only each other). tau-Argus and sdcTable make the least
+frequent such cell primary beforehand; here each rule is a cover constraint
+of the pattern (one of the line's non-primary, non-empty cells suppressed)
+that the method meets (the repair only adds cells), so the cheapest cell is
+chosen with the rest of the pattern.
 """
 
 from __future__ import annotations
