@@ -26,7 +26,8 @@ def _equations(table) -> list[tuple[int, list[int]]]:
     return out
 
 
-_MATRICES: dict[int, np.ndarray] = {}
+#: id(table) -> (table, its matrix): the table is kept so that its id is never reused by another table.
+_MATRICES: dict[int, tuple[object, np.ndarray]] = {}
 
 
 def _matrix(table) -> np.ndarray:
@@ -37,8 +38,8 @@ def _matrix(table) -> np.ndarray:
             row[children] = 1.0
             row[parent] = -1.0
             rows.append(row)
-        _MATRICES[id(table)] = np.array(rows)
-    return _MATRICES[id(table)]
+        _MATRICES[id(table)] = (table, np.array(rows))
+    return _MATRICES[id(table)][1]
 
 
 def _interval(table, suppressed: np.ndarray, k: int) -> tuple[float, float]:
