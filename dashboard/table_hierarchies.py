@@ -29,7 +29,7 @@ from rumap.io.writers import table_bytes
 from rumap.tables.hierarchy import TOTAL, Hierarchy, from_prefixes, read_hrc, read_parent_child
 from rumap.tables.ndtable import MAX_DIMS, build_table
 from rumap.tables.secondary import COSTS
-from rumap.tables.table_suppression import METHODS, suppress_table
+from rumap.tables.table_suppression import TABLE_SUPPRESSION_METHODS, suppress_table
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 #: Where a dimension's hierarchy comes from.
@@ -116,7 +116,7 @@ def settings_block(file: PageFile) -> tuple[HierarchySettings, dict[str, Hierarc
     with c4:
         cost = selectbox("cost of a suppression", list(COSTS), "nd_cost", "value")
     with c5:
-        method = selectbox("method", [BY_SIZE, *METHODS], "nd_method", BY_SIZE)
+        method = selectbox("method", [BY_SIZE, *TABLE_SUPPRESSION_METHODS], "nd_method", BY_SIZE)
     return HierarchySettings(tuple(dims), sources, lengths, None if value == COUNTS else value, threshold, protection,
                              cost, None if method == BY_SIZE else method), hierarchies
 

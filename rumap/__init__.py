@@ -79,6 +79,17 @@ _EXPORTS: dict[str, str] = {
     "redesign_bounds": "rumap.tables.redesign",
     "linked_bounds": "rumap.tables.linked",
     "rounding_ru_map": "rumap.tables.rounding",
+    # n-dimensional hierarchical tables from microdata, their secondary suppression (alone or linked), the JJ format
+    "Hierarchy": "rumap.tables.hierarchy",
+    "read_hrc": "rumap.tables.hierarchy",
+    "read_parent_child": "rumap.tables.hierarchy",
+    "from_prefixes": "rumap.tables.hierarchy",
+    "NDTable": "rumap.tables.ndtable",
+    "build_table": "rumap.tables.ndtable",
+    "suppress_table": "rumap.tables.table_suppression",
+    "suppress_linked_tables": "rumap.tables.table_suppression",
+    "read_jj": "rumap.tables.jj",
+    "write_jj": "rumap.tables.jj",
     # from map to release: a plan of masking steps, applied, and the report of what was released
     "Step": "rumap.release.plan",
     "ReleasePlan": "rumap.release.plan",

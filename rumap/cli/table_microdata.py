@@ -6,6 +6,15 @@ a parent,child CSV) and the totals, coded ``Total``; ``--value-column`` makes
 it a magnitude table, else it counts records. The rule marks the primaries on
 each cell's contributions; secondary suppression runs over every equation at
 every level (:func:`rumap.tables.table_suppression.suppress_table`).
+
+``--dims`` given more than once (``--dims region,activity --dims region,size``)
+makes linked tables from the one file: they are protected together
+(:func:`rumap.tables.table_suppression.suppress_linked_tables`), so that a cell
+they share (a region's total) is suppressed in all of them or in none, and each
+primary is audited against every table's equations. Their JSON is
+``{"tables": [{"dims", "cells", ...}], "cost", "gap", "method", "status", ...}``
+and ``--out FILE.EXT`` writes one file per table, ``FILE-1.EXT``,
+``FILE-2.EXT``, ... in the order of ``--dims``.
 """
 
 from __future__ import annotations
@@ -17,7 +26,8 @@ from typing import Any
 from rumap.cli.flags import budget_from_args, print_frame, rule_parameters
 from rumap.errors import InputError
 
-#: The methods of ``--method`` (the keys of :data:`rumap.tables.table_suppression.METHODS` that exist).
+#: The methods of ``--method`` (the keys of
+#: :data:`rumap.tables.table_suppression.TABLE_SUPPRESSION_METHODS` that exist).
 TABLE_METHOD_NAMES = ("optimal", "heuristic")
 
 #: Flags of the 2-D ``--table`` form that the microdata form does not take.
@@ -46,6 +56,25 @@ def _hierarchies(texts: list[str], dims: list[str]) -> dict[str, Any]:
     return out
 
 
+def _linked_out_paths(out: str, count: int) -> list[str]:
+    """``FILE-1.EXT``, ``FILE-2.EXT``, ...: the files of ``--out FILE.EXT`` for ``count`` linked tables."""
+    path = Path(out)
+    return [str(path.with_name(f"{path.stem}-{i}{path.suffix}")) for i in range(1, count + 1)]
+
+
+def _dims_lists(texts: list[str]) -> list[list[str]]:
+    from rumap.cli.flags import split_names
+
+    lists = [split_names(text, "--dims") for text in texts]
+    seen: dict[frozenset, str] = {}
+    for text, dims in zip(texts, lists, strict=True):
+        key = frozenset(dims)
+        if key in seen:
+            raise InputError(f"--dims {text} and --dims {seen[key]} are the same table: give each table once")
+        seen[key] = text
+    return lists
+
+
 def run_microdata(args: argparse.Namespace) -> int:
     """Run ``table suppress --microdata``.
 
@@ -64,20 +93,31 @@ def run_microdata(args: argparse.Namespace) -> int:
         raise InputError("--microdata needs --dims A,B[,C...]")
     if args.rule is None:
         raise InputError("--microdata needs --rule to mark the primary cells")
-    from rumap.cli.flags import split_names
     from rumap.cli.table_protection import _native_output_silenced
     from rumap.io.data import read_table
     from rumap.tables.ndtable import build_table
-    from rumap.tables.table_suppression import suppress_table
 
-    dims = split_names(args.dims, "--dims")
+    dims_lists = _dims_lists(args.dims)
+    every_dim = list(dict.fromkeys(d for dims in dims_lists for d in dims))
     budget = budget_from_args(args)
     frame = read_table(args.microdata)
-    table = build_table(frame, dims, _hierarchies(args.hierarchy or [], dims), args.value_column, budget=budget)
-    mask = table.primary_mask(args.rule, **rule_parameters(args))
+    hierarchies = _hierarchies(args.hierarchy or [], every_dim)
+    tables = [build_table(frame, dims, {d: h for d, h in hierarchies.items() if d in dims}, args.value_column,
+                          budget=budget) for dims in dims_lists]
+    parameters = rule_parameters(args)
+    masks = [table.primary_mask(args.rule, **parameters) for table in tables]
+    options = {"protection": args.protection, "cost": args.cost, "method": args.method or "optimal",
+               "time_limit": args.time_limit, "singletons": not args.no_singletons, "budget": budget}
+    if len(tables) > 1:
+        from rumap.tables.table_suppression import suppress_linked_tables
+
+        with _native_output_silenced():
+            linked = suppress_linked_tables(tables, masks, **options)
+        return _report_linked(args, linked)
+    from rumap.tables.table_suppression import suppress_table
+
     with _native_output_silenced():
-        result = suppress_table(table, mask, protection=args.protection, cost=args.cost, method=args.method or "optimal",
-                                time_limit=args.time_limit, singletons=not args.no_singletons, budget=budget)
+        result = suppress_table(tables[0], masks[0], **options)
     if args.out is not None:
         from rumap.io.writers import write_table
 
@@ -92,12 +132,48 @@ def run_microdata(args: argparse.Namespace) -> int:
         return 0
     frame_out = result.to_frame()
     print_frame(frame_out[frame_out["status"] != "published"])
-    counts = result.counts()
-    print(f"{table.size} cells: {counts['primary']} primary, {counts['secondary']} secondary suppressed; cost "
-          f"{result.cost:.6g} ({args.cost}); method {result.method}, "
+    _print_summary(f"{tables[0].size} cells", result.counts(), result, args.cost)
+    if args.out is not None:
+        print(f"written: {args.out}")
+    return 0
+
+
+def _print_summary(what: str, counts: dict[str, int], result: Any, cost: str) -> None:
+    print(f"{what}: {counts['primary']} primary, {counts['secondary']} secondary suppressed; cost "
+          f"{result.cost:.6g} ({cost}); method {result.method}, "
           + ("proven optimal" if result.optimal else f"gap {100 * result.gap:.3g}%"))
     print("every primary's audit interval clears its protection levels" if result.all_protected
           else "some primaries are not protected")
-    if args.out is not None:
-        print(f"written: {args.out}")
+
+
+def _report_linked(args: argparse.Namespace, linked: Any) -> int:
+    """Write, print or dump linked tables' protection (one file per table with ``--out``)."""
+    paths = None if args.out is None else _linked_out_paths(args.out, len(linked.tables))
+    if paths is not None:
+        from rumap.io.writers import table_bytes, write_bytes
+
+        contents = [table_bytes(t.published(), path, "--out") for t, path in zip(linked.tables, paths, strict=True)]
+        for content, path in zip(contents, paths, strict=True):
+            write_bytes(content, path, "--out")
+    if args.json:
+        from rumap.cli import print_json
+
+        out = linked.to_dict()
+        if paths is not None:
+            for table, path in zip(out["tables"], paths, strict=True):
+                table["out"] = path
+            out["out"] = paths
+        print_json(out)
+        return 0
+    for i, t in enumerate(linked.tables):
+        frame_out = t.to_frame()
+        hidden = frame_out[frame_out["status"] != "published"]
+        print(f"table {i + 1}: {' x '.join(t.table.dims)}" + ("" if len(hidden) else ", no suppressed cells"))
+        if len(hidden):
+            print_frame(hidden)
+        print()
+    sizes = " + ".join(str(t.table.size) for t in linked.tables)
+    _print_summary(f"{len(linked.tables)} linked tables, {sizes} cells", linked.counts(), linked, args.cost)
+    if paths is not None:
+        print(f"written: {', '.join(paths)}")
     return 0

@@ -214,23 +214,26 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "suppress", help="secondary cell suppression at least cost (MILP)",
         description="Protect the primary cells of a complete 2-D table with its totals (format of 'table bounds', "
                     "no x) by suppressing further cells at least cost, so that the attacker's LP interval of "
-                    "every primary clears P%% of its value both ways. Cells are ROW:COL, totals 'Total'. Or build "
+                    "every primary clears P% of its value both ways. Cells are ROW:COL, totals 'Total'. Or build "
                     "a table of up to 5 dimensions, flat or hierarchical, from --microdata, mark its primaries by "
-                    "--rule and protect every level at once.")
+                    "--rule and protect every level at once; --dims repeated builds linked tables from the one file, "
+                    "protected together.")
     s.add_argument("--table", metavar="FILE", help="the complete table (CSV, Excel, ...)")
     s.add_argument("--microdata", metavar="FILE",
                    help="microdata to build the table from, with every subtotal and total (with --dims and --rule)")
-    s.add_argument("--dims", metavar="A,B[,C...]", help="the table's dimensions (1 to 5 columns of --microdata)")
+    s.add_argument("--dims", action="append", metavar="A,B[,C...]",
+                   help="the table's dimensions (1 to 5 columns of --microdata); repeat it for linked tables from "
+                        "the one file, protected together (a shared cell suppressed in all or none)")
     s.add_argument("--hierarchy", action="append", metavar="A=FILE",
                    help="hierarchy of dimension A: a tau-Argus .hrc file or a parent,child CSV (repeatable)")
     s.add_argument("--method", choices=list(TABLE_METHOD_NAMES),
                    help="with --microdata: optimal (cutting planes, proven gap; default) or heuristic")
     s.add_argument("--no-singletons", action="store_true",
-                   help="with --microdata: drop tau-Argus's singleton rule (a one-record primary and another primary "
-                        "never the only suppressed cells of a line)")
+                   help="with --microdata: drop tau-Argus's singleton rules (in a line holding a one-record primary, "
+                        "never only two primaries, or its total and two primaries, suppressed)")
     s.add_argument("--out", metavar="FILE",
                    help=f"with --microdata: write the protected table ({', '.join(WRITER_SUFFIXES)}), suppressed "
-                        "cells empty")
+                        "cells empty; linked tables: one file each, FILE-1.EXT, FILE-2.EXT, ... in --dims order")
     s.add_argument("--primary", action="append", metavar="ROW:COL", help="a primary cell (repeat the flag)")
     s.add_argument("--protection", type=float, default=10.0, metavar="P",
                    help="protection level, percent of each primary's value in both directions (default 10)")

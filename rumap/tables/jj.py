@@ -31,7 +31,7 @@ from rumap.result import json_safe
 from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import COSTS
-from rumap.tables.table_suppression import METHODS, SuppressionProblem, _audited, pattern_gap
+from rumap.tables.table_suppression import TABLE_SUPPRESSION_METHODS, SuppressionProblem, _audited, pattern_gap
 
 __all__ = ["JJInstance", "JJSolution", "STATUS_CODES", "instance_from_table", "read_jj", "solve_jj", "write_jj"]
 
@@ -312,7 +312,7 @@ def _example_instance() -> dict[str, Any]:
     return {"instance": instance_from_table(table, table.primary_mask("threshold", threshold=2), 20.0)}
 
 
-@validate_params({"instance": InstanceOf(JJInstance), "method": StrOptions(METHODS),
+@validate_params({"instance": InstanceOf(JJInstance), "method": StrOptions(TABLE_SUPPRESSION_METHODS),
                   "time_limit": "time_limit"},
                  example=_example_instance)
 def solve_jj(instance: JJInstance, method: str = "optimal", time_limit: float = 30.0) -> JJSolution:
@@ -322,7 +322,7 @@ def solve_jj(instance: JJInstance, method: str = "optimal", time_limit: float = 
     ----------
     instance : JJInstance
     method : str, default "optimal"
-        A key of :data:`rumap.tables.table_suppression.METHODS`.
+        A key of :data:`rumap.tables.table_suppression.TABLE_SUPPRESSION_METHODS`.
     time_limit : float, default 30
 
     Returns
@@ -367,7 +367,7 @@ def solve_jj(instance: JJInstance, method: str = "optimal", time_limit: float = 
         rhs=instance.rhs - instance.equations[:, status == "z"] @ instance.values[status == "z"])
     from rumap.tables._attacker import Pattern
 
-    pattern = (METHODS[method](problem) if primaries.size else
+    pattern = (TABLE_SUPPRESSION_METHODS[method](problem) if primaries.size else
                Pattern(np.zeros(keep.size, dtype=bool), 0.0, 0.0, True, "milp", 0, 0))
     pattern, low, high, ok = _audited(problem, pattern)
     suppressed = np.zeros(instance.values.size, dtype=bool)

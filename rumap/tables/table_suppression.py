@@ -6,7 +6,7 @@ attacker knows every published cell, every equation and that cells are
 non-negative, and for each primary k his LPs min / max y_k must reach
 a_k - LPL_k and a_k + UPL_k (seed 004's model; Fischetti & Salazar 2001).
 
-A solution method is one entry of :data:`METHODS`: a function of a
+A solution method is one entry of :data:`TABLE_SUPPRESSION_METHODS`: a function of a
 :class:`SuppressionProblem` returning a :class:`rumap.tables._attacker.Pattern`.
 ``optimal`` is the Fischetti-Salazar cutting-plane MILP on HiGHS
 (:func:`rumap.tables._attacker.protect`): the attacker's LPs are solved for
@@ -24,14 +24,21 @@ never a result.
 Empty cells (no record) are known zeros: published, never suppressed, and left
 out of the attacker's model.
 
-Singletons, as tau-Argus handles them: a primary cell with one contributor
-(a singleton) is known exactly to that contributor, who subtracts it from
-any equation it is in. So in every equation holding a singleton primary and
-another primary, at least one further cell is suppressed: two singletons
-alone in a line would disclose each other (singleton-singleton), a singleton
-and a multi-contributor primary alone would disclose the latter to the
-singleton's contributor (singleton-multiple). These are cover constraints
-of the master problem and the heuristics.
+Singletons, as tau-Argus's modular options SingleSingle, SingleMultiple and
+MinFreq (batch command ``MOD(table, time, SingleSingle, SingleMultiple,
+MinFreq)``) are written out in sdcTable (its "tau-argus strategy":
+``detect_singletons`` in ``R/helper_functions.r``, ``supp_constraint`` in
+``src/suppConstraints.cpp``). A singleton, a primary of one contributor, is
+known to that contributor, who can subtract it from each line (a total and the
+cells adding up to it) it is in. In a line holding a singleton and a
+non-empty cell not primary, one more cell is suppressed when the line's only
+primaries are (1) two singletons, (2) a singleton and a primary of several
+contributors, or (3) its total and two other cells (minimum frequency: the
+three would protect only each other). tau-Argus and sdcTable make the least
+frequent such cell primary beforehand; here each rule is a cover constraint
+of the pattern (one of the line's non-primary, non-empty cells suppressed)
+that the method meets (the repair only adds cells), so the cheapest cell is
+chosen with the rest of the pattern.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import COSTS
 
-__all__ = ["METHODS", "HEURISTIC_ABOVE", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression",
+__all__ = ["TABLE_SUPPRESSION_METHODS", "HEURISTIC_ABOVE", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression",
            "audit_pattern", "pattern_gap", "suppress_linked_tables", "suppress_table"]
 
 #: Work units per nonzero of the equations x attacker subproblem.
@@ -139,7 +146,7 @@ def _heuristic(problem: SuppressionProblem) -> Pattern:
 HEURISTIC_ABOVE = 5000
 
 #: Secondary suppression methods: name -> function of a :class:`SuppressionProblem` returning a pattern.
-METHODS: dict[str, Callable[[SuppressionProblem], Pattern]] = {
+TABLE_SUPPRESSION_METHODS: dict[str, Callable[[SuppressionProblem], Pattern]] = {
     "optimal": _optimal,
     "heuristic": _heuristic,
 }
@@ -163,7 +170,7 @@ class TableSuppression:
         (cost - lower_bound) / cost; 0 when proven optimal.
     optimal : bool
     method : str
-        The method registered in :data:`METHODS`, with how the pattern was
+        The method registered in :data:`TABLE_SUPPRESSION_METHODS`, with how the pattern was
         found (``optimal``, ``optimal+heuristic``: the repair's pattern
         proven optimal, ``optimal/heuristic``: the repair's, not proven).
     status : str
@@ -278,11 +285,23 @@ class LinkedTableSuppression:
         """Whether every primary of every table clears its levels."""
         return all(t.all_protected for t in self.tables)
 
+    def counts(self) -> dict[str, int]:
+        """How many cells of all the tables have each status (a shared cell once per table it is in)."""
+        return {s: sum(t.counts()[s] for t in self.tables) for s in ("primary", "secondary", "published")}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per cell of each table: ``table`` (1, 2, ... in the order given), the codes, value, frequency
+        and status; a dimension a table does not have is empty in its rows."""
+        frame = pd.concat([t.to_frame().assign(table=i) for i, t in enumerate(self.tables, start=1)],
+                          ignore_index=True)
+        return frame[["table", *(c for c in frame.columns if c != "table")]]
+
     def to_dict(self) -> dict[str, Any]:
-        """``{"tables": [...], "cost", "gap", "method", "status", "optimal", "lower_bound", "protected"}``."""
-        return json_safe({"tables": [t.to_dict() for t in self.tables], "cost": self.cost, "gap": self.gap,
-                          "method": self.method, "status": self.status, "optimal": self.optimal,
-                          "lower_bound": self.lower_bound, "protected": self.all_protected})
+        """``{"tables": [{"dims", "cells", ...}], "cost", "gap", "method", "status", "optimal", "lower_bound",
+        "protected"}``: each table's object is :meth:`TableSuppression.to_dict` with its ``dims`` first."""
+        return json_safe({"tables": [{"dims": list(t.table.dims), **t.to_dict()} for t in self.tables],
+                          "cost": self.cost, "gap": self.gap, "method": self.method, "status": self.status,
+                          "optimal": self.optimal, "lower_bound": self.lower_bound, "protected": self.all_protected})
 
 
 def _cell_keys(table: NDTable) -> list[frozenset]:
@@ -293,22 +312,26 @@ def _cell_keys(table: NDTable) -> list[frozenset]:
 
 def _singleton_covers(equations: sparse.csr_matrix, primaries: np.ndarray,
                       singletons: np.ndarray) -> list[tuple[sparse.csr_matrix, float]]:
-    """In each equation holding a singleton primary and another primary, one more cell suppressed."""
+    """The singleton rules (module notes): in each line they apply to, one of its non-primary cells suppressed.
+
+    ``equations`` has one row per line over the non-empty cells, -1 on the line's total and +1 on the cells
+    adding up to it.
+    """
     n = equations.shape[1]
     is_primary = np.zeros(n, dtype=bool)
     is_primary[primaries] = True
     covers: dict[bytes, tuple[sparse.csr_matrix, float]] = {}
     for row in range(equations.shape[0]):
-        members = equations.indices[equations.indptr[row]:equations.indptr[row + 1]]
-        lonely = members[singletons[members] & is_primary[members]]
-        others = members[is_primary[members]]
-        for s in lonely:
-            for k in others[others != s]:
-                rest = np.sort(members[(members != s) & (members != k)])
-                if rest.size == 0:  # s = k: one cell under two labels, the same records
-                    continue
-                covers.setdefault(rest.tobytes(), (sparse.csr_matrix((np.ones(rest.size), rest, [0, rest.size]),
-                                                                     shape=(1, n)), 1.0))
+        start, end = equations.indptr[row], equations.indptr[row + 1]
+        members, coefficients = equations.indices[start:end], equations.data[start:end]
+        primary = members[is_primary[members]]
+        rest = np.sort(members[~is_primary[members]])
+        if rest.size == 0 or not singletons[primary].any():
+            continue
+        total_primary = bool((is_primary[members] & (coefficients < 0)).any())
+        if primary.size == 2 or (primary.size == 3 and total_primary):  # rules 1 and 2; rule 3
+            covers.setdefault(rest.tobytes(), (sparse.csr_matrix((np.ones(rest.size), rest, [0, rest.size]),
+                                                                 shape=(1, n)), 1.0))
     return list(covers.values())
 
 
@@ -524,7 +547,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
     if problem.primaries.size == 0:
         pattern = Pattern(np.zeros(problem.values.size, dtype=bool), 0.0, 0.0, True, "milp", 0, 0)
     else:
-        pattern = METHODS[method](problem)
+        pattern = TABLE_SUPPRESSION_METHODS[method](problem)
     pattern, low, high, ok = _audited(problem, pattern)
     name = {"milp": method, "milp+heuristic": f"{method}+heuristic"}.get(
         pattern.method, pattern.method if pattern.method.startswith(method) else f"{method}/{pattern.method}")
@@ -552,7 +575,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
 
 
 _COMMON = {"protection": "protection",
-           "cost": StrOptions(COSTS), "method": [None, StrOptions(METHODS)],
+           "cost": StrOptions(COSTS), "method": [None, StrOptions(TABLE_SUPPRESSION_METHODS)],
            "time_limit": "time_limit",
            "singletons": Boolean(), "budget": InstanceOf(WorkBudget)}
 
@@ -582,7 +605,7 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
         The cost of a suppression: the cell's value, its number of records,
         or 1 per cell (fewest cells).
     method : str, optional
-        A key of :data:`METHODS`: ``optimal`` is the Fischetti-Salazar
+        A key of :data:`TABLE_SUPPRESSION_METHODS`: ``optimal`` is the Fischetti-Salazar
         cutting-plane MILP on HiGHS, ``heuristic`` HiTaS' top-down pass over
         the subtables (:mod:`rumap.tables.subtables`). Default: ``optimal``
         up to :data:`HEURISTIC_ABOVE` non-empty cells, ``heuristic`` above.
@@ -590,7 +613,8 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
         Seconds for the method (the audit comes after); out of time the best
         protecting pattern found is returned with its proven gap.
     singletons : bool, default True
-        Apply tau-Argus's singleton rules (module notes).
+        Apply tau-Argus's singleton rules, singleton-singleton,
+        singleton-multiple and minimum frequency (module notes).
     budget : WorkBudget
         Refuses problems too large.
 
@@ -609,7 +633,8 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
     Seed 004 (Mas, EUSTAT), "A Mixed Integer Linear Programming Model for
     Secondary Cell Suppression"; Fischetti & Salazar (2001), *Solving the
     cell suppression problem on tabular data with linear constraints*,
-    Management Science 47(7); tau-Argus manual: singletons.
+    Management Science 47(7); tau-Argus's modular singleton options as
+    sdcTable implements them (``detect_singletons``, ``supp_constraint``).
 
     Examples
     --------

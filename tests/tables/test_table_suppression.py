@@ -26,7 +26,8 @@ def _equations(table) -> list[tuple[int, list[int]]]:
     return out
 
 
-_MATRICES: dict[int, np.ndarray] = {}
+#: id(table) -> (table, its matrix): the table is kept so that its id is never reused by another table.
+_MATRICES: dict[int, tuple[object, np.ndarray]] = {}
 
 
 def _matrix(table) -> np.ndarray:
@@ -37,8 +38,8 @@ def _matrix(table) -> np.ndarray:
             row[children] = 1.0
             row[parent] = -1.0
             rows.append(row)
-        _MATRICES[id(table)] = np.array(rows)
-    return _MATRICES[id(table)]
+        _MATRICES[id(table)] = (table, np.array(rows))
+    return _MATRICES[id(table)][1]
 
 
 def _interval(table, suppressed: np.ndarray, k: int) -> tuple[float, float]:
@@ -157,6 +158,12 @@ def test_linked_tables_share_one_pattern_and_are_protected_against_both():
     masks = [t.primary_mask("threshold", threshold=4) for t in tables]
     result = suppress_linked_tables(tables, masks, protection=20)
     assert result.all_protected and result.status == "optimal"
+    rows = result.to_frame()
+    assert list(rows.columns) == ["table", "region", "activity", "value", "frequency", "status", "size"]
+    assert rows["table"].tolist() == [1] * tables[0].size + [2] * tables[1].size
+    assert rows["size"].isna().tolist() == [True] * tables[0].size + [False] * tables[1].size
+    assert result.counts()["primary"] == int(masks[0].sum() + masks[1].sum())
+    assert [t["dims"] for t in result.to_dict()["tables"]] == [["region", "activity"], ["region", "size"]]
     statuses = [dict(zip(map(str, t.table.cells[list(t.table.dims)].to_numpy().tolist()), t.cell_status,
                          strict=True)) for t in result.tables]
     for region in ("Total", "N", "S", "E"):  # the shared cells: each region's total, in both tables
@@ -223,15 +230,54 @@ def test_bad_masks_are_refused(three_d):
 
 
 def _lines_keep_singletons_apart(table, pattern, mask) -> bool:
-    """tau-Argus's singleton rule: no line whose suppressed cells are a one-record primary and one other primary
-    (unless the line has no other non-empty cell: then the two are one cell under two labels)."""
+    """tau-Argus's singleton rules as sdcTable writes them out (supp_constraint): a line holding a one-record primary
+    and a non-primary non-empty cell, whose only primaries are two cells or its total and two other cells, has one
+    of its non-primary cells suppressed."""
     for parent, children in _equations(table):
         members = np.array([parent, *children])
-        hidden = members[pattern[members]]
-        if hidden.size == 2 and mask[hidden].all() and (table.frequencies[hidden] == 1).any() \
-                and (table.frequencies[members] > 0).sum() > 2:
+        nonempty = members[table.frequencies[members] > 0]
+        primary = nonempty[mask[nonempty]]
+        if not (table.frequencies[primary] == 1).any() or primary.size == nonempty.size:
+            continue
+        if (primary.size == 2 or (primary.size == 3 and mask[parent])) and not pattern[nonempty[~mask[nonempty]]].any():
             return False
     return True
+
+
+def test_singleton_and_a_primary_of_several_contributors_never_alone_in_a_line():
+    # column a: r1 has one record, r2 two (primary under threshold 3); every other cell three records
+    records = [("r1", "a", 50.0), ("r2", "a", 20.0), ("r2", "a", 21.0)]
+    for r, c, v in (("r1", "b", 3.0), ("r2", "b", 4.0), ("r3", "b", 40.0), ("r1", "c", 30.0), ("r2", "c", 30.0),
+                    ("r3", "c", 30.0), ("r3", "a", 90.0)):
+        records += [(r, c, v)] * 3
+    table = build_table(pd.DataFrame(records, columns=["r", "c", "v"]), ["r", "c"], value_column="v")
+    mask = table.primary_mask("threshold", threshold=3)
+    assert [table.codes(i) for i in np.flatnonzero(mask)] == [{"r": "r1", "c": "a"}, {"r": "r2", "c": "a"}]
+    assert table.frequencies[mask].tolist() == [1, 2]
+    column_a = [table.cell_index({"c": "a", "r": r}) for r in ("Total", "r1", "r2", "r3")]
+    free = suppress_table(table, mask, protection=10, singletons=False)
+    assert free.suppressed[column_a].sum() == 2  # r1's one contributor would subtract its value: r2 x a exactly
+    assert not _lines_keep_singletons_apart(table, free.suppressed, mask)
+    ruled = suppress_table(table, mask, protection=10)
+    assert ruled.suppressed[column_a].sum() == 3 and ruled.all_protected and ruled.cost > free.cost
+    assert _lines_keep_singletons_apart(table, ruled.suppressed, mask)
+
+
+def test_minimum_frequency_a_primary_total_and_two_primaries_never_protect_only_each_other():
+    # dominance (n = 1, k = 0.6): a (one record), b (300 of 302) and the total (300 of 337) are primary, c is not
+    frame = pd.DataFrame({"r": ["a", "b", "b", "c", "c", "c"], "v": [5.0, 300.0, 2.0, 10.0, 10.0, 10.0]})
+    table = build_table(frame, ["r"], value_column="v")
+    mask = table.primary_mask("dominance", n=1, k=0.6)
+    assert [table.codes(i)["r"] for i in np.flatnonzero(mask)] == ["Total", "a", "b"]
+    free = suppress_table(table, mask, protection=10, singletons=False)
+    assert free.cell_status == ("primary", "primary", "primary", "published") and free.all_protected
+    ruled = suppress_table(table, mask, protection=10)
+    assert ruled.cell_status == ("primary", "primary", "primary", "secondary") and ruled.cost == 30
+    assert [_lines_keep_singletons_apart(table, r.suppressed, mask) for r in (free, ruled)] == [False, True]
+    # a line whose non-empty cells are all primary needs nothing more
+    alone = build_table(frame.iloc[:3], ["r"], value_column="v")
+    assert suppress_table(alone, alone.primary_mask("dominance", n=1, k=0.6), protection=10).counts() == {
+        "primary": 3, "secondary": 0, "published": 0}
 
 
 @pytest.mark.slow
