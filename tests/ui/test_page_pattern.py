@@ -56,7 +56,7 @@ def test_identity_reproduce_panel_gives_the_page_numbers(monkeypatch):
     names = _run_python(_code_with(at, "identity_risk_from_data("), monkeypatch)
     assert f"{names['result'].risk:.4g}" == _metric(at, "identification risk R")
     assert f"{names['result'].sample_uniques:,}" == _metric(at, "sample uniques")
-    recoded = _run_python(_code_with(at, "recoding_map("), monkeypatch)["ru"]
+    recoded = _run_python(_code_with(at, "recoding_map("), monkeypatch)["result"]
     page_table = at.dataframe[-1].value
     assert list(recoded.risk) == pytest.approx(list(page_table["risk"]), rel=1e-12)
 
