@@ -35,7 +35,6 @@ from dashboard.widgets import (
     selectbox,
 )
 from rumap import PARAMETERS
-from rumap.calls import CallSpec
 from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.masking.categorical import (
     MAX_LISTED_PRAM_CATEGORIES,
@@ -50,6 +49,7 @@ from rumap.present.reproduce import command_or_reason, to_python
 from rumap.risk.individual import l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
 from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
+from rumap.specs.calls import CallSpec
 
 EXAMPLE = "survey (synthetic, households and weights)"
 DEFAULT_KEYS = ("age_band", "sex", "region", "marital", "occupation")

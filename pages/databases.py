@@ -31,13 +31,13 @@ from dashboard.widgets import (
     reproduce,
     selectbox,
 )
-from rumap.calls import CallSpec
 from rumap.databases.intervals import implied_ranges
 from rumap.databases.queries import parse_queries, queries_from_text
 from rumap.errors import InputError
 from rumap.io.data import numeric_column, numeric_column_names
 from rumap.present.plotting import ru_map_figure
 from rumap.present.reproduce import to_python
+from rumap.specs.calls import CallSpec
 from rumap.tables.granularity import granularity
 
 EXAMPLE = "persons (synthetic, categorical keys)"

@@ -31,12 +31,12 @@ from dashboard.widgets import (
     reproduce,
     selectbox,
 )
-from rumap.calls import CallSpec
 from rumap.errors import InputError
 from rumap.present.plotting import ru_map_figure
 from rumap.present.reproduce import to_python
 from rumap.risk.identity import IdentityResult, multiple_investigators_risk
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
+from rumap.specs.calls import CallSpec
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 DEFAULT_KEY = ("age", "sex", "marital", "region")

@@ -5,7 +5,7 @@
 :data:`REPRODUCERS`: an analytic or an empirical map (:mod:`rumap.specs`), a
 release (:class:`rumap.release.spec.ReleaseSpec`), a table built from
 microdata and protected, or its R-U map (:mod:`rumap.tables.protection`), or
-one public function called on a data file (:class:`rumap.calls.CallSpec`,
+one public function called on a data file (:class:`rumap.specs.calls.CallSpec`,
 whose command is in :data:`CALL_COMMANDS`).
 One record per specification type says how both are written; a type the
 command line cannot run says why (:class:`NoCommandLine`), rather than giving a
@@ -22,11 +22,11 @@ from pathlib import PurePath
 from typing import Any
 
 from rumap._validation import InstanceOf, assumes_valid, validate_params
-from rumap.calls import CallSpec
 from rumap.errors import InputError
 from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_cli, _empirical_python
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, EmpiricalSpec
+from rumap.specs.calls import CallSpec
 from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
 __all__ = ["REPRODUCERS", "Reproducer", "NoCommandLine", "CALL_COMMANDS", "CallCommand", "to_command", "to_python",
@@ -260,7 +260,7 @@ def _categorical_grid(method: str) -> FlagWriter:
 
 @dataclass(frozen=True)
 class CallCommand:
-    """How ``python -m rumap`` runs the function of a :class:`rumap.calls.CallSpec`.
+    """How ``python -m rumap`` runs the function of a :class:`rumap.specs.calls.CallSpec`.
 
     Parameters
     ----------

@@ -18,7 +18,6 @@ import pandas as pd
 import pytest
 from cli_helpers import run_cli
 
-from rumap.calls import CallSpec
 from rumap.errors import InputError
 from rumap.io.data import read_table
 from rumap.present.release_report import release_report_json
@@ -26,6 +25,7 @@ from rumap.present.reproduce import REPRODUCERS, NoCommandLine, command_or_reaso
 from rumap.release.plan import ReleasePlan, Step
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
+from rumap.specs.calls import CallSpec
 from rumap.tables.microdata import example_microdata
 from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
