@@ -1,17 +1,11 @@
-"""The masking methods of the simulation engine: one record per method, and the engine's random streams.
+"""The masking methods of the simulation engine: the registry, each method's kernel and record, and the engine's random streams.
 
-A :class:`MaskingMethod` holds everything every layer needs to know about a
-method, so that no layer branches on a method's name:
-
-- its kernel (``make_masker``: the masked data of a chunk of replicates) and
-  what it needs of the data once (``prepare``), its cost for the work budget;
-- its grid parameter(s), each a :class:`GridParameter`: name, symbol, bounds
-  (its :data:`rumap._validation.PARAMETERS` entry), default grid, units, the
-  value that masks nothing, its command-line flag and its widgets' keys;
-- its options, each a :class:`MethodOption`: default, constraint, flag
-  (:class:`Flag`) and widget (:class:`OptionWidget`);
-- how utility sees it (``preserves_mean``) and its plain-language
-  ``description``.
+:data:`METHODS` holds one :class:`MaskingMethod` per method (additive noise,
+microaggregation, rank swapping), each with the kernel that masks a chunk of
+replicates; :func:`register_method` adds one. The record types
+(:class:`MaskingMethod`, :class:`GridParameter`, :class:`MethodOption`,
+:class:`Flag`, :class:`OptionWidget`, :class:`Toggle`) are defined in
+:mod:`rumap.maps.method_records` and importable from here too.
 
 The command line's ``simulate`` parser, the Empirical page's widgets,
 :class:`rumap.maps.simulation.SimulationConfig`'s checks, the plots' symbols,
@@ -23,22 +17,22 @@ call (or one entry in :data:`METHODS`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from types import MappingProxyType
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import (
-    PARAMETERS,
-    Boolean,
-    Constraint,
-    Interval,
-    StrOptions,
-    assumes_valid,
-    check_array,
-)
+from rumap._validation import PARAMETERS, Boolean, StrOptions, assumes_valid
 from rumap.errors import InputError
+from rumap.maps.method_records import (
+    Flag,
+    GridParameter,
+    Masked,
+    MaskingMethod,
+    MethodOption,
+    OptionWidget,
+    Toggle,
+)
 from rumap.maps.moments import mask_with_moments, moments
 from rumap.masking.microaggregation import ALGORITHMS, CRITERIA
 from rumap.masking.noise import NoiseSpec, noise_shape, standard_noise
@@ -48,11 +42,6 @@ if TYPE_CHECKING:
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "METHODS",
            "register_method", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED"]
-
-#: What a masker gives for one grid value: the masked replicates (r, n, p) and their column (means, variances).
-Masked = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
-
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 @assumes_valid
@@ -73,398 +62,6 @@ def replicate_generator(seed: int, replicate: int) -> np.random.Generator:
     numpy.random.Generator
     """
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(int(replicate),)))
-
-
-@dataclass(frozen=True)
-class Flag:
-    """The command-line flag of a method's option.
-
-    Parameters
-    ----------
-    flag : str
-        Such as ``"--algorithm"``.
-    help : str
-        Its help line.
-    type : type or None, default float
-        What argparse converts the text to; ``None`` makes a switch (``store_true``).
-    metavar : str, optional
-    exclusive : str, default ""
-        Flags sharing a non-empty name exclude each other.
-    needs : tuple of str
-        Options one of which must be given with it.
-    always : bool, default False
-        The reproducing command writes it even at its default value.
-    """
-
-    flag: str
-    help: str
-    type: type | None = float
-    metavar: str | None = None
-    exclusive: str = ""
-    needs: tuple[str, ...] = ()
-    always: bool = False
-
-
-@dataclass(frozen=True)
-class OptionWidget:
-    """The dashboard's widget of a method's option.
-
-    Parameters
-    ----------
-    kind : {"checkbox", "select", "number"}
-        A number reads its bounds from the option's :data:`PARAMETERS` entry.
-    label : str
-    key : str
-        Its session-state key after the page's prefix.
-    default : object or callable, optional
-        The value before the user sets one (default: the option's default), or
-        ``default(data, column)`` for a value read from the data (shape (n, p))
-        and the attacked column; such a widget is reset when the data change.
-    help : str, default ""
-    min_columns : int, default 1
-        Shown only for data with at least this many columns.
-    """
-
-    kind: str
-    label: str
-    key: str
-    default: Any = None
-    help: str = ""
-    min_columns: int = 1
-
-
-@dataclass(frozen=True)
-class Toggle:
-    """A checkbox that turns a group of options on (off: they keep their defaults).
-
-    Parameters
-    ----------
-    label, key : str
-        The checkbox's label and session-state key after the page's prefix.
-    help : str, default ""
-    """
-
-    label: str
-    key: str
-    help: str = ""
-
-
-@dataclass(frozen=True)
-class MethodOption:
-    """An option of a masking method.
-
-    Parameters
-    ----------
-    name : str
-        Its key in ``SimulationConfig.method_options``.
-    default : object
-    check : Constraint, optional
-        What it may be, checked when a config is built (None: ``check_options``
-        of the method checks it).
-    flag : Flag, optional
-        Its flag of ``simulate`` (None: no flag of its own).
-    widget : OptionWidget, optional
-        Its widget on the Empirical page (None: no widget of its own).
-    toggle : str, default ""
-        The key of the method's :attr:`MaskingMethod.toggles` that turns it on.
-    follows : str, default ""
-        ``"target_column"``: it takes the index of the attacked column, on the
-        command line and on the page.
-    note : str, default ""
-        For a ``follows`` option: what the reproducing command notes when the
-        option (its toggle group on) takes another value than it follows.
-    """
-
-    name: str
-    default: Any
-    check: Constraint | None = None
-    flag: Flag | None = None
-    widget: OptionWidget | None = None
-    toggle: str = ""
-    follows: str = ""
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class GridParameter:
-    """The parameter a method's grid is given in.
-
-    Parameters
-    ----------
-    name : str
-        ``SimulationConfig.parameter``, the map's ``parameter``.
-    symbol : str
-        Its symbol in plots and statements, such as ``"λ²"``.
-    label : str
-        Its words on widgets, such as ``"swap %"``.
-    units : str
-        What a value is measured in.
-    unmasked : float
-        The value that masks nothing.
-    default_grid : tuple
-        ``(start, stop, num)`` of the page's grid (``num`` unused for integers).
-    flag : Flag
-        Its grid flag of ``simulate`` (``START:STOP:NUM`` or ``START:STOP[:STEP]``).
-    integer : bool, default False
-        Whether the values are integers (every integer from start to stop).
-    bound : str, default ""
-        Its :data:`PARAMETERS` entry when it is not ``name`` (bounds and messages).
-    implies : mapping
-        Options that choosing this grid sets (noise's ``lambda2_frac``: ``relative``).
-    widget_keys : tuple of str
-        The session-state keys (after the page's prefix) of start, stop and num.
-    count_label : str, default ""
-        The label of the input of how many values (default ``"number of {label} values"``).
-    at_most_records : bool, default False
-        Whether every value must be at most the number of records.
-    """
-
-    name: str
-    symbol: str
-    label: str
-    units: str
-    unmasked: float
-    default_grid: tuple[float, float, int]
-    flag: Flag
-    integer: bool = False
-    bound: str = ""
-    implies: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-    widget_keys: tuple[str, ...] = ("start", "stop", "num")
-    at_most_records: bool = False
-    count_label: str = ""
-
-    @property
-    def entry(self) -> str:
-        """Its :data:`PARAMETERS` entry."""
-        return self.bound or self.name
-
-    @property
-    def interval(self) -> Interval:
-        """Its bounds: the :data:`PARAMETERS` entry."""
-        return PARAMETERS[self.entry]
-
-    def check(self, values: Sequence[float]) -> tuple:
-        """The grid checked against :attr:`interval` (integers for an integer grid), as a tuple."""
-        arr = check_array(self.entry, values)
-        if not self.integer:
-            return tuple(float(v) for v in arr)
-        if np.any(arr != np.round(arr)):
-            raise InputError(f"every {self.entry} must be {self.interval.describe()}, "
-                             f"got {arr[np.argmax(arr != np.round(arr))]!r}")
-        return tuple(int(v) for v in arr)
-
-    def check_records(self, values: Sequence[float], n_records: int) -> None:
-        """Refuse a value above the number of records, for a parameter that cannot exceed it."""
-        if self.at_most_records and len(values) and max(values) > n_records:
-            raise InputError(f"{self.name} must be at most the number of records ({n_records}), got {max(values)}")
-
-
-@dataclass(frozen=True)
-class MaskingMethod:
-    """A masking method of the engine: everything the layers need to know about it, in one record.
-
-    Parameters
-    ----------
-    description : str
-        The method in plain words (``"rank swapping"``).
-    grids : tuple of GridParameter
-        The parameters its grid can be given in; the first whose ``implies``
-        the options match is the one a run uses.
-    make_masker : callable
-        ``make_masker(plan, replicates) -> masked(j)``: the masked data of each
-        replicate at grid value ``j``, shape (replicates, n, p), and their
-        column means and variances (:func:`rumap.maps.moments.moments`). It
-        trusts the plan: the config and data were checked when it was made.
-    options : tuple of MethodOption
-    preserves_mean : bool
-        Whether it keeps every column's mean exactly: a mean-based utility then
-        cannot tell its parameter values apart (its label says so).
-    deterministic : bool
-        Whether the masked data are a function of the data alone (one replicate).
-    published_lambda2 : callable, optional
-        ``published_lambda2(plan, j)``: the noise variance of the attacked
-        column that the agency publishes (what knowledge ``corrected`` needs).
-    check_options : callable, optional
-        ``check_options(options)``: the checks that relate options to each other.
-    prepare : callable, optional
-        ``prepare(x, options)``: what every chunk needs of the data, made once.
-    cost : callable, optional
-        ``cost(n, p, values, options) -> (steps, words)``: work beyond masking
-        each copy, for the work budget (:mod:`rumap.budget`).
-    toggles : mapping of str to Toggle
-        Checkboxes that turn groups of options on.
-    title : str, default ""
-        The heading of its flags in ``simulate --help`` (default: ``description``).
-    """
-
-    description: str
-    grids: tuple[GridParameter, ...]
-    make_masker: Callable[[_Plan, np.ndarray], Callable[[int], Masked]]
-    options: tuple[MethodOption, ...] = ()
-    preserves_mean: bool = False
-    deterministic: bool = False
-    published_lambda2: Callable[[_Plan, int], float] | None = None
-    check_options: Callable[[Mapping[str, Any]], Any] | None = None
-    prepare: Callable[[np.ndarray, Mapping[str, Any]], Any] | None = None
-    cost: Callable[[int, int, Sequence[float], Mapping[str, Any]], tuple[float, str]] | None = None
-    toggles: Mapping[str, Toggle] = field(default_factory=lambda: _EMPTY)
-    title: str = ""
-
-    @property
-    def parameters(self) -> tuple[str, ...]:
-        """The names its grid can be given in; the first is the default."""
-        return tuple(g.name for g in self.grids)
-
-    @property
-    def defaults(self) -> dict[str, Any]:
-        """Its options and their default values."""
-        return {o.name: o.default for o in self.options}
-
-    @property
-    def integer_grid(self) -> bool:
-        """Whether its grid values are integers."""
-        return self.grids[0].integer
-
-    def grid(self, options: Mapping[str, Any]) -> GridParameter:
-        """The grid parameter a run with ``options`` uses."""
-        full = {**self.defaults, **options}
-        for g in self.grids:
-            if all(full.get(k) == v for k, v in g.implies.items()):
-                return g
-        return self.grids[0]
-
-    def parameter(self, options: Mapping[str, Any]) -> str:
-        """The name of the grid parameter a run with ``options`` uses."""
-        return self.grid(options).name
-
-    def checked_options(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``options`` with the defaults filled in, each checked; unknown options are refused naming ``name``."""
-        unknown = sorted(set(options) - set(self.defaults))
-        if unknown:
-            raise InputError(f"unknown option(s) {', '.join(map(repr, unknown))} for method {name!r}; "
-                             f"options are {', '.join(self.defaults) or '(none)'}")
-        full = {**self.defaults, **options}
-        for option in self.options:
-            if option.check is not None:
-                full[option.name] = option.check.check(option.name, full[option.name])
-        if self.check_options is not None:
-            self.check_options(full)
-        return full
-
-    def _toggled_on(self, option: MethodOption, full: Mapping[str, Any]) -> bool:
-        """Whether ``option``'s toggle group is in use: one of its flags that need no other is set."""
-        return any(full.get(o.name, o.default) != o.default for o in self.options
-                   if o.toggle == option.toggle and o.flag is not None and not o.flag.needs)
-
-    def idle_options(self, options: Mapping[str, Any]) -> set[str]:
-        """The options of toggle groups not in use (unequal noise's factor without sensitive records).
-
-        Parameters
-        ----------
-        options : mapping
-            Options by name (missing ones at their defaults).
-
-        Returns
-        -------
-        set of str
-        """
-        return {o.name for o in self.options if o.toggle and not self._toggled_on(o, options)}
-
-    def command_flags(self, options: Mapping[str, Any], target_column: int) -> tuple[list[str], list[str]]:
-        """The ``simulate`` flags that give ``options``, and notes on what no flag can give.
-
-        Parameters
-        ----------
-        options : mapping
-            A config's ``method_options``.
-        target_column : int
-            The attacked column's index (what a ``follows`` option takes on the command line).
-
-        Returns
-        -------
-        flags : list of str
-        notes : list of str
-        """
-        full = {**self.defaults, **options}
-        given = {o.name for o in self.options if o.flag is not None and o.flag.type is not None
-                 and full[o.name] is not None and full[o.name] != o.default}
-        parts: list[str] = []
-        notes: list[str] = []
-        for o in self.options:
-            value = full[o.name]
-            if o.follows:
-                if o.note and int(value) != int(target_column) and self._toggled_on(o, full):
-                    notes.append(o.note)
-                continue
-            if o.flag is None or value is None:
-                continue
-            wanted = bool(given & set(o.flag.needs)) if o.flag.needs else (o.flag.always or o.name in given)
-            if o.flag.type is None:
-                parts += [o.flag.flag] if value else []
-            elif wanted:
-                parts += [o.flag.flag, _flag_text(value)]
-        return parts, notes
-
-
-    def step_parameters(self, options: Mapping[str, Any], value: float, columns: Sequence[str]) -> dict[str, Any]:
-        """The parameters of the release step that masks at ``value`` with ``options``: a map's point as a step.
-
-        Parameters
-        ----------
-        options : mapping
-            A config's ``method_options`` (every option present).
-        value : float
-            The grid parameter's value.
-        columns : sequence of str
-            The masked columns: an option that follows the attacked column becomes its name.
-
-        Returns
-        -------
-        dict
-            The grid parameter's name and value, then every option the grid does not imply.
-        """
-        implied = {key for grid in self.grids for key in grid.implies}
-        out: dict[str, Any] = {self.grid(options).name: value}
-        for o in self.options:
-            if o.name in implied:
-                continue
-            out[o.name] = options[o.name]
-            if o.follows:
-                column = int(options[o.name])
-                if not 0 <= column < len(columns):
-                    raise InputError(f"{o.name} {column} is not one of the map's {len(columns)} column(s)")
-                out[o.name] = columns[column]
-        return out
-
-    def map_options(self, parameters: Mapping[str, Any], columns: Sequence[str]) -> tuple[dict[str, Any], float]:
-        """The options and the grid value of a release step's parameters (:meth:`step_parameters` read back).
-
-        Parameters
-        ----------
-        parameters : mapping
-            A checked step's parameters.
-        columns : sequence of str
-            The step's columns.
-
-        Returns
-        -------
-        options : dict
-        value : float
-        """
-        grid = next(g for g in self.grids if parameters.get(g.name) is not None)
-        options = {o.name: parameters[o.name] for o in self.options if o.name in parameters}
-        for o in self.options:
-            if o.follows and o.name in options:
-                options[o.name] = list(columns).index(options[o.name])
-        return {**options, **grid.implies}, parameters[grid.name]
-
-
-def _flag_text(value: Any) -> str:
-    """A value as the command line writes it: a number as the shortest text that reads back (``2`` for 2.0)."""
-    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
-        text = repr(float(value))
-        return text.removesuffix(".0") if float(value).is_integer() else text
-    return str(value)
 
 
 # --- additive noise ------------------------------------------------------------------------
