@@ -347,7 +347,8 @@ def merge_flags(texts: list[str] | None) -> dict[str, dict[str, str]]:
 
 
 @assumes_valid
-def add_rule_flags(parser: argparse.ArgumentParser, cell_help: str = "column naming the cell (default cell)") -> None:
+def add_rule_flags(parser: argparse.ArgumentParser, cell_help: str = "column naming the cell (default cell)",
+                   value_help: str | None = None) -> None:
     """Add the sensitivity rules' parameters and the contributions file's column names to a parser.
 
     Parameters
@@ -355,11 +356,17 @@ def add_rule_flags(parser: argparse.ArgumentParser, cell_help: str = "column nam
     parser : argparse.ArgumentParser
     cell_help : str
         Help of ``--cell-column``.
+    value_help : str, optional
+        Help of ``--value-column`` when its default is None (the caller then
+        reads ``value`` for a contributions file itself).
     """
     for name, (kind, text) in RULE_FLAGS.items():
         parser.add_argument(f"--{name}", type=kind, help=text)
     parser.add_argument("--cell-column", default="cell", help=cell_help)
-    parser.add_argument("--value-column", default="value", help="column with the contribution (default value)")
+    if value_help is None:
+        parser.add_argument("--value-column", default="value", help="column with the contribution (default value)")
+    else:
+        parser.add_argument("--value-column", default=None, help=value_help)
 
 
 @assumes_valid

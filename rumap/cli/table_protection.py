@@ -3,6 +3,8 @@
 - ``suppress``: secondary cell suppression (Fischetti-Salazar MILP, HiGHS) of
   the primary cells given as ``--primary ROW:COL`` or marked by a sensitivity
   rule on a contributions file whose cell column names table cells ``ROW:COL``;
+  with ``--microdata`` instead of ``--table``, an n-D hierarchical table built
+  from microdata (:mod:`rumap.cli.table_microdata`);
 - ``round``: additive controlled rounding to base b (MILP).
 """
 
@@ -17,7 +19,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rumap._validation import parse_number
-from rumap.cli.flags import RULE_NAMES, add_rule_flags, add_work_limit, budget_from_args, print_frame, rule_parameters
+from rumap.cli.flags import (
+    RULE_NAMES,
+    WRITER_SUFFIXES,
+    add_rule_flags,
+    add_work_limit,
+    budget_from_args,
+    print_frame,
+    rule_parameters,
+)
+from rumap.cli.table_microdata import TABLE_METHOD_NAMES
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -86,7 +97,7 @@ def _primaries_from_rule(args: argparse.Namespace, table: PublishedTable) -> tup
     from rumap.io.tables import read_contributions
     from rumap.tables.rules import apply_rule
 
-    contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
+    contributions = read_contributions(args.contributions, args.cell_column, args.value_column or "value")
     result = apply_rule(contributions, rule=args.rule, **rule_parameters(args))
     counts = Counter(str(c) for c in contributions.cells)
     frequencies = {parse_cell(cell, table, "contributions cell"): float(n) for cell, n in counts.items()}
@@ -104,6 +115,16 @@ def run_suppress(args: argparse.Namespace) -> int:
     -------
     int
     """
+    if (args.table is None) == (args.microdata is None):
+        raise InputError("give --table FILE (a complete 2-D table) or --microdata FILE --dims A,B[,C...], not both")
+    if args.microdata is not None:
+        from rumap.cli.table_microdata import run_microdata
+
+        return run_microdata(args)
+    for flag, value in (("--dims", args.dims), ("--hierarchy", args.hierarchy), ("--method", args.method),
+                        ("--out", args.out), ("--no-singletons", args.no_singletons or None)):
+        if value is not None:
+            raise InputError(f"{flag} goes with --microdata, not --table")
     from rumap.io.tables import read_published_table
     from rumap.tables.secondary import suppress_secondary
 
@@ -193,8 +214,24 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "suppress", help="secondary cell suppression at least cost (MILP)",
         description="Protect the primary cells of a complete 2-D table with its totals (format of 'table bounds', "
                     "no x) by suppressing further cells at least cost, so that the attacker's LP interval of "
-                    "every primary clears P%% of its value both ways. Cells are ROW:COL, totals 'Total'.")
-    s.add_argument("--table", required=True, metavar="FILE", help="the complete table (CSV, Excel, ...)")
+                    "every primary clears P%% of its value both ways. Cells are ROW:COL, totals 'Total'. Or build "
+                    "a table of up to 5 dimensions, flat or hierarchical, from --microdata, mark its primaries by "
+                    "--rule and protect every level at once.")
+    s.add_argument("--table", metavar="FILE", help="the complete table (CSV, Excel, ...)")
+    s.add_argument("--microdata", metavar="FILE",
+                   help="microdata to build the table from, with every subtotal and total (with --dims and --rule)")
+    s.add_argument("--dims", metavar="A,B[,C...]", help="the table's dimensions (1 to 5 columns of --microdata)")
+    s.add_argument("--hierarchy", action="append", metavar="A=FILE",
+                   help="hierarchy of dimension A: a tau-Argus .hrc file or a parent,child CSV (repeatable)")
+    s.add_argument("--method", choices=list(TABLE_METHOD_NAMES),
+                   help="with --microdata: optimal (cutting planes, proven gap) or heuristic (HiTaS' pass over the "
+                        "subtables); default optimal up to 5,000 non-empty cells, heuristic above")
+    s.add_argument("--no-singletons", action="store_true",
+                   help="with --microdata: drop tau-Argus's singleton rule (a one-record primary and another primary "
+                        "never the only suppressed cells of a line)")
+    s.add_argument("--out", metavar="FILE",
+                   help=f"with --microdata: write the protected table ({', '.join(WRITER_SUFFIXES)}), suppressed "
+                        "cells empty")
     s.add_argument("--primary", action="append", metavar="ROW:COL", help="a primary cell (repeat the flag)")
     s.add_argument("--protection", type=float, default=10.0, metavar="P",
                    help="protection level, percent of each primary's value in both directions (default 10)")
@@ -206,7 +243,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     s.add_argument("--contributions", metavar="FILE",
                    help="contributions file whose cell column names table cells ROW:COL; --rule marks primaries")
     s.add_argument("--rule", choices=list(RULE_NAMES), help="sensitivity rule marking primaries (with --contributions)")
-    add_rule_flags(s, cell_help="column naming the cell ROW:COL (default cell)")
+    add_rule_flags(s, cell_help="column naming the cell ROW:COL (default cell)",
+                   value_help="the contribution: of --contributions (default value), or of --microdata (default: "
+                              "none, the table counts records)")
     s.add_argument("--time-limit", type=_time_limit, default=30.0, metavar="SECONDS",
                    help="time for the MILP (default 30); then the best pattern found and its gap")
     add_work_limit(s)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -36,6 +37,17 @@ from rumap.errors import InputError
 
 #: Relative tolerance on protection levels (the LPs' feasibility tolerance is ~1e-7).
 LEVEL_TOL = 1e-7
+
+#: Relative gap of the master MILPs while protection cuts are still being found, and of the last, exact one.
+EARLY_GAP = 0.05
+EXACT_GAP = 1e-9
+
+#: Rounds of cuts at the master's LP relaxation before the MILP masters, and their share of the time limit.
+FRACTIONAL_ROUNDS = 30
+FRACTIONAL_SHARE = 0.3
+
+#: Most variables of one batch of attacker LPs solved as one block-diagonal LP.
+BATCH_VARIABLES = 20000
 
 
 @dataclass(frozen=True)
@@ -64,11 +76,17 @@ class AttackerModel:
     """Cells, their equations and costs, with the attacker's LPs."""
 
     def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool,
-                 external: float | None = None) -> None:
+                 external: float | None = None, fall: np.ndarray | None = None,
+                 rise: np.ndarray | None = None) -> None:
         self.values = np.asarray(values, dtype=float)
-        #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded).
+        #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded);
+        #: ``fall`` and ``rise`` given per cell (a_i - lb_i, ub_i - a_i) override ``external``.
         self.fall = self.values if external is None else self.values * min(1.0, external)
         self.rise = None if external is None else self.values * external
+        if fall is not None:
+            self.fall = np.asarray(fall, dtype=float)
+        if rise is not None:
+            self.rise = np.asarray(rise, dtype=float)
         self.equations = sparse.csr_matrix(equations)
         self.equations_csc = self.equations.tocsc()
         self.weights = np.asarray(weights, dtype=float)
@@ -76,6 +94,7 @@ class AttackerModel:
         self.big = float(self.values.sum()) + 1.0
         self._memo: dict[tuple[int, int, float, bytes], tuple[float, np.ndarray | None]] = {}
         self._components: tuple[bytes, np.ndarray, np.ndarray] | None = None
+        self._sub_cache: tuple[bytes, sparse.csr_matrix, np.ndarray] | None = None
 
     @property
     def n(self) -> int:
@@ -118,31 +137,93 @@ class AttackerModel:
         where = np.searchsorted(cols, cell)
         return cols[labels == labels[where]]
 
-    def _attack_cells(self, req: Requirement, cols: np.ndarray) -> tuple[float, np.ndarray | None]:
-        sub = self.equations_csc[:, cols]
-        rows = np.flatnonzero(np.diff(sub.tocsr().indptr) > 0)
-        sub = sub.tocsr()[rows]
+    def attack_many(self, reqs: list[Requirement], suppressed: np.ndarray,
+                    scale: np.ndarray | None = None) -> list[tuple[float, np.ndarray | None]]:
+        """:meth:`attack` for each requirement, the LPs not yet solved stacked into block-diagonal LPs.
+
+        The attacker's LPs are independent, so one LP whose blocks are theirs
+        has their optima and duals block by block; one HiGHS call per batch.
+        ``scale``: a fractional pattern x (``suppressed`` its support), each
+        cell's deviation bounds multiplied by x_i; the cuts are valid for every
+        pattern all the same (the dual's feasible set does not depend on x).
+        """
+        out: list[tuple[float, np.ndarray | None] | None] = [None] * len(reqs)
+        pending = []
+        for j, req in enumerate(reqs):
+            cols = self._component(req.cell, suppressed)
+            key = (req.cell, req.sign, req.level, cols.tobytes())
+            if scale is None and key in self._memo:
+                out[j] = self._memo[key]
+            else:
+                pending.append((j, req, cols, key))
+        start = 0
+        while start < len(pending):
+            end, used = start, 0
+            while end < len(pending) and (end == start or used + pending[end][2].size <= BATCH_VARIABLES):
+                used += pending[end][2].size
+                end += 1
+            batch = pending[start:end]
+            for (j, _, _, key), result in zip(batch, self._attack_batch([(r, c) for _, r, c, _ in batch], scale),
+                                              strict=True):
+                if scale is None:
+                    self._memo[key] = result
+                out[j] = result
+            start = end
+        return [r for r in out if r is not None]
+
+    def _subproblem(self, req: Requirement, cols: np.ndarray, scale: np.ndarray | None = None,
+                    ) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The attacker's LP of ``req`` over the cells ``cols``: its equations, their rows, objective, bounds, caps."""
+        key = cols.tobytes()
+        if self._sub_cache is None or self._sub_cache[0] != key:
+            sub = self.equations_csc[:, cols].tocsr()
+            rows = np.flatnonzero(np.diff(sub.indptr) > 0)
+            self._sub_cache = (key, sub[rows], rows)
+        _, sub, rows = self._sub_cache
         cap = self.cap(req.level)
-        objective_full = np.zeros(self.n)
-        objective_full[req.cell] = -req.sign  # minimise -s^T d
+        objective = np.zeros(cols.size)
+        objective[np.searchsorted(cols, req.cell)] = -req.sign  # minimise -s^T d
         bounds = np.column_stack([-self.fall[cols], cap[cols]])
-        if rows.size == 0:
-            res = linprog(objective_full[cols], bounds=bounds, method="highs")
-            eq_duals = np.zeros(0)
-        else:
-            res = linprog(objective_full[cols], A_eq=sub, b_eq=np.zeros(rows.size), bounds=bounds, method="highs")
-            eq_duals = None if res.status != 0 else np.asarray(res.eqlin.marginals)
-        if res.status != 0:
-            raise InputError(f"the attacker's linear program failed: {res.message}")
-        move = -float(res.fun)
+        return sub, rows, objective, bounds if scale is None else bounds * scale[cols, None], cap
+
+    def _cut(self, req: Requirement, move: float, rows: np.ndarray, eq_duals: np.ndarray,
+             cap: np.ndarray) -> tuple[float, np.ndarray | None]:
+        """The capacity cut of an unmet requirement from its LP's equation duals (None when met)."""
         if move >= req.level * (1 - LEVEL_TOL):
             return move, None
+        objective_full = np.zeros(self.n)
+        objective_full[req.cell] = -req.sign
         y = np.zeros(self.equations.shape[0])
         y[rows] = eq_duals
         reduced = objective_full - self.equations.T @ y
         lam_low, lam_up = np.maximum(reduced, 0.0), np.minimum(reduced, 0.0)
         coefficients = lam_low * self.fall - lam_up * cap
         return move, np.minimum(coefficients, req.level)
+
+    def _attack_batch(self, items: list[tuple[Requirement, np.ndarray]],
+                      scale: np.ndarray | None = None) -> list[tuple[float, np.ndarray | None]]:
+        parts = [self._subproblem(req, cols, scale) for req, cols in items]
+        matrix = sparse.block_diag([p[0] for p in parts], format="csr")
+        objective = np.concatenate([p[2] for p in parts])
+        bounds = np.vstack([p[3] for p in parts])
+        if matrix.shape[0]:
+            res = linprog(objective, A_eq=matrix, b_eq=np.zeros(matrix.shape[0]), bounds=bounds, method="highs")
+        else:
+            res = linprog(objective, bounds=bounds, method="highs")
+        if res.status != 0:
+            raise InputError(f"the attacker's linear program failed: {res.message}")
+        duals = np.asarray(res.eqlin.marginals) if matrix.shape[0] else np.zeros(0)
+        out = []
+        var, row = 0, 0
+        for (req, _), (sub, rows, c, _, cap) in zip(items, parts, strict=True):
+            move = -float(c @ res.x[var:var + c.size])
+            out.append(self._cut(req, move, rows, duals[row:row + sub.shape[0]], cap))
+            var += c.size
+            row += sub.shape[0]
+        return out
+
+    def _attack_cells(self, req: Requirement, cols: np.ndarray) -> tuple[float, np.ndarray | None]:
+        return self._attack_batch([(req, cols)])[0]
 
     def deviation_path(self, req: Requirement, suppressed: np.ndarray) -> np.ndarray:
         """Cells to add so that ``req`` is met: the support of the cheapest deviation (an LP, cycles in 2-D).
@@ -181,20 +262,16 @@ def _requirements(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray
 
 
 def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray,
-           ) -> list[tuple[Requirement, np.ndarray]]:
-    out = []
-    for req in reqs:
-        _, cut = model.attack(req, suppressed)
-        if cut is not None:
-            out.append((req, cut))
-    return out
+           batched: bool = False) -> list[tuple[Requirement, np.ndarray]]:
+    results = model.attack_many(reqs, suppressed) if batched else [model.attack(req, suppressed) for req in reqs]
+    return [(req, cut) for req, (_, cut) in zip(reqs, results, strict=True) if cut is not None]
 
 
 @assumes_valid
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
                        lower: np.ndarray, deadline: float | None = None,
                        start: np.ndarray | None = None,
-                       extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> np.ndarray:
+                       extra_cuts: list[tuple[Any, float]] | None = None, batched: bool = False) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
 
     Primaries are taken by decreasing value; each unmet direction adds the
@@ -203,6 +280,7 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
     Secondaries are then tried for removal by decreasing cost while time is left.
     ``extra_cuts`` (c, r), each c @ x >= r over the binary pattern x, are met
     by adding their cheapest cells, and kept met by the removals.
+    ``batched``: the attacker's LPs of a pattern solved in batches.
     """
     reqs = _requirements(model, primaries, upper, lower)
     suppressed = np.zeros(model.n, dtype=bool) if start is None else start.copy()
@@ -212,10 +290,11 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
         _, cut = model.attack(req, suppressed)
         if cut is not None:
             suppressed |= model.deviation_path(req, suppressed)
-    extra_cuts = extra_cuts or []
+    extra_cuts = [(_as_row(c, model.n), r) for c, r in extra_cuts or []]
     for coefficients, rhs in extra_cuts:
-        for i in sorted(np.flatnonzero((coefficients > 0) & ~suppressed), key=lambda i: model.weights[i]):
-            if coefficients @ suppressed >= rhs - 1e-9:
+        support = coefficients.indices[coefficients.data > 0]
+        for i in sorted(support[~suppressed[support]], key=lambda i: model.weights[i]):
+            if _dot(coefficients, suppressed) >= rhs - 1e-9:
                 break
             suppressed[i] = True
     fixed = np.zeros(model.n, dtype=bool)
@@ -227,12 +306,23 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
             continue
         trial = suppressed.copy()
         trial[i] = False
-        if all(c @ trial >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial):
+        if all(_dot(c, trial) >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial, batched):
             suppressed = trial
     return suppressed
 
 
-def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.ndarray, float]]:
+def _as_row(coefficients: np.ndarray | sparse.spmatrix, n: int) -> sparse.csr_matrix:
+    """A cut's coefficients as one sparse row (cuts are kept sparse: a table's lines are short)."""
+    row = sparse.csr_matrix(coefficients).reshape(1, n).tocsr()
+    row.eliminate_zeros()
+    return row
+
+
+def _dot(row: sparse.csr_matrix, x: np.ndarray) -> float:
+    return float(row.data @ np.asarray(x, dtype=float)[row.indices])
+
+
+def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[sparse.csr_matrix, float]]:
     """Every equation holding a primary needs a second suppressed cell (else the primary is determined)."""
     cuts = []
     csc = model.equations_csc
@@ -240,10 +330,9 @@ def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[np.
     for k in primaries:
         for row in csc.indices[csc.indptr[k]:csc.indptr[k + 1]]:
             members = csr.indices[csr.indptr[row]:csr.indptr[row + 1]]
-            coefficients = np.zeros(model.n)
-            coefficients[members] = 1.0
-            coefficients[k] = 0.0
-            cuts.append((coefficients, 1.0))
+            members = members[members != k]
+            cuts.append((sparse.csr_matrix((np.ones(members.size), members, [0, members.size]), shape=(1, model.n)),
+                         1.0))
     return cuts
 
 
@@ -251,7 +340,7 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
     """A lower bound on the least cost: the LP relaxation of the master over the line cuts."""
     if not cuts:
         return 0.0
-    matrix = sparse.csr_matrix(np.array([c for c, _ in cuts]))
+    matrix = sparse.vstack([c for c, _ in cuts], format="csr")
     res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
                   bounds=np.column_stack([fixed.astype(float), np.ones(n)]), method="highs")
     return float(res.fun) if res.status == 0 else 0.0
@@ -259,7 +348,8 @@ def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list
 
 @assumes_valid
 def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lower: np.ndarray, *,
-            method: str, time_limit: float, extra_cuts: list[tuple[np.ndarray, float]] | None = None) -> Pattern:
+            method: str, time_limit: float, extra_cuts: list[tuple[Any, float]] | None = None,
+            accelerate: bool = False) -> Pattern:
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
@@ -272,6 +362,9 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     bounds the MILP and the pruning; the heuristic always completes a
     protecting pattern. ``extra_cuts`` are further constraints (c, r),
     c @ x >= r, every pattern must meet (e.g. the singleton rules of a line).
+    ``accelerate``: the attacker's LPs of a pattern solved in batches, cuts
+    first separated at the master's LP relaxation, and masters solved to
+    within :data:`EARLY_GAP` until their pattern protects, then exactly.
     """
     start = time.monotonic()
     deadline = start + time_limit
@@ -279,7 +372,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
     weights = np.where(fixed, 0.0, model.weights)
-    extra_cuts = list(extra_cuts or [])
+    extra_cuts = [(_as_row(c, model.n), r) for c, r in extra_cuts or []]
     cuts = extra_cuts + _initial_cuts(model, primaries)
     lower_bound, iterations = 0.0, 0
     incumbent: np.ndarray | None = None
@@ -287,17 +380,20 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     milp_deadline = start + (0.0 if method == "heuristic" else time_limit if method == "milp" else 0.8 * time_limit)
     lb_vars = fixed.astype(float)
     last_master: np.ndarray | None = None
+    gap = EARLY_GAP if accelerate else EXACT_GAP  # within EARLY_GAP while cuts are being found; exactly at the end
+    if accelerate and method != "heuristic":
+        lower_bound = _fractional_rounds(model, reqs, weights, lb_vars, cuts, start + FRACTIONAL_SHARE * time_limit)
     while True:
         remaining = milp_deadline - time.monotonic()
         if remaining <= 0.05:
             break
         iterations += 1
-        matrix = sparse.csr_matrix(np.array([c for c, _ in cuts])) if cuts else None
+        matrix = sparse.vstack([c for c, _ in cuts], format="csr") if cuts else None
         constraints = [LinearConstraint(matrix, np.array([r for _, r in cuts]), np.inf)] if cuts else []
         res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, np.ones(model.n)),
-                   constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": 1e-9})
+                   constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": gap})
         bound = getattr(res, "mip_dual_bound", None)
-        if res.status == 0:
+        if res.status == 0 and gap <= EXACT_GAP:
             lower_bound = max(lower_bound, float(res.fun))
         elif bound is not None and np.isfinite(bound):
             lower_bound = max(lower_bound, float(bound))
@@ -308,8 +404,12 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
             break
         candidate = res.x > 0.5
         last_master = candidate
-        unmet = _unmet(model, reqs, candidate)
+        unmet = _unmet(model, reqs, candidate, accelerate)
         if not unmet:
+            if res.status == 0 and gap > EXACT_GAP:  # protecting, but perhaps not the cheapest: solve exactly
+                gap = EXACT_GAP
+                incumbent, source = candidate, "milp"
+                continue
             if res.status == 0:
                 return Pattern(candidate, float(weights @ candidate), float(res.fun), True, "milp",
                                iterations, len(cuts))
@@ -317,11 +417,14 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
             break
         if res.status != 0:
             break
-        cuts.extend((cut, req.level) for req, cut in unmet)
+        if accelerate and gap <= EXACT_GAP:  # cuts found again after the exact solve: back to loose masters
+            gap = EARLY_GAP
+        cuts.extend((_as_row(cut, model.n), req.level) for req, cut in unmet)
     lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:len(extra_cuts) + _initial_count(
         primaries, model)]))
     heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
-                                   start=last_master if incumbent is None else None, extra_cuts=extra_cuts)
+                                   start=last_master if incumbent is None else None, extra_cuts=extra_cuts,
+                                   batched=accelerate)
     if incumbent is None or weights @ heuristic < weights @ incumbent:
         incumbent, source = heuristic, "heuristic"
     cost = float(weights @ incumbent)
@@ -329,6 +432,36 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     method_used = ("milp+heuristic" if source == "heuristic" and method != "heuristic" else "milp") if optimal \
         else source
     return Pattern(incumbent, cost, min(lower_bound, cost), optimal, method_used, iterations, len(cuts))
+
+
+def _fractional_rounds(model: AttackerModel, reqs: list[Requirement], weights: np.ndarray, lb_vars: np.ndarray,
+                       cuts: list[tuple[sparse.csr_matrix, float]], deadline: float) -> float:
+    """Cuts at the master's LP relaxation (Fischetti & Salazar separate at fractional points), added to ``cuts``.
+
+    Rounds of: solve the relaxation, run the attacker's LPs with bounds
+    scaled by the fractional x, add the violated cuts; until none is violated,
+    :data:`FRACTIONAL_ROUNDS` rounds or the deadline. Returns the last
+    relaxation's value, a lower bound on the least cost.
+    """
+    bound = 0.0
+    for _ in range(FRACTIONAL_ROUNDS):
+        if time.monotonic() > deadline or not cuts:
+            break
+        matrix = sparse.vstack([c for c, _ in cuts], format="csr")
+        res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
+                      bounds=np.column_stack([lb_vars, np.ones(model.n)]), method="highs")
+        if res.status != 0:
+            break
+        bound = max(bound, float(res.fun))
+        x = np.clip(res.x, lb_vars, 1.0)
+        support = x > 1e-9
+        found = [(_as_row(cut, model.n), req.level) for req, (_, cut) in
+                 zip(reqs, model.attack_many(reqs, support, scale=x), strict=True)
+                 if cut is not None and cut @ x < req.level * (1 - 1e-6)]
+        if not found:
+            break
+        cuts.extend(found)
+    return bound
 
 
 def _initial_count(primaries: np.ndarray, model: AttackerModel) -> int:

@@ -25,13 +25,13 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from rumap._validation import PARAMETERS, InstanceOf, Interval, Table, check_scalar, validate_params
+from rumap._validation import InstanceOf, Interval, Table, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.hierarchy import TOTAL, Hierarchy, flat, from_parents
 from rumap.tables.microdata import _codes, _numbers
-from rumap.tables.rules import RULES
+from rumap.tables.rules import RULES, check_rule_parameters
 
 __all__ = ["MAX_DIMS", "NDTable", "build_table", "example_table"]
 
@@ -250,16 +250,7 @@ class NDTable:
         """
         if rule not in RULES:
             raise InputError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
-        spec = RULES[rule]
-        extra = sorted(set(parameters) - set(spec.parameters))
-        if extra:
-            raise InputError(f"the {rule} rule takes {', '.join(spec.parameters)}, not {', '.join(extra)}")
-        missing = [name for name in spec.parameters if parameters.get(name) is None]
-        if missing:
-            raise InputError(f"the {rule} rule needs {' and '.join(missing)}")
-        checked = {name: check_scalar(name, parameters[name], PARAMETERS[key])
-                   for name, key in spec.parameters.items()}
-        outcome = spec.kernel(self.statistics(), **checked)
+        outcome = RULES[rule].kernel(self.statistics(), **check_rule_parameters(rule, parameters))
         return np.asarray(outcome.sensitive, dtype=bool) & (self.frequencies > 0)
 
     def to_frame(self) -> pd.DataFrame:
@@ -426,6 +417,7 @@ def build_table(frame: pd.DataFrame, dims: Sequence[str] | str, hierarchies: Map
                     "hierarchies": {d: h.to_dict() for d, h in zip(names, tree, strict=True) if d in given}})
 
 
+@assumes_valid
 def example_table() -> NDTable:
     """The region x size table of :func:`rumap.tables.microdata.example_microdata`, regions under North / South.
 

@@ -30,6 +30,7 @@ __all__ = [
     "Contributions",
     "SensitivityResult",
     "apply_rule",
+    "check_rule_parameters",
     "example_contributions",
 ]
 
@@ -286,6 +287,37 @@ class SensitivityResult:
             "cells": self.to_frame().to_dict(orient="records"), "sensitive_cells": self.sensitive_cells})
 
 
+@assumes_valid
+def check_rule_parameters(rule: str, parameters: Mapping[str, Any]) -> dict[str, float | int]:
+    """A rule's parameters checked: none missing, none extra, each within its bound in :data:`PARAMETERS`.
+
+    Parameters
+    ----------
+    rule : str
+        A key of :data:`RULES`.
+    parameters : mapping
+        The parameters given.
+
+    Returns
+    -------
+    dict
+        The checked values.
+
+    Examples
+    --------
+    >>> check_rule_parameters("dominance", {"n": 1, "k": 0.6})
+    {'n': 1, 'k': 0.6}
+    """
+    spec = RULES[rule]
+    extra = sorted(set(parameters) - set(spec.parameters))
+    if extra:
+        raise InputError(f"the {rule} rule takes {', '.join(spec.parameters)}, not {', '.join(extra)}")
+    missing = [name for name in spec.parameters if parameters.get(name) is None]
+    if missing:
+        raise InputError(f"the {rule} rule needs {' and '.join(missing)}")
+    return {name: check_scalar(name, parameters[name], PARAMETERS[key]) for name, key in spec.parameters.items()}
+
+
 def _example() -> dict[str, Any]:
     return {"cells": ["A"] * 3 + ["B"] * 3, "values": [59.0, 40.0, 1.0, 61.0, 20.0, 19.0], "rule": "dominance",
             "n": 1, "k": 0.6}
@@ -342,13 +374,7 @@ def apply_rule(cells: Sequence[Any] | np.ndarray | Contributions, values: Sequen
     as in the former.
     """
     spec = RULES[rule]
-    extra = sorted(set(parameters) - set(spec.parameters))
-    if extra:
-        raise InputError(f"the {rule} rule takes {', '.join(spec.parameters)}, not {', '.join(extra)}")
-    missing = [name for name in spec.parameters if parameters.get(name) is None]
-    if missing:
-        raise InputError(f"the {rule} rule needs {' and '.join(missing)}")
-    checked = {name: check_scalar(name, parameters[name], PARAMETERS[key]) for name, key in spec.parameters.items()}
+    checked = check_rule_parameters(rule, parameters)
     contributions = cells if isinstance(cells, Contributions) else Contributions(cells, values)
     grouped = _Grouped(contributions)
     outcome = spec.kernel(grouped, **checked)

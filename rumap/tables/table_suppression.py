@@ -55,8 +55,8 @@ from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.rules import freeze_array_fields
 from rumap.tables.secondary import COSTS
 
-__all__ = ["METHODS", "HEURISTIC_ABOVE", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression", "audit_pattern",
-           "suppress_linked_tables", "suppress_table"]
+__all__ = ["METHODS", "HEURISTIC_ABOVE", "LinkedTableSuppression", "SuppressionProblem", "TableSuppression",
+           "audit_pattern", "pattern_gap", "suppress_linked_tables", "suppress_table"]
 
 #: Work units per nonzero of the equations x attacker subproblem.
 _WORK_PER_SUBPROBLEM = 10.0
@@ -81,7 +81,7 @@ class SuppressionProblem:
         The model positions of the primaries.
     upper, lower : ndarray
         Each primary's upper and lower protection level.
-    covers : tuple of (ndarray, float)
+    covers : tuple of (scipy.sparse row, float)
         Constraints c @ x >= r every pattern x must meet (the singleton rules).
     time_limit : float
         Seconds for the method.
@@ -89,6 +89,12 @@ class SuppressionProblem:
         The tables.
     positions : tuple of ndarray
         For each table, the model position of each of its cells (-1 for an empty cell).
+    lower_bounds, upper_bounds : ndarray, optional
+        External bounds lb_i <= y_i <= ub_i the attacker knows (default 0 <= y_i).
+    rhs : ndarray, optional
+        b of the equations A y = b (default 0; only the audit reads it).
+    budget : WorkBudget
+        The work limit; each method checks what it will do against it.
     """
 
     values: np.ndarray
@@ -97,20 +103,29 @@ class SuppressionProblem:
     primaries: np.ndarray
     upper: np.ndarray
     lower: np.ndarray
-    covers: tuple[tuple[np.ndarray, float], ...]
+    covers: tuple[tuple[sparse.csr_matrix, float], ...]
     time_limit: float
     tables: tuple[NDTable, ...]
     positions: tuple[np.ndarray, ...]
+    lower_bounds: np.ndarray | None = None
+    upper_bounds: np.ndarray | None = None
+    rhs: np.ndarray | None = None
+    budget: WorkBudget = DEFAULT_BUDGET
 
     def attacker(self) -> AttackerModel:
-        """The attacker's LPs on these cells and equations (deviations capped by the cells' sum)."""
-        return AttackerModel(self.values, self.equations, self.weights, network=False)
+        """The attacker's LPs on these cells and equations (deviations capped by the cells' sum, or the bounds)."""
+        return AttackerModel(self.values, self.equations, self.weights, network=False,
+                             fall=None if self.lower_bounds is None else self.values - self.lower_bounds,
+                             rise=None if self.upper_bounds is None else self.upper_bounds - self.values)
 
 
 def _optimal(problem: SuppressionProblem) -> Pattern:
     """The Fischetti-Salazar cutting-plane MILP (HiGHS) until proven optimal or out of time."""
+    problem.budget.check_work(_WORK_PER_SUBPROBLEM * max(problem.equations.nnz, 1) * 2 * problem.primaries.size,
+                              f"{problem.equations.nnz} equation terms x {2 * problem.primaries.size} attacker "
+                              "subproblems")
     return protect(problem.attacker(), problem.primaries, problem.upper, problem.lower, method="milp",
-                   time_limit=problem.time_limit, extra_cuts=list(problem.covers))
+                   time_limit=problem.time_limit, extra_cuts=list(problem.covers), accelerate=True)
 
 
 def _heuristic(problem: SuppressionProblem) -> Pattern:
@@ -277,24 +292,23 @@ def _cell_keys(table: NDTable) -> list[frozenset]:
 
 
 def _singleton_covers(equations: sparse.csr_matrix, primaries: np.ndarray,
-                      singletons: np.ndarray) -> list[tuple[np.ndarray, float]]:
+                      singletons: np.ndarray) -> list[tuple[sparse.csr_matrix, float]]:
     """In each equation holding a singleton primary and another primary, one more cell suppressed."""
     n = equations.shape[1]
     is_primary = np.zeros(n, dtype=bool)
     is_primary[primaries] = True
-    covers: dict[bytes, tuple[np.ndarray, float]] = {}
+    covers: dict[bytes, tuple[sparse.csr_matrix, float]] = {}
     for row in range(equations.shape[0]):
         members = equations.indices[equations.indptr[row]:equations.indptr[row + 1]]
         lonely = members[singletons[members] & is_primary[members]]
         others = members[is_primary[members]]
         for s in lonely:
             for k in others[others != s]:
-                coefficients = np.zeros(n)
-                coefficients[members] = 1.0
-                coefficients[[s, k]] = 0.0
-                if not coefficients.any():  # s = k: one cell under two labels, the same records
+                rest = np.sort(members[(members != s) & (members != k)])
+                if rest.size == 0:  # s = k: one cell under two labels, the same records
                     continue
-                covers.setdefault(coefficients.tobytes(), (coefficients, 1.0))
+                covers.setdefault(rest.tobytes(), (sparse.csr_matrix((np.ones(rest.size), rest, [0, rest.size]),
+                                                                     shape=(1, n)), 1.0))
     return list(covers.values())
 
 
@@ -339,18 +353,17 @@ def _problem(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection:
     equations = sparse.vstack(parts).tocsr() if parts else sparse.csr_matrix((0, n))
     value_array, freq_array = np.array(values), np.array(frequencies)
     primaries = np.array(sorted(primary), dtype=np.int64)
-    budget.check_work(_WORK_PER_SUBPROBLEM * max(equations.nnz, 1) * 2 * max(primaries.size, 1),
-                      f"{equations.nnz} equation terms x {2 * primaries.size} attacker subproblems")
     weights = COSTS[cost](value_array, freq_array)
     levels = value_array[primaries] * protection / 100.0
     covers = _singleton_covers(equations, primaries, freq_array == 1) if singletons else []
     return SuppressionProblem(value_array, equations, weights, primaries, levels, levels.copy(), tuple(covers),
-                              float(time_limit), tuple(tables), tuple(positions))
+                              float(time_limit), tuple(tables), tuple(positions), budget=budget)
 
 
 @assumes_valid
 def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np.ndarray,
-                  cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                  cells: np.ndarray, rhs: np.ndarray | None = None, lower: np.ndarray | None = None,
+                  upper: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The attacker's interval [min, max] of each cell of ``cells`` given the suppressed ones (batched LPs).
 
     Parameters
@@ -363,11 +376,15 @@ def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np
         The pattern.
     cells : ndarray of int
         The cells whose interval is wanted (a published one's is its value).
+    rhs : ndarray, optional
+        b of A y = b (default 0).
+    lower, upper : ndarray, optional
+        External bounds on every cell (default 0 and none).
 
     Returns
     -------
     min, max : ndarray
-        LP bounds over y >= 0, A y = 0 and y = a off the pattern (inf when unbounded).
+        LP bounds over lower <= y <= upper, A y = b and y = a off the pattern (inf when unbounded).
 
     Notes
     -----
@@ -391,7 +408,8 @@ def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np
     if hidden.size == 0:
         return low, high
     sub = equations[:, hidden].tocsc()
-    rhs = -(equations[:, ~suppressed] @ values[~suppressed])
+    rhs = (np.zeros(equations.shape[0]) if rhs is None else np.asarray(rhs, dtype=float)) - (
+        equations[:, ~suppressed] @ values[~suppressed])
     incidence = sub.copy()
     incidence.data = np.ones_like(incidence.data)
     size = hidden.size + equations.shape[0]
@@ -399,6 +417,9 @@ def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np
     _, labels = sparse.csgraph.connected_components(graph, directed=False)
     where = {int(c): j for j, c in enumerate(hidden)}
     cap = 10.0 * float(np.abs(values).sum()) + 1.0
+    low_bound = np.zeros(values.size) if lower is None else np.asarray(lower, dtype=float)
+    high_bound = np.full(values.size, cap) if upper is None else np.minimum(np.asarray(upper, dtype=float), cap)
+    box = np.column_stack([low_bound[hidden], high_bound[hidden]])
     jobs = []  # (output position, sign, component's hidden columns, its equation rows)
     components: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for out, cell in enumerate(cells):
@@ -416,15 +437,15 @@ def audit_pattern(values: np.ndarray, equations: sparse.spmatrix, suppressed: np
         while end < len(jobs) and (end == start or used + components[jobs[end][2]][0].size <= _AUDIT_BATCH_VARIABLES):
             used += components[jobs[end][2]][0].size
             end += 1
-        _solve_batch(jobs[start:end], components, sub, rhs, where, cells, cap, low, high)
+        _solve_batch(jobs[start:end], components, sub, rhs, where, cells, box, cap, low, high)
         start = end
     return low, high
 
 
 def _solve_batch(jobs: list[tuple[int, float, int]], components: dict[int, tuple[np.ndarray, np.ndarray]],
-                 sub: sparse.csc_matrix, rhs: np.ndarray, where: dict[int, int], cells: np.ndarray, cap: float,
-                 low: np.ndarray, high: np.ndarray) -> None:
-    blocks, rhs_parts, objective, offsets = [], [], [], []
+                 sub: sparse.csc_matrix, rhs: np.ndarray, where: dict[int, int], cells: np.ndarray, box: np.ndarray,
+                 cap: float, low: np.ndarray, high: np.ndarray) -> None:
+    blocks, rhs_parts, objective, offsets, bounds = [], [], [], [], []
     offset = 0
     for out, sign, label in jobs:
         members, rows = components[label]
@@ -433,11 +454,12 @@ def _solve_batch(jobs: list[tuple[int, float, int]], components: dict[int, tuple
         c = np.zeros(members.size)
         c[np.searchsorted(members, where[int(cells[out])])] = sign
         objective.append(c)
+        bounds.append(box[members])
         offsets.append(offset)
         offset += members.size
     matrix = sparse.block_diag(blocks, format="csr")
     res = linprog(np.concatenate(objective), A_eq=matrix, b_eq=np.concatenate(rhs_parts),
-                  bounds=(0.0, cap), method="highs")
+                  bounds=np.vstack(bounds), method="highs")
     if res.status != 0:
         raise InputError(f"the audit's linear program failed: {res.message}")
     for (out, sign, _), first, c in zip(jobs, offsets, objective, strict=True):
@@ -448,13 +470,31 @@ def _solve_batch(jobs: list[tuple[int, float, int]], components: dict[int, tuple
             high[out] = np.inf if value >= 0.5 * cap else value
 
 
+@assumes_valid
+def pattern_gap(pattern: Pattern) -> float:
+    """(cost - lower bound) / cost of a pattern, 0 when proven optimal or free.
+
+    Parameters
+    ----------
+    pattern : rumap.tables._attacker.Pattern
+
+    Returns
+    -------
+    float
+    """
+    if pattern.optimal or pattern.cost <= 0:
+        return 0.0
+    return max(0.0, (pattern.cost - pattern.lower_bound) / pattern.cost)
+
+
 def _audited(problem: SuppressionProblem, pattern: Pattern) -> tuple[Pattern, np.ndarray, np.ndarray, np.ndarray]:
     """Audit the pattern; repair a primary short of its levels by its cheapest deviation, audit again."""
     suppressed = pattern.suppressed.copy()
     suppressed[problem.primaries] = True
     model = None
     for attempt in range(3):
-        low, high = audit_pattern(problem.values, problem.equations, suppressed, problem.primaries)
+        low, high = audit_pattern(problem.values, problem.equations, suppressed, problem.primaries, problem.rhs,
+                                  problem.lower_bounds, problem.upper_bounds)
         a = problem.values[problem.primaries]
         slack = LEVEL_TOL * np.maximum(1.0, a) + 1e-9
         ok = (low <= a - problem.lower + slack) & (high >= a + problem.upper - slack)
@@ -482,13 +522,13 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
     if method is None:
         method = "heuristic" if problem.values.size > HEURISTIC_ABOVE else "optimal"
     if problem.primaries.size == 0:
-        pattern = Pattern(np.zeros(problem.values.size, dtype=bool), 0.0, 0.0, True, method, 0, 0)
+        pattern = Pattern(np.zeros(problem.values.size, dtype=bool), 0.0, 0.0, True, "milp", 0, 0)
     else:
         pattern = METHODS[method](problem)
     pattern, low, high, ok = _audited(problem, pattern)
     name = {"milp": method, "milp+heuristic": f"{method}+heuristic"}.get(
         pattern.method, pattern.method if pattern.method.startswith(method) else f"{method}/{pattern.method}")
-    gap = 0.0 if pattern.optimal or pattern.cost <= 0 else max(0.0, (pattern.cost - pattern.lower_bound) / pattern.cost)
+    gap = pattern_gap(pattern)
     status = "optimal" if pattern.optimal else "feasible"
     is_primary = np.zeros(problem.values.size, dtype=bool)
     is_primary[problem.primaries] = True
