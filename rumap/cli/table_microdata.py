@@ -106,7 +106,7 @@ def run_microdata(args: argparse.Namespace) -> int:
                           budget=budget) for dims in dims_lists]
     parameters = rule_parameters(args)
     masks = [table.primary_mask(args.rule, **parameters) for table in tables]
-    options = {"protection": args.protection, "cost": args.cost, "method": args.method or "optimal",
+    options = {"protection": args.protection, "cost": args.cost, "method": args.method,
                "time_limit": args.time_limit, "singletons": not args.no_singletons, "budget": budget}
     if len(tables) > 1:
         from rumap.tables.table_suppression import suppress_linked_tables

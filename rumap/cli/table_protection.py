@@ -227,7 +227,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     s.add_argument("--hierarchy", action="append", metavar="A=FILE",
                    help="hierarchy of dimension A: a tau-Argus .hrc file or a parent,child CSV (repeatable)")
     s.add_argument("--method", choices=list(TABLE_METHOD_NAMES),
-                   help="with --microdata: optimal (cutting planes, proven gap; default) or heuristic")
+                   help="with --microdata: optimal (cutting planes, proven gap) or heuristic (HiTaS' pass over the "
+                        "subtables); default optimal up to 5,000 non-empty cells, heuristic above")
     s.add_argument("--no-singletons", action="store_true",
                    help="with --microdata: drop tau-Argus's singleton rules (in a line holding a one-record primary, "
                         "never only two primaries, or its total and two primaries, suppressed)")

@@ -49,6 +49,9 @@ __all__ = ["hitas_subtables", "table_subtables", "subtable_pattern", "line_bound
 #: to suppress again (HiTaS keeps it published; the iteration handles the cases where that is impossible).
 _REOPEN_FACTOR = 100.0
 
+#: Work units per hypercube corner examined (a requirement examines 2^D corners per cell of its subtable).
+_WORK_PER_CORNER = 1.0
+
 @assumes_valid
 def hitas_subtables(parents: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray]:
     """The subtables of a hierarchical table laid out in C order over its dimensions' nodes, top-down.
@@ -140,7 +143,7 @@ def line_bound(equations: sparse.spmatrix, weights: np.ndarray, primaries: np.nd
     weights : ndarray
         Each cell's cost.
     primaries : ndarray of int
-    covers : sequence of (ndarray, float)
+    covers : sequence of (array or sparse row, float)
         Further constraints c @ x >= r every pattern meets.
 
     Returns
@@ -169,9 +172,10 @@ def line_bound(equations: sparse.spmatrix, weights: np.ndarray, primaries: np.nd
     matrix = indicator[rows][:, free]
     rhs = np.ones(rows.size)
     for coefficients, r in covers:
-        left = r - float(coefficients[is_primary].sum())
+        row = sparse.csr_matrix(coefficients).reshape(1, n)
+        left = r - float(row[:, is_primary].sum())
         if left > 0:
-            matrix = sparse.vstack([matrix, sparse.csr_matrix(coefficients[free][None, :])])
+            matrix = sparse.vstack([matrix, row[:, free]])
             rhs = np.append(rhs, left)
     if matrix.shape[0] == 0 or free.size == 0:
         return 0.0
@@ -278,6 +282,10 @@ def subtable_pattern(problem: SuppressionProblem) -> Pattern:
     row_nnz = np.diff(csr.indptr)
     n = values.size
     grids = _model_subtables(problem)
+    widest = max((g.size * 2 ** g.ndim for g in grids), default=0)
+    problem.budget.check_work(_WORK_PER_CORNER * 2 * max(problem.primaries.size, 1) * widest,
+                              f"{2 * problem.primaries.size} requirements x hypercubes of subtables of up to "
+                              f"{max((g.size for g in grids), default=0)} cells")
     flats = [np.sort(g[g >= 0]) for g in grids]
     network = len(problem.tables) == 1 and len(problem.tables[0].dims) <= 2
     suppressed = np.zeros(n, dtype=bool)
@@ -336,11 +344,12 @@ def subtable_pattern(problem: SuppressionProblem) -> Pattern:
                 heapq.heappush(queue, int(other))
                 queued[other] = True
     for coefficients, r in problem.covers:
-        support = np.flatnonzero(coefficients > 0)
-        for i in support[np.argsort(weights[support], kind="stable")]:
-            if coefficients[support] @ suppressed[support] >= r - 1e-9:
+        row = sparse.csr_matrix(coefficients).reshape(1, n)
+        support, weight = row.indices[row.data > 0], row.data[row.data > 0]
+        for j in np.argsort(weights[support], kind="stable"):
+            if weight @ suppressed[support] >= r - 1e-9:
                 break
-            suppressed[i] = True
+            suppressed[support[j]] = True
     secondary = suppressed.copy()
     secondary[problem.primaries] = False
     cost = float(weights @ secondary)
