@@ -20,6 +20,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.files import PageFile, example_or_upload
+from dashboard.markdown import plain
 from dashboard.provenance import show_page_file
 from dashboard.table_protection import STATUS_COLOURS, cell_number
 from dashboard.widgets import multiselect, remembered, reproduce_code, selectbox
@@ -55,11 +56,11 @@ class HierarchySettings:
 
 def _hierarchy(frame: pd.DataFrame, dim: str) -> tuple[str, str, Hierarchy | None]:
     """One dimension's hierarchy widgets: its source, the prefix lengths or the file; the hierarchy (None: flat)."""
-    source = selectbox(f"hierarchy of {dim}", list(SOURCES), f"nd_source_{dim}", SOURCES[0])
+    source = selectbox(f"hierarchy of {plain(dim)}", list(SOURCES), f"nd_source_{dim}", SOURCES[0])
     if source == SOURCES[1]:
         codes = sorted(frame[dim].dropna().astype(str).str.strip().unique())
         longest = max((len(c) for c in codes), default=1)
-        lengths = remembered(st.text_input, f"code lengths of {dim}'s levels, top first", f"nd_lengths_{dim}",
+        lengths = remembered(st.text_input, f"code lengths of {plain(dim)}'s levels, top first", f"nd_lengths_{dim}",
                              f"{max(1, longest - 1)},{longest}",
                              help="e.g. 1,3,4 for A, A01, A011: each code is cut to each shorter length")
         try:
@@ -68,9 +69,9 @@ def _hierarchy(frame: pd.DataFrame, dim: str) -> tuple[str, str, Hierarchy | Non
             raise InputError(f"the code lengths of {dim} must be whole numbers separated by commas") from None
         return source, lengths, from_prefixes(codes, parsed)
     if source == SOURCES[2]:
-        upload = st.file_uploader(f"hierarchy file of {dim}", type=["hrc", "csv", "txt"], key=f"nd_file_{dim}")
+        upload = st.file_uploader(f"hierarchy file of {plain(dim)}", type=["hrc", "csv", "txt"], key=f"nd_file_{dim}")
         if upload is None:
-            st.info(f"Upload {dim}'s hierarchy: a tau-Argus .hrc file or a parent,child CSV.")
+            st.info(f"Upload {plain(dim)}'s hierarchy: a tau-Argus .hrc file or a parent,child CSV.")
             return source, "", None
         text = upload.getvalue().decode("utf-8-sig")
         is_hrc = upload.name.lower().endswith(".hrc") or any(line.startswith("@") for line in text.splitlines())
@@ -146,7 +147,7 @@ def view_block(result, s: HierarchySettings) -> tuple[pd.DataFrame, pd.DataFrame
     for i, (dim, column) in enumerate(zip(s.dims, columns, strict=True)):
         h = table.hierarchy(dim)
         options = [TOTAL, *h.subtotals] if i < 2 else [TOTAL, *h.codes]
-        label = f"{dim}: children of" if i < 2 else f"{dim} at"
+        label = f"{plain(dim)}: children of" if i < 2 else f"{plain(dim)} at"
         with column:
             chosen[dim] = selectbox(label, options, f"nd_view_{dim}", TOTAL)
     rows = _children(table, s.dims[0], chosen[s.dims[0]])
@@ -222,7 +223,7 @@ def hierarchical_section() -> None:
                     lambda: suppress_table(table, mask, protection=s.protection, cost=s.cost, method=s.method))
     counts = result.counts()
     a, b, c, d = st.columns(4)
-    a.metric("cells", f"{table.size:,}", help=" x ".join(f"{n} {dim}" for n, dim in zip(table.shape, s.dims,
+    a.metric("cells", f"{table.size:,}", help=" x ".join(f"{n} {plain(dim)}" for n, dim in zip(table.shape, s.dims,
                                                                                            strict=True)))
     b.metric("primary cells", counts["primary"])
     c.metric("secondary cells", counts["secondary"])

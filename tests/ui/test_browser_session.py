@@ -140,7 +140,8 @@ def test_the_tables_page_builds_its_table_from_it(page):
     page.get_by_role("tab", name="From microdata").click()
     _idle(page)
     main = _main(page)
-    main.get_by_text(f"Microdata: my_survey.csv, n = {ROWS:,} (the session's data, as on every page).").wait_for()
+    main.get_by_role("tabpanel", name="From microdata").get_by_text(
+        f"Microdata: my_survey.csv, n = {ROWS:,} (the session's data, as on every page).").wait_for()
     text = main.inner_text()
     assert re.search(r"\d+ of \d+ cells sensitive under the p-percent rule", text), text[-2000:]
     page.screenshot(path=str(SHOTS / "session_data_tables.png"), full_page=True)
