@@ -237,7 +237,9 @@ def hierarchical_section() -> None:
     st.dataframe(values.style.apply(lambda _: colours.to_numpy(), axis=None).format(cell_number), width="stretch")
     st.markdown("**Audit: each primary's interval** (an intruder who reads every published cell and every "
                 "equation can narrow it to min..max; it must cover the required interval):")
-    st.dataframe(result.audit_frame(), hide_index=True, width="stretch")
+    audit = result.audit_frame()
+    numbers = [c for c in ("value", "required_min", "required_max", "min", "max") if c in audit.columns]
+    st.dataframe(audit.style.format(cell_number, subset=numbers), hide_index=True, width="stretch")
     if not result.all_protected:
         st.warning("Some primaries are not protected at this level.")
     st.download_button("Protected table (CSV, suppressed cells empty)", table_bytes(result.published(), "protected_table.csv"),

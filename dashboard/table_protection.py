@@ -143,8 +143,6 @@ def cell_number(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
 
 
-
-
 def requirement_statement(ru, sweep: str) -> None:
     """Which values of the map protect every primary as required, or that none does (infeasible on the grid).
 
