@@ -107,7 +107,7 @@ def run_microdata(args: argparse.Namespace) -> int:
     parameters = rule_parameters(args)
     masks = [table.primary_mask(args.rule, **parameters) for table in tables]
     options = {"protection": args.protection, "cost": args.cost, "method": args.method,
-               "time_limit": args.time_limit, "singletons": not args.no_singletons, "budget": budget}
+               "time_limit": args.time_limit, "singletons": False if args.no_singletons else None, "budget": budget}
     if len(tables) > 1:
         from rumap.tables.table_suppression import suppress_linked_tables
 

@@ -230,8 +230,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                    help="with --microdata: optimal (cutting planes, proven gap) or heuristic (HiTaS' pass over the "
                         "subtables); default optimal up to 5,000 non-empty cells, heuristic above")
     s.add_argument("--no-singletons", action="store_true",
-                   help="with --microdata: drop tau-Argus's singleton rules (in a line holding a one-record primary, "
-                        "never only two primaries, or its total and two primaries, suppressed)")
+                   help="with --microdata and --value-column: drop tau-Argus's singleton rules (in a line holding a "
+                        "one-record primary, never only two primaries, or its total and two primaries, suppressed); "
+                        "they never apply to a table of counts")
     s.add_argument("--out", metavar="FILE",
                    help=f"with --microdata: write the protected table ({', '.join(WRITER_SUFFIXES)}), suppressed "
                         "cells empty; linked tables: one file each, FILE-1.EXT, FILE-2.EXT, ... in --dims order")

@@ -411,7 +411,9 @@ def _audited(problem: SuppressionProblem, pattern: Pattern) -> tuple[Pattern, np
 
 
 def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: float, cost: str, method: str,
-           time_limit: float, singletons: bool, budget: WorkBudget) -> tuple[list[TableSuppression], Pattern, str]:
+           time_limit: float, singletons: bool | None, budget: WorkBudget) -> tuple[list[TableSuppression], Pattern, str]:
+    if singletons is None:  # a singleton's own value is the cell's only in a magnitude table
+        singletons = all(table.response is not None for table in tables)
     problem = _problem(tables, masks, protection, cost, time_limit, singletons, budget)
     if method is None:
         method = "heuristic" if problem.values.size > HEURISTIC_ABOVE else "optimal"
@@ -448,7 +450,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
 _COMMON = {"protection": "protection",
            "cost": StrOptions(COSTS), "method": [None, StrOptions(TABLE_SUPPRESSION_METHODS)],
            "time_limit": "time_limit",
-           "singletons": Boolean(), "budget": InstanceOf(WorkBudget)}
+           "singletons": [None, Boolean()], "budget": InstanceOf(WorkBudget)}
 
 
 def _example() -> dict[str, Any]:
@@ -460,7 +462,7 @@ def _example() -> dict[str, Any]:
                   "primary_mask": InstanceOf((np.ndarray, list, tuple), "one boolean per cell"), **_COMMON},
                  example=_example)
 def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.0, cost: str = "value",
-                   method: str | None = None, time_limit: float = 30.0, singletons: bool = True,
+                   method: str | None = None, time_limit: float = 30.0, singletons: bool | None = None,
                    budget: WorkBudget = DEFAULT_BUDGET) -> TableSuppression:
     """Secondary suppression of an n-dimensional hierarchical table over every equation at every level.
 
@@ -483,9 +485,12 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
     time_limit : float, default 30
         Seconds for the method (the audit comes after); out of time the best
         protecting pattern found is returned with its proven gap.
-    singletons : bool, default True
+    singletons : bool, optional
         Apply tau-Argus's singleton rules, singleton-singleton,
-        singleton-multiple and minimum frequency (module notes).
+        singleton-multiple and minimum frequency (module notes). Default:
+        for magnitude tables (a value column), whose one contributor knows
+        a singleton's value exactly; not for frequency tables, where a
+        respondent knows only that its cell counts at least one.
     budget : WorkBudget
         Refuses problems too large.
 
@@ -534,7 +539,7 @@ def _linked_example() -> dict[str, Any]:
                  example=_linked_example)
 def suppress_linked_tables(tables: Sequence[NDTable], primary_masks: Sequence[Any], *, protection: float = 10.0,
                            cost: str = "value", method: str | None = None, time_limit: float = 30.0,
-                           singletons: bool = True, budget: WorkBudget = DEFAULT_BUDGET) -> LinkedTableSuppression:
+                           singletons: bool | None = None, budget: WorkBudget = DEFAULT_BUDGET) -> LinkedTableSuppression:
     """Secondary suppression of tables from one microdata file that share cells, as one problem.
 
     Parameters
