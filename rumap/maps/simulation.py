@@ -337,7 +337,6 @@ def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
     column = x[:, config.target_column]
     targets = resolve_targets(config.targets, column)
     reference = make_reference(config.utility, x, config.utility_options)
-    config.check_records(x.shape[0])
     method = METHODS[config.method]
     prepared = None if method.prepare is None else method.prepare(x, config.method_options)
     return _Plan(x, config, targets, reference, prepared, rounding_resolution(column))
@@ -653,8 +652,32 @@ def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[i
     >>> simulate(x, cfg).maps[0].risk.shape
     (3,)
     """
-    start = time.perf_counter()
     x = np.ascontiguousarray(data.reshape(data.shape[0], -1))
+    config.check_records(x.shape[0])
+    return _simulate(x, config, progress=progress, client=client, budget=budget)
+
+
+def _simulate(x: np.ndarray, config: SimulationConfig, *, progress: Callable[[int, int], None] | None = None,
+              client: Any = None, budget: WorkBudget = DEFAULT_BUDGET) -> SimulationResult:
+    """:func:`simulate` of checked input, trusted: nothing is compared with the number of records again.
+
+    ``x`` is a finite (n, p) float array in C order with n >= 2, and ``config``
+    was compared with n once (:meth:`SimulationConfig.check_records`): by
+    :func:`simulate`, or by an :class:`rumap.specs.EmpiricalSpec` that knows
+    its data when it is built.
+
+    Parameters
+    ----------
+    x : numpy.ndarray, shape (n, p)
+    config : SimulationConfig
+    progress, client, budget
+        As :func:`simulate`.
+
+    Returns
+    -------
+    SimulationResult
+    """
+    start = time.perf_counter()
     constant = np.flatnonzero(np.ptp(x, axis=0) == 0)
     if constant.size:
         raise InputError(f"data: column {int(constant[0]) + 1} is constant: an R-U map needs values that vary")

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import DataMatrix, InstanceOf, Interval, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.release.apply import STEP_METHODS, ReleaseResult
@@ -378,14 +378,16 @@ def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int
 
 
 def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
-                        budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
-
+                        budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS,
+                        applied: bool = False) -> tuple[tuple[MeasureCheck, ...], str]:
+    """The map of a numeric step at its value; ``applied``: the step was applied to ``before`` (which compared
+    its value with the number of records, microaggregation's k <= n), so the simulation trusts it."""
     from rumap.io.data import numeric_columns
     from rumap.maps.methods import METHODS
-    from rumap.maps.simulation import SimulationConfig, simulate
+    from rumap.maps.simulation import SimulationConfig, _simulate
     from rumap.risk.measures import DATASET_RISK_MEASURES
 
-    x = numeric_columns(before, list(step.columns), source="the step's data")
+    x = DataMatrix(min_rows=2).check("data", numeric_columns(before, list(step.columns), source="the step's data"))
     y = numeric_columns(after, list(step.columns), source="the released data")
     method = STEP_METHODS[step.method].map_method
     options, value = METHODS[method].map_options(dict(step.parameters), step.columns)
@@ -393,7 +395,9 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
     config = SimulationConfig(method=method, values=(value,), method_options=options, targets=tuple(targets),
                               knowledge=SNOOPER_KNOWLEDGE, risk_measures=measures, replicates=replicates,
                               seed=step.seed or 0)
-    result = simulate(x, config, budget=budget)
+    if not applied:
+        config.check_records(x.shape[0])
+    result = _simulate(x, config, budget=budget)
     runs = 1 if config.deterministic else replicates
     checks = []
     for name in measures:
@@ -407,7 +411,8 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
 
 
 def _pram_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
-                     budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS) -> tuple[tuple[MeasureCheck, ...], str]:
+                     budget: WorkBudget, targets: Sequence[str] = SNOOPER_TARGETS,
+                     applied: bool = False) -> tuple[tuple[MeasureCheck, ...], str]:
     from rumap.maps.categorical import pram_map, pram_reidentification
 
     m = pram_map(before, list(step.keys), [step.parameters["theta"]], replicates=replicates, seed=step.seed or 0,
@@ -418,6 +423,8 @@ def _pram_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, repl
 
 
 #: How a step's map is simulated at its parameter, by step method; methods without a simulated map are absent.
+#: Each is ``predictor(before, after, step, replicates, budget, targets, applied=...)``; ``applied`` says the
+#: step was applied to ``before``, which compared its value with the number of records once.
 PREDICTORS: dict[str, Callable[..., tuple[tuple[MeasureCheck, ...], str]]] = {
     "noise": _numeric_prediction,
     "microaggregation": _numeric_prediction,
@@ -476,10 +483,16 @@ def predict_step(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicat
     >>> [c.measure for c in checks][:3], checks[0].draw_band[0] <= checks[0].mean <= checks[0].draw_band[1]
     (['record-linkage', 'interval-disclosure', 'snooper max/index'], True)
     """
+    return _predict(step, before, after, replicates, budget, targets, applied=False)
+
+
+def _predict(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicates: int, budget: WorkBudget,
+             targets: Sequence[str], applied: bool) -> tuple[tuple[MeasureCheck, ...], str]:
+    """:func:`predict_step` of checked arguments (``applied``: as the predictors of :data:`PREDICTORS` take it)."""
     predictor = PREDICTORS.get(step.method)
     if predictor is None:
         return (), _NO_PREDICTION.get(step.method, "no map")
-    return predictor(before, after, step, replicates, budget, targets)
+    return predictor(before, after, step, replicates, budget, targets, applied=applied)
 
 
 def _union(steps: Sequence[Step], target: str) -> list[str]:
@@ -540,7 +553,8 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
             checks, note = (), "predictions not asked for"
         else:
             try:
-                checks, note = predict_step(outcome.step, before, after, replicates, budget, targets)
+                # the result is apply_plan's: each step was applied to ``before`` (k compared with its records)
+                checks, note = _predict(outcome.step, before, after, replicates, budget, targets, applied=True)
             except InputError as exc:
                 checks, note = (), f"no prediction: {exc}"
         reports.append(StepReport(outcome.step, dict(outcome.summary), checks, note))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, NumberArray, check_scalar, validate_params
+from rumap._validation import DataMatrix, InstanceOf, Interval, NumberArray, check_scalar, validate_params
 from rumap._validation.fields import Fields
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
@@ -122,7 +122,7 @@ class DataSource:
     def check(self, values: np.ndarray) -> np.ndarray:
         """``values`` as shape (n, d) after checking they are the data this source describes."""
         arr2 = np.asarray(values, dtype=float).reshape(len(values), -1)
-        if array_digest(arr2) != self.digest:
+        if array_digest(arr2) != self.digest or (self.n and arr2.shape[0] != self.n):
             raise InputError(f"the loaded data are not {self.name!r} [{', '.join(self.columns)}] "
                              f"as used for this map (n = {self.n}); load that data set first")
         return arr2
@@ -452,15 +452,22 @@ class EmpiricalSpec:
         return self.simulation
 
     def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None) -> Analysis:
-        """Run the simulation on ``data`` (checked against :attr:`data`) or on the stored values."""
-        from rumap.maps.simulation import simulate
+        """Run the simulation on ``data`` (checked against :attr:`data`) or on the stored values.
 
-        arr = self.data.resolve(data)
+        The spec was checked when built, against its data's number of records
+        too when :attr:`data` knows it: the run trusts it and compares k with n
+        no more (only a source that did not know n is compared here, once).
+        """
+        from rumap.maps.simulation import _simulate
+
+        arr = DataMatrix(min_rows=2).check("data", self.data.resolve(data))
+        if not self.data.n:
+            self.simulation.check_records(arr.shape[0])
 
         def report(done: int, total: int) -> None:
             progress(done / total if total else 1.0)
 
-        result = simulate(arr, self.config(), progress=None if progress is None else report)
+        result = _simulate(arr, self.config(), progress=None if progress is None else report)
         return Analysis(spec=self, maps=tuple(result.maps), optima=(), replicates=result.replicate_risks,
                         n_records=result.n_records, common=result.common)
 

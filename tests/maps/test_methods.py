@@ -96,6 +96,37 @@ def test_k_above_the_records_is_refused_when_a_spec_knows_its_data():
         SimulationConfig(method="microaggregation", values=(2,), method_options={"algorithm": "nosuch"})
 
 
+def test_k_is_compared_with_the_records_once_from_spec_to_kernel(monkeypatch):
+    from rumap.maps.method_records import GridParameter
+
+    compared = []
+    original = GridParameter.check_records
+
+    def counted(self, values, n_records):
+        compared.append((self.name, n_records))
+        return original(self, values, n_records)
+
+    monkeypatch.setattr(GridParameter, "check_records", counted)
+    simulation = {"method": "microaggregation", "values": [2, 3], "targets": ["max"], "knowledge": ["index"]}
+    spec = EmpiricalSpec(simulation=simulation, data=DataSource.of("inline", "five", ["v"], X, include_values=True))
+    spec.run()
+    assert compared == [("k", 5)]  # when the spec met its data; the run trusts it
+    compared.clear()
+    unsized = EmpiricalSpec(simulation=simulation, data=replace(spec.data, n=0))  # a source that did not know n
+    unsized.run()
+    assert compared == [("k", 5)]
+    compared.clear()
+    with pytest.raises(InputError, match=r"k must be at most the number of records \(5\), got 6"):
+        simulate(X, SimulationConfig(method="microaggregation", values=(2, 6), targets=("max",),
+                                     knowledge=("index",)))  # a direct call is compared at its entry
+    assert compared == [("k", 5)]
+    with pytest.raises(InputError, match=r"k must be at most the number of records \(4\), got 6"):
+        EmpiricalSpec(simulation={**simulation, "values": [2, 6]},
+                      data=replace(DataSource.of("inline", "four", ["v"], X[:4]), n=0)).run(X[:4])
+    with pytest.raises(InputError, match="are not 'five'"):
+        replace(spec, data=replace(spec.data, n=4)).run()  # a source whose n is not its data's
+
+
 def test_the_engine_masks_through_the_kernels_without_checking_each_grid_value_again(monkeypatch):
     import rumap.masking.microaggregation as micro
     import rumap.masking.swapping as swapping

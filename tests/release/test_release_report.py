@@ -124,6 +124,36 @@ def test_a_deterministic_step_equals_its_map():
     assert "deterministic" in note
 
 
+def test_a_release_compares_k_with_the_records_once(monkeypatch):
+    import rumap.masking.microaggregation as micro
+    from rumap.errors import InputError
+    from rumap.maps.method_records import GridParameter
+
+    compared = []
+    original_check, original_microaggregate = GridParameter.check_records, micro.microaggregate
+
+    def check_records(self, values, n_records):
+        compared.append(("report", n_records))
+        return original_check(self, values, n_records)
+
+    def microaggregate(data, k, *args, **kwargs):  # the step's own comparison of k with n is in microaggregate
+        compared.append(("apply", len(data)))
+        return original_microaggregate(data, k, *args, **kwargs)
+
+    monkeypatch.setattr(GridParameter, "check_records", check_records)
+    monkeypatch.setattr(micro, "microaggregate", microaggregate)
+    monkeypatch.setattr("rumap.release.apply.microaggregate", microaggregate)
+    frame = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0, 9.0, 11.0]})
+    plan = ReleasePlan((Step("microaggregation", {"k": 3}, columns=("a",)),))
+    report = release_report(frame, apply_plan(frame, plan), replicates=2)
+    assert compared == [("apply", 6)] and report.steps[0].checks  # the report's map trusts the applied step
+    compared.clear()
+    predict_step(plan.steps[0], frame, frame, replicates=2)  # a direct call is compared at its entry
+    assert compared == [("report", 6)]
+    with pytest.raises(InputError, match=r"k must be at most the number of records \(2\), got 3"):
+        predict_step(plan.steps[0], frame.iloc[:2], frame.iloc[:2], replicates=2)
+
+
 @pytest.mark.parametrize("step", [Step("noise", {"lambda2_frac": 0.1}, columns=["weight", "hh_size"]),
                                   Step("rankswap", {"swap_percent": 5}, columns=["weight", "hh_size"]),
                                   Step("pram", {"theta": 0.7}, keys=["sex", "region"])],
