@@ -12,7 +12,9 @@ method, so that no layer branches on a method's name:
   (:class:`Flag`) and widget (:class:`OptionWidget`), some turned on by a
   :class:`Toggle`;
 - how utility sees it (``preserves_mean``) and its plain-language
-  ``description``.
+  ``description``;
+- its step of a release plan (``release``, a :class:`ReleaseStep`): how it
+  masks a file's columns at one value of its parameter, with the step's seed.
 
 The methods themselves (their kernels and records), the registry
 :data:`rumap.maps.methods.METHODS` and
@@ -33,9 +35,11 @@ from rumap._validation import PARAMETERS, Constraint, Interval, check_array
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
+    from rumap.budget import WorkBudget
     from rumap.maps.simulation import _Plan
 
-__all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "Masked"]
+__all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
+           "Masked"]
 
 #: What a masker gives for one grid value: the masked replicates (r, n, p) and their column (means, variances).
 Masked = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
@@ -227,6 +231,45 @@ class GridParameter:
 
 
 @dataclass(frozen=True)
+class ReleaseStep:
+    """A masking method as a step of a release plan: it masks a file's columns at one value of its parameter.
+
+    :data:`rumap.release.apply.STEP_METHODS` holds a step method for every
+    record of :data:`rumap.maps.methods.METHODS` that has one, under the
+    method's name; the release plan, ``python -m rumap release`` and the
+    Release page find it there.
+
+    Parameters
+    ----------
+    mask : callable
+        ``mask(x, parameters, columns, seed, budget) -> (masked, summary)``:
+        the step's columns ``x`` (a finite (n, p) float array in C order)
+        masked at the step's checked ``parameters`` with its ``seed`` (None for
+        a deterministic method), and what the step did, counts only (a dict,
+        empty for nothing to say). ``columns`` are the columns' names.
+    parameters : mapping, optional
+        The step's parameters and their defaults
+        (:data:`rumap.release.methods.REQUIRED` for one it must give). Default:
+        the grid parameter, required (with several grids, each ``None`` and one
+        of them given), then every option the grids do not imply, at its
+        default.
+    check : callable, optional
+        ``check(parameters, columns) -> parameters``: the step's parameters
+        checked and converted. Default: the grid parameter's value within its
+        :data:`PARAMETERS` entry and the options as the record checks them
+        (an option that follows the attacked column names one of ``columns``).
+    description : str, default ""
+        The step in plain words (default: the method's ``description``).
+    """
+
+    mask: Callable[[np.ndarray, Mapping[str, Any], tuple[str, ...], int | None, WorkBudget],
+                   tuple[np.ndarray, dict]]
+    parameters: Mapping[str, Any] | None = None
+    check: Callable[[dict, tuple[str, ...]], dict] | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
 class MaskingMethod:
     """A masking method of the engine: everything the layers need to know about it, in one record.
 
@@ -262,6 +305,9 @@ class MaskingMethod:
         Checkboxes that turn groups of options on.
     title : str, default ""
         The heading of its flags in ``simulate --help`` (default: ``description``).
+    release : ReleaseStep, optional
+        Its step of a release plan; without one, a map of the method has no
+        release step.
     """
 
     description: str
@@ -276,6 +322,7 @@ class MaskingMethod:
     cost: Callable[[int, int, Sequence[float], Mapping[str, Any]], tuple[float, str]] | None = None
     toggles: Mapping[str, Toggle] = field(default_factory=lambda: _EMPTY)
     title: str = ""
+    release: ReleaseStep | None = None
 
     @property
     def parameters(self) -> tuple[str, ...]:

@@ -31,17 +31,20 @@ from rumap.maps.method_records import (
     MaskingMethod,
     MethodOption,
     OptionWidget,
+    ReleaseStep,
     Toggle,
 )
 from rumap.maps.moments import mask_with_moments, moments
-from rumap.masking.microaggregation import ALGORITHMS, CRITERIA
-from rumap.masking.noise import NoiseSpec, noise_shape, standard_noise
+from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
+from rumap.masking.noise import SIZE_PARAMETERS, NoiseSpec, add_noise, noise_shape, size_parameter, standard_noise
+from rumap.release.methods import REQUIRED, _choice, _flag, _member, _number, _optional_float
 
 if TYPE_CHECKING:
+    from rumap.budget import WorkBudget
     from rumap.maps.simulation import _Plan
 
-__all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "METHODS",
-           "register_method", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED"]
+__all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
+           "METHODS", "register_method", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED"]
 
 
 @assumes_valid
@@ -111,6 +114,51 @@ def _noise_option(name: str, **kwargs: Any) -> MethodOption:
     return MethodOption(name, _NOISE_DEFAULTS[name], **kwargs)
 
 
+# its step of a release plan: one size parameter (a variance or a fraction of each column's), the options by name
+
+_NOISE_STEP_OPTIONS = ("correlated", "truncate_below", "truncate_above", "unequal_above", "unequal_below",
+                       "unequal_factor", "unequal_column")
+
+
+def _check_noise_step(parameters: dict, names: tuple[str, ...]) -> dict:
+    given = [p for p in SIZE_PARAMETERS.values() if parameters.get(p) is not None]
+    if len(given) != 1:
+        raise InputError("noise needs one of the parameters lambda2 (a variance) or lambda2_frac (a fraction of "
+                         "each column's variance)")
+    size = given[0]
+    out: dict[str, Any] = {size: float(_number(size, parameters[size], "lambda2"))}
+    out["correlated"] = _flag("correlated", parameters["correlated"])
+    for name in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
+        out[name] = _optional_float(name, parameters[name])
+    out["unequal_factor"] = float(_number("unequal_factor", parameters["unequal_factor"]))
+    column = parameters["unequal_column"]
+    out["unequal_column"] = names[0] if column is None else _member("unequal_column", column, names, "columns")
+    _noise_step_spec(out, names)  # the options' relations (bounds in order, one unequal threshold)
+    return out
+
+
+def _noise_step_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> NoiseSpec:
+    options = {k: parameters[k] for k in _NOISE_STEP_OPTIONS if k != "unequal_column"}
+    return NoiseSpec(relative=SIZE_PARAMETERS[True] in parameters,
+                     unequal_column=list(names).index(parameters["unequal_column"]), **options)
+
+
+def _release_noise(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...], seed: int | None,
+                   budget: WorkBudget) -> tuple[np.ndarray, dict]:
+    spec = _noise_step_spec(parameters, columns)
+    return add_noise(x, parameters[size_parameter(spec.relative)], spec, seed=seed), {}
+
+
+_NOISE_STEP = ReleaseStep(
+    _release_noise,
+    parameters={"lambda2": None, "lambda2_frac": None, "correlated": False, "truncate_below": None,
+                "truncate_above": None, "unequal_above": None, "unequal_below": None, "unequal_factor": 2.0,
+                "unequal_column": None},
+    check=_check_noise_step,
+    description="additive noise (plain, correlated, truncated, unequal variance)",
+)
+
+
 _NOISE = MaskingMethod(
     description="additive noise",
     title="additive noise",
@@ -156,6 +204,7 @@ _NOISE = MaskingMethod(
     published_lambda2=_noise_lambda2,
     check_options=_noise_spec,
     prepare=_noise_prepare,
+    release=_NOISE_STEP,
 )
 
 
@@ -181,6 +230,23 @@ def _microaggregation_cost(n: int, p: int, values: Sequence[float], options: Map
     return sum(algorithm.cost(n, p, max(int(k), 1)) for k in values), " + the microaggregation of each k"
 
 
+def _check_microaggregation_step(parameters: dict, names: tuple[str, ...]) -> dict:
+    return {"k": int(_number("k", parameters["k"])),
+            "algorithm": _choice("algorithm", parameters["algorithm"], list(ALGORITHMS)),
+            "standardize": _flag("standardize", parameters["standardize"]),
+            "criterion": _choice("criterion", parameters["criterion"], list(CRITERIA))}
+
+
+def _release_microaggregation(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...],
+                              seed: int | None, budget: WorkBudget) -> tuple[np.ndarray, dict]:
+    p = parameters  # the public function: the release's one comparison of k with the file's records
+    result = microaggregate(x, p["k"], p["algorithm"], standardize=p["standardize"], criterion=p["criterion"],
+                            columns=list(columns), budget=budget)
+    summary = {"groups": int(result.group_sizes.size), "information_loss": result.information_loss,
+               "standardized": result.standardized}  # SSE/SST, not SSE and SST: sums of squares are aggregates
+    return np.asarray(result.masked, dtype=float), summary
+
+
 _MICROAGGREGATION = MaskingMethod(
     description="microaggregation",
     grids=(GridParameter("k", "k", "k", "records", 1.0, (2, 10, 0),
@@ -200,6 +266,9 @@ _MICROAGGREGATION = MaskingMethod(
     deterministic=True,
     make_masker=_microaggregation_masker,
     cost=_microaggregation_cost,
+    release=ReleaseStep(_release_microaggregation,
+                        parameters={"k": REQUIRED, "algorithm": "mdav", "standardize": False, "criterion": "pc1"},
+                        check=_check_microaggregation_step),
 )
 
 
@@ -219,6 +288,17 @@ def _rankswap_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
     return masked
 
 
+def _release_rankswap(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...], seed: int | None,
+                      budget: WorkBudget) -> tuple[np.ndarray, dict]:
+    from rumap.masking.swapping import rank_swap
+
+    return np.asarray(rank_swap(x, parameters["swap_percent"], seed=seed), dtype=float), {}
+
+
+def _check_rankswap_step(parameters: dict, names: tuple[str, ...]) -> dict:
+    return {"swap_percent": float(_number("swap_percent", parameters["swap_percent"]))}
+
+
 _RANKSWAP = MaskingMethod(
     description="rank swapping",
     grids=(GridParameter("swap_percent", "p%", "swap %", "percent", 0.0, (1.0, 20.0, 10),
@@ -226,6 +306,7 @@ _RANKSWAP = MaskingMethod(
                          widget_keys=("swap_start", "swap_stop", "swap_num"), count_label="number of values"),),
     preserves_mean=True,
     make_masker=_rankswap_masker,
+    release=ReleaseStep(_release_rankswap, parameters={"swap_percent": REQUIRED}, check=_check_rankswap_step),
 )
 
 

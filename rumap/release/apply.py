@@ -11,7 +11,7 @@ applied one release at a time give the same data.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,11 +22,9 @@ from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
+from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
-from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
-from rumap.masking.noise import SIZE_PARAMETERS, NoiseSpec, add_noise, size_parameter
-from rumap.masking.swapping import rank_swap
-from rumap.release.methods import REQUIRED, StepMethod, _choice, _flag, _member, _number, _optional_float
+from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
 if TYPE_CHECKING:
@@ -50,71 +48,54 @@ def _step_values(frame: pd.DataFrame, step: Step, source: str) -> np.ndarray:
     return np.ascontiguousarray(numeric_columns(frame, list(step.columns), source=source))
 
 
-# --- additive noise --------------------------------------------------------------------------
+# --- a masking method of the maps' engine: its step from its record ----------------------------
 
-_NOISE_OPTIONS = ("correlated", "truncate_below", "truncate_above", "unequal_above", "unequal_below", "unequal_factor",
-                  "unequal_column")
-
-
-def _check_noise(parameters: dict, names: tuple[str, ...]) -> dict:
-    given = [p for p in SIZE_PARAMETERS.values() if parameters.get(p) is not None]
-    if len(given) != 1:
-        raise InputError("noise needs one of the parameters lambda2 (a variance) or lambda2_frac (a fraction of "
-                         "each column's variance)")
-    size = given[0]
-    out: dict[str, Any] = {size: float(_number(size, parameters[size], "lambda2"))}
-    out["correlated"] = _flag("correlated", parameters["correlated"])
-    for name in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
-        out[name] = _optional_float(name, parameters[name])
-    out["unequal_factor"] = float(_number("unequal_factor", parameters["unequal_factor"]))
-    column = parameters["unequal_column"]
-    out["unequal_column"] = names[0] if column is None else _member("unequal_column", column, names, "columns")
-    _noise_spec(out, names)  # the options' relations (bounds in order, one unequal threshold)
-    return out
+def _record_parameters(record: MaskingMethod) -> dict[str, Any]:
+    """The step's parameters and defaults a record without its own gives: its grid parameter, then its options."""
+    implied = {key for grid in record.grids for key in grid.implies}
+    first: dict[str, Any] = {g.name: REQUIRED if len(record.grids) == 1 else None for g in record.grids}
+    return {**first, **{o.name: o.default for o in record.options if o.name not in implied}}
 
 
-def _noise_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> NoiseSpec:
-    options = {k: parameters[k] for k in _NOISE_OPTIONS if k != "unequal_column"}
-    return NoiseSpec(relative=SIZE_PARAMETERS[True] in parameters,
-                     unequal_column=list(names).index(parameters["unequal_column"]), **options)
+def _record_check(name: str, record: MaskingMethod) -> Callable[[dict, tuple[str, ...]], dict]:
+    """The check of a step of the method ``name`` whose record gives none: its grid's value, its options."""
+    def check(parameters: dict, names: tuple[str, ...]) -> dict:
+        given = [g for g in record.grids if parameters.get(g.name) is not None]
+        if len(given) != 1:
+            raise InputError(f"{name} needs one of the parameters {' or '.join(g.name for g in record.grids)}")
+        grid = given[0]
+        (value,) = grid.check([_number(grid.name, parameters[grid.name], grid.entry)])
+        for option in record.options:
+            if option.follows and parameters.get(option.name) is not None:
+                _member(option.name, parameters[option.name], names, "columns")
+        options, _ = record.map_options({k: v for k, v in parameters.items() if v is not None}, names)
+        try:
+            checked = record.checked_options(name, options)
+        except InputError as exc:
+            raise InputError(f"parameter {exc}") from None
+        return record.step_parameters(checked, value, names)
+
+    return check
 
 
-def _apply_noise(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
-    x = _step_values(frame, step, source)
-    spec = _noise_spec(step.parameters, step.columns)
-    masked = add_noise(x, step.parameters[size_parameter(spec.relative)], spec, seed=step.seed)
-    return _replace_columns(frame, step.columns, masked), {}
+def _record_applier(record: MaskingMethod) -> Callable[[pd.DataFrame, Step, str, WorkBudget],
+                                                       tuple[pd.DataFrame, dict]]:
+    """A step's applier: the record's ``release.mask`` of the step's columns, every other column as it was."""
+    def apply(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+        masked, summary = record.release.mask(_step_values(frame, step, source), step.parameters, step.columns,
+                                              step.seed, budget)
+        return _replace_columns(frame, step.columns, np.asarray(masked, dtype=float)), summary
+
+    return apply
 
 
-# --- microaggregation ------------------------------------------------------------------------
-
-def _check_microaggregation(parameters: dict, names: tuple[str, ...]) -> dict:
-    return {"k": int(_number("k", parameters["k"])),
-            "algorithm": _choice("algorithm", parameters["algorithm"], list(ALGORITHMS)),
-            "standardize": _flag("standardize", parameters["standardize"]),
-            "criterion": _choice("criterion", parameters["criterion"], list(CRITERIA))}
-
-
-def _apply_microaggregation(frame: pd.DataFrame, step: Step, source: str,
-                            budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
-    p = step.parameters
-    result = microaggregate(_step_values(frame, step, source), p["k"], p["algorithm"], standardize=p["standardize"],
-                            criterion=p["criterion"], columns=list(step.columns), budget=budget)
-    summary = {"groups": int(result.group_sizes.size), "information_loss": result.information_loss,
-               "standardized": result.standardized}  # SSE/SST, not SSE and SST: sums of squares are aggregates
-    return _replace_columns(frame, step.columns, np.asarray(result.masked, dtype=float)), summary
-
-
-# --- rank swapping ---------------------------------------------------------------------------
-
-def _check_rankswap(parameters: dict, names: tuple[str, ...]) -> dict:
-    return {"swap_percent": float(_number("swap_percent", parameters["swap_percent"]))}
-
-
-def _apply_rankswap(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
-    x = _step_values(frame, step, source)
-    masked = rank_swap(x, step.parameters["swap_percent"], seed=step.seed)
-    return _replace_columns(frame, step.columns, np.asarray(masked, dtype=float)), {}
+def _record_step(name: str, record: MaskingMethod) -> StepMethod:
+    """The step method of the masking method ``name`` (:data:`rumap.maps.methods.METHODS`), from its record."""
+    release = record.release
+    parameters = release.parameters if release.parameters is not None else _record_parameters(record)
+    check = release.check if release.check is not None else _record_check(name, record)
+    return StepMethod("columns", parameters, not record.deterministic, check, _record_applier(record), name,
+                      release.description or record.description)
 
 
 # --- categorical keys ------------------------------------------------------------------------
@@ -239,20 +220,9 @@ def _known(frame: pd.DataFrame, names: Sequence[str], source: str) -> list[str]:
     return list(names)
 
 
-_NOISE_PARAMETERS = {"lambda2": None, "lambda2_frac": None, "correlated": False, "truncate_below": None,
-                     "truncate_above": None, "unequal_above": None, "unequal_below": None, "unequal_factor": 2.0,
-                     "unequal_column": None}
-
-#: Masking methods as steps of a release plan, by name: adding one is one entry (tables' steps in
+#: The steps that are no masking method of the maps' engine, by name (tables' steps in
 #: :data:`rumap.release.tables.TABLE_STEP_METHODS`).
-STEP_METHODS: dict[str, StepMethod] = {
-    "noise": StepMethod("columns", _NOISE_PARAMETERS, True, _check_noise, _apply_noise, "noise",
-                        "additive noise (plain, correlated, truncated, unequal variance)"),
-    "microaggregation": StepMethod("columns", {"k": REQUIRED, "algorithm": "mdav", "standardize": False,
-                                               "criterion": "pc1"}, False, _check_microaggregation,
-                                   _apply_microaggregation, "microaggregation", "microaggregation"),
-    "rankswap": StepMethod("columns", {"swap_percent": REQUIRED}, True, _check_rankswap, _apply_rankswap,
-                           "rankswap", "rank swapping"),
+_OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "recode": StepMethod("keys", {"band_width": None, "variable": None, "origin": 0.0, "merge": {}}, False,
                          _check_recode, _apply_recode, None,
                          "global recoding: a numeric key into bands, categories merged"),
@@ -263,6 +233,45 @@ STEP_METHODS: dict[str, StepMethod] = {
     "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM"),
     **TABLE_STEP_METHODS,
 }
+
+
+class _StepMethods(Mapping[str, StepMethod]):
+    """A live view: the step of every record of :data:`METHODS` that has a ``release``, then the other steps."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, tuple[MaskingMethod, StepMethod]] = {}
+
+    def _masking(self) -> dict[str, StepMethod]:
+        out = {}
+        for name, record in METHODS.items():
+            if record.release is None:
+                continue
+            made = self._made.get(name)
+            if made is None or made[0] is not record:  # a method registered (or replaced) since
+                made = self._made[name] = (record, _record_step(name, record))
+            out[name] = made[1]
+        return out
+
+    def _table(self) -> dict[str, StepMethod]:
+        return {**self._masking(), **_OTHER_STEP_METHODS}
+
+    def __getitem__(self, key: str) -> StepMethod:
+        return self._table()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def __repr__(self) -> str:
+        return repr(self._table())
+
+
+#: Masking methods as steps of a release plan, by name: a masking method of the maps' engine brings its own
+#: (its record's ``release``, :class:`rumap.maps.method_records.ReleaseStep`, under its name, when
+#: :func:`rumap.maps.methods.register_method` adds it); the others are one entry each.
+STEP_METHODS: Mapping[str, StepMethod] = _StepMethods()
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from rumap._validation import check_scalar
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from rumap.release.plan import Step
 
 __all__ = ["StepMethod", "REQUIRED", "STAGES"]

@@ -405,7 +405,7 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
         mean, se = float(m.risk[0]), float(m.risk_se[0]) if m.risk_se is not None else 0.0
         checks.append(_check(name, DATASET_RISK_MEASURES[name].measure(x, y), mean, se, runs))
     checks += _snooper_checks(x, y, result.maps, runs, config.targets)
-    how = ("the map at this k (deterministic: one run)" if config.deterministic
+    how = (f"the map at this {config.parameter} (deterministic: one run)" if config.deterministic
            else f"the map at this value, {replicates} simulated releases")
     return tuple(checks), how
 
@@ -422,7 +422,8 @@ def _pram_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, repl
     return (check,), f"the map at this theta, {replicates} simulated releases"
 
 
-#: How a step's map is simulated at its parameter, by step method; methods without a simulated map are absent.
+#: How a step's map is simulated at its parameter, by step method (a step of the maps' engine that is absent gets
+#: ``_numeric_prediction``); methods without a simulated map are absent.
 #: Each is ``predictor(before, after, step, replicates, budget, targets, applied=...)``; ``applied`` says the
 #: step was applied to ``before``, which compared its value with the number of records once.
 PREDICTORS: dict[str, Callable[..., tuple[tuple[MeasureCheck, ...], str]]] = {
@@ -490,6 +491,8 @@ def _predict(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicates: 
              targets: Sequence[str], applied: bool) -> tuple[tuple[MeasureCheck, ...], str]:
     """:func:`predict_step` of checked arguments (``applied``: as the predictors of :data:`PREDICTORS` take it)."""
     predictor = PREDICTORS.get(step.method)
+    if predictor is None and STEP_METHODS[step.method].map_method is not None:
+        predictor = _numeric_prediction  # a masking method of the maps' engine: its map, at the step's value
     if predictor is None:
         return (), _NO_PREDICTION.get(step.method, "no map")
     return predictor(before, after, step, replicates, budget, targets, applied=applied)
