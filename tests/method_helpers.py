@@ -2,7 +2,8 @@
 
 Rounding to a base b (``b * round(x / b)``, or down with the option ``down``)
 is deterministic, so its index-knowledge risk has a closed form to test the
-engine's against: ``R = 1 / (tau - Y_t)^2``.
+engine's against: ``R = 1 / (tau - Y_t)^2``. Its release step rounds a file's
+columns at one base.
 """
 
 from __future__ import annotations
@@ -13,7 +14,16 @@ from collections.abc import Iterator
 import numpy as np
 
 from rumap._validation import Boolean
-from rumap.maps.methods import METHODS, Flag, GridParameter, MaskingMethod, MethodOption, OptionWidget, register_method
+from rumap.maps.methods import (
+    METHODS,
+    Flag,
+    GridParameter,
+    MaskingMethod,
+    MethodOption,
+    OptionWidget,
+    ReleaseStep,
+    register_method,
+)
 from rumap.maps.moments import moments
 
 
@@ -30,6 +40,10 @@ def _toy_masker(plan, reps):  # the kernel: masked data of grid value j, shape (
     return masked
 
 
+def _toy_release(x, parameters, columns, seed, budget):  # its release step: a file's columns at one base
+    return round_to_base(x, float(parameters["toy_base"]), bool(parameters["down"])), {}
+
+
 TOY = MaskingMethod(
     description="rounding to a base",
     grids=(GridParameter("toy_base", "b", "base", "data units", 0.0, (1000.0, 5000.0, 3),
@@ -39,6 +53,7 @@ TOY = MaskingMethod(
                           OptionWidget("checkbox", "Round down", "toy_down")),),
     deterministic=True,
     make_masker=_toy_masker,
+    release=ReleaseStep(_toy_release),
 )
 
 

@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rumap.cli.flags import (
-    GRID_FLAGS,
-    METHOD_FLAGS,
     TARGET_FORMS,
     WRITER_SUFFIXES,
     add_work_limit,
@@ -26,14 +24,34 @@ from rumap.cli.flags import (
 )
 from rumap.cli.progress import Progress, add_progress_flag
 from rumap.errors import InputError
+from rumap.maps.methods import METHODS
 
 if TYPE_CHECKING:
     from rumap.release.plan import ReleasePlan, Step
 
-# The one-step methods (the microdata stage of rumap.release.apply.STEP_METHODS), so that ``release --help`` starts
-# without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The release modules are imported when
-# the command runs.
-STEP_METHOD_NAMES = ("noise", "microaggregation", "rankswap", "recode", "top_bottom", "suppress", "pram")
+# The one-step methods (the microdata stage of rumap.release.apply.STEP_METHODS): the masking methods whose record
+# has a release step (rumap.maps.methods.METHODS, a light module), then the steps on categorical keys, so that
+# ``release --help`` starts without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The release
+# modules are imported when the command runs.
+KEY_STEP_NAMES = ("recode", "top_bottom", "suppress", "pram")
+
+
+def step_method_names() -> tuple[str, ...]:
+    """The methods of ``--method``: every masking method with a release step, then the steps on keys.
+
+    Returns
+    -------
+    tuple of str
+    """
+    return (*(name for name, method in METHODS.items() if method.release is not None), *KEY_STEP_NAMES)
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``STEP_METHOD_NAMES``: :func:`step_method_names` of the methods registered when it is asked for."""
+    if name == "STEP_METHOD_NAMES":
+        return step_method_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 HELP = "apply a release plan (or one masking step) to a data file: the protected file and a report"
 
@@ -70,7 +88,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--report", metavar="REPORT", help="write the release report (.html or .json)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     step = p.add_argument_group("one step instead of --plan")
-    step.add_argument("--method", choices=list(STEP_METHOD_NAMES),
+    step.add_argument("--method", choices=list(step_method_names()),
                       help="the masking method (a table's steps go in a --plan)")
     step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap)")
     step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram)")
@@ -102,6 +120,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     step.add_argument("--bottom", metavar="VAR:LIMIT", help="top_bottom: values of VAR below LIMIT become '<LIMIT'")
     step.add_argument("--optimal", action="store_true", help="suppress: the least costly suppression (HiGHS)")
     step.add_argument("--importance", metavar="VAR:VALUE,...", help="suppress: importance of the keys")
+    _add_record_flags(step)
     report = p.add_argument_group("report")
     report.add_argument("--weight", metavar="W", help="sampling weight column (risk on the categorical keys)")
     report.add_argument("--replicates", type=int, metavar="M",
@@ -115,14 +134,40 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
-#: Step parameter -> (attribute of the parsed flags, flag), for the flags that give one parameter each.
-_PARAMETER_FLAGS = {
-    **{name: (name, flag) for name, flag in GRID_FLAGS.items()},
-    **{name: (name, flag) for name, (flag, _method) in METHOD_FLAGS.items()},
-    **{name: (name, flag) for name, (flag, _kind, _text) in _KEY_FLAGS.items()},
-    "optimal": ("optimal", "--optimal"),
-    "unequal_column": ("target_column", "--target-column"),
-}
+def _add_record_flags(group: argparse._ArgumentGroup) -> None:
+    """The flags of a masking method's release step that the flags above do not give, from its record: its grid
+    parameter (one value) and its options, each stored under its parameter's name."""
+    taken = set(group._option_string_actions)
+    for name, method in METHODS.items():
+        if method.release is None:
+            continue
+        for grid in method.grids:
+            if grid.flag.flag not in taken:
+                taken.add(grid.flag.flag)
+                group.add_argument(grid.flag.flag, dest=grid.name, type=int if grid.integer else float,
+                                   help=f"{name}: the {grid.label} ({grid.units})")
+        for option in method.options:
+            flag = option.flag
+            if flag is None or flag.flag in taken:
+                continue
+            taken.add(flag.flag)
+            if flag.type is None:
+                group.add_argument(flag.flag, dest=option.name, action="store_true", help=f"{name}: {flag.help}")
+            else:
+                group.add_argument(flag.flag, dest=option.name, type=flag.type, metavar=flag.metavar,
+                                   help=f"{name}: {flag.help}")
+
+
+def _parameter_flags() -> dict[str, tuple[str, str]]:
+    """Step parameter -> (attribute of the parsed flags, flag), for the flags that give one parameter each."""
+    released = [method for method in METHODS.values() if method.release is not None]
+    return {
+        **{g.name: (g.name, g.flag.flag) for method in released for g in method.grids},
+        **{o.name: (o.name, o.flag.flag) for method in released for o in method.options if o.flag is not None},
+        **{name: (name, flag) for name, (flag, _kind, _text) in _KEY_FLAGS.items()},
+        "optimal": ("optimal", "--optimal"),
+        "unequal_column": ("target_column", "--target-column"),
+    }
 
 #: Flags that build a parameter of one method from their text.
 _TEXT_FLAGS = {"--band-variable": "recode", "--merge": "recode", "--top": "top_bottom", "--bottom": "top_bottom",
@@ -181,8 +226,9 @@ def step_from_args(args: argparse.Namespace) -> Step:
 
     record = STEP_METHODS[args.method]
     parameters = {}
-    for name, (attribute, flag) in _PARAMETER_FLAGS.items():
-        value = getattr(args, attribute)
+    parameter_flags = _parameter_flags()
+    for name, (attribute, flag) in parameter_flags.items():
+        value = getattr(args, attribute, None)  # a flag of a method registered after the parser was made
         if value is None or value is False:  # not given (0 is a value: `0 in (None, False)` would drop it)
             continue
         if name not in record.parameters:
@@ -202,7 +248,7 @@ def step_from_args(args: argparse.Namespace) -> Step:
         return Step(args.method, parameters, seed=args.seed, **{target.lstrip("-"): names})
     except InputError as exc:  # a parameter's message names the flag that gave it
         message = str(exc)
-        for name, (_attribute, flag) in _PARAMETER_FLAGS.items():
+        for name, (_attribute, flag) in parameter_flags.items():
             message = message.replace(f"parameter {name} ", f"{flag} ", 1)
         raise InputError(message) from None
 
@@ -217,7 +263,7 @@ def _plan(args: argparse.Namespace) -> ReleasePlan:
         return ReleasePlan((step_from_args(args),))
     # every flag of the one-step group, from the tables that map them to a step's parameters
     step_flags = [("--columns", "columns"), ("--keys", "keys"), ("--seed", "seed"),
-                  *((flag, attribute) for attribute, flag in _PARAMETER_FLAGS.values()),
+                  *((flag, attribute) for attribute, flag in _parameter_flags().values()),
                   *((flag, flag.lstrip("-").replace("-", "_")) for flag in _TEXT_FLAGS)]
     stray = [flag for flag, attribute in step_flags if getattr(args, attribute, None) not in (None, False, [])]
     if stray:

@@ -69,6 +69,47 @@ def test_the_command_that_reproduces_a_registered_method_gives_its_flags(toy):
     assert "--method toy --toy-base 1000:3000:2 --toy-down" in cli_command(spec)
 
 
+def test_a_registered_methods_release_step_applies_to_a_file(toy, tmp_path):
+    from rumap.release.apply import REQUIRED, STEP_METHODS, apply_plan
+    from rumap.release.from_map import step_from_spec
+    from rumap.release.plan import ReleasePlan, Step
+
+    record = STEP_METHODS["toy"]
+    assert (record.target, record.random, record.map_method, record.description) == \
+        ("columns", False, "toy", "rounding to a base")
+    assert dict(record.parameters) == {"toy_base": REQUIRED, "down": False}
+    spec = EmpiricalSpec(simulation={"method": "toy", "values": [1000.0, 3000.0], "method_options": {"down": True},
+                                     "targets": ["max"], "knowledge": ["index"]},
+                         data=DataSource.of("inline", "toy", ["v"], X))
+    step = step_from_spec(spec, 3000.0)  # the map's point as a step, its options with it
+    assert step.to_dict() == {"method": "toy", "parameters": {"toy_base": 3000.0, "down": True}, "columns": ["v"],
+                              "seed": None}
+    frame = pd.DataFrame({"id": list("abcde"), "v": X})
+    released = apply_plan(frame, ReleasePlan((step,))).data
+    assert released["id"].tolist() == list("abcde")
+    np.testing.assert_array_equal(released["v"], [0.0, 0.0, 3000.0, 6000.0, 12000.0])
+    with pytest.raises(InputError, match="parameter toy_base must be a number > 0, got -1.0"):
+        Step("toy", {"toy_base": -1.0}, columns=["v"])
+    with pytest.raises(InputError, match="parameter down must be True or False, got 'yes'"):
+        Step("toy", {"toy_base": 1.0, "down": "yes"}, columns=["v"])
+    with pytest.raises(InputError, match="method toy needs the parameter"):
+        Step("toy", {}, columns=["v"])
+
+    path, out = tmp_path / "toy.csv", tmp_path / "released.csv"
+    frame.to_csv(path, index=False)
+    _, summary = run_cli("release", "--data", path, "--out", out, "--method", "toy", "--columns", "v",
+                         "--toy-base", "1000", "--json", check_json=True)
+    assert summary["steps"] == [{"method": "toy", "parameters": {"toy_base": 1000.0, "down": False},
+                                 "columns": ["v"], "seed": None}]
+    np.testing.assert_array_equal(pd.read_csv(out)["v"], round_to_base(X, 1000.0, False))
+    (checks,) = [p["checks"] for p in summary["predictions"]]  # its map at the step's base, deterministic
+    assert [c["measure"] for c in checks][:2] == ["record-linkage", "interval-disclosure"]
+    assert all(c["value"] == pytest.approx(c["mean"]) for c in checks)
+    assert_bad_input(run_cli("release", "--data", path, "--out", out, "--method", "rankswap", "--columns", "v",
+                             "--swap-percent", "5", "--toy-down"), "--toy-down does not apply to --method rankswap")
+    assert "--toy-base" in run_cli("release", "--help").stdout
+
+
 def test_a_method_name_is_taken_once():
     with pytest.raises(InputError, match="exists already"):
         register_method("noise", TOY)
