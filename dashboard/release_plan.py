@@ -186,7 +186,7 @@ def apply_controls(analysis: Analysis, key: str) -> None:
     """"Apply": add the map's masking at the recommended value (or one the user picks) to the release plan.
 
     Drawn only for a map whose masking is a release step: an empirical map of
-    noise, microaggregation or rank swapping, a map of categorical keys
+    a method whose record has one (noise, microaggregation, rank swapping), a map of categorical keys
     (local suppression, banding, PRAM), or a map of a table built from microdata
     (its table, primaries and protection: three steps).
 

@@ -9,7 +9,8 @@ replicates; :func:`register_method` adds one. The record types
 
 The command line's ``simulate`` parser, the Empirical page's widgets,
 :class:`rumap.maps.simulation.SimulationConfig`'s checks, the plots' symbols,
-the statements and the reproducing command are all read from these records.
+the statements, the reproducing command and the release plan's steps are all
+read from these records.
 Adding a method is one function that masks and one :func:`register_method`
 call (or one entry in :data:`METHODS`).
 """
