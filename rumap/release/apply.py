@@ -55,7 +55,8 @@ def _record_parameters(record: MaskingMethod) -> dict[str, Any]:
     """The step's parameters and defaults a record without its own gives: its grid parameter, then its options."""
     implied = {key for grid in record.grids for key in grid.implies}
     first: dict[str, Any] = {g.name: REQUIRED if len(record.grids) == 1 else None for g in record.grids}
-    return {**first, **{o.name: o.default for o in record.options if o.name not in implied}}
+    # an option that follows the attacked column names one of the step's columns: None, the first
+    return {**first, **{o.name: None if o.follows else o.default for o in record.options if o.name not in implied}}
 
 
 def _record_check(name: str, record: MaskingMethod) -> Callable[[dict, tuple[str, ...]], dict]:

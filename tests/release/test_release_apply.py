@@ -144,3 +144,54 @@ def test_a_step_on_a_column_the_data_lacks_is_refused_naming_the_step(survey):
         apply_plan(survey, plan)
     with pytest.raises(InputError, match="is not numeric"):
         apply_step(survey, Step("microaggregation", {"k": 2}, columns=["sex"]))
+
+
+@pytest.fixture
+def generic_steps():
+    """noise, microaggregation and rankswap registered again as ``<name>_generic`` without their own parameters
+    and check: their steps' are then made from the records' grids and options."""
+    from dataclasses import replace
+
+    from rumap.maps.methods import METHODS, register_method
+
+    names = ("noise", "microaggregation", "rankswap")
+    for name in names:
+        record = METHODS[name]
+        register_method(f"{name}_generic", replace(record, release=replace(record.release, parameters=None,
+                                                                           check=None)))
+    try:
+        yield
+    finally:
+        for name in names:
+            METHODS.pop(f"{name}_generic", None)
+
+
+@pytest.mark.parametrize("method, parameters", [
+    ("noise", {"lambda2_frac": 0.2, "unequal_above": 8.0, "unequal_column": "b", "correlated": True,
+               "truncate_below": 0.0}),
+    ("noise", {"lambda2": 4.0}),
+    ("microaggregation", {"k": 3, "algorithm": "mwa", "standardize": True}),
+    ("rankswap", {"swap_percent": 15.0}),
+])
+def test_a_step_from_a_records_grid_and_options_is_the_written_one(generic_steps, method, parameters):
+    frame = pd.DataFrame({"a": np.arange(1.0, 21.0), "b": np.arange(20.0, 0.0, -1.0) ** 1.5, "c": list("xy") * 10})
+    written = Step(method, parameters, columns=("a", "b"), seed=4)
+    generic = Step(f"{method}_generic", parameters, columns=("a", "b"), seed=4)
+    assert dict(generic.parameters) == dict(written.parameters)
+    assert STEP_METHODS[f"{method}_generic"].random == STEP_METHODS[method].random
+    (data, outcome), (expected, expected_outcome) = apply_step(frame, generic), apply_step(frame, written)
+    pd.testing.assert_frame_equal(data, expected)
+    assert outcome.summary == expected_outcome.summary
+
+
+def test_a_step_from_a_records_grid_and_options_is_checked(generic_steps):
+    with pytest.raises(InputError, match="noise_generic needs one of the parameters lambda2 or lambda2_frac"):
+        Step("noise_generic", {"lambda2": 1.0, "lambda2_frac": 0.1}, columns=("a",))
+    with pytest.raises(InputError, match="parameter lambda2_frac must be a number >= 0, got -1.0"):
+        Step("noise_generic", {"lambda2_frac": -1.0}, columns=("a",))
+    with pytest.raises(InputError, match=r"parameter unequal_column must be one of the step's columns \(a\)"):
+        Step("noise_generic", {"lambda2": 1.0, "unequal_column": "zz"}, columns=("a",))
+    with pytest.raises(InputError, match=r"parameter k must be an integer >= 1, got 0"):
+        Step("microaggregation_generic", {"k": 0}, columns=("a",))
+    with pytest.raises(InputError, match="parameter algorithm must be one of"):
+        Step("microaggregation_generic", {"k": 2, "algorithm": "nosuch"}, columns=("a",))
