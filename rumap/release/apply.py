@@ -4,10 +4,10 @@ A step names a method of :data:`STEP_METHODS`, its parameters, the numeric
 ``columns`` or categorical ``keys`` it protects and a seed. Its applier calls
 the masking function of :mod:`rumap.masking` that the method's R-U map uses (a
 masking method of the maps' engine gives its step in its record,
-:class:`rumap.maps.method_records.ReleaseStep`); the other columns pass through unchanged, in their order. A step is a function
-of the data it gets and of the step alone (its generator is
-``numpy.random.default_rng(seed)``), so a plan applied at once and its steps
-applied one release at a time give the same data.
+:class:`rumap.maps.method_records.ReleaseStep`); the other columns pass through
+unchanged, in their order. A step is a function of the data it gets and of the
+step alone (its generator is ``numpy.random.default_rng(seed)``), so a plan
+applied at once and its steps applied one release at a time give the same data.
 """
 
 from __future__ import annotations
