@@ -17,13 +17,15 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
+from dashboard.code import command, script
 from dashboard.markdown import plain
 from dashboard.provenance import show_source
 from dashboard.server_files import ServerFile, file_cached, progress_bar
+from dashboard.widgets import reproduce_code
 from rumap.scale import individual_risk, key_frequencies, scan
 from rumap.scale.protect import suppress_file
 
-__all__ = ["IN_MEMORY_ONLY", "UnsafeRows", "columns_of", "show"]
+__all__ = ["IN_MEMORY_ONLY", "UnsafeRows", "columns_of", "risk_code", "show"]
 
 T = TypeVar("T")
 
@@ -78,6 +80,29 @@ def _unsafe_rows(file: ServerFile, keys: list[str], weight: str | None, threshol
     return UnsafeRows(int(len(unsafe)), int(unsafe["count"].sum()), threshold, unsafe.head(LISTED).reset_index(drop=True))
 
 
+def risk_code(file: ServerFile, s) -> tuple[str, str]:
+    """The Python and the command line (``--engine scale``) giving the risk figures of the file.
+
+    Parameters
+    ----------
+    file : ServerFile
+    s : Settings
+
+    Returns
+    -------
+    python, command : str
+    """
+    options = {"weight": s.weight, "household": s.household, "k": s.k, "sensitive": s.sensitive}
+    given = {name: value for name, value in options.items() if value is not None}
+    python = script({"rumap.scale": ["individual_risk", "scan"]},
+                    [f"result = individual_risk(scan({file.path!r}), {list(s.keys)!r}"
+                     + "".join(f", {name}={value!r}" for name, value in given.items()) + ")",
+                     "print(result.to_dict())"])
+    flags = [word for name, value in given.items() for word in (f"--{name}", value)]
+    return python, command("risk", "individual", "--data", file.path, "--keys", ",".join(s.keys), *flags,
+                           "--engine", "scale", "--json")
+
+
 def measures(file: ServerFile, s, records: int) -> None:
     """The risk figures, as the page shows them for a file in memory.
 
@@ -106,6 +131,8 @@ def measures(file: ServerFile, s, records: int) -> None:
     st.caption("Individual risk as mu-Argus and sdcMicro compute it (negative binomial posterior of 1/F_k given "
                "f_k; 1/f_k without weights); a missing key value matches any category. Computed out of core "
                "(rumap.scale); the per-record risk is not offered for download from a file on the server.")
+    python, line = risk_code(file, s)
+    reproduce_code(python, line, what="these figures", key="categorical_server_measures")
 
 
 def unsafe_block(file: ServerFile, s, records: int) -> None:

@@ -137,7 +137,8 @@ def resolve_inside(folder: Path, text: str) -> Path:
 def server_file_input(key: str) -> ServerFile | None:
     """The path field of a file on the server; ``None`` when the option is off or the field is empty.
 
-    Draw it where the page's upload is. A refused path raises InputError (the page's error box).
+    Draw it where the page's upload is. A refused path raises InputError (the page's error box); a
+    setting that names no folder is said in an error box here, and the field is not drawn.
 
     Parameters
     ----------
@@ -148,7 +149,11 @@ def server_file_input(key: str) -> ServerFile | None:
     -------
     ServerFile or None
     """
-    folder = allowed_folder()
+    try:
+        folder = allowed_folder()
+    except InputError as exc:  # the operator's setting: said where the field would be, the page goes on
+        st.error(plain(str(exc)))
+        return None
     if folder is None:
         return None
     text = remembered(st.text_input, f"or a file on the server: its path inside {folder} (CSV or Parquet, any size)",

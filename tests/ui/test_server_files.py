@@ -3,14 +3,20 @@ out of core by the Categorical keys page with a progress bar, nothing of it writ
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
+import shlex
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_helpers import run_cli
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import open_reproduce_panels, shown
 
+from dashboard import server_files
 from dashboard.server_files import ENV, BarReport, allowed_folder, resolve_inside
 from rumap.errors import InputError
 from rumap.masking.categorical import local_suppression
@@ -32,6 +38,7 @@ def folders(tmp_path_factory) -> tuple[Path, Path]:
     outside.mkdir()
     frame = pd.read_csv(ROOT / "data" / "survey.csv").head(60)
     frame.to_parquet(allowed / "survey.parquet")
+    frame.to_csv(allowed / "survey.csv", index=False)
     frame.to_parquet(outside / "secret.parquet")
     (allowed / "sub" / "inside.parquet").symlink_to(allowed / "survey.parquet")
     (allowed / "out.parquet").symlink_to(outside / "secret.parquet")
@@ -57,20 +64,40 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
-def _notice_page() -> None:
-    from dashboard.server_files import notice
+class Screen:
+    """Stands for ``st`` in :mod:`dashboard.server_files`: what it would show."""
 
-    notice()
+    def __init__(self) -> None:
+        self.shown: list[tuple[str, str]] = []
+
+    def caption(self, text: str) -> None:
+        self.shown.append(("caption", text))
+
+    def error(self, text: str) -> None:
+        self.shown.append(("error", text))
 
 
 def test_off_by_default_and_other_pages_say_where_server_files_are_read(folders, monkeypatch):
+    screen = Screen()
+    monkeypatch.setattr(server_files, "st", screen)
     monkeypatch.delenv(ENV, raising=False)
-    assert allowed_folder() is None  # the Categorical keys page draws no field then (tests/ui/test_page_categorical.py)
-    at = AppTest.from_function(_notice_page).run()
-    assert not at.caption
+    assert allowed_folder() is None  # the Categorical keys page draws no field (tests/ui/test_page_categorical.py)
+    assert server_files.server_file_input("cat_server") is None
+    server_files.notice()
+    assert screen.shown == []
     monkeypatch.setenv(ENV, str(folders[0]))
-    at.run()
-    assert "read on the Categorical keys page" in shown(at.caption[0].value)
+    server_files.notice()
+    assert screen.shown[0][0] == "caption" and "read on the Categorical keys page" in screen.shown[0][1]
+
+
+def test_a_setting_that_names_no_folder_is_said_and_offers_no_field(tmp_path, monkeypatch):
+    screen = Screen()
+    monkeypatch.setattr(server_files, "st", screen)
+    monkeypatch.setenv(ENV, os.fspath(tmp_path / "none"))
+    with pytest.raises(InputError, match="not a folder"):
+        allowed_folder()
+    assert server_files.server_file_input("cat_server") is None
+    assert screen.shown[0][0] == "error" and "not a folder" in screen.shown[0][1]
 
 
 def test_a_path_inside_is_read_out_of_core_with_results_equal_to_the_file_in_memory(folders, offered, tmp_path,
@@ -93,6 +120,13 @@ def test_a_path_inside_is_read_out_of_core_with_results_equal_to_the_file_in_mem
     assert [bar.proto.value for bar in at.get("progress")] == [100, 100]
     assert not at.get("plotly_chart")  # the maps need the file in memory, and the page says so
     assert any("need the file in memory" in shown(i.value) for i in at.info)
+    code = [c.value for c in open_reproduce_panels(at).code]
+    figures = json.loads(run_cli(*shlex.split(code[0])[3:]).stdout)  # the command the page shows, run
+    assert f"{figures['expected_reidentifications']:.2f}" == got["expected re-identifications"]
+    namespace: dict = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(code[1], namespace)  # the Python the page shows
+    assert namespace["result"].k_anonymity_violations == expected.k_anonymity_violations
     at.button(key="cat_server_suppress").click().run()
     suppressed = local_suppression(frame, KEYS, k=3, weight="weight")
     assert metrics(at)["values suppressed"] == f"{int(suppressed.suppressed.sum()):,}"
@@ -100,6 +134,9 @@ def test_a_path_inside_is_read_out_of_core_with_results_equal_to_the_file_in_mem
     at.session_state["cat_server"] = "sub/inside.parquet"  # a link that stays inside
     at.run()
     assert not at.error and metrics(at)["records"] == "60"
+    at.session_state["cat_server"] = "survey.csv"  # the same records as text
+    at.run()
+    assert not at.error and {k: metrics(at)[k] for k in got} == got
     assert sorted(p.name for p in folders[0].rglob("*")) == before and not any(spill.iterdir())  # nothing written
 
 
@@ -151,9 +188,3 @@ def test_the_bar_follows_the_passes_of_rumap_scale(folders):
         scale_individual_risk(scan(folders[0] / "survey.parquet"), KEYS, household="hh", progress=False)
     assert bar.shown[0] == (1.0, "key frequencies \\(one streaming pass\\): 60 of 60 records")
     assert bar.shown[-1] == (1.0, "household risk: 60 of 60 records")
-
-
-def test_a_setting_that_names_no_folder_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setenv(ENV, os.fspath(tmp_path / "none"))
-    with pytest.raises(InputError, match="not a folder"):
-        allowed_folder()
