@@ -19,12 +19,11 @@ from typing import TypeVar
 
 import streamlit as st
 
-from dashboard.caches import cache
+from dashboard.caches import digest_cached
 from dashboard.markdown import plain
 from dashboard.progress import ThrottledProgress
 from dashboard.widgets import remembered
 from rumap.errors import InputError
-from rumap.fingerprint import cache_key
 from rumap.scale import progress_to
 from rumap.scale.source import SCAN_FORMATS
 
@@ -173,26 +172,20 @@ def notice() -> None:
 
 
 def file_cached(file: ServerFile, page: str, what: str, settings: dict, compute: Callable[[], T]) -> T:
-    """``compute()`` once per session for this file (path, size and time) and settings.
+    """:func:`dashboard.caches.digest_cached` for a file on the server, named by its path, size and time.
 
     Parameters
     ----------
     file : ServerFile
-    page : str
-        The page that computes it.
-    what : str
-        What is computed.
+    page, what : str
     settings : dict
-        Every setting the result depends on.
     compute : callable
-        Gives the result.
 
     Returns
     -------
     object
     """
-    identity = f"server:{file.path}:{file.size}:{file.modified}"
-    return cache().get_or_compute(cache_key(identity, {"page": page, "what": what, **settings}), compute)
+    return digest_cached(f"server:{file.path}:{file.size}:{file.modified}", page, what, settings, compute)
 
 
 class BarReport:
