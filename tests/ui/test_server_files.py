@@ -20,7 +20,7 @@ from dashboard import server_files
 from dashboard.server_files import ENV, BarReport, allowed_folder, resolve_inside
 from rumap.errors import InputError
 from rumap.masking.categorical import local_suppression
-from rumap.risk.individual import individual_risk
+from rumap.risk.individual import individual_risk, l_diversity
 from rumap.scale import individual_risk as scale_individual_risk
 from rumap.scale import progress_to, scan
 
@@ -117,6 +117,8 @@ def test_a_path_inside_is_read_out_of_core_with_results_equal_to_the_file_in_mem
     assert got["global risk"] == f"{expected.global_risk:.4g}"
     assert got["records with f_k < 3"] == f"{expected.k_anonymity_violations:,}"
     assert got["household re-identifications"] == f"{expected.household_expected_reidentifications:.2f}"
+    single = int((l_diversity(frame, KEYS, "health") == 1).sum())
+    assert any(shown(c.value).startswith(f"Distinct l-diversity of health: {single:,} record(s)") for c in at.caption)
     assert [bar.proto.value for bar in at.get("progress")] == [100, 100]
     assert not at.get("plotly_chart")  # the maps need the file in memory, and the page says so
     assert any("need the file in memory" in shown(i.value) for i in at.info)
