@@ -118,7 +118,7 @@ def measures(file: ServerFile, s, records: int) -> None:
     result = _computed(file, records, "risk", settings, lambda: individual_risk(
         scan(file.path), list(s.keys), weight=s.weight, household=s.household, k=s.k, sensitive=s.sensitive,
         progress=False))
-    cols = st.columns(5)
+    cols = st.columns(4 if result.household_expected_reidentifications is None else 5)
     cols[0].metric("records", f"{result.n:,}")
     cols[1].metric("expected re-identifications", f"{result.expected_reidentifications:.2f}")
     cols[2].metric("global risk", f"{result.global_risk:.4g}")

@@ -161,6 +161,7 @@ def server_file_input(key: str) -> ServerFile | None:
         return None
     path = resolve_inside(folder, text)
     status = path.stat()
+    st.caption("In use instead of the data chosen above; empty the field to use those again.")
     return ServerFile(str(path), text.strip(), int(status.st_size), int(status.st_mtime_ns))
 
 
