@@ -21,7 +21,7 @@ from dashboard.code import command, script
 from dashboard.markdown import plain
 from dashboard.provenance import show_source
 from dashboard.server_files import ServerFile, file_cached, progress_bar
-from dashboard.widgets import reproduce_code
+from dashboard.widgets import errors_shown, reproduce_code
 from rumap.scale import individual_risk, key_frequencies, scan
 from rumap.scale.protect import suppress_file
 
@@ -196,7 +196,7 @@ def show(file: ServerFile, s) -> None:
     show_source(f"Data: a file on the server, {plain(file.name)}, n = {records:,} (read where it lies, "
                 "out of core; nothing of it is copied).", None, uses_data=False)
     st.caption(f"File: {plain(file.name)} ({records:,} records); keys: " + ", ".join(plain(k) for k in s.keys))
-    measures(file, s, records)
-    unsafe_block(file, s, records)
-    suppression_block(file, s, records)
+    for block in (measures, unsafe_block, suppression_block):
+        with errors_shown():  # a refusal (the work limit of suppression) leaves the other blocks drawn
+            block(file, s, records)
     st.info(f"On a file on the server, {IN_MEMORY_ONLY}.")
