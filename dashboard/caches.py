@@ -19,7 +19,7 @@ from rumap.fingerprint import BoundedCache, cache_key, frame_digest
 from rumap.specs import Analysis
 
 __all__ = ["CACHE", "FIGURES", "cache", "shared_cache", "is_cached", "run_cached", "keep_result", "shared_figures",
-           "figure_cached", "frame_cached"]
+           "figure_cached", "digest_cached", "frame_cached"]
 
 T = TypeVar("T")
 
@@ -170,6 +170,23 @@ def figure_cached(spec, build: Callable[[], object]):
         return shared_figures().get_or_compute(_key(spec), build)
 
 
+def digest_cached(digest: str, page: str, what: str, settings: dict[str, Any], compute: Callable[[], T]) -> T:
+    """``compute()`` once per session for the data named by ``digest`` and these settings (the session's bounded cache).
+
+    Parameters
+    ----------
+    digest : str
+        Names the data the computation reads: a digest of its values, or of what identifies a file.
+    page, what, settings, compute
+        As :func:`frame_cached` takes them.
+
+    Returns
+    -------
+    object
+    """
+    return cache().get_or_compute(cache_key(digest, {"page": page, "what": what, **settings}), compute)
+
+
 def frame_cached(frame: pd.DataFrame, page: str, what: str, settings: dict[str, Any], compute: Callable[[], T]) -> T:
     """``compute()`` once per session for these data and settings (the session's bounded cache).
 
@@ -194,4 +211,4 @@ def frame_cached(frame: pd.DataFrame, page: str, what: str, settings: dict[str, 
     object
         ``compute()``'s result, computed now or kept from before.
     """
-    return cache().get_or_compute(cache_key(frame_digest(frame), {"page": page, "what": what, **settings}), compute)
+    return digest_cached(frame_digest(frame), page, what, settings, compute)

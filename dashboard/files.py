@@ -18,6 +18,7 @@ import streamlit as st
 from dashboard import state
 from dashboard.code import bundled_path
 from dashboard.markdown import plain
+from dashboard.server_files import notice as server_notice
 from dashboard.widgets import remembered
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
@@ -124,7 +125,7 @@ def upload_into_session(label: str, key: str) -> None:
         adopt_upload(upload.name, content)
 
 
-def example_or_upload(example: str, key: str, label: str) -> PageFile | None:
+def example_or_upload(example: str, key: str, label: str, server_files: bool = False) -> PageFile | None:
     """The session's data or the page's bundled ``example``, and an uploader whose file becomes the session's data.
 
     The session's data is chosen by default once it is an uploaded file; ``None`` is never
@@ -138,6 +139,9 @@ def example_or_upload(example: str, key: str, label: str) -> PageFile | None:
         Prefix of the widgets' keys (``{key}_source``, ``{key}_upload``).
     label : str
         The uploader's label.
+    server_files : bool
+        Whether the page offers a file on the server itself (:mod:`dashboard.server_files`); if not,
+        and the server offers them, a caption says which pages do.
 
     Returns
     -------
@@ -147,6 +151,8 @@ def example_or_upload(example: str, key: str, label: str) -> PageFile | None:
     choice, uploader = st.container(), st.container()  # the choice is shown first but drawn after an upload
     with uploader:
         upload_into_session(f"or upload a {label} (it becomes the session's data)", f"{key}_upload")
+        if not server_files:
+            server_notice()
     session = session_file()
     path = BUNDLED_DATA[example]
     options = [SESSION, EXAMPLE] if session is not None else [EXAMPLE]

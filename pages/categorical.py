@@ -19,11 +19,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
+from dashboard import server_categorical, state
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
+from dashboard.server_files import server_file_input
 from dashboard.widgets import (
     errors_shown,
     keep_controls,
@@ -81,7 +82,8 @@ def file_block() -> File | None:
     -------
     File or None
     """
-    return example_or_upload(EXAMPLE, "cat", "microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)")
+    return example_or_upload(EXAMPLE, "cat", "microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)",
+                             server_files=True)
 
 
 def _optional(label: str, columns: list[str], key: str, default: str | None) -> str | None:
@@ -394,6 +396,15 @@ st.caption("mu-Argus's methods, as Mas's *Statistical Data Protection Techniques
 with errors_shown():
     with st.sidebar:
         source = file_block()
+        server = server_file_input("cat_server")
+    if server is not None:  # read out of core where it lies: the measures that map cleanly, with progress
+        with st.sidebar:
+            server_settings = settings_block(server_categorical.columns_of(server))
+        if not server_settings.keys:
+            st.info("Choose at least one key variable.")
+        else:
+            server_categorical.show(server, server_settings)
+        st.stop()
     if source is None:
         st.info("Upload the microdata file to assess, or choose the bundled example.")
         st.stop()

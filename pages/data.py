@@ -10,6 +10,7 @@ from dashboard.files import offer_everywhere
 from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain, plain_list
 from dashboard.provenance import show_session_data
+from dashboard.server_files import notice as server_notice
 from dashboard.widgets import errors_shown, remembered
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
@@ -46,6 +47,7 @@ if source == "Bundled data set":
 else:
     upload = st.file_uploader("Data file", type=None, key="data_upload", max_upload_size=MAX_BYTES // 2**20,
                               help="CSV/TSV, Excel, Parquet, Stata (.dta), SPSS (.sav) or SAS (.sas7bdat)")
+    server_notice()
     if upload is not None:
         content = upload.getvalue()
         current = state.loaded_data()

@@ -18,6 +18,7 @@ from dashboard.code import bundled_path, command, script
 from dashboard.files import SOURCE_WIDGETS, kept_file, session_file, upload_into_session
 from dashboard.markdown import plain
 from dashboard.provenance import show_page_file
+from dashboard.server_files import notice as server_notice
 from dashboard.widgets import errors_shown, multiselect, number, remembered, reproduce_code, selectbox, slider
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table
@@ -105,6 +106,7 @@ def files_block() -> Files | None:
     source = remembered(st.radio, "files", "risk_source", default, options=SOURCES, format_func=SOURCE_NAMES.get)
     if source == SOURCES[1]:
         upload_into_session("original file (it becomes the session's data)", "risk_original")
+        server_notice()
         original = session_file()
         if original is not None:
             st.caption(f"Original: the session's data, {plain(original.name)} ({original.frame.shape[0]:,} rows).")

@@ -20,6 +20,8 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +32,7 @@ from rumap.errors import InputError, optional_module
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["Source", "scan", "apply_chunks", "Progress", "SCALE_EXTRA", "DEFAULT_CHUNK_SIZE", "NA_STRINGS",
+__all__ = ["Source", "scan", "apply_chunks", "Progress", "progress_to", "SCALE_EXTRA", "DEFAULT_CHUNK_SIZE", "NA_STRINGS",
            "SCAN_FORMATS", "polars_module"]
 
 #: The extra of rumap that installs the engine.
@@ -279,11 +281,58 @@ class Progress:
         final : bool
         """
         now = time.perf_counter()
-        if not self.enabled or (not final and now - self.last < self.every) or done == self.shown:
+        report = _REPORT.get()
+        if (not self.enabled and report is None) or (not final and now - self.last < self.every) or done == self.shown:
             return
         self.last, self.shown = now, done
+        if report is not None:
+            report(self.label, done, self.total)
+        if not self.enabled:
+            return
         share = f" ({100.0 * done / self.total:.0f}%)" if self.total else ""
         print(f"{self.label}: {done:,} records{share}, {now - self.start:.1f} s", file=sys.stderr, flush=True)
+
+
+#: The receiver of this context's progress (:func:`progress_to`), besides or instead of stderr.
+_REPORT: ContextVar[Callable[[str, int, int | None], None] | None] = ContextVar("rumap_scale_progress", default=None)
+
+
+@assumes_valid
+@contextmanager
+def progress_to(report: Callable[[str, int, int | None], None]) -> Iterator[None]:
+    """Send every :class:`Progress` step of the passes run inside the block to ``report``.
+
+    ``report(label, done, total)`` receives each step, whether or not the pass
+    prints it (``progress=False`` prints nothing and still reports), at most one
+    every second per pass and always the last. The receiver belongs to the
+    calling thread's context: passes run at the same time in other threads (the
+    dashboard's sessions) report to their own.
+
+    Parameters
+    ----------
+    report : callable
+        ``report(label, done, total)``: what the pass does, the records done,
+        the records in all (None when the pass does not know them).
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> steps = []
+    >>> with progress_to(lambda label, done, total: steps.append((label, done))):
+    ...     apply_chunks(scan(_example_file()), lambda chunk, start: None, chunk_size=3, progress=False,
+    ...                  label="reading")
+    4
+    >>> steps[-1]
+    ('reading', 4)
+    """
+    token = _REPORT.set(report)
+    try:
+        yield
+    finally:
+        _REPORT.reset(token)
 
 
 def _writer(out: str | os.PathLike) -> tuple[Callable[[pl.DataFrame], None], Callable[[], None]]:

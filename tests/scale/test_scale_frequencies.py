@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +11,7 @@ import pytest
 from rumap.errors import InputError
 from rumap.risk.cells import wildcard_frequencies
 from rumap.risk.individual import key_frequencies_with_missing
-from rumap.scale import apply_chunks, key_frequencies, scan, wildcard_join
+from rumap.scale import apply_chunks, individual_risk, key_frequencies, progress_to, scan, wildcard_join
 
 pytest.importorskip("polars")
 
@@ -75,6 +77,23 @@ def test_progress_goes_to_stderr(files, capsys):
     apply_chunks(scan(path), lambda chunk, start: None, chunk_size=1000, label="counting")
     captured = capsys.readouterr()
     assert captured.out == "" and "counting: 3,000 records" in captured.err
+
+
+def test_progress_goes_to_the_context_receiver_only(files, capsys):
+    path, _ = files
+    steps, elsewhere = [], []
+    with progress_to(lambda label, done, total: steps.append((label, done))):
+        other = threading.Thread(target=lambda: apply_chunks(scan(path), lambda chunk, start: elsewhere.append(1),
+                                                             chunk_size=1000, progress=False))
+        other.start()
+        other.join()
+        apply_chunks(scan(path), lambda chunk, start: None, chunk_size=1000, progress=False, label="counting")
+        individual_risk(scan(path), ["sex", "region"], household="hh", progress=False)
+    assert steps[0] == ("counting", 1000) and ("counting", 3000) in steps
+    assert ("key frequencies (one streaming pass)", 3000) in steps and steps[-1] == ("household risk", 3000)
+    assert len(elsewhere) == 3 and capsys.readouterr().err == ""  # the other thread reported to no one
+    apply_chunks(scan(path), lambda chunk, start: None, progress=False)
+    assert steps[-1] == ("household risk", 3000)  # the receiver is gone after the block
 
 
 def test_bad_input_is_named(files, tmp_path):

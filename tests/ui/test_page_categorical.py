@@ -49,6 +49,7 @@ def test_runs_on_the_bundled_survey(app):
     expected = individual_risk(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"],
                                weight="weight", household="hh", k=3)
     assert metric(app, "records") == "2,329"
+    assert "cat_server" not in [field.key for field in app.text_input]  # no file on the server unless offered
     assert metric(app, "expected re-identifications") == f"{expected.expected_reidentifications:.2f}"
     assert metric(app, "records with f_k < 3") == f"{expected.k_anonymity_violations:,}"
     assert len(app.get("plotly_chart")) == 2  # suppression and PRAM maps; banding needs a numeric key
