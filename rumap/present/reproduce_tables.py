@@ -66,7 +66,7 @@ def rules_command(spec: RuleSpec) -> str | None:
 def flaw_python(spec: DominanceFlawSpec) -> str:
     """The Python of a :class:`~rumap.specs.tables.DominanceFlawSpec`."""
     return python_script({"rumap.tables.dominance": ["dominance_flaw", "example1", "theorem1_scan"]},
-                         [f"print(example1({spec.example_k!r}).to_frame())",
+                         [f"example = example1({spec.example_k!r})", "print(example.to_frame())",
                           f"flaw = dominance_flaw({spec.n!r}, {spec.k!r}, {spec.cells!r})",
                           "print(flaw.r, flaw.nonsensitive_tail, flaw.sensitive_tail, flaw.theorem_holds)",
                           f"scan = theorem1_scan({spec.n!r}, {spec.k!r}, "
