@@ -31,6 +31,7 @@ from rumap.specs.calls import CallSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.tables import (
     DominanceFlawSpec,
+    HierarchicalTableSpec,
     LinkedTablesSpec,
     RedesignSpec,
     RoundingMapSpec,
@@ -323,6 +324,8 @@ REPRODUCERS: dict[type, Reproducer] = {
     RedesignSpec: Reproducer(tables.redesign_python, no_command=tables.BUILT_IN),
     LinkedTablesSpec: Reproducer(tables.linked_python, no_command=tables.BUILT_IN),
     RoundingMapSpec: Reproducer(tables.rounding_python, no_command=tables.NO_ROUNDING_MAP),
+    HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command,
+                                      tables.NO_HIERARCHY_COMMAND),
     MaskedRiskSpec: Reproducer(tables.masked_risk_python, tables.masked_risk_command, tables.NOTHING_CHOSEN),
 }
 

@@ -14,6 +14,7 @@ from rumap.specs.risk import EXAMPLE_NOISE_SEED, MaskedRiskSpec
 from rumap.specs.tables import (
     ROUNDING_STATISTICS,
     DominanceFlawSpec,
+    HierarchicalTableSpec,
     LinkedTablesSpec,
     RedesignSpec,
     RoundingMapSpec,
@@ -21,12 +22,16 @@ from rumap.specs.tables import (
     SuppressedCellsSpec,
 )
 
-__all__ = ["BUILT_IN", "NO_ROUNDING_MAP", "NOTHING_CHOSEN"]
+__all__ = ["BUILT_IN", "NO_ROUNDING_MAP", "NOTHING_CHOSEN", "NO_HIERARCHY_COMMAND"]
 
 #: Why an example built into rumap has no command line.
 BUILT_IN = "the command line reads a file; this example is built into rumap"
 #: Why the rounding map has no command line.
 NO_ROUNDING_MAP = "the command line has no rounding map"
+#: Why a hierarchical table has no command line: a hierarchy from codes' prefixes, or a file the command reads
+#: in the other format.
+NO_HIERARCHY_COMMAND = ("the command line reads each hierarchy from a file (tau-Argus when named .hrc, else "
+                        "parent,child), not from codes' prefixes")
 #: Why record linkage and interval disclosure with neither keys nor variables have no command line.
 NOTHING_CHOSEN = "neither key variables nor numeric variables are chosen"
 
@@ -168,3 +173,42 @@ def masked_risk_command(spec: MaskedRiskSpec) -> str | None:
         commands.append(command_line("risk", "interval", *flags, "--columns", ",".join(spec.columns), "--p",
                                      spec.p, "--method", spec.interval_method, "--json"))
     return "\n".join(commands) or None
+
+
+def hierarchical_python(spec: HierarchicalTableSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.HierarchicalTableSpec`."""
+    imports: dict[str, list[str]] = {"rumap.io.data": ["read_table"], "rumap.tables.ndtable": ["build_table"],
+                                     "rumap.tables.table_suppression": ["suppress_table"]}
+    lines = [f"frame = read_table({spec.data!r})", "hierarchies = {}"]
+    for dim, lengths in spec.prefixes.items():
+        imports["rumap.specs.tables"] = ["prefix_codes"]
+        imports.setdefault("rumap.tables.hierarchy", []).append("from_prefixes")
+        lines.append(f"hierarchies[{dim!r}] = from_prefixes(prefix_codes(frame, {dim!r}), {list(lengths)!r})")
+    for dim, (name, kind) in spec.files.items():
+        reader = "read_hrc" if kind == "hrc" else "read_parent_child"
+        imports["pathlib"] = ["Path"]
+        imports.setdefault("rumap.tables.hierarchy", []).append(reader)
+        lines.append(f"hierarchies[{dim!r}] = {reader}(Path({name!r}).read_text(encoding='utf-8-sig'))")
+    lines += [f"table = build_table(frame, {list(spec.dims)!r}, hierarchies, {spec.value_column!r})",
+              f"mask = table.primary_mask('threshold', threshold={spec.threshold!r})",
+              f"result = suppress_table(table, mask, protection={spec.protection!r}, cost={spec.cost!r}, "
+              f"method={spec.method!r})", "print(result.to_frame())"]
+    return python_script(imports, lines)
+
+
+def hierarchical_command(spec: HierarchicalTableSpec) -> str | None:
+    """The ``table suppress --microdata`` command (None: see :data:`NO_HIERARCHY_COMMAND`)."""
+    if spec.prefixes:
+        return None
+    parts: list[object] = ["table", "suppress", "--microdata", spec.data, "--dims", ",".join(spec.dims)]
+    for dim, (name, kind) in spec.files.items():
+        if name.lower().endswith(".hrc") != (kind == "hrc"):
+            return None
+        parts += ["--hierarchy", f"{dim}={name}"]
+    if spec.value_column is not None:
+        parts += ["--value-column", spec.value_column]
+    parts += ["--rule", "threshold", "--threshold", spec.threshold, "--protection", spec.protection,
+              "--cost", spec.cost]
+    if spec.method is not None:
+        parts += ["--method", spec.method]
+    return command_line(*parts, "--json")

@@ -10,7 +10,8 @@ and, where the command line has it, as a ``python -m rumap table`` command:
 - :class:`SuppressedCellsSpec`: LP bounds of a table's suppressed cells, and an insider's;
 - :class:`RedesignSpec`: the risk of the cells of merged rows;
 - :class:`LinkedTablesSpec`: a 3-D table released as some of its 2-D projections;
-- :class:`RoundingMapSpec`: the R-U maps of rounding a table.
+- :class:`RoundingMapSpec`: the R-U maps of rounding a table;
+- :class:`HierarchicalTableSpec`: a table with hierarchies built from microdata, protected at every level.
 
 A spec whose ``data`` is None uses the example built into rumap; otherwise
 ``run`` takes the file's table (a page reads it in memory, the reproducing
@@ -33,12 +34,16 @@ if TYPE_CHECKING:
     from rumap.result import RUMap
     from rumap.tables.bounds import TableBounds
     from rumap.tables.dominance import DominanceExample, DominanceFlaw, TheoremScan
+    from rumap.tables.hierarchy import Hierarchy
     from rumap.tables.insider import InsiderBounds
+    from rumap.tables.ndtable import NDTable
     from rumap.tables.published import PublishedTable
     from rumap.tables.rules import Contributions, RuleResult
+    from rumap.tables.table_suppression import TableSuppression
 
 __all__ = ["RuleSpec", "DominanceFlawSpec", "SuppressedCellsSpec", "RedesignSpec", "LinkedTablesSpec",
-           "RoundingMapSpec", "example_cube", "EXAMPLE_CUBE_SHAPE", "ROUNDING_STATISTICS"]
+           "RoundingMapSpec", "HierarchicalTableSpec", "example_cube", "EXAMPLE_CUBE_SHAPE", "ROUNDING_STATISTICS",
+           "HIERARCHY_FORMATS", "hierarchy_format", "prefix_codes"]
 
 #: The shape of the Linked tables example's cube: activity x size x region.
 EXAMPLE_CUBE_SHAPE = (3, 3, 2)
@@ -330,3 +335,141 @@ class RoundingMapSpec(_Plain):
 
         table = self.table(frame) if table is None else table
         return [rounding_ru_map(table, np.array(self.bases), statistic=s) for s in ROUNDING_STATISTICS]
+
+
+#: The formats of a hierarchy file: tau-Argus ``.hrc``, or a parent,child CSV.
+HIERARCHY_FORMATS = ("hrc", "parent_child")
+
+
+def hierarchy_format(name: str, text: str) -> str:
+    """The format of a hierarchy file: ``"hrc"`` when named ``.hrc`` or written with tau-Argus's ``@`` levels.
+
+    Parameters
+    ----------
+    name : str
+        The file's name.
+    text : str
+        Its content.
+
+    Returns
+    -------
+    str
+        One of :data:`HIERARCHY_FORMATS`.
+
+    Examples
+    --------
+    >>> hierarchy_format("regions.txt", "N\\n@N1\\n@N2\\n"), hierarchy_format("regions.csv", "N,N1\\nN,N2\\n")
+    ('hrc', 'parent_child')
+    """
+    is_hrc = name.lower().endswith(".hrc") or any(line.startswith("@") for line in text.splitlines())
+    return HIERARCHY_FORMATS[0] if is_hrc else HIERARCHY_FORMATS[1]
+
+
+def prefix_codes(frame: pd.DataFrame, dim: str) -> list[str]:
+    """The codes of a dimension whose hierarchy comes from their prefixes: its distinct values as text, sorted.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    dim : str
+        A column of ``frame``.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> prefix_codes(pd.DataFrame({"nace": ["A01 ", "A02", "A01", None]}), "nace")
+    ['A01', 'A02']
+    """
+    return sorted(frame[dim].dropna().astype(str).str.strip().unique())
+
+
+@dataclass(frozen=True)
+class HierarchicalTableSpec(_Plain):
+    """A table of up to five dimensions with hierarchies built from microdata, protected at every level.
+
+    Primaries by the threshold rule; secondary suppression over every equation
+    (:func:`rumap.tables.table_suppression.suppress_table`).
+
+    Parameters
+    ----------
+    data : str
+        The microdata file.
+    dims : tuple of str
+        The dimensions (columns of the file).
+    prefixes : mapping of str to tuple of int
+        A dimension -> the code lengths of its levels, top first (its hierarchy from its codes' prefixes).
+    files : mapping of str to (str, str)
+        A dimension -> its hierarchy file and that file's format (:data:`HIERARCHY_FORMATS`).
+    value_column : str, optional
+        The numeric variable summed (None: counts).
+    threshold : int
+        The threshold rule's least number of records.
+    protection : float
+        The protection level P (%).
+    cost : str
+        A key of :data:`rumap.tables.secondary.COSTS`.
+    method : str, optional
+        A key of :data:`rumap.tables.table_suppression.TABLE_SUPPRESSION_METHODS` (None: by the table's size).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"nace": ["A1", "A2", "A2", "B1", "B1", "B1"], "size": list("ssllsl")})
+    >>> spec = HierarchicalTableSpec("firms.csv", ("nace", "size"), prefixes={"nace": (1, 2)}, threshold=2)
+    >>> spec.run(frame).counts()["primary"] > 0
+    True
+    """
+
+    data: str
+    dims: tuple[str, ...]
+    prefixes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    files: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    value_column: str | None = None
+    threshold: int = 3
+    protection: float = 10.0
+    cost: str = "value"
+    method: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dims", tuple(self.dims))
+        object.__setattr__(self, "prefixes", {d: tuple(int(n) for n in v) for d, v in self.prefixes.items()})
+        object.__setattr__(self, "files", {d: (str(v[0]), str(v[1])) for d, v in self.files.items()})
+        for dim, (_name, kind) in self.files.items():
+            if kind not in HIERARCHY_FORMATS:
+                raise InputError(f"the hierarchy file of {dim} must be one of {', '.join(HIERARCHY_FORMATS)}, "
+                                 f"got {kind!r}")
+
+    def hierarchies(self, frame: pd.DataFrame, read: Mapping[str, Hierarchy] | None = None) -> dict[str, Hierarchy]:
+        """Each dimension's hierarchy: from its codes' prefixes in ``frame``, or its file (``read``: already read)."""
+        from rumap.io.data import read_file_bytes
+        from rumap.tables.hierarchy import from_prefixes, read_hrc, read_parent_child
+
+        out = {dim: from_prefixes(prefix_codes(frame, dim), list(lengths)) for dim, lengths in self.prefixes.items()}
+        for dim, (name, kind) in self.files.items():
+            if read is not None and dim in read:
+                out[dim] = read[dim]
+            else:
+                text = read_file_bytes(name, f"the hierarchy of {dim}").decode("utf-8-sig")
+                out[dim] = read_hrc(text) if kind == "hrc" else read_parent_child(text)
+        return out
+
+    def table(self, frame: pd.DataFrame, hierarchies: Mapping[str, Hierarchy]) -> NDTable:
+        """The table with every subtotal."""
+        from rumap.tables.ndtable import build_table
+
+        return build_table(frame, list(self.dims), dict(hierarchies), self.value_column)
+
+    def protect(self, table: NDTable) -> TableSuppression:
+        """The table's primaries by the threshold rule, protected."""
+        from rumap.tables.table_suppression import suppress_table
+
+        mask = table.primary_mask("threshold", threshold=self.threshold)
+        return suppress_table(table, mask, protection=self.protection, cost=self.cost, method=self.method)
+
+    def run(self, frame: pd.DataFrame, read: Mapping[str, Hierarchy] | None = None) -> TableSuppression:
+        """The protected table, built from ``frame`` (``read``: hierarchies of files already read)."""
+        return self.protect(self.table(frame, self.hierarchies(frame, read)))

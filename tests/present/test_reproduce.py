@@ -29,6 +29,7 @@ from rumap.specs.calls import CallSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.tables import (
     DominanceFlawSpec,
+    HierarchicalTableSpec,
     LinkedTablesSpec,
     RedesignSpec,
     RoundingMapSpec,
@@ -40,7 +41,8 @@ from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
 #: The specification types the cases below cover: every key of REPRODUCERS.
 COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec, RuleSpec,
-           DominanceFlawSpec, SuppressedCellsSpec, RedesignSpec, LinkedTablesSpec, RoundingMapSpec, MaskedRiskSpec}
+           DominanceFlawSpec, SuppressedCellsSpec, RedesignSpec, LinkedTablesSpec, RoundingMapSpec, MaskedRiskSpec,
+           HierarchicalTableSpec}
 
 
 def _command_output(spec, subcommand: str, line: int = 0):
@@ -454,3 +456,44 @@ def test_masked_risk_of_the_noise_example(masked_files):
 def test_masked_risk_with_nothing_chosen_has_no_command(masked_files):
     spec = MaskedRiskSpec(masked_files["original"], masked_files["masked"])
     assert command_or_reason(spec) == (None, "neither key variables nor numeric variables are chosen")
+
+
+@pytest.fixture(scope="module")
+def hierarchical_files(tmp_path_factory) -> dict[str, object]:
+    rng = np.random.default_rng(3)
+    n = 60
+    frame = pd.DataFrame({"nace": rng.choice(["A1", "A2", "B1", "B2", "B3"], n),
+                          "region": rng.choice(["N1", "N2", "S1"], n), "turnover": rng.integers(1, 100, n)})
+    folder = tmp_path_factory.mktemp("hierarchical")
+    paths = {"data": folder / "firms.csv", "hrc": folder / "regions.hrc", "csv": folder / "regions.csv",
+             "txt": folder / "regions.txt"}
+    frame.to_csv(paths["data"], index=False)
+    paths["hrc"].write_text("N\n@N1\n@N2\nS\n@S1\n")
+    paths["txt"].write_text("N\n@N1\n@N2\nS\n@S1\n")
+    paths["csv"].write_text("parent,child\nN,N1\nN,N2\nS,S1\n")
+    return {"frame": read_table(str(paths["data"])), **{k: str(v) for k, v in paths.items()}}
+
+
+@pytest.mark.parametrize(("hierarchy", "kind", "value"), [("hrc", "hrc", "turnover"), ("csv", "parent_child", None)])
+def test_hierarchical_table_from_files(hierarchical_files, hierarchy, kind, value):
+    f = hierarchical_files
+    spec = HierarchicalTableSpec(f["data"], ("region", "nace"), files={"region": (f[hierarchy], kind)},
+                                 value_column=value, threshold=4, protection=15.0, cost="cells")
+    shown = spec.run(f["frame"])
+    assert shown.counts()["primary"] and shown.counts()["secondary"]  # the case protects something
+    assert json.loads(_command_output(spec, "table")) == json.loads(json.dumps(shown.to_dict()))
+    pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
+
+
+def test_hierarchical_table_from_prefixes_or_a_misnamed_file_has_no_command(hierarchical_files):
+    f = hierarchical_files
+    reason = ("the command line reads each hierarchy from a file (tau-Argus when named .hrc, else parent,child), "
+              "not from codes' prefixes")
+    spec = HierarchicalTableSpec(f["data"], ("nace", "region"), prefixes={"nace": (1, 2)},
+                                 files={"region": (f["txt"], "hrc")}, threshold=4)
+    assert command_or_reason(spec) == (None, reason)
+    assert command_or_reason(HierarchicalTableSpec(f["data"], ("region",), files={"region": (f["txt"], "hrc")}))[1] \
+        == reason
+    shown = spec.run(f["frame"])
+    assert list(shown.table.hierarchy("nace").subtotals) == ["A", "B"]
+    pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
