@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from rumap._validation import SEED, Table, validate_params
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -24,6 +26,13 @@ __all__ = ["MaskedRiskSpec", "example_masked", "EXAMPLE_NOISE_SEED"]
 EXAMPLE_NOISE_SEED = 0
 
 
+def _example() -> dict[str, Any]:
+    import pandas as pd
+
+    return {"original": pd.DataFrame({"x": [1.0, 2.0, 3.0], "k": list("aba")}), "noise": 0.5, "seed": 1}
+
+
+@validate_params({"original": Table(min_rows=2), "noise": "lambda2", "seed": SEED}, example=_example)
 def example_masked(original: pd.DataFrame, noise: float, seed: int = EXAMPLE_NOISE_SEED) -> pd.DataFrame:
     """A copy of ``original`` with relative additive noise on its numeric columns.
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rumap._validation import SEED, InstanceOf, Table, validate_params
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ __all__ = ["RuleSpec", "DominanceFlawSpec", "SuppressedCellsSpec", "RedesignSpec
 EXAMPLE_CUBE_SHAPE = (3, 3, 2)
 
 
+@validate_params({"seed": SEED}, example=lambda: {"seed": 1})
 def example_cube(seed: int) -> np.ndarray:
     """The Linked tables example: a random 3 x 3 x 2 table of whole numbers in [0, 40).
 
@@ -341,6 +343,8 @@ class RoundingMapSpec(_Plain):
 HIERARCHY_FORMATS = ("hrc", "parent_child")
 
 
+@validate_params({"name": InstanceOf(str, "a file name"), "text": InstanceOf(str, "the file's text")},
+                 example=lambda: {"name": "regions.hrc", "text": "N\n@N1\n"})
 def hierarchy_format(name: str, text: str) -> str:
     """The format of a hierarchy file: ``"hrc"`` when named ``.hrc`` or written with tau-Argus's ``@`` levels.
 
@@ -365,6 +369,13 @@ def hierarchy_format(name: str, text: str) -> str:
     return HIERARCHY_FORMATS[0] if is_hrc else HIERARCHY_FORMATS[1]
 
 
+def _prefix_example() -> dict[str, Any]:
+    import pandas as pd
+
+    return {"frame": pd.DataFrame({"nace": ["A01", "A02"]}), "dim": "nace"}
+
+
+@validate_params({"frame": Table(), "dim": InstanceOf(str, "a column name")}, example=_prefix_example)
 def prefix_codes(frame: pd.DataFrame, dim: str) -> list[str]:
     """The codes of a dimension whose hierarchy comes from their prefixes: its distinct values as text, sorted.
 
@@ -384,6 +395,8 @@ def prefix_codes(frame: pd.DataFrame, dim: str) -> list[str]:
     >>> prefix_codes(pd.DataFrame({"nace": ["A01 ", "A02", "A01", None]}), "nace")
     ['A01', 'A02']
     """
+    if dim not in frame.columns:
+        raise InputError(f"dim must be a column of frame, got {dim!r}; columns are {', '.join(frame.columns)}")
     return sorted(frame[dim].dropna().astype(str).str.strip().unique())
 
 
