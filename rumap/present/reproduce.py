@@ -4,9 +4,12 @@
 :func:`to_python` a short Python script, for any specification of
 :data:`REPRODUCERS`: an analytic or an empirical map (:mod:`rumap.specs`), a
 release (:class:`rumap.release.spec.ReleaseSpec`), a table built from
-microdata and protected, or its R-U map (:mod:`rumap.tables.protection`), or
+microdata and protected, or its R-U map (:mod:`rumap.tables.protection`),
 one public function called on a data file (:class:`rumap.specs.calls.CallSpec`,
-whose command is in :data:`CALL_COMMANDS`).
+whose command is in :data:`CALL_COMMANDS`), one of the Tables page's analyses
+(:mod:`rumap.specs.tables`) or record linkage with interval disclosure
+(:class:`rumap.specs.risk.MaskedRiskSpec`), whose writers are in
+:mod:`rumap.present.reproduce_tables`.
 One record per specification type says how both are written; a type the
 command line cannot run says why (:class:`NoCommandLine`), rather than giving a
 command that does something else. Numbers are written with ``repr``, so the
