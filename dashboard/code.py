@@ -1,14 +1,11 @@
-"""Building blocks of the reproduce panels: file arguments, and the command lines and short Python scripts of
-:mod:`rumap.present.reproduce` for the results that have no specification there."""
+"""File arguments of the reproduce panels: a bundled data set's path as the generated code names it."""
 
 from __future__ import annotations
 
 from rumap.io.data import BUNDLED_DATA
 from rumap.present.commands import shown_path
-from rumap.present.reproduce import command_line as command
-from rumap.present.reproduce import python_script as script
 
-__all__ = ["bundled_path", "command", "script"]
+__all__ = ["bundled_path"]
 
 
 def bundled_path(name: str) -> str:

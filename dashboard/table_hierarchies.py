@@ -12,7 +12,7 @@ audit interval, and the protected table's download.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -23,14 +23,15 @@ from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.provenance import show_page_file
 from dashboard.table_protection import STATUS_COLOURS, cell_number
-from dashboard.widgets import multiselect, remembered, reproduce_code, selectbox
+from dashboard.widgets import multiselect, remembered, reproduce, selectbox
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
 from rumap.io.writers import table_bytes
-from rumap.tables.hierarchy import TOTAL, Hierarchy, from_prefixes, read_hrc, read_parent_child
-from rumap.tables.ndtable import MAX_DIMS, build_table
+from rumap.specs.tables import HierarchicalTableSpec, hierarchy_format, prefix_codes
+from rumap.tables.hierarchy import TOTAL, Hierarchy, read_hrc, read_parent_child
+from rumap.tables.ndtable import MAX_DIMS
 from rumap.tables.secondary import COSTS
-from rumap.tables.table_suppression import TABLE_SUPPRESSION_METHODS, suppress_table
+from rumap.tables.table_suppression import TABLE_SUPPRESSION_METHODS
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 #: Where a dimension's hierarchy comes from.
@@ -41,45 +42,40 @@ BY_SIZE = "by size (optimal, heuristic for large tables)"
 
 
 @dataclass(frozen=True)
-class HierarchySettings:
-    """What the user chose: the dimensions with their hierarchies, the value, the rule and the protection."""
+class DimensionHierarchy:
+    """One dimension's hierarchy as chosen: its code lengths, or its file (name, format) and the file's hierarchy."""
 
-    dims: tuple[str, ...]
-    sources: dict[str, str] = field(default_factory=dict)
-    lengths: dict[str, str] = field(default_factory=dict)
-    value_column: str | None = None
-    threshold: int = 3
-    protection: float = 10.0
-    cost: str = "value"
-    method: str | None = None
+    lengths: tuple[int, ...] | None = None
+    file: tuple[str, str] | None = None
+    read: Hierarchy | None = None
+    waiting: bool = False
 
 
-def _hierarchy(frame: pd.DataFrame, dim: str) -> tuple[str, str, Hierarchy | None]:
-    """One dimension's hierarchy widgets: its source, the prefix lengths or the file; the hierarchy (None: flat)."""
+def _hierarchy(frame: pd.DataFrame, dim: str) -> DimensionHierarchy:
+    """One dimension's hierarchy widgets: its source, the prefix lengths or the file."""
     source = selectbox(f"hierarchy of {plain(dim)}", list(SOURCES), f"nd_source_{dim}", SOURCES[0])
     if source == SOURCES[1]:
-        codes = sorted(frame[dim].dropna().astype(str).str.strip().unique())
-        longest = max((len(c) for c in codes), default=1)
+        longest = max((len(c) for c in prefix_codes(frame, dim)), default=1)
         lengths = remembered(st.text_input, f"code lengths of {plain(dim)}'s levels, top first", f"nd_lengths_{dim}",
                              f"{max(1, longest - 1)},{longest}",
                              help="e.g. 1,3,4 for A, A01, A011: each code is cut to each shorter length")
         try:
-            parsed = [int(x) for x in lengths.split(",") if x.strip()]
+            return DimensionHierarchy(lengths=tuple(int(x) for x in lengths.split(",") if x.strip()))
         except ValueError:
             raise InputError(f"the code lengths of {dim} must be whole numbers separated by commas") from None
-        return source, lengths, from_prefixes(codes, parsed)
     if source == SOURCES[2]:
         upload = st.file_uploader(f"hierarchy file of {plain(dim)}", type=["hrc", "csv", "txt"], key=f"nd_file_{dim}")
         if upload is None:
             st.info(f"Upload {plain(dim)}'s hierarchy: a tau-Argus .hrc file or a parent,child CSV.")
-            return source, "", None
+            return DimensionHierarchy(waiting=True)
         text = upload.getvalue().decode("utf-8-sig")
-        is_hrc = upload.name.lower().endswith(".hrc") or any(line.startswith("@") for line in text.splitlines())
-        return source, upload.name, read_hrc(text) if is_hrc else read_parent_child(text)
-    return source, "", None
+        kind = hierarchy_format(upload.name, text)
+        return DimensionHierarchy(file=(upload.name, kind), read=read_hrc(text) if kind == "hrc"
+                                  else read_parent_child(text))
+    return DimensionHierarchy()
 
 
-def settings_block(file: PageFile) -> tuple[HierarchySettings, dict[str, Hierarchy]]:
+def settings_block(file: PageFile) -> tuple[HierarchicalTableSpec, dict[str, Hierarchy], bool]:
     """The dimensions and their hierarchies, the value column, the threshold rule, protection, cost and method.
 
     Parameters
@@ -89,7 +85,11 @@ def settings_block(file: PageFile) -> tuple[HierarchySettings, dict[str, Hierarc
 
     Returns
     -------
-    HierarchySettings, dict of str to Hierarchy
+    spec : HierarchicalTableSpec
+    read : dict of str to Hierarchy
+        The hierarchies of the uploaded files, read in memory.
+    waiting : bool
+        Whether a dimension's hierarchy file is still to be uploaded.
     """
     columns = [str(c) for c in file.frame.columns]
     numeric = numeric_column_names(file.frame)
@@ -97,13 +97,10 @@ def settings_block(file: PageFile) -> tuple[HierarchySettings, dict[str, Hierarc
     dims = multiselect("dimensions (1 to 5)", columns, "nd_dims", default, max_selections=MAX_DIMS)
     if not dims:
         raise InputError("choose at least one dimension")
-    hierarchies: dict[str, Hierarchy] = {}
-    sources, lengths = {}, {}
+    chosen = {}
     for dim, column in zip(dims, st.columns(len(dims)), strict=True):
         with column:
-            sources[dim], lengths[dim], hierarchy = _hierarchy(file.frame, dim)
-            if hierarchy is not None:
-                hierarchies[dim] = hierarchy
+            chosen[dim] = _hierarchy(file.frame, dim)
     c1, c2, c3, c4, c5 = st.columns(5)
     with c1:
         values = [COUNTS, *[c for c in numeric if c not in dims]]
@@ -118,8 +115,11 @@ def settings_block(file: PageFile) -> tuple[HierarchySettings, dict[str, Hierarc
         cost = selectbox("cost of a suppression", list(COSTS), "nd_cost", "value")
     with c5:
         method = selectbox("method", [BY_SIZE, *TABLE_SUPPRESSION_METHODS], "nd_method", BY_SIZE)
-    return HierarchySettings(tuple(dims), sources, lengths, None if value == COUNTS else value, threshold, protection,
-                             cost, None if method == BY_SIZE else method), hierarchies
+    spec = HierarchicalTableSpec(file.path, tuple(dims), {d: h.lengths for d, h in chosen.items() if h.lengths},
+                                 {d: h.file for d, h in chosen.items() if h.file}, None if value == COUNTS else value,
+                                 threshold, protection, cost, None if method == BY_SIZE else method)
+    read = {d: h.read for d, h in chosen.items() if h.read is not None}
+    return spec, read, any(h.waiting for h in chosen.values())
 
 
 def _children(table, dim: str, parent: str) -> list[str]:
@@ -127,13 +127,13 @@ def _children(table, dim: str, parent: str) -> list[str]:
     return [parent, *table.hierarchy(dim).children(parent)]
 
 
-def view_block(result, s: HierarchySettings) -> tuple[pd.DataFrame, pd.DataFrame]:
+def view_block(result, s: HierarchicalTableSpec) -> tuple[pd.DataFrame, pd.DataFrame]:
     """A level of the protected table: the values and the statuses of the chosen subtable.
 
     Parameters
     ----------
     result : TableSuppression
-    s : HierarchySettings
+    s : HierarchicalTableSpec
 
     Returns
     -------
@@ -165,37 +165,6 @@ def view_block(result, s: HierarchySettings) -> tuple[pd.DataFrame, pd.DataFrame
             pd.DataFrame(statuses, index=rows, columns=cols))
 
 
-def protection_code(file: PageFile, s: HierarchySettings) -> str:
-    """The Python that builds the table with its hierarchies and protects it.
-
-    Parameters
-    ----------
-    file : PageFile
-    s : HierarchySettings
-
-    Returns
-    -------
-    str
-    """
-    lines = ["import pandas as pd", "from rumap.tables.hierarchy import from_prefixes, read_hrc, read_parent_child",
-             "from rumap.tables.ndtable import build_table", "from rumap.tables.table_suppression import suppress_table",
-             "", f"frame = pd.read_csv({file.name!r})", "hierarchies = {}"]
-    for dim in s.dims:
-        if s.sources[dim] == SOURCES[1]:
-            codes = f"frame[{dim!r}].astype(str).str.strip().unique()"
-            lines.append(f"hierarchies[{dim!r}] = from_prefixes({codes}, [{s.lengths[dim]}])")
-        elif s.sources[dim] == SOURCES[2]:
-            reader = "read_hrc" if s.lengths[dim].lower().endswith(".hrc") else "read_parent_child"
-            lines.append(f"hierarchies[{dim!r}] = {reader}(open({s.lengths[dim]!r}).read())")
-    lines += [f"table = build_table(frame, {list(s.dims)!r}, hierarchies, {s.value_column!r})",
-              f"mask = table.primary_mask('threshold', threshold={s.threshold})",
-              f"result = suppress_table(table, mask, protection={s.protection:g}, cost={s.cost!r}, "
-              f"method={s.method!r})",
-              "print(result.status, result.cost, result.gap, result.counts())",
-              "print(result.audit_frame())"]
-    return "\n".join(lines)
-
-
 def hierarchical_section() -> None:
     """Build an n-D table with hierarchies from microdata, protect it at every level, and show any level."""
     st.subheader("Hierarchical tables: every level protected at once")
@@ -207,20 +176,18 @@ def hierarchical_section() -> None:
     if file is None:
         return
     show_page_file(file.name, int(file.frame.shape[0]), "Microdata", session=file.session)
-    s, hierarchies = settings_block(file)
-    if any(source == SOURCES[2] and dim not in hierarchies for dim, source in s.sources.items()):
+    s, read, waiting = settings_block(file)
+    if waiting:
         return
     if not remembered(st.toggle, "build and protect the table", "nd_run", False):
         st.info("Choose the dimensions and their hierarchies, then build and protect the table.")
         return
+    hierarchies = s.hierarchies(file.frame, read)
     key = {"dims": list(s.dims), "hierarchies": {d: h.to_dict() for d, h in hierarchies.items()},
            "value": s.value_column}
-    table = state.frame_cached(file.frame, "tables", "nd_table", key, lambda: build_table(file.frame, list(s.dims), hierarchies,
-                                                                      s.value_column))
-    mask = table.primary_mask("threshold", threshold=s.threshold)
+    table = state.frame_cached(file.frame, "tables", "nd_table", key, lambda: s.table(file.frame, hierarchies))
     settings = {**key, "threshold": s.threshold, "protection": s.protection, "cost": s.cost, "method": s.method}
-    result = state.frame_cached(file.frame, "tables", "nd_suppression", settings,
-                    lambda: suppress_table(table, mask, protection=s.protection, cost=s.cost, method=s.method))
+    result = state.frame_cached(file.frame, "tables", "nd_suppression", settings, lambda: s.protect(table))
     counts = result.counts()
     a, b, c, d = st.columns(4)
     a.metric("cells", f"{table.size:,}", help=" x ".join(f"{n} {plain(dim)}" for n, dim in zip(table.shape, s.dims,
@@ -244,5 +211,4 @@ def hierarchical_section() -> None:
         st.warning("Some primaries are not protected at this level.")
     st.download_button("Protected table (CSV, suppressed cells empty)", table_bytes(result.published(), "protected_table.csv"),
                        file_name="protected_table.csv", mime="text/csv", key="nd_download", on_click="ignore")
-    reproduce_code(protection_code(file, s), what="this protection",
-                   no_command="the command line's table suppress --microdata gives the same", key="tables_nd")
+    reproduce(s, what="this protection", key="tables_nd")

@@ -10,7 +10,7 @@ numeric inputs take their bounds and help from the constraint table
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -328,6 +328,19 @@ def _hidden_figure() -> None:
 
 #: Prefix of the reproduce panels' keys (each panel remembers whether it is open).
 REPRODUCE_KEY = "rumap_reproduce"
+
+
+def tabbed_sections(sections: Mapping[str, Callable[[], None]]) -> None:
+    """One tab per section, each drawn by its function inside its own error box.
+
+    Parameters
+    ----------
+    sections : mapping of str to callable
+        Each tab's title and the function that draws its body.
+    """
+    for tab, section in zip(st.tabs(list(sections)), sections.values(), strict=True):
+        with tab, errors_shown():
+            section()
 
 
 def reproduce_code(python: str, command: str | None = None, what: str = "this map", no_command: str = "",

@@ -14,17 +14,17 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state
-from dashboard.code import bundled_path, command, script
+from dashboard.code import bundled_path
 from dashboard.files import SOURCE_WIDGETS, kept_file, session_file, upload_into_session
 from dashboard.markdown import plain
 from dashboard.provenance import show_page_file
 from dashboard.server_files import notice as server_notice
-from dashboard.widgets import errors_shown, multiselect, number, remembered, reproduce_code, selectbox, slider
+from dashboard.widgets import errors_shown, multiselect, number, remembered, reproduce, selectbox, slider
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table
-from rumap.masking.noise import NoiseSpec, add_noise
-from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS, interval_disclosure
-from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS, distance_linkage, probabilistic_linkage
+from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS
+from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS
+from rumap.specs.risk import MaskedRiskSpec, example_masked
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 SOURCES = ["example (persons + noise)", "upload two files"]
@@ -33,8 +33,6 @@ SOURCE_NAMES = {SOURCES[0]: "example (persons + noise)",
                 SOURCES[1]: "the session's data and its masked version (uploaded)"}
 #: Noise variances of the example, as shares of each variable's variance.
 NOISE_LEVELS = [0.0, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
-#: The seed of the example's noise.
-EXAMPLE_SEED = 0
 #: The file the reproduce panel saves the example's masked version to, for the command line.
 MASKED_FILE = "masked.csv"
 
@@ -86,11 +84,7 @@ def example_files(noise: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     original, masked : DataFrame
     """
     original = read_table(BUNDLED_DATA[EXAMPLE])
-    numeric = numeric_column_names(original)
-    masked = original.copy()
-    masked[numeric] = add_noise(original[numeric].to_numpy(dtype=float), noise, NoiseSpec(relative=True),
-                                seed=EXAMPLE_SEED)
-    return original, masked
+    return original, example_masked(original, noise)
 
 
 def files_block() -> Files | None:
@@ -168,8 +162,8 @@ def intervals_block(numeric: list[str]) -> Intervals:
     return Intervals(tuple(columns), method, float(p))
 
 
-def reproduce_lines(files: Files, linkage: Linkage, intervals: Intervals) -> tuple[str, str]:
-    """The Python and the command lines giving the shown shares.
+def masked_risk_spec(files: Files, linkage: Linkage, intervals: Intervals) -> MaskedRiskSpec:
+    """The specification of the page's shares: the files as the reproduce panel names them, and the choices.
 
     Parameters
     ----------
@@ -179,86 +173,47 @@ def reproduce_lines(files: Files, linkage: Linkage, intervals: Intervals) -> tup
 
     Returns
     -------
-    python, commands : str
+    MaskedRiskSpec
     """
-    imports: dict[str, list[str]] = {"rumap.io.data": ["read_table"]}
-    lines = [f"original = read_table({files.original_path!r})"]
-    if files.noise is None:
-        lines.append(f"masked = read_table({files.masked_path!r})")
-    else:
-        imports["rumap.io.data"].append("numeric_column_names")
-        imports["rumap.masking.noise"] = ["NoiseSpec", "add_noise"]
-        lines += ["numeric = numeric_column_names(original)", "masked = original.copy()",
-                  f"masked[numeric] = add_noise(original[numeric].to_numpy(dtype=float), {files.noise!r}, "
-                  f"NoiseSpec(relative=True), seed={EXAMPLE_SEED})",
-                  f"masked.to_csv({files.masked_path!r}, index=False)  # the file the command line reads"]
-    commands = []
-    flags = ["--original", files.original_path, "--masked", files.masked_path]
-    if linkage.keys:
-        lines.append(f"keys = {list(linkage.keys)!r}")
-        if linkage.method == "distance":
-            imports["rumap.risk.linkage"] = ["distance_linkage"]
-            lines.append(f"linked = distance_linkage(original[keys], masked[keys], keys, "
-                         f"aggregation={linkage.aggregation!r})")
-            options = ["--aggregation", linkage.aggregation]
-        else:
-            imports["rumap.risk.linkage"] = ["probabilistic_linkage"]
-            lines.append(f"linked = probabilistic_linkage(original[keys], masked[keys], keys, "
-                         f"tolerance={linkage.tolerance!r})")
-            options = ["--tolerance", linkage.tolerance]
-        lines.append("print(linked.linked_correctly)")
-        commands.append(command("risk", "linkage", *flags, "--keys", ",".join(linkage.keys), "--method",
-                                linkage.method, *options))
-    if intervals.columns:
-        imports["rumap.risk.interval"] = ["interval_disclosure"]
-        lines += [f"columns = {list(intervals.columns)!r}",
-                  f"intervals = interval_disclosure(original[columns], masked[columns], {intervals.p!r}, "
-                  f"{intervals.method!r}, columns)", "print(intervals.risk)"]
-        commands.append(command("risk", "interval", *flags, "--columns", ",".join(intervals.columns), "--p",
-                                intervals.p, "--method", intervals.method))
-    return script(imports, lines), "\n".join(commands)
+    return MaskedRiskSpec(files.original_path, files.masked_path, keys=linkage.keys, method=linkage.method,
+                          aggregation=linkage.aggregation, tolerance=linkage.tolerance, columns=intervals.columns,
+                          interval_method=intervals.method, p=intervals.p, noise=files.noise)
 
 
-def show_linkage(files: Files, linkage: Linkage) -> None:
+def show_linkage(files: Files, spec: MaskedRiskSpec) -> None:
     """The share of masked records linked to their own original.
 
     Parameters
     ----------
     files : Files
-    linkage : Linkage
+    spec : MaskedRiskSpec
     """
     st.markdown("**Record linkage**")
-    if not linkage.keys:
+    if not spec.keys:
         st.info("Choose at least one key variable.")
         return
-    keys = list(linkage.keys)
-    if linkage.method == "distance":
-        linked = distance_linkage(files.original[keys], files.masked[keys], keys, aggregation=linkage.aggregation)
-    else:
-        linked = probabilistic_linkage(files.original[keys], files.masked[keys], keys, tolerance=linkage.tolerance)
+    linked = spec.linkage(files.original, files.masked)
     st.metric("linked correctly", f"{linked.linked_correctly:.1%}")
     st.write(f"{linked.n_correct:,} of {linked.n:,} masked records linked to their own original; "
              f"{linked.n_tied:,} ties (not counted).")
-    if linkage.method == "probabilistic":
+    if spec.method == "probabilistic":
         st.dataframe(pd.DataFrame({"key": linked.keys, "m": linked.settings["m"], "u": linked.settings["u"]}),
                      hide_index=True)
 
 
-def show_intervals(files: Files, intervals: Intervals) -> None:
+def show_intervals(files: Files, spec: MaskedRiskSpec) -> None:
     """The share of original values inside an interval around their masked value.
 
     Parameters
     ----------
     files : Files
-    intervals : Intervals
+    spec : MaskedRiskSpec
     """
     st.markdown("**Interval disclosure**")
-    if not intervals.columns:
+    if not spec.columns:
         st.info("Choose at least one numeric variable.")
         return
-    columns = list(intervals.columns)
-    result = interval_disclosure(files.original[columns], files.masked[columns], intervals.p, intervals.method,
-                                 columns)
+    result = spec.intervals(files.original, files.masked)
     st.metric("original values inside their interval", f"{result.risk:.1%}")
     st.dataframe(result.to_frame(), hide_index=True)
 
@@ -285,12 +240,12 @@ with errors_shown():
     with st.sidebar:
         linkage = linkage_block(common, numeric)
         intervals = intervals_block(numeric)
+    spec = masked_risk_spec(files, linkage, intervals)
     st.subheader(plain(files.label))
     left, right = st.columns(2)
     with left, errors_shown():
-        show_linkage(files, linkage)
+        show_linkage(files, spec)
     with right, errors_shown():
-        show_intervals(files, intervals)
-    python, commands = reproduce_lines(files, linkage, intervals)
-    if commands:
-        reproduce_code(python, commands, what="these shares", key="risk_measures")
+        show_intervals(files, spec)
+    if spec.keys or spec.columns:
+        reproduce(spec, what="these shares", command_caption="Command lines (print JSON):", key="risk_measures")

@@ -4,9 +4,12 @@
 :func:`to_python` a short Python script, for any specification of
 :data:`REPRODUCERS`: an analytic or an empirical map (:mod:`rumap.specs`), a
 release (:class:`rumap.release.spec.ReleaseSpec`), a table built from
-microdata and protected, or its R-U map (:mod:`rumap.tables.protection`), or
+microdata and protected, or its R-U map (:mod:`rumap.tables.protection`),
 one public function called on a data file (:class:`rumap.specs.calls.CallSpec`,
-whose command is in :data:`CALL_COMMANDS`).
+whose command is in :data:`CALL_COMMANDS`), one of the Tables page's analyses
+(:mod:`rumap.specs.tables`) or record linkage with interval disclosure
+(:class:`rumap.specs.risk.MaskedRiskSpec`), whose writers are in
+:mod:`rumap.present.reproduce_tables`.
 One record per specification type says how both are written; a type the
 command line cannot run says why (:class:`NoCommandLine`), rather than giving a
 command that does something else. Numbers are written with ``repr``, so the
@@ -15,18 +18,29 @@ code gives exactly the inputs the specification holds.
 
 from __future__ import annotations
 
-import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
+from rumap.present import reproduce_tables as tables
+from rumap.present.code_text import command_line, python_script
 from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_cli, _empirical_python
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, EmpiricalSpec
 from rumap.specs.calls import CallSpec
+from rumap.specs.risk import MaskedRiskSpec
+from rumap.specs.tables import (
+    DominanceFlawSpec,
+    HierarchicalTableSpec,
+    LinkedTablesSpec,
+    RedesignSpec,
+    RoundingMapSpec,
+    RuleSpec,
+    SuppressedCellsSpec,
+)
 from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
 __all__ = ["REPRODUCERS", "Reproducer", "NoCommandLine", "CALL_COMMANDS", "CallCommand", "to_command", "to_python",
@@ -52,72 +66,15 @@ class Reproducer:
     python : callable
         spec -> the Python script.
     command : callable, optional
-        spec -> the ``python -m rumap`` command (None: the command line cannot run it).
+        spec -> the ``python -m rumap`` command, or None for a spec the command line cannot run
+        (None: the command line runs no spec of this type).
     no_command : str
-        Why there is no command, when ``command`` is None.
+        Why there is no command, when ``command`` is or gives None.
     """
 
     python: Callable[[Any], str]
-    command: Callable[[Any], str] | None = None
+    command: Callable[[Any], str | None] | None = None
     no_command: str = ""
-
-
-def _number(value: object) -> str:
-    if isinstance(value, float):
-        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
-    return str(value)
-
-
-@assumes_valid
-def command_line(*parts: object) -> str:
-    """A ``python -m rumap`` command line, each part quoted for the shell.
-
-    Parameters
-    ----------
-    *parts
-        The subcommand, flags and values (a whole float is written without ``.0``, another with ``repr``).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> command_line("table", "dominance-flaw", "--n", 2, "--k", 0.75, "--file", "my data.csv")
-    "python -m rumap table dominance-flaw --n 2 --k 0.75 --file 'my data.csv'"
-    """
-    return shlex.join(["python", "-m", "rumap", *(_number(p) for p in parts)])
-
-
-@validate_params({"imports": InstanceOf(Mapping, "a mapping of module to names"),
-                  "lines": InstanceOf(Sequence, "a list of statements")},
-                 example=lambda: {"imports": {"numpy as np": []}, "lines": ["x = np.zeros(2)"]})
-def python_script(imports: Mapping[str, Sequence[str]], lines: Sequence[str]) -> str:
-    """A Python script: its imports (module -> names) then its lines.
-
-    Parameters
-    ----------
-    imports : mapping of str to sequence of str
-        ``{"rumap.io.data": ["read_table"]}`` gives ``from rumap.io.data import read_table``;
-        a module with no names is imported as a whole.
-    lines : sequence of str
-        The statements.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(python_script({"numpy as np": [], "rumap.io.data": ["read_table"]}, ["x = np.zeros(2)"]))
-    import numpy as np
-    from rumap.io.data import read_table
-    <BLANKLINE>
-    x = np.zeros(2)
-    """
-    head = [f"import {module}" if not names else f"from {module} import {', '.join(sorted(set(names)))}"
-            for module, names in sorted(imports.items())]
-    return "\n".join([*head, "", *lines])
 
 
 # --- a release ------------------------------------------------------------------------------------------------
@@ -364,6 +321,15 @@ REPRODUCERS: dict[type, Reproducer] = {
     TableProtectionSpec: Reproducer(_protection_python, no_command=NO_MICRODATA_TABLE),
     TableMapSpec: Reproducer(_table_map_python, no_command=NO_MICRODATA_TABLE),
     CallSpec: Reproducer(_call_python, _call_command),
+    RuleSpec: Reproducer(tables.rules_python, tables.rules_command, tables.BUILT_IN),
+    DominanceFlawSpec: Reproducer(tables.flaw_python, tables.flaw_command),
+    SuppressedCellsSpec: Reproducer(tables.suppressed_python, tables.suppressed_command, tables.BUILT_IN),
+    RedesignSpec: Reproducer(tables.redesign_python, no_command=tables.BUILT_IN),
+    LinkedTablesSpec: Reproducer(tables.linked_python, no_command=tables.BUILT_IN),
+    RoundingMapSpec: Reproducer(tables.rounding_python, no_command=tables.NO_ROUNDING_MAP),
+    HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command,
+                                      tables.NO_HIERARCHY_COMMAND),
+    MaskedRiskSpec: Reproducer(tables.masked_risk_python, tables.masked_risk_command, tables.NOTHING_CHOSEN),
 }
 
 _SPEC = InstanceOf(tuple(REPRODUCERS), "a specification of rumap.present.reproduce.REPRODUCERS")
@@ -400,9 +366,10 @@ def to_command(spec: Any) -> str:
     'python -m rumap analytic --n 200 --sigma2 1 --mu 0 --p 0.99 --lambda2 0:3:5 --state record --json'
     """
     reproducer = _reproducer(spec)
-    if reproducer.command is None:
+    command = None if reproducer.command is None else reproducer.command(spec)
+    if command is None:
         raise NoCommandLine(reproducer.no_command)
-    return reproducer.command(spec)
+    return command
 
 
 @validate_params({"spec": _SPEC}, example=_example)

@@ -26,15 +26,27 @@ from rumap.release.plan import ReleasePlan, Step
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 from rumap.specs.calls import CallSpec
+from rumap.specs.risk import MaskedRiskSpec
+from rumap.specs.tables import (
+    DominanceFlawSpec,
+    HierarchicalTableSpec,
+    LinkedTablesSpec,
+    RedesignSpec,
+    RoundingMapSpec,
+    RuleSpec,
+    SuppressedCellsSpec,
+)
 from rumap.tables.microdata import example_microdata
 from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
 #: The specification types the cases below cover: every key of REPRODUCERS.
-COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec}
+COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec, RuleSpec,
+           DominanceFlawSpec, SuppressedCellsSpec, RedesignSpec, LinkedTablesSpec, RoundingMapSpec, MaskedRiskSpec,
+           HierarchicalTableSpec}
 
 
-def _command_output(spec, subcommand: str):
-    argv = shlex.split(to_command(spec))
+def _command_output(spec, subcommand: str, line: int = 0):
+    argv = shlex.split(to_command(spec).splitlines()[line])
     assert argv[:4] == ["python", "-m", "rumap", subcommand]
     proc = run_cli(*argv[3:])
     assert proc.returncode == 0, proc.stderr
@@ -302,3 +314,186 @@ def test_a_specification_of_another_type_is_refused():
         to_python("analytic")
     with pytest.raises(InputError, match="spec"):
         to_command(object())
+
+
+# --- the Tables page's analyses, and record linkage with interval disclosure -------------------------------------
+
+BUILT_IN = "the command line reads a file; this example is built into rumap"
+
+
+@pytest.fixture(scope="module")
+def table_files(tmp_path_factory) -> dict[str, tuple[str, pd.DataFrame]]:
+    folder = tmp_path_factory.mktemp("tables")
+    texts = {"contributions": "cell,amount,respondent\nA,59,1\nA,40,2\nA,1,3\nB,61,4\nB,20,5\nB,19,6\nC,5,7\n",
+             "suppressed": "row,c1,c2,c3,Total\na,x,x,3,20\nb,x,x,4,25\nc,5,6,7,18\nTotal,26,23,14,63\n",
+             "complete": "row,c1,c2,Total\na,12,7,19\nb,4,31,35\nTotal,16,38,54\n"}
+    files = {}
+    for name, text in texts.items():
+        path = folder / f"{name} table.csv"
+        path.write_text(text)
+        files[name] = (str(path), read_table(str(path)))
+    return files
+
+
+@pytest.mark.parametrize(("rule", "parameters"), [("p-percent", {"p": 10.0}), ("dominance", {"n": 1, "k": 0.6})])
+def test_sensitivity_rule_on_a_file(table_files, rule, parameters):
+    path, frame = table_files["contributions"]
+    spec = RuleSpec(rule, parameters, path, cell_column="cell", value_column="amount")
+    shown = spec.run(frame)
+    assert shown.sensitive_cells  # the case flags a cell
+    assert json.loads(_command_output(spec, "table")) == json.loads(json.dumps(shown.to_dict()))
+    pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
+
+
+def test_sensitivity_rule_on_the_example():
+    spec = RuleSpec("pq", {"p": 10.0, "q": 50.0})
+    assert command_or_reason(spec) == (None, BUILT_IN)
+    pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), spec.run().to_frame())
+
+
+def test_dominance_flaw():
+    spec = DominanceFlawSpec(0.6, 2, 0.5, 7)
+    example, flaw, scan = spec.run()
+    assert json.loads(_command_output(spec, "table")) == json.loads(json.dumps(flaw.to_dict()))
+    namespace = _python_namespace(spec)
+    np.testing.assert_equal(namespace["example"].to_dict(), example.to_dict())
+    np.testing.assert_equal(namespace["flaw"].to_dict(), flaw.to_dict())
+    np.testing.assert_equal(namespace["scan"].to_dict(), scan.to_dict())
+
+
+def test_suppressed_cells_of_a_file_and_an_insider(table_files):
+    path, frame = table_files["suppressed"]
+    spec = SuppressedCellsSpec(path, ("a", "c1", 3.0))
+    bounds, insider = spec.run(frame)
+    assert len(bounds.labels) == 4
+    out = json.loads(_command_output(spec, "table"))
+    insider_out = out.pop("insider")
+    assert out == json.loads(json.dumps(bounds.to_dict()))
+    assert insider_out["cells"] == json.loads(json.dumps(insider.insider.to_dict()["cells"]))
+    assert insider_out["others"] == json.loads(json.dumps(insider.view.to_dict()))
+    namespace = _python_namespace(spec)
+    pd.testing.assert_frame_equal(namespace["bounds"].to_frame(), bounds.to_frame())
+    pd.testing.assert_frame_equal(namespace["insider"].to_frame(), insider.to_frame())
+
+
+def test_suppressed_cells_of_the_example():
+    spec = SuppressedCellsSpec()
+    assert command_or_reason(spec) == (None, BUILT_IN)
+    bounds, insider = spec.run()
+    assert insider is None and "insider" not in _python_namespace(spec)
+    pd.testing.assert_frame_equal(_python_namespace(spec)["bounds"].to_frame(), bounds.to_frame())
+
+
+@pytest.mark.parametrize("spec", [RedesignSpec(("5", "6")),
+                                  LinkedTablesSpec(3, ("AS", "SR"))], ids=["redesign", "linked"])
+def test_bounds_without_a_command(spec):
+    assert command_or_reason(spec) == (None, BUILT_IN)
+    pd.testing.assert_frame_equal(_python_namespace(spec)["bounds"].to_frame(), spec.run().to_frame())
+
+
+def test_rounding_map_of_a_file_and_of_the_example(table_files):
+    path, frame = table_files["complete"]
+    for spec, shown in [(RoundingMapSpec((2.0, 3.0, 10.0), path), RoundingMapSpec((2.0, 3.0, 10.0), path).run(frame)),
+                        (RoundingMapSpec((5.0, 50.0)), RoundingMapSpec((5.0, 50.0)).run())]:
+        assert command_or_reason(spec) == (None, "the command line has no rounding map")
+        _assert_same_maps(_python_namespace(spec)["maps"], shown)
+
+
+@pytest.fixture(scope="module")
+def masked_files(tmp_path_factory) -> dict[str, object]:
+    rng = np.random.default_rng(2)
+    n = 30
+    original = pd.DataFrame({"age": rng.integers(18, 70, n).astype(float), "income": rng.lognormal(3, 0.5, n).round(3),
+                             "region": rng.choice(["N", "S"], n)})
+    masked = original.assign(age=original["age"] + rng.integers(-3, 4, n), income=original["income"] * 1.05)
+    folder = tmp_path_factory.mktemp("masked")
+    paths = {"original": folder / "original.csv", "masked": folder / "masked file.csv"}
+    original.to_csv(paths["original"], index=False)
+    masked.to_csv(paths["masked"], index=False)
+    return {"folder": folder, "original": str(paths["original"]), "masked": str(paths["masked"]),
+            "frames": (read_table(str(paths["original"])), read_table(str(paths["masked"])))}
+
+
+def _same_masked_risk(spec, shown) -> None:
+    linked, intervals = shown
+    commands = to_command(spec).splitlines()
+    assert len(commands) == (linked is not None) + (intervals is not None)
+    if linked is not None:
+        assert json.loads(_command_output(spec, "risk", 0)) == json.loads(json.dumps(linked.to_dict()))
+    if intervals is not None:
+        out = json.loads(_command_output(spec, "risk", len(commands) - 1))
+        assert out == json.loads(json.dumps(intervals.to_dict()))
+
+
+@pytest.mark.parametrize(("method", "keys", "columns"), [("distance", ("age", "income"), ("income",)),
+                                                         ("probabilistic", ("age", "region"), ()),
+                                                         ("distance", (), ("age", "income"))])
+def test_masked_risk_of_two_files(masked_files, method, keys, columns):
+    original, masked = masked_files["frames"]
+    spec = MaskedRiskSpec(masked_files["original"], masked_files["masked"], keys=keys, method=method,
+                          aggregation="max", tolerance=0.2, columns=columns, interval_method="sd", p=10.0)
+    shown = spec.run(original, masked)
+    _same_masked_risk(spec, shown)
+    namespace = _python_namespace(spec)
+    if keys:
+        np.testing.assert_equal(namespace["linked"].to_dict(), shown[0].to_dict())
+    if columns:
+        np.testing.assert_equal(namespace["intervals"].to_dict(), shown[1].to_dict())
+
+
+def test_masked_risk_of_the_noise_example(masked_files):
+    original = masked_files["frames"][0]
+    written = masked_files["folder"] / "noisy.csv"
+    spec = MaskedRiskSpec(masked_files["original"], str(written), keys=("age", "income"), columns=("age", "income"),
+                          p=5.0, noise=0.05)
+    shown = spec.run(original)
+    namespace = _python_namespace(spec)  # it writes the masked file the commands read
+    np.testing.assert_equal(namespace["linked"].to_dict(), shown[0].to_dict())
+    np.testing.assert_equal(namespace["intervals"].to_dict(), shown[1].to_dict())
+    _same_masked_risk(spec, shown)
+
+
+def test_masked_risk_with_nothing_chosen_has_no_command(masked_files):
+    spec = MaskedRiskSpec(masked_files["original"], masked_files["masked"])
+    assert command_or_reason(spec) == (None, "neither key variables nor numeric variables are chosen")
+
+
+@pytest.fixture(scope="module")
+def hierarchical_files(tmp_path_factory) -> dict[str, object]:
+    rng = np.random.default_rng(3)
+    n = 60
+    frame = pd.DataFrame({"nace": rng.choice(["A1", "A2", "B1", "B2", "B3"], n),
+                          "region": rng.choice(["N1", "N2", "S1"], n), "turnover": rng.integers(1, 100, n)})
+    folder = tmp_path_factory.mktemp("hierarchical")
+    paths = {"data": folder / "firms.csv", "hrc": folder / "regions.hrc", "csv": folder / "regions.csv",
+             "txt": folder / "regions.txt"}
+    frame.to_csv(paths["data"], index=False)
+    paths["hrc"].write_text("N\n@N1\n@N2\nS\n@S1\n")
+    paths["txt"].write_text("N\n@N1\n@N2\nS\n@S1\n")
+    paths["csv"].write_text("parent,child\nN,N1\nN,N2\nS,S1\n")
+    return {"frame": read_table(str(paths["data"])), **{k: str(v) for k, v in paths.items()}}
+
+
+@pytest.mark.parametrize(("hierarchy", "kind", "value"), [("hrc", "hrc", "turnover"), ("csv", "parent_child", None)])
+def test_hierarchical_table_from_files(hierarchical_files, hierarchy, kind, value):
+    f = hierarchical_files
+    spec = HierarchicalTableSpec(f["data"], ("region", "nace"), files={"region": (f[hierarchy], kind)},
+                                 value_column=value, threshold=4, protection=15.0, cost="cells")
+    shown = spec.run(f["frame"])
+    assert shown.counts()["primary"] and shown.counts()["secondary"]  # the case protects something
+    assert json.loads(_command_output(spec, "table")) == json.loads(json.dumps(shown.to_dict()))
+    pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
+
+
+def test_hierarchical_table_from_prefixes_or_a_misnamed_file_has_no_command(hierarchical_files):
+    f = hierarchical_files
+    reason = ("the command line reads each hierarchy from a file (tau-Argus when named .hrc, else parent,child), "
+              "not from codes' prefixes")
+    spec = HierarchicalTableSpec(f["data"], ("nace", "region"), prefixes={"nace": (1, 2)},
+                                 files={"region": (f["txt"], "hrc")}, threshold=4)
+    assert command_or_reason(spec) == (None, reason)
+    assert command_or_reason(HierarchicalTableSpec(f["data"], ("region",), files={"region": (f["txt"], "hrc")}))[1] \
+        == reason
+    shown = spec.run(f["frame"])
+    assert list(shown.table.hierarchy("nace").subtotals) == ["A", "B"]
+    pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())

@@ -100,8 +100,8 @@ def test_risk_measures_reproduce_panel_and_commands(monkeypatch):
     commands = _code_with(at, "python -m rumap risk linkage").splitlines()
     assert commands[0].startswith("python -m rumap risk linkage --original data/persons.csv --masked masked.csv "
                                   "--keys ")
-    assert commands[0].endswith("--method distance --aggregation sum_of_squares")
-    assert commands[1].endswith("--p 10 --method rank")
+    assert commands[0].endswith("--method distance --aggregation sum_of_squares --json")
+    assert commands[1].endswith("--p 10 --method rank --json")
     try:
         names = _run_python(_code_with(at, "distance_linkage("), monkeypatch)
     finally:
@@ -127,7 +127,7 @@ def test_risk_measures_shared_error_box_and_table_bounds():
 
 def test_tables_reproduce_panels_and_the_flaw_command(monkeypatch):
     at = _goto("tables")
-    assert _code_with(at, "dominance-flaw") == "python -m rumap table dominance-flaw --n 1 --k 0.369 --cells 3"
+    assert _code_with(at, "dominance-flaw") == "python -m rumap table dominance-flaw --n 1 --k 0.369 --cells 3 --json"
     flaw = _run_python(_code_with(at, "dominance_flaw("), monkeypatch)["flaw"]
     assert f"{flaw.r:.6f}" == _metric(at, "r (Lemma 1)")
     bounds = _run_python(_code_with(at, "suppression_bounds(table)"), monkeypatch)["bounds"]

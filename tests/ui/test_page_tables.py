@@ -59,6 +59,18 @@ def test_rule_choice_changes_sensitive_cells(page):
     after = _markdown_with(page, "cells sensitive")
     assert before != after and "A" in after
 
+    # a file of its own: the reproduce panel shows the code generated from the rule the page ran on it
+    from dashboard.widgets import REPRODUCE_KEY
+    from rumap.present.reproduce import to_command, to_python
+    from rumap.specs.tables import RuleSpec
+
+    page.session_state[f"{REPRODUCE_KEY}_tables_rules"] = True
+    text = b"cell,amount\nA,59\nA,40\nA,1\nB,5\nB,5\nB,5\n"
+    page.file_uploader(key="rules_upload").set_value(("c.csv", text, "text/csv")).run()
+    assert "1 of 2 cells sensitive" in _markdown_with(page, "cells sensitive")
+    spec = RuleSpec("p-percent", {"p": 10.0}, "c.csv", "cell", "amount")
+    assert [c.value for c in page.code] == [to_command(spec), to_python(spec)]
+
 
 def test_insider_contribution_changes_the_range(page):
     page.number_input(key="insider_own").set_value(300.0).run()

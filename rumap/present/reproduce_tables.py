@@ -1,0 +1,214 @@
+"""The Python and the command of the Tables page's analyses and of record linkage and interval disclosure.
+
+The writers :data:`rumap.present.reproduce.REPRODUCERS` holds for the
+specifications of :mod:`rumap.specs.tables` and :mod:`rumap.specs.risk`: each
+spec gives a Python script, and a ``python -m rumap`` command where the command
+line computes the same (a table or contributions file, not an example built into
+rumap).
+"""
+
+from __future__ import annotations
+
+from rumap.present.code_text import command_line, python_script
+from rumap.specs.risk import EXAMPLE_NOISE_SEED, MaskedRiskSpec
+from rumap.specs.tables import (
+    ROUNDING_STATISTICS,
+    DominanceFlawSpec,
+    HierarchicalTableSpec,
+    LinkedTablesSpec,
+    RedesignSpec,
+    RoundingMapSpec,
+    RuleSpec,
+    SuppressedCellsSpec,
+)
+
+__all__ = ["BUILT_IN", "NO_ROUNDING_MAP", "NOTHING_CHOSEN", "NO_HIERARCHY_COMMAND"]
+
+#: Why an example built into rumap has no command line.
+BUILT_IN = "the command line reads a file; this example is built into rumap"
+#: Why the rounding map has no command line.
+NO_ROUNDING_MAP = "the command line has no rounding map"
+#: Why a hierarchical table has no command line: a hierarchy from codes' prefixes, or a file the command reads
+#: in the other format.
+NO_HIERARCHY_COMMAND = ("the command line reads each hierarchy from a file (tau-Argus when named .hrc, else "
+                        "parent,child), not from codes' prefixes")
+#: Why record linkage and interval disclosure with neither keys nor variables have no command line.
+NOTHING_CHOSEN = "neither key variables nor numeric variables are chosen"
+
+
+def _table(data: str | None, example: str) -> tuple[dict[str, list[str]], list[str]]:
+    """The imports and the line that give ``table``: the example, or the file's published table."""
+    if data is None:
+        return {"rumap.tables.published": [example]}, [f"table = {example}()"]
+    return {"rumap.io.tables": ["read_published_table"]}, [f"table = read_published_table({data!r})"]
+
+
+def _keywords(parameters: dict) -> str:
+    return "".join(f", {name}={value!r}" for name, value in parameters.items())
+
+
+def rules_python(spec: RuleSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.RuleSpec`."""
+    if spec.data is None:
+        imports = {"rumap.tables.rules": ["apply_rule", "example_contributions"]}
+        first = "contributions = example_contributions()"
+    else:
+        imports = {"rumap.tables.rules": ["apply_rule"], "rumap.io.tables": ["read_contributions"]}
+        first = f"contributions = read_contributions({spec.data!r}, {spec.cell_column!r}, {spec.value_column!r})"
+    return python_script(imports, [first, f"result = apply_rule(contributions, rule={spec.rule!r}"
+                                          f"{_keywords(dict(spec.parameters))})", "print(result.to_frame())"])
+
+
+def rules_command(spec: RuleSpec) -> str | None:
+    """The ``table rules`` command of a :class:`~rumap.specs.tables.RuleSpec` on a file (None: the example)."""
+    if spec.data is None:
+        return None
+    flags = [part for name, value in spec.parameters.items() for part in (f"--{name}", value)]
+    return command_line("table", "rules", "--contributions", spec.data, "--rule", spec.rule, *flags,
+                        "--cell-column", spec.cell_column, "--value-column", spec.value_column, "--json")
+
+
+def flaw_python(spec: DominanceFlawSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.DominanceFlawSpec`."""
+    return python_script({"rumap.tables.dominance": ["dominance_flaw", "example1", "theorem1_scan"]},
+                         [f"example = example1({spec.example_k!r})", "print(example.to_frame())",
+                          f"flaw = dominance_flaw({spec.n!r}, {spec.k!r}, {spec.cells!r})",
+                          "print(flaw.r, flaw.nonsensitive_tail, flaw.sensitive_tail, flaw.theorem_holds)",
+                          f"scan = theorem1_scan({spec.n!r}, {spec.k!r}, "
+                          f"list(range({spec.scan_cells()[0]}, {spec.scan_cells()[-1] + 1})))"])
+
+
+def flaw_command(spec: DominanceFlawSpec) -> str:
+    """The ``table dominance-flaw`` command: the constructions (Example 1 and the scan are in the Python)."""
+    return command_line("table", "dominance-flaw", "--n", spec.n, "--k", spec.k, "--cells", spec.cells, "--json")
+
+
+def suppressed_python(spec: SuppressedCellsSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.SuppressedCellsSpec`."""
+    imports, lines = _table(spec.data, "paper_table1")
+    imports["rumap.tables.bounds"] = ["suppression_bounds"]
+    lines += ["bounds = suppression_bounds(table)", "print(bounds.to_frame())"]
+    if spec.insider is not None:
+        row, column, own = spec.insider
+        imports["rumap.tables.insider"] = ["insider_bounds"]
+        lines += [f"insider = insider_bounds(table, {row!r}, {column!r}, {own!r})", "print(insider.to_frame())"]
+    return python_script(imports, lines)
+
+
+def suppressed_command(spec: SuppressedCellsSpec) -> str | None:
+    """The ``table bounds`` command of a :class:`~rumap.specs.tables.SuppressedCellsSpec` on a file."""
+    if spec.data is None:
+        return None
+    flags: list[object] = []
+    if spec.insider is not None:
+        row, column, own = spec.insider
+        flags = ["--insider-row", row, "--insider-column", column, "--contribution", own]
+    return command_line("table", "bounds", "--table", spec.data, *flags, "--json")
+
+
+def redesign_python(spec: RedesignSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.RedesignSpec`."""
+    return python_script({"rumap.tables.published": ["paper_table1_completed"],
+                          "rumap.tables.redesign": ["merge_categories", "redesign_bounds"]},
+                         ["table = paper_table1_completed()", f"parts = {list(spec.parts)!r}",
+                          f"merged = merge_categories(table, parts, merged_label={spec.label!r})",
+                          f"bounds = redesign_bounds(merged, {spec.label!r}, parts)", "print(bounds.to_frame())"])
+
+
+def linked_python(spec: LinkedTablesSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.LinkedTablesSpec`."""
+    return python_script({"rumap.specs.tables": ["example_cube"], "rumap.tables.linked": ["linked_bounds"]},
+                         [f"cube = example_cube({spec.seed!r})",
+                          f"bounds = linked_bounds(cube, {list(spec.released)!r})", "print(bounds.to_frame())"])
+
+
+def rounding_python(spec: RoundingMapSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.RoundingMapSpec` (``maps``: one map per statistic)."""
+    imports, lines = _table(spec.data, "paper_table1_completed")
+    imports["rumap.tables.rounding"] = ["rounding_ru_map"]
+    return python_script(imports, [*lines, f"bases = {list(spec.bases)!r}",
+                                   f"maps = [rounding_ru_map(table, bases, statistic=s) for s in "
+                                   f"{ROUNDING_STATISTICS!r}]", "for m in maps:", "    print(m.to_frame())"])
+
+
+def masked_risk_python(spec: MaskedRiskSpec) -> str:
+    """The Python of a :class:`~rumap.specs.risk.MaskedRiskSpec` (the example's masked file written too)."""
+    imports: dict[str, list[str]] = {"rumap.io.data": ["read_table"]}
+    lines = [f"original = read_table({spec.original!r})"]
+    if spec.noise is None:
+        lines.append(f"masked = read_table({spec.masked!r})")
+    else:
+        imports["rumap.specs.risk"] = ["example_masked"]
+        lines += [f"masked = example_masked(original, {spec.noise!r}, seed={EXAMPLE_NOISE_SEED})",
+                  f"masked.to_csv({spec.masked!r}, index=False)  # the file the command line reads"]
+    if spec.keys:
+        lines.append(f"keys = {list(spec.keys)!r}")
+        if spec.method == "distance":
+            imports["rumap.risk.linkage"] = ["distance_linkage"]
+            lines.append(f"linked = distance_linkage(original[keys], masked[keys], keys, "
+                         f"aggregation={spec.aggregation!r})")
+        else:
+            imports["rumap.risk.linkage"] = ["probabilistic_linkage"]
+            lines.append(f"linked = probabilistic_linkage(original[keys], masked[keys], keys, "
+                         f"tolerance={spec.tolerance!r})")
+        lines.append("print(linked.linked_correctly)")
+    if spec.columns:
+        imports["rumap.risk.interval"] = ["interval_disclosure"]
+        lines += [f"columns = {list(spec.columns)!r}",
+                  f"intervals = interval_disclosure(original[columns], masked[columns], {spec.p!r}, "
+                  f"{spec.interval_method!r}, columns)", "print(intervals.risk)"]
+    return python_script(imports, lines)
+
+
+def masked_risk_command(spec: MaskedRiskSpec) -> str | None:
+    """The ``risk linkage`` and ``risk interval`` commands, one a line (None: neither keys nor columns)."""
+    flags = ["--original", spec.original, "--masked", spec.masked]
+    commands = []
+    if spec.keys:
+        options = (["--aggregation", spec.aggregation] if spec.method == "distance"
+                   else ["--tolerance", spec.tolerance])
+        commands.append(command_line("risk", "linkage", *flags, "--keys", ",".join(spec.keys), "--method",
+                                     spec.method, *options, "--json"))
+    if spec.columns:
+        commands.append(command_line("risk", "interval", *flags, "--columns", ",".join(spec.columns), "--p",
+                                     spec.p, "--method", spec.interval_method, "--json"))
+    return "\n".join(commands) or None
+
+
+def hierarchical_python(spec: HierarchicalTableSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.HierarchicalTableSpec`."""
+    imports: dict[str, list[str]] = {"rumap.io.data": ["read_table"], "rumap.tables.ndtable": ["build_table"],
+                                     "rumap.tables.table_suppression": ["suppress_table"]}
+    lines = [f"frame = read_table({spec.data!r})", "hierarchies = {}"]
+    for dim, lengths in spec.prefixes.items():
+        imports["rumap.specs.tables"] = ["prefix_codes"]
+        imports.setdefault("rumap.tables.hierarchy", []).append("from_prefixes")
+        lines.append(f"hierarchies[{dim!r}] = from_prefixes(prefix_codes(frame, {dim!r}), {list(lengths)!r})")
+    for dim, (name, kind) in spec.files.items():
+        reader = "read_hrc" if kind == "hrc" else "read_parent_child"
+        imports["pathlib"] = ["Path"]
+        imports.setdefault("rumap.tables.hierarchy", []).append(reader)
+        lines.append(f"hierarchies[{dim!r}] = {reader}(Path({name!r}).read_text(encoding='utf-8-sig'))")
+    lines += [f"table = build_table(frame, {list(spec.dims)!r}, hierarchies, {spec.value_column!r})",
+              f"mask = table.primary_mask('threshold', threshold={spec.threshold!r})",
+              f"result = suppress_table(table, mask, protection={spec.protection!r}, cost={spec.cost!r}, "
+              f"method={spec.method!r})", "print(result.to_frame())"]
+    return python_script(imports, lines)
+
+
+def hierarchical_command(spec: HierarchicalTableSpec) -> str | None:
+    """The ``table suppress --microdata`` command (None: see :data:`NO_HIERARCHY_COMMAND`)."""
+    if spec.prefixes:
+        return None
+    parts: list[object] = ["table", "suppress", "--microdata", spec.data, "--dims", ",".join(spec.dims)]
+    for dim, (name, kind) in spec.files.items():
+        if name.lower().endswith(".hrc") != (kind == "hrc"):
+            return None
+        parts += ["--hierarchy", f"{dim}={name}"]
+    if spec.value_column is not None:
+        parts += ["--value-column", spec.value_column]
+    parts += ["--rule", "threshold", "--threshold", spec.threshold, "--protection", spec.protection,
+              "--cost", spec.cost]
+    if spec.method is not None:
+        parts += ["--method", spec.method]
+    return command_line(*parts, "--json")
