@@ -17,15 +17,15 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
-from dashboard.code import command, script
 from dashboard.markdown import plain
 from dashboard.provenance import show_source
 from dashboard.server_files import ServerFile, file_cached, progress_bar
-from dashboard.widgets import errors_shown, reproduce_code
-from rumap.scale import individual_risk, key_frequencies, scan
+from dashboard.widgets import errors_shown, reproduce
+from rumap.scale import key_frequencies, scan
 from rumap.scale.protect import suppress_file
+from rumap.specs.scale import ScaleRiskSpec
 
-__all__ = ["IN_MEMORY_ONLY", "UnsafeRows", "columns_of", "risk_code", "show"]
+__all__ = ["IN_MEMORY_ONLY", "UnsafeRows", "columns_of", "show"]
 
 T = TypeVar("T")
 
@@ -80,27 +80,16 @@ def _unsafe_rows(file: ServerFile, keys: list[str], weight: str | None, threshol
     return UnsafeRows(int(len(unsafe)), int(unsafe["count"].sum()), threshold, unsafe.head(LISTED).reset_index(drop=True))
 
 
-def risk_code(file: ServerFile, s) -> tuple[str, str]:
-    """The Python and the command line (``--engine scale``) giving the risk figures of the file.
+def risk_spec(file: ServerFile, s) -> ScaleRiskSpec:
+    """The specification of the risk figures of the file, from the page's choices.
 
     Parameters
     ----------
     file : ServerFile
     s : Settings
-
-    Returns
-    -------
-    python, command : str
     """
-    options = {"weight": s.weight, "household": s.household, "k": s.k, "sensitive": s.sensitive}
-    given = {name: value for name, value in options.items() if value is not None}
-    python = script({"rumap.scale": ["individual_risk", "scan"]},
-                    [f"result = individual_risk(scan({file.path!r}), {list(s.keys)!r}"
-                     + "".join(f", {name}={value!r}" for name, value in given.items()) + ")",
-                     "print(result.to_dict())"])
-    flags = [word for name, value in given.items() for word in (f"--{name}", value)]
-    return python, command("risk", "individual", "--data", file.path, "--keys", ",".join(s.keys), *flags,
-                           "--engine", "scale", "--json")
+    return ScaleRiskSpec(file.path, tuple(s.keys), weight=s.weight, household=s.household, k=s.k,
+                         sensitive=s.sensitive)
 
 
 def measures(file: ServerFile, s, records: int) -> None:
@@ -113,11 +102,8 @@ def measures(file: ServerFile, s, records: int) -> None:
         The page's sidebar choices (keys, weight, household, sensitive, k).
     records : int
     """
-    settings = {"keys": list(s.keys), "weight": s.weight, "household": s.household, "k": s.k,
-                "sensitive": s.sensitive}
-    result = _computed(file, records, "risk", settings, lambda: individual_risk(
-        scan(file.path), list(s.keys), weight=s.weight, household=s.household, k=s.k, sensitive=s.sensitive,
-        progress=False))
+    spec = risk_spec(file, s)
+    result = _computed(file, records, "risk", spec.to_dict(), spec.run)
     cols = st.columns(4 if result.household_expected_reidentifications is None else 5)
     cols[0].metric("records", f"{result.n:,}")
     cols[1].metric("expected re-identifications", f"{result.expected_reidentifications:.2f}")
@@ -131,8 +117,7 @@ def measures(file: ServerFile, s, records: int) -> None:
     st.caption("Individual risk as mu-Argus and sdcMicro compute it (negative binomial posterior of 1/F_k given "
                "f_k; 1/f_k without weights); a missing key value matches any category. Computed out of core "
                "(rumap.scale); the per-record risk is not offered for download from a file on the server.")
-    python, line = risk_code(file, s)
-    reproduce_code(python, line, what="these figures", key="categorical_server_measures")
+    reproduce(spec, what="these figures", key="categorical_server_measures")
 
 
 def unsafe_block(file: ServerFile, s, records: int) -> None:

@@ -32,6 +32,7 @@ from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, EmpiricalSpec
 from rumap.specs.calls import CallSpec
 from rumap.specs.risk import MaskedRiskSpec
+from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.tables import (
     DominanceFlawSpec,
     HierarchicalTableSpec,
@@ -330,6 +331,7 @@ REPRODUCERS: dict[type, Reproducer] = {
     HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command,
                                       tables.NO_HIERARCHY_COMMAND),
     MaskedRiskSpec: Reproducer(tables.masked_risk_python, tables.masked_risk_command, tables.NOTHING_CHOSEN),
+    ScaleRiskSpec: Reproducer(tables.scale_risk_python, tables.scale_risk_command),
 }
 
 _SPEC = InstanceOf(tuple(REPRODUCERS), "a specification of rumap.present.reproduce.REPRODUCERS")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rumap.present.code_text import command_line, python_script
 from rumap.specs.risk import EXAMPLE_NOISE_SEED, MaskedRiskSpec
+from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.tables import (
     ROUNDING_STATISTICS,
     DominanceFlawSpec,
@@ -212,3 +213,18 @@ def hierarchical_command(spec: HierarchicalTableSpec) -> str | None:
     if spec.method is not None:
         parts += ["--method", spec.method]
     return command_line(*parts, "--json")
+
+
+def scale_risk_python(spec: ScaleRiskSpec) -> str:
+    """The Python of a :class:`~rumap.specs.scale.ScaleRiskSpec`: :func:`rumap.scale.individual_risk` on the file."""
+    arguments = "".join(f", {name}={value!r}" for name, value in spec.arguments().items())
+    return python_script({"rumap.scale": ["individual_risk", "scan"]},
+                         [f"result = individual_risk(scan({spec.data!r}), {list(spec.keys)!r}{arguments})",
+                          "print(result.to_dict())"])
+
+
+def scale_risk_command(spec: ScaleRiskSpec) -> str:
+    """The ``risk individual --engine scale`` command of a :class:`~rumap.specs.scale.ScaleRiskSpec`."""
+    flags = [word for name, value in spec.arguments().items() for word in (f"--{name}", value)]
+    return command_line("risk", "individual", "--data", spec.data, "--keys", ",".join(spec.keys), *flags,
+                        "--engine", "scale", "--json")

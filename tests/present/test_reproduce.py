@@ -27,6 +27,7 @@ from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 from rumap.specs.calls import CallSpec
 from rumap.specs.risk import MaskedRiskSpec
+from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.tables import (
     DominanceFlawSpec,
     HierarchicalTableSpec,
@@ -42,7 +43,7 @@ from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 #: The specification types the cases below cover: every key of REPRODUCERS.
 COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec, RuleSpec,
            DominanceFlawSpec, SuppressedCellsSpec, RedesignSpec, LinkedTablesSpec, RoundingMapSpec, MaskedRiskSpec,
-           HierarchicalTableSpec}
+           HierarchicalTableSpec, ScaleRiskSpec}
 
 
 def _command_output(spec, subcommand: str, line: int = 0):
@@ -497,3 +498,15 @@ def test_hierarchical_table_from_prefixes_or_a_misnamed_file_has_no_command(hier
     shown = spec.run(f["frame"])
     assert list(shown.table.hierarchy("nace").subtotals) == ["A", "B"]
     pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
+
+
+def test_out_of_core_risk_of_a_file(tmp_path):
+    frame = pd.DataFrame({"sex": list("mfmfmfmfmm"), "age": [1, 1, 2, 2, 1, 3, 3, 1, 2, 1],
+                          "hh": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5], "w": [2.0, 3.0, 1.5, 2.5, 4.0, 1.0, 2.0, 3.0, 1.0, 2.0],
+                          "job": list("aabbaccaba")})
+    path = tmp_path / "census file.csv"
+    frame.to_csv(path, index=False)
+    spec = ScaleRiskSpec(str(path), ("sex", "age"), weight="w", household="hh", k=3, sensitive="job")
+    shown = spec.run().to_dict()
+    assert json.loads(_command_output(spec, "risk")) == json.loads(json.dumps(shown))
+    assert _python_namespace(spec)["result"].to_dict() == shown
