@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, NumberArray, assumes_valid, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, NumberArray, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -120,7 +120,7 @@ class IndividualRisk:
         return out
 
 
-@validate_params({"fk": "k", "p": Interval("float", 0.0, 1.0, "right", "the probability p_k = f_k / F_k")},
+@validate_params({"fk": "k", "p": "f"},
                  example=lambda: {"fk": 1, "p": 0.1})
 def negative_binomial_risk(fk: int, p: float) -> float:
     """The mu-Argus individual risk of a key with sample frequency ``fk`` and ``p = fk / Fk``.
@@ -171,7 +171,7 @@ def _risk(fk: np.ndarray, Fk: np.ndarray) -> np.ndarray:
     return risk
 
 
-@validate_params({"weights": [None, NumberArray(Interval("float", 1.0, None, "left", "a sampling weight"), (1,))],
+@validate_params({"weights": [None, NumberArray(PARAMETERS["sampling_weight"], (1,))],
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"data": _example()["data"], "keys": ["sex", "region"]})
 def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: np.ndarray | None = None,
