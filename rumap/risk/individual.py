@@ -400,10 +400,11 @@ def sampling_weights(frame: pd.DataFrame, weight: str | int, keys: Sequence[str]
     if weight_name in keys:
         raise InputError(f"{source}: the weight column {weight_name!r} is also a key")
     weights = pd.to_numeric(frame[weight_name], errors="coerce").to_numpy(dtype=float)
-    bad = ~np.isfinite(weights) | (weights < 1.0)
+    entry = PARAMETERS["sampling_weight"]
+    bad = ~np.isfinite(weights) | (weights < entry.low)
     if bad.any():
         row = int(np.argmax(bad))
-        raise InputError(f"{source}: weight {weight_name!r} must be a number >= 1 in every record, "
+        raise InputError(f"{source}: weight {weight_name!r} must be {entry.describe()} in every record, "
                          f"got {frame[weight_name].iloc[row]} in row {row + 1}")
     with np.errstate(over="ignore"):
         population = float(np.sum(weights))
