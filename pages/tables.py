@@ -130,9 +130,9 @@ def rule_block(upload: Upload | None) -> RuleSettings:
     cols = st.columns(2)
     with cols[0]:
         if rule == "threshold":
-            params["threshold"] = number("threshold", "threshold (least contributors)", "threshold", 3, high=1000)
+            params["threshold"] = number("threshold", "threshold (least contributors)", "threshold", 3)
         elif rule == "dominance":
-            params["n"] = number("dominance_n", "n (largest contributions)", "dominance_n", 1, high=100)
+            params["n"] = number("dominance_n", "n (largest contributions)", "dominance_n", 1)
         else:
             params["p"] = slider("p_percent", "p (%)", "p_percent", 10.0, 1.0, 100.0, 1.0)
     with cols[1]:
@@ -502,7 +502,7 @@ def linked_block() -> tuple[int, list[str]]:
     """
     c1, c2 = st.columns(2)
     with c1:
-        seed = number("seed", "seed of the example cube", "linked_seed", 1, high=10_000)
+        seed = number("seed", "seed of the example cube", "linked_seed", 1)
     with c2:
         released = multiselect("released projections", ["AS", "AR", "SR"], "linked_released", ["AS", "AR"])
     return int(seed), list(released)

@@ -196,6 +196,7 @@ PARAMETERS: dict[str, Interval] = {
     "N": Interval("float", 1.0, None, "left", "population size"),
     "investigators": Interval("int", 1, None, "left", "number of investigators"),
     "risk_bound": Interval("float", 0.0, 1.0, "neither", "maximum tolerable identification risk (a probability)"),
+    "share_bound": Interval("float", 0.0, 1.0, "right", "maximum tolerable share of the records re-identified"),
     "beta": Interval("float", 0.0, None, "left", "scale parameter of the Poisson-gamma model"),
     "f_a": Interval("float", 0.0, 1.0, "both", "fraction of acquaintances a / N"),
     "band_width": Interval("float", 0.0, None, "neither", "width of the bands of a recoded variable"),
