@@ -193,8 +193,8 @@ def camouflage_map(values: Any, protections: Any, k: int = 3, queries: int = 20,
                          "narrowest_relative_width": widths, "mean_relative_guarantee_width": guarantees})
 
 
-@validate_params({"values": VALUES, "protections": Grid("audit_protection"), "queries": "workload_queries", "records": "workload_records",
-                  "seed": "seed", "lower": [None, "known_bound"],
+@validate_params({"values": VALUES, "protections": Grid("audit_protection"), "queries": "workload_queries",
+                  "records": "workload_records", "seed": "seed", "lower": [None, "known_bound"],
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"values": [85.0, 3, 2, 4, 3, 3, 4, 3, 3], "protections": [0.0, 20.0],
                                   "queries": 5})
