@@ -166,7 +166,7 @@ def describe(max_risk: float, key: str = bound_key(MSE_MEASURE)) -> str:
 
 
 def max_risk_input(key: str, bound: str, default: float | None = None, as_error: bool = False,
-                   label: str | None = None, **kwargs) -> float:
+                   label: str | None = None, entry: str = "max_risk", **kwargs) -> float:
     """The bound of one measure and units as a number input (as R, or as the tolerable error); returns it.
 
     The input shows the bound stored under ``bound`` unless the user has just changed it here; what it
@@ -183,6 +183,8 @@ def max_risk_input(key: str, bound: str, default: float | None = None, as_error:
     as_error : bool, default False
         Ask for the tolerable average error in data units instead of R.
     label : str, optional
+    entry : str, default "max_risk"
+        The entry of :data:`rumap.PARAMETERS` whose bounds the input takes (R as a share: ``"share_bound"``).
     **kwargs
         Passed to :func:`dashboard.widgets.number`.
 
@@ -205,7 +207,7 @@ def max_risk_input(key: str, bound: str, default: float | None = None, as_error:
                                    "maps of this data column", **kwargs)
         max_risk = max_risk_of_error(float(value))
     else:
-        value = number("max_risk", label or "R_max", key, shown, format="%.4g",
+        value = number(entry, label or "R_max", key, shown, format="%.4g",
                        help=f"maximum tolerable risk, in the units of {measure}; shared by the maps of this "
                             "measure" + (" on this data column" if measure == MSE_MEASURE else ""), **kwargs)
         max_risk = float(value)

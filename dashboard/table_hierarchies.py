@@ -23,7 +23,7 @@ from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.provenance import show_page_file
 from dashboard.table_protection import STATUS_COLOURS, cell_number
-from dashboard.widgets import multiselect, remembered, reproduce, selectbox
+from dashboard.widgets import multiselect, number, remembered, reproduce, selectbox
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
 from rumap.io.writers import table_bytes
@@ -106,11 +106,9 @@ def settings_block(file: PageFile) -> tuple[HierarchicalTableSpec, dict[str, Hie
         values = [COUNTS, *[c for c in numeric if c not in dims]]
         value = selectbox("value", values, "nd_value", "income" if "income" in values else COUNTS)
     with c2:
-        threshold = int(remembered(st.number_input, "threshold: primary below n records", "nd_threshold", 3,
-                                   min_value=2, max_value=100, step=1))
+        threshold = int(number("threshold", "threshold: primary below n records", "nd_threshold", 3))
     with c3:
-        protection = float(remembered(st.number_input, "protection level P (%)", "nd_protection", 10.0,
-                                      min_value=0.5, max_value=100.0, step=0.5))
+        protection = float(number("protection", "protection level P (%)", "nd_protection", 10.0, step=0.5))
     with c4:
         cost = selectbox("cost of a suppression", list(COSTS), "nd_cost", "value")
     with c5:

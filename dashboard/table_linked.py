@@ -22,7 +22,7 @@ def linked_block() -> tuple[int, list[str]]:
     """
     c1, c2 = st.columns(2)
     with c1:
-        seed = number("seed", "seed of the example cube", "linked_seed", 1, high=10_000)
+        seed = number("seed", "seed of the example cube", "linked_seed", 1)
     with c2:
         released = multiselect("released projections", ["AS", "AR", "SR"], "linked_released", ["AS", "AR"])
     return int(seed), list(released)

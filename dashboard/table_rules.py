@@ -43,9 +43,9 @@ def rule_block(upload: Upload | None) -> RuleSpec:
     cols = st.columns(2)
     with cols[0]:
         if rule == "threshold":
-            params["threshold"] = number("threshold", "threshold (least contributors)", "threshold", 3, high=1000)
+            params["threshold"] = number("threshold", "threshold (least contributors)", "threshold", 3)
         elif rule == "dominance":
-            params["n"] = number("dominance_n", "n (largest contributions)", "dominance_n", 1, high=100)
+            params["n"] = number("dominance_n", "n (largest contributions)", "dominance_n", 1)
         else:
             params["p"] = slider("p_percent", "p (%)", "p_percent", 10.0, 1.0, 100.0, 1.0)
     with cols[1]:

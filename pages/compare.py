@@ -39,7 +39,7 @@ with errors_shown():
         for n, key in enumerate(dict.fromkeys(keys)):  # one bound per risk measure and units: never crossed
             if key == COMMON_RISK_LABEL:  # a share of the records, whatever the method
                 bounds[key] = max_risk_input("compare_max_share", key, default=COMMON_FIRST_BOUND,
-                                             label="Tolerable share of records re-identified", high=1.0)
+                                             label="Tolerable share of records re-identified", entry="share_bound")
                 continue
             own = next((a.max_risk for a, k in zip(owners, keys, strict=True)
                         if k == key and a.max_risk and analysis_key(a) == key), None)

@@ -74,12 +74,12 @@ def settings_block(file: PageFile) -> Settings:
         raise InputError(f"{file.name}: has no numeric column to protect")
     value = selectbox("confidential column", columns, "databases_value",
                       DEFAULT_VALUE if DEFAULT_VALUE in columns else columns[0])
-    records = int(number("records", "records in the database (the first rows)", "databases_records", 12, low=2,
-                         high=min(500, max(2, file.frame.shape[0])),
+    records = int(number("workload_records", "records in the database (the first rows)", "databases_records", 12,
+                         high=max(2, file.frame.shape[0]),
                          help="queries name records 1, 2, ... in the order of the file"))
-    protection = float(number("interval_percent", "protection, percent of each value", "databases_protection", 10.0,
+    protection = float(number("camouflage_width", "protection, percent of each value", "databases_protection", 10.0,
                               help="camouflage width w and the auditor's protection interval: a_i +- w |a_i|"))
-    k = int(number("k", "camouflage vectors k", "databases_k", 3, low=3, high=50,
+    k = int(number("camouflage_k", "camouflage vectors k", "databases_k", 3,
                    help="P^1 .. P^k, the last being the data (Gopal & Goes: 3 to 6)"))
     seed = int(number("seed", "seed", "databases_seed", 0))
     return Settings(value, records, protection, k, seed)
@@ -190,7 +190,7 @@ def maps_tab(file: PageFile, s: Settings, values: np.ndarray) -> None:
     values : ndarray
     """
     levels = parse_levels(remembered(st.text_input, "protection levels, percent", "databases_levels", "5, 20, 50"))
-    queries = int(number("records", "random SUM queries in the workload", "databases_workload", 10, low=1, high=200,
+    queries = int(number("workload_queries", "random SUM queries in the workload", "databases_workload", 10,
                          help="each over a random set of 2 to n/2 records, the same at every level"))
     calls = (_call(file, s, "rumap.maps.databases.camouflage_map", protections=levels, k=s.k, queries=queries,
                    records=s.records, seed=s.seed),

@@ -117,7 +117,7 @@ def simulation_block(by_targets: bool, units: str, measures: list[str]) -> dict:
     if by_targets:
         out["max_risk"] = max_risk_input("em_error", bound_key(MSE_MEASURE, units), as_error=True)
     else:
-        out["max_risk"] = float(number("max_risk", "Tolerable share of records", "em_max_share", 0.05, high=1.0,
+        out["max_risk"] = float(number("share_bound", "Tolerable share of records", "em_max_share", 0.05,
                                        format="%.4g", help="maximum tolerable risk R_max as a share in (0, 1]"))
         for name in measures:
             set_bound(bound_key(f"R = {name}"), out["max_risk"])

@@ -22,8 +22,10 @@ Declaring the constraints of a public function
 2. A constraint is one of
 
    - a string: the :data:`PARAMETERS` entry of that name, an :class:`Interval`
-     (add an entry there for a new bounded parameter);
-   - :class:`Interval`, :class:`StrOptions` (one of a set of strings),
+     (add an entry there for a new bounded parameter: an :class:`Interval` is
+     built only in that table, and a bound is never written anywhere else;
+     ``NumberArray(PARAMETERS[name])`` and ``Grid(name)`` hold arrays of one);
+   - :class:`StrOptions` (one of a set of strings),
      :class:`Boolean`, :class:`InstanceOf` (a type, or ``SomeClass`` itself),
      ``None`` (the value None), :data:`SEED` (a seed or a generator);
    - :class:`DataMatrix` (numbers: an array or a DataFrame), :class:`Table` (any

@@ -449,8 +449,8 @@ def scale_engine(args: argparse.Namespace, path: str) -> bool:
 
     from rumap.io.data import MAX_BYTES
 
-    if args.chunk_size is not None and args.chunk_size < 1:
-        raise InputError(f"--chunk-size must be an integer >= 1, got {args.chunk_size}")
+    if args.chunk_size is not None:
+        check_flag("--chunk-size", "record_chunk", args.chunk_size)
     if args.engine == "auto":
         try:
             return os.stat(path).st_size > MAX_BYTES

@@ -192,6 +192,8 @@ def run_suppress(args: argparse.Namespace) -> int:
 
     if args.k is not None:
         check_flag("--k", "k", args.k)
+    if args.max_risk is not None:
+        check_flag("--max-risk", "risk_bound", args.max_risk)
     importance = {}
     if args.importance:
         for part in args.importance.split(","):
@@ -290,8 +292,6 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
     if method == "suppress":
         if args.k is None and args.max_risk is None:
             raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
-        if args.max_risk is not None:
-            check_flag("--max-risk", "max_risk", args.max_risk)
         result = suppress_file(source, keys, args.out, k=args.k, max_risk=args.max_risk, weight=args.weight,
                                importance=importance or None, budget=budget_from_args(args), **chunks)
         summary, lines = _suppression_summary(args, result)

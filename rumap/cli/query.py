@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rumap._validation import SEED
+from rumap._validation import PARAMETERS, SEED
 from rumap.cli.flags import add_work_limit, budget_from_args, check_flag, print_frame
 from rumap.errors import InputError
 
@@ -64,19 +64,18 @@ def _inputs(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
     frame = read_table(args.data)
     values = numeric_column(frame, args.value, source=str(args.data))
     if args.records is not None:
-        if args.records < 1:
-            raise InputError(f"--records must be an integer >= 1, got {args.records}")
+        check_flag("--records", "records", args.records)
         values = values[: args.records]
     queries = _read_queries_file(args.queries) if args.queries is not None else []
     return values, queries + list(args.query or [])
 
 
 def _run_answer(args: argparse.Namespace) -> int:
-    from rumap.databases.camouflage import CAMOUFLAGE_K, answer_queries, camouflage_vectors
+    from rumap.databases.camouflage import answer_queries, camouflage_vectors
 
-    protection = check_flag("--protection", "interval_percent", args.protection)
+    protection = check_flag("--protection", "camouflage_width", args.protection)
     values, queries = _inputs(args)
-    k = CAMOUFLAGE_K.check("--camouflage-k", args.camouflage_k)
+    k = check_flag("--camouflage-k", "camouflage_k", args.camouflage_k)
     seed = SEED.check("--seed", args.seed)
     vectors = camouflage_vectors(values, protection=protection, k=k, seed=seed)
     answers = answer_queries(vectors, queries, budget=budget_from_args(args))
@@ -103,13 +102,13 @@ def _optional_number(text: str, flag: str) -> float | None:
         value = float(text)
     except ValueError:
         raise InputError(f"{flag} must be a number or 'none', got {text[:40]!r}") from None
-    if not np.isfinite(value) or abs(value) > 1e150:
+    if not PARAMETERS["known_bound"].contains(value):
         raise InputError(f"{flag} must be a finite number or 'none', got {text[:40]!r}")
     return value
 
 
 def _run_audit(args: argparse.Namespace) -> int:
-    protection = check_flag("--protection", "interval_percent", args.protection) if args.protection != 0 else 0.0
+    protection = check_flag("--protection", "audit_protection", args.protection)
     lower = _optional_number(args.lower, "--lower")
     upper = None if args.upper is None else _optional_number(args.upper, "--upper")
     if (args.dominance_n is None) != (args.dominance_k is None):

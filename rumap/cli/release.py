@@ -310,9 +310,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--replicates and --target shape the maps' predictions: drop them or --no-prediction")
     replicates = DEFAULT_REPLICATES if args.replicates is None else args.replicates
     if not args.no_prediction:
-        check_flag("--replicates", "replicates", replicates)
-        if replicates < 2:
-            raise InputError(f"--replicates must be at least 2 for a prediction band, got {replicates}")
+        check_flag("--replicates", "prediction_replicates", replicates)
     targets = tuple(args.target or ("max",))
     for target in targets:
         try:

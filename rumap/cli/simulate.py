@@ -410,13 +410,9 @@ def _categorical_options(args: argparse.Namespace) -> dict:
             raise InputError(f"{kind} {measure} needs {flag}" if value is None else f"{flag} goes with {kind} {measure}")
     options: dict = {}
     if args.risk_threshold is not None:
-        if not 0.0 < args.risk_threshold < 1.0:
-            raise InputError(f"--risk-threshold must be in (0, 1), got {args.risk_threshold}")
-        options["threshold"] = args.risk_threshold
+        options["threshold"] = check_flag("--risk-threshold", "risk_bound", args.risk_threshold)
     if args.anonymity_k is not None:
-        if args.anonymity_k < 2:
-            raise InputError(f"--anonymity-k must be a whole number >= 2, got {args.anonymity_k}")
-        options["k"] = args.anonymity_k
+        options["k"] = check_flag("--anonymity-k", "k", args.anonymity_k)
     if args.pair is not None:
         pair = split_names(args.pair, "--pair")
         if len(pair) != 2 or pair[0] == pair[1]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from rumap._validation import assumes_valid
-from rumap.cli.flags import add_work_limit, budget_from_args
+from rumap.cli.flags import add_work_limit, budget_from_args, check_flag
 
 __all__ = ["add_granularity_parser", "run_granularity"]
 
@@ -30,9 +30,9 @@ def run_granularity(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from rumap.io.data import read_table
-    from rumap.tables.granularity import THRESHOLD, granularity
+    from rumap.tables.granularity import granularity
 
-    threshold = THRESHOLD.check("--threshold", args.threshold)
+    threshold = check_flag("--threshold", "granularity_threshold", args.threshold)
     result = granularity(read_table(args.table), threshold=threshold, count=args.count_column,
                          budget=budget_from_args(args))
     if args.json:

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rumap._validation import parse_number
+from rumap._validation import PARAMETERS, parse_number
 from rumap.cli.flags import (
     RULE_NAMES,
     WRITER_SUFFIXES,
@@ -197,8 +197,8 @@ def _time_limit(text: str) -> float:
         value = parse_number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number of seconds in ASCII digits, got {text!r}") from None
-    if not 0 < value <= 86400:
-        raise argparse.ArgumentTypeError(f"must be in (0, 86400] seconds, got {text!r}")
+    if not PARAMETERS["time_limit"].contains(value):
+        raise argparse.ArgumentTypeError(f"must be {PARAMETERS['time_limit'].describe()} seconds, got {text!r}")
     return value
 
 

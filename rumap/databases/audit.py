@@ -37,9 +37,9 @@ import pandas as pd
 from scipy.linalg import null_space
 
 from rumap._validation import (
+    PARAMETERS,
     Boolean,
     InstanceOf,
-    Interval,
     NumberArray,
     assumes_valid,
     check_magnitude,
@@ -53,8 +53,7 @@ from rumap.result import json_safe
 
 __all__ = ["AuditDecision", "AuditLog", "audit_queries", "audit_work", "dominated", "emp_salaries"]
 
-PROTECTION = Interval("float", 0.0, 100.0, "both", "the protection interval, percent of each value (0: exact only)")
-VALUES = NumberArray(Interval("float", None, None, "neither", "a finite number"), ndim=(1,))
+VALUES = NumberArray(PARAMETERS["value"], ndim=(1,))
 AUDITED = ("SUM", "MEAN", "COUNT")
 
 
@@ -441,9 +440,9 @@ def _example() -> dict[str, Any]:
             "protection": 10.0, "lower": 0.0}
 
 
-@validate_params({"values": VALUES, "protection": PROTECTION,
-                  "lower": [None, Interval("float", -1e150, 1e150, "both", "a known lower bound of every value")],
-                  "upper": [None, Interval("float", -1e150, 1e150, "both", "a known upper bound of every value")],
+@validate_params({"values": VALUES, "protection": "audit_protection",
+                  "lower": [None, "known_bound"],
+                  "upper": [None, "known_bound"],
                   "threshold": "threshold", "dominance_n": [None, "dominance_n"],
                   "dominance_k": [None, "dominance_k"], "explain": Boolean(), "budget": InstanceOf(WorkBudget)},
                  example=_example)

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linprog
 
-from rumap._validation import SEED, InstanceOf, Interval, NumberArray, assumes_valid, check_magnitude, validate_params
+from rumap._validation import PARAMETERS, SEED, InstanceOf, NumberArray, assumes_valid, check_magnitude, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.databases.queries import CONDITIONS, Query, parse_queries
 from rumap.errors import InputError
@@ -37,9 +37,7 @@ from rumap.tables.rules import freeze_array_fields
 __all__ = ["CamouflageVectors", "CamouflageAnswers", "camouflage_vectors", "answer_queries", "simplex_extreme",
            "exact_answer", "ANSWERS", "CamouflageRelease", "answer_with_camouflage"]
 
-PROTECTION = Interval("float", 0.0, 100.0, "right", "the protection width, percent of each value")
-CAMOUFLAGE_K = Interval("int", 3, 50, "both", "the number k of camouflage vectors (P^k is the data)")
-VALUES = NumberArray(Interval("float", None, None, "neither", "a finite number"), ndim=(1,))
+VALUES = NumberArray(PARAMETERS["value"], ndim=(1,))
 
 
 @dataclass(frozen=True)
@@ -158,7 +156,7 @@ def _example_values() -> np.ndarray:
     return np.array([85.0, 3, 2, 4, 3, 3, 4, 3, 3])
 
 
-@validate_params({"values": VALUES, "protection": PROTECTION, "k": CAMOUFLAGE_K, "seed": SEED},
+@validate_params({"values": VALUES, "protection": "camouflage_width", "k": "camouflage_k", "seed": SEED},
                  example=lambda: {"values": _example_values(), "protection": 10.0, "k": 3, "seed": 1})
 def camouflage_vectors(values: Any, protection: float = 10.0, k: int = 3, seed: Any = None) -> CamouflageVectors:
     """Build k camouflage vectors whose per-record minima and maxima reach the protection bounds (Eq 1-2).
@@ -390,7 +388,7 @@ class CamouflageRelease:
         return {**self.answers.to_dict(), "vectors": self.vectors.to_dict()}
 
 
-@validate_params({"values": VALUES, "protection": PROTECTION, "k": CAMOUFLAGE_K, "seed": SEED,
+@validate_params({"values": VALUES, "protection": "camouflage_width", "k": "camouflage_k", "seed": SEED,
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"values": _example_values(), "queries": ["SUM:1-3", "MAX:*"], "protection": 10.0,
                                   "k": 3, "seed": 1})

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, assumes_valid, parse_integer, parse_number, validate_params
+from rumap._validation import InstanceOf, assumes_valid, parse_integer, parse_number, validate_params
 from rumap.errors import InputError
 
 __all__ = ["KINDS", "CONDITIONS", "Query", "parse_query", "parse_queries", "queries_from_text"]
@@ -118,7 +118,7 @@ def _record_numbers(text: str, n: int, query: str) -> tuple[int, ...]:
 
 
 @validate_params({"text": InstanceOf(str, "a query such as 'SUM:1,2,3'"),
-                  "n": Interval("int", 1, None, "left", "the number of records")},
+                  "n": "records"},
                  example=lambda: {"text": "SUM:1,2,3", "n": 9})
 def parse_query(text: str, n: int) -> Query:
     """Read one query ``KIND[CONDITION]:RECORDS`` over a database of ``n`` records.

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, ListOf, NumberArray, StrOptions, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, ListOf, NumberArray, StrOptions, validate_params
 from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
 from rumap.io.writers import FORMATS_EXTRA, WRITERS, table_bytes, write_bytes, write_table
@@ -479,7 +479,7 @@ def numeric_column(frame: pd.DataFrame, column: str, source: str = "the data", m
     return numeric_columns(frame, [column], source, missing)[:, 0]
 
 
-@validate_params({"x": NumberArray(Interval("float", None, None, "neither", "a finite number"), ndim=(1,))},
+@validate_params({"x": NumberArray(PARAMETERS["value"], ndim=(1,))},
                  example=lambda: {"x": [1.0, 2.0, 4.0]})
 def summary_table(x: np.ndarray) -> pd.DataFrame:
     """A summary like Table 1 of Duncan et al. (2001): n, mean, sd, min, percentiles, max.

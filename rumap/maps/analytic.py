@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rumap._validation import Grid, InstanceOf, Interval, ListOf, StrOptions, validate_params
+from rumap._validation import Grid, InstanceOf, ListOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.families import FAMILIES, risk_percentile_normal, risk_percentile_quadrature
 from rumap.maps.setting import AnalyticInputs, AnalyticSetting, _data_column, sample_variance
@@ -322,10 +322,9 @@ def _extreme_constants(n: int) -> tuple[float, float]:
 #: The number of records of the extremes' states: their constants need ln ln n (Eq 9).
 #: The constraint on a ``states`` argument: a knowledge state's name, or a list of them.
 STATE_NAMES = [InstanceOf(str, "a knowledge state's name"), ListOf(str, "a list of knowledge states' names")]
-_EXTREME_N = Interval("int", 3, None, "left", "number of records (the extremes' constants need ln ln n)")
 
 
-@validate_params({"lambda2": Grid("lambda2"), "n": _EXTREME_N, "sigma2": "sigma2", "mu": "mu", "observed": [None, "observed_extreme"]},
+@validate_params({"lambda2": Grid("lambda2"), "n": "extremes_n", "sigma2": "sigma2", "mu": "mu", "observed": [None, "observed_extreme"]},
                  example=lambda: {"lambda2": [0.0, 0.5], "n": 200, "sigma2": 1.0})
 def risk_maximum(
     lambda2: ArrayLike, n: int, sigma2: float, mu: float = 0.0, observed: float | None = None
@@ -362,7 +361,7 @@ def _risk_maximum(lam: np.ndarray, n: int, sigma2: float, mu: float, observed: f
         return 1.0 / (k2 * (sigma2 + lam) + (x_max - mu - k1 * sd_y) ** 2)
 
 
-@validate_params({"lambda2": Grid("lambda2"), "n": _EXTREME_N, "sigma2": "sigma2", "mu": "mu", "observed": [None, "observed_extreme"]},
+@validate_params({"lambda2": Grid("lambda2"), "n": "extremes_n", "sigma2": "sigma2", "mu": "mu", "observed": [None, "observed_extreme"]},
                  example=lambda: {"lambda2": [0.0, 0.5], "n": 200, "sigma2": 1.0})
 def risk_minimum(
     lambda2: ArrayLike, n: int, sigma2: float, mu: float = 0.0, observed: float | None = None

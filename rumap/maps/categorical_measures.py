@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, check_scalar, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -351,18 +351,14 @@ def _risk_of(field: str) -> Callable[..., float]:
 
 
 def _share_above(original, released, keys, *, weight, options, source, budget) -> float:
-    threshold = float(_option(options, "threshold", "share_above"))
-    if not 0.0 < threshold < 1.0:
-        raise InputError(f"the risk threshold must be in (0, 1), got {threshold}")
+    threshold = check_scalar("threshold", _option(options, "threshold", "share_above"), PARAMETERS["risk_bound"])
     return float((individual_risk(released, keys, weight=weight, source=source, budget=budget).risk > threshold)
                  .mean())
 
 
 def _k_violations(original, released, keys, *, weight, options, source, budget) -> float:
-    k = _option(options, "k", "k_violations")
-    if int(k) != k or k < 2:
-        raise InputError(f"the k of k_violations must be a whole number >= 2, got {k}")
-    return float((individual_risk(released, keys, source=source, budget=budget).fk < int(k)).mean())
+    k = check_scalar("k", _option(options, "k", "k_violations"))
+    return float((individual_risk(released, keys, source=source, budget=budget).fk < k).mean())
 
 
 def _linkage(original, released, keys, *, weight, options, source, budget) -> float:

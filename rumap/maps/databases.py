@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import Grid, InstanceOf, Interval, NumberArray, assumes_valid, check_magnitude, validate_params
+from rumap._validation import PARAMETERS, Grid, InstanceOf, NumberArray, assumes_valid, check_magnitude, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.databases.audit import audit_queries
 from rumap.databases.camouflage import answer_queries, camouflage_vectors
@@ -33,34 +33,7 @@ from rumap.result import RUMap
 
 __all__ = ["camouflage_map", "audit_map", "random_workload", "narrowest_relative_width"]
 
-VALUES = NumberArray(Interval("float", None, None, "neither", "a finite number"), ndim=(1,))
-QUERIES = Interval("int", 1, 1000, "both", "the number of random queries in the workload")
-RECORDS = Interval("int", 2, 500, "both", "the number of records sampled for the workload")
-WIDTHS = Interval("float", 0.0, 100.0, "right", "a protection width, percent of each value")
-LEVELS = Interval("float", 0.0, 100.0, "both", "a protection level, percent of each value")
-
-
-class _Grid(Grid):
-    """A grid of values in one interval (not a named parameter)."""
-
-    def __init__(self, interval: Interval) -> None:
-        self.interval = interval
-
-    def check(self, name: str, value: Any, args: Any = None) -> np.ndarray:
-        from rumap._validation import check_array
-
-        return check_array(name, value, self.interval)
-
-    def describe(self) -> str:
-        return f"a non-empty 1-D array of values that are each {self.interval.describe()}"
-
-    def invalid_values(self, name: str, example: Any) -> list[Any]:
-        out: list[Any] = [[], [[1.0, 2.0]], "text", [math.nan], [math.inf]]
-        if self.interval.low is not None:
-            out.append([self.interval.low - 1.0])
-        if self.interval.high is not None:
-            out.append([self.interval.high + 1.0])
-        return out
+VALUES = NumberArray(PARAMETERS["value"], ndim=(1,))
 
 
 def _sample(values: np.ndarray, records: int, rng: np.random.Generator) -> np.ndarray:
@@ -131,9 +104,9 @@ def _checked_values(values: np.ndarray) -> np.ndarray:
     return a
 
 
-@validate_params({"values": VALUES, "protections": _Grid(WIDTHS), "k": Interval("int", 3, 50, "both", "k"),
-                  "queries": QUERIES, "records": RECORDS, "seed": "seed",
-                  "lower": [None, Interval("float", None, None, "neither", "a known lower bound")],
+@validate_params({"values": VALUES, "protections": Grid("camouflage_width"), "k": "camouflage_k",
+                  "queries": "workload_queries", "records": "workload_records", "seed": "seed",
+                  "lower": [None, "known_bound"],
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"values": [85.0, 3, 2, 4, 3, 3, 4, 3, 3], "protections": [5.0, 20.0],
                                   "queries": 5})
@@ -220,8 +193,8 @@ def camouflage_map(values: Any, protections: Any, k: int = 3, queries: int = 20,
                          "narrowest_relative_width": widths, "mean_relative_guarantee_width": guarantees})
 
 
-@validate_params({"values": VALUES, "protections": _Grid(LEVELS), "queries": QUERIES, "records": RECORDS,
-                  "seed": "seed", "lower": [None, Interval("float", None, None, "neither", "a known lower bound")],
+@validate_params({"values": VALUES, "protections": Grid("audit_protection"), "queries": "workload_queries",
+                  "records": "workload_records", "seed": "seed", "lower": [None, "known_bound"],
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"values": [85.0, 3, 2, 4, 3, 3, 4, 3, 3], "protections": [0.0, 20.0],
                                   "queries": 5})

@@ -20,7 +20,7 @@ from itertools import combinations
 
 import numpy as np
 
-from rumap._validation import Grid, InstanceOf, Interval, ListOf, validate_params
+from rumap._validation import Grid, InstanceOf, ListOf, validate_params
 from rumap.errors import InputError
 from rumap.maps.analytic import STATE_NAMES, KnowledgeState, analytic_map, check_state, efficiency, utility_mean
 from rumap.maps.setting import AnalyticSetting
@@ -126,7 +126,7 @@ def _paper() -> AnalyticSetting:
 
 
 @validate_params({"setting": InstanceOf(AnalyticSetting), "max_risk": "max_risk",
-                  "upper": [None, Interval("float", 0.0, None, "neither", "a search bound on the noise variance > 0")]},
+                  "upper": [None, "lambda2_upper"]},
                  example=lambda: {"state": "record", "setting": _paper(), "max_risk": 5.0})
 def max_tolerable_risk(
     state: str, setting: AnalyticSetting, max_risk: float, upper: float | None = None

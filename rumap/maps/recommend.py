@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, ListOf, StrOptions, validate_params
+from rumap._validation import InstanceOf, ListOf, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.analytic import STATE_NAMES, analytic_map, check_state, efficiency, utility_mean
 from rumap.maps.optimum import _LARGEST, max_tolerable_risk
@@ -230,8 +230,8 @@ def _bootstrap(replicates: Sequence[ReplicateRisk], keep: list[int], max_risk: f
 @validate_params({"maps": ListOf(RUMap, "a list or tuple of RUMap"), "max_risk": "max_risk",
                   "decision": StrOptions(DECISIONS),
                   "replicates": [None, ListOf((ReplicateRisk, type(None)), "a ReplicateRisk (or None) per map", 0)],
-                  "n_records": [None, Interval("int", 1, None, "left", "the number of records")],
-                  "seed": "seed", "resamples": Interval("int", 10, None, "left", "bootstrap resamples")},
+                  "n_records": [None, "records"],
+                  "seed": "seed", "resamples": "resamples"},
                  example=lambda: {"maps": analytic_map(["record", "population"], [0.1, 0.2, 1.0],
                                                        AnalyticSetting(n=200, sigma2=1.0)), "max_risk": 5.0})
 def recommend(maps: Sequence[RUMap], max_risk: float, decision: str = "upper", *,
@@ -328,7 +328,7 @@ def recommend(maps: Sequence[RUMap], max_risk: float, decision: str = "upper", *
 
 
 @validate_params({"states": STATE_NAMES, "setting": InstanceOf(AnalyticSetting), "max_risk": "max_risk",
-                  "upper": Interval("float", 0.0, None, "neither", "the largest noise variance considered"),
+                  "upper": "lambda2_upper",
                   "decision": StrOptions(DECISIONS)},
                  example=lambda: {"states": ["record", "population"], "setting": AnalyticSetting(n=200, sigma2=1.0),
                                   "max_risk": 5.0, "upper": 3.0})

@@ -29,7 +29,6 @@ from rumap._validation import (
     PARAMETERS,
     Grid,
     InstanceOf,
-    Interval,
     NumberArray,
     StrOptions,
     validate_params,
@@ -185,8 +184,8 @@ def _required(values: np.ndarray, reference: np.ndarray, protection: float) -> t
 
 
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable"),
-                  "low": NumberArray(Interval("float", None, None, "neither", "a lower bound"), ndim=(1,)),
-                  "high": NumberArray(Interval("float", None, None, "neither", "an upper bound"), ndim=(1,),
+                  "low": NumberArray(PARAMETERS["value"], ndim=(1,)),
+                  "high": NumberArray(PARAMETERS["value"], ndim=(1,),
                                       infinite=True),
                   "reference": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
                   "protection": "protection",
@@ -316,7 +315,7 @@ def _rule_example() -> dict[str, Any]:
 
 @validate_params({"table": InstanceOf(MicrodataTable, "a MicrodataTable (see rumap.tables.microdata)"),
                   "rule": StrOptions(RULES), "parameter": [None, InstanceOf(str, "a parameter of the rule")],
-                  "values": NumberArray(Interval("float", 0.0, None, "neither", "a value of the rule's parameter"),
+                  "values": NumberArray(PARAMETERS["rule_parameter"],
                                         ndim=(1,)),
                   **_SUPPRESSION_CHECKS},
                  example=_rule_example)

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, StrOptions, assumes_valid, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.maps.moments import moments
 from rumap.result import RUMap
@@ -195,7 +195,7 @@ def _extra_quantiles(x: np.ndarray, options: Mapping[str, Any]) -> dict:
         qs = np.atleast_1d(np.asarray(options.get("quantiles", (0.1, 0.5, 0.9)), dtype=float))
     except (TypeError, ValueError):
         raise InputError(f"utility quantiles must be numbers in (0, 1), got {options.get('quantiles')!r}") from None
-    if qs.ndim != 1 or qs.size == 0 or np.any(~(qs > 0) | ~(qs < 1)):
+    if qs.ndim != 1 or qs.size == 0 or not all(PARAMETERS["p"].contains(float(q)) for q in qs):
         raise InputError(f"utility quantiles must be numbers in (0, 1), got {options.get('quantiles')!r}")
     return {"quantiles": qs, "x_quantiles": np.quantile(x, qs, axis=0)}
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, Interval, assumes_valid, validate_params
+from rumap._validation import SEED, InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.suppression_rounds import suppression_rounds
@@ -233,8 +233,8 @@ def unmatched_categories(data: Any, mapping: Mapping[str, Mapping[Any, Any]], so
     return out
 
 
-@validate_params({"width": Interval("float", 0.0, None, "neither", "a band width > 0"),
-                  "origin": Interval("float", None, None, "both", "where the bands start"),
+@validate_params({"width": "band_width",
+                  "origin": "value",
                   "source": InstanceOf(str, "a name for messages")},
                  example=lambda: {"data": pd.DataFrame({"age": [23, 37, 41]}), "variable": "age", "width": 10})
 def band(data: Any, variable: str | int, width: float, origin: float = 0.0, source: str = "the data") -> pd.DataFrame:
@@ -408,7 +408,7 @@ def key_importance(importance: Mapping[str, float] | None, keys: Sequence[str], 
     return np.array(values)
 
 
-@validate_params({"k": [None, "k"], "max_risk": [None, Interval("float", 0.0, 1.0, "neither", "a risk threshold")],
+@validate_params({"k": [None, "k"], "max_risk": [None, "risk_bound"],
                   "household": [None, InstanceOf(str, "a column name")],
                   "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
@@ -514,7 +514,7 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
                              rounds=rounds)
 
 
-@validate_params({"relative_sd": Interval("float", 0.0, 1.0, "both", "the noise's standard deviation, relative"),
+@validate_params({"relative_sd": "relative_sd",
                   "seed": SEED}, example=lambda: {"weights": [10.0, 250.0, 40.0], "relative_sd": 0.1, "seed": 1})
 def perturb_weights(weights: Sequence[float], relative_sd: float, seed: int | np.random.Generator | None = None
                     ) -> np.ndarray:

@@ -48,7 +48,7 @@ import pandas as pd
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_matrix
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.categorical import SuppressionResult, key_importance, local_suppression
@@ -137,7 +137,7 @@ def _example() -> dict[str, Any]:
 
 
 @validate_params({"k": "k", "importance": [None, InstanceOf(Mapping, "a mapping of variable -> cost")],
-                  "time_limit": Interval("float", 0.0, None, "neither", "seconds for the solver"),
+                  "time_limit": "time_limit",
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=_example)
 def optimal_suppression(data: Any, keys: Sequence[str | int], k: int, importance: Mapping[str, float] | None = None,

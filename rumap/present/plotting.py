@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from rumap._validation import Boolean, InstanceOf, Interval, assumes_valid, validate_params
+from rumap._validation import Boolean, InstanceOf, assumes_valid, validate_params
 from rumap.maps.methods import PARAMETER_SYMBOLS  # the masking methods' records: one symbol per grid parameter
 from rumap.present.labels import (
     GLYPH_WIDTH,
@@ -39,7 +39,7 @@ PALETTE: list[tuple[str, str]] = [("blue", "#1f77b4"), ("red", "#d62728"), ("gre
 _COLORS = [hex_ for _word, hex_ in PALETTE]
 
 
-@validate_params({"index": Interval("int", 0, None, "left", "a curve's position (0-based)")},
+@validate_params({"index": "position"},
                  example=lambda: {"index": 0})
 def curve_color_name(index: int) -> str:
     """The colour word of the curve drawn ``index``-th (0-based) by :func:`ru_map_figure`.

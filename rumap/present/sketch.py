@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, validate_params
 from rumap.present.examples import small_analysis
 from rumap.present.numbers import format_number
 from rumap.present.plotting import PALETTE
@@ -45,8 +45,8 @@ def _star(x: float, y: float, r: float) -> str:
     return " ".join(points)
 
 
-@validate_params({"analysis": InstanceOf(Analysis), "width": Interval("int", 200, 4000, "both", "the picture's width in pixels"),
-                  "height": Interval("int", 150, 4000, "both", "the picture's height in pixels")},
+@validate_params({"analysis": InstanceOf(Analysis), "width": "picture_width",
+                  "height": "picture_height"},
                  example=lambda: {"analysis": small_analysis()})
 def map_svg(analysis: Analysis, width: int = 640, height: int = 400) -> str:
     """The maps of an analysis as one SVG picture: its curves, legend, maximum tolerable risk and optima.

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.maps.analytic import STATES
 from rumap.maps.methods import UNMASKED
@@ -82,7 +82,7 @@ def _as_choice(analysis: Analysis, chosen: Recommendation) -> GridChoice:
                       map_index=max(chosen.map_index, 0))
 
 
-@validate_params({"analysis": InstanceOf(Analysis), "index": Interval("int", 0, None, "left", "a map's position"),
+@validate_params({"analysis": InstanceOf(Analysis), "index": "position",
                   "max_risk": [None, "max_risk"]},
                  example=lambda: {"analysis": small_analysis(), "index": 0})
 def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:

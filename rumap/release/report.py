@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import DataMatrix, InstanceOf, Interval, validate_params
+from rumap._validation import DataMatrix, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.release.apply import STEP_METHODS, ReleaseResult
@@ -508,7 +508,7 @@ def _union(steps: Sequence[Step], target: str) -> list[str]:
 
 @validate_params({"original": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "result": InstanceOf(ReleaseResult),
                   "weight": [None, InstanceOf(str, "a column name")],
-                  "replicates": [None, Interval("int", 2, 10_000, "both", "simulated releases per step")],
+                  "replicates": [None, "prediction_replicates"],
                   "budget": InstanceOf(WorkBudget), "targets": InstanceOf((list, tuple), "a list of target names")},
                  example=lambda: _report_example())
 def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | None = None,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from rumap._validation import PARAMETERS, check_scalar
 from rumap.errors import InputError
 from rumap.release.plan import ReleasePlan
 
@@ -74,9 +75,9 @@ class ReleaseSpec:
         if suffix not in WRITERS:
             raise InputError(f"out {self.out}: unknown format {suffix or '(no extension)'!r}; "
                              f"use one of {', '.join(WRITERS)}")
-        if self.replicates is not None and (isinstance(self.replicates, bool) or not isinstance(self.replicates, int)
-                                            or self.replicates < 2):
-            raise InputError(f"replicates must be an integer of at least 2 or None, got {self.replicates!r}")
+        if self.replicates is not None:
+            object.__setattr__(self, "replicates",
+                               check_scalar("replicates", self.replicates, PARAMETERS["prediction_replicates"]))
 
     def run(self, frame: pd.DataFrame) -> ReleaseResult:
         """Apply the plan to ``frame`` (the data file's table), as ``python -m rumap release`` does."""

@@ -18,7 +18,7 @@ import pandas as pd
 
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
-from rumap.release.methods import REQUIRED, StepMethod, _choice, _number, _optional_float
+from rumap.release.methods import REQUIRED, StepMethod, _choice, _number
 from rumap.tables.controlled_rounding import ControlledRounding, controlled_round
 from rumap.tables.microdata import MicrodataTable, table_from_microdata
 from rumap.tables.published import TOTAL_LABEL
@@ -151,12 +151,8 @@ def _needs_primaries(state: TableState, method: str) -> tuple[tuple[str, str], .
 
 
 def _check_suppression(parameters: dict, names: tuple[str, ...]) -> dict:
-    protection = _optional_float("protection", parameters["protection"])
-    if protection is None or not 0.0 <= protection <= 100.0:
-        raise InputError(f"parameter protection must be a percentage in [0, 100], got {parameters['protection']!r}")
-    time_limit = _optional_float("time_limit", parameters["time_limit"])
-    if time_limit is None or time_limit <= 0:
-        raise InputError(f"parameter time_limit must be a number of seconds > 0, got {parameters['time_limit']!r}")
+    protection = float(_number("protection", parameters["protection"]))
+    time_limit = float(_number("time_limit", parameters["time_limit"]))
     return {"protection": protection, "cost": _choice("cost", parameters["cost"], list(COSTS)),
             "time_limit": time_limit}
 
@@ -172,9 +168,7 @@ def _apply_suppression(state: TableState, step: Step, source: str, budget: WorkB
 
 
 def _check_rounding(parameters: dict, names: tuple[str, ...]) -> dict:
-    time_limit = _optional_float("time_limit", parameters["time_limit"])
-    if time_limit is None or time_limit <= 0:
-        raise InputError(f"parameter time_limit must be a number of seconds > 0, got {parameters['time_limit']!r}")
+    time_limit = float(_number("time_limit", parameters["time_limit"]))
     return {"base": float(_number("base", parameters["base"], "rounding_base")), "time_limit": time_limit}
 
 

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, NumberArray, assumes_valid, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, NumberArray, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -120,7 +120,7 @@ class IndividualRisk:
         return out
 
 
-@validate_params({"fk": "k", "p": Interval("float", 0.0, 1.0, "right", "the probability p_k = f_k / F_k")},
+@validate_params({"fk": "k", "p": "f"},
                  example=lambda: {"fk": 1, "p": 0.1})
 def negative_binomial_risk(fk: int, p: float) -> float:
     """The mu-Argus individual risk of a key with sample frequency ``fk`` and ``p = fk / Fk``.
@@ -171,7 +171,7 @@ def _risk(fk: np.ndarray, Fk: np.ndarray) -> np.ndarray:
     return risk
 
 
-@validate_params({"weights": [None, NumberArray(Interval("float", 1.0, None, "left", "a sampling weight"), (1,))],
+@validate_params({"weights": [None, NumberArray(PARAMETERS["sampling_weight"], (1,))],
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"data": _example()["data"], "keys": ["sex", "region"]})
 def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: np.ndarray | None = None,
@@ -400,10 +400,11 @@ def sampling_weights(frame: pd.DataFrame, weight: str | int, keys: Sequence[str]
     if weight_name in keys:
         raise InputError(f"{source}: the weight column {weight_name!r} is also a key")
     weights = pd.to_numeric(frame[weight_name], errors="coerce").to_numpy(dtype=float)
-    bad = ~np.isfinite(weights) | (weights < 1.0)
+    entry = PARAMETERS["sampling_weight"]
+    bad = ~np.isfinite(weights) | (weights < entry.low)
     if bad.any():
         row = int(np.argmax(bad))
-        raise InputError(f"{source}: weight {weight_name!r} must be a number >= 1 in every record, "
+        raise InputError(f"{source}: weight {weight_name!r} must be {entry.describe()} in every record, "
                          f"got {frame[weight_name].iloc[row]} in row {row + 1}")
     with np.errstate(over="ignore"):
         population = float(np.sum(weights))

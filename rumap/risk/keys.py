@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, validate_params
+from rumap._validation import InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -83,8 +83,8 @@ class KeyAnalysis:
                 "variables": self.variables.to_dict(orient="records")}
 
 
-@validate_params({"dimension": Interval("int", 1, 10, "both", "the largest number of key variables combined"),
-                  "threshold": Interval("int", 1, None, "left", "the least number of records of a safe cell"),
+@validate_params({"dimension": "key_dimension",
+                  "threshold": "threshold",
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=_example)
 def key_analysis(data: Any, keys: Sequence[str | int], dimension: int = 3, threshold: int = 3,
@@ -157,7 +157,7 @@ def key_analysis(data: Any, keys: Sequence[str | int], dimension: int = 3, thres
                        records_at_risk=at_risk)
 
 
-@validate_params({"threshold": Interval("int", 1, None, "left", "the least number of records of a safe cell"),
+@validate_params({"threshold": "threshold",
                   "source": InstanceOf(str, "a name for messages")},
                  example=lambda: {**_example(), "keys": ["sex", "region"]})
 def unsafe_cells(data: Any, keys: Sequence[str | int], threshold: int = 3, source: str = "the data") -> pd.DataFrame:

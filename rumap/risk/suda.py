@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
@@ -119,7 +119,7 @@ class SudaResult:
                 "variables": self.variable_msus.to_dict(orient="records")}
 
 
-@validate_params({"variables": Interval("int", 1, 64, "both", "the number of key variables"),
+@validate_params({"variables": "key_variables",
                   "max_size": "max_size"},
                  example=lambda: {"variables": 4, "max_size": 4})
 def suda_weights(variables: int, max_size: int) -> np.ndarray:

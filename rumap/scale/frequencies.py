@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.scale.source import Source, _example_file, polars_module, scan
 
@@ -391,7 +391,7 @@ def _check_weight(source: Source, weight: str) -> None:
         first = source.collect(frame.head(1)).item()
         raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, got {first} in row 1")
     w = pl.col(weight).cast(pl.Float64)
-    bad = w.is_null() | w.is_nan() | w.is_infinite() | (w < 1.0)
+    bad = w.is_null() | w.is_nan() | w.is_infinite() | (w < PARAMETERS["sampling_weight"].low)
     summary = source.collect(frame.select(bad.any().alias("bad"), w.sum().alias("total")))
     if summary["bad"].item():
         found = source.collect(frame.with_row_index("row").filter(bad).head(1))

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import SEED, InstanceOf, Interval, validate_params
+from rumap._validation import SEED, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.categorical import band, category_text, key_importance, recode, top_bottom_code
@@ -123,10 +123,10 @@ class FileSuppression:
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")], "k": [None, "k"],
-                  "max_risk": [None, Interval("float", 0.0, 1.0, "neither", "a risk threshold")],
+                  "max_risk": [None, "risk_bound"],
                   "weight": [None, InstanceOf(str, "a column name")],
                   "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
-                  "chunk_size": Interval("int", 1, None, "left", "records per chunk"),
+                  "chunk_size": "record_chunk",
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None, "k": 3,
                                   "progress": False})
@@ -246,7 +246,7 @@ def _first_appearance(source: Source, name: str) -> tuple[pl.Series, np.ndarray]
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
                   "theta": "theta", "seed": SEED,
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
-                  "chunk_size": Interval("int", 1, None, "left", "records per chunk")},
+                  "chunk_size": "record_chunk"},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex"], "theta": 0.5, "seed": 1,
                                   "out": None, "progress": False})
 def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | None, out: str | os.PathLike | None,
@@ -348,7 +348,7 @@ class FileRecoding:
 
 @validate_params({"source": InstanceOf(Source), "mapping": [None, InstanceOf(Mapping, "variable -> merges")],
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
-                  "chunk_size": Interval("int", 1, None, "left", "records per chunk")},
+                  "chunk_size": "record_chunk"},
                  example=lambda: {"source": scan(_example_file()), "out": None,
                                   "mapping": {"region": {"a": "ab", "b": "ab"}}, "progress": False})
 def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[str, Mapping[Any, Any]] | None = None,

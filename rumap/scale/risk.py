@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Interval, StrOptions, assumes_valid, validate_params
+from rumap._validation import InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.risk.identity import IdentityResult
@@ -264,7 +264,7 @@ def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[Any, np.ndarray, n
                   "household": [None, InstanceOf(str, "a column name")], "k": [None, "k"],
                   "sensitive": [None, InstanceOf(str, "a column name")],
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
-                  "chunk_size": Interval("int", 1, None, "left", "records per chunk"),
+                  "chunk_size": "record_chunk",
                   "progress": InstanceOf(bool, "True or False")},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "weight": "w", "k": 2})
 def individual_risk(source: Source, keys: Sequence[str], weight: str | None = None, household: str | None = None,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rumap._validation import InstanceOf, Interval, assumes_valid, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError, optional_module
 
 if TYPE_CHECKING:
@@ -367,7 +367,7 @@ def _writer(out: str | os.PathLike) -> tuple[Callable[[pl.DataFrame], None], Cal
 
 
 @validate_params({"source": InstanceOf(Source), "out": [None, InstanceOf((str, os.PathLike), "a file path")],
-                  "chunk_size": Interval("int", 1, None, "left", "records per chunk"),
+                  "chunk_size": "record_chunk",
                   "columns": [None, InstanceOf((list, tuple), "a list of column names")],
                   "progress": InstanceOf(bool, "True or False"), "label": InstanceOf(str, "a label")},
                  example=lambda: {"source": scan(_example_file()), "transform": lambda chunk, start: chunk})

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import DataMatrix, InstanceOf, Interval, NumberArray, check_scalar, validate_params
+from rumap._validation import PARAMETERS, DataMatrix, InstanceOf, NumberArray, check_scalar, validate_params
 from rumap._validation.fields import Fields
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
@@ -345,7 +345,7 @@ class AnalyticSpec(AnalyticInputs):
             raise InputError(f"{path}: {exc}") from None
 
 
-@validate_params({"inputs": InstanceOf(Mapping, "a mapping of analytic inputs"), "column": NumberArray(Interval("float", None, None, "neither", "a finite number"), ndim=(1,))},
+@validate_params({"inputs": InstanceOf(Mapping, "a mapping of analytic inputs"), "column": NumberArray(PARAMETERS["value"], ndim=(1,))},
                  example=lambda: {"inputs": {"sigma2": 2.5, "mu": 3.0, "tau": 5.0}, "column": np.arange(1.0, 6.0)})
 def inputs_from_data(inputs: Mapping[str, Any], column: np.ndarray) -> tuple[tuple[str, str], ...]:
     """Which analytic inputs are statistics of ``column``: the ``from_data`` of :class:`AnalyticSpec`.

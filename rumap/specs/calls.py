@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rumap._validation import PARAMETERS
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -103,7 +104,8 @@ class CallSpec:
         object.__setattr__(self, "arguments", {name: _plain(value) for name, value in self.arguments.items()})
         object.__setattr__(self, "merges", tuple(self.merges))
         if self.records is not None and (self.column is None or isinstance(self.records, bool)
-                                         or not isinstance(self.records, int) or self.records < 1):
+                                         or not isinstance(self.records, int)
+                                         or not PARAMETERS["records"].contains(self.records)):
             raise InputError(f"records must be a whole number >= 1 of a column's values, got {self.records!r}")
         if self.merges:
             from rumap.masking.categorical import parse_merges

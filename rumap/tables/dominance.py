@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
-from rumap._validation import PARAMETERS, Interval, NumberArray, validate_params
+from rumap._validation import PARAMETERS, NumberArray, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.rules import apply_rule, freeze_array_fields
@@ -38,12 +38,11 @@ __all__ = [
 ]
 
 
-_R_INTERVAL = Interval("float", 0.0, 1.0, "both", "ratio r of Lemma 1")
 
 #: The dominance rule's n and k and the number N of contributions, as Lemma 1 and Constructions 1-2 take them.
 _LEMMA = {"n": "dominance_n", "k": "dominance_k", "cells": "contributions_n"}
 
-_CONTRIBUTIONS = NumberArray(Interval("float", 0.0, None, "left", "a contribution"))
+_CONTRIBUTIONS = NumberArray(PARAMETERS["contribution"])
 
 
 def _geometric_fraction(r: float, n: int, big_n: int) -> float:
@@ -64,7 +63,7 @@ def _check_lemma_relations(n: int, k: float, cells: int) -> None:
         raise InputError(f"k must be below 1 for Constructions 1-2 (r > 0), got {k:g}")
 
 
-@validate_params({"r": _R_INTERVAL, "n": "dominance_n", "cells": "contributions_n"},
+@validate_params({"r": "dominance_ratio", "n": "dominance_n", "cells": "contributions_n"},
                  example=lambda: {"r": 0.9, "n": 1, "cells": 3})
 def lemma1_fraction(r: float, n: int, cells: int) -> float:
     """Lemma 1's f(r) = (r^n - 1) / (r^N - 1), the share of the n largest of N geometric contributions.
@@ -130,7 +129,7 @@ def _root(n: int, k: float, cells: int) -> float:
     return float(brentq(lambda r: _geometric_fraction(r, n, cells) - k, 0.0, 1.0, xtol=1e-15, rtol=1e-15))
 
 
-@validate_params({"r": _R_INTERVAL, "cells": "contributions_n"}, example=lambda: {"r": 0.9, "cells": 3})
+@validate_params({"r": "dominance_ratio", "cells": "contributions_n"}, example=lambda: {"r": 0.9, "cells": 3})
 def relative_contributions(r: float, cells: int) -> np.ndarray:
     """R_i = r^i (r - 1) / (r^(N+1) - r), i = 1..N (Eq 3): geometric shares summing to 1.
 

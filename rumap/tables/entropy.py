@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import Interval, NumberArray, validate_params
+from rumap._validation import PARAMETERS, NumberArray, validate_params
 from rumap.errors import InputError
 
 __all__ = ["uniform_risk", "entropy_risk", "count_values"]
@@ -26,7 +26,7 @@ __all__ = ["uniform_risk", "entropy_risk", "count_values"]
 SNAP = 1e-7
 
 
-@validate_params({"values": NumberArray(Interval("float", 1.0, None, "left", "a number m of possible values"),
+@validate_params({"values": NumberArray(PARAMETERS["possible_values"],
                                          infinite=True)},
                  example=lambda: {"values": [1.0, 407.0, float("inf")]})
 def uniform_risk(values: float | np.ndarray) -> np.ndarray | float:
@@ -55,7 +55,7 @@ def _uniform_risk(m: np.ndarray) -> np.ndarray:
         return 1.0 / np.log2(np.asarray(m, dtype=float))
 
 
-@validate_params({"probabilities": NumberArray(Interval("float", 0.0, None, "left", "a non-negative weight"),
+@validate_params({"probabilities": NumberArray(PARAMETERS["weight"],
                                                 ndim=(1,))},
                  example=lambda: {"probabilities": [0.5, 0.25, 0.25]})
 def entropy_risk(probabilities: Sequence[float] | np.ndarray) -> float:

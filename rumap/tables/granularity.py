@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, Table, assumes_valid, validate_params
+from rumap._validation import InstanceOf, Table, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -38,7 +38,6 @@ from rumap.risk.keys import key_analysis
 
 __all__ = ["Granularity", "GranularityAnalysis", "granularity", "granularity_analysis", "long_table", "seed_hyper_rows"]
 
-THRESHOLD = Interval("float", 0.0, 100.0, "right", "the index of granularity (percent) at which a hyper-row is unsafe")
 MAX_VARIABLES = 8
 
 
@@ -219,7 +218,7 @@ def long_table(table: Any, count: str = "count") -> pd.DataFrame:
     return frame.reset_index(drop=True)
 
 
-@validate_params({"table": Table(), "threshold": THRESHOLD, "count": InstanceOf(str, "the frequency column"),
+@validate_params({"table": Table(), "threshold": "granularity_threshold", "count": InstanceOf(str, "the frequency column"),
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"table": _example_table()})
 def granularity(table: Any, threshold: float = 50.0, count: str = "count",
@@ -286,7 +285,7 @@ def granularity(table: Any, threshold: float = 50.0, count: str = "count",
                        valued.loc[unit, variables].reset_index(drop=True))
 
 
-@validate_params({"data": Table(), "threshold": THRESHOLD,
+@validate_params({"data": Table(), "threshold": "granularity_threshold",
                   "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"data": pd.DataFrame({"sex": ["f", "f", "m", "m", "m", "f"],
                                                         "region": ["a", "a", "a", "b", "b", "b"],

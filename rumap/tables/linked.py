@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import Interval, NumberArray, validate_params
+from rumap._validation import PARAMETERS, NumberArray, validate_params
 from rumap.errors import InputError
 from rumap.tables.bounds import TableBounds, lp_bounds
 from rumap.tables.entropy import cell_risks, check_distribution
@@ -31,7 +31,7 @@ def _parse_projection(spec: Any, axis_names: tuple[str, ...]) -> tuple[int, int]
     return tuple(sorted(pair))  # type: ignore[return-value]
 
 
-@validate_params({"cube": NumberArray(Interval("float", 0.0, None, "left", "a non-negative cell"), ndim=(3,)),
+@validate_params({"cube": NumberArray(PARAMETERS["cell_value"], ndim=(3,)),
                   "resolution": "resolution"},
                  example=lambda: {"cube": np.arange(8.0).reshape(2, 2, 2), "released": ["AS", "AR"]})
 def linked_bounds(cube: np.ndarray, released: Sequence[Any], *, axis_names: Sequence[str] = ("A", "S", "R"),

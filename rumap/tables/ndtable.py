@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from rumap._validation import InstanceOf, Interval, Table, assumes_valid, validate_params
+from rumap._validation import InstanceOf, Table, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -322,7 +322,7 @@ def _example() -> dict[str, Any]:
 @validate_params({"frame": Table(), "dims": InstanceOf((list, tuple, str), "a list of column names"),
                   "hierarchies": [None, InstanceOf(Mapping, "a mapping of dimension -> Hierarchy")],
                   "value_column": [None, InstanceOf(str, "a column name")],
-                  "top": Interval("int", 2, 50, "both", "largest contributions kept per cell"),
+                  "top": "top_contributions",
                   "budget": InstanceOf(WorkBudget)},
                  example=_example)
 def build_table(frame: pd.DataFrame, dims: Sequence[str] | str, hierarchies: Mapping[str, Any] | None = None,

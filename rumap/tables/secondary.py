@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linprog
 
-from rumap._validation import InstanceOf, Interval, StrOptions, assumes_valid, check_scalar, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, StrOptions, assumes_valid, check_scalar, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -53,7 +53,6 @@ METHODS = SUPPRESSION_METHODS
 STATUSES = ("primary", "secondary", "published")
 
 #: External bounds, percent of a cell's value.
-_EXTERNAL = Interval("float", 0.0, 1e6, "neither", "external bound in percent of each cell's value")
 
 #: Work units per cell x attacker subproblem (an LP solve over the table's equations).
 _WORK_PER_SUBPROBLEM = 10.0
@@ -399,7 +398,7 @@ def _suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]
     check_budget(budget, values.size, equations.shape[0], primaries.size)
     w = cost_weights(labels, values, cost, weights, frequencies)
     levels = values[primaries] * protection / 100.0
-    share = None if external is None else check_scalar("external", external, _EXTERNAL) / 100.0
+    share = None if external is None else check_scalar("external", external, PARAMETERS["external_bound"]) / 100.0
     model = AttackerModel(values, equations, w, network=True, external=share)
     pattern = protect(model, primaries, levels, levels, method=method, time_limit=time_limit)
     low, high = audit(equations, names, values, pattern.suppressed, share)

@@ -71,3 +71,12 @@ def test_bad_input():
                              "--merge", "sex:f=x"), "--merge applies to --method suppress, recode or pram")
     assert_bad_input(run_cli("risk", "suda", "--data", SURVEY, "--keys", "sex,region", "--merge", "region R01"),
                      "--merge must be VAR:A,B=NEW")
+
+
+def test_max_risk_is_a_probability_named_by_its_flag_in_memory_and_by_chunks():
+    for engine in ("memory", "scale"):
+        assert_bad_input(run_cli("protect", "suppress", "--data", SURVEY, "--keys", KEYS, "--max-risk", "1",
+                                 "--engine", engine), "--max-risk must be a number in (0, 1), got 1.0")
+    assert_bad_input(run_cli("simulate", "--data", SURVEY, "--method", "suppress", "--keys", KEYS, "--k", "1:3",
+                             "--risk", "share_above", "--risk-threshold", "1"),
+                     "--risk-threshold must be a number in (0, 1), got 1.0")

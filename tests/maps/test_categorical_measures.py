@@ -166,3 +166,20 @@ def test_simulate_takes_the_registered_measures(tmp_path):
     assert_bad_input(run_cli(*base, "--utility", "regression", "--response", "nope"), "nope")
     assert_bad_input(run_cli(*base, "--utility", "mean"), "--utility")
     assert_bad_input(run_cli(*base, "--risk", "nobody"), "--risk")
+
+
+def test_the_k_of_k_anonymity_is_the_group_size_k_and_the_threshold_a_probability():
+    from rumap.budget import DEFAULT_BUDGET
+
+    frame = pd.DataFrame({"a": ["x", "x", "y"]})
+
+    def measure(name, **options):
+        return CATEGORICAL_RISKS[name].compute(frame, frame, ["a"], weight=None, options=options, source="t",
+                                               budget=DEFAULT_BUDGET)
+
+    assert measure("k_violations", k=1) == 0.0  # every record is in a group of at least one
+    assert measure("k_violations", k=2) == pytest.approx(1 / 3)  # only y is alone in its group
+    with pytest.raises(InputError, match="^k must be an integer >= 1, got 0$"):
+        measure("k_violations", k=0)
+    with pytest.raises(InputError, match=r"^threshold must be a number in \(0, 1\), got 1.0$"):
+        measure("share_above", threshold=1.0)

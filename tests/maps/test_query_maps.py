@@ -60,3 +60,15 @@ def test_bad_inputs():
         audit_map([1.0, -2.0, 3.0], [10.0])
     with pytest.raises(InputError):
         camouflage_map([1.0, 2.0], [0.0])
+
+
+def test_a_known_lower_bound_lies_within_the_data_magnitude_for_every_query_function():
+    from rumap._validation import MAX_MAGNITUDE, PARAMETERS
+
+    entry = PARAMETERS["known_bound"]
+    assert (entry.low, entry.high) == (-MAX_MAGNITUDE, MAX_MAGNITUDE) and entry.contains(-MAX_MAGNITUDE)
+    for call in (lambda lower: camouflage_map(INCOME, [5.0], lower=lower),
+                 lambda lower: audit_map(INCOME, [5.0], lower=lower),
+                 lambda lower: audit_queries(INCOME, ["SUM:*"], lower=lower)):
+        with pytest.raises(InputError, match=r"^lower must be a number in \[-1e\+150, 1e\+150\], got -1.1e\+150$"):
+            call(-1.1e150)

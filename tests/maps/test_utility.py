@@ -78,8 +78,9 @@ def test_quantiles_option_and_errors():
     x = _x()
     ref = make_reference("quantiles", x, {"quantiles": (0.25, 0.75)})
     assert ref.extra["x_quantiles"].shape == (2, 3)
-    with pytest.raises(InputError, match="quantiles"):
-        make_reference("quantiles", x, {"quantiles": (0.5, 1.5)})
+    for bad in ((0.5, 1.5), (0.0, 0.5), (0.5, 1.0), (float("nan"),)):  # the entry p: a fraction in (0, 1)
+        with pytest.raises(InputError, match=r"^utility quantiles must be numbers in \(0, 1\)"):
+            make_reference("quantiles", x, {"quantiles": bad})
     with pytest.raises(InputError, match="at least 2 columns"):
         make_reference("correlation", x[:, :1])
     with pytest.raises(InputError, match="response"):

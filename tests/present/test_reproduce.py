@@ -137,6 +137,14 @@ def test_release_command_names_the_plan_file_and_the_replicates():
         "python -m rumap release --data 'my data.csv' --plan release_plan.json --out out.parquet --replicates 20")
 
 
+def test_a_release_spec_takes_the_replicates_of_a_prediction_band_as_its_report_does():
+    plan = ReleasePlan((Step("microaggregation", {"k": 2}, columns=("a",)),))
+    assert ReleaseSpec(plan, "a.csv", "b.csv", replicates=2.0).replicates == 2
+    for bad in (1, 10_001, True, "5"):
+        with pytest.raises(InputError, match=r"^replicates must be an integer in \[2, 10000\], got "):
+            ReleaseSpec(plan, "a.csv", "b.csv", replicates=bad)
+
+
 @pytest.fixture(scope="module")
 def microdata(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
     path = tmp_path_factory.mktemp("micro") / "firms.csv"

@@ -98,3 +98,13 @@ def test_microdata_steps_before_the_table_are_measured_on_the_microdata():
 def test_steps_in_the_wrong_order_are_refused(steps, fragment):
     with pytest.raises(InputError, match=fragment):
         apply_plan(example_microdata(), ReleasePlan(steps))
+
+
+def test_a_table_step_reads_the_bounds_of_protection_and_time_limit_from_their_entries():
+    # P = 0 protects nothing, as suppress_secondary says; a solver gets at most a day
+    with pytest.raises(InputError, match=r"^parameter protection must be a number in \(0, 100\], got 0.0$"):
+        Step("secondary_suppression", {"protection": 0})
+    assert Step("secondary_suppression", {"protection": 100, "time_limit": 86400}).parameters["time_limit"] == 86400
+    for method, extra in (("secondary_suppression", {}), ("controlled_rounding", {"base": 5})):
+        with pytest.raises(InputError, match=r"^parameter time_limit must be a number in \(0, 86400\], got 86401.0$"):
+            Step(method, {**extra, "time_limit": 86401})

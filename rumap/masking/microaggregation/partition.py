@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import DataMatrix, Interval, NumberArray, validate_params
+from rumap._validation import PARAMETERS, DataMatrix, NumberArray, validate_params
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def _group_means(values: np.ndarray, labels: np.ndarray, n_groups: int) -> np.nd
 
 
 @validate_params({"values": DataMatrix(min_rows=1),
-                  "labels": NumberArray(Interval("int", 0, None, "left", "a group label"), ndim=(1, 2))},
+                  "labels": NumberArray(PARAMETERS["group_label"], ndim=(1, 2))},
                  example=lambda: {"values": [[1.0], [2.0], [9.0], [10.0]], "labels": [0, 0, 1, 1]})
 def sum_of_squares(values: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     """Within-group and total sums of squares of a partition (Mas, SSE and SST).

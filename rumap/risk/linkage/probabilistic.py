@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, Interval, StrOptions, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk.linkage.distance import STANDARDIZATIONS, TIE_RTOL, LinkageResult, _encode_keys, _Keys
@@ -18,7 +18,7 @@ from rumap.risk.linkage.distance import STANDARDIZATIONS, TIE_RTOL, LinkageResul
 __all__ = ["FellegiSunterFit", "fellegi_sunter_em", "probabilistic_linkage"]
 
 #: Largest number of key variables for probabilistic linkage (2**K agreement patterns).
-MAX_PROBABILISTIC_KEYS = 16
+MAX_PROBABILISTIC_KEYS = int(PARAMETERS["probabilistic_keys"].high)
 #: Largest memory (bytes) for keeping the agreement patterns of probabilistic linkage between its two passes.
 CACHE_BYTES = 256 * 2**20
 
@@ -60,9 +60,9 @@ class FellegiSunterFit:
                              "agreement_weight": np.log(self.m / self.u)})
 
 
-@validate_params({"n_keys": Interval("int", 1, MAX_PROBABILISTIC_KEYS, "both", "number of key variables"),
-                  "match_share": Interval("float", 0.0, 1.0, "neither", "starting proportion of matched pairs"),
-                  "max_iter": "max_iter", "tol": Interval("float", 0.0, None, "neither", "convergence tolerance"),
+@validate_params({"n_keys": "probabilistic_keys",
+                  "match_share": "match_share",
+                  "max_iter": "max_iter", "tol": "convergence_tolerance",
                   "accelerate": InstanceOf(bool)},
                  example=lambda: {"pattern_counts": [60.0, 5.0, 6.0, 30.0], "n_keys": 2})
 def fellegi_sunter_em(pattern_counts: Any, n_keys: int, match_share: float = 0.01, max_iter: int = 1000,
