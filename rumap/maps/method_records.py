@@ -25,7 +25,7 @@ which re-exports these types.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +45,19 @@ __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Fl
 Masked = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _rebuilt(cls: type, values: dict[str, Any], proxies: tuple[str, ...]) -> Any:
+    """A record from its fields, the read-only mappings among them read-only again (what :func:`_reduced` sends)."""
+    return cls(**{**values, **{name: MappingProxyType(values[name]) for name in proxies}})
+
+
+def _reduced(record: Any) -> tuple:
+    """How pickle sends a record holding read-only mappings (which pickle cannot send) to another process."""
+    values = {f.name: getattr(record, f.name) for f in fields(record)}
+    proxies = tuple(name for name, value in values.items() if isinstance(value, MappingProxyType))
+    return _rebuilt, (type(record), {**values, **{name: dict(values[name]) for name in proxies}}, proxies)
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -204,6 +217,8 @@ class GridParameter:
     at_most_records: bool = False
     count_label: str = ""
 
+    __reduce__ = _reduced
+
     @property
     def entry(self) -> str:
         """Its :data:`PARAMETERS` entry."""
@@ -323,6 +338,8 @@ class MaskingMethod:
     toggles: Mapping[str, Toggle] = field(default_factory=lambda: _EMPTY)
     title: str = ""
     release: ReleaseStep | None = None
+
+    __reduce__ = _reduced
 
     @property
     def parameters(self) -> tuple[str, ...]:
