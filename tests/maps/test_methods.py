@@ -298,3 +298,13 @@ def test_a_registered_method_runs_on_a_dask_cluster_of_processes(toy):
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         remote = simulate(X, config, client=client)
     assert remote.to_dict() == here.to_dict()
+
+
+def test_a_grid_parameters_values_are_the_command_lines_expansion_of_its_ends():
+    from rumap.cli.flags import parse_grid
+
+    k = METHODS["microaggregation"].grids[0]
+    lambda2 = METHODS["noise"].grids[0]
+    assert k.values(2, 6) == parse_grid("2:6", "k", integer=True).tolist() == [2, 3, 4, 5, 6]
+    assert lambda2.values(0.05, 1.0, 20) == parse_grid("0.05:1:20", "lambda2").tolist()
+    assert lambda2.values(0.0, 1.0, 5) == [0.0, 0.25, 0.5, 0.75, 1.0]

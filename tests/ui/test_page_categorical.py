@@ -161,3 +161,12 @@ def test_the_maps_take_the_chosen_risk_and_utility(app):
     app.selectbox(key="cat_map_utility").set_value("cramers_v").run()
     assert not app.exception and not app.error, [shown(e.value) for e in app.error]
     assert any("--pair" in c.value for c in open_reproduce_panels(app).code)
+
+
+def test_the_maps_run_over_the_grids_of_the_core(app):
+    from rumap.maps.categorical import CATEGORICAL_METHODS
+
+    grids = {column: frame.value[column].tolist() for frame in app.dataframe for column in ("k", "theta")
+             if column in frame.value.columns}
+    assert grids == {"k": CATEGORICAL_METHODS["suppress"].values(), "theta": CATEGORICAL_METHODS["pram"].values()}
+    assert grids["k"] == [1, 2, 3, 4, 5] and app.number_input(key="cat_k_max").value == 5
