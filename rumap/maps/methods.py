@@ -412,6 +412,7 @@ _OWN: dict[str, MaskingMethod] = dict(METHODS)
 _INSTALLED: set[str] = set()
 
 
+@assumes_valid
 def registered_methods() -> dict[str, MaskingMethod]:
     """The records of :data:`METHODS` that are not this module's own: what a worker process must be sent.
 
@@ -439,6 +440,7 @@ def registered_methods() -> dict[str, MaskingMethod]:
     return {name: method for name, method in METHODS.items() if _OWN.get(name) is not method}
 
 
+@assumes_valid
 def install_methods(methods: Mapping[str, MaskingMethod]) -> None:
     """Make this process's :data:`METHODS` hold ``methods``, what :func:`registered_methods` gave in another process.
 
