@@ -48,7 +48,7 @@ from rumap.present.report import csv_text
 from rumap.present.reproduce import command_or_reason, to_python
 from rumap.risk.individual import l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
-from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
+from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE, max_size_choices
 from rumap.specs.calls import CallSpec
 
 EXAMPLE = "survey (synthetic, households and weights)"
@@ -361,8 +361,7 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     """
     left, right = st.columns(2)
     with left:
-        sizes = [DEFAULT_MAX_SIZE, *(m for m in range(1, len(s.keys) + 1) if m != DEFAULT_MAX_SIZE)]
-        size = selectbox("largest MSU searched", sizes, "cat_suda_max", DEFAULT_MAX_SIZE,
+        size = selectbox("largest MSU searched", max_size_choices(len(s.keys)), "cat_suda_max", DEFAULT_MAX_SIZE,
                          format_func=lambda m: f"all {len(s.keys)} keys (default)" if m is None else str(m),
                          help=PARAMETERS["max_size"].description)
     with right:

@@ -149,6 +149,7 @@ def test_suda_searches_every_key_by_default_as_the_command_line_does(app):
     assert metric(app, "special uniques") == f"{summary['special_uniques']:,}"
     commands = [c.value for c in open_reproduce_panels(app).code if "rumap risk suda" in c.value]
     assert commands and "--max-size" not in commands[0]
+    assert app.selectbox(key="cat_suda_max").options == ["all 5 keys (default)", "1", "2", "3", "4", "5"]
 
 
 def test_the_maps_take_the_chosen_risk_and_utility(app):
