@@ -430,11 +430,11 @@ def registered_methods() -> dict[str, MaskingMethod]:
     Examples
     --------
     >>> from rumap.maps.methods import METHODS, register_method, registered_methods
-    >>> registered_methods()
-    {}
+    >>> "swap_again" in registered_methods()
+    False
     >>> _ = register_method("swap_again", METHODS["rankswap"])
-    >>> list(registered_methods())
-    ['swap_again']
+    >>> registered_methods()["swap_again"] is METHODS["rankswap"]
+    True
     >>> del METHODS["swap_again"]
     """
     return {name: method for name, method in METHODS.items() if _OWN.get(name) is not method}
