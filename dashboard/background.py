@@ -22,6 +22,7 @@ import atexit
 import itertools
 import multiprocessing
 import os
+import pickle
 import sys
 import threading
 import types
@@ -95,10 +96,14 @@ def _report(job: int, fraction: float) -> None:
     _QUEUE.put(("progress", job, float(fraction)))
 
 
-def _run(job: int, spec, data):
+def _run(job: int, spec, data, methods: bytes = b""):
     pid = os.getpid()
     _QUEUE.put(("start", job, pid))
     try:
+        if methods:  # the masking methods registered in the server's process, unpickled here
+            from rumap.maps.methods import install_methods
+
+            install_methods(pickle.loads(methods))
         return spec.run(data, progress=lambda fraction: _report(job, fraction))
     finally:
         _QUEUE.put(("end", job, pid))
@@ -234,6 +239,12 @@ class PoolRun:
 def submit(spec, data) -> PoolRun:
     """Send ``spec.run(data)`` to a worker and return at once; the run goes on whatever the page does.
 
+    The masking methods registered in this process
+    (:func:`rumap.maps.methods.registered_methods`) go with it, pickled here and
+    installed in the worker before the run, so that a method registered while
+    the server runs is known there; a module a record's functions come from
+    that the worker cannot import fails the run, not the worker.
+
     Parameters
     ----------
     spec : EmpiricalSpec or AnalyticSpec
@@ -243,8 +254,12 @@ def submit(spec, data) -> PoolRun:
     -------
     PoolRun
     """
+    from rumap.maps.methods import registered_methods
+
     job = next(_JOBS)
-    return PoolRun(job, _submit(_run, job, spec, data))
+    added = registered_methods()  # a worker holds only the methods its imports define
+    methods = pickle.dumps(added) if added else b""
+    return PoolRun(job, _submit(_run, job, spec, data, methods))
 
 
 def progress_of(run: PoolRun) -> float | None:

@@ -85,9 +85,9 @@ def grid_values(grid: GridParameter, prefix: str) -> list:
     start = number(grid.entry, f"smallest {grid.label}", start_key, low, help=words)
     stop = number(grid.entry, f"largest {grid.label}", stop_key, high, help=words)
     if grid.integer:
-        return list(range(int(start), int(stop) + 1))
+        return grid.values(int(start), int(stop))
     num = number("grid_num", grid.count_label or f"number of {grid.label} values", num_key[0], count)
-    return np.linspace(start, stop, int(num)).tolist()
+    return grid.values(start, stop, int(num))
 
 
 def _option_widget(option: MethodOption, x: np.ndarray, prefix: str, attacked: int) -> Any:

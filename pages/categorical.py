@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -36,7 +35,7 @@ from dashboard.widgets import (
     selectbox,
 )
 from rumap import PARAMETERS
-from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
+from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.masking.categorical import (
     MAX_LISTED_PRAM_CATEGORIES,
     parse_merges,
@@ -49,7 +48,7 @@ from rumap.present.report import csv_text
 from rumap.present.reproduce import command_or_reason, to_python
 from rumap.risk.individual import l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
-from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE
+from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE, max_size_choices
 from rumap.specs.calls import CallSpec
 
 EXAMPLE = "survey (synthetic, households and weights)"
@@ -271,8 +270,9 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     frame : DataFrame
     m : Measures
     """
-    top = int(number("k", "largest k", "cat_k_max", 5))
-    ks = list(range(1, top + 1))
+    suppress = CATEGORICAL_METHODS["suppress"]
+    top = int(number("k", "largest k", "cat_k_max", suppress.default_grid[1]))
+    ks = suppress.values(stop=top)
     call = _call(file, s, "rumap.maps.categorical.suppression_map", keys=list(s.keys), ks=ks, weight=s.weight,
                  risk=m.risk, utility=m.utility, options=m.options)
     ru = state.frame_cached(frame, "categorical", "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
@@ -300,7 +300,7 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     m : Measures
     """
     replicates = int(number("replicates", "replicates", "cat_replicates", 10))
-    thetas = np.linspace(0.2, 1.0, 5).tolist()  # the command line's 0.2:1:5
+    thetas = CATEGORICAL_METHODS["pram"].values()
     call = _call(file, s, "rumap.maps.categorical.pram_map", keys=list(s.keys), thetas=thetas, replicates=replicates,
                  seed=0, weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
     ru = state.frame_cached(frame, "categorical", "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
@@ -340,7 +340,7 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
         st.info("Banding needs a numeric key variable (such as age): add one to the keys.")
         return
     variable = remembered(st.selectbox, "numeric key to band", "cat_band_variable", numeric[0], options=numeric)
-    widths = [2.0, 4.0, 6.0, 8.0, 10.0]
+    widths = CATEGORICAL_METHODS["recode"].values()
     call = _call(file, s, "rumap.maps.categorical.banding_map", keys=list(s.keys), variable=variable, widths=widths,
                  weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
     ru = state.frame_cached(frame, "categorical", "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
@@ -361,8 +361,7 @@ def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     """
     left, right = st.columns(2)
     with left:
-        sizes = [DEFAULT_MAX_SIZE, *(m for m in range(1, len(s.keys) + 1) if m != DEFAULT_MAX_SIZE)]
-        size = selectbox("largest MSU searched", sizes, "cat_suda_max", DEFAULT_MAX_SIZE,
+        size = selectbox("largest MSU searched", max_size_choices(len(s.keys)), "cat_suda_max", DEFAULT_MAX_SIZE,
                          format_func=lambda m: f"all {len(s.keys)} keys (default)" if m is None else str(m),
                          help=PARAMETERS["max_size"].description)
     with right:

@@ -13,6 +13,7 @@ import numpy as np
 from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, parse_number, validate_params
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
+from rumap.maps.method_records import grid_values
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
@@ -184,14 +185,14 @@ def parse_grid(text: str, name: str = "lambda2", integer: bool = False, budget: 
         if step < 1 or stop < start:
             raise InputError(f"--{name.replace('_', '-')} must have START <= STOP and STEP >= 1, got {text!r}")
         budget.check_grid((stop - start) // step + 1, name)  # before the grid is built
-        return np.arange(start, stop + 1, step, dtype=int)
+        return grid_values(start, stop, integer=True, step=step)
     if not (np.isfinite(start) and np.isfinite(stop)):
         raise InputError(f"--{name.replace('_', '-')} must have finite START and STOP, got {text!r}")
     check_scalar("grid_num", num)
     if stop < start:
         raise InputError(f"--{name.replace('_', '-')} must have START <= STOP, got {text!r}")
     budget.check_grid(num, name)
-    return np.linspace(start, stop, num)
+    return grid_values(start, stop, num)
 
 
 @assumes_valid

@@ -31,6 +31,7 @@ from rumap._validation import SEED, Grid, InstanceOf, StrOptions, validate_param
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, CategoricalMeasure
+from rumap.maps.method_records import grid_values
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
 from rumap.risk._paired import as_frame, select_columns
@@ -355,6 +356,11 @@ class CategoricalMethod:
         options) -> RUMap``; ``risk`` and ``utility`` name entries of :data:`CATEGORICAL_RISKS` and
         :data:`CATEGORICAL_UTILITIES` (None: the method's default).
     description : str
+    default_grid : tuple
+        ``(start, stop, num)`` of the grid the Categorical keys page draws
+        (``num`` unused for integers; the page's input of the largest k
+        starts at ``stop``). The command line has no default: its grid flag is
+        required.
     """
 
     parameter: str
@@ -362,6 +368,30 @@ class CategoricalMethod:
     simulated: bool
     draw: Callable[..., RUMap]
     description: str
+    default_grid: tuple[float, float, int]
+
+    def values(self, start: float | None = None, stop: float | None = None, num: int | None = None) -> list:
+        """The grid from ``start`` to ``stop`` with ``num`` values, each :attr:`default_grid`'s when not given.
+
+        Parameters
+        ----------
+        start, stop : float, optional
+        num : int, optional
+
+        Returns
+        -------
+        list
+
+        Examples
+        --------
+        >>> CATEGORICAL_METHODS["pram"].values()
+        [0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
+        >>> CATEGORICAL_METHODS["suppress"].values(stop=3)
+        [1, 2, 3]
+        """
+        low, high, count = self.default_grid
+        return grid_values(low if start is None else start, high if stop is None else stop,
+                           count if num is None else num, integer=self.integer).tolist()
 
 
 def _draw_suppression(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
@@ -386,8 +416,10 @@ def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, sourc
 
 #: Categorical protections by name (``simulate --method NAME``).
 CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
-    "suppress": CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k"),
+    "suppress": CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k",
+                                  (1, 5, 5)),
     "recode": CategoricalMethod("band_width", False, False, _draw_banding,
-                                "global recoding of a numeric key into bands, over the band width"),
-    "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability"),
+                                "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5)),
+    "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
+                              (0.2, 1.0, 5)),
 }

@@ -25,13 +25,13 @@ which re-exports these types.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import PARAMETERS, Constraint, Interval, check_array
+from rumap._validation import PARAMETERS, Constraint, Interval, assumes_valid, check_array
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -39,12 +39,65 @@ if TYPE_CHECKING:
     from rumap.maps.simulation import _Plan
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
-           "Masked"]
+           "Masked", "grid_values"]
 
 #: What a masker gives for one grid value: the masked replicates (r, n, p) and their column (means, variances).
 Masked = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@assumes_valid
+def grid_values(start: float, stop: float, num: int | None = None, *, integer: bool = False,
+                step: int = 1) -> np.ndarray:
+    """The values of a grid from its ends: every ``step``-th integer from start to stop, or ``num`` evenly spaced.
+
+    The one expansion of a grid's ends: the command line's ``START:STOP:NUM``
+    and ``START:STOP[:STEP]`` (:func:`rumap.cli.flags.parse_grid`), the
+    Empirical page's grid inputs (:meth:`GridParameter.values`) and the
+    categorical maps' default grids
+    (:meth:`rumap.maps.categorical.CategoricalMethod.values`). The ends are
+    trusted: the callers check them.
+
+    Parameters
+    ----------
+    start, stop : float
+        The first and last values (both included).
+    num : int, optional
+        How many evenly spaced values (unused for integers).
+    integer : bool, default False
+        Integers from ``start`` to ``stop``.
+    step : int, default 1
+        The step between two integers.
+
+    Returns
+    -------
+    ndarray
+        Of ints for an integer grid, else of floats.
+
+    Examples
+    --------
+    >>> grid_values(0.2, 1.0, 5).tolist()
+    [0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
+    >>> grid_values(2, 10, integer=True, step=4).tolist()
+    [2, 6, 10]
+    """
+    if integer:
+        return np.arange(int(start), int(stop) + 1, int(step), dtype=int)
+    return np.linspace(start, stop, int(num))
+
+
+def _rebuilt(cls: type, values: dict[str, Any], proxies: tuple[str, ...]) -> Any:
+    """A record from its fields, the read-only mappings among them read-only again (what :func:`_reduced` sends)."""
+    return cls(**{**values, **{name: MappingProxyType(values[name]) for name in proxies}})
+
+
+def _reduced(record: Any) -> tuple:
+    """How pickle sends a record holding read-only mappings (which pickle cannot send) to another process."""
+    values = {f.name: getattr(record, f.name) for f in fields(record)}
+    proxies = tuple(name for name, value in values.items() if isinstance(value, MappingProxyType))
+    return _rebuilt, (type(record), {**values, **{name: dict(values[name]) for name in proxies}}, proxies)
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -204,6 +257,8 @@ class GridParameter:
     at_most_records: bool = False
     count_label: str = ""
 
+    __reduce__ = _reduced
+
     @property
     def entry(self) -> str:
         """Its :data:`PARAMETERS` entry."""
@@ -213,6 +268,10 @@ class GridParameter:
     def interval(self) -> Interval:
         """Its bounds: the :data:`PARAMETERS` entry."""
         return PARAMETERS[self.entry]
+
+    def values(self, start: float, stop: float, num: int | None = None) -> list:
+        """The grid from ``start`` to ``stop`` (``num`` values, or every integer for an integer grid), as a list."""
+        return grid_values(start, stop, num, integer=self.integer).tolist()
 
     def check(self, values: Sequence[float]) -> tuple:
         """The grid checked against :attr:`interval` (integers for an integer grid), as a tuple."""
@@ -323,6 +382,8 @@ class MaskingMethod:
     toggles: Mapping[str, Toggle] = field(default_factory=lambda: _EMPTY)
     title: str = ""
     release: ReleaseStep | None = None
+
+    __reduce__ = _reduced
 
     @property
     def parameters(self) -> tuple[str, ...]:

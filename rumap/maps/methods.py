@@ -17,6 +17,9 @@ call (or one entry in :data:`METHODS`).
 
 from __future__ import annotations
 
+import io
+import pickle
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
@@ -45,7 +48,7 @@ if TYPE_CHECKING:
     from rumap.maps.simulation import _Plan
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
-           "METHODS", "register_method", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED"]
+           "METHODS", "register_method", "registered_methods", "install_methods", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED"]
 
 
 @assumes_valid
@@ -339,8 +342,13 @@ def register_method(name: str, method: MaskingMethod, *, replace: bool = False) 
     InputError
         A name that is taken (also by a categorical method of ``simulate``) or
         not a plain name, a grid parameter without a :data:`PARAMETERS` entry,
-        or a flag that another method's grid or option has (a grid flag may be
-        shared by the same grid parameter, as ``--k``).
+        a flag that another method's grid or option has (a grid flag may be
+        shared by the same grid parameter, as ``--k``), or a record that
+        another process cannot rebuild: worker processes (the dashboard's, a
+        Dask cluster's) receive the record itself and import each of its
+        functions by name, so a function must be defined at the top level of
+        an importable module (not a lambda, a function defined inside another,
+        or one of ``__main__``).
 
     Examples
     --------
@@ -374,8 +382,98 @@ def register_method(name: str, method: MaskingMethod, *, replace: bool = False) 
         if flag in taken and taken[flag] != meaning:  # a grid flag is shared only by the same grid parameter
             raise InputError(f"the flag {flag} of method {name!r} is taken by another method's {taken[flag][0]} "
                              f"{taken[flag][1]!r}")
+    _check_sendable(name, method)
     METHODS[name] = method
     return method
+
+
+class _SendingPickler(pickle.Pickler):
+    """A pickler that refuses a function or class of ``__main__``, which another process's ``__main__`` lacks."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, (types.FunctionType, type)) and getattr(obj, "__module__", None) == "__main__":
+            raise pickle.PicklingError(f"{obj.__qualname__} is defined in __main__")
+        return NotImplemented
+
+
+def _check_sendable(name: str, method: MaskingMethod) -> None:
+    """Refuse a record that another process cannot rebuild (:func:`install_methods` receives it pickled)."""
+    try:
+        _SendingPickler(io.BytesIO()).dump(method)
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        raise InputError(f"the record of method {name!r} cannot be sent to worker processes ({exc}): define its "
+                         "functions at the top level of an importable module, not as a lambda, inside another "
+                         "function or in __main__") from None
+
+
+#: The records this module defines, which every process that imports it holds.
+_OWN: dict[str, MaskingMethod] = dict(METHODS)
+#: The names :func:`install_methods` put into this process's registry.
+_INSTALLED: set[str] = set()
+
+
+@assumes_valid
+def registered_methods() -> dict[str, MaskingMethod]:
+    """The records of :data:`METHODS` that are not this module's own: what a worker process must be sent.
+
+    A process that imports rumap holds the methods this module defines, not one
+    that :func:`register_method` added in another process. A front end that runs
+    a map in another process (the dashboard's workers, a Dask cluster) sends
+    these records with the work, and the worker installs them
+    (:func:`install_methods`).
+
+    Returns
+    -------
+    dict of str to MaskingMethod
+        By name, in registration order; empty when no method was added or replaced.
+
+    Examples
+    --------
+    >>> from rumap.maps.methods import METHODS, register_method, registered_methods
+    >>> "swap_again" in registered_methods()
+    False
+    >>> _ = register_method("swap_again", METHODS["rankswap"])
+    >>> registered_methods()["swap_again"] is METHODS["rankswap"]
+    True
+    >>> del METHODS["swap_again"]
+    """
+    return {name: method for name, method in METHODS.items() if _OWN.get(name) is not method}
+
+
+@assumes_valid
+def install_methods(methods: Mapping[str, MaskingMethod]) -> None:
+    """Make this process's :data:`METHODS` hold ``methods``, what :func:`registered_methods` gave in another process.
+
+    A method installed by an earlier call and not among ``methods`` is removed
+    (one of this module's own is restored), so that a worker's registry follows the sender's from one run to the next.
+
+    Parameters
+    ----------
+    methods : mapping of str to MaskingMethod
+        By name; each was checked by :func:`register_method` where it was registered.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> from rumap.maps.methods import METHODS, install_methods
+    >>> received = pickle.loads(pickle.dumps({"swap_again": METHODS["rankswap"]}))  # as a worker receives it
+    >>> install_methods(received)
+    >>> METHODS["swap_again"] == METHODS["rankswap"]
+    True
+    >>> install_methods({})
+    >>> "swap_again" in METHODS
+    False
+    """
+    for name in _INSTALLED - set(methods):  # this module's own record again, or none
+        if name in _OWN:
+            METHODS[name] = _OWN[name]
+        else:
+            METHODS.pop(name, None)
+    _INSTALLED.intersection_update(methods)
+    for name, method in methods.items():
+        if METHODS.get(name) is not method:
+            METHODS[name] = method
+            _INSTALLED.add(name)
 
 
 class _GridField(Mapping[str, Any]):

@@ -62,7 +62,7 @@ from rumap.maps.attacks import (
     rounding_resolution,
 )
 from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
-from rumap.maps.methods import METHODS
+from rumap.maps.methods import METHODS, install_methods, registered_methods
 from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
 from rumap.maps.utility import (
     UTILITIES,
@@ -584,6 +584,12 @@ def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
     return threadpool_limits(limits=1, user_api="blas")
 
 
+def _run_sent_chunk(methods: dict[str, Any], plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
+    """:func:`_run_chunk` in another process, the methods registered where the run began installed first."""
+    install_methods(methods)
+    return _run_chunk(plan, reps, grid)
+
+
 def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]:
     distributed = optional_module("distributed", "running a simulation on a Dask cluster", "dask")
     Client, dask_as_completed = distributed.Client, distributed.as_completed
@@ -597,7 +603,9 @@ def _run_dask(plan: _Plan, units, progress, total, client) -> list[_ChunkOutput]
     try:
         # hash=False: a unique key per run, so two runs of the same data never share (and release) one key
         plan_future = client.scatter(plan, broadcast=True, hash=False)
-        futures = [client.submit(_run_chunk, plan_future, reps, grid, pure=False) for reps, grid in units]
+        methods = registered_methods()  # the workers' processes hold only the methods their imports define
+        futures = [client.submit(_run_sent_chunk, methods, plan_future, reps, grid, pure=False)
+                   for reps, grid in units]
         return _collect((future.result() for future in dask_as_completed(futures)), progress, total)
     finally:
         if own:

@@ -27,8 +27,18 @@ __all__ = ["StepMethod", "REQUIRED", "STAGES"]
 #: What a step takes and gives: microdata to microdata, microdata to a table, a table to a table.
 STAGES = ("microdata", "tabulate", "table")
 
+class _Required:
+    """The one marker of a parameter without a default; pickled by its name, so another process's is the same."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+    def __reduce__(self) -> str:
+        return "REQUIRED"
+
+
 #: Marks a parameter without a default (the step must give it).
-REQUIRED = object()
+REQUIRED = _Required()
 
 
 @dataclass(frozen=True)

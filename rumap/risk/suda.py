@@ -42,7 +42,7 @@ from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_groups, distinct_rows, key_codes, safe_cells
 
 __all__ = ["DEFAULT_DIS_FRACTION", "DEFAULT_MAX_SIZE", "SudaResult", "minimal_sample_uniques", "searched_size",
-           "suda2", "suda_weights"]
+           "max_size_choices", "suda2", "suda_weights"]
 
 #: Default sampling fraction of the DIS score (sdcMicro's ``DisFraction``).
 DEFAULT_DIS_FRACTION = 0.01
@@ -181,6 +181,29 @@ def searched_size(max_size: int | None, variables: int) -> int:
     if max_size > variables:
         raise InputError(f"max_size ({max_size}) cannot exceed the number of key variables ({variables})")
     return max_size
+
+
+@assumes_valid
+def max_size_choices(variables: int) -> list[int | None]:
+    """The largest MSU sizes a search of ``variables`` keys can take: the default first, then 1 to ``variables``.
+
+    Parameters
+    ----------
+    variables : int
+        The number of key variables.
+
+    Returns
+    -------
+    list
+        :data:`DEFAULT_MAX_SIZE` (every key), then each size from 1 to
+        ``variables`` that it is not.
+
+    Examples
+    --------
+    >>> max_size_choices(3)
+    [None, 1, 2, 3]
+    """
+    return [DEFAULT_MAX_SIZE, *(m for m in range(1, variables + 1) if m != DEFAULT_MAX_SIZE)]
 
 
 @assumes_valid

@@ -57,3 +57,15 @@ def test_hellinger_and_reidentification_by_hand():
     expected = 1 - np.sqrt(0.5 * ((np.sqrt(0.5) - np.sqrt(0.25)) ** 2 + (np.sqrt(0.5) - np.sqrt(0.75)) ** 2))
     assert hellinger_utility(a, b, ["k"]) == pytest.approx(expected)
     assert pram_reidentification(a, b, ["k"]) == pytest.approx((1 / 1 + 0 + 1 / 3 + 1 / 3) / 4)
+
+
+def test_the_default_grids_are_the_command_lines_expansion_of_the_same_ends():
+    from rumap.cli.flags import parse_grid
+    from rumap.maps.categorical import CATEGORICAL_METHODS
+
+    pram, recode, suppress = (CATEGORICAL_METHODS[name] for name in ("pram", "recode", "suppress"))
+    assert pram.values() == parse_grid("0.2:1:5", "theta").tolist()
+    np.testing.assert_allclose(pram.values(), [0.2, 0.4, 0.6, 0.8, 1.0], rtol=0, atol=1e-15)
+    assert recode.values() == parse_grid("2:10:5", "band_width").tolist() == [2.0, 4.0, 6.0, 8.0, 10.0]
+    assert suppress.values() == parse_grid("1:5", "k", integer=True).tolist() == [1, 2, 3, 4, 5]
+    assert suppress.values(stop=3) == [1, 2, 3] and all(type(k) is int for k in suppress.values())

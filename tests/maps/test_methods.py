@@ -229,3 +229,82 @@ def test_a_maps_point_as_a_release_step_reads_back_to_the_same_options(method, o
     read, read_value = record.map_options(dict(step.parameters), step.columns)
     assert SimulationConfig(method=method, values=(read_value,), method_options=read).method_options == full
     assert read_value == value
+
+
+def _lambda_record():
+    return replace(TOY, make_masker=lambda plan, reps: None)
+
+
+def test_a_record_another_process_cannot_rebuild_is_refused():
+    with pytest.raises(InputError, match="method 'toy_lambda' cannot be sent to worker processes"):
+        register_method("toy_lambda", _lambda_record())
+
+    def inner(plan, reps):  # defined inside a function: not importable by name
+        return None
+
+    with pytest.raises(InputError, match="cannot be sent to worker processes"):
+        register_method("toy_inner", replace(TOY, make_masker=inner))
+    main = type(inner)(inner.__code__, {}, "main_masker")
+    main.__module__, main.__qualname__ = "__main__", "main_masker"
+    with pytest.raises(InputError, match="main_masker is defined in __main__"):
+        register_method("toy_main", replace(TOY, make_masker=main))
+    assert not {"toy_lambda", "toy_inner", "toy_main"} & set(METHODS)
+
+
+def test_every_record_survives_pickling_read_only_mappings_included():
+    import pickle
+    from types import MappingProxyType
+
+    for record in (*METHODS.values(), TOY):
+        back = pickle.loads(pickle.dumps(record))
+        assert back == record and back is not record
+        for mine, theirs in zip(back.grids, record.grids, strict=True):
+            assert type(mine.implies) is type(theirs.implies)
+        assert type(back.toggles) is type(record.toggles)
+    assert isinstance(pickle.loads(pickle.dumps(METHODS["rankswap"])).toggles, MappingProxyType)
+
+
+def test_installed_methods_follow_the_sender_and_restore_the_own_records():
+    import pickle
+
+    from rumap.maps.methods import install_methods, registered_methods
+
+    noise = METHODS["noise"]
+    assert registered_methods() == {}
+    with toy_registered():
+        sent = registered_methods()
+        assert sent == {"toy": TOY}
+        received = pickle.loads(pickle.dumps(sent))
+    try:
+        install_methods(received)  # as a worker does: the received copy is installed
+        assert METHODS["toy"] is received["toy"] and list(registered_methods()) == ["toy"]
+        other = replace(noise, description="noise again")
+        install_methods({"noise": other})  # a replaced own record; the toy method was not sent: gone
+        assert "toy" not in METHODS and METHODS["noise"] is other
+        install_methods({})
+        assert METHODS["noise"] is noise and registered_methods() == {}
+    finally:
+        METHODS["noise"] = noise
+        METHODS.pop("toy", None)
+
+
+@pytest.mark.slow
+def test_a_registered_method_runs_on_a_dask_cluster_of_processes(toy):
+    distributed = pytest.importorskip("distributed")
+    config = SimulationConfig(method="toy", values=(1000.0, 3000.0), targets=("max",), knowledge=("index",),
+                              chunk_size=1)
+    here = simulate(X, config)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        remote = simulate(X, config, client=client)
+    assert remote.to_dict() == here.to_dict()
+
+
+def test_a_grid_parameters_values_are_the_command_lines_expansion_of_its_ends():
+    from rumap.cli.flags import parse_grid
+
+    k = METHODS["microaggregation"].grids[0]
+    lambda2 = METHODS["noise"].grids[0]
+    assert k.values(2, 6) == parse_grid("2:6", "k", integer=True).tolist() == [2, 3, 4, 5, 6]
+    assert lambda2.values(0.05, 1.0, 20) == parse_grid("0.05:1:20", "lambda2").tolist()
+    assert lambda2.values(0.0, 1.0, 5) == [0.0, 0.25, 0.5, 0.75, 1.0]

@@ -138,3 +138,13 @@ def test_cli_risk_suda_json_and_table(tmp_path):
     assert_bad_input(run_cli("risk", "suda", "--data", path, "--keys", "a,b,c", "--max-size", "4"), "--max-size")
     assert_bad_input(run_cli("risk", "suda", "--data", path, "--keys", "a,b,c", "--dis-fraction", "0"),
                      "--dis-fraction")
+
+
+def test_the_sizes_offered_are_the_default_then_every_size_a_search_accepts():
+    from rumap.risk.suda import DEFAULT_MAX_SIZE, max_size_choices, searched_size
+
+    choices = max_size_choices(4)
+    assert choices[0] is DEFAULT_MAX_SIZE and choices == [None, 1, 2, 3, 4]
+    assert [searched_size(m, 4) for m in choices] == [4, 1, 2, 3, 4]  # each one a search takes
+    with pytest.raises(InputError, match="cannot exceed"):
+        searched_size(5, 4)

@@ -66,3 +66,20 @@ def test_workers_take_the_lowest_priority():
     assert done.returncode == 0, done.stderr[-2000:]
     expected = "idle" if hasattr(os, "SCHED_IDLE") and sys.platform.startswith("linux") else done.stdout.strip()
     assert done.stdout.strip() == expected
+
+
+def test_a_method_registered_here_runs_in_a_worker_process_as_it_does_here():
+    from method_helpers import toy_registered
+
+    from dashboard.background import submit
+
+    x = np.array([[1234.0], [2500.0], [4999.0], [7777.0], [12345.0]])
+    with toy_registered():
+        spec = EmpiricalSpec(simulation={"method": "toy", "values": [1000.0, 3000.0], "targets": ["max"],
+                                         "knowledge": ["index"]}, data=DataSource.of("upload", "x.csv", ["x"], x))
+        pooled = submit(spec, x).future.result(timeout=240)  # the worker's own result, never a run here
+        here = spec.run(x)
+    assert pooled.maps[0].method == "toy"
+    for a, b in zip(pooled.maps, here.maps, strict=True):
+        np.testing.assert_array_equal(a.risk, b.risk)
+        np.testing.assert_array_equal(a.utility, b.utility)

@@ -149,6 +149,7 @@ def test_suda_searches_every_key_by_default_as_the_command_line_does(app):
     assert metric(app, "special uniques") == f"{summary['special_uniques']:,}"
     commands = [c.value for c in open_reproduce_panels(app).code if "rumap risk suda" in c.value]
     assert commands and "--max-size" not in commands[0]
+    assert app.selectbox(key="cat_suda_max").options == ["all 5 keys (default)", "1", "2", "3", "4", "5"]
 
 
 def test_the_maps_take_the_chosen_risk_and_utility(app):
@@ -161,3 +162,12 @@ def test_the_maps_take_the_chosen_risk_and_utility(app):
     app.selectbox(key="cat_map_utility").set_value("cramers_v").run()
     assert not app.exception and not app.error, [shown(e.value) for e in app.error]
     assert any("--pair" in c.value for c in open_reproduce_panels(app).code)
+
+
+def test_the_maps_run_over_the_grids_of_the_core(app):
+    from rumap.maps.categorical import CATEGORICAL_METHODS
+
+    grids = {column: frame.value[column].tolist() for frame in app.dataframe for column in ("k", "theta")
+             if column in frame.value.columns}
+    assert grids == {"k": CATEGORICAL_METHODS["suppress"].values(), "theta": CATEGORICAL_METHODS["pram"].values()}
+    assert grids["k"] == [1, 2, 3, 4, 5] and app.number_input(key="cat_k_max").value == 5

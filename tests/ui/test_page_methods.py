@@ -3,6 +3,8 @@ release step reaches the Release page."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from method_helpers import round_to_base, toy_registered
 from ui_helpers import app_test, goto, shown
@@ -21,6 +23,11 @@ def test_the_empirical_page_offers_a_registered_method_with_its_grid_and_options
         at.checkbox(key="em_toy_down").check().run()
         assert not at.exception and not at.error, [shown(e.value) for e in at.error]
         assert not any(n.key == "em_k_start" or n.key == "em_start" for n in at.number_input)
+        at.button(key="em_run").click().run()  # its map is simulated in a worker process, which knows it too
+        assert not at.exception and not at.error, [shown(e.value) for e in at.error]
+        (figure,) = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+        lines = [t for t in figure["data"] if t.get("mode") == "lines"]
+        assert lines and all(t["name"].startswith("toy / ") for t in lines)
 
 
 def test_a_registered_methods_step_is_released_on_the_release_page():
