@@ -64,6 +64,7 @@ from rumap.maps.attacks import (
 from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
 from rumap.maps.methods import METHODS
 from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
+from rumap.maps.subsample import SubsampleError, check_subsampling, simulate_subsampled
 from rumap.maps.utility import (
     UTILITIES,
     Reference,
@@ -144,6 +145,13 @@ class SimulationConfig:
         Keys of :data:`DATASET_RISK_MEASURES`; each adds a map.
     rational : bool, default False
         Add, per target, the rational snooper's envelope over the knowledge states.
+    subsample : int, optional
+        m: run the map on simple random subsamples of m records instead of the
+        whole data (:mod:`rumap.maps.subsample`, which says what it allows and
+        what its standard errors cover). ``None``, the default, uses every record.
+    subsamples : int, default 10
+        B, the independent subsamples whose spread gives the standard errors
+        (used only with ``subsample``).
     """
 
     method: str = "noise"
@@ -159,6 +167,8 @@ class SimulationConfig:
     chunk_size: int | None = None
     risk_measures: tuple = ()
     rational: bool = False
+    subsample: int | None = None
+    subsamples: int = 10
 
     def __post_init__(self) -> None:
         if not isinstance(self.method, str) or self.method not in METHODS:
@@ -201,6 +211,10 @@ class SimulationConfig:
                 or self.target_column < 0:
             raise InputError(f"target_column must be a column index >= 0, got {self.target_column!r}")
         object.__setattr__(self, "rational", bool(self.rational))
+        object.__setattr__(self, "subsamples", check_scalar("subsamples", self.subsamples))
+        if self.subsample is not None:
+            object.__setattr__(self, "subsample", check_scalar("subsample", self.subsample))
+            check_subsampling(self)
 
     @property
     def parameter(self) -> str:
@@ -227,6 +241,8 @@ class SimulationConfig:
         out = asdict(self)
         out["method_options"] = dict(self.method_options)
         out["utility_options"] = dict(self.utility_options)
+        if self.subsample is None:  # the whole data: no subsampling keys
+            del out["subsample"], out["subsamples"]
         return json_safe(out)
 
     @classmethod
@@ -400,6 +416,9 @@ class SimulationResult:
     common : RUMap
         The same masked replicates on the measures every method shares
         (:mod:`rumap.maps.common`), so that maps of different methods overlay.
+        ``None`` on subsamples (its record linkage depends on the number of records).
+    subsample : SubsampleError or None
+        With ``config.subsample``: m, n, B and what the maps' standard errors cover.
     config : SimulationConfig
     n_records, n_columns : int
     elapsed : float
@@ -417,6 +436,7 @@ class SimulationResult:
     elapsed: float = field(default=0.0, compare=False)
     replicate_risks: tuple = field(default=(), compare=False, repr=False)
     common: RUMap | None = None
+    subsample: SubsampleError | None = None
 
     def __eq__(self, other: object) -> bool:
         """Equal when every number, label and the config are equal (``elapsed`` aside)."""
@@ -489,9 +509,12 @@ class SimulationResult:
         lambda (:meth:`lambda_publication`). The command line's JSON is made
         from it by :func:`rumap.cli.json_output.simulation_json`.
         """
-        return json_safe({"maps": [m.to_dict() for m in self.maps], "config": self.config.to_dict(),
-                          "n": self.n_records, "common": None if self.common is None else self.common.to_dict(),
-                          "lambda_publication": self.lambda_publication()})
+        out = {"maps": [m.to_dict() for m in self.maps], "config": self.config.to_dict(),
+               "n": self.n_records, "common": None if self.common is None else self.common.to_dict(),
+               "lambda_publication": self.lambda_publication()}
+        if self.subsample is not None:
+            out["subsample"] = self.subsample.to_dict()
+        return json_safe(out)
 
 
 def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> SimulationResult:
@@ -658,6 +681,8 @@ def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[i
     constant = np.flatnonzero(np.ptp(x, axis=0) == 0)
     if constant.size:
         raise InputError(f"data: column {int(constant[0]) + 1} is constant: an R-U map needs values that vary")
+    if config.subsample is not None:
+        return simulate_subsampled(x, config, progress=progress, client=client, budget=budget)
     _check_budget(x.shape, config, budget)
     plan = _make_plan(x, config)
     units = _units(plan, x.shape[0])
