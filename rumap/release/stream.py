@@ -204,11 +204,19 @@ class StreamedRelease:
     passes: int
 
 
-def _batches(path: str | os.PathLike, chunk_size: int) -> Any:
-    """The file's records as pandas frames of ``chunk_size`` records, converted as a whole file would be."""
+def _batches(path: str | os.PathLike, chunk_size: int, source: str) -> Any:
+    """The file's records as pandas frames of ``chunk_size`` records, converted as a whole file would be.
+
+    Without pyarrow's read-ahead (``pre_buffer``), which holds several row groups: the memory is that of
+    one row group being decoded and one chunk.
+    """
+    import pyarrow.parquet as pq
+
     from rumap.io.parquet import _open
 
-    return (batch.to_pandas() for batch in _open(path, str(path)).iter_batches(batch_size=chunk_size))
+    _open(path, source)  # the checks and messages of reading the whole file
+    reader = pq.ParquetFile(path, pre_buffer=False)
+    return (batch.to_pandas() for batch in reader.iter_batches(batch_size=chunk_size))
 
 
 def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.PathLike, chunk_size: int,
@@ -275,7 +283,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         if spec.relative or (spec.correlated and len(step.columns) > 1):
             moments = _Moments()
             start = 0
-            for frame in _batches(path, chunk_size):  # the steps before, with draws of their own
+            for frame in _batches(path, chunk_size, source):  # the steps before, with draws of their own
                 frame = through(frame, start)
                 _known(frame, step.names, source)
                 moments.add(_values(frame, step, source, start))
@@ -289,7 +297,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
     writer, rows, chunks, schema = None, 0, 0, None
     try:
-        for frame in _batches(path, chunk_size):
+        for frame in _batches(path, chunk_size, source):
             columns = list(frame.columns)
             for step in plan.steps:
                 _known(frame, step.names, source)
