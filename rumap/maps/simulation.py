@@ -146,12 +146,10 @@ class SimulationConfig:
     rational : bool, default False
         Add, per target, the rational snooper's envelope over the knowledge states.
     subsample : int, optional
-        m: run the map on simple random subsamples of m records instead of the
-        whole data (:mod:`rumap.maps.subsample`, which says what it allows and
-        what its standard errors cover). ``None``, the default, uses every record.
+        m: the map of simple random subsamples of m records, not of every record
+        (:mod:`rumap.maps.subsample` says what it allows and what its SEs cover).
     subsamples : int, default 10
-        B, the independent subsamples whose spread gives the standard errors
-        (used only with ``subsample``).
+        B, the independent subsamples whose spread gives the standard errors.
     """
 
     method: str = "noise"
@@ -241,7 +239,7 @@ class SimulationConfig:
         out = asdict(self)
         out["method_options"] = dict(self.method_options)
         out["utility_options"] = dict(self.utility_options)
-        if self.subsample is None:  # the whole data: no subsampling keys
+        if self.subsample is None:  # every record: no subsampling keys
             del out["subsample"], out["subsamples"]
         return json_safe(out)
 
@@ -296,6 +294,7 @@ class _Plan:
     reference: Reference
     prepared: Any = None  # what the method made of the data once (MaskingMethod.prepare)
     resolution: float = 0.0
+    common: bool = True  # measure the common measures (rumap.maps.common) on the first replicates
 
     @property
     def n_replicates(self) -> int:
@@ -348,7 +347,7 @@ def _check_budget(shape: tuple[int, int], config: SimulationConfig, budget: Work
     budget.check_cells(float(replicates) * values * curves, f"{replicates} replicates x {values} values x {curves} curves")
 
 
-def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
+def _make_plan(x: np.ndarray, config: SimulationConfig, common: bool = True) -> _Plan:
     check_column_index("target_column", config.target_column, x.shape[1])
     column = x[:, config.target_column]
     targets = resolve_targets(config.targets, column)
@@ -356,7 +355,7 @@ def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
     config.check_records(x.shape[0])
     method = METHODS[config.method]
     prepared = None if method.prepare is None else method.prepare(x, config.method_options)
-    return _Plan(x, config, targets, reference, prepared, rounding_resolution(column))
+    return _Plan(x, config, targets, reference, prepared, rounding_resolution(column), common)
 
 
 def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
@@ -371,7 +370,7 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
     stats_list = []
     risks = np.empty((len(reps), len(grid), len(config.risk_measures)))
     common = np.full((len(reps), len(grid), 2), np.nan)
-    measured = np.flatnonzero(np.asarray(reps) < COMMON_REPLICATES)
+    measured = np.flatnonzero(np.asarray(reps) < (COMMON_REPLICATES if plan.common else 0))
     for g, j in enumerate(grid):
         masked, (mean, var) = masker(int(j))  # (r, n, p) and its column moments, each (r, p)
         column = masked[:, :, c]
@@ -684,7 +683,13 @@ def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[i
     if config.subsample is not None:
         return simulate_subsampled(x, config, progress=progress, client=client, budget=budget)
     _check_budget(x.shape, config, budget)
-    plan = _make_plan(x, config)
+    return _simulate_checked(x, config, progress, client, start)
+
+
+def _simulate_checked(x: np.ndarray, config: SimulationConfig, progress: Callable[[int, int], None] | None,
+                      client: Any, start: float, common: bool = True) -> SimulationResult:
+    """:func:`simulate` of checked data and config; ``common=False`` leaves the common measures out (NaN)."""
+    plan = _make_plan(x, config, common)
     units = _units(plan, x.shape[0])
     total = plan.n_replicates * len(config.values)
     if client is None:

@@ -264,7 +264,7 @@ def simulate_subsampled(x: np.ndarray, config: SimulationConfig, *,
     from rumap._validation import check_column_index
     from rumap.budget import DEFAULT_BUDGET
     from rumap.maps.attacks import resolve_targets
-    from rumap.maps.simulation import SimulationResult, _check_budget, simulate
+    from rumap.maps.simulation import SimulationResult, _check_budget, _simulate_checked
 
     start = time.perf_counter()
     budget = DEFAULT_BUDGET if budget is None else budget
@@ -287,8 +287,12 @@ def simulate_subsampled(x: np.ndarray, config: SimulationConfig, *,
         rows = subsample_rows(n, m, kept, rng)
         seed = int(child.generate_state(1, np.uint32)[0])
         report = None if progress is None else (lambda done, total, i=i: progress(i * total + done, b * total))
-        results.append(simulate(x[rows], dataclasses.replace(one, seed=seed), progress=report, client=client,
-                                budget=budget))
+        part = x[rows]
+        if np.any(np.ptp(part, axis=0) == 0):
+            raise InputError(f"subsample {i + 1}: a column is constant in its {m} records: take a larger subsample")
+        # the common measures' record linkage depends on n: not measured on a subsample
+        results.append(_simulate_checked(part, dataclasses.replace(one, seed=seed), report, client, start,
+                                         common=False))
     scale = n / m if config.utility in UTILITY_SCALED else 1.0
     run_config = config.to_dict()
     by_row: dict[str, list] = {}
