@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rumap._validation import assumes_valid
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ def _refusal(kind: str, name: str) -> str | None:
     return REFUSED[kind].get(name, "it is not known to be estimated without bias on a subsample")
 
 
+@assumes_valid
 def check_subsampling(config: SimulationConfig) -> None:
     """Refuse a config whose map a subsample does not estimate, naming each refused choice.
 
@@ -169,6 +171,7 @@ class SubsampleError:
         return dataclasses.asdict(self)
 
 
+@assumes_valid
 def subsample_rows(n: int, m: int, kept: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The rows of one subsample: ``kept`` first, then m - len(kept) others drawn without replacement, in order.
 
@@ -223,6 +226,7 @@ def _combine(maps: list, risks: list, scale: float) -> tuple[dict[str, np.ndarra
     return out, ReplicateRisk(np.concatenate(samples), reciprocal=risks[0].reciprocal)
 
 
+@assumes_valid
 def simulate_subsampled(x: np.ndarray, config: SimulationConfig, *,
                         progress: Callable[[int, int], None] | None = None, client: Any = None,
                         budget: WorkBudget | None = None) -> SimulationResult:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rumap._validation import assumes_valid
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ NOT_STREAMED: dict[str, str] = {
 _DIGEST_BLOCK = 1 << 20
 
 
+@assumes_valid
 def check_streamed(plan: ReleasePlan) -> None:
     """Refuse a plan with a step that cannot be applied chunk by chunk, naming the step and why.
 
@@ -83,6 +85,7 @@ def check_streamed(plan: ReleasePlan) -> None:
             raise InputError(f"step {i + 1} ({step.method}) cannot be applied chunk by chunk: {why}")
 
 
+@assumes_valid
 def file_digest(path: str | os.PathLike) -> str:
     """SHA-256 of a file's bytes, read a block at a time (:func:`rumap.fingerprint.bytes_digest` of its bytes).
 
@@ -219,6 +222,7 @@ def _batches(path: str | os.PathLike, chunk_size: int, source: str) -> Any:
     return (batch.to_pandas() for batch in reader.iter_batches(batch_size=chunk_size))
 
 
+@assumes_valid
 def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.PathLike, chunk_size: int,
                       source: str | None = None, progress: Callable[[int], None] | None = None) -> StreamedRelease:
     """Apply ``plan`` to the Parquet file ``path`` chunk by chunk and write the Parquet file ``out``.
@@ -263,8 +267,12 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from rumap.release.plan import ReleasePlan
+
+    if not isinstance(plan, ReleasePlan):
+        raise InputError(f"plan must be a ReleasePlan, got {type(plan).__name__}")
     check_streamed(plan)
-    if chunk_size < 1:
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
         raise InputError(f"chunk_size must be a whole number >= 1, got {chunk_size}")
     source = str(path) if source is None else source
     streams: list[_NoiseStream] = []
