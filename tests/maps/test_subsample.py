@@ -17,7 +17,7 @@ from rumap.maps.subsample import REFUSED, VALID, subsample_rows
 from rumap.maps.utility import UTILITIES
 from rumap.risk.measures import DATASET_RISK_MEASURES
 
-N, M_SUB, B, REPS = 20_000, 500, 10, 20
+N, M_SUB, B, REPS = 20_000, 500, 8, 10
 LAMBDA2 = (0.5, 8.0)
 
 
