@@ -181,6 +181,8 @@ PARAMETERS: dict[str, Interval] = {
     "unequal_factor": Interval("float", 0.0, None, "neither", "noise variance factor for sensitive records"),
     "replicates": Interval("int", 1, 10_000_000, "both", "Monte-Carlo replicates per parameter value"),
     "seed": Interval("int", 0, None, "both", "random seed"),
+    "subsample": Interval("int", 2, None, "both", "records of each subsample of an empirical map"),
+    "subsamples": Interval("int", 2, 1000, "both", "independent subsamples of an empirical map"),
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk"),
     "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
     "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),

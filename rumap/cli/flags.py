@@ -44,6 +44,8 @@ FAMILY_FLAGS = {
     "rational": ("--rational", "numeric"),
     "risk_measure": ("--risk-measure", "numeric"),
     "quantiles": ("--quantiles", "numeric"),
+    "subsample": ("--subsample", "numeric"),
+    "subsamples": ("--subsamples", "numeric"),
     "keys": ("--keys", "categorical"),
     "weight": ("--weight", "categorical"),
     "band_variable": ("--band-variable", "categorical"),

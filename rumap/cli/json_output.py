@@ -86,6 +86,8 @@ def simulation_json(result: SimulationResult) -> dict[str, Any]:
     out: dict[str, Any] = {"curves": curves, "config": result.config.to_dict(), "n": result.n_records}
     if result.common is not None:
         out["common"] = curve_dict(result.common, SIMULATION_CURVE_KEYS)
+    if result.subsample is not None:
+        out["subsample"] = result.subsample.to_dict()
     publication = result.lambda_publication()
     if publication:
         out["lambda_publication"] = publication

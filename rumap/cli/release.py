@@ -129,6 +129,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     report.add_argument("--target", action="append", metavar="TARGET",
                         help=f"repeatable: the snooper's target on a numeric step's first column, {TARGET_FORMS} "
                              "(default max)")
+    scale = p.add_argument_group("a Parquet file larger than memory")
+    scale.add_argument("--chunk-size", type=int, metavar="R",
+                       help="apply the plan R records at a time, from a .parquet --data to a .parquet --out: memory "
+                            "grows with R, not with the file (noise steps only; no report or predictions)")
     add_work_limit(p)
     add_progress_flag(p)
     return p
@@ -319,6 +323,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--target: {exc}") from None
     plan = _plan(args)
     progress = Progress(args.progress)
+    if args.chunk_size is not None:
+        return _run_streamed(args, plan, out, progress)
     progress.stage(f"reading {args.data}")
     frame = read_parquet_frame(args.data) if is_parquet(args.data) else read_table(args.data)
     progress.stage(f"read {frame.shape[0]} records x {frame.shape[1]} columns; applying {len(plan.steps)} step(s)")
@@ -380,4 +386,40 @@ def run(args: argparse.Namespace) -> int:
         print(f"note: {note}")
     if report_path is not None:
         print(f"report written: {report_path}")
+    return 0
+
+
+def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progress: Progress) -> int:
+    """``release --chunk-size R``: the plan applied chunk by chunk (:mod:`rumap.release.stream`), the same keys."""
+    from rumap import __version__
+    from rumap.io.parquet import is_parquet
+    from rumap.release.stream import file_digest, release_in_chunks
+
+    check_flag("--chunk-size", "chunk_size", args.chunk_size)
+    if not (is_parquet(args.data) and is_parquet(out)):
+        raise InputError("--chunk-size reads a .parquet --data and writes a .parquet --out")
+    given = [flag for flag, value in (("--report", args.report), ("--weight", args.weight),
+                                      ("--replicates", args.replicates), ("--target", args.target)) if value]
+    if given:
+        raise InputError(f"{', '.join(given)} shape the report, which --chunk-size does not make (it needs the "
+                         "whole file in memory)")
+    progress.stage(f"applying {len(plan.steps)} step(s) to {args.data}, {args.chunk_size} records at a time")
+    try:
+        done = release_in_chunks(args.data, plan, out, args.chunk_size, source=args.data,
+                                 progress=lambda rows: progress.stage(f"{rows} records written"))
+    except InputError as exc:
+        raise InputError(f"--chunk-size: {exc}") from None
+    note = (f"applied chunk by chunk ({args.chunk_size} records, {done.chunks} chunks, {done.passes} pass(es) over "
+            "the file): no report, risk, utility or predictions (they need the whole file in memory)")
+    summary = {"out": str(out), "rows": done.rows, "columns": done.columns, "sha256_in": file_digest(args.data),
+               "sha256_out": file_digest(out), "steps": [s.to_dict() for s in plan.steps],
+               "step_summaries": [{} for _ in plan.steps], "risk": None, "utility": None, "predictions": [],
+               "notes": [note], "report": None, "rumap_version": __version__}
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json(summary)
+        return 0
+    print(f"released {done.rows} records of {args.data} to {out} in {len(plan.steps)} step(s)")
+    print(f"note: {note}")
     return 0

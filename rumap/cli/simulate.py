@@ -178,6 +178,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     run_group.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run_group.add_argument("--chunk-size", type=int, metavar="R", help="replicates per chunk (memory; not results)")
     run_group.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: run the replicates there")
+    run_group.add_argument("--subsample", type=int, metavar="M",
+                           help="estimate the map on simple random subsamples of M records (numeric methods; "
+                                "noise with index knowledge): the standard errors are the subsamples' spread")
+    run_group.add_argument("--subsamples", type=int, metavar="B",
+                           help="independent subsamples of --subsample (default 10)")
     add_work_limit(run_group)
     add_progress_flag(run_group)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -268,10 +273,19 @@ def config_from_args(args: argparse.Namespace, columns: list[str]) -> Simulation
         utility_options["response"] = _index_of(args.response, columns, "--response")
     return SimulationConfig(
         method=args.method, values=values, method_options=options, targets=tuple(args.target),
-        knowledge=tuple(args.knowledge or ("index", "position")),
+        knowledge=tuple(args.knowledge or (("index",) if args.subsample is not None else ("index", "position"))),
         target_column=_index_of(args.target_column, columns, "--target-column"), utility="mean" if args.utility is None else args.utility,
         utility_options=utility_options, replicates=args.replicates, seed=args.seed, chunk_size=args.chunk_size,
-        risk_measures=tuple(args.risk_measure), rational=args.rational)
+        risk_measures=tuple(args.risk_measure), rational=args.rational, **_subsample_options(args))
+
+
+def _subsample_options(args: argparse.Namespace) -> dict:
+    """``subsample`` and ``subsamples`` of ``--subsample M`` and ``--subsamples B`` (the latter needs the former)."""
+    if args.subsample is None:
+        if args.subsamples is not None:
+            raise InputError("--subsamples needs --subsample (the records of each subsample)")
+        return {}
+    return {"subsample": args.subsample, **({} if args.subsamples is None else {"subsamples": args.subsamples})}
 
 
 #: Keys the JSON config gets besides the simulation's own: where the data came from.
@@ -355,6 +369,10 @@ def run(args: argparse.Namespace) -> int:
             table[f"se[{name}]"] = m.risk_se
     print(f"{config.method} on {', '.join(columns)} (n = {result.n_records}, M = "
           f"{1 if config.deterministic else config.replicates}, seed {config.seed}); U: {first.utility_label}")
+    if result.subsample is not None:
+        sub = result.subsample
+        print(f"estimated on {sub.subsamples} random subsamples of {sub.m} records; U_se and se[...] are "
+              f"{sub.method} standard errors: {sub.covers}")
     with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 250):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if any(np.isinf(m.risk).any() for m in result.maps) or np.isinf(first.utility).any():

@@ -122,26 +122,35 @@ def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
 
 
 def _linked_shares_sorted(z_original: np.ndarray, z_masked: np.ndarray) -> np.ndarray:
-    """:func:`_linked_shares` of one variable, by search in the sorted originals instead of a KD-tree.
+    """:func:`_linked_shares` of one variable, by a sweep over the sorted originals instead of a KD-tree.
 
     On a line, the nearest original other than the record's own is among the
     two on each side of the masked value's place in the sorted originals (the
     record's own is at most one of them), and the originals within a radius are
-    those between two places. The places are found by galloping from the
-    record's own original (compiled :func:`_linked_share_kernel`): a masked
-    value near its original is found in a few steps. ``z_masked`` has shape (r, n).
+    those between two places. The masked values are visited in their own order
+    (a radix sort, :func:`rumap.masking.ranks._stable_order`), so their places
+    in the sorted originals only move forward: one merge-like sweep finds them
+    all (compiled :func:`_linked_share_kernel`). ``z_masked`` has shape (r, n).
     """
-    order = np.argsort(z_original, kind="stable")
+    from rumap.masking.ranks import _stable_order
+
+    order = _stable_order(z_original)
     ordered = np.ascontiguousarray(z_original[order])
     kernel = compiled(_linked_share_kernel)
-    return np.array([kernel(ordered, np.ascontiguousarray(z[order]), TIE_RTOL) for z in z_masked])
+    shares = np.empty(z_masked.shape[0])
+    for i, z in enumerate(z_masked):
+        by_rank = np.ascontiguousarray(z[order])
+        shares[i] = kernel(ordered, by_rank, _stable_order(by_rank), TIE_RTOL)
+    return shares
 
 
-def _linked_share_kernel(ordered: np.ndarray, z: np.ndarray, tie_rtol: float) -> float:
+def _linked_share_kernel(ordered: np.ndarray, z: np.ndarray, sweep: np.ndarray, tie_rtol: float) -> float:
     """The share re-identified of one masked copy of one variable (compiled; see :func:`_linked_shares`).
 
-    ``ordered`` are the sorted originals and ``z`` the masked values of their records, in that order: the
-    records are visited in the order of their originals, so both arrays are read in sequence.
+    ``ordered`` are the sorted originals, ``z`` the masked values of their records in that order and
+    ``sweep`` the order of ``z``: the place of each masked value among the originals is found by a pointer
+    that only moves forward. Each record's share (1, 1/t for a tie among t originals, or 0) is kept and
+    the shares are summed in the order of the originals.
     """
     n = ordered.size
 
@@ -178,12 +187,15 @@ def _linked_share_kernel(ordered: np.ndarray, z: np.ndarray, tie_rtol: float) ->
                 hi = mid
         return lo
 
-    total = 0.0
-    for rank in range(n):
+    share = np.zeros(n)
+    place = 0
+    for k in range(n):
+        rank = sweep[k]
         zi = z[rank]
+        while place < n and ordered[place] < zi:  # the first position with ordered >= zi
+            place += 1
         d = zi - ordered[rank]
         own = d * d
-        place = place_of(zi, rank, False)  # first position with ordered >= zi
         other = np.inf
         for at in range(place - 2, place + 2):
             if 0 <= at < n and at != rank:
@@ -191,11 +203,14 @@ def _linked_share_kernel(ordered: np.ndarray, z: np.ndarray, tie_rtol: float) ->
                 if d * d < other:
                     other = d * d
         if own < other * (1.0 - tie_rtol):
-            total += 1.0
+            share[rank] = 1.0
         elif own <= other * (1.0 + tie_rtol):
             radius = np.sqrt(own * (1.0 + tie_rtol)) * (1 + 1e-12) + 1e-300
             size = place_of(zi + radius, place, True) - place_of(zi - radius, place, False)
-            total += 1.0 / max(size, 1)
+            share[rank] = 1.0 / max(size, 1)
+    total = 0.0
+    for rank in range(n):
+        total += share[rank]
     return total / n
 
 

@@ -64,6 +64,7 @@ from rumap.maps.attacks import (
 from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
 from rumap.maps.methods import METHODS, install_methods, registered_methods
 from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
+from rumap.maps.subsample import SubsampleError, check_subsampling, simulate_subsampled
 from rumap.maps.utility import (
     UTILITIES,
     Reference,
@@ -144,6 +145,11 @@ class SimulationConfig:
         Keys of :data:`DATASET_RISK_MEASURES`; each adds a map.
     rational : bool, default False
         Add, per target, the rational snooper's envelope over the knowledge states.
+    subsample : int, optional
+        m: the map of simple random subsamples of m records, not of every record
+        (:mod:`rumap.maps.subsample` says what it allows and what its SEs cover).
+    subsamples : int, default 10
+        B, the independent subsamples whose spread gives the standard errors.
     """
 
     method: str = "noise"
@@ -159,6 +165,8 @@ class SimulationConfig:
     chunk_size: int | None = None
     risk_measures: tuple = ()
     rational: bool = False
+    subsample: int | None = None
+    subsamples: int = 10
 
     def __post_init__(self) -> None:
         if not isinstance(self.method, str) or self.method not in METHODS:
@@ -201,6 +209,10 @@ class SimulationConfig:
                 or self.target_column < 0:
             raise InputError(f"target_column must be a column index >= 0, got {self.target_column!r}")
         object.__setattr__(self, "rational", bool(self.rational))
+        object.__setattr__(self, "subsamples", check_scalar("subsamples", self.subsamples))
+        if self.subsample is not None:
+            object.__setattr__(self, "subsample", check_scalar("subsample", self.subsample))
+            check_subsampling(self)
 
     @property
     def parameter(self) -> str:
@@ -227,6 +239,8 @@ class SimulationConfig:
         out = asdict(self)
         out["method_options"] = dict(self.method_options)
         out["utility_options"] = dict(self.utility_options)
+        if self.subsample is None:  # every record: no subsampling keys
+            del out["subsample"], out["subsamples"]
         return json_safe(out)
 
     @classmethod
@@ -280,6 +294,7 @@ class _Plan:
     reference: Reference
     prepared: Any = None  # what the method made of the data once (MaskingMethod.prepare)
     resolution: float = 0.0
+    common: bool = True  # measure the common measures (rumap.maps.common) on the first replicates
 
     @property
     def n_replicates(self) -> int:
@@ -332,14 +347,14 @@ def _check_budget(shape: tuple[int, int], config: SimulationConfig, budget: Work
     budget.check_cells(float(replicates) * values * curves, f"{replicates} replicates x {values} values x {curves} curves")
 
 
-def _make_plan(x: np.ndarray, config: SimulationConfig) -> _Plan:
+def _make_plan(x: np.ndarray, config: SimulationConfig, common: bool = True) -> _Plan:
     check_column_index("target_column", config.target_column, x.shape[1])
     column = x[:, config.target_column]
     targets = resolve_targets(config.targets, column)
     reference = make_reference(config.utility, x, config.utility_options)
     method = METHODS[config.method]
     prepared = None if method.prepare is None else method.prepare(x, config.method_options)
-    return _Plan(x, config, targets, reference, prepared, rounding_resolution(column))
+    return _Plan(x, config, targets, reference, prepared, rounding_resolution(column), common)
 
 
 def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
@@ -354,7 +369,7 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
     stats_list = []
     risks = np.empty((len(reps), len(grid), len(config.risk_measures)))
     common = np.full((len(reps), len(grid), 2), np.nan)
-    measured = np.flatnonzero(np.asarray(reps) < COMMON_REPLICATES)
+    measured = np.flatnonzero(np.asarray(reps) < (COMMON_REPLICATES if plan.common else 0))
     for g, j in enumerate(grid):
         masked, (mean, var) = masker(int(j))  # (r, n, p) and its column moments, each (r, p)
         column = masked[:, :, c]
@@ -399,6 +414,9 @@ class SimulationResult:
     common : RUMap
         The same masked replicates on the measures every method shares
         (:mod:`rumap.maps.common`), so that maps of different methods overlay.
+        ``None`` on subsamples (its record linkage depends on the number of records).
+    subsample : SubsampleError or None
+        With ``config.subsample``: m, n, B and what the maps' standard errors cover.
     config : SimulationConfig
     n_records, n_columns : int
     elapsed : float
@@ -416,6 +434,7 @@ class SimulationResult:
     elapsed: float = field(default=0.0, compare=False)
     replicate_risks: tuple = field(default=(), compare=False, repr=False)
     common: RUMap | None = None
+    subsample: SubsampleError | None = None
 
     def __eq__(self, other: object) -> bool:
         """Equal when every number, label and the config are equal (``elapsed`` aside)."""
@@ -488,9 +507,12 @@ class SimulationResult:
         lambda (:meth:`lambda_publication`). The command line's JSON is made
         from it by :func:`rumap.cli.json_output.simulation_json`.
         """
-        return json_safe({"maps": [m.to_dict() for m in self.maps], "config": self.config.to_dict(),
-                          "n": self.n_records, "common": None if self.common is None else self.common.to_dict(),
-                          "lambda_publication": self.lambda_publication()})
+        out = {"maps": [m.to_dict() for m in self.maps], "config": self.config.to_dict(),
+               "n": self.n_records, "common": None if self.common is None else self.common.to_dict(),
+               "lambda_publication": self.lambda_publication()}
+        if self.subsample is not None:
+            out["subsample"] = self.subsample.to_dict()
+        return json_safe(out)
 
 
 def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> SimulationResult:
@@ -689,8 +711,16 @@ def _simulate(x: np.ndarray, config: SimulationConfig, *, progress: Callable[[in
     constant = np.flatnonzero(np.ptp(x, axis=0) == 0)
     if constant.size:
         raise InputError(f"data: column {int(constant[0]) + 1} is constant: an R-U map needs values that vary")
+    if config.subsample is not None:
+        return simulate_subsampled(x, config, progress=progress, client=client, budget=budget)
     _check_budget(x.shape, config, budget)
-    plan = _make_plan(x, config)
+    return _simulate_checked(x, config, progress, client, start)
+
+
+def _simulate_checked(x: np.ndarray, config: SimulationConfig, progress: Callable[[int, int], None] | None,
+                      client: Any, start: float, common: bool = True) -> SimulationResult:
+    """:func:`simulate` of checked data and config; ``common=False`` leaves the common measures out (NaN)."""
+    plan = _make_plan(x, config, common)
     units = _units(plan, x.shape[0])
     total = plan.n_replicates * len(config.values)
     if client is None:

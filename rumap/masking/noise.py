@@ -36,7 +36,8 @@ from rumap.errors import InputError
 #: Records masked at a time by :func:`add_noise`.
 _CHUNK_ROWS = 1 << 16
 
-__all__ = ["NoiseSpec", "SIZE_PARAMETERS", "size_parameter", "add_noise", "noise_shape", "mask_with", "as_matrix",
+__all__ = ["NoiseSpec", "SIZE_PARAMETERS", "size_parameter", "add_noise", "noise_shape", "noise_shape_of_covariance",
+           "mask_with", "as_matrix",
            "standard_noise"]
 
 #: The parameter that gives the noise's size, by whether it is relative: a variance in the data's units
@@ -167,11 +168,37 @@ def noise_shape(x: np.ndarray, spec: NoiseSpec) -> np.ndarray:
     """
     p = x.shape[1]
     if p == 1 or not spec.correlated:
-        scale = np.sqrt(np.var(x, axis=0, ddof=1)) if spec.relative else np.ones(p)
+        variances = np.var(x, axis=0, ddof=1) if spec.relative else np.ones(p)
+        return noise_shape_of_covariance(np.diag(variances), spec)
+    return noise_shape_of_covariance(np.atleast_2d(np.cov(x, rowvar=False)), spec)
+
+
+@assumes_valid
+def noise_shape_of_covariance(cov: np.ndarray, spec: NoiseSpec) -> np.ndarray:
+    """:func:`noise_shape` of data whose covariance matrix (ddof 1) is ``cov``, shape (p, p).
+
+    What the factor needs of the data: their covariance (the variances alone
+    for uncorrelated noise, nothing for absolute uncorrelated noise), so that
+    a file read in chunks can give it from its chunks' moments.
+
+    Parameters
+    ----------
+    cov : ndarray, shape (p, p)
+        The data's covariance matrix (its diagonal alone is read for uncorrelated noise).
+    spec : NoiseSpec
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> noise_shape_of_covariance(np.array([[4.0, 0.0], [0.0, 9.0]]), NoiseSpec(relative=True)).tolist()
+    [[2.0, 0.0], [0.0, 3.0]]
+    """
+    p = cov.shape[0]
+    if p == 1 or not spec.correlated:
+        scale = np.sqrt(np.diag(cov)) if spec.relative else np.ones(p)
         if spec.relative and np.any(scale == 0):
             raise InputError("a column is constant (variance 0): noise relative to its variance is zero")
         return np.diag(scale)
-    cov = np.atleast_2d(np.cov(x, rowvar=False))
     if not spec.relative:
         sd = np.sqrt(np.diag(cov))
         if np.any(sd == 0):

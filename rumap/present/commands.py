@@ -187,6 +187,8 @@ def _empirical_cli(spec: EmpiricalSpec) -> str:
     parts += ["--replicates", str(int(sim.get("replicates", 200))), "--seed", str(int(sim.get("seed", 0)))]
     if sim.get("chunk_size"):
         parts += ["--chunk-size", str(int(sim["chunk_size"]))]
+    if sim.get("subsample"):
+        parts += ["--subsample", str(int(sim["subsample"])), "--subsamples", str(int(sim.get("subsamples", 10)))]
     parts.append("--json")
     if spec.data.missing == "drop":
         notes.append("rows with missing values were dropped: remove them from the file first")

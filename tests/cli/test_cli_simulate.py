@@ -251,3 +251,28 @@ def test_recommendation_bad_input(extra, fragments, capsys):
     code = main(["simulate", "--data", INCOME, "--column", "income", "--lambda2", "0:1:3", "--target", "max", *extra])
     captured = capsys.readouterr()
     assert_bad_input(SimpleNamespace(returncode=code, stdout=captured.out, stderr=captured.err), *fragments)
+
+
+def test_subsample_json_states_its_error(tmp_path):
+    path = tmp_path / "big.csv"
+    path.write_text("x\n" + "\n".join(f"{v:.6f}" for v in np.random.default_rng(5).normal(50, 5, 3000)))
+    out = run_cli("simulate", "--data", path, "--column", "x", "--lambda2", "1:4:2", "--target", "max",
+                  "--subsample", "300", "--subsamples", "3", "--replicates", "10", "--json", check_json=True)[1]
+    assert out["n"] == 3000 and out["subsample"]["m"] == 300 and out["subsample"]["subsamples"] == 3
+    assert out["subsample"]["method"] == "between-subsample"
+    assert [(c["target"], c["knowledge"]) for c in out["curves"]] == [("max", "index")]
+    assert out["config"]["subsample"] == 300 and all(v > 0 for v in out["curves"][0]["risk_se"])
+    assert "common" not in out
+
+
+@pytest.mark.parametrize(("extra", "fragments"), [
+    (["--subsamples", "3"], ["--subsamples needs --subsample"]),
+    (["--subsample", "50", "--knowledge", "position"], ["knowledge 'position'"]),
+    (["--subsample", "50", "--risk-measure", "record-linkage"], ["risk measure 'record-linkage'"]),
+    (["--subsample", "500"], ["not fewer"]),
+])
+def test_subsample_bad_input(extra, fragments, capsys):
+    code = main(["simulate", "--data", INCOME, "--column", "income", "--lambda2", "1:4:2", "--target", "max",
+                 "--replicates", "5", *extra])
+    captured = capsys.readouterr()
+    assert_bad_input(SimpleNamespace(returncode=code, stdout=captured.out, stderr=captured.err), *fragments)

@@ -294,3 +294,39 @@ def test_a_one_step_flag_beside_a_plan_is_refused_not_ignored(tmp_path, capsys, 
 
 def test_a_plan_on_a_device_is_refused_unread(tmp_path, capsys):
     assert "not a regular file" in bad(capsys, "--data", SURVEY, "--plan", "/dev/zero", "--out", tmp_path / "o.csv")
+
+
+def test_chunk_by_chunk_gives_the_in_memory_release_and_its_keys(tmp_path, capsys):
+    data = tmp_path / "survey.parquet"
+    read_table(SURVEY).to_parquet(data, index=False)
+    step = ("--method", "noise", "--columns", "weight,age", "--lambda2", "100", "--truncate-below", "0", "--seed", "3")
+    whole = json.loads(_run(capsys, "--data", data, *step, "--out", tmp_path / "whole.parquet", "--no-prediction"))
+    chunked = json.loads(_run(capsys, "--data", data, *step, "--out", tmp_path / "chunked.parquet",
+                              "--chunk-size", "500"))
+    assert set(chunked) == set(whole) and chunked["steps"] == whole["steps"] and chunked["rows"] == whole["rows"]
+    assert chunked["sha256_in"] == whole["sha256_in"] == sha256(data)
+    assert chunked["sha256_out"] == sha256(tmp_path / "chunked.parquet")
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "chunked.parquet"),
+                                  pd.read_parquet(tmp_path / "whole.parquet"))
+    assert "chunk by chunk" in chunked["notes"][0]
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("--method", "microaggregation", "--columns", "weight", "--k", "3"), "microaggregation) cannot be applied chunk"),
+    (("--method", "noise", "--columns", "weight", "--lambda2", "1", "--report", "r.html"), "--report"),
+    (("--method", "noise", "--columns", "weight", "--lambda2", "1", "--chunk-size", "0"), "--chunk-size must be"),
+])
+def test_chunk_by_chunk_refusals(tmp_path, capsys, args, fragment):
+    data = tmp_path / "survey.parquet"
+    read_table(SURVEY).to_parquet(data, index=False)
+    extra = () if "--chunk-size" in args else ("--chunk-size", "10")
+    assert fragment in bad(capsys, "--data", data, "--out", tmp_path / "o.parquet", *args, *extra)
+    assert "reads a .parquet --data" in bad(capsys, "--data", SURVEY, "--out", tmp_path / "o.csv", "--method", "noise",
+                                            "--columns", "weight", "--lambda2", "1", "--chunk-size", "10")
+
+
+def _run(capsys, *args) -> str:
+    code = main(["release", *map(str, args), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return captured.out

@@ -188,3 +188,12 @@ def test_a_finite_risk_never_exceeds_what_the_datas_scale_allows(seed, levels, s
     for m in result.maps:
         risk = m.risk[0]
         assert np.isposinf(risk) or risk <= limit, (m.target, m.knowledge, risk, limit)
+
+
+def test_targets_of_a_large_column_by_radix_order_equal_numpys_argsort():
+    from rumap.maps.attacks import _RADIX_FROM, resolve_target, resolve_targets
+
+    column = np.round(np.random.default_rng(2).normal(size=_RADIX_FROM + 7), 2)  # many ties
+    order = np.argsort(column, kind="stable")
+    names = ("max", "min", "p01", "p50", "p99", "row:3")
+    assert resolve_targets(names, column) == tuple(resolve_target(t, column, order) for t in names)

@@ -90,12 +90,14 @@ def test_analytic_map():
     _assert_same_maps(_python_namespace(spec)["maps"], shown.maps)
 
 
-def test_empirical_map(tmp_path):
+@pytest.mark.parametrize("subsampled", [{}, {"subsample": 12, "subsamples": 2}])
+def test_empirical_map(tmp_path, subsampled):
     x = np.linspace(1.0, 30.0, 30) ** 1.3
     path = tmp_path / "tiny data.csv"
     path.write_text("v\n" + "\n".join(repr(float(v)) for v in x) + "\n")
     spec = EmpiricalSpec(simulation={"method": "noise", "values": [0.1, 0.5], "method_options": {"relative": True},
-                                     "targets": ["max"], "knowledge": ["index"], "replicates": 3, "seed": 4},
+                                     "targets": ["max"], "knowledge": ["index"], "replicates": 3, "seed": 4,
+                                     **subsampled},
                          data=DataSource.of("upload", str(path), ["v"], x))
     shown = spec.run(x)
     _assert_same_curves(json.loads(_command_output(spec, "simulate"))["curves"], shown.maps)

@@ -1,0 +1,318 @@
+"""Empirical R-U maps of a large file estimated on random subsamples, with a stated standard error.
+
+With ``SimulationConfig(subsample=m, subsamples=B)`` the engine
+(:func:`rumap.maps.simulation.simulate`) does not mask the whole file: it
+draws B independent simple random subsamples of m records (without
+replacement within a subsample, each from the seed and its number), runs the
+map on each, and reports per parameter value the mean of the B subsamples'
+values with the between-subsample standard error ``sd_B / sqrt(B)``.
+
+What the stated error covers
+----------------------------
+The spread of the B subsample estimates holds both the sampling error (which
+m of the n records were drawn) and the Monte-Carlo error (the M masked
+replicates of each subsample), so ``risk_se`` and ``utility_se`` cover both.
+They do not cover a bias of order 1/m of the estimators that are not means of
+records (``R = 1 / MSE``, and with ``relative`` noise the variance that scales
+the noise, computed on m records), which is small next to the error for m in
+the hundreds and more. The targets (``max``, ``p99``, ``row:I``) are found in
+the whole file and kept in every subsample, so the error of a target's risk is
+Monte-Carlo error alone.
+
+What is allowed
+---------------
+A subsample's value estimates the whole file's value only when each record is
+masked by its own draws and the measure is an average over records (or a
+ratio of such averages) whose value does not depend on how many records the
+file has. :data:`VALID` lists, per registry, what passes and :data:`REFUSED`
+why the rest is refused; a name in neither is refused as not known to be valid.
+Utilities that are ``1 / MSE`` of a mean (``mean``, ``mean-error``) scale with
+the number of records and are multiplied by ``n / m`` (their MSE is the
+per-record error divided by the records). The common measures of
+:mod:`rumap.maps.common` use record linkage, so a subsampled run has none.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rumap._validation import assumes_valid
+from rumap.errors import InputError
+
+if TYPE_CHECKING:
+    from rumap.budget import WorkBudget
+    from rumap.maps.simulation import SimulationConfig, SimulationResult
+
+__all__ = ["SubsampleError", "VALID", "REFUSED", "UTILITY_SCALED", "check_subsampling", "simulate_subsampled",
+           "subsample_rows"]
+
+#: How the stated standard error is estimated.
+ERROR_METHOD = "between-subsample"
+#: The first spawn key of the subsamples' generators (apart from the replicates' keys).
+_SUBSAMPLE_KEY = 1_000_003
+
+#: Per registry, the names whose subsample estimate is an estimate of the whole file's value.
+VALID: dict[str, tuple[str, ...]] = {
+    "method": ("noise",),
+    "knowledge": ("index",),
+    "utility": ("mean", "mean-error", "sse"),
+    "risk_measure": ("sdid",),
+}
+
+#: Utilities multiplied by n / m: 1 / MSE of a mean, whose MSE is the per-record error over the records.
+UTILITY_SCALED: tuple[str, ...] = ("mean", "mean-error")
+
+_CROWDING = "the share of records linked to their own original falls as the records crowd, so it depends on n"
+_BIAS_AND_NOISE = ("its MSE adds a bias that does not depend on n to a sampling noise of order 1/n: no factor "
+                   "makes the subsample's value the file's")
+
+#: Per registry, why a name is refused under subsampling.
+REFUSED: dict[str, dict[str, str]] = {
+    "method": {
+        "microaggregation": "its groups are made of the other records: a subsample's groups are wider than the file's",
+        "rankswap": "a record's partners lie within p% of the records' ranks: they depend on the other records",
+    },
+    "knowledge": {
+        "position": "the order statistic Y_(r) of the masked file depends on the number of records",
+        "corrected": "it uses the order statistic Y_(r), which depends on the number of records",
+        "mean": "the error of mean(Y) as a guess shrinks with the number of records",
+    },
+    "utility": {name: _BIAS_AND_NOISE for name in ("variance", "quantiles", "correlation", "regression")},
+    "risk_measure": {"record-linkage": _CROWDING, "record-linkage-shared-ties": _CROWDING,
+                     "probabilistic-linkage": _CROWDING,
+                     "interval-disclosure": "its interval spans p% of the records' ranks, a whole number of ranks "
+                                            "that for m records is narrower than for n (a bias of order 1/m that "
+                                            "the error does not cover)"},
+}
+
+_WHAT = {"method": "method", "knowledge": "knowledge", "utility": "utility", "risk_measure": "risk measure"}
+
+
+def _refusal(kind: str, name: str) -> str | None:
+    """Why ``name`` of registry ``kind`` cannot be estimated on a subsample, or None when it can."""
+    if name in VALID[kind]:
+        return None
+    return REFUSED[kind].get(name, "it is not known to be estimated without bias on a subsample")
+
+
+@assumes_valid
+def check_subsampling(config: SimulationConfig) -> None:
+    """Refuse a config whose map a subsample does not estimate, naming each refused choice.
+
+    Parameters
+    ----------
+    config : SimulationConfig
+        A config with ``subsample`` set.
+
+    Raises
+    ------
+    InputError
+        Naming the method, knowledge states, utility, risk measures (or the
+        rational snooper) that a subsample cannot estimate, and why.
+
+    Examples
+    --------
+    >>> from rumap.maps.simulation import SimulationConfig
+    >>> SimulationConfig(values=(1.0,), knowledge=("index",), subsample=500).subsample
+    500
+    >>> SimulationConfig(values=(1.0,), knowledge=("index", "position"), subsample=500)
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: subsample: knowledge 'position' cannot be estimated on a subsample: the order statistic Y_(r) of the masked file depends on the number of records
+    """
+    chosen = [("method", config.method), *(("knowledge", k) for k in config.knowledge),
+              ("utility", config.utility), *(("risk_measure", r) for r in config.risk_measures)]
+    reasons = [f"{_WHAT[kind]} {name!r} cannot be estimated on a subsample: {why}"
+               for kind, name in chosen if (why := _refusal(kind, name)) is not None]
+    if config.rational:
+        reasons.append("the rational snooper cannot be estimated on a subsample: it needs knowledge states other "
+                       "than 'index'")
+    if reasons:
+        raise InputError("subsample: " + "; ".join(reasons))
+
+
+@dataclass(frozen=True)
+class SubsampleError:
+    """How a subsampled map was estimated and what its standard errors cover.
+
+    Attributes
+    ----------
+    m : int
+        Records of each subsample.
+    n : int
+        Records of the whole file.
+    subsamples : int
+        B, the independent subsamples averaged.
+    method : str
+        ``"between-subsample"``: ``SE = sd over the B subsamples / sqrt(B)``.
+    covers : str
+        What the standard error covers, in words.
+    utility_scale : float
+        The factor applied to the utility (``n / m`` for a ``1 / MSE`` of a mean, else 1).
+    """
+
+    m: int
+    n: int
+    subsamples: int
+    method: str = ERROR_METHOD
+    covers: str = ("sampling error (which m of the n records) and Monte-Carlo error (the replicates), "
+                   "not a bias of order 1/m")
+    utility_scale: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as plain data."""
+        return dataclasses.asdict(self)
+
+
+@assumes_valid
+def subsample_rows(n: int, m: int, kept: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The rows of one subsample: ``kept`` first, then m - len(kept) others drawn without replacement, in order.
+
+    Parameters
+    ----------
+    n : int
+        Records of the file.
+    m : int
+        Records of the subsample (more than ``len(kept)``, fewer than n).
+    kept : ndarray of int
+        Distinct rows every subsample holds (the targets' records).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of int, shape (m,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rows = subsample_rows(10, 4, np.array([7]), np.random.default_rng(0))
+    >>> rows[0], len(set(rows.tolist())), bool(np.all(np.diff(rows[1:]) > 0))
+    (np.int64(7), 4, True)
+    """
+    kept = np.sort(np.asarray(kept, dtype=np.int64))
+    drawn = np.sort(rng.choice(n - kept.size, size=m - kept.size, replace=False))
+    # the j-th row that is not kept: j plus the kept rows at or before it
+    drawn = drawn + np.searchsorted(kept - np.arange(kept.size), drawn, side="right")
+    return np.concatenate([np.asarray(kept, dtype=np.int64), drawn])
+
+
+def _combine(maps: list, risks: list, scale: float) -> tuple[dict[str, np.ndarray], Any]:
+    """The mean over subsamples of one map's curves, their between-subsample SEs and the pooled replicates."""
+    from rumap.maps.recommend import ReplicateRisk
+
+    b = len(maps)
+    util = np.array([mp.utility for mp in maps]) * scale
+    with np.errstate(invalid="ignore"):
+        out = {"utility": util.mean(axis=0), "utility_se": util.std(axis=0, ddof=1) / math.sqrt(b)}
+    samples = [r.samples for r in risks]
+    per = np.array([s.mean(axis=0) for s in samples])  # (B, g): each subsample's MSE or mean risk
+    centre = per.mean(axis=0)
+    spread = per.std(axis=0, ddof=1) / math.sqrt(b)
+    if risks[0].reciprocal:  # R = 1 / MSE, its SE by the delta method
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out["risk"] = np.where(centre > 0, 1.0 / np.where(centre > 0, centre, 1.0), np.inf)
+            out["risk_se"] = np.where(centre > 0, spread / np.where(centre > 0, centre, 1.0) ** 2, 0.0)
+    else:
+        out["risk"], out["risk_se"] = centre, spread
+    if maps[0].efficiency is not None:
+        out["efficiency"] = np.array([mp.efficiency for mp in maps]).mean(axis=0)
+    return out, ReplicateRisk(np.concatenate(samples), reciprocal=risks[0].reciprocal)
+
+
+@assumes_valid
+def simulate_subsampled(x: np.ndarray, config: SimulationConfig, *,
+                        progress: Callable[[int, int], None] | None = None, client: Any = None,
+                        budget: WorkBudget | None = None) -> SimulationResult:
+    """The map of ``config`` estimated on ``config.subsamples`` subsamples of ``config.subsample`` records.
+
+    Called by :func:`rumap.maps.simulation.simulate` when ``config.subsample``
+    is set, on data it has checked; see the module's text for what the
+    standard errors cover.
+
+    Parameters
+    ----------
+    x : ndarray, shape (n, p)
+        The whole file's data, checked.
+    config : SimulationConfig
+        With ``subsample`` (m < n) and ``subsamples`` (B).
+    progress : callable(done, total), optional
+        Over the B runs together.
+    client : dask.distributed.Client or str, optional
+        Where each subsample's replicates run.
+    budget : WorkBudget, optional
+        Checked once for the B subsamples' work together.
+
+    Returns
+    -------
+    SimulationResult
+        ``n_records`` is n; each map's ``risk_se`` and ``utility_se`` are
+        between-subsample standard errors; ``subsample`` says how.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.maps.simulation import SimulationConfig, simulate
+    >>> x = np.random.default_rng(1).normal(size=2000)
+    >>> cfg = SimulationConfig(values=(0.5,), knowledge=("index",), replicates=20, subsample=200, subsamples=4)
+    >>> result = simulate(x, cfg)
+    >>> result.n_records, result.subsample.m, result.subsample.subsamples, result.subsample.method
+    (2000, 200, 4, 'between-subsample')
+    """
+    from rumap._validation import check_column_index
+    from rumap.budget import DEFAULT_BUDGET
+    from rumap.maps.attacks import resolve_targets
+    from rumap.maps.simulation import SimulationResult, _check_budget, _simulate_checked
+
+    start = time.perf_counter()
+    budget = DEFAULT_BUDGET if budget is None else budget
+    n, p = x.shape
+    m, b = int(config.subsample), int(config.subsamples)
+    if m >= n:
+        raise InputError(f"subsample: {m} records is not fewer than the data's {n}: map the whole data instead")
+    check_column_index("target_column", config.target_column, p)
+    targets = resolve_targets(config.targets, x[:, config.target_column]) if config.targets else ()
+    kept = np.array(list(dict.fromkeys(t.record for t in targets)), dtype=np.int64)
+    if kept.size >= m:
+        raise InputError(f"subsample: {m} records cannot hold the {kept.size} targets' records and others")
+    place = {int(r): i for i, r in enumerate(kept)}
+    one = dataclasses.replace(config, subsample=None, targets=tuple(f"row:{place[t.record] + 1}" for t in targets))
+    _check_budget((m * b, p), one, budget)
+    root = np.random.SeedSequence(config.seed, spawn_key=(_SUBSAMPLE_KEY,))
+    results = []
+    for i, child in enumerate(root.spawn(b)):
+        rng = np.random.default_rng(child)
+        rows = subsample_rows(n, m, kept, rng)
+        seed = int(child.generate_state(1, np.uint32)[0])
+        report = None if progress is None else (lambda done, total, i=i: progress(i * total + done, b * total))
+        part = x[rows]
+        if np.any(np.ptp(part, axis=0) == 0):
+            raise InputError(f"subsample {i + 1}: a column is constant in its {m} records: take a larger subsample")
+        # the common measures' record linkage depends on n: not measured on a subsample
+        results.append(_simulate_checked(part, dataclasses.replace(one, seed=seed), report, client, start,
+                                         common=False))
+    scale = n / m if config.utility in UTILITY_SCALED else 1.0
+    run_config = config.to_dict()
+    by_row: dict[str, list] = {}
+    for t in targets:  # two targets on one record share the subsample's row
+        by_row.setdefault(f"row:{place[t.record] + 1}", []).append(t)
+    maps, pooled = [], []
+    for j, first in enumerate(results[0].maps):
+        curves, replicate = _combine([r.maps[j] for r in results], [r.replicate_risks[j] for r in results], scale)
+        for t in by_row.get(first.target, [None]):
+            own = dict(run_config)
+            if t is not None:
+                own.update({"target_row": t.record + 1, "target_rank": t.rank, "target_value": t.value})
+            maps.append(dataclasses.replace(first, **curves, target="" if t is None else t.name, config=own))
+            pooled.append(replicate)
+    info = SubsampleError(m=m, n=n, subsamples=b, utility_scale=scale)
+    return SimulationResult(maps=maps, config=config, n_records=n, n_columns=p,
+                            elapsed=time.perf_counter() - start, replicate_risks=tuple(pooled), common=None,
+                            subsample=info)
+

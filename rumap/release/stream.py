@@ -1,0 +1,330 @@
+"""A release plan applied to a Parquet file chunk by chunk: memory that grows with the chunk, not with the file.
+
+:func:`release_in_chunks` reads ``chunk_size`` records at a time (pyarrow's
+batches, converted to pandas as :func:`rumap.io.parquet.read_parquet_frame`
+converts the whole file), applies every step to the chunk and writes it to the
+output Parquet file before reading the next. Only steps that mask each record
+by itself, with draws that do not depend on the chunks, are streamed
+(:data:`STREAMED`); the others need the whole file and are refused, naming
+why and, where there is one, the command that protects a file out of core
+(:data:`NOT_STREAMED`).
+
+Additive noise draws its normal numbers from ``default_rng(seed)`` record
+after record, as :func:`rumap.masking.noise.add_noise` does, so the released
+values equal the in-memory release's. Noise relative to the variances, or
+correlated like the data, needs the columns' covariance first: one more pass
+over the file (through the steps before it) sums the chunks' moments, equal to
+the in-memory covariance up to rounding (about 1e-15 relative).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rumap._validation import assumes_valid
+from rumap.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rumap.release.plan import ReleasePlan, Step
+
+__all__ = ["STREAMED", "NOT_STREAMED", "StreamedRelease", "check_streamed", "release_in_chunks", "file_digest"]
+
+#: Step methods applied chunk by chunk.
+STREAMED: tuple[str, ...] = ("noise",)
+
+#: Step methods that are not, and why.
+NOT_STREAMED: dict[str, str] = {
+    "microaggregation": "its groups are formed from every record of the file",
+    "rankswap": "a record's partners are found among every record's ranks",
+    "suppress": "local suppression needs the frequencies of the keys' combinations over the whole file "
+                "(python -m rumap protect suppress --engine scale does it out of core)",
+    "pram": "invariant PRAM's matrix needs the keys' frequencies over the whole file "
+            "(python -m rumap protect pram --engine scale does it out of core)",
+    "recode": "the report of its categories needs the whole file (python -m rumap protect recode --engine scale "
+              "recodes a file out of core)",
+    "top_bottom": "the report of its categories needs the whole file",
+}
+
+#: Bytes read at a time for a file's digest.
+_DIGEST_BLOCK = 1 << 20
+
+
+@assumes_valid
+def check_streamed(plan: ReleasePlan) -> None:
+    """Refuse a plan with a step that cannot be applied chunk by chunk, naming the step and why.
+
+    Parameters
+    ----------
+    plan : ReleasePlan
+
+    Raises
+    ------
+    InputError
+
+    Examples
+    --------
+    >>> from rumap.release.plan import ReleasePlan, Step
+    >>> check_streamed(ReleasePlan((Step("noise", {"lambda2": 1.0}, columns=("a",)),)))
+    >>> check_streamed(ReleasePlan((Step("microaggregation", {"k": 3}, columns=("a",)),)))
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: step 1 (microaggregation) cannot be applied chunk by chunk: its groups are formed from every record of the file
+    """
+    for i, step in enumerate(plan.steps):
+        if step.method not in STREAMED:
+            why = NOT_STREAMED.get(step.method, "it needs the whole file")
+            raise InputError(f"step {i + 1} ({step.method}) cannot be applied chunk by chunk: {why}")
+
+
+@assumes_valid
+def file_digest(path: str | os.PathLike) -> str:
+    """SHA-256 of a file's bytes, read a block at a time (:func:`rumap.fingerprint.bytes_digest` of its bytes).
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    str
+        64 hex digits.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from rumap.fingerprint import bytes_digest
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "f.bin"
+    ...     _ = path.write_bytes(b"abc" * 1000)
+    ...     file_digest(path) == bytes_digest(b"abc" * 1000)
+    True
+    """
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(_DIGEST_BLOCK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _values(frame: pd.DataFrame, step: Step, source: str, start: int) -> np.ndarray:
+    """The step's columns of a chunk as the in-memory release reads them; a message names the chunk's first record."""
+    import pandas as pd
+
+    from rumap.release.apply import _step_values
+
+    try:  # the checks of a file need two rows: a chunk of one is checked as two
+        return _step_values(frame if len(frame) > 1 else pd.concat([frame, frame]), step, source)[:len(frame)]
+    except InputError as exc:
+        raise InputError(f"{exc} (rows counted from record {start + 1})") from None
+
+
+class _NoiseStream:
+    """A noise step over the chunks: its noise shape (from the whole file) and its generator, record after record."""
+
+    def __init__(self, step: Step, shape_factor: np.ndarray) -> None:
+        from rumap.release.apply import _noise_spec
+
+        self.step = step
+        self.spec = _noise_spec(step.parameters, step.columns)
+        self.shape_factor = shape_factor
+        self.rng = np.random.default_rng(step.seed)
+
+    def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
+        from rumap.masking.noise import mask_with, size_parameter, standard_noise
+        from rumap.release.apply import _replace_columns
+
+        x = _values(frame, self.step, source, start)
+        scale = float(np.sqrt(self.step.parameters[size_parameter(self.spec.relative)]))
+        noise = standard_noise(self.rng, x, self.spec, self.shape_factor)
+        return _replace_columns(frame, self.step.columns, mask_with(x, noise, scale, self.spec))
+
+
+@dataclass
+class _Moments:
+    """Count, mean and sum of squared deviations (p x p) of chunks, merged as they come (Chan et al.)."""
+
+    n: int = 0
+    mean: np.ndarray | None = None
+    m2: np.ndarray | None = None
+
+    def add(self, x: np.ndarray) -> None:
+        k = x.shape[0]
+        if k == 0:
+            return
+        mean = x.mean(axis=0)
+        centred = x - mean
+        m2 = centred.T @ centred
+        if self.mean is None:
+            self.n, self.mean, self.m2 = k, mean, m2
+            return
+        delta = mean - self.mean
+        total = self.n + k
+        self.m2 = self.m2 + m2 + np.outer(delta, delta) * (self.n * k / total)
+        self.mean = self.mean + delta * (k / total)
+        self.n = total
+
+    def covariance(self) -> np.ndarray:
+        return self.m2 / (self.n - 1)
+
+
+def _shape_factor(step: Step, covariance: np.ndarray | None, p: int) -> np.ndarray:
+    """The step's ``L`` (:func:`rumap.masking.noise.noise_shape`) from the whole file's covariance."""
+    from rumap.masking.noise import noise_shape_of_covariance
+    from rumap.release.apply import _noise_spec
+
+    spec = _noise_spec(step.parameters, step.columns)
+    if covariance is None:  # absolute uncorrelated noise: L = I, no pass
+        return np.eye(p)
+    return noise_shape_of_covariance(covariance, spec)
+
+
+@dataclass(frozen=True)
+class StreamedRelease:
+    """What :func:`release_in_chunks` wrote.
+
+    Attributes
+    ----------
+    rows, columns : int
+        Records and columns of the released file.
+    chunks : int
+        Chunks read in the releasing pass.
+    passes : int
+        Passes over the file (1, plus one per noise step that needs the file's covariance).
+    """
+
+    rows: int
+    columns: int
+    chunks: int
+    passes: int
+
+
+def _batches(path: str | os.PathLike, chunk_size: int, source: str) -> Any:
+    """The file's records as pandas frames of ``chunk_size`` records, converted as a whole file would be.
+
+    Without pyarrow's read-ahead (``pre_buffer``), which holds several row groups: the memory is that of
+    one row group being decoded and one chunk.
+    """
+    import pyarrow.parquet as pq
+
+    from rumap.io.parquet import _open
+
+    _open(path, source)  # the checks and messages of reading the whole file
+    reader = pq.ParquetFile(path, pre_buffer=False)
+    return (batch.to_pandas() for batch in reader.iter_batches(batch_size=chunk_size))
+
+
+@assumes_valid
+def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.PathLike, chunk_size: int,
+                      source: str | None = None, progress: Callable[[int], None] | None = None) -> StreamedRelease:
+    """Apply ``plan`` to the Parquet file ``path`` chunk by chunk and write the Parquet file ``out``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The original Parquet file, of any size.
+    plan : ReleasePlan
+        Steps of :data:`STREAMED` only (:func:`check_streamed`).
+    out : str or path-like
+        The released ``.parquet`` file; the other columns pass through, in their order.
+    chunk_size : int
+        Records per chunk: memory grows with it, the released values do not change with it.
+    source : str, optional
+        How messages name the file.
+    progress : callable(records), optional
+        Called after each chunk written with the records written so far.
+
+    Returns
+    -------
+    StreamedRelease
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import pandas as pd
+    >>> from rumap.release.plan import ReleasePlan, Step
+    >>> from rumap.release.apply import apply_plan
+    >>> frame = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0, 9.0], "b": list("vwxyz")})
+    >>> plan = ReleasePlan((Step("noise", {"lambda2_frac": 0.5}, columns=("a",), seed=3),))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     original, released = pathlib.Path(folder) / "in.parquet", pathlib.Path(folder) / "out.parquet"
+    ...     frame.to_parquet(original, index=False)
+    ...     done = release_in_chunks(original, plan, released, chunk_size=2)
+    ...     streamed = pd.read_parquet(released)
+    >>> done.chunks, done.passes, streamed["b"].tolist()
+    (3, 2, ['v', 'w', 'x', 'y', 'z'])
+    >>> bool(abs(streamed["a"] - apply_plan(frame, plan).data["a"]).max() < 1e-12)
+    True
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from rumap.release.plan import ReleasePlan
+
+    if not isinstance(plan, ReleasePlan):
+        raise InputError(f"plan must be a ReleasePlan, got {type(plan).__name__}")
+    check_streamed(plan)
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise InputError(f"chunk_size must be a whole number >= 1, got {chunk_size}")
+    source = str(path) if source is None else source
+    streams: list[_NoiseStream] = []
+    passes = 1
+
+    def through(frame: pd.DataFrame, start: int) -> pd.DataFrame:
+        for stream in streams:
+            frame = stream(frame, source, start)
+        return frame
+
+    from rumap.release.apply import _known, _noise_spec
+
+    for step in plan.steps:
+        spec = _noise_spec(step.parameters, step.columns)
+        covariance = None
+        if spec.relative or (spec.correlated and len(step.columns) > 1):
+            moments = _Moments()
+            start = 0
+            for frame in _batches(path, chunk_size, source):  # the steps before, with draws of their own
+                frame = through(frame, start)
+                _known(frame, step.names, source)
+                moments.add(_values(frame, step, source, start))
+                start += len(frame)
+            for stream in streams:
+                stream.rng = np.random.default_rng(stream.step.seed)
+            if moments.n < 2:
+                raise InputError(f"{source}: noise needs at least 2 records, got {moments.n}")
+            covariance = moments.covariance()
+            passes += 1
+        streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
+    writer, rows, chunks, schema = None, 0, 0, None
+    try:
+        for frame in _batches(path, chunk_size, source):
+            columns = list(frame.columns)
+            for step in plan.steps:
+                _known(frame, step.names, source)
+            table = pa.Table.from_pandas(through(frame, rows)[columns], preserve_index=False)
+            if writer is None:
+                schema = table.schema
+                writer = pq.ParquetWriter(Path(out), schema)
+            writer.write_table(table.cast(schema))
+            rows += table.num_rows
+            chunks += 1
+            if progress is not None:
+                progress(rows)
+        if writer is None:  # a file without records: its columns, no rows
+            empty = pq.read_schema(path)
+            writer = pq.ParquetWriter(Path(out), empty)
+            columns_out = len(empty)
+        else:
+            columns_out = len(schema)
+    finally:
+        if writer is not None:
+            writer.close()
+    return StreamedRelease(rows=rows, columns=columns_out, chunks=chunks, passes=passes)
