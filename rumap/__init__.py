@@ -50,7 +50,7 @@ _EXPORTS: dict[str, str] = {
     "recommend_exact": "rumap.maps.recommend",
     # empirical maps: the simulation engine, its masking methods, attacks and utilities
     "SimulationConfig": "rumap.maps.simulation",
-    "SimulationResult": "rumap.maps.simulation",
+    "SimulationResult": "rumap.maps.simulation_result",
     "simulate": "rumap.maps.simulation",
     "METHODS": "rumap.maps.methods",
     "MaskingMethod": "rumap.maps.method_records",

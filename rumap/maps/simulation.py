@@ -38,7 +38,6 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
 from rumap._validation import (
@@ -55,7 +54,6 @@ from rumap.maps.attacks import (
     attack_squared_errors,
     check_knowledge,
     parse_target,
-    publication_effect,
     rational_envelope,
     resolve_targets,
     risk_estimate,
@@ -63,8 +61,9 @@ from rumap.maps.attacks import (
 )
 from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
 from rumap.maps.methods import METHODS, install_methods, registered_methods
-from rumap.maps.recommend import Recommendation, ReplicateRisk, recommend
-from rumap.maps.subsample import SubsampleError, check_subsampling, simulate_subsampled
+from rumap.maps.recommend import ReplicateRisk
+from rumap.maps.simulation_result import SimulationResult
+from rumap.maps.subsample import check_subsampling, simulate_subsampled
 from rumap.maps.utility import (
     UTILITIES,
     Reference,
@@ -80,8 +79,6 @@ from rumap.risk.measures import DATASET_RISK_MEASURES
 __all__ = ["SimulationConfig", "SimulationResult", "simulate", "RISK_LABEL"]
 
 RISK_LABEL = "R = 1 / snooper's MSE (Eq 12)"
-#: Half-width of the 95% bands in standard errors.
-BAND_Z = 1.96
 
 
 #: Values per array in a chunk of replicates when ``chunk_size`` is not given.
@@ -396,123 +393,6 @@ def _units(plan: _Plan, n_records: int) -> list[tuple[np.ndarray, np.ndarray]]:
     size = config.chunk_size or max(1, _CHUNK_VALUES // (n_records * plan.x.shape[1]))
     reps = np.arange(config.replicates)
     return [(reps[i:i + size], np.arange(n_grid)) for i in range(0, config.replicates, size)]
-
-
-# --- results -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class SimulationResult:
-    """An empirical R-U map: one :class:`rumap.result.RUMap` per method, target and knowledge state.
-
-    Attributes
-    ----------
-    maps : list of RUMap
-        With ``risk_se`` and ``utility_se`` (Monte-Carlo standard errors; 95%
-        bands are ``+- 1.96 SE``) and ``config`` (the run's config plus the
-        target's record, rank and value).
-    common : RUMap
-        The same masked replicates on the measures every method shares
-        (:mod:`rumap.maps.common`), so that maps of different methods overlay.
-        ``None`` on subsamples (its record linkage depends on the number of records).
-    subsample : SubsampleError or None
-        With ``config.subsample``: m, n, B and what the maps' standard errors cover.
-    config : SimulationConfig
-    n_records, n_columns : int
-    elapsed : float
-        Seconds (not part of equality).
-    replicate_risks : tuple of ReplicateRisk or None
-        Per map, its risk per replicate (None for a rational snooper's
-        envelope): what :meth:`recommendation` resamples. Not part of equality
-        or of :meth:`to_dict`.
-    """
-
-    maps: list
-    config: SimulationConfig
-    n_records: int
-    n_columns: int
-    elapsed: float = field(default=0.0, compare=False)
-    replicate_risks: tuple = field(default=(), compare=False, repr=False)
-    common: RUMap | None = None
-    subsample: SubsampleError | None = None
-
-    def __eq__(self, other: object) -> bool:
-        """Equal when every number, label and the config are equal (``elapsed`` aside)."""
-        if not isinstance(other, SimulationResult):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def to_frame(self) -> pd.DataFrame:
-        """Every curve in one long table (one row per map and parameter value), with 95% bands.
-
-        ``risk_low``/``risk_high`` and ``utility_low``/``utility_high`` are
-        ``estimate -+ 1.96 SE`` (normal approximation of the Monte-Carlo error).
-        """
-        frame = pd.concat([m.to_frame() for m in self.maps], ignore_index=True)
-        for name in ("risk", "utility"):
-            frame[f"{name}_low"] = frame[name] - BAND_Z * frame[f"{name}_se"]
-            frame[f"{name}_high"] = frame[name] + BAND_Z * frame[f"{name}_se"]
-        return frame
-
-    def map_for(self, target: str, knowledge: str) -> RUMap:
-        """The map of one target and knowledge state."""
-        for m in self.maps:
-            if m.target == target and m.knowledge == knowledge:
-                return m
-        raise InputError(f"no map for target {target!r} and knowledge {knowledge!r}")
-
-    def recommendation(self, max_risk: float, decision: str = "upper") -> Recommendation:
-        """The recommended value under ``max_risk`` (:func:`rumap.maps.recommend.recommend`).
-
-        Every curve of the first map's risk measure counts (the targets' 1 /
-        MSE, else the first dataset measure: a bound is in the units of one
-        measure); the replicates give ``p_exceed`` and ``value_interval``,
-        resampled with the run's seed.
-
-        Parameters
-        ----------
-        max_risk : float
-            The bound, in the units of the first map's risk.
-        decision : {"upper", "mean"}, default "upper"
-
-        Returns
-        -------
-        Recommendation
-        """
-        same = [i for i, m in enumerate(self.maps) if m.risk_label == self.maps[0].risk_label]
-        replicates = [self.replicate_risks[i] for i in same] if len(self.replicate_risks) == len(self.maps) else None
-        return recommend([self.maps[i] for i in same], max_risk, decision, replicates=replicates,
-                         n_records=self.n_records, seed=self.config.seed)
-
-    def lambda_publication(self) -> list[dict[str, Any]]:
-        """Per target with both ``position`` and ``corrected`` maps: ``R(corrected) / R(position)``."""
-        out = []
-        for target in self.config.targets:
-            try:
-                position, corrected = self.map_for(target, "position"), self.map_for(target, "corrected")
-            except InputError:
-                continue
-            ratio, se = publication_effect(position, corrected)
-            out.append({"target": target, "values": position.values, "ratio": ratio, "ratio_se": se})
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """The result as plain data: ``{"maps": [...], "config": {...}, "n": ..., "common": ..., ...}``.
-
-        Each map is :meth:`rumap.result.RUMap.to_dict` (with its config), then
-        the common measures' map (``None`` without one) and, per target with
-        both ``position`` and ``corrected`` maps, the effect of publishing
-        lambda (:meth:`lambda_publication`). The command line's JSON is made
-        from it by :func:`rumap.cli.json_output.simulation_json`.
-        """
-        out = {"maps": [m.to_dict() for m in self.maps], "config": self.config.to_dict(),
-               "n": self.n_records, "common": None if self.common is None else self.common.to_dict(),
-               "lambda_publication": self.lambda_publication()}
-        if self.subsample is not None:
-            out["subsample"] = self.subsample.to_dict()
-        return json_safe(out)
 
 
 def _assemble(plan: _Plan, outputs: list[_ChunkOutput], elapsed: float) -> SimulationResult:

@@ -131,7 +131,7 @@ class _NoiseStream:
     """A noise step over the chunks: its noise shape (from the whole file) and its generator, record after record."""
 
     def __init__(self, step: Step, shape_factor: np.ndarray) -> None:
-        from rumap.release.apply import _noise_spec
+        from rumap.maps.methods import _noise_step_spec as _noise_spec
 
         self.step = step
         self.spec = _noise_spec(step.parameters, step.columns)
@@ -179,7 +179,7 @@ class _Moments:
 def _shape_factor(step: Step, covariance: np.ndarray | None, p: int) -> np.ndarray:
     """The step's ``L`` (:func:`rumap.masking.noise.noise_shape`) from the whole file's covariance."""
     from rumap.masking.noise import noise_shape_of_covariance
-    from rumap.release.apply import _noise_spec
+    from rumap.maps.methods import _noise_step_spec as _noise_spec
 
     spec = _noise_spec(step.parameters, step.columns)
     if covariance is None:  # absolute uncorrelated noise: L = I, no pass
@@ -283,7 +283,8 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             frame = stream(frame, source, start)
         return frame
 
-    from rumap.release.apply import _known, _noise_spec
+    from rumap.maps.methods import _noise_step_spec as _noise_spec
+    from rumap.release.apply import _known
 
     for step in plan.steps:
         spec = _noise_spec(step.parameters, step.columns)
