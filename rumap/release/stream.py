@@ -178,8 +178,8 @@ class _Moments:
 
 def _shape_factor(step: Step, covariance: np.ndarray | None, p: int) -> np.ndarray:
     """The step's ``L`` (:func:`rumap.masking.noise.noise_shape`) from the whole file's covariance."""
-    from rumap.masking.noise import noise_shape_of_covariance
     from rumap.maps.methods import _noise_step_spec as _noise_spec
+    from rumap.masking.noise import noise_shape_of_covariance
 
     spec = _noise_spec(step.parameters, step.columns)
     if covariance is None:  # absolute uncorrelated noise: L = I, no pass
