@@ -336,18 +336,20 @@ class KeyFrequencies:
                 "records_with_missing_keys": self.rows_with_missing, "weighted": self.weighted}
 
 
-def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[pl.Expr]
-             ) -> tuple[pl.DataFrame, tuple[pl.Series, ...], np.ndarray]:
-    """The distinct key rows with ``sums``, each key's sorted values, and the rows' codes.
-
-    Each key's values are found first; the keys are then folded into one
-    integer per record in the query (small integers by offset, other values by
-    their rank), so the streaming group-by hashes one column. Keys too many
-    or too varied for one int64 are grouped as columns.
-    """
+def _key_values(source: Source, frame: pl.LazyFrame, names: list[str]) -> tuple[pl.Series, ...]:
+    """Each key's sorted distinct values (one streaming query)."""
     pl = polars_module()
     found = source.collect(frame.select([pl.col(k).drop_nulls().unique().sort().implode() for k in names]))
-    values = tuple(found[k][0] for k in names)
+    return tuple(found[k][0] for k in names)
+
+
+def _encoding(names: list[str], values: Sequence[pl.Series]) -> tuple[list[pl.Expr], list[int], list[int | None]]:
+    """Each key as a small integer in the query (0 missing): the expressions, their radices and integer offsets.
+
+    Small integer categories are coded by their offset from the least value
+    (``value - offset + 1``), other values by their rank (``offset`` None).
+    """
+    pl = polars_module()
     parts, radix, offsets = [], [], []
     for k, v in zip(names, values, strict=True):
         low = int(v[0]) if v.len() and v.dtype.is_integer() else 0
@@ -360,16 +362,29 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
                                                   return_dtype=pl.Int64).fill_null(0))
             radix.append(v.len() + 1)
             offsets.append(None)
-    if float(np.prod(np.array(radix, dtype=float))) >= 2.0**62:
-        table = source.collect(frame.group_by(names).agg(sums))
-        return table, values, np.asfortranarray(row_codes(table, names, values), dtype=np.int32)
+    return parts, radix, offsets
+
+
+def _fits(radix: Sequence[int]) -> bool:
+    """Whether rows coded in these radices fold into one int64 below 2^62."""
+    return float(np.prod(np.array(radix, dtype=float))) < 2.0**62
+
+
+def _number(parts: Sequence[pl.Expr], radix: Sequence[int]) -> pl.Expr:
+    """The parts folded in mixed radix into one int64 per record."""
+    pl = polars_module()
     number = pl.lit(0, pl.Int64)
     for part, r in zip(parts, radix, strict=True):
         number = number * r + part
-    table = source.collect(frame.group_by(number.alias(_NUMBER)).agg(sums))
-    rest = table[_NUMBER].to_numpy().astype(np.int64)
-    codes = np.empty((rest.size, len(names)), dtype=np.int32, order="F")
-    for j in range(len(names) - 1, -1, -1):
+    return number
+
+
+def _decoded(number: np.ndarray, values: Sequence[pl.Series], radix: Sequence[int],
+             offsets: Sequence[int | None]) -> np.ndarray:
+    """The key codes (0 missing, ``1 + rank``) of rows folded by :func:`_number`, as int32 in Fortran order."""
+    rest = number.astype(np.int64)
+    codes = np.empty((rest.size, len(values)), dtype=np.int32, order="F")
+    for j in range(len(values) - 1, -1, -1):
         rest, digit = np.divmod(rest, radix[j])
         if offsets[j] is None:
             codes[:, j] = digit
@@ -377,7 +392,25 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
         lookup = np.zeros(radix[j], dtype=np.int64)  # offset + 1 -> 1 + rank among the values; 0 stays missing
         lookup[values[j].to_numpy().astype(np.int64) - offsets[j] + 1] = np.arange(1, values[j].len() + 1)
         codes[:, j] = lookup[digit]
-    return table, values, codes
+    return codes
+
+
+def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[pl.Expr]
+             ) -> tuple[pl.DataFrame, tuple[pl.Series, ...], np.ndarray]:
+    """The distinct key rows with ``sums``, each key's sorted values, and the rows' codes.
+
+    Each key's values are found first; the keys are then folded into one
+    integer per record in the query (small integers by offset, other values by
+    their rank), so the streaming group-by hashes one column. Keys too many
+    or too varied for one int64 are grouped as columns.
+    """
+    values = _key_values(source, frame, names)
+    parts, radix, offsets = _encoding(names, values)
+    if not _fits(radix):
+        table = source.collect(frame.group_by(names).agg(sums))
+        return table, values, np.asfortranarray(row_codes(table, names, values), dtype=np.int32)
+    table = source.collect(frame.group_by(_number(parts, radix).alias(_NUMBER)).agg(sums))
+    return table, values, _decoded(table[_NUMBER].to_numpy(), values, radix, offsets)
 
 
 def _check_weight(source: Source, weight: str) -> None:
@@ -401,6 +434,28 @@ def _check_weight(source: Source, weight: str) -> None:
     if not total <= MAX_POPULATION:
         raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
                          f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
+
+
+def _prepared(source: Source, keys: Sequence[str], weight: str | None) -> tuple[list[str], pl.LazyFrame]:
+    """The key names and the lazy frame of the keys (a float's NaN as missing) and weight, checked."""
+    pl = polars_module()
+    names = [str(k) for k in keys]
+    if not names:
+        raise InputError("keys must name at least one key variable")
+    if len(set(names)) != len(names):
+        raise InputError(f"{source.path}: a key variable is named twice")
+    available = scan(source.path).columns
+    for name in [*names, *([weight] if weight is not None else [])]:
+        if name not in available:
+            raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(available)}")
+    if weight is not None:
+        if weight in names:
+            raise InputError(f"{source.path}: the weight column {weight!r} is also a key")
+        _check_weight(source, weight)
+    frame = source.lazy([*names, *([weight] if weight is not None else [])])
+    schema = frame.collect_schema()
+    frame = frame.with_columns([pl.col(k).fill_nan(None) for k in names if schema[k].is_float()])
+    return names, frame
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -434,23 +489,8 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     >>> result.to_frame()["region"].tolist()
     ['a', nan, 'b']
     """
+    names, frame = _prepared(source, keys, weight)
     pl = polars_module()
-    names = [str(k) for k in keys]
-    if not names:
-        raise InputError("keys must name at least one key variable")
-    if len(set(names)) != len(names):
-        raise InputError(f"{source.path}: a key variable is named twice")
-    available = scan(source.path).columns
-    for name in [*names, *([weight] if weight is not None else [])]:
-        if name not in available:
-            raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(available)}")
-    if weight is not None:
-        if weight in names:
-            raise InputError(f"{source.path}: the weight column {weight!r} is also a key")
-        _check_weight(source, weight)
-    frame = source.lazy([*names, *([weight] if weight is not None else [])])
-    schema = frame.collect_schema()
-    frame = frame.with_columns([pl.col(k).fill_nan(None) for k in names if schema[k].is_float()])
     sums = [pl.len().alias(_COUNT)]
     if weight is not None:
         sums.append(pl.col(weight).cast(pl.Float64).sum().alias(_WEIGHT))
