@@ -395,16 +395,17 @@ def _decoded(number: np.ndarray, values: Sequence[pl.Series], radix: Sequence[in
     return codes
 
 
-def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[pl.Expr]
-             ) -> tuple[pl.DataFrame, tuple[pl.Series, ...], np.ndarray]:
+def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[pl.Expr],
+             values: tuple[pl.Series, ...] | None = None) -> tuple[pl.DataFrame, tuple[pl.Series, ...], np.ndarray]:
     """The distinct key rows with ``sums``, each key's sorted values, and the rows' codes.
 
     Each key's values are found first; the keys are then folded into one
     integer per record in the query (small integers by offset, other values by
     their rank), so the streaming group-by hashes one column. Keys too many
-    or too varied for one int64 are grouped as columns.
+    or too varied for one int64 are grouped as columns. Given ``values``
+    (each key's values in a larger file), the rows are coded by them.
     """
-    values = _key_values(source, frame, names)
+    values = _key_values(source, frame, names) if values is None else values
     parts, radix, offsets = _encoding(names, values)
     if not _fits(radix):
         table = source.collect(frame.group_by(names).agg(sums))
@@ -436,8 +437,9 @@ def _check_weight(source: Source, weight: str) -> None:
                          f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
 
 
-def _prepared(source: Source, keys: Sequence[str], weight: str | None) -> tuple[list[str], pl.LazyFrame]:
-    """The key names and the lazy frame of the keys (a float's NaN as missing) and weight, checked."""
+def _prepared(source: Source, keys: Sequence[str], weight: str | None, extra: Sequence[str] = ()
+              ) -> tuple[list[str], pl.LazyFrame]:
+    """The key names and the lazy frame of the keys and ``extra`` columns (a float's NaN as missing) and weight, checked."""
     pl = polars_module()
     names = [str(k) for k in keys]
     if not names:
@@ -452,9 +454,9 @@ def _prepared(source: Source, keys: Sequence[str], weight: str | None) -> tuple[
         if weight in names:
             raise InputError(f"{source.path}: the weight column {weight!r} is also a key")
         _check_weight(source, weight)
-    frame = source.lazy([*names, *([weight] if weight is not None else [])])
+    frame = source.lazy([*names, *([weight] if weight is not None else []), *extra])
     schema = frame.collect_schema()
-    frame = frame.with_columns([pl.col(k).fill_nan(None) for k in names if schema[k].is_float()])
+    frame = frame.with_columns([pl.col(k).fill_nan(None) for k in [*names, *extra] if schema[k].is_float()])
     return names, frame
 
 
