@@ -53,7 +53,7 @@ from rumap.scale.source import Source, polars_module
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["partition_count", "survey", "fits_partitions", "blocks", "diversity_pairs", "folded_rows", "RowTable"]
+__all__ = ["partition_count", "survey", "fits_partitions", "distinct_estimate", "blocks", "diversity_pairs", "Pairs", "folded_rows", "RowTable"]
 
 #: The seed of the partition hash (any fixed value: a partition is a set of rows within one run).
 _SEED = 20_240_611
@@ -61,12 +61,12 @@ _SEED = 20_240_611
 
 @assumes_valid
 def partition_count(n: int, chunk_size: int) -> int:
-    """Partitions of the distinct key rows of ``n`` records so that each holds the rows of at most about ``chunk_size`` records.
+    """Partitions of ``n`` distinct key rows (at most the records) so that each holds about ``chunk_size`` of them at most.
 
     Parameters
     ----------
     n : int
-        Records in the file.
+        Distinct key rows, or records (an upper bound).
     chunk_size : int
         Records per chunk.
 
@@ -224,6 +224,37 @@ def fits_partitions(names: list[str], values: Sequence[pl.Series]) -> bool:
 
 
 @assumes_valid
+def distinct_estimate(source: Source, frame: pl.LazyFrame, names: list[str], values: Sequence[pl.Series]) -> int:
+    """The number of distinct key rows (a missing value a value of its own), estimated in one streaming pass.
+
+    Polars' HyperLogLog count of the rows' numbers: within a few percent, to
+    choose the number of partitions, never to count.
+
+    Parameters
+    ----------
+    source : Source
+    frame : polars.LazyFrame
+        The keys, a float's NaN as missing.
+    names : list of str
+    values : sequence of polars.Series
+        Each key's sorted values (:func:`survey`), for which :func:`fits_partitions` holds.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from rumap.scale.source import _example_file, scan
+    >>> source = scan(_example_file())
+    >>> distinct_estimate(source, source.lazy(), ["sex"], survey(source, source.lazy(), ["sex"])[1])
+    2
+    """
+    parts, radix, _ = _encoding(names, values)
+    return int(source.collect(frame.select(_number(parts, radix).approx_n_unique())).item())
+
+
+@assumes_valid
 def blocks(source: Source, names: list[str], frame: pl.LazyFrame, weight: str | None, partitions: int,
            plan: tuple[int, tuple, list[int]], sensitive: str | None = None) -> Iterator[tuple[KeyFrequencies, np.ndarray | None]]:
     """The distinct key rows a partition at a time, with their exact frequencies (and l-diversity of ``sensitive``).
@@ -269,11 +300,13 @@ def blocks(source: Source, names: list[str], frame: pl.LazyFrame, weight: str | 
     if weight is not None:
         sums.append(pl.col(weight).cast(pl.Float64).sum().alias(_WEIGHT))
     weighted = weight is not None
-    wild = _table(source, frame.filter(~known), number, sums, key_values, radix, offsets, weighted)
+    if any(missing[j] for j in split):
+        wild = _table(source, frame.filter(~known), number, sums, key_values, radix, offsets, weighted)
+    else:  # every record knows the partition keys: no pass for the wild rows
+        wild = (np.zeros((0, len(names)), dtype=np.int32, order="F"), np.zeros(0, dtype=np.int64), np.zeros(0))
     wild_fk, wild_Fk = wildcard_join(*wild)
     added_fk, added_Fk = np.zeros(wild_fk.size), np.zeros(wild_Fk.size)
-    wild_pairs: list[np.ndarray] = []
-    levels = values[-1].len() + 1 if sensitive is not None else 1
+    wild_pairs: list[Pairs] = []
     for p in range(partitions):
         mine = frame.filter(known & (part == p))
         codes, count, total = _table(source, mine, number, sums, key_values, radix, offsets, weighted)
@@ -287,30 +320,95 @@ def blocks(source: Source, names: list[str], frame: pl.LazyFrame, weight: str | 
         diversity = None
         if sensitive is not None:
             joined = _block(names, key_values, *both, fk, Fk, n, weighted)
-            numbers = diversity_pairs(source, frame.filter((known & (part == p)) | ~known), joined, sensitive,
-                                      values)[0]
-            row = numbers // levels
-            diversity = np.bincount(row[row < m], minlength=m).astype(np.int64)
-            wild_pairs.append(numbers[row >= m] - m * levels)
-            del joined, numbers, row
+            pairs = diversity_pairs(source, frame.filter((known & (part == p)) | ~known), joined, sensitive, values)
+            diversity = pairs.part(0, m).counts(m)
+            wild_pairs.append(pairs.part(m, m + wild[1].size))
+            del joined, pairs
         yield _block(names, key_values, both[0][:m], both[1][:m], both[2][:m], fk[:m], Fk[:m], n, weighted), diversity
         del both, fk, Fk
-    diversity = None
-    if sensitive is not None:
-        diversity = np.bincount(np.unique(np.concatenate(wild_pairs)) // levels,
-                                minlength=wild[1].size).astype(np.int64)
+    diversity = Pairs.union(wild_pairs, wild[1].size).counts(wild[1].size) if sensitive is not None else None
     yield _block(names, key_values, *wild, wild_fk + added_fk, wild_Fk + added_Fk, n, weighted), diversity
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """The sensitive values each key row's group holds: a bit mask per row (up to 63 values), else pair numbers.
+
+    Parameters
+    ----------
+    levels : int
+        One more than the sensitive values' codes (1, 2, ...).
+    masks : ndarray of uint64, optional
+        Bit ``v`` of row ``i``'s mask is set when its group holds value ``v`` (``levels <= 64``).
+    numbers : ndarray of int64, optional
+        Otherwise: the sorted distinct ``row * levels + value``.
+    """
+
+    levels: int
+    masks: np.ndarray | None = field(default=None, repr=False)
+    numbers: np.ndarray | None = field(default=None, repr=False)
+
+    def counts(self, m: int) -> np.ndarray:
+        """The distinct l-diversity of rows ``0 .. m - 1``.
+
+        Parameters
+        ----------
+        m : int
+
+        Returns
+        -------
+        ndarray of int64, shape (m,)
+        """
+        if self.masks is not None:
+            return np.bitwise_count(self.masks).astype(np.int64)
+        return np.bincount(self.numbers // self.levels, minlength=m).astype(np.int64)
+
+    def part(self, start: int, stop: int) -> Pairs:
+        """The pairs of rows ``start .. stop - 1``, numbered from 0.
+
+        Parameters
+        ----------
+        start, stop : int
+
+        Returns
+        -------
+        Pairs
+        """
+        if self.masks is not None:
+            return Pairs(self.levels, masks=self.masks[start:stop])
+        row = self.numbers // self.levels
+        return Pairs(self.levels, numbers=self.numbers[(row >= start) & (row < stop)] - start * self.levels)
+
+    @staticmethod
+    def union(parts: Sequence[Pairs], m: int) -> Pairs:
+        """The values the same ``m`` rows' groups hold in any of ``parts`` (of one ``levels``).
+
+        Parameters
+        ----------
+        parts : sequence of Pairs
+        m : int
+
+        Returns
+        -------
+        Pairs
+        """
+        levels = parts[0].levels
+        if parts[0].masks is not None:
+            return Pairs(levels, masks=np.bitwise_or.reduce([p.masks for p in parts], axis=0)
+                         if parts else np.zeros(m, dtype=np.uint64))
+        return Pairs(levels, numbers=np.unique(np.concatenate([p.numbers for p in parts])))
 
 
 @assumes_valid
 def diversity_pairs(source: Source, frame: pl.LazyFrame, frequencies: KeyFrequencies, sensitive: str,
-                    values: tuple | None = None) -> tuple[np.ndarray, int]:
-    """The distinct (key row, sensitive value) pairs each row's key group holds, as numbers ``row * levels + value``.
+                    values: tuple | None = None) -> Pairs:
+    """The distinct sensitive values each key row's group holds (its records and those matching it).
 
     A missing key value matches any category and missing sensitive values are
     not counted. ``frame``'s records are reduced to their distinct (key row,
     sensitive value) pairs; for each pair of missing-value patterns the pairs
-    are joined on the keys both know.
+    are joined on the keys both know: up to 63 values as a bit mask per row
+    (or of the pairs' key), more as numbers ``row * levels + value``.
 
     Parameters
     ----------
@@ -326,24 +424,25 @@ def diversity_pairs(source: Source, frame: pl.LazyFrame, frequencies: KeyFrequen
 
     Returns
     -------
-    numbers : ndarray of int64
-        Sorted distinct ``row * levels + value`` (``value`` 1, 2, ...).
-    levels : int
+    Pairs
 
     Examples
     --------
     >>> from rumap.scale import key_frequencies, scan
     >>> from rumap.scale.source import _example_file
     >>> source = scan(_example_file())
-    >>> diversity_pairs(source, source.lazy(), key_frequencies(source, ["sex"]), "region")[0].tolist()
-    [1, 5]
+    >>> diversity_pairs(source, source.lazy(), key_frequencies(source, ["sex"]), "region").counts(2).tolist()
+    [1, 1]
     """
     pl = polars_module()
     keys = list(frequencies.keys)
+    m = frequencies.codes.shape[0]
     _, seen, both = _grouped(source, frame.filter(pl.col(sensitive).is_not_null()), [*keys, sensitive], [pl.len()],
                              values)
+    levels = (int(both[:, -1].max()) + 1 if both.shape[0] else 1) if values is None else values[-1].len() + 1
     if both.shape[0] == 0:
-        return np.zeros(0, dtype=np.int64), 1
+        return Pairs(levels, masks=np.zeros(m, dtype=np.uint64)) if levels <= 64 else Pairs(
+            levels, numbers=np.zeros(0, dtype=np.int64))
     if values is None:
         for j in range(len(keys)):  # the pairs' codes of a key's values, as the whole file codes them
             if seen[j].len():
@@ -355,7 +454,6 @@ def diversity_pairs(source: Source, frame: pl.LazyFrame, frequencies: KeyFrequen
     import pandas as pd
 
     codes = frequencies.codes
-    m = codes.shape[0]
     order, patterns, bounds = _by_pattern(codes)
     pattern = np.empty(m, dtype=np.int64)
     for q in range(patterns.size):
@@ -363,8 +461,13 @@ def diversity_pairs(source: Source, frame: pl.LazyFrame, frequencies: KeyFrequen
     radix = codes.max(axis=0).astype(np.int64) + 1
     rows_of = [np.sort(order[bounds[q]:bounds[q + 1]]) for q in range(patterns.size)]
     pairs_of = _members(pattern[row], patterns.size)
-    levels = int(value.max()) + 1 if values is None else values[-1].len() + 1
-    found = [row * levels + value]  # one number per (key row, sensitive value) a row's group holds
+    masked = levels <= 64
+    if masked:
+        bits = np.left_shift(np.uint64(1), value.astype(np.uint64))
+        masks = np.zeros(m, dtype=np.uint64)
+        np.bitwise_or.at(masks, row, bits)
+    else:
+        found = [row * levels + value]  # one number per (key row, sensitive value) a row's group holds
     for q, mask_q in enumerate(patterns):
         mine = pairs_of[q]
         for r, mask_r in enumerate(patterns):
@@ -373,8 +476,11 @@ def diversity_pairs(source: Source, frame: pl.LazyFrame, frequencies: KeyFrequen
                 continue
             shared = int(mask_q & mask_r)
             if shared == 0:
-                seen_values = np.unique(value[mine])
-                found.append((lookers[:, None] * levels + seen_values[None, :]).reshape(-1))
+                if masked:
+                    masks[lookers] |= np.bitwise_or.reduce(bits[mine])
+                else:
+                    seen_values = np.unique(value[mine])
+                    found.append((lookers[:, None] * levels + seen_values[None, :]).reshape(-1))
                 continue
             columns = [j for j in range(codes.shape[1]) if shared >> j & 1]
             block = np.empty((rows_of[q].size + lookers.size, len(columns)), dtype=np.int64, order="F")
@@ -384,12 +490,21 @@ def diversity_pairs(source: Source, frame: pl.LazyFrame, frequencies: KeyFrequen
             del block
             theirs = key[: rows_of[q].size][np.searchsorted(rows_of[q], row[mine])]  # each pair's row's number
             ours = key[rows_of[q].size:]
+            if masked:  # the values of each key the pairs hold, looked up by the lookers
+                distinct, where = np.unique(theirs, return_inverse=True)
+                held = np.zeros(distinct.size, dtype=np.uint64)
+                np.bitwise_or.at(held, where.reshape(-1), bits[mine])
+                at = pd.Index(distinct).get_indexer(ours)
+                hit = at >= 0
+                masks[lookers[hit]] |= held[at[hit]]
+                continue
             meeting = pd.Series(ours).isin(theirs).to_numpy()  # only the lookers some pair matches
             table = pl.DataFrame({"key": theirs, "value": value[mine]}).unique()
             joined = pl.DataFrame({"row": lookers[meeting], "key": ours[meeting]}).join(table, on="key")
             found.append(joined["row"].to_numpy().astype(np.int64) * levels + joined["value"].to_numpy())
-    numbers = np.unique(np.concatenate(found))
-    return numbers, levels
+    if masked:
+        return Pairs(levels, masks=masks)
+    return Pairs(levels, numbers=np.unique(np.concatenate(found)))
 
 
 def _members(group: np.ndarray, groups: int) -> list[np.ndarray]:

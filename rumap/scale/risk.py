@@ -26,6 +26,7 @@ from rumap.scale.frequencies import KeyFrequencies, _prepared, key_frequencies
 from rumap.scale.partitioned import (
     RowTable,
     blocks,
+    distinct_estimate,
     diversity_pairs,
     fits_partitions,
     folded_rows,
@@ -187,8 +188,7 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     frame = source.lazy([*keys, sensitive])
     schema = frame.collect_schema()
     frame = frame.with_columns([pl.col(c).fill_nan(None) for c in [*keys, sensitive] if schema[c].is_float()])
-    numbers, levels = diversity_pairs(source, frame, frequencies, sensitive)
-    return np.bincount(numbers // levels, minlength=frequencies.codes.shape[0]).astype(np.int64)
+    return diversity_pairs(source, frame, frequencies, sensitive).counts(frequencies.codes.shape[0])
 
 
 class _Totals:
@@ -275,9 +275,11 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         order: ``fk``, ``Fk``, ``risk`` (and ``household_risk``, ``l_diversity``).
     chunk_size : int
         Records per chunk of the record-wise passes, and about the most
-        records whose distinct key rows are held at once: the key rows are
-        split into ``ceil(n / chunk_size)`` partitions, one streaming pass
-        each (:mod:`rumap.scale.partitioned`).
+        distinct key rows held at once: the key rows are split into
+        ``ceil(distinct / chunk_size)`` partitions (the distinct rows, or
+        with ``sensitive`` the distinct pairs of key row and sensitive value,
+        estimated in one pass), one streaming pass each
+        (:mod:`rumap.scale.partitioned`).
     progress : bool
         Report the passes on stderr.
     partitions : int, optional
@@ -316,6 +318,10 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         meter.update(plan[0], final=True)
         if not fits_partitions(names, plan[1][: len(names)]):
             plan = None
+        elif partitions is None:  # as many partitions as the distinct rows (or pairs with l-diversity) need
+            wide = [*names, sensitive] if sensitive is not None and fits_partitions([*names, sensitive], plan[1]) \
+                else names
+            count_of = partition_count(distinct_estimate(source, frame, wide, plan[1][: len(wide)]), chunk_size)
     if plan is None:
         meter = Progress("key frequencies (one streaming pass)", enabled=progress)
         frequencies = key_frequencies(source, keys, weight)
