@@ -414,21 +414,35 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
     return table, values, _decoded(table[_NUMBER].to_numpy(), values, radix, offsets)
 
 
-def _check_weight(source: Source, weight: str) -> None:
-    """Refuse a weight column that is not a number >= 1 in every record, or sums past a population, naming the row."""
+def weight_checks(weight: str) -> list[pl.Expr]:
+    """Whether a record's weight is not a number >= 1 (``bad``), and their sum (``total``): one query's columns."""
+    pl = polars_module()
+    w = pl.col(weight).cast(pl.Float64)
+    return [_bad_weight(weight).any().alias("bad"), w.sum().alias("total")]
+
+
+def _bad_weight(weight: str) -> pl.Expr:
+    pl = polars_module()
+    w = pl.col(weight).cast(pl.Float64)
+    return w.is_null() | w.is_nan() | w.is_infinite() | (w < 1.0)
+
+
+def _check_weight(source: Source, weight: str, summary: pl.DataFrame | None = None) -> None:
+    """Refuse a weight column that is not a number >= 1 in every record, or sums past a population, naming the row.
+
+    ``summary`` holds the columns of :func:`weight_checks` when a query already found them.
+    """
     from rumap.risk.individual import MAX_POPULATION
 
-    pl = polars_module()
     frame = source.lazy([weight])
     dtype = frame.collect_schema()[weight]
     if not dtype.is_numeric():
         first = source.collect(frame.head(1)).item()
         raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, got {first} in row 1")
-    w = pl.col(weight).cast(pl.Float64)
-    bad = w.is_null() | w.is_nan() | w.is_infinite() | (w < 1.0)
-    summary = source.collect(frame.select(bad.any().alias("bad"), w.sum().alias("total")))
+    if summary is None:
+        summary = source.collect(frame.select(weight_checks(weight)))
     if summary["bad"].item():
-        found = source.collect(frame.with_row_index("row").filter(bad).head(1))
+        found = source.collect(frame.with_row_index("row").filter(_bad_weight(weight)).head(1))
         raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, "
                          f"got {found[weight].item()} in row {found['row'].item() + 1}")
     total = float(summary["total"].item())
@@ -437,9 +451,12 @@ def _check_weight(source: Source, weight: str) -> None:
                          f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
 
 
-def _prepared(source: Source, keys: Sequence[str], weight: str | None, extra: Sequence[str] = ()
-              ) -> tuple[list[str], pl.LazyFrame]:
-    """The key names and the lazy frame of the keys and ``extra`` columns (a float's NaN as missing) and weight, checked."""
+def _prepared(source: Source, keys: Sequence[str], weight: str | None, extra: Sequence[str] = (),
+              check_weight: bool = True) -> tuple[list[str], pl.LazyFrame]:
+    """The key names and the lazy frame of the keys and ``extra`` columns (a float's NaN as missing) and weight, checked.
+
+    The weights' values are checked later when not ``check_weight`` (:func:`weight_checks` in another query).
+    """
     pl = polars_module()
     names = [str(k) for k in keys]
     if not names:
@@ -453,7 +470,10 @@ def _prepared(source: Source, keys: Sequence[str], weight: str | None, extra: Se
     if weight is not None:
         if weight in names:
             raise InputError(f"{source.path}: the weight column {weight!r} is also a key")
-        _check_weight(source, weight)
+        if check_weight:
+            _check_weight(source, weight)
+        elif not source.lazy([weight]).collect_schema()[weight].is_numeric():
+            _check_weight(source, weight)  # refuses it, naming the first value
     frame = source.lazy([*names, *([weight] if weight is not None else []), *extra])
     schema = frame.collect_schema()
     frame = frame.with_columns([pl.col(k).fill_nan(None) for k in [*names, *extra] if schema[k].is_float()])

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -39,6 +39,7 @@ from rumap.scale.frequencies import (
     _WEIGHT,
     KeyFrequencies,
     _by_pattern,
+    _check_weight,
     _decoded,
     _encoding,
     _fits,
@@ -46,6 +47,7 @@ from rumap.scale.frequencies import (
     _grouped,
     _number,
     row_codes,
+    weight_checks,
     wildcard_join,
 )
 from rumap.scale.source import Source, polars_module
@@ -53,7 +55,7 @@ from rumap.scale.source import Source, polars_module
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["partition_count", "survey", "fits_partitions", "distinct_estimate", "blocks", "diversity_pairs", "Pairs", "folded_rows", "RowTable"]
+__all__ = ["partition_count", "Survey", "survey", "fits_partitions", "blocks", "diversity_pairs", "Pairs", "folded_rows", "RowTable"]
 
 #: The seed of the partition hash (any fixed value: a partition is a set of rows within one run).
 _SEED = 20_240_611
@@ -164,41 +166,67 @@ def _block(names: Sequence[str], values: tuple, codes: np.ndarray, count: np.nda
                           weighted=weighted)
 
 
+class Survey(NamedTuple):
+    """What one pass over a file finds: its records, each column's values, each key's missing values, its distinct rows.
+
+    Parameters
+    ----------
+    n : int
+    values : tuple of polars.Series
+        Each key's (and the sensitive variable's) sorted distinct values.
+    missing : list of int
+        Each key's missing values.
+    distinct : int
+        The distinct rows of the keys (and the sensitive variable),
+        estimated by HyperLogLog: within a few percent, to choose the
+        number of partitions, never to count.
+    """
+
+    n: int
+    values: tuple
+    missing: list
+    distinct: int
+
+
 @assumes_valid
-def survey(source: Source, frame: pl.LazyFrame, names: list[str], sensitive: str | None = None
-           ) -> tuple[int, tuple, list[int]]:
-    """One streaming pass: the records, each key's (and ``sensitive``'s) sorted values and each key's missing values.
+def survey(source: Source, frame: pl.LazyFrame, names: list[str], sensitive: str | None = None,
+           weight: str | None = None) -> Survey:
+    """One streaming pass: the records, each key's values and missing values, the distinct rows, the weights' checks.
 
     Parameters
     ----------
     source : Source
     frame : polars.LazyFrame
-        The keys (a float's NaN as missing) and ``sensitive``.
+        The keys (a float's NaN as missing), ``sensitive`` and ``weight``.
     names : list of str
     sensitive : str, optional
+    weight : str, optional
+        A numeric column, refused unless every value is >= 1 and their sum a population.
 
     Returns
     -------
-    n : int
-    values : tuple of polars.Series
-    missing : list of int
+    Survey
 
     Examples
     --------
     >>> from rumap.scale.source import _example_file, scan
-    >>> n, values, missing = survey(scan(_example_file()), scan(_example_file()).lazy(), ["sex", "region"])
-    >>> n, [v.to_list() for v in values], missing
-    (4, [['f', 'm'], ['a', 'b']], [0, 1])
+    >>> found = survey(scan(_example_file()), scan(_example_file()).lazy(), ["sex", "region"], weight="w")
+    >>> found.n, [v.to_list() for v in found.values], found.missing, found.distinct
+    (4, [['f', 'm'], ['a', 'b']], [0, 1], 3)
     """
     pl = polars_module()
     columns = [*names, *([sensitive] if sensitive is not None else [])]
-    found = source.collect(frame.select([pl.len().alias(_COUNT)]
+    found = source.collect(frame.select([pl.len().alias(_COUNT), pl.struct(columns).hash(_SEED).approx_n_unique()
+                                         .alias(_NUMBER), *(weight_checks(weight) if weight is not None else [])]
                                         + [pl.col(k).null_count().alias(f"{k}\0") for k in names]
                                         + [pl.col(k).drop_nulls().unique().sort().implode() for k in columns]))
+    if weight is not None:
+        _check_weight(source, weight, found)
     n = int(found[_COUNT].item())
     if n < 1:
         raise InputError(f"{source.path} has no records")
-    return n, tuple(found[k][0] for k in columns), [int(found[f"{k}\0"].item()) for k in names]
+    return Survey(n, tuple(found[k][0] for k in columns), [int(found[f"{k}\0"].item()) for k in names],
+                  int(found[_NUMBER].item()))
 
 
 @assumes_valid
@@ -224,39 +252,8 @@ def fits_partitions(names: list[str], values: Sequence[pl.Series]) -> bool:
 
 
 @assumes_valid
-def distinct_estimate(source: Source, frame: pl.LazyFrame, names: list[str], values: Sequence[pl.Series]) -> int:
-    """The number of distinct key rows (a missing value a value of its own), estimated in one streaming pass.
-
-    Polars' HyperLogLog count of the rows' numbers: within a few percent, to
-    choose the number of partitions, never to count.
-
-    Parameters
-    ----------
-    source : Source
-    frame : polars.LazyFrame
-        The keys, a float's NaN as missing.
-    names : list of str
-    values : sequence of polars.Series
-        Each key's sorted values (:func:`survey`), for which :func:`fits_partitions` holds.
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> from rumap.scale.source import _example_file, scan
-    >>> source = scan(_example_file())
-    >>> distinct_estimate(source, source.lazy(), ["sex"], survey(source, source.lazy(), ["sex"])[1])
-    2
-    """
-    parts, radix, _ = _encoding(names, values)
-    return int(source.collect(frame.select(_number(parts, radix).approx_n_unique())).item())
-
-
-@assumes_valid
 def blocks(source: Source, names: list[str], frame: pl.LazyFrame, weight: str | None, partitions: int,
-           plan: tuple[int, tuple, list[int]], sensitive: str | None = None) -> Iterator[tuple[KeyFrequencies, np.ndarray | None]]:
+           plan: Survey, sensitive: str | None = None) -> Iterator[tuple[KeyFrequencies, np.ndarray | None]]:
     """The distinct key rows a partition at a time, with their exact frequencies (and l-diversity of ``sensitive``).
 
     Parameters
@@ -289,7 +286,7 @@ def blocks(source: Source, names: list[str], frame: pl.LazyFrame, weight: str | 
     [([2, 2], [13.0, 13.0]), ([2], [30.0]), ([], [])]
     """
     pl = polars_module()
-    n, values, missing = plan
+    n, values, missing, _ = plan
     key_values = values[: len(names)]
     parts, radix, offsets = _encoding(names, key_values)
     split = [j for j in range(len(names)) if missing[j] == 0] or [int(np.argmin(missing))]

@@ -26,7 +26,6 @@ from rumap.scale.frequencies import KeyFrequencies, _prepared, key_frequencies
 from rumap.scale.partitioned import (
     RowTable,
     blocks,
-    distinct_estimate,
     diversity_pairs,
     fits_partitions,
     folded_rows,
@@ -278,7 +277,7 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         distinct key rows held at once: the key rows are split into
         ``ceil(distinct / chunk_size)`` partitions (the distinct rows, or
         with ``sensitive`` the distinct pairs of key row and sensitive value,
-        estimated in one pass), one streaming pass each
+        estimated in the first pass), one streaming pass each
         (:mod:`rumap.scale.partitioned`).
     progress : bool
         Report the passes on stderr.
@@ -312,16 +311,15 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     count_of = partitions if partitions is not None else partition_count(source.count(), chunk_size)
     plan = None
     if count_of > 1:
-        names, frame = _prepared(source, keys, weight, [sensitive] if sensitive is not None else [])
+        names, frame = _prepared(source, keys, weight, [sensitive] if sensitive is not None else [],
+                                 check_weight=False)
         meter = Progress("key values (one streaming pass)", enabled=progress)
-        plan = survey(source, frame, names, sensitive)
-        meter.update(plan[0], final=True)
-        if not fits_partitions(names, plan[1][: len(names)]):
+        plan = survey(source, frame, names, sensitive, weight)
+        meter.update(plan.n, final=True)
+        if not fits_partitions(names, plan.values[: len(names)]):
             plan = None
         elif partitions is None:  # as many partitions as the distinct rows (or pairs with l-diversity) need
-            wide = [*names, sensitive] if sensitive is not None and fits_partitions([*names, sensitive], plan[1]) \
-                else names
-            count_of = partition_count(distinct_estimate(source, frame, wide, plan[1][: len(wide)]), chunk_size)
+            count_of = partition_count(plan.distinct, chunk_size)
     if plan is None:
         meter = Progress("key frequencies (one streaming pass)", enabled=progress)
         frequencies = key_frequencies(source, keys, weight)

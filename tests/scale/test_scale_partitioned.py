@@ -65,3 +65,16 @@ def test_rows_missing_a_partition_key_join_every_partition(partitions, sensitive
 
 def test_partitions_from_the_chunk_size():
     assert [partition_count(n, 1000) for n in (1, 1000, 1001, 10_000)] == [1, 1, 2, 10]
+
+
+def test_weights_are_checked_in_the_first_pass(tmp_path):
+    from rumap.errors import InputError
+
+    low = tmp_path / "low.csv"
+    low.write_text("a,w\nx,2\ny,0.5\n")
+    with pytest.raises(InputError, match="got 0.5 in row 2"):
+        individual_risk(scan(low), ["a"], weight="w", partitions=2, progress=False)
+    text = tmp_path / "text.csv"
+    text.write_text("a,w\nx,heavy\ny,2\n")
+    with pytest.raises(InputError, match="got heavy in row 1"):
+        individual_risk(scan(text), ["a"], weight="w", partitions=2, progress=False)
