@@ -122,12 +122,20 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
                 continue
             columns = [j for j in range(p) if shared >> j & 1]
             size = one.stop - one.start
-            block = np.empty((size + other.stop - other.start, len(columns)), dtype=np.int64, order="F")
-            for i, j in enumerate(columns):
-                block[:size, i] = grouped[one, j]
-                block[size:, i] = grouped[other, j]
-            key = _folded(block, radix[columns])[0]
-            del block
+            if _fits(radix[columns]):  # the shared keys folded straight from the columns, no copy of them
+                key = np.zeros(size + other.stop - other.start, dtype=np.int64)
+                for j in columns:
+                    key[:size] *= radix[j]
+                    key[:size] += grouped[one, j]
+                    key[size:] *= radix[j]
+                    key[size:] += grouped[other, j]
+            else:
+                block = np.empty((size + other.stop - other.start, len(columns)), dtype=np.int64, order="F")
+                for i, j in enumerate(columns):
+                    block[:size, i] = grouped[one, j]
+                    block[size:, i] = grouped[other, j]
+                key = _folded(block, radix[columns])[0]
+                del block
             found = _exchange(key[:size], key[size:], count[one], weight[one], count[other], weight[other])
             for (looked, weighed), into in zip(found, (one, other), strict=True):
                 fk[into] += looked
@@ -168,13 +176,12 @@ def _exchange(a: np.ndarray, b: np.ndarray, count_a: np.ndarray, weight_a: np.nd
                                             else (count_a, weight_a, count_b, weight_b))
     table, where = np.unique(small, return_inverse=True)
     where = where.reshape(-1)
-    at = pd.Index(table).get_indexer(large)
-    hit = at >= 0
-    safe = np.where(hit, at, 0)
-    to_large = (np.where(hit, np.bincount(where, weights=count_s, minlength=table.size)[safe], 0.0),
-                np.where(hit, np.bincount(where, weights=weight_s, minlength=table.size)[safe], 0.0))
-    to_small = (np.bincount(at[hit], weights=count_l[hit], minlength=table.size)[where],
-                np.bincount(at[hit], weights=weight_l[hit], minlength=table.size)[where])
+    at = pd.Index(table).get_indexer(large)  # -1 for a number the small side lacks: the last entry, a zero, below
+    to_large = (np.append(np.bincount(where, weights=count_s, minlength=table.size), 0.0)[at],
+                np.append(np.bincount(where, weights=weight_s, minlength=table.size), 0.0)[at])
+    at += 1  # the misses to bin 0, dropped
+    to_small = (np.bincount(at, weights=count_l, minlength=table.size + 1)[1:][where],
+                np.bincount(at, weights=weight_l, minlength=table.size + 1)[1:][where])
     return (to_large, to_small) if swap else (to_small, to_large)
 
 
