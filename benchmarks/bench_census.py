@@ -17,10 +17,15 @@ Parquet for rumap and as CSV for R. Each operation runs as its own process
   each finishes within ``--peer-timeout`` seconds (``--no-peer`` leaves it out).
 
 Then the growth of time and memory with n, and peak memory against the chunk
-size at the largest n. Every figure is one run on a shared machine: rerun
-for medians.
+size at the largest n (``--chunks``). The distinct key rows are held a hash
+partition at a time (``rumap.scale.partitioned``: ``ceil(distinct /
+chunk)`` partitions), so peak memory follows the chunk size, not n: the
+growth table marks each 10x of records whose memory grows less than 2x.
+Every figure is one run on a shared machine (the load average is printed):
+CPU seconds change less with the load than wall seconds; rerun for medians.
 
 Run: .venv/bin/python benchmarks/bench_census.py [--sizes 100000,1000000,10000000] [--keys 8]
+[--chunks 250000,1000000,4000000] [--folder DIR] (generated files are kept in DIR and reused)
 """
 
 from __future__ import annotations
@@ -102,11 +107,21 @@ def measured(command: list[str], timeout: float) -> tuple[float, float, str]:
         return wall, usage.ru_maxrss / 1024.0, f"{usage.ru_utime + usage.ru_stime:.2f} {out.read().strip()}"
 
 
+def cpu_seconds(out: str) -> float:
+    """The CPU seconds :func:`measured` puts first in a run's output (nan when it failed)."""
+    try:
+        return float(out.split(" ", 1)[0])
+    except ValueError:
+        return float("nan")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000,1000000,10000000")
     parser.add_argument("--keys", type=int, default=8, choices=range(8, 13))
     parser.add_argument("--chunk", type=int, default=1_000_000, help="chunk size of the record-wise passes")
+    parser.add_argument("--chunks", default="250000,1000000,4000000",
+                        help="chunk sizes of the table of peak memory against the chunk size")
     parser.add_argument("--folder", default=None, help="where the generated files go (default: a temporary folder)")
     parser.add_argument("--memory-up-to", type=int, default=1_000_000, help="largest n run in memory")
     parser.add_argument("--peer-timeout", type=float, default=600.0)
@@ -127,7 +142,7 @@ def main() -> int:
           f"chunk {args.chunk:,}; sdcMicro {'yes' if with_peer else 'not run'}")
     print(f"{'n':>10} {'operation':<15} {'rumap s':>8} {'CPU s':>6} {'MB':>6} {'compute':>8}  "
           f"{'sdcMicro s':>10} {'CPU s':>6} {'MB':>6} {'compute':>8}  result rumap | sdcMicro")
-    rows: dict[tuple[int, str], tuple[float, float]] = {}
+    rows: dict[tuple[int, str], tuple[float, float, float]] = {}
     for n in sizes:
         parquet = folder / f"census_{n}_{args.keys}_{args.missing:g}.parquet"
         if not parquet.exists():
@@ -138,7 +153,7 @@ def main() -> int:
         for op in ("frequencies", "individual", "household+out", "l-diversity"):
             wall, mb, out = measured([sys.executable, "-c", RUMAP, str(parquet), op, keys, str(args.chunk),
                                       str(folder / "records.parquet")], 3600)
-            rows[(n, op)] = (wall, mb)
+            rows[(n, op)] = (wall, mb, cpu_seconds(out))
             peer = (float("nan"), float("nan"), "")
             if with_peer:
                 peer = measured(["Rscript", str(script), str(csv), PEER_OPERATION[op], keys], args.peer_timeout)
@@ -153,19 +168,25 @@ def main() -> int:
                                       "--work-limit", "1e13"], 3600)
             print(f"{n:>10,} {'in memory':<15} {wall:>8.2f} {out.split(' ')[0]:>6} {mb:>6.0f}  "
                   "(python -m rumap risk individual --engine memory)", flush=True)
-    print("\ngrowth with n (time ratio, memory ratio, per 10x records):")
+    print("\ngrowth with n (ratios of wall time, CPU time and peak memory; 'bound' where memory grows < 2x "
+          "for 10x the records):")
     for op in ("frequencies", "individual", "household+out", "l-diversity"):
         ratios = []
         for small, large in zip(sizes, sizes[1:], strict=False):
-            (t0, m0), (t1, m1) = rows[(small, op)], rows[(large, op)]
-            ratios.append(f"{small:,} -> {large:,}: time x{t1 / t0:.1f}, memory x{m1 / m0:.1f}")
+            (t0, m0, c0), (t1, m1, c1) = rows[(small, op)], rows[(large, op)]
+            growth = m1 / m0 if large == 10 * small else float("nan")
+            mark = " bound" if growth < 2.0 else ""
+            ratios.append(f"{small:,} -> {large:,}: time x{t1 / t0:.1f}, CPU x{c1 / c0:.1f}, "
+                          f"memory x{m1 / m0:.2f}{mark}")
         print(f"  {op}: " + "; ".join(ratios))
     largest = folder / f"census_{sizes[-1]}_{args.keys}_{args.missing:g}.parquet"
-    print(f"\npeak memory against the chunk size (household+out, n = {sizes[-1]:,}):")
-    for chunk in (100_000, 1_000_000):
-        wall, mb, _ = measured([sys.executable, "-c", RUMAP, str(largest), "household+out", keys, str(chunk),
-                                str(folder / "records.parquet")], 3600)
-        print(f"  chunk {chunk:>9,}: {wall:.2f} s, {mb:.0f} MB")
+    print(f"\npeak memory against the chunk size (n = {sizes[-1]:,}; load average {os.getloadavg()[0]:.1f}):")
+    for op in ("individual", "l-diversity", "household+out"):
+        for chunk in (int(c) for c in args.chunks.split(",")):
+            wall, mb, out = measured([sys.executable, "-c", RUMAP, str(largest), op, keys, str(chunk),
+                                      str(folder / "records.parquet")], 3600)
+            print(f"  {op:<15} chunk {chunk:>9,}: {wall:6.2f} s, CPU {cpu_seconds(out):6.2f} s, {mb:5.0f} MB",
+                  flush=True)
     return 0
 
 

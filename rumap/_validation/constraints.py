@@ -212,6 +212,7 @@ PARAMETERS: dict[str, Interval] = {
     "position": Interval("int", 0, None, "left", "a 0-based position in a list (of maps, of curves)"),
     "group_label": Interval("int", 0, None, "left", "a group label"),
     "record_chunk": Interval("int", 1, None, "left", "records per chunk"),
+    "key_partitions": Interval("int", 1, None, "left", "partitions of the key rows"),
     "prediction_replicates": Interval("int", 2, 10_000, "both", "simulated releases per step of a prediction band"),
     "resamples": Interval("int", 10, None, "left", "bootstrap resamples"),
     "relative_sd": Interval("float", 0.0, 1.0, "both", "the noise's standard deviation, relative"),

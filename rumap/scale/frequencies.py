@@ -122,12 +122,20 @@ def wildcard_join(codes: np.ndarray, count: np.ndarray, weight: np.ndarray) -> t
                 continue
             columns = [j for j in range(p) if shared >> j & 1]
             size = one.stop - one.start
-            block = np.empty((size + other.stop - other.start, len(columns)), dtype=np.int64, order="F")
-            for i, j in enumerate(columns):
-                block[:size, i] = grouped[one, j]
-                block[size:, i] = grouped[other, j]
-            key = _folded(block, radix[columns])[0]
-            del block
+            if _fits(radix[columns]):  # the shared keys folded straight from the columns, no copy of them
+                key = np.zeros(size + other.stop - other.start, dtype=np.int64)
+                for j in columns:
+                    key[:size] *= radix[j]
+                    key[:size] += grouped[one, j]
+                    key[size:] *= radix[j]
+                    key[size:] += grouped[other, j]
+            else:
+                block = np.empty((size + other.stop - other.start, len(columns)), dtype=np.int64, order="F")
+                for i, j in enumerate(columns):
+                    block[:size, i] = grouped[one, j]
+                    block[size:, i] = grouped[other, j]
+                key = _folded(block, radix[columns])[0]
+                del block
             found = _exchange(key[:size], key[size:], count[one], weight[one], count[other], weight[other])
             for (looked, weighed), into in zip(found, (one, other), strict=True):
                 fk[into] += looked
@@ -168,13 +176,12 @@ def _exchange(a: np.ndarray, b: np.ndarray, count_a: np.ndarray, weight_a: np.nd
                                             else (count_a, weight_a, count_b, weight_b))
     table, where = np.unique(small, return_inverse=True)
     where = where.reshape(-1)
-    at = pd.Index(table).get_indexer(large)
-    hit = at >= 0
-    safe = np.where(hit, at, 0)
-    to_large = (np.where(hit, np.bincount(where, weights=count_s, minlength=table.size)[safe], 0.0),
-                np.where(hit, np.bincount(where, weights=weight_s, minlength=table.size)[safe], 0.0))
-    to_small = (np.bincount(at[hit], weights=count_l[hit], minlength=table.size)[where],
-                np.bincount(at[hit], weights=weight_l[hit], minlength=table.size)[where])
+    at = pd.Index(table).get_indexer(large)  # -1 for a number the small side lacks: the last entry, a zero, below
+    to_large = (np.append(np.bincount(where, weights=count_s, minlength=table.size), 0.0)[at],
+                np.append(np.bincount(where, weights=weight_s, minlength=table.size), 0.0)[at])
+    at += 1  # the misses to bin 0, dropped
+    to_small = (np.bincount(at, weights=count_l, minlength=table.size + 1)[1:][where],
+                np.bincount(at, weights=weight_l, minlength=table.size + 1)[1:][where])
     return (to_large, to_small) if swap else (to_small, to_large)
 
 
@@ -336,18 +343,20 @@ class KeyFrequencies:
                 "records_with_missing_keys": self.rows_with_missing, "weighted": self.weighted}
 
 
-def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[pl.Expr]
-             ) -> tuple[pl.DataFrame, tuple[pl.Series, ...], np.ndarray]:
-    """The distinct key rows with ``sums``, each key's sorted values, and the rows' codes.
-
-    Each key's values are found first; the keys are then folded into one
-    integer per record in the query (small integers by offset, other values by
-    their rank), so the streaming group-by hashes one column. Keys too many
-    or too varied for one int64 are grouped as columns.
-    """
+def _key_values(source: Source, frame: pl.LazyFrame, names: list[str]) -> tuple[pl.Series, ...]:
+    """Each key's sorted distinct values (one streaming query)."""
     pl = polars_module()
     found = source.collect(frame.select([pl.col(k).drop_nulls().unique().sort().implode() for k in names]))
-    values = tuple(found[k][0] for k in names)
+    return tuple(found[k][0] for k in names)
+
+
+def _encoding(names: list[str], values: Sequence[pl.Series]) -> tuple[list[pl.Expr], list[int], list[int | None]]:
+    """Each key as a small integer in the query (0 missing): the expressions, their radices and integer offsets.
+
+    Small integer categories are coded by their offset from the least value
+    (``value - offset + 1``), other values by their rank (``offset`` None).
+    """
+    pl = polars_module()
     parts, radix, offsets = [], [], []
     for k, v in zip(names, values, strict=True):
         low = int(v[0]) if v.len() and v.dtype.is_integer() else 0
@@ -360,16 +369,29 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
                                                   return_dtype=pl.Int64).fill_null(0))
             radix.append(v.len() + 1)
             offsets.append(None)
-    if float(np.prod(np.array(radix, dtype=float))) >= 2.0**62:
-        table = source.collect(frame.group_by(names).agg(sums))
-        return table, values, np.asfortranarray(row_codes(table, names, values), dtype=np.int32)
+    return parts, radix, offsets
+
+
+def _fits(radix: Sequence[int]) -> bool:
+    """Whether rows coded in these radices fold into one int64 below 2^62."""
+    return float(np.prod(np.array(radix, dtype=float))) < 2.0**62
+
+
+def _number(parts: Sequence[pl.Expr], radix: Sequence[int]) -> pl.Expr:
+    """The parts folded in mixed radix into one int64 per record."""
+    pl = polars_module()
     number = pl.lit(0, pl.Int64)
     for part, r in zip(parts, radix, strict=True):
         number = number * r + part
-    table = source.collect(frame.group_by(number.alias(_NUMBER)).agg(sums))
-    rest = table[_NUMBER].to_numpy().astype(np.int64)
-    codes = np.empty((rest.size, len(names)), dtype=np.int32, order="F")
-    for j in range(len(names) - 1, -1, -1):
+    return number
+
+
+def _decoded(number: np.ndarray, values: Sequence[pl.Series], radix: Sequence[int],
+             offsets: Sequence[int | None]) -> np.ndarray:
+    """The key codes (0 missing, ``1 + rank``) of rows folded by :func:`_number`, as int32 in Fortran order."""
+    rest = number.astype(np.int64)
+    codes = np.empty((rest.size, len(values)), dtype=np.int32, order="F")
+    for j in range(len(values) - 1, -1, -1):
         rest, digit = np.divmod(rest, radix[j])
         if offsets[j] is None:
             codes[:, j] = digit
@@ -377,30 +399,92 @@ def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[p
         lookup = np.zeros(radix[j], dtype=np.int64)  # offset + 1 -> 1 + rank among the values; 0 stays missing
         lookup[values[j].to_numpy().astype(np.int64) - offsets[j] + 1] = np.arange(1, values[j].len() + 1)
         codes[:, j] = lookup[digit]
-    return table, values, codes
+    return codes
 
 
-def _check_weight(source: Source, weight: str) -> None:
-    """Refuse a weight column that is not a number >= 1 in every record, or sums past a population, naming the row."""
+def _grouped(source: Source, frame: pl.LazyFrame, names: list[str], sums: list[pl.Expr],
+             values: tuple[pl.Series, ...] | None = None) -> tuple[pl.DataFrame, tuple[pl.Series, ...], np.ndarray]:
+    """The distinct key rows with ``sums``, each key's sorted values, and the rows' codes.
+
+    Each key's values are found first; the keys are then folded into one
+    integer per record in the query (small integers by offset, other values by
+    their rank), so the streaming group-by hashes one column. Keys too many
+    or too varied for one int64 are grouped as columns. Given ``values``
+    (each key's values in a larger file), the rows are coded by them.
+    """
+    values = _key_values(source, frame, names) if values is None else values
+    parts, radix, offsets = _encoding(names, values)
+    if not _fits(radix):
+        table = source.collect(frame.group_by(names).agg(sums))
+        return table, values, np.asfortranarray(row_codes(table, names, values), dtype=np.int32)
+    table = source.collect(frame.group_by(_number(parts, radix).alias(_NUMBER)).agg(sums))
+    return table, values, _decoded(table[_NUMBER].to_numpy(), values, radix, offsets)
+
+
+def weight_checks(weight: str) -> list[pl.Expr]:
+    """Whether a record's weight is not a number >= 1 (``bad``), and their sum (``total``): one query's columns."""
+    pl = polars_module()
+    w = pl.col(weight).cast(pl.Float64)
+    return [_bad_weight(weight).any().alias("bad"), w.sum().alias("total")]
+
+
+def _bad_weight(weight: str) -> pl.Expr:
+    pl = polars_module()
+    w = pl.col(weight).cast(pl.Float64)
+    return w.is_null() | w.is_nan() | w.is_infinite() | (w < PARAMETERS["sampling_weight"].low)
+
+
+def _check_weight(source: Source, weight: str, summary: pl.DataFrame | None = None) -> None:
+    """Refuse a weight column that is not a number >= 1 in every record, or sums past a population, naming the row.
+
+    ``summary`` holds the columns of :func:`weight_checks` when a query already found them.
+    """
     from rumap.risk.individual import MAX_POPULATION
 
-    pl = polars_module()
     frame = source.lazy([weight])
     dtype = frame.collect_schema()[weight]
     if not dtype.is_numeric():
         first = source.collect(frame.head(1)).item()
         raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, got {first} in row 1")
-    w = pl.col(weight).cast(pl.Float64)
-    bad = w.is_null() | w.is_nan() | w.is_infinite() | (w < PARAMETERS["sampling_weight"].low)
-    summary = source.collect(frame.select(bad.any().alias("bad"), w.sum().alias("total")))
+    if summary is None:
+        summary = source.collect(frame.select(weight_checks(weight)))
     if summary["bad"].item():
-        found = source.collect(frame.with_row_index("row").filter(bad).head(1))
+        found = source.collect(frame.with_row_index("row").filter(_bad_weight(weight)).head(1))
         raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, "
                          f"got {found[weight].item()} in row {found['row'].item() + 1}")
     total = float(summary["total"].item())
     if not total <= MAX_POPULATION:
         raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
                          f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
+
+
+def _prepared(source: Source, keys: Sequence[str], weight: str | None, extra: Sequence[str] = (),
+              check_weight: bool = True) -> tuple[list[str], pl.LazyFrame]:
+    """The key names and the lazy frame of the keys and ``extra`` columns (a float's NaN as missing) and weight, checked.
+
+    The weights' values are checked later when not ``check_weight`` (:func:`weight_checks` in another query).
+    """
+    pl = polars_module()
+    names = [str(k) for k in keys]
+    if not names:
+        raise InputError("keys must name at least one key variable")
+    if len(set(names)) != len(names):
+        raise InputError(f"{source.path}: a key variable is named twice")
+    available = scan(source.path).columns
+    for name in [*names, *([weight] if weight is not None else [])]:
+        if name not in available:
+            raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(available)}")
+    if weight is not None:
+        if weight in names:
+            raise InputError(f"{source.path}: the weight column {weight!r} is also a key")
+        if check_weight:
+            _check_weight(source, weight)
+        elif not source.lazy([weight]).collect_schema()[weight].is_numeric():
+            _check_weight(source, weight)  # refuses it, naming the first value
+    frame = source.lazy([*names, *([weight] if weight is not None else []), *extra])
+    schema = frame.collect_schema()
+    frame = frame.with_columns([pl.col(k).fill_nan(None) for k in [*names, *extra] if schema[k].is_float()])
+    return names, frame
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -434,23 +518,8 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
     >>> result.to_frame()["region"].tolist()
     ['a', nan, 'b']
     """
+    names, frame = _prepared(source, keys, weight)
     pl = polars_module()
-    names = [str(k) for k in keys]
-    if not names:
-        raise InputError("keys must name at least one key variable")
-    if len(set(names)) != len(names):
-        raise InputError(f"{source.path}: a key variable is named twice")
-    available = scan(source.path).columns
-    for name in [*names, *([weight] if weight is not None else [])]:
-        if name not in available:
-            raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(available)}")
-    if weight is not None:
-        if weight in names:
-            raise InputError(f"{source.path}: the weight column {weight!r} is also a key")
-        _check_weight(source, weight)
-    frame = source.lazy([*names, *([weight] if weight is not None else [])])
-    schema = frame.collect_schema()
-    frame = frame.with_columns([pl.col(k).fill_nan(None) for k in names if schema[k].is_float()])
     sums = [pl.len().alias(_COUNT)]
     if weight is not None:
         sums.append(pl.col(weight).cast(pl.Float64).sum().alias(_WEIGHT))

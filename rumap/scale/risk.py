@@ -22,7 +22,16 @@ from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.risk.identity import IdentityResult
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
-from rumap.scale.frequencies import KeyFrequencies, _by_pattern, _folded, _grouped, key_frequencies
+from rumap.scale.frequencies import KeyFrequencies, _prepared, key_frequencies
+from rumap.scale.partitioned import (
+    RowTable,
+    blocks,
+    diversity_pairs,
+    fits_partitions,
+    folded_rows,
+    partition_count,
+    survey,
+)
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
@@ -152,7 +161,8 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     A missing key value matches any category and missing sensitive values are
     not counted, as in :func:`rumap.risk.individual.l_diversity`. The file is
     reduced to its distinct (key row, sensitive value) pairs; for each pair of
-    missing-value patterns the pairs are joined on the keys both know.
+    missing-value patterns the pairs are joined on the keys both know
+    (:func:`rumap.scale.partitioned.diversity_pairs`).
 
     Parameters
     ----------
@@ -177,63 +187,34 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
     frame = source.lazy([*keys, sensitive])
     schema = frame.collect_schema()
     frame = frame.with_columns([pl.col(c).fill_nan(None) for c in [*keys, sensitive] if schema[c].is_float()])
-    # the distinct (key row, sensitive value) pairs, grouped as one integer per record like the key rows
-    _, seen, both = _grouped(source, frame.filter(pl.col(sensitive).is_not_null()), [*keys, sensitive], [pl.len()])
-    m = frequencies.codes.shape[0]
-    if both.shape[0] == 0:
-        return np.zeros(m, dtype=np.int64)
-    for j in range(len(keys)):  # the pairs' codes of a key's values, as the whole file codes them
-        if seen[j].len():
-            recode = np.concatenate([[0], frequencies.values[j].search_sorted(seen[j]).to_numpy() + 1])
-            both[:, j] = recode[both[:, j]]
-    row = frequencies.rows_of_codes(both[:, :-1])
-    value = both[:, -1].astype(np.int64)
-    del both
-    import pandas as pd
-
-    codes = frequencies.codes
-    order, patterns, bounds = _by_pattern(codes)
-    pattern = np.empty(m, dtype=np.int64)
-    for q in range(patterns.size):
-        pattern[order[bounds[q]:bounds[q + 1]]] = q
-    radix = codes.max(axis=0).astype(np.int64) + 1
-    rows_of = [np.sort(order[bounds[q]:bounds[q + 1]]) for q in range(patterns.size)]
-    pairs_of = _members(pattern[row], patterns.size)
-    values = int(value.max()) + 1
-    found = [row * values + value]  # one number per (key row, sensitive value) a row's group holds
-    for q, mask_q in enumerate(patterns):
-        mine = pairs_of[q]
-        for r, mask_r in enumerate(patterns):
-            lookers = rows_of[r]
-            if q == r or mine.size == 0 or lookers.size == 0:
-                continue
-            shared = int(mask_q & mask_r)
-            if shared == 0:
-                seen = np.unique(value[mine])
-                found.append((lookers[:, None] * values + seen[None, :]).reshape(-1))
-                continue
-            columns = [j for j in range(codes.shape[1]) if shared >> j & 1]
-            block = np.empty((rows_of[q].size + lookers.size, len(columns)), dtype=np.int64, order="F")
-            for i, j in enumerate(columns):
-                block[:, i] = np.concatenate([codes[rows_of[q], j], codes[lookers, j]])
-            key = _folded(block, radix[columns])[0]
-            del block
-            theirs = key[: rows_of[q].size][np.searchsorted(rows_of[q], row[mine])]  # each pair's row's number
-            ours = key[rows_of[q].size:]
-            meeting = pd.Series(ours).isin(theirs).to_numpy()  # only the lookers some pair matches
-            table = pl.DataFrame({"key": theirs, "value": value[mine]}).unique()
-            joined = pl.DataFrame({"row": lookers[meeting], "key": ours[meeting]}).join(table, on="key")
-            found.append(joined["row"].to_numpy().astype(np.int64) * values + joined["value"].to_numpy())
-    numbers = np.unique(np.concatenate(found))
-    del found
-    return np.bincount(numbers // values, minlength=m).astype(np.int64)
+    return diversity_pairs(source, frame, frequencies, sensitive).counts(frequencies.codes.shape[0])
 
 
-def _members(group: np.ndarray, groups: int) -> list[np.ndarray]:
-    """The indices of each group's members, for groups numbered ``0 .. groups - 1``."""
-    order = np.argsort(group, kind="stable")
-    starts = np.searchsorted(group[order], np.arange(groups + 1))
-    return [order[starts[g]:starts[g + 1]] for g in range(groups)]
+class _Totals:
+    """The file's totals, added up over blocks of its distinct key rows."""
+
+    def __init__(self, k: int | None) -> None:
+        self.k = k
+        self.expected, self.top, self.at_top, self.distinct, self.violations = 0.0, -np.inf, 0, 0, 0
+        self.l_min, self.l_one = None, 0
+
+    def add(self, block: KeyFrequencies, risk: np.ndarray, diversity: np.ndarray | None) -> None:
+        count = block.count
+        if count.size == 0:
+            return
+        self.expected += float(np.dot(count, risk))
+        top = float(risk.max())
+        if top > self.top:
+            self.top, self.at_top = top, 0
+        if top >= self.top:
+            self.at_top += int(count[risk >= top].sum())
+        self.distinct += int(count.size)
+        if self.k is not None:
+            self.violations += int(count[block.fk < self.k].sum())
+        if diversity is not None:
+            low = int(diversity.min())
+            self.l_min = low if self.l_min is None else min(self.l_min, low)
+            self.l_one += int(count[diversity == 1].sum())
 
 
 def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str
@@ -265,11 +246,13 @@ def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[Any, np.ndarray, n
                   "sensitive": [None, InstanceOf(str, "a column name")],
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": "record_chunk",
-                  "progress": InstanceOf(bool, "True or False")},
+                  "progress": InstanceOf(bool, "True or False"),
+                  "partitions": [None, "key_partitions"]},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "weight": "w", "k": 2})
 def individual_risk(source: Source, keys: Sequence[str], weight: str | None = None, household: str | None = None,
                     k: int | None = None, sensitive: str | None = None, out: str | os.PathLike | None = None,
-                    chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True) -> ScaleRisk:
+                    chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
+                    partitions: int | None = None) -> ScaleRisk:
     """Individual, household and global risk, k-anonymity and l-diversity of a file, out of core.
 
     Parameters
@@ -290,9 +273,19 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         A ``.parquet`` or ``.csv`` file for the per-record values, in file
         order: ``fk``, ``Fk``, ``risk`` (and ``household_risk``, ``l_diversity``).
     chunk_size : int
-        Records per chunk of the record-wise passes.
+        Records per chunk of the record-wise passes, and about the most
+        distinct key rows held at once: the key rows are split into
+        ``ceil(distinct / chunk_size)`` partitions (the distinct rows, or
+        with ``sensitive`` the distinct pairs of key row and sensitive value,
+        estimated in the first pass), one streaming pass each
+        (:mod:`rumap.scale.partitioned`).
     progress : bool
         Report the passes on stderr.
+    partitions : int, optional
+        The number of partitions (default: from ``chunk_size``); 1 holds
+        every key row at once, in one pass. Per-record values (``household``,
+        ``out``) keep a number, the frequencies and the risk of every
+        distinct key row.
 
     Returns
     -------
@@ -310,30 +303,63 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     for name, what in ((household, "household"), (sensitive, "sensitive variable")):
         if name is not None and name in keys:
             raise InputError(f"{source.path}: the {what} {name!r} is also a key")
-    meter = Progress("key frequencies (one streaming pass)", enabled=progress)
-    frequencies = key_frequencies(source, keys, weight)
-    meter.update(frequencies.n, final=True)
-    names = list(frequencies.keys)
-    risk = row_risk(frequencies)
-    count = frequencies.count
-    expected = float(np.dot(count, risk))
-    top = float(risk.max())
+    for name in (sensitive, household):
+        if name is not None and name not in scan(source.path).columns:
+            raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(scan(source.path).columns)}")
+    keep = household is not None or out is not None
     diversity = None
-    if sensitive is not None:
-        if sensitive not in scan(source.path).columns:
-            raise InputError(f"{source.path}: no column {sensitive!r}; columns are {', '.join(scan(source.path).columns)}")
-        meter = Progress(f"l-diversity of {sensitive}", enabled=progress)
-        diversity = l_diversity_rows(source, frequencies, sensitive)
+    count_of = partitions if partitions is not None else partition_count(source.count(), chunk_size)
+    plan = None
+    if count_of > 1:
+        names, frame = _prepared(source, keys, weight, [sensitive] if sensitive is not None else [],
+                                 check_weight=False)
+        meter = Progress("key values (one streaming pass)", enabled=progress)
+        plan = survey(source, frame, names, sensitive, weight)
+        meter.update(plan.n, final=True)
+        if not fits_partitions(names, plan.values[: len(names)]):
+            plan = None
+        elif partitions is None:  # as many partitions as the distinct rows (or pairs with l-diversity) need
+            count_of = partition_count(plan.distinct, chunk_size)
+    if plan is None:
+        meter = Progress("key frequencies (one streaming pass)", enabled=progress)
+        frequencies = key_frequencies(source, keys, weight)
         meter.update(frequencies.n, final=True)
+        diversity = None
+        if sensitive is not None:
+            meter = Progress(f"l-diversity of {sensitive}", enabled=progress)
+            diversity = l_diversity_rows(source, frequencies, sensitive)
+            meter.update(frequencies.n, final=True)
+        parts: Any = [(frequencies, diversity)]
+    else:
+        parts = blocks(source, names, frame, weight, count_of, plan, sensitive)
+    totals = _Totals(k)
+    kept: list[tuple[np.ndarray, ...]] = []
+    meter = Progress(f"key rows in {count_of} partitions" if plan is not None else "key rows", enabled=progress)
+    for done, (block, block_diversity) in enumerate(parts):
+        block_risk = row_risk(block)
+        totals.add(block, block_risk, block_diversity)
+        if keep and plan is not None:
+            kept.append((folded_rows(block.codes, block.values), block.fk, block.Fk, block_risk,
+                         *([block_diversity] if block_diversity is not None else [])))
+        meter.update(done + 1)
+    names = list(block.keys)
+    if plan is None:
+        rows: Any = block
+        risk, diversity = block_risk, block_diversity
+    elif keep:
+        numbers, fk, Fk, risk, *rest = (np.concatenate(column) for column in zip(*kept, strict=True))
+        kept.clear()
+        order = np.argsort(numbers, kind="stable")
+        rows = RowTable(tuple(names), block.values, numbers[order], fk[order], Fk[order])
+        risk = risk[order]
+        diversity = rest[0][order] if rest else None
+        del numbers, fk, Fk, rest, order
     household_er = households = None
     household_table = None
     if household is not None:
-        if household not in scan(source.path).columns:
-            raise InputError(f"{source.path}: no column {household!r}; columns are "
-                             f"{', '.join(scan(source.path).columns)}")
         partial: list[tuple[np.ndarray, ...]] = []
         apply_chunks(source, lambda chunk, start: partial.append(
-            _household_sums(chunk, start, household, risk[frequencies.rows(chunk)], source.path)),
+            _household_sums(chunk, start, household, risk[rows.rows(chunk)], source.path)),
             chunk_size=chunk_size, columns=[*names, household], progress=progress, label="household risk")
         household_table = _combined(partial)
         partial.clear()
@@ -341,27 +367,26 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         households = int(household_table[1].size)
     if out is not None:
         def per_record(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
-            rows = frequencies.rows(chunk)
-            frame = pl.DataFrame({"fk": frequencies.fk[rows], "Fk": frequencies.Fk[rows], "risk": risk[rows]})
+            at_row = rows.rows(chunk)
+            frame = pl.DataFrame({"fk": rows.fk[at_row], "Fk": rows.Fk[at_row], "risk": risk[at_row]})
             if household_table is not None:
                 at = household_table[0].get_indexer(chunk.get_column(household).to_numpy())
                 frame = frame.with_columns(pl.Series("household_risk", household_table[1][at]))
             if diversity is not None:
-                frame = frame.with_columns(pl.Series("l_diversity", diversity[rows]))
+                frame = frame.with_columns(pl.Series("l_diversity", diversity[at_row]))
             return frame
 
         apply_chunks(source, per_record, out=out, chunk_size=chunk_size,
                      columns=[*names, *([household] if household is not None else [])], progress=progress,
                      label=f"writing {out}")
-    n = frequencies.n
-    return ScaleRisk(keys=tuple(names), n=n, weighted=frequencies.weighted, expected_reidentifications=expected,
-                     global_risk=expected / n, max_risk=top, records_at_max=int(count[risk >= top].sum()),
-                     distinct_rows=int(count.size), household_expected_reidentifications=household_er,
-                     households=households, k=k,
-                     k_anonymity_violations=None if k is None else int(count[frequencies.fk < k].sum()),
-                     sensitive=sensitive,
-                     l_diversity_min=None if diversity is None else int(diversity.min()),
-                     l_diversity_one=None if diversity is None else int(count[diversity == 1].sum()),
+    n = block.n
+    return ScaleRisk(keys=tuple(names), n=n, weighted=block.weighted,
+                     expected_reidentifications=totals.expected, global_risk=totals.expected / n,
+                     max_risk=totals.top, records_at_max=totals.at_top, distinct_rows=totals.distinct,
+                     household_expected_reidentifications=household_er, households=households, k=k,
+                     k_anonymity_violations=None if k is None else totals.violations, sensitive=sensitive,
+                     l_diversity_min=None if sensitive is None else totals.l_min,
+                     l_diversity_one=None if sensitive is None else totals.l_one,
                      records_out=None if out is None else str(out))
 
 
