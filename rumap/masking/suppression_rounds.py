@@ -92,7 +92,7 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     dimension : int
         Largest combination of keys searched for unsafe cells.
     members : ndarray of int, shape (n,), optional
-        Each record's household number, with ``shared``.
+        Each row's household number, with ``shared``.
     shared : tuple of int
         Columns blanked in a whole household when blanked in one member.
     budget : WorkBudget, optional
@@ -100,8 +100,8 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     progress : callable(str), optional
         Told what each round did.
     counts : ndarray of int, shape (n,), optional
-        The records each row of ``codes`` stands for (default 1 each; not
-        with ``members``).
+        The records each row of ``codes`` stands for (default 1 each); with
+        ``members``, rows of one household's records with the same key values.
 
     Returns
     -------

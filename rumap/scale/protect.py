@@ -126,6 +126,8 @@ class FileSuppression:
                   "max_risk": [None, Interval("float", 0.0, 1.0, "neither", "a risk threshold")],
                   "weight": [None, InstanceOf(str, "a column name")],
                   "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
+                  "household": [None, InstanceOf(str, "a column name")],
+                  "household_variables": InstanceOf((list, tuple), "a list of key columns"),
                   "chunk_size": Interval("int", 1, None, "left", "records per chunk"),
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None, "k": 3,
@@ -133,12 +135,17 @@ class FileSuppression:
 def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None, k: int | None = None,
                   max_risk: float | None = None, weight: str | None = None,
                   importance: Mapping[str, float] | None = None, dimension: int | None = None,
+                  household: str | None = None, household_variables: Sequence[str] = (),
                   chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
                   budget: WorkBudget = DEFAULT_BUDGET) -> FileSuppression:
     """Local suppression of a file to k-anonymity or a risk threshold, out of core.
 
     The same rule and results as
-    :func:`rumap.masking.categorical.local_suppression` (without households).
+    :func:`rumap.masking.categorical.local_suppression`. With households the
+    rounds run on the distinct rows of key values and household (records of
+    one household with the same key values share every decision), so memory
+    holds about one row per record's household and key values rather than
+    per key value.
 
     Parameters
     ----------
@@ -157,6 +164,11 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
         ``{variable: importance}``, the least important suppressed first.
     dimension : int, optional
         Largest combination searched for unsafe cells (default all keys).
+    household : str, optional
+        Household identifier column, with ``household_variables``.
+    household_variables : sequence of str
+        Keys the same for every member of a household: suppressed in one
+        member, they are suppressed in all.
     chunk_size : int
         Records per chunk written.
     progress : bool
@@ -180,20 +192,33 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
     if not 1 <= depth <= len(names):
         raise InputError(f"dimension must be between 1 and the number of keys ({len(names)}), got {dimension!r}")
     rank = key_importance(importance, names, 0.0)
-    frequencies = key_frequencies(source, names, weight)
+    shared = [names.index(str(v)) for v in household_variables if str(v) in names]
+    if len(shared) != len(household_variables):
+        unknown = [v for v in household_variables if str(v) not in names]
+        raise InputError(f"household variables must be keys; {', '.join(map(repr, unknown))} is not")
+    if shared and household is None:
+        raise InputError("household_variables need the household identifier column (household)")
+    if shared and household == weight:
+        raise InputError(f"{source.path}: the household column {household!r} is also the weight")
+    riding = shared and household not in names  # a household's code rides along as one more column
+    frequencies = key_frequencies(source, [*names, household] if riding else names, weight)
     n = frequencies.n
     if k is not None and k > n:
         reason = (f"k = {k} is more than the {n} records of {source.path}: no suppression makes a record "
                   f"{k}-anonymous (a record shares its key with at most {n}); nothing was suppressed")
         return FileSuppression(tuple(names), n, k, max_risk, 0, (0,) * len(names), False, reason)
-    classes = np.empty(frequencies.codes.shape, dtype=np.int64)
+    classes = np.empty((frequencies.codes.shape[0], len(names)), dtype=np.int64)
     for j in range(len(names)):  # codes 0, 1, ... of the categories present, -1 missing
         column = frequencies.codes[:, j]
         present = np.unique(column[column > 0])
         classes[:, j] = np.where(column > 0, np.searchsorted(present, column), -1)
+    # the household's code: -1 for a missing identifier, all such records one household (as pandas.factorize)
+    members = None
+    if shared:
+        members = frequencies.codes[:, -1 if riding else names.index(str(household))].astype(np.int64) - 1
     blank, rounds = suppression_rounds(classes, k, max_risk, frequencies.weight if frequencies.weighted else None,
-                                       rank, depth, budget=budget, progress=_say(progress),
-                                       counts=frequencies.count)
+                                       rank, depth, members, tuple(shared), budget=budget,
+                                       progress=_say(progress), counts=frequencies.count)
     if out is not None:
         apply_chunks(source, lambda chunk, start: _blanked(chunk, names, blank[frequencies.rows(chunk)]), out,
                      chunk_size, progress=progress, label="local suppression")

@@ -44,6 +44,35 @@ def test_suppression_of_a_file_equals_the_in_memory_suppression(files, tmp_path,
     np.testing.assert_array_equal(written["w"], frame["w"])
 
 
+@pytest.mark.parametrize(("k", "max_risk", "weight"), [(3, None, None), (None, 0.1, "w")])
+def test_suppression_with_households_equals_the_in_memory_suppression(files, tmp_path, k, max_risk, weight):
+    path, frame = files
+    out = tmp_path / "households.parquet"
+    shared = ["region", "age"]
+    result = suppress_file(scan(path), KEYS, out, k=k, max_risk=max_risk, weight=weight, household="hh",
+                           household_variables=shared, chunk_size=900, progress=False)
+    expected = local_suppression(frame, KEYS, k=k, max_risk=max_risk, weight=weight, household="hh",
+                                 household_variables=shared)
+    alone = local_suppression(frame, KEYS, k=k, max_risk=max_risk, weight=weight)
+    written = pd.read_parquet(out)
+    for j, key in enumerate(KEYS):
+        assert _text(written[key]) == _text(expected.data[key]), key
+        assert result.per_variable[j] == int(expected.suppressed[:, j].sum())
+    assert result.rounds == expected.rounds
+    assert not np.array_equal(expected.suppressed, alone.suppressed)  # the households changed something
+    for key in shared:  # blanked in one member, blanked in all of the household (where it was known)
+        blank = written[key].isna() & frame[key].notna()
+        assert not (frame["hh"].isin(frame["hh"][blank]) & written[key].notna()).any(), key
+
+
+def test_suppression_with_households_needs_the_household_and_key_variables(files):
+    path, _ = files
+    with pytest.raises(InputError, match="need the household"):
+        suppress_file(scan(path), KEYS, None, k=3, household_variables=["region"], progress=False)
+    with pytest.raises(InputError, match="must be keys"):
+        suppress_file(scan(path), KEYS, None, k=3, household="hh", household_variables=["w"], progress=False)
+
+
 def test_suppression_beyond_the_file_is_infeasible_and_writes_nothing(files, tmp_path):
     path, frame = files
     result = suppress_file(scan(path), KEYS, tmp_path / "none.parquet", k=len(frame) + 1, progress=False)
