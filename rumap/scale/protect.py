@@ -18,8 +18,10 @@ distinct key rows and one chunk. The results equal the in-memory functions'
   categories are numbered in order of first appearance in the file, as there;
 - :func:`recode_file` applies :func:`rumap.masking.categorical.recode`,
   :func:`~rumap.masking.categorical.band` and
-  :func:`~rumap.masking.categorical.top_bottom_code` to each chunk (they
-  change each record on its own); the recoded columns are written as text.
+  :func:`~rumap.masking.categorical.top_bottom_code` to the distinct values
+  of each recoded column of a chunk (they change each value on its own) and
+  maps the chunk's records to their value's result with Polars'
+  ``replace_strict``; the recoded columns are written as text.
 """
 
 from __future__ import annotations
@@ -346,6 +348,37 @@ def _as_text(column: Any) -> list[str | None]:
     return [None if pd.isna(value) else category_text(value) for value in column.astype(object)]
 
 
+def _recoded_column(column: pl.Series, steps: Sequence[Callable[[Any], Any]]
+                    ) -> tuple[pl.Series, int, set[str], set[str]]:
+    """A column of a chunk through ``steps`` (in-memory functions of a one-column frame), as text.
+
+    Each step changes each value on its own, so the steps run on the
+    column's distinct values (a pandas frame of them, as the whole chunk
+    would convert) and the records take their value's result through one
+    ``replace_strict``. Returns the column, the records whose written value
+    changed, and the distinct values before and after.
+    """
+    pl = polars_module()
+    if column.dtype.is_float():
+        column = column.fill_nan(None)  # pandas reads NaN as missing
+    counted = column.value_counts(sort=False)
+    distinct, records = counted.get_column(column.name), counted.get_column(counted.columns[1]).to_numpy()
+    frame = distinct.to_frame().to_pandas()
+    try:
+        protected = frame
+        for step in steps:
+            protected = step(protected)
+    except InputError:  # the message counts the chunk's records, not its distinct values
+        protected = column.to_frame().to_pandas()
+        for step in steps:
+            protected = step(protected)
+        raise
+    old, new = _as_text(frame[column.name]), _as_text(protected[column.name])
+    changed = int(records[np.array([a != b for a, b in zip(old, new, strict=True)], dtype=bool)].sum())
+    written = column.replace_strict(distinct, pl.Series(new, dtype=pl.String), return_dtype=pl.String)
+    return written, changed, set(old) - {None}, set(new) - {None}
+
+
 @dataclass(frozen=True)
 class FileRecoding:
     """What global recoding of a file changed.
@@ -405,29 +438,31 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
     >>> recode_file(scan(_example_file()), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
     {'region': {'before': 2, 'after': 1}}
     """
-    pl = polars_module()
     touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
     _key_names(source, touched)
     changed = dict.fromkeys(touched, 0)
     before: dict[str, set] = {name: set() for name in touched}
     after: dict[str, set] = {name: set() for name in touched}
+    steps: dict[str, list[Callable[[Any], Any]]] = {name: [] for name in touched}
+    for variable, merges in (mapping or {}).items():
+        steps[variable].append(lambda frame, m={variable: merges}: recode(frame, m, source=source.path))
+    for variable, width in bands:
+        steps[variable].append(lambda frame, v=variable, w=width: band(frame, v, w, source=source.path))
+    for variable, limit in top:
+        steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, above=x,
+                                                                                  source=source.path))
+    for variable, limit in bottom:
+        steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, below=x,
+                                                                                  source=source.path))
 
     def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
-        frame = chunk.select(touched).to_pandas()
-        protected = recode(frame, mapping, source=source.path) if mapping else frame
-        for variable, width in bands:
-            protected = band(protected, variable, width, source=source.path)
-        for variable, limit in top:
-            protected = top_bottom_code(protected, variable, above=limit, source=source.path)
-        for variable, limit in bottom:
-            protected = top_bottom_code(protected, variable, below=limit, source=source.path)
         columns = []
         for name in touched:
-            old, new = _as_text(frame[name]), _as_text(protected[name])
-            changed[name] += sum(a != b for a, b in zip(old, new, strict=True))
+            column, count, old, new = _recoded_column(chunk.get_column(name), steps[name])
+            changed[name] += count
             before[name].update(old)
             after[name].update(new)
-            columns.append(pl.Series(name, new, dtype=pl.String))
+            columns.append(column)
         return chunk.with_columns(columns)
 
     n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding")
