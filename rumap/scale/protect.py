@@ -220,7 +220,8 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
         members = frequencies.codes[:, -1 if riding else names.index(str(household))].astype(np.int64) - 1
     blank, rounds = suppression_rounds(classes, k, max_risk, frequencies.weight if frequencies.weighted else None,
                                        rank, depth, members, tuple(shared), budget=budget,
-                                       progress=_say(progress), counts=frequencies.count)
+                                       progress=_say(progress), counts=frequencies.count,
+                                       first_fk=None if shared else frequencies.fk)
     if out is not None:
         apply_chunks(source, lambda chunk, start: _blanked(chunk, names, blank[frequencies.rows(chunk)]), out,
                      chunk_size, progress=progress, label="local suppression")
