@@ -44,6 +44,10 @@ def test_suppression_of_a_file_equals_the_in_memory_suppression(files, tmp_path,
     np.testing.assert_array_equal(written["w"], frame["w"])
 
 
+PARQUET_ONLY = pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
+
+
+@PARQUET_ONLY
 @pytest.mark.parametrize(("k", "max_risk", "weight"), [(3, None, None), (None, 0.1, "w")])
 def test_suppression_with_households_equals_the_in_memory_suppression(files, tmp_path, k, max_risk, weight):
     path, frame = files
@@ -65,6 +69,7 @@ def test_suppression_with_households_equals_the_in_memory_suppression(files, tmp
         assert not (frame["hh"].isin(frame["hh"][blank]) & written[key].notna()).any(), key
 
 
+@PARQUET_ONLY
 def test_suppression_with_households_needs_the_household_and_key_variables(files):
     path, _ = files
     with pytest.raises(InputError, match="need the household"):
@@ -110,7 +115,7 @@ def _written(text: str) -> str:
         return text
 
 
-@pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
+@PARQUET_ONLY
 def test_recoding_of_a_file_equals_the_in_memory_recoding(files, tmp_path):
     path, frame = files
     out = tmp_path / "recoded.csv"
