@@ -13,8 +13,8 @@ gives the same file), reading and writing a chunk of 10^6 records at a time:
   suppressed in one member is suppressed in all); sdcMicro's
   ``localSuppression`` has no household variables, so nothing is beside it;
 - global recoding: age in 10-year bands and two merges (``protect recode``),
-  beside sdcMicro's ``globalRecode`` of age and ``groupAndRename`` of the
-  merges;
+  beside sdcMicro's ``globalRecode`` of age (its bands closed on the right:
+  the times only are comparable) and ``groupAndRename`` of the merges;
 - SUDA2 with MSUs of every size, each record's scores written
   (``risk suda --engine scale --out``), beside sdcMicro's ``suda2`` on its
   object.
@@ -99,12 +99,13 @@ def peer_runs(path: Path, keys: list[str], folder: Path, timeout: float) -> dict
         "pram theta=0.8": measured(["Rscript", "-e", load.replace("keyVars = keys, ", "keyVars = keys, pramVars = "
                                                                   "keys, ") + "s <- pram(s, pd = 0.8); cat('done\\n')"],
                                    timeout),
-        "recode": measured(["Rscript", "-e", load + "s <- globalRecode(s, column = 'age', breaks = seq(0, 110, 10));"
+        "recode": measured(["Rscript", "-e", load.replace("for (k in keys)", "for (k in setdiff(keys, 'age'))")
+                            + "s <- globalRecode(s, column = 'age', breaks = seq(0, 110, 10));"
                             + "".join(f"s <- groupAndRename(s, var = '{v}', before = c({', '.join(map(repr, map(str, old)))}), "
                                       f"after = rep('{new}', {len(old)}));" for v, (old, new) in MERGES.items())
                             + "cat('done\\n')"], timeout),
         "suda2": measured(["Rscript", "-e", load + "s <- suda2(s, missing = NA, DisFraction = 0.01);"
-                           "cat(sum(s@risk$suda$score > 0), '\\n')"], timeout),
+                           "cat(sum(s@risk$suda2$score > 0), '\\n')"], timeout),
     }
 
 
