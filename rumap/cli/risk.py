@@ -520,15 +520,20 @@ def run_suda(args: argparse.Namespace) -> int:
     frame = _recoded(args)
     result = suda2(frame, keys, max_size=args.max_size, dis_fraction=args.dis_fraction, source=args.data,
                    budget=budget_from_args(args))
-    sizes = result.msu_counts.sum(axis=0)
-    lines = [f"SUDA2 on {', '.join(result.keys)} ({result.n} records; MSUs up to size {result.max_size})",
-             f"special uniques (records with an MSU): {result.special_uniques}; sample uniques: "
-             f"{result.sample_uniques}",
-             "MSUs by size: " + ", ".join(f"{k + 1}: {int(c)}" for k, c in enumerate(sizes)),
-             f"DIS (sampling fraction {result.dis_fraction:g}): {result.dis:.6f}",
-             f"highest SUDA score: {result.score.max():g}; highest DIS score: {result.dis_score.max():.6f}",
-             "MSUs per variable: " + ", ".join(f"{v}: {c}" for v, c in result.variable_msus.itertuples(index=False))]
-    return _emit(args, result.to_dict(), lines)
+    payload = result.to_dict()
+    return _emit(args, payload, _suda_lines(payload, result.score.max(), result.dis_score.max()))
+
+
+def _suda_lines(payload: dict, max_score: float, max_dis_score: float, where: str = "") -> list[str]:
+    """The lines of ``risk suda`` from the totals of its JSON (in memory or out of core)."""
+    return [f"SUDA2 on {', '.join(payload['keys'])} ({payload['n']} records; MSUs up to size "
+            f"{payload['max_size']}{where})",
+            f"special uniques (records with an MSU): {payload['special_uniques']}; sample uniques: "
+            f"{payload['sample_uniques']}",
+            "MSUs by size: " + ", ".join(f"{k}: {c}" for k, c in payload["msus_by_size"].items()),
+            f"DIS (sampling fraction {payload['dis_fraction']:g}): {payload['dis']:.6f}",
+            f"highest SUDA score: {max_score:g}; highest DIS score: {max_dis_score:.6f}",
+            "MSUs per variable: " + ", ".join(f"{v['variable']}: {v['msus']}" for v in payload["variables"])]
 
 
 def _suda_scale(args: argparse.Namespace, keys: list[str]) -> int:
@@ -541,14 +546,9 @@ def _suda_scale(args: argparse.Namespace, keys: list[str]) -> int:
     result = suda_file(scan(args.data), keys, args.out, max_size=args.max_size, dis_fraction=args.dis_fraction,
                        chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
                        budget=budget_from_args(args))
-    lines = [f"SUDA2 on {', '.join(result.keys)} ({result.n} records; MSUs up to size {result.max_size}; out of "
-             f"core, {result.distinct_rows} distinct key rows)",
-             f"special uniques (records with an MSU): {result.special_uniques}; sample uniques: "
-             f"{result.sample_uniques}",
-             "MSUs by size: " + ", ".join(f"{k + 1}: {c}" for k, c in enumerate(result.msus_by_size)),
-             f"DIS (sampling fraction {result.dis_fraction:g}): {result.dis:.6f}",
-             f"highest SUDA score: {result.max_score:g}; highest DIS score: {result.max_dis_score:.6f}",
-             "MSUs per variable: " + ", ".join(f"{v}: {c}" for v, c in result.variables)]
+    payload = result.to_dict()
+    lines = _suda_lines(payload, result.max_score, result.max_dis_score,
+                        f"; out of core, {result.distinct_rows} distinct key rows")
     if result.out is not None:
         lines.append(f"each record's values: {result.out}")
-    return _emit(args, result.to_dict(), lines)
+    return _emit(args, payload, lines)
