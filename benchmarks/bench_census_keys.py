@@ -8,7 +8,16 @@ gives the same file), reading and writing a chunk of 10^6 records at a time:
   sdcMicro's ``localSuppression(k = 3)`` on the same records (a CSV copy);
 - PRAM with theta = 0.8 (``protect pram``), beside sdcMicro's ``pram``
   (its own matrix: the times only are comparable);
-- global recoding: age in 10-year bands and two merges (``protect recode``).
+- local suppression to 3-anonymity with households (``--household household
+  --household-variables region,household_size``: a region or household size
+  suppressed in one member is suppressed in all); sdcMicro's
+  ``localSuppression`` has no household variables, so nothing is beside it;
+- global recoding: age in 10-year bands and two merges (``protect recode``),
+  beside sdcMicro's ``globalRecode`` of age (its bands closed on the right:
+  the times only are comparable) and ``groupAndRename`` of the merges;
+- SUDA2 with MSUs of every size, each record's scores written
+  (``risk suda --engine scale --out``), beside sdcMicro's ``suda2`` on its
+  object.
 
 Wall time, CPU time (user + system, which is what a quiet machine would take
 on one core) and peak resident memory come from ``/usr/bin/time``. sdcMicro
@@ -51,17 +60,25 @@ def measured(command: list[str], timeout: float | None = None) -> tuple[float, f
     return wall, user + system, peak / 1024.0, proc.stdout
 
 
+MERGES = {"birthplace": ([1, 2, 3, 4, 5], "1-5"), "occupation": (list(range(50, 59)), "50+")}
+
+
 def rumap_runs(path: Path, keys: list[str], folder: Path) -> dict[str, tuple | None]:
     base = [sys.executable, "-m", "rumap", "protect"]
     common = ["--data", str(path), "--keys", ",".join(keys), "--engine", "scale", "--chunk-size", CHUNK, "--json",
               "--work-limit", "1e13"]
+    merges = [f for v, (old, new) in MERGES.items() for f in ("--merge", f"{v}:{','.join(map(str, old))}={new}")]
     return {
         "suppress k=3": measured([*base, "suppress", *common, "--k", "3", "--out", str(folder / "suppressed.parquet")]),
+        "suppress k=3 hh": measured([*base, "suppress", *common, "--k", "3", "--household", "household",
+                                     "--household-variables", "region,household_size",
+                                     "--out", str(folder / "suppressed_hh.parquet")]),
         "pram theta=0.8": measured([*base, "pram", *common, "--theta", "0.8", "--seed", "1",
                                     "--out", str(folder / "pram.parquet")]),
-        "recode": measured([*base, "recode", *common, "--band", "age:10", "--merge", "birthplace:1,2,3,4,5=1-5",
-                            "--merge", "occupation:50,51,52,53,54,55,56,57,58=50+",
+        "recode": measured([*base, "recode", *common, "--band", "age:10", *merges,
                             "--out", str(folder / "recoded.parquet")]),
+        "suda2": measured([sys.executable, "-m", "rumap", "risk", "suda", *common,
+                           "--out", str(folder / "suda.parquet")]),
     }
 
 
@@ -82,6 +99,13 @@ def peer_runs(path: Path, keys: list[str], folder: Path, timeout: float) -> dict
         "pram theta=0.8": measured(["Rscript", "-e", load.replace("keyVars = keys, ", "keyVars = keys, pramVars = "
                                                                   "keys, ") + "s <- pram(s, pd = 0.8); cat('done\\n')"],
                                    timeout),
+        "recode": measured(["Rscript", "-e", load.replace("for (k in keys)", "for (k in setdiff(keys, 'age'))")
+                            + "s <- globalRecode(s, column = 'age', breaks = seq(0, 110, 10));"
+                            + "".join(f"s <- groupAndRename(s, var = '{v}', before = c({', '.join(map(repr, map(str, old)))}), "
+                                      f"after = rep('{new}', {len(old)}));" for v, (old, new) in MERGES.items())
+                            + "cat('done\\n')"], timeout),
+        "suda2": measured(["Rscript", "-e", load + "s <- suda2(s, missing = NA, DisFraction = 0.01);"
+                           "cat(sum(s@risk$suda2$score > 0), '\\n')"], timeout),
     }
 
 

@@ -73,6 +73,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                                                     "of suppressing one value)")
     sup.add_argument("--optimal", action="store_true",
                      help="the least costly suppression for --k, by mixed integer programming (HiGHS)")
+    sup.add_argument("--household", metavar="H", help="household identifier column, with --household-variables")
+    sup.add_argument("--household-variables", metavar="A,B,...",
+                     help="keys the same for a whole household (region, household size): suppressed in one member, "
+                          "suppressed in all")
     sup.set_defaults(_protect_run=run_suppress)
 
     pr = sub.add_parser("pram", help="invariant PRAM with a retention probability")
@@ -199,6 +203,10 @@ def run_suppress(args: argparse.Namespace) -> int:
         for part in args.importance.split(","):
             variable, value = variable_number(part, "--importance")
             importance[variable] = value
+    if args.household_variables is not None and args.household is None:
+        raise InputError("--household-variables need the household identifier column: give --household")
+    if args.household is not None and args.household_variables is None:
+        raise InputError("--household goes with --household-variables (the keys shared by a household)")
     if scale_engine(args, args.data):
         if args.optimal:
             raise InputError("--optimal works in memory: give --engine memory")
@@ -207,6 +215,9 @@ def run_suppress(args: argparse.Namespace) -> int:
     keys = split_names(args.keys, "--keys")
     if args.optimal:
         from rumap.masking.optimal_suppression import optimal_suppression
+
+        if args.household is not None:
+            raise InputError("--optimal has no households: drop --household")
 
         if args.k is None or args.max_risk is not None:
             raise InputError("--optimal needs --k (and no --max-risk)")
@@ -225,12 +236,26 @@ def run_suppress(args: argparse.Namespace) -> int:
         return _finish(args, frame, result.data, keys, summary, lines)
     try:
         result = local_suppression(frame, keys, k=args.k, max_risk=args.max_risk, weight=args.weight,
-                                   importance=importance or None, source=args.data, budget=budget_from_args(args))
+                                   importance=importance or None, source=args.data, budget=budget_from_args(args),
+                                   **_households(args))
     except InputError as exc:
-        raise InputError(str(exc).replace("max_risk must", "--max-risk must").replace("give k ", "give --k ")) \
-            from None
+        raise InputError(_flag_names(str(exc))) from None
     summary, lines = _suppression_summary(args, result)
     return _finish(args, frame, result.data, keys, summary, lines)
+
+
+def _households(args: argparse.Namespace) -> dict[str, Any]:
+    """The household arguments of a suppression, from ``--household`` and ``--household-variables``."""
+    if args.household is None:
+        return {}
+    return {"household": args.household,
+            "household_variables": split_names(args.household_variables, "--household-variables")}
+
+
+def _flag_names(message: str) -> str:
+    """A suppression's message with the flags' names for its arguments'."""
+    return message.replace("max_risk must", "--max-risk must").replace("give k ", "give --k ").replace(
+        "household variables must be keys", "--household-variables must be --keys")
 
 
 def _suppression_summary(args: argparse.Namespace, result: Any) -> tuple[dict, list[str]]:
@@ -292,8 +317,12 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
     if method == "suppress":
         if args.k is None and args.max_risk is None:
             raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
-        result = suppress_file(source, keys, args.out, k=args.k, max_risk=args.max_risk, weight=args.weight,
-                               importance=importance or None, budget=budget_from_args(args), **chunks)
+        try:
+            result = suppress_file(source, keys, args.out, k=args.k, max_risk=args.max_risk, weight=args.weight,
+                                   importance=importance or None, budget=budget_from_args(args),
+                                   **_households(args), **chunks)
+        except InputError as exc:
+            raise InputError(_flag_names(str(exc))) from None
         summary, lines = _suppression_summary(args, result)
     elif method == "pram":
         result = pram_file(source, keys, args.theta, args.seed, args.out, **chunks)

@@ -13,7 +13,7 @@
         [--quiet] [--json]
     python -m rumap risk keys --data FILE --keys A,B,... [--dimension D] [--threshold T] [--json]
     python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F]
-        [--merge VAR:A,B=NEW ...] [--json]
+        [--merge VAR:A,B=NEW ...] [--engine auto|memory|scale] [--chunk-size N] [--out FILE] [--quiet] [--json]
 
 ``risk identity`` also reads ``--key`` for ``--keys``.
 """
@@ -167,6 +167,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                       help=f"sampling fraction of the DIS score, in (0, 1) (default {SUDA_DEFAULT_DIS_FRACTION:g})")
     add_merge_flag(suda, ", applied first")
     add_work_limit(suda)
+    add_engine_flags(suda)
+    suda.add_argument("--out", metavar="FILE", help="scale engine: write each record's msus, smallest_msu, score and "
+                                                  "dis_score to FILE (.parquet or .csv), in file order; the JSON "
+                                                  "then holds the totals")
     suda.add_argument("--json", action="store_true", help="print one JSON object")
     suda.set_defaults(_risk_run=run_suda)
     return p
@@ -506,18 +510,45 @@ def run_suda(args: argparse.Namespace) -> int:
     if args.max_size is not None:
         check_flag("--max-size", "max_size", args.max_size)
     check_flag("--dis-fraction", "dis_fraction", args.dis_fraction)
-    frame = _recoded(args)
     keys = _names(args.keys, "--keys")
     if args.max_size is not None and args.max_size > len(keys):
         raise InputError(f"--max-size ({args.max_size}) cannot exceed the number of --keys ({len(keys)})")
+    if scale_engine(args, args.data):
+        return _suda_scale(args, keys)
+    if args.out is not None:
+        raise InputError("--out goes with --engine scale (in memory, --json lists every record's values)")
+    frame = _recoded(args)
     result = suda2(frame, keys, max_size=args.max_size, dis_fraction=args.dis_fraction, source=args.data,
                    budget=budget_from_args(args))
-    sizes = result.msu_counts.sum(axis=0)
-    lines = [f"SUDA2 on {', '.join(result.keys)} ({result.n} records; MSUs up to size {result.max_size})",
-             f"special uniques (records with an MSU): {result.special_uniques}; sample uniques: "
-             f"{result.sample_uniques}",
-             "MSUs by size: " + ", ".join(f"{k + 1}: {int(c)}" for k, c in enumerate(sizes)),
-             f"DIS (sampling fraction {result.dis_fraction:g}): {result.dis:.6f}",
-             f"highest SUDA score: {result.score.max():g}; highest DIS score: {result.dis_score.max():.6f}",
-             "MSUs per variable: " + ", ".join(f"{v}: {c}" for v, c in result.variable_msus.itertuples(index=False))]
-    return _emit(args, result.to_dict(), lines)
+    payload = result.to_dict()
+    return _emit(args, payload, _suda_lines(payload, result.score.max(), result.dis_score.max()))
+
+
+def _suda_lines(payload: dict, max_score: float, max_dis_score: float, where: str = "") -> list[str]:
+    """The lines of ``risk suda`` from the totals of its JSON (in memory or out of core)."""
+    return [f"SUDA2 on {', '.join(payload['keys'])} ({payload['n']} records; MSUs up to size "
+            f"{payload['max_size']}{where})",
+            f"special uniques (records with an MSU): {payload['special_uniques']}; sample uniques: "
+            f"{payload['sample_uniques']}",
+            "MSUs by size: " + ", ".join(f"{k}: {c}" for k, c in payload["msus_by_size"].items()),
+            f"DIS (sampling fraction {payload['dis_fraction']:g}): {payload['dis']:.6f}",
+            f"highest SUDA score: {max_score:g}; highest DIS score: {max_dis_score:.6f}",
+            "MSUs per variable: " + ", ".join(f"{v['variable']}: {v['msus']}" for v in payload["variables"])]
+
+
+def _suda_scale(args: argparse.Namespace, keys: list[str]) -> int:
+    """``risk suda`` out of core (:mod:`rumap.scale.suda`): the totals, each record's values in ``--out``."""
+    from rumap.scale import DEFAULT_CHUNK_SIZE, scan
+    from rumap.scale.suda import suda_file
+
+    if args.merge:
+        raise InputError("--merge goes with --engine memory: the scale engine does not recode keys")
+    result = suda_file(scan(args.data), keys, args.out, max_size=args.max_size, dis_fraction=args.dis_fraction,
+                       chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
+                       budget=budget_from_args(args))
+    payload = result.to_dict()
+    lines = _suda_lines(payload, result.max_score, result.max_dis_score,
+                        f"; out of core, {result.distinct_rows} distinct key rows")
+    if result.out is not None:
+        lines.append(f"each record's values: {result.out}")
+    return _emit(args, payload, lines)

@@ -60,10 +60,17 @@ def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, thre
     unsafe = np.where(known_rows, holding[known_rows.sum(axis=1)][:, None], 0.0).T.copy()  # one row per key
     position = np.full(codes.shape[0], -1, dtype=np.int64)
     position[rows] = np.arange(rows.size)
+    indicator = np.zeros(rows.size)
     for columns, followed, safe in safe_cells(codes, counts, rows, threshold, dimension):
         mine = position[followed[safe]]
+        if 8 * mine.size < rows.size or len(columns) == 1:  # few: subtract where they are
+            for j in columns:
+                unsafe[j, mine] -= 1.0
+            continue
+        indicator[mine] = 1.0  # many: whole rows of the table, faster than scattered updates
         for j in columns:
-            unsafe[j, mine] -= 1.0
+            np.subtract(unsafe[j], indicator, out=unsafe[j])
+        indicator[mine] = 0.0
     return unsafe.T
 
 
@@ -71,8 +78,8 @@ def _unsafe_counts(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, thre
 def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None, weights: np.ndarray | None,
                        rank: np.ndarray, dimension: int, members: np.ndarray | None = None,
                        shared: tuple[int, ...] = (), budget: WorkBudget | None = None,
-                       progress: Callable[[str], None] | None = None, counts: np.ndarray | None = None
-                       ) -> tuple[np.ndarray, int]:
+                       progress: Callable[[str], None] | None = None, counts: np.ndarray | None = None,
+                       first_fk: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Which key values the heuristic local suppression blanks, and its number of rounds.
 
     Parameters
@@ -92,7 +99,7 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     dimension : int
         Largest combination of keys searched for unsafe cells.
     members : ndarray of int, shape (n,), optional
-        Each record's household number, with ``shared``.
+        Each row's household number, with ``shared``.
     shared : tuple of int
         Columns blanked in a whole household when blanked in one member.
     budget : WorkBudget, optional
@@ -100,8 +107,12 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     progress : callable(str), optional
         Told what each round did.
     counts : ndarray of int, shape (n,), optional
-        The records each row of ``codes`` stands for (default 1 each; not
-        with ``members``).
+        The records each row of ``codes`` stands for (default 1 each); with
+        ``members``, rows of one household's records with the same key values.
+    first_fk : ndarray, shape (n,), optional
+        Each row's ``f_k`` before any suppression, when known (the file's
+        key frequencies): the first round of a k-anonymity target (without
+        ``max_risk``) takes it instead of counting it again.
 
     Returns
     -------
@@ -139,7 +150,11 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
                               f"x {p} keys")
         if rounds == 1 and k is not None and max_risk is None:  # a class of k records or more is k-anonymous
             looking = counts < k
-        fk, Fk = class_wildcard_frequencies(current, counts, weight, looking)
+        if rounds == 1 and first_fk is not None and k is not None and max_risk is None:
+            fk = np.zeros(current.shape[0])
+            fk[row] = first_fk  # rows with the same values have the same f_k
+        else:
+            fk, Fk = class_wildcard_frequencies(current, counts, weight, looking)
         at_risk = np.zeros(current.shape[0], dtype=bool) if k is None else fk < k
         if looking is not None:
             at_risk &= looking

@@ -39,10 +39,10 @@ from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
-from rumap.risk.cells import cell_groups, distinct_rows, key_codes, safe_cells
+from rumap.risk.cells import distinct_rows, key_codes, safe_cells
 
 __all__ = ["DEFAULT_DIS_FRACTION", "DEFAULT_MAX_SIZE", "SudaResult", "minimal_sample_uniques", "searched_size",
-           "max_size_choices", "suda2", "suda_weights"]
+           "max_size_choices", "smallest_msu", "suda2", "suda_weights", "variable_table"]
 
 #: Default sampling fraction of the DIS score (sdcMicro's ``DisFraction``).
 DEFAULT_DIS_FRACTION = 0.01
@@ -104,9 +104,7 @@ class SudaResult:
     def to_frame(self) -> pd.DataFrame:
         """One row per record: ``msus`` (all sizes), ``smallest_msu`` (0 when none), ``score``, ``dis_score``."""
         total = self.msu_counts.sum(axis=1)
-        has = self.msu_counts > 0
-        smallest = np.where(has.any(axis=1), has.argmax(axis=1) + 1, 0)
-        return pd.DataFrame({"msus": total, "smallest_msu": smallest, "score": self.score,
+        return pd.DataFrame({"msus": total, "smallest_msu": smallest_msu(self.msu_counts), "score": self.score,
                              "dis_score": self.dis_score})
 
     def to_dict(self) -> dict[str, Any]:
@@ -241,24 +239,102 @@ def minimal_sample_uniques(codes: np.ndarray, max_size: int) -> tuple[np.ndarray
     >>> counts.tolist(), per_variable.tolist()
     ([[1, 0], [0, 1], [1, 0]], [2, 2])
     """
-    n, p = codes.shape
-    counts = np.zeros((n, max_size), dtype=np.int64)
-    per_variable = np.zeros(p, dtype=np.int64)
-    # records with the same values are no sample uniques; a record unique on the whole key is a class of its own
     distinct, row = distinct_rows(codes)
-    multiplicity = np.bincount(row)
+    found, per_variable = _row_msus(distinct, np.bincount(row), max_size)
+    return found[row], per_variable
+
+
+def _row_msus(distinct: np.ndarray, multiplicity: np.ndarray, max_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`minimal_sample_uniques` of distinct key rows (-1 missing) with the records of each.
+
+    Returns each row's MSUs by size (0 for a row of two records or more: no
+    sample unique) and the MSUs that include each variable.
+    """
+    found = np.zeros((distinct.shape[0], max_size), dtype=np.int64)
+    per_variable = np.zeros(distinct.shape[1], dtype=np.int64)
+    # records with the same values are no sample uniques; a record unique on the whole key is a class of its own
     candidates = np.flatnonzero(multiplicity == 1)  # missing as a value of its own here
     if candidates.size == 0:
-        return counts, per_variable
-    found = np.zeros((distinct.shape[0], max_size), dtype=np.int64)
+        return found, per_variable
     # a candidate's MSU: a subset it is unique on (fewer than 2 records) while not unique on any smaller one
-    for subset, followed, shared in safe_cells(distinct, multiplicity.astype(float), candidates, 2, max_size):
+    for subset, followed, shared in safe_cells(distinct, np.asarray(multiplicity, dtype=float), candidates, 2,
+                                               max_size):
         msu = followed[~shared]
         found[msu, len(subset) - 1] += 1
         per_variable[list(subset)] += msu.size
-    unique = multiplicity[row] == 1
-    counts[unique] = found[row[unique]]
-    return counts, per_variable
+    return found, per_variable
+
+
+def _row_scores(found: np.ndarray, multiplicity: np.ndarray, variables: int, dis_fraction: float
+                ) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """SUDA and DIS scores of distinct key rows from their MSUs (:func:`_row_msus`) and records.
+
+    Returns each row's SUDA score and DIS score, the file's DIS risk and its
+    sample uniques. Only a row of one record has a score, so the sum ``A``
+    runs over rows; its terms are added in sorted order, so that the result
+    does not depend on the order of the rows.
+    """
+    score = found @ suda_weights(variables, found.shape[1])
+    uniques = int((multiplicity == 1).sum())
+    pairs = 2 * int((multiplicity == 2).sum())
+    fraction = dis_fraction
+    dis = uniques * fraction / (uniques * fraction + pairs * (1.0 - fraction)) if uniques else 0.0
+    dis_score = np.zeros(score.size)
+    scored = score > 0
+    if scored.any():
+        q = 1.0 + (8.0 - variables) / 20.0
+        adjust = float(np.sort(score[scored] ** -q).sum())
+        dis_score[scored] = 1.0 / (1.0 + (uniques / dis - uniques) / (score[scored] ** q * adjust))
+    return score, dis_score, float(dis), uniques
+
+
+@assumes_valid
+def variable_table(names: Sequence[str], per_variable: np.ndarray) -> pd.DataFrame:
+    """Per key variable, the MSUs that include it, most first (ties in key order).
+
+    Parameters
+    ----------
+    names : sequence of str
+        The key variables.
+    per_variable : ndarray of int
+        MSUs that include each.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``variable`` and ``msus``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> variable_table(["a", "b", "c"], np.array([1, 4, 1])).to_dict(orient="list")
+    {'variable': ['b', 'a', 'c'], 'msus': [4, 1, 1]}
+    """
+    return pd.DataFrame({"variable": list(names), "msus": per_variable}).sort_values(
+        "msus", ascending=False, kind="stable").reset_index(drop=True)
+
+
+@assumes_valid
+def smallest_msu(counts: np.ndarray) -> np.ndarray:
+    """The size of each record's smallest MSU, 0 for a record with none.
+
+    Parameters
+    ----------
+    counts : ndarray of int, shape (n, max_size)
+        MSUs by size (:func:`minimal_sample_uniques`).
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> smallest_msu(np.array([[0, 2], [1, 1], [0, 0]])).tolist()
+    [2, 1, 0]
+    """
+    has = counts > 0
+    return np.where(has.any(axis=1), has.argmax(axis=1) + 1, 0)
 
 
 @validate_params({"max_size": [None, "max_size"], "dis_fraction": "dis_fraction",
@@ -311,24 +387,12 @@ def suda2(data: Any, keys: Sequence[str | int], max_size: int | None = DEFAULT_M
     size = searched_size(max_size, p)
     subsets = sum(comb(p, k) * k for k in range(1, size + 1))
     budget.check_work(float(subsets) * n, f"{n} records x {subsets} variables over the subsets of up to {size} keys")
-    codes = key_codes(frame, names)
-    counts, per_variable = minimal_sample_uniques(codes, size)
-    weights = suda_weights(p, size)
-    score = counts @ weights
-    full = cell_groups(codes + 1)  # the whole key, a missing value equal to a missing value (as sdcMicro)
-    multiplicity = np.bincount(full)
-    uniques = int((multiplicity == 1).sum())
-    pairs = 2 * int((multiplicity == 2).sum())
-    fraction = dis_fraction
-    dis = uniques * fraction / (uniques * fraction + pairs * (1.0 - fraction)) if uniques else 0.0
-    dis_score = np.zeros(n)
-    scored = score > 0
-    if scored.any():
-        q = 1.0 + (8.0 - p) / 20.0
-        adjust = float((score[scored] ** -q).sum())
-        dis_score[scored] = 1.0 / (1.0 + (uniques / dis - uniques) / (score[scored] ** q * adjust))
-    variables = pd.DataFrame({"variable": names, "msus": per_variable}).sort_values(
-        "msus", ascending=False, kind="stable").reset_index(drop=True)
+    distinct, row = distinct_rows(key_codes(frame, names))
+    multiplicity = np.bincount(row)
+    found, per_variable = _row_msus(distinct, multiplicity, size)
+    score, dis_score, dis, uniques = _row_scores(found, multiplicity, p, dis_fraction)
+    counts, score, dis_score = found[row], score[row], dis_score[row]
+    variables = variable_table(names, per_variable)
     return SudaResult(keys=tuple(names), max_size=size, dis_fraction=float(dis_fraction), msu_counts=counts,
                       score=score, dis_score=dis_score, dis=float(dis), sample_uniques=uniques,
                       variable_msus=variables)

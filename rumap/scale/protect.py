@@ -18,8 +18,10 @@ distinct key rows and one chunk. The results equal the in-memory functions'
   categories are numbered in order of first appearance in the file, as there;
 - :func:`recode_file` applies :func:`rumap.masking.categorical.recode`,
   :func:`~rumap.masking.categorical.band` and
-  :func:`~rumap.masking.categorical.top_bottom_code` to each chunk (they
-  change each record on its own); the recoded columns are written as text.
+  :func:`~rumap.masking.categorical.top_bottom_code` to the distinct values
+  of each recoded column of a chunk (they change each value on its own) and
+  maps the chunk's records to their value's result with Polars'
+  ``replace_strict``; the recoded columns are written as text.
 """
 
 from __future__ import annotations
@@ -126,6 +128,8 @@ class FileSuppression:
                   "max_risk": [None, "risk_bound"],
                   "weight": [None, InstanceOf(str, "a column name")],
                   "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
+                  "household": [None, InstanceOf(str, "a column name")],
+                  "household_variables": InstanceOf((list, tuple), "a list of key columns"),
                   "chunk_size": "record_chunk",
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None, "k": 3,
@@ -133,12 +137,17 @@ class FileSuppression:
 def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None, k: int | None = None,
                   max_risk: float | None = None, weight: str | None = None,
                   importance: Mapping[str, float] | None = None, dimension: int | None = None,
+                  household: str | None = None, household_variables: Sequence[str] = (),
                   chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
                   budget: WorkBudget = DEFAULT_BUDGET) -> FileSuppression:
     """Local suppression of a file to k-anonymity or a risk threshold, out of core.
 
     The same rule and results as
-    :func:`rumap.masking.categorical.local_suppression` (without households).
+    :func:`rumap.masking.categorical.local_suppression`. With households the
+    rounds run on the distinct rows of key values and household (records of
+    one household with the same key values share every decision), so memory
+    holds about one row per record's household and key values rather than
+    per key value.
 
     Parameters
     ----------
@@ -157,6 +166,11 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
         ``{variable: importance}``, the least important suppressed first.
     dimension : int, optional
         Largest combination searched for unsafe cells (default all keys).
+    household : str, optional
+        Household identifier column, with ``household_variables``.
+    household_variables : sequence of str
+        Keys the same for every member of a household: suppressed in one
+        member, they are suppressed in all.
     chunk_size : int
         Records per chunk written.
     progress : bool
@@ -180,20 +194,34 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
     if not 1 <= depth <= len(names):
         raise InputError(f"dimension must be between 1 and the number of keys ({len(names)}), got {dimension!r}")
     rank = key_importance(importance, names, 0.0)
-    frequencies = key_frequencies(source, names, weight)
+    shared = [names.index(str(v)) for v in household_variables if str(v) in names]
+    if len(shared) != len(household_variables):
+        unknown = [v for v in household_variables if str(v) not in names]
+        raise InputError(f"household variables must be keys; {', '.join(map(repr, unknown))} is not")
+    if shared and household is None:
+        raise InputError("household_variables need the household identifier column (household)")
+    if shared and household == weight:
+        raise InputError(f"{source.path}: the household column {household!r} is also the weight")
+    riding = shared and household not in names  # a household's code rides along as one more column
+    frequencies = key_frequencies(source, [*names, household] if riding else names, weight)
     n = frequencies.n
     if k is not None and k > n:
         reason = (f"k = {k} is more than the {n} records of {source.path}: no suppression makes a record "
                   f"{k}-anonymous (a record shares its key with at most {n}); nothing was suppressed")
         return FileSuppression(tuple(names), n, k, max_risk, 0, (0,) * len(names), False, reason)
-    classes = np.empty(frequencies.codes.shape, dtype=np.int64)
+    classes = np.empty((frequencies.codes.shape[0], len(names)), dtype=np.int64)
     for j in range(len(names)):  # codes 0, 1, ... of the categories present, -1 missing
         column = frequencies.codes[:, j]
         present = np.unique(column[column > 0])
         classes[:, j] = np.where(column > 0, np.searchsorted(present, column), -1)
+    # the household's code: -1 for a missing identifier, all such records one household (as pandas.factorize)
+    members = None
+    if shared:
+        members = frequencies.codes[:, -1 if riding else names.index(str(household))].astype(np.int64) - 1
     blank, rounds = suppression_rounds(classes, k, max_risk, frequencies.weight if frequencies.weighted else None,
-                                       rank, depth, budget=budget, progress=_say(progress),
-                                       counts=frequencies.count)
+                                       rank, depth, members, tuple(shared), budget=budget,
+                                       progress=_say(progress), counts=frequencies.count,
+                                       first_fk=None if shared else frequencies.fk)
     if out is not None:
         apply_chunks(source, lambda chunk, start: _blanked(chunk, names, blank[frequencies.rows(chunk)]), out,
                      chunk_size, progress=progress, label="local suppression")
@@ -321,6 +349,37 @@ def _as_text(column: Any) -> list[str | None]:
     return [None if pd.isna(value) else category_text(value) for value in column.astype(object)]
 
 
+def _recoded_column(column: pl.Series, steps: Sequence[Callable[[Any], Any]]
+                    ) -> tuple[pl.Series, int, set[str], set[str]]:
+    """A column of a chunk through ``steps`` (in-memory functions of a one-column frame), as text.
+
+    Each step changes each value on its own, so the steps run on the
+    column's distinct values (a pandas frame of them, as the whole chunk
+    would convert) and the records take their value's result through one
+    ``replace_strict``. Returns the column, the records whose written value
+    changed, and the distinct values before and after.
+    """
+    pl = polars_module()
+    if column.dtype.is_float():
+        column = column.fill_nan(None)  # pandas reads NaN as missing
+    counted = column.value_counts(sort=False)
+    distinct, records = counted.get_column(column.name), counted.get_column(counted.columns[1]).to_numpy()
+    frame = distinct.to_frame().to_pandas()
+    try:
+        protected = frame
+        for step in steps:
+            protected = step(protected)
+    except InputError:  # the message counts the chunk's records, not its distinct values
+        protected = column.to_frame().to_pandas()
+        for step in steps:
+            protected = step(protected)
+        raise
+    old, new = _as_text(frame[column.name]), _as_text(protected[column.name])
+    changed = int(records[np.array([a != b for a, b in zip(old, new, strict=True)], dtype=bool)].sum())
+    written = column.replace_strict(distinct, pl.Series(new, dtype=pl.String), return_dtype=pl.String)
+    return written, changed, set(old) - {None}, set(new) - {None}
+
+
 @dataclass(frozen=True)
 class FileRecoding:
     """What global recoding of a file changed.
@@ -380,29 +439,31 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
     >>> recode_file(scan(_example_file()), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
     {'region': {'before': 2, 'after': 1}}
     """
-    pl = polars_module()
     touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
     _key_names(source, touched)
     changed = dict.fromkeys(touched, 0)
     before: dict[str, set] = {name: set() for name in touched}
     after: dict[str, set] = {name: set() for name in touched}
+    steps: dict[str, list[Callable[[Any], Any]]] = {name: [] for name in touched}
+    for variable, merges in (mapping or {}).items():
+        steps[variable].append(lambda frame, m={variable: merges}: recode(frame, m, source=source.path))
+    for variable, width in bands:
+        steps[variable].append(lambda frame, v=variable, w=width: band(frame, v, w, source=source.path))
+    for variable, limit in top:
+        steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, above=x,
+                                                                                  source=source.path))
+    for variable, limit in bottom:
+        steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, below=x,
+                                                                                  source=source.path))
 
     def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
-        frame = chunk.select(touched).to_pandas()
-        protected = recode(frame, mapping, source=source.path) if mapping else frame
-        for variable, width in bands:
-            protected = band(protected, variable, width, source=source.path)
-        for variable, limit in top:
-            protected = top_bottom_code(protected, variable, above=limit, source=source.path)
-        for variable, limit in bottom:
-            protected = top_bottom_code(protected, variable, below=limit, source=source.path)
         columns = []
         for name in touched:
-            old, new = _as_text(frame[name]), _as_text(protected[name])
-            changed[name] += sum(a != b for a, b in zip(old, new, strict=True))
+            column, count, old, new = _recoded_column(chunk.get_column(name), steps[name])
+            changed[name] += count
             before[name].update(old)
             after[name].update(new)
-            columns.append(pl.Series(name, new, dtype=pl.String))
+            columns.append(column)
         return chunk.with_columns(columns)
 
     n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding")

@@ -13,6 +13,7 @@ KEYS = "age_band,sex,region,marital,occupation"
 
 
 @pytest.mark.parametrize("method", [["suppress", "--k", "3", "--weight", "weight", "--importance", "sex:2"],
+                                    ["suppress", "--k", "3", "--household", "hh", "--household-variables", "region"],
                                     ["pram", "--theta", "0.7", "--seed", "5"]])
 def test_chunks_give_the_summary_and_records_of_the_whole_file(tmp_path, method):
     whole, chunked = tmp_path / "whole.csv", tmp_path / "chunked.csv"
@@ -52,5 +53,8 @@ def test_recoding_in_chunks_and_its_refusals(tmp_path):
                              "--engine", "scale"), "--out")
     assert_bad_input(run_cli("protect", "suppress", "--data", SURVEY, "--keys", "sex", "--k", "2", "--optimal",
                              "--out", out, "--engine", "scale"), "--optimal")
+    assert_bad_input(run_cli("protect", "suppress", "--data", SURVEY, "--keys", "sex", "--k", "2", "--household",
+                             "hh", "--household-variables", "region", "--out", out, "--engine", "scale"),
+                     "--household-variables must be --keys")
     assert_bad_input(run_cli("protect", "pram", "--data", SURVEY, "--keys", "sex", "--theta", "0.5", "--out", out,
                              "--engine", "scale", "--chunk-size", "0"), "--chunk-size")

@@ -74,3 +74,21 @@ def test_identity_risk_from_a_big_file(persons):
     _, scale = run_cli(*flags, "--engine", "scale", check_json=True)
     assert scale.pop("key") == memory.pop("key") and scale.pop("method") == memory.pop("method")
     assert scale == pytest.approx(memory, rel=1e-12)
+
+
+def test_suda_out_of_core_equals_memory(persons, tmp_path):
+    flags = ["risk", "suda", "--data", persons, "--keys", KEYS, "--max-size", "3", "--json"]
+    _, memory = run_cli(*flags, check_json=True)
+    out = tmp_path / "suda.parquet"
+    proc, scale = run_cli(*flags, "--engine", "scale", "--chunk-size", "700", "--out", out, check_json=True)
+    for key in ("n", "keys", "max_size", "dis_fraction", "msus_by_size", "special_uniques", "sample_uniques", "dis",
+                "variables"):
+        assert scale[key] == memory[key], key
+    assert memory["special_uniques"] > 0 and scale["engine"] == "scale" and scale["records_out"] == str(out)
+    records = pd.read_parquet(out)
+    np.testing.assert_array_equal(records["msus"], memory["msus"])
+    np.testing.assert_array_equal(records["score"], memory["score"])
+    np.testing.assert_array_equal(records["dis_score"], memory["dis_score"])
+    assert "2,000 records" in proc.stderr
+    assert_bad_input(run_cli(*flags, "--out", out), "--out goes with --engine scale")
+    assert_bad_input(run_cli(*flags, "--engine", "scale", "--merge", "sex:0,1=any"), "--merge goes with")

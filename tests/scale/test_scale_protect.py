@@ -44,6 +44,40 @@ def test_suppression_of_a_file_equals_the_in_memory_suppression(files, tmp_path,
     np.testing.assert_array_equal(written["w"], frame["w"])
 
 
+PARQUET_ONLY = pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
+
+
+@PARQUET_ONLY
+@pytest.mark.parametrize(("k", "max_risk", "weight"), [(3, None, None), (None, 0.1, "w")])
+def test_suppression_with_households_equals_the_in_memory_suppression(files, tmp_path, k, max_risk, weight):
+    path, frame = files
+    out = tmp_path / "households.parquet"
+    shared = ["region", "age"]
+    result = suppress_file(scan(path), KEYS, out, k=k, max_risk=max_risk, weight=weight, household="hh",
+                           household_variables=shared, chunk_size=900, progress=False)
+    expected = local_suppression(frame, KEYS, k=k, max_risk=max_risk, weight=weight, household="hh",
+                                 household_variables=shared)
+    alone = local_suppression(frame, KEYS, k=k, max_risk=max_risk, weight=weight)
+    written = pd.read_parquet(out)
+    for j, key in enumerate(KEYS):
+        assert _text(written[key]) == _text(expected.data[key]), key
+        assert result.per_variable[j] == int(expected.suppressed[:, j].sum())
+    assert result.rounds == expected.rounds
+    assert not np.array_equal(expected.suppressed, alone.suppressed)  # the households changed something
+    for key in shared:  # blanked in one member, blanked in all of the household (where it was known)
+        blank = written[key].isna() & frame[key].notna()
+        assert not (frame["hh"].isin(frame["hh"][blank]) & written[key].notna()).any(), key
+
+
+@PARQUET_ONLY
+def test_suppression_with_households_needs_the_household_and_key_variables(files):
+    path, _ = files
+    with pytest.raises(InputError, match="need the household"):
+        suppress_file(scan(path), KEYS, None, k=3, household_variables=["region"], progress=False)
+    with pytest.raises(InputError, match="must be keys"):
+        suppress_file(scan(path), KEYS, None, k=3, household="hh", household_variables=["w"], progress=False)
+
+
 def test_suppression_beyond_the_file_is_infeasible_and_writes_nothing(files, tmp_path):
     path, frame = files
     result = suppress_file(scan(path), KEYS, tmp_path / "none.parquet", k=len(frame) + 1, progress=False)
@@ -81,7 +115,7 @@ def _written(text: str) -> str:
         return text
 
 
-@pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
+@PARQUET_ONLY
 def test_recoding_of_a_file_equals_the_in_memory_recoding(files, tmp_path):
     path, frame = files
     out = tmp_path / "recoded.csv"
@@ -96,3 +130,42 @@ def test_recoding_of_a_file_equals_the_in_memory_recoding(files, tmp_path):
         assert result.changed[column] == sum(a != b for a, b in zip(before, after, strict=True))
         assert result.categories[column] == {"before": len(set(before) - {None}), "after": len(set(after) - {None})}
     assert _text(written["sex"]) == _text(frame["sex"])
+
+
+def test_recoding_of_codes_numbers_and_text_with_missing_values_equals_the_in_memory_recoding(tmp_path):
+    frame = pd.DataFrame({"code": pd.array([1, 2, None, 3, 2, 7, None, 1], dtype="Int64"),
+                          "level": [1.0, 2.5, np.nan, 3.0, 2.5, -0.0, 2.5, 40.0],
+                          "amount": [12.0, 1234567.0, np.nan, -0.0, 150.0, 0.25, 99.5, 100.0],
+                          "rate": [0.5, np.nan, 2.0, 1.0, 1234567.0, 3.25, -1.0, 0.999],
+                          "town": ["a", None, "b", "c", "a", "d", "b", "e"],
+                          "size": [3, 17, 250, 9, 3, 61, 5, 17]})
+    path = tmp_path / "codes.parquet"
+    frame.to_parquet(path)
+    out = tmp_path / "recoded.parquet"
+    mapping = {"code": {"1": "low", 2: "low", "9": "none"},  # 9 names no value; 3 and 7 keep theirs
+               "level": {"2.5": "mid", "3": 3}, "town": {"a": "ab", "b": "ab", "z": "zz"}}
+    result = recode_file(scan(path), out, mapping, bands=[("size", 10)], top=[("amount", 100)],
+                         bottom=[("rate", 1)], chunk_size=3, progress=False)
+    expected = top_bottom_code(top_bottom_code(band(recode(frame, mapping), "size", 10), "amount", above=100),
+                               "rate", below=1)
+    written = pd.read_parquet(out)
+    for column in frame.columns:
+        assert _text(written[column]) == _text(expected[column]), column
+        old, new = _text(frame[column]), _text(expected[column])
+        assert result.changed[column] == sum(a != b for a, b in zip(old, new, strict=True))
+        assert result.categories[column] == {"before": len(set(old) - {None}), "after": len(set(new) - {None})}
+    assert _text(written["code"]) == ["low", "low", None, "3", "low", "7", None, "low"]
+    assert _text(written["level"]) == ["1", "mid", None, "3", "mid", "0", "mid", "40"]
+    assert _text(written["amount"]) == ["12", ">100", None, "-0", ">100", "0.25", "99.5", "100"]
+    assert _text(written["rate"]) == ["<1", None, "2", "1", "1.23457e+06", "3.25", "<1", "<1"]
+
+
+def test_recoding_refuses_text_to_band_with_the_in_memory_message(tmp_path):
+    frame = pd.DataFrame({"town": ["a", "b", "a", "c", "a"]})
+    path = tmp_path / "towns.parquet"
+    frame.to_parquet(path)
+    with pytest.raises(InputError) as in_memory:
+        band(frame, "town", 5, source=str(path))
+    with pytest.raises(InputError) as out_of_core:
+        recode_file(scan(path), None, bands=[("town", 5)], progress=False)
+    assert str(out_of_core.value) == str(in_memory.value) and "5 value(s)" in str(in_memory.value)
