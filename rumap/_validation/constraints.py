@@ -72,6 +72,10 @@ class Interval(Constraint):
         Which bounds are included.
     description : str
         What the parameter is, for messages and widget help.
+    slider : tuple of float, optional
+        ``(low, high, step)`` of a slider over the parameter: finite ends inside
+        the interval, the part of it a reader explores (a page may narrow it to
+        its data). ``None``: no slider shows the parameter.
     """
 
     kind: str
@@ -79,6 +83,7 @@ class Interval(Constraint):
     high: float | None
     closed: str = "both"
     description: str = ""
+    slider: tuple[float, float, float] | None = None
 
     def contains(self, value: float) -> bool:
         """Whether ``value`` lies in the interval (NaN never does)."""
@@ -161,13 +166,19 @@ PARAMETERS: dict[str, Interval] = {
     "tolerable_error": Interval("float", 0.0, None, "neither",
                                 "the snooper's tolerable average error, in data units (R_max = 1 / error²)"),
     # tables (rumap.tables.rules, rumap.tables.dominance, rumap.tables.bounds)
-    "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule"),
-    "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule"),
-    "p_percent": Interval("float", 0.0, 100.0, "right", "accuracy p, in percent, of the p% and pq rules"),
-    "q_percent": Interval("float", 0.0, 100.0, "right", "prior accuracy q, in percent, of the pq rule"),
+    "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule",
+                            slider=(1, 10, 1)),
+    "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule",
+                            slider=(0.05, 0.99, 0.001)),
+    "p_percent": Interval("float", 0.0, 100.0, "right", "accuracy p, in percent, of the p% and pq rules",
+                          slider=(1.0, 100.0, 1.0)),
+    "q_percent": Interval("float", 0.0, 100.0, "right", "prior accuracy q, in percent, of the pq rule",
+                          slider=(1.0, 100.0, 1.0)),
     "threshold": Interval("int", 1, None, "left", "least number of contributors of a non-sensitive cell"),
-    "contributions_n": Interval("int", 2, 100_000, "both", "number N of contributions to a cell"),
-    "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b"),
+    "contributions_n": Interval("int", 2, 100_000, "both", "number N of contributions to a cell",
+                                slider=(2, 60, 1)),
+    # the slider's top is the table's own scale: a page narrows it to the cells' magnitude
+    "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b", slider=(2.0, 1e150, 1.0)),
     "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
     "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
     "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
@@ -191,7 +202,8 @@ PARAMETERS: dict[str, Interval] = {
     "tolerance": Interval("float", 0.0, None, "left", "agreement tolerance of numeric keys (standard deviations)"),
     "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage"),
     "max_iter": Interval("int", 1, 1_000_000, "both", "maximum number of EM iterations"),
-    "interval_percent": Interval("float", 0.0, 100.0, "right", "interval width in percent"),
+    "interval_percent": Interval("float", 0.0, 100.0, "right", "interval width in percent",
+                                 slider=(0.5, 50.0, 0.5)),
     "f": Interval("float", 0.0, 1.0, "right", "sampling fraction: n / N, or f_k / F_k in one cell"),
     "a": Interval("float", 0.0, None, "left", "number of acquaintances of the investigator"),
     "f_u": Interval("float", 0.0, 1.0, "both", "fraction of population uniques u / N"),
