@@ -129,7 +129,7 @@ def test_no_bound_is_declared_outside_the_table(scanned):
 def test_the_scan_finds_each_kind_of_bound_declaration():
     source = ("X = Interval('int', 1, None)\nclass G(Grid): pass\nst.number_input('a', min_value=0, max_value=-1.5)\n"
               "if args.k < 2: pass\nif 0 < args.p <= 1: pass\nif args.k < other: pass\n"
-              "slider('p_percent', 'p', 'p', 10.0, 1.0, 100.0, 1.0)\nslider('k', 'k', 'k', 2, high=-3)\n"
+              "slider('rule_percent', 'p', 'p', 10.0, 1.0, 100.0, 1.0)\nslider('k', 'k', 'k', 2, high=-3)\n"
               "slider('k', 'k', 'k', 2, high=top)\n")
     tree = ast.parse(source)
     assert sorted(line.split(": ", 1)[1] for line in scan(tree, ROOT / "pages" / "x.py")[0]) == [
@@ -187,3 +187,16 @@ def test_a_slider_range_outside_its_entry_is_found():
     for bad in ((0.0, 50.0, 0.5), (1.0, 101.0, 1.0), (1.0, math.inf, 1.0), (5.0, 1.0, 1.0), (1.0, 2.0, 0.0)):
         assert not _slider_fits(Interval("float", 0.0, 100.0, "right", slider=bad)), bad
     assert not _slider_fits(Interval("int", 1, None, "left", slider=(1, 10, 0.5)))
+
+
+def test_an_entry_read_under_several_names_names_the_one_given():
+    from rumap.masking.noise import NoiseSpec
+    from rumap.tables.rules import check_rule_parameters
+
+    for name, value in (("truncate_below", 2e150), ("truncate_above", -2e150), ("unequal_above", math.nan),
+                        ("unequal_below", math.inf)):
+        with pytest.raises(InputError, match=f"^{name} must"):
+            NoiseSpec(**{name: value})
+    for name in ("p", "q"):
+        with pytest.raises(InputError, match=f"^{name} must be a number in \\(0, 100\\]"):
+            check_rule_parameters("pq", {"p": 10.0, "q": 50.0, name: 0.0})

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from ui_helpers import app_test, goto, open_reproduce_panels, shown
 
 from dashboard.widgets import PRELOAD_KEY
+from rumap import PARAMETERS
 from rumap.fingerprint import bytes_digest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -398,6 +399,9 @@ def test_noise_is_not_truncated_unless_asked_as_on_the_command_line():
     assert not at.exception and not _errors(at)
     commands = [c.value for c in open_reproduce_panels(at).code if c.value.startswith("python -m rumap simulate")]
     assert commands and not any("--truncate-below" in c for c in commands)
+    at.checkbox(key="em_trunc_on").check().run()
+    (bound,) = [n for n in at.number_input if n.key == "em_trunc"]  # truncate_below reads the entry truncation
+    assert (bound.min, bound.max) == (-1e150, 1e150) and bound.help == PARAMETERS["truncation"].description
 
 
 def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
