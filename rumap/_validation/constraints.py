@@ -224,6 +224,7 @@ PARAMETERS: dict[str, Interval] = {
     "sampling_weight": Interval("float", 1.0, None, "left", "a sampling weight (records of the population per record)"),
     "position": Interval("int", 0, None, "left", "a 0-based position in a list (of maps, of curves)"),
     "group_label": Interval("int", 0, None, "left", "a group label"),
+    "cache_entries": Interval("int", 1, None, "left", "the most results a cache holds"),
     "record_chunk": Interval("int", 1, None, "left", "records per chunk"),
     "prediction_replicates": Interval("int", 2, 10_000, "both", "simulated releases per step of a prediction band"),
     "resamples": Interval("int", 10, None, "left", "bootstrap resamples"),
