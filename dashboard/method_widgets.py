@@ -100,7 +100,7 @@ def _option_widget(option: MethodOption, x: np.ndarray, prefix: str, attacked: i
         return remembered(st.checkbox, widget.label, key, bool(default), help=help_text)
     if widget.kind == "select":
         return selectbox(widget.label, list(option.check.options), key, default, help=help_text)
-    return number(option.name, widget.label, key, default, **({"help": help_text} if help_text else {}))
+    return number(option.entry, widget.label, key, default, **({"help": help_text} if help_text else {}))
 
 
 def data_defaults(x: np.ndarray, prefix: str, attacked: int = 0) -> dict[str, Any]:

@@ -20,7 +20,7 @@ def example1_block() -> float:
     -------
     float
     """
-    return float(slider("dominance_k", "k for Example 1", "example1_k", 0.6, 0.41, 0.99, 0.01))
+    return float(slider("dominance_k", "k for Example 1", "example1_k", 0.6))
 
 
 def flaw_block() -> tuple[int, float, int]:
@@ -34,11 +34,11 @@ def flaw_block() -> tuple[int, float, int]:
     """
     c1, c2, c3 = st.columns(3)
     with c1:
-        n = slider("dominance_n", "n", "flaw_n", 1, 1, 10, 1)
+        n = slider("dominance_n", "n", "flaw_n", 1)
     with c3:
-        cells = slider("contributions_n", "N (contributions per cell)", "flaw_cells", 3, 2, 60, 1)
+        cells = slider("contributions_n", "N (contributions per cell)", "flaw_cells", 3)
     with c2:
-        k = slider("dominance_k", "k", "flaw_k", 0.369, 0.05, 0.99, 0.001, format="%.3f")
+        k = slider("dominance_k", "k", "flaw_k", 0.369, format="%.3f")
     return int(n), float(k), int(cells)
 
 

@@ -46,7 +46,7 @@ def rounding_block(table: PublishedTable) -> tuple[float, bool]:
         st.session_state["rounding_max_base_scale"] = scale
     c1, c2 = st.columns(2)
     with c1:
-        largest = slider("rounding_base", "largest rounding base b", "rounding_max_base", scale, 2.0, top, 1.0,
+        largest = slider("rounding_base", "largest rounding base b", "rounding_max_base", scale, high=top,
                          format="%d", help=f"{scale:g} by default: ten times a base on the table's own scale")
     with c2:
         log_axes = remembered(st.checkbox, "logarithmic axes", "rounding_log", True)

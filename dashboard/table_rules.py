@@ -47,12 +47,12 @@ def rule_block(upload: Upload | None) -> RuleSpec:
         elif rule == "dominance":
             params["n"] = number("dominance_n", "n (largest contributions)", "dominance_n", 1)
         else:
-            params["p"] = slider("p_percent", "p (%)", "p_percent", 10.0, 1.0, 100.0, 1.0)
+            params["p"] = slider("rule_percent", "p (%)", "p_percent", 10.0)
     with cols[1]:
         if rule == "dominance":
-            params["k"] = slider("dominance_k", "k (fraction of the total)", "dominance_k", 0.6, 0.05, 1.0, 0.01)
+            params["k"] = slider("dominance_k", "k (fraction of the total)", "dominance_k", 0.6)
         elif rule == "pq":
-            params["q"] = slider("q_percent", "q (%)", "q_percent", 50.0, 1.0, 100.0, 1.0)
+            params["q"] = slider("rule_percent", "q (%)", "q_percent", 50.0)
     return RuleSpec(rule, params, None if upload is None else upload.name, cell_col, value_col)
 
 

@@ -146,21 +146,22 @@ def number(name: str, label: str, key: str, default: float, low: float | None = 
     return value
 
 
-def slider(name: str, label: str, key: str, default: float, low: float, high: float, step: float, **kwargs):
-    """A slider for parameter ``name`` over ``[low, high]``, kept inside the table's interval.
+def slider(name: str, label: str, key: str, default: float, low: float | None = None, high: float | None = None,
+           **kwargs):
+    """A slider for parameter ``name`` over the range and step its table entry gives for sliders.
 
     Parameters
     ----------
     name : str
-        The parameter's entry in :data:`rumap.PARAMETERS`.
+        The parameter's entry in :data:`rumap.PARAMETERS`; its ``slider``
+        ``(low, high, step)`` gives the slider's range and step.
     label, key : str
         The widget's label and session-state key.
     default : float
         The value before the user sets one.
-    low, high : float
-        The slider's range, a part of the values the table allows.
-    step : float
-        The slider's step.
+    low, high : float, optional
+        Narrower limits a page needs (such as its data's own scale); the range
+        is the intersection with the entry's.
     **kwargs
         Passed to ``st.slider`` (``help`` defaults to the table's description).
 
@@ -169,13 +170,18 @@ def slider(name: str, label: str, key: str, default: float, low: float, high: fl
     int or float
         The value, an ``int`` for integer parameters.
     """
-    limits = bounds(name, low, high)
-    if set(limits) != {"min_value", "max_value"} or limits["min_value"] > limits["max_value"]:
+    interval = PARAMETERS[name]
+    if interval.slider is None:
+        raise ValueError(f"the entry {name} gives no slider range")
+    shown_low, shown_high, step = interval.slider
+    cast = int if interval.kind == "int" else float
+    limits = bounds(name, shown_low if low is None else max(shown_low, low),
+                    shown_high if high is None else min(shown_high, high))
+    if limits["min_value"] > limits["max_value"]:
         raise ValueError(f"the slider range {low}..{high} is outside the values allowed for {name}")
     state.init_widget(key, default)
-    cast = int if PARAMETERS[name].kind == "int" else float
     st.session_state[key] = _clipped(cast(st.session_state[key]), limits)
-    kwargs.setdefault("help", PARAMETERS[name].description)
+    kwargs.setdefault("help", interval.description)
     value = st.slider(label, key=key, step=cast(step), **limits, **kwargs)
     state.remember(key)
     return value

@@ -228,7 +228,7 @@ def granularity_tab(file: PageFile) -> None:
     columns = [str(c) for c in file.frame.columns]
     default = [c for c in DEFAULT_KEYS if c in columns] or columns[: min(3, len(columns))]
     keys = multiselect("key variables", columns, "databases_keys", default)
-    threshold = float(number("interval_percent", "index of granularity at which a hyper-row is unsafe, percent",
+    threshold = float(number("granularity_threshold", "index of granularity at which a hyper-row is unsafe, percent",
                              "databases_threshold", 50.0,
                              help="Mas's rule: under 50% no action on the hyper-row is required"))
     if len(keys) < 2:

@@ -158,7 +158,7 @@ def intervals_block(numeric: list[str]) -> Intervals:
     method = remembered(st.radio, "intervals", "risk_interval_method", "rank", options=list(INTERVAL_METHODS),
                         horizontal=True)
     p = slider("interval_percent", "p (% of records for rank intervals, % of a standard deviation for sd)", "risk_p",
-               float(DEFAULT_P[method]), 0.5, 50.0, 0.5)
+               float(DEFAULT_P[method]))
     return Intervals(tuple(columns), method, float(p))
 
 

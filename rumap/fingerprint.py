@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from rumap._validation import InstanceOf, Table, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, Table, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 
@@ -184,9 +184,7 @@ class BoundedCache(Generic[T]):
     """
 
     def __init__(self, max_entries: int = 16) -> None:
-        if max_entries < 1:
-            raise InputError(f"max_entries must be at least 1, got {max_entries}")
-        self.max_entries = int(max_entries)
+        self.max_entries = int(check_scalar("max_entries", max_entries, PARAMETERS["cache_entries"]))
         self._entries: OrderedDict[str, T] = OrderedDict()
         self.hits = 0
         self.misses = 0

@@ -47,8 +47,9 @@ def test_bounded_cache_evicts_least_recently_used():
     assert calls == [1, 2, 3] and (cache.hits, cache.misses) == (1, 3)
     cache.clear()
     assert len(cache) == 0
-    with pytest.raises(InputError):
-        BoundedCache(0)
+    for bad in (0, 1.5, "3", None):
+        with pytest.raises(InputError, match="^max_entries must be an integer >= 1"):
+            BoundedCache(bad)
 
 
 def test_frame_digest_is_the_pages_previous_digest_and_sees_every_value():

@@ -97,6 +97,10 @@ def scan(tree: ast.Module, path: Path) -> tuple[list[str], set[str]]:
                     strings(keyword.value)
                 if front_end and keyword.arg in ("min_value", "max_value") and _number(keyword.value):
                     declared.append(f"{where}:{keyword.value.lineno}: {keyword.arg}={ast.unparse(keyword.value)}")
+            if front_end and _name(node.func) == "slider":
+                # slider(name, label, key, default, low, high): the range and step are the entry's
+                ranged = [*node.args[4:], *(k.value for k in node.keywords if k.arg in ("low", "high", "step"))]
+                declared += [f"{where}:{v.lineno}: slider(..., {ast.unparse(v)})" for v in ranged if _number(v)]
         elif isinstance(node, ast.ClassDef) and any(_name(base) in BOUND_TYPES for base in node.bases):
             declared.append(f"{where}:{node.lineno}: a subclass of {', '.join(sorted(BOUND_TYPES))}")
         elif isinstance(node, ast.Compare) and where.startswith("rumap/cli/"):
@@ -124,10 +128,13 @@ def test_no_bound_is_declared_outside_the_table(scanned):
 
 def test_the_scan_finds_each_kind_of_bound_declaration():
     source = ("X = Interval('int', 1, None)\nclass G(Grid): pass\nst.number_input('a', min_value=0, max_value=-1.5)\n"
-              "if args.k < 2: pass\nif 0 < args.p <= 1: pass\nif args.k < other: pass\n")
+              "if args.k < 2: pass\nif 0 < args.p <= 1: pass\nif args.k < other: pass\n"
+              "slider('rule_percent', 'p', 'p', 10.0, 1.0, 100.0, 1.0)\nslider('k', 'k', 'k', 2, high=-3)\n"
+              "slider('k', 'k', 'k', 2, high=top)\n")
     tree = ast.parse(source)
     assert sorted(line.split(": ", 1)[1] for line in scan(tree, ROOT / "pages" / "x.py")[0]) == [
-        "Interval(...)", "a subclass of Grid, Interval", "max_value=-1.5", "min_value=0"]
+        "Interval(...)", "a subclass of Grid, Interval", "max_value=-1.5", "min_value=0", "slider(..., -3)",
+        "slider(..., 1.0)", "slider(..., 1.0)", "slider(..., 100.0)"]
     assert sorted(line.split(": ", 1)[1] for line in scan(tree, ROOT / "rumap" / "cli" / "x.py")[0]) == [
         "0 < args.p <= 1", "Interval(...)", "a subclass of Grid, Interval", "args.k < 2"]
 
@@ -157,3 +164,39 @@ def _refused(entry: str, value: float) -> bool:
 def test_a_solver_time_limit_is_at_most_a_day_for_every_solver():
     assert not _refused("time_limit", 86400.0) and _refused("time_limit", math.nextafter(86400.0, math.inf))
     assert _refused("time_limit", 0.0)  # every solver reads this entry: tests/test_validation.py
+
+
+def _slider_fits(interval) -> bool:
+    """Whether an entry's slider range has finite ends inside the entry's bounds and a step that fits."""
+    low, high, step = interval.slider
+    whole = interval.kind != "int" or all(float(v).is_integer() for v in interval.slider)
+    return (all(math.isfinite(v) for v in interval.slider) and low < high and 0 < step <= high - low
+            and interval.contains(low) and interval.contains(high) and whole)
+
+
+def test_a_slider_range_lies_within_its_entry():
+    sliders = [name for name, interval in PARAMETERS.items() if interval.slider is not None]
+    assert sliders  # the Tables page's and the risk measures page's sliders read these
+    assert [name for name in sliders if not _slider_fits(PARAMETERS[name])] == []
+
+
+def test_a_slider_range_outside_its_entry_is_found():
+    from rumap._validation import Interval
+
+    assert _slider_fits(Interval("float", 0.0, 100.0, "right", slider=(0.5, 50.0, 0.5)))
+    for bad in ((0.0, 50.0, 0.5), (1.0, 101.0, 1.0), (1.0, math.inf, 1.0), (5.0, 1.0, 1.0), (1.0, 2.0, 0.0)):
+        assert not _slider_fits(Interval("float", 0.0, 100.0, "right", slider=bad)), bad
+    assert not _slider_fits(Interval("int", 1, None, "left", slider=(1, 10, 0.5)))
+
+
+def test_an_entry_read_under_several_names_names_the_one_given():
+    from rumap.masking.noise import NoiseSpec
+    from rumap.tables.rules import check_rule_parameters
+
+    for name, value in (("truncate_below", 2e150), ("truncate_above", -2e150), ("unequal_above", math.nan),
+                        ("unequal_below", math.inf)):
+        with pytest.raises(InputError, match=f"^{name} must"):
+            NoiseSpec(**{name: value})
+    for name in ("p", "q"):
+        with pytest.raises(InputError, match=f"^{name} must be a number in \\(0, 100\\]"):
+            check_rule_parameters("pq", {"p": 10.0, "q": 50.0, name: 0.0})

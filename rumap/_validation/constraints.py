@@ -72,6 +72,10 @@ class Interval(Constraint):
         Which bounds are included.
     description : str
         What the parameter is, for messages and widget help.
+    slider : tuple of float, optional
+        ``(low, high, step)`` of a slider over the parameter: finite ends inside
+        the interval, the part of it a reader explores (a page may narrow it to
+        its data). ``None``: no slider shows the parameter.
     """
 
     kind: str
@@ -79,6 +83,7 @@ class Interval(Constraint):
     high: float | None
     closed: str = "both"
     description: str = ""
+    slider: tuple[float, float, float] | None = None
 
     def contains(self, value: float) -> bool:
         """Whether ``value`` lies in the interval (NaN never does)."""
@@ -147,7 +152,8 @@ def _fmt(x: float) -> str:
 
 #: The allowed range of every named parameter of the public API.
 PARAMETERS: dict[str, Interval] = {
-    "n": Interval("int", 2, None, "left", "number of records"),
+    # at least 2: the analytic setting's variance is a sample's, S² (ddof = 1); "records" counts any records
+    "n": Interval("int", 2, None, "left", "number of records of the analytic setting (its variance S² needs 2)"),
     "sigma2": Interval("float", 0.0, None, "neither", "variance of the original data"),
     "mu": Interval("float", None, None, "neither", "mean of the original data"),
     "tau": Interval("float", None, None, "neither", "the target value"),
@@ -161,23 +167,27 @@ PARAMETERS: dict[str, Interval] = {
     "tolerable_error": Interval("float", 0.0, None, "neither",
                                 "the snooper's tolerable average error, in data units (R_max = 1 / error²)"),
     # tables (rumap.tables.rules, rumap.tables.dominance, rumap.tables.bounds)
-    "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule"),
-    "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule"),
-    "p_percent": Interval("float", 0.0, 100.0, "right", "accuracy p, in percent, of the p% and pq rules"),
-    "q_percent": Interval("float", 0.0, 100.0, "right", "prior accuracy q, in percent, of the pq rule"),
+    "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule",
+                            slider=(1, 10, 1)),
+    "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule",
+                            slider=(0.05, 0.99, 0.001)),
+    "rule_percent": Interval("float", 0.0, 100.0, "right",
+                             "an accuracy in percent of the p% and pq rules: p, and the pq rule's prior accuracy q",
+                             slider=(1.0, 100.0, 1.0)),
     "threshold": Interval("int", 1, None, "left", "least number of contributors of a non-sensitive cell"),
-    "contributions_n": Interval("int", 2, 100_000, "both", "number N of contributions to a cell"),
-    "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b"),
+    "contributions_n": Interval("int", 2, 100_000, "both", "number N of contributions to a cell",
+                                slider=(2, 60, 1)),
+    # the slider's top is the table's own scale: a page narrows it to the cells' magnitude
+    "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b", slider=(2.0, 1e150, 1.0)),
     "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
     "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
     "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
     "protection": Interval("float", 0.0, 100.0, "right",
                            "protection level P: percent of each primary's value, in both directions"),
     # a bound becomes a released value: within the data's largest magnitude (rumap._validation.MAX_MAGNITUDE)
-    "truncate_below": Interval("float", -1e150, 1e150, "both", "lower bound of the masked values"),
-    "truncate_above": Interval("float", -1e150, 1e150, "both", "upper bound of the masked values"),
-    "unequal_above": Interval("float", None, None, "neither", "threshold above which records are sensitive"),
-    "unequal_below": Interval("float", None, None, "neither", "threshold below which records are sensitive"),
+    "truncation": Interval("float", -1e150, 1e150, "both", "a lower or upper bound of the masked values"),
+    "unequal_threshold": Interval("float", None, None, "neither",
+                                  "threshold above (or below) which records are sensitive"),
     "unequal_factor": Interval("float", 0.0, None, "neither", "noise variance factor for sensitive records"),
     "replicates": Interval("int", 1, 10_000_000, "both", "Monte-Carlo replicates per parameter value"),
     "seed": Interval("int", 0, None, "both", "random seed"),
@@ -186,12 +196,15 @@ PARAMETERS: dict[str, Interval] = {
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk"),
     "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
     "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
-    "records": Interval("int", 1, None, "left", "number of records"),
+    "records": Interval("int", 1, None, "left", "number of records (one suffices, unlike the analytic setting's n)"),
     # disclosure risk measures (rumap.risk.linkage, rumap.risk.interval, rumap.risk.identity)
     "tolerance": Interval("float", 0.0, None, "left", "agreement tolerance of numeric keys (standard deviations)"),
     "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage"),
     "max_iter": Interval("int", 1, 1_000_000, "both", "maximum number of EM iterations"),
-    "interval_percent": Interval("float", 0.0, 100.0, "right", "interval width in percent"),
+    # a width, not a rule's accuracy: the same bound as rule_percent, but its own slider range
+    "interval_percent": Interval("float", 0.0, 100.0, "right",
+                                 "interval width in percent (of the records, or of a standard deviation)",
+                                 slider=(0.5, 50.0, 0.5)),
     "f": Interval("float", 0.0, 1.0, "right", "sampling fraction: n / N, or f_k / F_k in one cell"),
     "a": Interval("float", 0.0, None, "left", "number of acquaintances of the investigator"),
     "f_u": Interval("float", 0.0, 1.0, "both", "fraction of population uniques u / N"),
@@ -211,6 +224,7 @@ PARAMETERS: dict[str, Interval] = {
     "sampling_weight": Interval("float", 1.0, None, "left", "a sampling weight (records of the population per record)"),
     "position": Interval("int", 0, None, "left", "a 0-based position in a list (of maps, of curves)"),
     "group_label": Interval("int", 0, None, "left", "a group label"),
+    "cache_entries": Interval("int", 1, None, "left", "the most results a cache holds"),
     "record_chunk": Interval("int", 1, None, "left", "records per chunk"),
     "key_partitions": Interval("int", 1, None, "left", "partitions of the key rows"),
     "prediction_replicates": Interval("int", 2, 10_000, "both", "simulated releases per step of a prediction band"),

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.maps.optimum import envelope
 from rumap.maps.selection import MIN_SAMPLED_ROW, select_ranks
@@ -100,10 +100,10 @@ def parse_target(text: str) -> tuple[str, float]:
         return text, 0.0
     match = _PERCENTILE.match(text)
     if match:
-        percent = float(match.group(1))
-        if not 0 < percent < 100:
-            raise InputError(f"target {text!r}: the percentile must be in (0, 100)")
-        return "percentile", percent / 100
+        fraction, entry = float(match.group(1)) / 100, PARAMETERS["p"]  # the percentile state's p, in percent
+        if not entry.contains(fraction):
+            raise InputError(f"target {text!r}: the percentile must be in ({entry.low * 100:g}, {entry.high * 100:g})")
+        return "percentile", fraction
     match = _ROW.match(text)
     if match:
         row = int(match.group(1))

@@ -197,6 +197,9 @@ class MethodOption:
     note : str, default ""
         For a ``follows`` option: what the reproducing command notes when the
         option (its toggle group on) takes another value than it follows.
+    bound : str, default ""
+        For a number: its :data:`PARAMETERS` entry when it is not ``name``
+        (the bounds and help of its widget).
     """
 
     name: str
@@ -207,6 +210,12 @@ class MethodOption:
     toggle: str = ""
     follows: str = ""
     note: str = ""
+    bound: str = ""
+
+    @property
+    def entry(self) -> str:
+        """Its :data:`PARAMETERS` entry (for a number)."""
+        return self.bound or self.name
 
 
 @dataclass(frozen=True)

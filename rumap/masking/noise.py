@@ -69,9 +69,9 @@ def size_parameter(relative: bool) -> str:
 
 
 @validate_params(
-    {"relative": Boolean(), "correlated": Boolean(), "truncate_below": [None, "truncate_below"],
-     "truncate_above": [None, "truncate_above"], "unequal_above": [None, "unequal_above"],
-     "unequal_below": [None, "unequal_below"], "unequal_factor": "unequal_factor", "unequal_column": ColumnIndex()},
+    {"relative": Boolean(), "correlated": Boolean(), "truncate_below": [None, "truncation"],
+     "truncate_above": [None, "truncation"], "unequal_above": [None, "unequal_threshold"],
+     "unequal_below": [None, "unequal_threshold"], "unequal_factor": "unequal_factor", "unequal_column": ColumnIndex()},
     example=lambda: {"truncate_below": 0.0, "truncate_above": 10.0, "unequal_above": 5.0},
 )
 @dataclass(frozen=True)

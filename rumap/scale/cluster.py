@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, validate_params
 from rumap.errors import InputError, optional_module
 from rumap.risk.cells import class_wildcard_frequencies
 from rumap.risk.individual import _risk
@@ -128,21 +128,30 @@ def cluster_key_frequencies(path: str | os.PathLike, keys: Sequence[str], weight
     if not names or len(set(names)) != len(names) or (weight is not None and weight in names):
         raise InputError("give distinct key columns (and a weight column that is not a key)")
     frame = _read(str(path), names + ([weight] if weight else []))
+    entry = PARAMETERS["sampling_weight"]
+    work = []
     if weight is not None:
         frame[weight] = frame[weight].astype(float)
+        w = frame[weight]
+        work.append((~(w >= entry.low) | (w == np.inf)).sum())  # records whose weight is not one (NaN fails >=)
     frame = frame.assign(**{_ONE: 1})
     grouped = frame.groupby(names, dropna=False)[[_ONE] + ([weight] if weight else [])].sum()
     client, own = _client(scheduler)
     try:
-        table = (client.compute(grouped).result() if client is not None else grouped.compute()).reset_index()
+        if client is not None:
+            computed = client.gather(client.compute([grouped, *work]))
+        else:
+            computed = optional_module("dask", "working on a Dask cluster", "dask").compute(grouped, *work)
     finally:
         if own:
             client.close()
+    if work and int(computed[1]):
+        raise InputError(f"{path}: weight {weight!r} must be {entry.describe()} in every record, "
+                         f"{int(computed[1])} record(s) are not")
+    table = computed[0].reset_index()
     table = table.sort_values(names, kind="stable", na_position="first").reset_index(drop=True)
     count = table[_ONE].to_numpy(dtype=float)
     total = table[weight].to_numpy(dtype=float) if weight else count
-    if weight is not None and (not np.isfinite(total).all() or (total < count).any()):
-        raise InputError(f"{path}: weights must be numbers >= 1")
     codes = np.column_stack([pd.factorize(table[name], use_na_sentinel=True)[0] for name in names]).astype(np.int64)
     fk, Fk = class_wildcard_frequencies(codes, count, total)
     rows = table[names].assign(count=count.astype(np.int64), weight=total, fk=np.rint(fk).astype(np.int64), Fk=Fk)

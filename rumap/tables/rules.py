@@ -217,9 +217,9 @@ RULES: dict[str, _RuleSpec] = {
                            "sensitive if the cell has fewer than `threshold` contributors"),
     "dominance": _RuleSpec(_dominance_rule, {"n": "dominance_n", "k": "dominance_k"}, "share of the n largest",
                            "sensitive if the n largest contributions make a fraction k or more of the total"),
-    "p-percent": _RuleSpec(_p_percent_rule, {"p": "p_percent"}, "remainder / largest",
+    "p-percent": _RuleSpec(_p_percent_rule, {"p": "rule_percent"}, "remainder / largest",
                            "sensitive if the second largest contributor can bound the largest to within p%"),
-    "pq": _RuleSpec(_pq_rule, {"p": "p_percent", "q": "q_percent"}, "remainder / largest",
+    "pq": _RuleSpec(_pq_rule, {"p": "rule_percent", "q": "rule_percent"}, "remainder / largest",
                     "sensitive if, knowing the others to within q%, one can bound the largest to within p%"),
 }
 

@@ -43,6 +43,12 @@ def test_parse_target_refuses(text):
         parse_target(text)
 
 
+@pytest.mark.parametrize("text", ["p0", "p100", "p100.5", "p0.0"])
+def test_a_percentile_outside_the_percentile_state_s_p_is_refused_in_percent(text):
+    with pytest.raises(InputError, match=r"the percentile must be in \(0, 100\)$"):
+        parse_target(text)
+
+
 def test_resolve_targets_on_small_data():
     x = np.array([5.0, 1.0, 9.0, 3.0, 3.0, 7.0, 2.0, 8.0, 6.0, 4.0])
     t = {t.name: t for t in resolve_targets(["max", "min", "p50", "p10", "row:4", "p99"], x)}

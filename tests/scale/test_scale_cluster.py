@@ -55,6 +55,18 @@ def test_an_unreachable_scheduler_and_a_missing_column_are_refused(tmp_path, mon
         cluster_key_frequencies(path, ["a"], scheduler="tcp://127.0.0.1:9")
 
 
+def test_each_record_s_weight_is_checked_not_its_class_total(tmp_path):
+    path = tmp_path / "keys.csv"
+    path.write_text("a,w\nx,0.5\nx,1.5\ny,2\n")  # the class x totals 2 weights over 2 records: one is below 1
+    with pytest.raises(InputError, match="weight 'w' must be a number >= 1 in every record, 1 record"):
+        cluster_key_frequencies(path, ["a"], weight="w")
+    path.write_text("a,w\nx,1\nx,\ny,2\n")
+    with pytest.raises(InputError, match="weight 'w' must be a number >= 1"):
+        cluster_key_frequencies(path, ["a"], weight="w")
+    path.write_text("a,w\nx,1\nx,1.5\n")
+    assert cluster_key_frequencies(path, ["a"], weight="w").rows["weight"].tolist() == [2.5]
+
+
 @pytest.mark.parametrize("files", ["parquet"], indirect=True)
 def test_cli_risk_individual_on_the_cluster_by_its_address(files, client):
     from cli_helpers import assert_bad_input, run_cli

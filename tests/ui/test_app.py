@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from ui_helpers import app_test, goto, open_reproduce_panels, shown
 
 from dashboard.widgets import PRELOAD_KEY
+from rumap import PARAMETERS
 from rumap.fingerprint import bytes_digest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -393,6 +394,14 @@ def test_noise_is_not_truncated_unless_asked_as_on_the_command_line():
     _goto(at, "empirical")
     assert at.checkbox(key="em_trunc_on").value is False
     assert not any(n.key == "em_trunc" for n in at.number_input)
+    at.checkbox(key="em_trunc_on").check()
+    at.checkbox(key="em_unequal_on").check().run()  # the options' inputs read their entries of the table
+    (bound,) = [n for n in at.number_input if n.key == "em_trunc"]  # truncate_below: the entry truncation
+    assert (bound.min, bound.max) == (-1e150, 1e150) and bound.help == PARAMETERS["truncation"].description
+    (threshold,) = [n for n in at.number_input if n.key == "em_unequal_above"]  # unequal_above: unequal_threshold
+    assert not at.exception and threshold.help == PARAMETERS["unequal_threshold"].description
+    at.checkbox(key="em_trunc_on").uncheck()
+    at.checkbox(key="em_unequal_on").uncheck()
     at.number_input(key="em_replicates").set_value(10).run()
     at.button(key="em_run").click().run()
     assert not at.exception and not _errors(at)

@@ -166,8 +166,10 @@ def test_widget_bounds_come_from_the_constraint_table():
     assert bounds("N", low=2000) == {"min_value": 2000.0}  # a page narrows the table's N >= 1 to N >= n
     assert bounds("dominance_k", 0.05, 1.5) == {"min_value": 0.05, "max_value": 1.0}  # never beyond the table
     assert bounds("investigators") == {"min_value": 1}
-    with pytest.raises(ValueError, match="outside the values allowed for p_percent"):
-        slider("p_percent", "p", "p", 10.0, 200.0, 300.0, 1.0)
+    with pytest.raises(ValueError, match="outside the values allowed for rule_percent"):
+        slider("rule_percent", "p", "p", 10.0, low=200.0)  # a page narrows the entry's range, never beyond it
+    with pytest.raises(ValueError, match="no slider range"):
+        slider("risk_bound", "R", "R", 0.5)
 
 
 def test_inputs_survive_a_change_of_page():
