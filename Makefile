@@ -8,17 +8,24 @@ PORT ?= 8501
 
 .PHONY: run test test-slow lint bench clean browser
 
+# The pinned packages install with uv (downloads and unpacks in parallel, several times faster than pip),
+# byte-compiled as pip would.
+UV_VERSION := 0.13.9
+INSTALL := $(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
 
-$(RUN_STAMP): requirements.txt pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -r requirements.txt
-	$(BIN)/python -m pip install -q --no-deps -e .
+$(BIN)/uv: | $(BIN)/python
+	$(BIN)/python -m pip install -q uv==$(UV_VERSION)
+
+$(RUN_STAMP): requirements.txt pyproject.toml | $(BIN)/uv
+	$(INSTALL) -r requirements.txt
+	$(INSTALL) --no-deps -e .
 	touch $@
 
 $(TEST_STAMP): $(RUN_STAMP) requirements-test.txt
-	$(BIN)/python -m pip install -q -r requirements-test.txt
+	$(INSTALL) -r requirements-test.txt
 	touch $@
 
 run: $(RUN_STAMP)

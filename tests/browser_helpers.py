@@ -143,12 +143,29 @@ class SharedChromium:
                 playwright.stop()
 
 
+#: The script's state that Streamlit shows on the app's root: ``initial``, ``running``, ``notRunning``...
+_SCRIPT_STATE = 'document.querySelector(\'[data-testid="stApp"]\')?.dataset.testScriptState'
+#: How long the run an action starts may take to show in that state (the server's answer).
+_RUN_START_MS = 400
+
+
 def wait_idle(pg, timeout_ms: float) -> None:
-    """Wait until the app has finished running its script (its navigation drawn, no status widget)."""
+    """Wait until the app has finished running its script (its navigation drawn, not running, no status widget).
+
+    The run that the last action started shows in the app's ``data-test-script-state`` once the server
+    answers: the wait goes on as soon as it does, or after 400 ms if none shows (an action that starts no
+    run, or a run over before it was seen), then lasts until the script is no longer running.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     pg.wait_for_selector('[data-testid="stApp"]')
     pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()  # st.navigation has run
-    pg.wait_for_timeout(400)
-    pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=timeout_ms)
+    try:
+        pg.wait_for_function(f"() => {_SCRIPT_STATE} !== 'notRunning'", timeout=_RUN_START_MS)
+    except PlaywrightTimeout:
+        pass
+    pg.wait_for_function(f"() => {_SCRIPT_STATE} === 'notRunning'"
+                         ' && !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=timeout_ms)
     pg.wait_for_timeout(300)
 
 

@@ -4,8 +4,8 @@ Upload a survey once on the Data page; the Categorical and Tables pages use it
 without a second upload; a simulation started on the Empirical page goes on
 while the user is on another page and its map is there on return; a noise map
 and a microaggregation map, kept, overlay on Compare on the common measures.
-One server and one browser page serve the module (Debian's Chromium through
-Playwright); the steps run in order.
+One browser page serves the module, in its own context on the run's server
+and Chromium (``app_server``, ``chromium``); the steps run in order.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from browser_helpers import launch_chromium, nav_link, start_streamlit, stop_streamlit
+from browser_helpers import nav_link, open_app, wait_idle
 
 from rumap.io.data import BUNDLED_DATA
 
@@ -38,35 +38,16 @@ def _survey_file() -> bytes:
 
 
 @pytest.fixture(scope="module")
-def server():
-    proc, url = start_streamlit("app.py", timeout=120)
-    yield url
-    stop_streamlit(proc)
-
-
-@pytest.fixture(scope="module")
-def page(server):
-    from playwright.sync_api import sync_playwright
-
+def page(app_server, chromium):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        pg = context.new_page()
-        pg.set_default_timeout(TIMEOUT_MS)
-        pg.goto(server)
-        _idle(pg)
-        yield pg
-        context.close()
-        browser.close()
+    context, pg = open_app(chromium, app_server, TIMEOUT_MS, viewport={"width": 1400, "height": 1000})
+    yield pg
+    context.close()
 
 
 def _idle(pg) -> None:
-    pg.wait_for_selector('[data-testid="stApp"]')
-    pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()
-    pg.wait_for_timeout(400)
-    pg.wait_for_function('() => !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=TIMEOUT_MS)
-    pg.wait_for_timeout(300)
+    """Wait until the app has finished running its script."""
+    wait_idle(pg, TIMEOUT_MS)
 
 
 def _open(pg, title: str) -> None:
