@@ -246,7 +246,6 @@ def uncertainty_phrase(chosen: Recommendation) -> str:
     Examples
     --------
     >>> from rumap.maps.recommend import Recommendation
-from rumap.maps.subsample import error_sentence
     >>> from rumap.present.statements import uncertainty_phrase
     >>> uncertainty_phrase(Recommendation(True, 0.2, 1.0, 1.2, 3.0, 0.9, None, "", p_exceed=0.03,
     ...                                   value_interval=(0.15, 0.25), parameter="lambda2"))
