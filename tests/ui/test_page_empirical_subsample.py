@@ -49,6 +49,9 @@ def test_the_empirical_page_maps_subsamples_and_refuses_what_they_cannot_estimat
     assert kept.spec.to_dict()["simulation"]["subsample"] == 40 and kept.subsample.subsamples == 3
     page = report_html([kept])
     assert "Computed on 3 subsamples of 40 records of 177" in page and "--subsample 40 --subsamples 3" in page
+    goto(at, "compare")
+    assert any("computed on 3 subsamples of 40 records" in shown(i.value) for i in at.info), [i.value for i in at.info]
+    goto(at, "empirical")
     at.number_input(key="em_subsample").set_value(177).run()  # as many records as the data: refused by the core
     assert not at.exception
     assert any("subsample: 177 records is not fewer than the data's 177" in e for e in _errors(at)), _errors(at)
