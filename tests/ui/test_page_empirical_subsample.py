@@ -15,12 +15,17 @@ def _errors(at) -> list[str]:
     return [shown(e.value) for e in at.error]
 
 
-def test_the_empirical_page_maps_subsamples_and_refuses_what_they_cannot_estimate():
+def test_the_empirical_page_maps_subsamples_and_refuses_what_they_cannot_estimate(monkeypatch):
+    from rumap.maps import subsample
+
+    monkeypatch.setattr(subsample, "SUGGESTED_RECORDS", 100)  # the bundled data's 177 records count as many
     at = goto(app_test(), "empirical")
     assert not at.exception and not _errors(at)
+    assert any("177 records: computing on subsamples" in shown(i.value) for i in at.info)
     assert "variance" in at.selectbox(key="em_utility").options  # every choice without subsamples
     at.checkbox(key="em_subsample_on").check().run()
     assert not at.exception and not _errors(at), _errors(at)
+    assert not any("computing on subsamples" in shown(i.value) for i in at.info)  # suggested no more once chosen
     assert at.selectbox(key="em_method").options == allowed("method", list(METHODS))
     assert allowed("knowledge", list(KNOWLEDGE)) == ["index"]
     assert at.multiselect(key="em_knowledge").value == ["index"]  # the default's "position" is not offered
