@@ -17,7 +17,8 @@ from dashboard.widgets import number, remembered, selectbox
 from rumap.maps.methods import METHODS, GridParameter, MethodOption
 
 
-def method_settings(x: np.ndarray, prefix: str, attacked: int = 0) -> tuple[str, list, dict]:
+def method_settings(x: np.ndarray, prefix: str, attacked: int = 0,
+                    offered: list[str] | None = None) -> tuple[str, list, dict]:
     """The masking method, its grid of parameter values and its options, from the method's record.
 
     Parameters
@@ -28,6 +29,8 @@ def method_settings(x: np.ndarray, prefix: str, attacked: int = 0) -> tuple[str,
         The page's prefix of session-state keys, such as ``"em_"``.
     attacked : int, default 0
         The attacked column: what an option that follows it takes.
+    offered : list of str, optional
+        The methods to offer (default: every registered method).
 
     Returns
     -------
@@ -37,8 +40,9 @@ def method_settings(x: np.ndarray, prefix: str, attacked: int = 0) -> tuple[str,
     options : dict
         The method's options (``SimulationConfig.method_options``).
     """
-    name = selectbox("Method", list(METHODS), f"{prefix}method", "noise",
-                     help="; ".join(f"{key}: {m.description}" for key, m in METHODS.items()))
+    names = list(METHODS) if offered is None else offered
+    name = selectbox("Method", names, f"{prefix}method", "noise",
+                     help="; ".join(f"{key}: {METHODS[key].description}" for key in names))
     method = METHODS[name]
     chooses_grid = {key for grid in method.grids for key in grid.implies}
     options: dict = {}

@@ -58,7 +58,9 @@ def analysis_words(analysis: Analysis) -> str:
     spec = analysis.spec
     source = getattr(spec, "data", None)
     if isinstance(source, DataSource):
-        return f"{plain(analysis.name)}: data {data_words(source)}"
+        sampled = analysis.subsample
+        on = "" if sampled is None else f", computed on {sampled.subsamples:,} subsamples of {sampled.m:,} records"
+        return f"{plain(analysis.name)}: data {data_words(source)}{on}"
     if isinstance(spec, AnalyticSpec):
         return f"{plain(analysis.name)}: the setting {setting_words(spec)}, no data set"
     return f"{plain(analysis.name)}: its page's own file or example"

@@ -15,7 +15,9 @@ from dashboard.widgets import errors_shown, keep_controls, multiselect, number, 
 from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.errors import InputError
 from rumap.maps.attacks import KNOWLEDGE
+from rumap.maps.methods import METHODS
 from rumap.maps.recommend import error_of_max_risk
+from rumap.maps.subsample import SUGGESTED_RECORDS, allowed, error_sentence
 from rumap.maps.utility import UTILITIES
 from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
@@ -33,13 +35,47 @@ RISK_KINDS = ["snooper's MSE on targets (Eq 12)", "share of records re-identifie
 PREFIX = "em_"
 
 
-def masking_block(sel: state.Selection) -> tuple[str, list, dict]:
+def offered(kind: str, names: list[str], subsampled: bool) -> list[str]:
+    """The names of a registry to offer: on subsamples only those a subsample estimates (the core says which)."""
+    return allowed(kind, names) if subsampled else names
+
+
+def subsample_block(n: int) -> dict:
+    """Whether the map is computed on subsamples, of how many records and how many of them.
+
+    Parameters
+    ----------
+    n : int
+        The data's number of records (from :data:`rumap.maps.subsample.SUGGESTED_RECORDS` on, subsampling is
+        suggested).
+
+    Returns
+    -------
+    dict
+        ``subsample`` (m, or None for the whole data) and ``subsamples`` (B).
+    """
+    st.header("Subsamples")
+    on = remembered(st.checkbox, "Compute on subsamples", "em_subsample_on", False,
+                    help="the map of B simple random subsamples of m records, each point their mean with the "
+                         "between-subsample standard error; only the choices a subsample estimates are offered")
+    if n >= SUGGESTED_RECORDS and not on:
+        st.info(f"The data have {n:,} records: computing on subsamples is much faster.")
+    if not on:
+        return {}
+    return {"subsample": int(number("subsample", "records per subsample m", "em_subsample",
+                                    max(2, min(10_000, n // 10)))),
+            "subsamples": int(number("subsamples", "subsamples B", "em_subsamples", 10))}
+
+
+def masking_block(sel: state.Selection, subsampled: bool = False) -> tuple[str, list, dict]:
     """The masking method, its grid of parameter values and its options (drawn from the method's record).
 
     Parameters
     ----------
     sel : Selection
         The chosen data.
+    subsampled : bool, default False
+        Offer only the methods a subsample estimates.
 
     Returns
     -------
@@ -50,18 +86,21 @@ def masking_block(sel: state.Selection) -> tuple[str, list, dict]:
         The method's options (``SimulationConfig.method_options``).
     """
     st.header("Masking")
-    method, values, options = method_settings(sel.values, PREFIX, int(st.session_state.get("em_target_column", 0)))
+    method, values, options = method_settings(sel.values, PREFIX, int(st.session_state.get("em_target_column", 0)),
+                                              allowed("method", list(METHODS)) if subsampled else None)
     st.caption(f"Variables: {plain_list(sel.source.columns)} (choose them on the Data page).")
     return method, values, options
 
 
-def risk_block(sel: state.Selection) -> dict:
+def risk_block(sel: state.Selection, subsampled: bool = False) -> dict:
     """What the snooper attacks, or which share of records counts as disclosed.
 
     Parameters
     ----------
     sel : Selection
         The chosen data.
+    subsampled : bool, default False
+        Offer only the knowledge states and measures a subsample estimates.
 
     Returns
     -------
@@ -82,18 +121,20 @@ def risk_block(sel: state.Selection) -> dict:
         if sel.values.shape[1] > 1:
             out["target_column"] = selectbox("Attacked column", list(range(sel.values.shape[1])),
                                              "em_target_column", 0, format_func=lambda j: sel.source.columns[j])
-        out["knowledge"] = multiselect("Knowledge states", list(KNOWLEDGE), "em_knowledge", ["index", "position"],
+        out["knowledge"] = multiselect("Knowledge states", offered("knowledge", list(KNOWLEDGE), subsampled),
+                                       "em_knowledge", ["index", "position"],
                                        format_func=both_names,
                                        help="index knowledge is the Analytic page's record knowledge; position "
                                             "its percentile, maximum and minimum (formulas on the page)")
     else:
         out["risk_measures"] = multiselect(
-            "Dataset risk measures", list(DATASET_RISK_MEASURES), "em_measures", ["record-linkage"],
+            "Dataset risk measures", offered("risk_measure", list(DATASET_RISK_MEASURES), subsampled), "em_measures",
+            ["record-linkage"],
             help="; ".join(f"{name}: {m.description}" for name, m in DATASET_RISK_MEASURES.items()))
     return out
 
 
-def simulation_block(by_targets: bool, units: str, measures: list[str]) -> dict:
+def simulation_block(by_targets: bool, units: str, measures: list[str], subsampled: bool = False) -> dict:
     """The utility measure, the replicates, the seed, the risk bound and the axes.
 
     Parameters
@@ -104,6 +145,8 @@ def simulation_block(by_targets: bool, units: str, measures: list[str]) -> dict:
         The attacked column's units (:func:`dashboard.risk_bound.data_units`): the bound of R = 1 / MSE is theirs.
     measures : list of str
         The dataset risk measures chosen (their bound is a share, stored for each of them).
+    subsampled : bool, default False
+        Offer only the utilities a subsample estimates.
 
     Returns
     -------
@@ -111,7 +154,8 @@ def simulation_block(by_targets: bool, units: str, measures: list[str]) -> dict:
         ``utility``, ``replicates``, ``seed``, ``max_risk``, ``log_x`` and ``log_y``.
     """
     st.header("Utility and simulation")
-    out = {"utility": selectbox("Utility measure", list(UTILITIES), "em_utility", "mean"),
+    out = {"utility": selectbox("Utility measure", offered("utility", list(UTILITIES), subsampled), "em_utility",
+                                "mean"),
            "replicates": int(number("replicates", "replicates M", "em_replicates", 200)),
            "seed": int(number("seed", "seed", "em_seed", 2001))}
     if by_targets:
@@ -145,12 +189,14 @@ if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  
     state.set_widgets({**data_defaults(x, PREFIX), "em_target_column": 0})
 
 with st.sidebar:
-    method, values, options = masking_block(sel)
-    risk = risk_block(sel)
+    sampling = subsample_block(x.shape[0])
+    method, values, options = masking_block(sel, bool(sampling))
+    risk = risk_block(sel, bool(sampling))
     by_targets = risk["by_targets"]
     attacked = int(risk["target_column"])
     prefill_for_data(sel.source.digest, float(np.std(x[:, attacked], ddof=1)), attacked)
-    run_settings = simulation_block(by_targets, data_units(sel.source.digest, attacked), list(risk["risk_measures"]))
+    run_settings = simulation_block(by_targets, data_units(sel.source.digest, attacked), list(risk["risk_measures"]),
+                                    bool(sampling))
 
 with errors_shown():
     if by_targets and (not risk["targets"] or not risk["knowledge"]):
@@ -160,7 +206,7 @@ with errors_shown():
     config = {"method": method, "values": values, "method_options": options, "targets": list(risk["targets"]),
               "knowledge": list(risk["knowledge"]), "target_column": int(risk["target_column"]),
               "utility": run_settings["utility"], "replicates": run_settings["replicates"],
-              "seed": run_settings["seed"], "risk_measures": list(risk["risk_measures"])}
+              "seed": run_settings["seed"], "risk_measures": list(risk["risk_measures"]), **sampling}
     spec = EmpiricalSpec(simulation=config, data=sel.source, max_risk=float(run_settings["max_risk"]),
                          log_x=run_settings["log_x"], log_y=run_settings["log_y"])
     spec.config()  # validates now, so a bad setting shows before the run
@@ -214,6 +260,8 @@ with errors_shown():
         st.caption(f"R_max = {analysis.max_risk:.4g} (a share of the records).")
     else:
         st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {error_of_max_risk(analysis.max_risk):.4g}).")
+    if analysis.subsample is not None:
+        st.caption(error_sentence(analysis.subsample.to_dict()))
     show_plain_language(analysis)
     knowledge = list(analysis.spec.simulation.knowledge)
     if knowledge:

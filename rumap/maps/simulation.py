@@ -63,7 +63,7 @@ from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
 from rumap.maps.methods import METHODS, install_methods, registered_methods
 from rumap.maps.recommend import ReplicateRisk
 from rumap.maps.simulation_result import SimulationResult
-from rumap.maps.subsample import check_subsampling, simulate_subsampled
+from rumap.maps.subsample import check_subsample_size, check_subsampling, simulate_subsampled
 from rumap.maps.utility import (
     UTILITIES,
     Reference,
@@ -217,7 +217,8 @@ class SimulationConfig:
         return METHODS[self.method].parameter(self.method_options)
 
     def check_records(self, n_records: int) -> None:
-        """Refuse a grid that data of ``n_records`` records cannot take (microaggregation's k > n).
+        """Refuse a grid that data of ``n_records`` records cannot take (microaggregation's k > n), or subsamples
+        of as many records as the data.
 
         Parameters
         ----------
@@ -225,6 +226,8 @@ class SimulationConfig:
             The number of records of the data the config will mask.
         """
         METHODS[self.method].grid(self.method_options).check_records(self.values, n_records)
+        if self.subsample is not None:
+            check_subsample_size(self.subsample, n_records)
 
     @property
     def deterministic(self) -> bool:

@@ -50,8 +50,11 @@ if TYPE_CHECKING:
     from rumap.budget import WorkBudget
     from rumap.maps.simulation import SimulationConfig, SimulationResult
 
-__all__ = ["SubsampleError", "VALID", "REFUSED", "UTILITY_SCALED", "check_subsampling", "simulate_subsampled",
-           "subsample_rows"]
+__all__ = ["SubsampleError", "VALID", "REFUSED", "UTILITY_SCALED", "SUGGESTED_RECORDS", "allowed",
+           "check_subsample_size", "check_subsampling", "error_sentence", "simulate_subsampled", "subsample_rows"]
+
+#: From this many records a map of the whole file is slow enough that subsampling is worth suggesting.
+SUGGESTED_RECORDS = 1_000_000
 
 #: How the stated standard error is estimated.
 ERROR_METHOD = "between-subsample"
@@ -100,6 +103,84 @@ def _refusal(kind: str, name: str) -> str | None:
     if name in VALID[kind]:
         return None
     return REFUSED[kind].get(name, "it is not known to be estimated without bias on a subsample")
+
+
+@assumes_valid
+def allowed(kind: str, names: list[str] | tuple[str, ...]) -> list[str]:
+    """The names of registry ``kind`` that a subsample can estimate, in their order.
+
+    Parameters
+    ----------
+    kind : {"method", "knowledge", "utility", "risk_measure"}
+        The registry (a key of :data:`VALID`).
+    names : sequence of str
+        The registry's names on offer.
+
+    Returns
+    -------
+    list of str
+        Those :func:`check_subsampling` does not refuse.
+
+    Examples
+    --------
+    >>> allowed("knowledge", ["index", "position", "mean"])
+    ['index']
+    >>> allowed("utility", ["mean", "variance", "sse"])
+    ['mean', 'sse']
+    """
+    return [name for name in names if _refusal(kind, name) is None]
+
+
+@assumes_valid
+def error_sentence(info: dict[str, Any]) -> str:
+    """What a subsampled map was computed on and what its bands cover, from ``SubsampleError.to_dict()``.
+
+    Parameters
+    ----------
+    info : dict
+        The fields of a :class:`SubsampleError` (``m``, ``n``, ``subsamples``, ``method``, ``covers``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> error_sentence(SubsampleError(m=200, n=5000, subsamples=8).to_dict())  # doctest: +NORMALIZE_WHITESPACE
+    'Computed on 8 subsamples of 200 records of 5,000; bands are ± 1.96 between-subsample standard errors,
+    covering sampling error (which m of the n records) and Monte-Carlo error (the replicates), not a bias of
+    order 1/m.'
+    """
+    return (f"Computed on {info['subsamples']:,} subsamples of {info['m']:,} records of {info['n']:,}; bands are "
+            f"± 1.96 {info['method']} standard errors, covering {info['covers']}.")
+
+
+@assumes_valid
+def check_subsample_size(m: int, n: int) -> None:
+    """Refuse subsamples of m records of data of n records unless m < n.
+
+    Parameters
+    ----------
+    m : int
+        Records of each subsample.
+    n : int
+        Records of the data.
+
+    Raises
+    ------
+    InputError
+        When m is not fewer than n.
+
+    Examples
+    --------
+    >>> check_subsample_size(100, 1000)
+    >>> check_subsample_size(1000, 1000)
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: subsample: 1000 records is not fewer than the data's 1000: map the whole data instead
+    """
+    if m >= n:
+        raise InputError(f"subsample: {m} records is not fewer than the data's {n}: map the whole data instead")
 
 
 @assumes_valid
@@ -274,8 +355,7 @@ def simulate_subsampled(x: np.ndarray, config: SimulationConfig, *,
     budget = DEFAULT_BUDGET if budget is None else budget
     n, p = x.shape
     m, b = int(config.subsample), int(config.subsamples)
-    if m >= n:
-        raise InputError(f"subsample: {m} records is not fewer than the data's {n}: map the whole data instead")
+    check_subsample_size(m, n)
     check_column_index("target_column", config.target_column, p)
     targets = resolve_targets(config.targets, x[:, config.target_column]) if config.targets else ()
     kept = np.array(list(dict.fromkeys(t.record for t in targets)), dtype=np.int64)

@@ -19,6 +19,7 @@ from rumap.maps.methods import UNMASKED
 from rumap.maps.optimum import Optimum
 from rumap.maps.pareto import GridChoice
 from rumap.maps.recommend import Recommendation
+from rumap.maps.subsample import error_sentence
 from rumap.present.examples import small_analysis
 from rumap.present.numbers import EXACT_DISCLOSURE, format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
@@ -357,7 +358,8 @@ def summary_lines(analysis: Analysis) -> list[str]:
     list of str
     """
     first = recommendation_sentence(analysis)
-    return [*([first] if first else []), *map_lines(analysis), *crossing_lines(analysis)]
+    sampled = [] if analysis.subsample is None else [error_sentence(analysis.subsample.to_dict())]
+    return [*([first] if first else []), *sampled, *map_lines(analysis), *crossing_lines(analysis)]
 
 
 @validate_params({"optimum": InstanceOf(Optimum)}, example=lambda: {"optimum": small_analysis().optima[0]})

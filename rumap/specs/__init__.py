@@ -469,7 +469,7 @@ class EmpiricalSpec:
 
         result = _simulate(arr, self.config(), progress=None if progress is None else report)
         return Analysis(spec=self, maps=tuple(result.maps), optima=(), replicates=result.replicate_risks,
-                        n_records=result.n_records, common=result.common)
+                        n_records=result.n_records, common=result.common, subsample=result.subsample)
 
     def title(self) -> str:
         method = self.simulation.method
@@ -554,6 +554,9 @@ class Analysis:
         A simulated map's replicates on the measures every masking method shares
         (:mod:`rumap.maps.common`): any two analyses that have one overlay. ``None``
         for a map with no masked data (an analytic map) or measured its own way only.
+    subsample : SubsampleError, optional
+        A map computed on subsamples: m, n, B and what its standard errors cover
+        (:mod:`rumap.maps.subsample`).
     """
 
     spec: AnalyticSpec | EmpiricalSpec
@@ -566,6 +569,7 @@ class Analysis:
     n_records: int | None = field(default=None, compare=False, repr=False)
     _decided: dict = field(default_factory=dict, compare=False, repr=False)
     common: RUMap | None = None
+    subsample: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "maps", tuple(self.maps))

@@ -146,3 +146,32 @@ def test_an_unknown_method_is_refused_as_not_known():
 def test_a_subsample_as_large_as_the_data_is_refused(data):
     with pytest.raises(InputError, match="not fewer"):
         simulate(data[:50], SimulationConfig(values=(1.0,), knowledge=("index",), subsample=50))
+
+
+def test_what_is_offered_is_what_the_config_accepts():
+    from rumap.maps.subsample import allowed
+
+    base = {"values": (1.0,), "targets": ("max",), "knowledge": ("index",), "subsample": 100}
+    for kind, registry, field in (("knowledge", KNOWLEDGE, "knowledge"), ("utility", UTILITIES, "utility"),
+                                  ("risk_measure", DATASET_RISK_MEASURES, "risk_measures")):
+        accepted = []
+        for name in registry:
+            value = (name,) if field in ("knowledge", "risk_measures") else name
+            try:
+                SimulationConfig(**{**base, field: value})
+            except InputError:
+                continue
+            accepted.append(name)
+        assert allowed(kind, list(registry)) == accepted, kind
+    assert allowed("method", list(METHODS)) == [n for n in METHODS if n in VALID["method"]]
+
+
+def test_a_spec_on_known_data_refuses_a_subsample_as_large_as_the_data(data):
+    from rumap.specs import DataSource, EmpiricalSpec
+
+    source = DataSource.of("inline", "x", ["x"], data[:50])
+    with pytest.raises(InputError, match="subsample: 50 records is not fewer than the data's 50"):
+        EmpiricalSpec(simulation={"values": [1.0], "knowledge": ["index"], "targets": ["max"], "subsample": 50},
+                      data=source)
+    EmpiricalSpec(simulation={"values": [1.0], "knowledge": ["index"], "targets": ["max"], "subsample": 49},
+                  data=source)
