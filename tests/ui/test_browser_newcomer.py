@@ -120,6 +120,9 @@ def test_figure_5_opens_like_the_papers_figure(page):
     _idle(page)
     page.get_by_text("Compare kept maps", exact=True).wait_for()
     _wait_for_plot(page)
+    # the page draws its decisions after the plot: wait for their block, then read every line at once
+    _main(page).get_by_text("noise / position / min:", exact=False).wait_for()
+    _idle(page)
     text = _main(page).inner_text()
     knowledge = page.locator('[data-testid="stSelectbox"]').filter(has_text="Snooper's knowledge")
     assert "each curve on its own" in knowledge.inner_html()  # the mode: every curve, not their worst case
