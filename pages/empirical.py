@@ -173,7 +173,8 @@ def simulation_block(by_targets: bool, units: str, measures: list[str], subsampl
 st.title("Empirical R-U map: simulated masking")
 st.caption("Duncan, Keller-McNulty & Stokes (2001), Section 4: the data are masked M times per parameter value; "
            "R = 1 / the snooper's mean squared error (Eq 12), U from the data user's estimates (Eq 13-14). "
-           "Bands are ± 1.96 Monte-Carlo standard errors.")
+           "Bands are ± 1.96 standard errors: Monte-Carlo ones, or between-subsample ones for a map computed on "
+           "subsamples (said under the map).")
 
 top = st.empty()
 sel = state.selection()
