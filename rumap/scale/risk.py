@@ -238,20 +238,28 @@ def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, np.nda
 
 
 def _household_risk(source: Source, rows: Any, risk: np.ndarray, names: list[str], household: str, n: int,
-                    chunk_size: int, partitions: int, progress: bool) -> tuple[np.ndarray, float, int]:
+                    chunk_size: int, partitions: int | None, progress: bool) -> tuple[np.ndarray, float, int]:
     """Each record's household risk in file order, the sum of it over records, and the households.
 
     The households are summed a hash partition of their ids at a time, one
     pass over the file each, so that memory holds one partition's households
-    (and the records' risk), not every household.
+    (and the records' risk), not every household. By default there are as
+    many partitions as hold about ``chunk_size`` households each (their number
+    estimated in a streaming pass over the household column).
     """
     from rumap.scale.partitioned import _SEED
 
+    if partitions is None:
+        pl = polars_module()
+        estimate = source.collect(source.lazy([household]).select(pl.col(household).approx_n_unique())).item()
+        partitions = partition_count(int(estimate), chunk_size)
+
     at_record = np.empty(n)
+    small = np.int32 if chunk_size < 2**31 else np.int64  # a record's place and household within its chunk
     expected, households = 0.0, 0
     for part in range(partitions):
         partial: list[tuple[np.ndarray, ...]] = []
-        members: list[tuple[np.ndarray, np.ndarray]] = []
+        members: list[tuple[int, np.ndarray, int, np.ndarray]] = []
         seen = [0]
 
         def sums(chunk: pl.DataFrame, start: int, part: int = part, partial: list = partial,
@@ -260,7 +268,7 @@ def _household_risk(source: Source, rows: Any, risk: np.ndarray, names: list[str
             if ids.null_count():
                 row = start + int(np.argmax(ids.is_null().to_numpy())) + 1
                 raise InputError(f"{source.path}: household {household!r} is missing in row {row}")
-            where = np.arange(start, start + chunk.height)
+            where = np.arange(chunk.height, dtype=small)
             if partitions > 1:
                 mine = (ids.hash(_SEED) % partitions == part).to_numpy()
                 chunk, where = chunk.filter(mine), where[mine]
@@ -268,7 +276,7 @@ def _household_risk(source: Source, rows: Any, risk: np.ndarray, names: list[str
                 return
             *block, group = _household_sums(chunk, household, risk[rows.rows(chunk)])
             partial.append(tuple(block))
-            members.append((where, group + seen[0]))
+            members.append((start, where, seen[0], group.astype(small)))
             seen[0] += block[0].size
 
         apply_chunks(source, sums, chunk_size=chunk_size, columns=[*names, household], progress=progress,
@@ -277,8 +285,8 @@ def _household_risk(source: Source, rows: Any, risk: np.ndarray, names: list[str
             continue
         group, household_risk, size = _combined(partial)
         partial.clear()
-        for where, slot in members:
-            at_record[where] = household_risk[group[slot]]
+        for start, where, offset, slot in members:
+            at_record[start + where] = household_risk[group[offset + slot]]
         members.clear()
         expected += float(np.dot(size, household_risk))
         households += int(household_risk.size)
@@ -335,7 +343,7 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     household_partitions : int, optional
         With ``household``, the households are summed in this many hash
         partitions of their ids, one pass over the file each (default: as
-        many as hold about ``chunk_size`` records each); memory holds one
+        many as hold about ``chunk_size`` households each); memory holds one
         partition's households and each record's household risk (8 bytes a
         record).
 
@@ -410,9 +418,7 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     by_record = None
     if household is not None:
         by_record, household_er, households = _household_risk(
-            source, rows, risk, names, household, block.n, chunk_size,
-            household_partitions if household_partitions is not None else partition_count(block.n, chunk_size),
-            progress)
+            source, rows, risk, names, household, block.n, chunk_size, household_partitions, progress)
     if out is not None:
         def per_record(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
             at_row = rows.rows(chunk)
