@@ -5,7 +5,8 @@ The measures of :mod:`rumap.risk.individual` (the mu-Argus individual risk,
 key value matching any category), computed from the file's distinct key rows
 (:func:`rumap.scale.key_frequencies`) and, for what needs each record,
 chunk by chunk (:func:`rumap.scale.apply_chunks`): memory holds the distinct
-key rows, the households' sums and one chunk, never the file.
+key rows, one hash partition of the households' sums (and each record's
+household risk) and one chunk, never the file.
 """
 
 from __future__ import annotations
