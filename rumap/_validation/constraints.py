@@ -227,6 +227,7 @@ PARAMETERS: dict[str, Interval] = {
     "cache_entries": Interval("int", 1, None, "left", "the most results a cache holds"),
     "record_chunk": Interval("int", 1, None, "left", "records per chunk"),
     "key_partitions": Interval("int", 1, None, "left", "partitions of the key rows"),
+    "household_partitions": Interval("int", 1, None, "left", "partitions of the households"),
     "prediction_replicates": Interval("int", 2, 10_000, "both", "simulated releases per step of a prediction band"),
     "resamples": Interval("int", 10, None, "left", "bootstrap resamples"),
     "relative_sd": Interval("float", 0.0, 1.0, "both", "the noise's standard deviation, relative"),

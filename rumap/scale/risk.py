@@ -5,7 +5,8 @@ The measures of :mod:`rumap.risk.individual` (the mu-Argus individual risk,
 key value matching any category), computed from the file's distinct key rows
 (:func:`rumap.scale.key_frequencies`) and, for what needs each record,
 chunk by chunk (:func:`rumap.scale.apply_chunks`): memory holds the distinct
-key rows, the households' sums and one chunk, never the file.
+key rows, one hash partition of the households' sums (and each record's
+household risk) and one chunk, never the file.
 """
 
 from __future__ import annotations
@@ -217,27 +218,80 @@ class _Totals:
             self.l_one += int(count[diversity == 1].sum())
 
 
-def _household_sums(chunk: pl.DataFrame, start: int, household: str, risk: np.ndarray, path: str
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per household of a chunk: its id, the sum of ``log(1 - r)``, whether a member is surely identified, its size."""
+def _household_sums(chunk: pl.DataFrame, household: str, risk: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per household of a chunk: its id, the sum of ``log(1 - r)``, whether a member is surely identified, its size;
+    and each record's household among them."""
     import pandas as pd
 
-    ids = chunk.get_column(household)
-    if ids.null_count():
-        row = start + int(np.argmax(ids.is_null().to_numpy())) + 1
-        raise InputError(f"{path}: household {household!r} is missing in row {row}")
-    group, uniques = pd.factorize(ids.to_numpy())
+    group, uniques = pd.factorize(chunk.get_column(household).to_numpy())
     return (np.asarray(uniques), np.bincount(group, weights=np.log1p(-np.minimum(risk, 1.0 - 1e-16))),
-            np.bincount(group, weights=(risk >= 1.0).astype(float)), np.bincount(group).astype(float))
+            np.bincount(group, weights=(risk >= 1.0).astype(float)), np.bincount(group).astype(float), group)
 
 
-def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[Any, np.ndarray, np.ndarray]:
-    """The households of every chunk's sums (a hash index of their ids), their risk and their sizes."""
+def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The household of each of every chunk's households, the households' risk and their sizes."""
     import pandas as pd
 
-    group, uniques = pd.factorize(np.concatenate([p[0] for p in partial]))
+    group = pd.factorize(np.concatenate([p[0] for p in partial]))[0]
     log, certain, size = (np.bincount(group, weights=np.concatenate([p[i] for p in partial])) for i in (1, 2, 3))
-    return pd.Index(uniques), np.where(certain > 0, 1.0, -np.expm1(log)), size
+    return group, np.where(certain > 0, 1.0, -np.expm1(log)), size
+
+
+def _household_risk(source: Source, rows: Any, risk: np.ndarray, names: list[str], household: str, n: int,
+                    chunk_size: int, partitions: int | None, progress: bool) -> tuple[np.ndarray, float, int]:
+    """Each record's household risk in file order, the sum of it over records, and the households.
+
+    The households are summed a hash partition of their ids at a time, one
+    pass over the file each, so that memory holds one partition's households
+    (and the records' risk), not every household. By default there are as
+    many partitions as hold about ``chunk_size`` households each (their number
+    estimated in a streaming pass over the household column).
+    """
+    from rumap.scale.partitioned import _SEED
+
+    if partitions is None:
+        pl = polars_module()
+        estimate = source.collect(source.lazy([household]).select(pl.col(household).approx_n_unique())).item()
+        partitions = partition_count(int(estimate), chunk_size)
+
+    at_record = np.empty(n)
+    small = np.int32 if chunk_size < 2**31 else np.int64  # a record's place and household within its chunk
+    expected, households = 0.0, 0
+    for part in range(partitions):
+        partial: list[tuple[np.ndarray, ...]] = []
+        members: list[tuple[int, np.ndarray, int, np.ndarray]] = []
+        seen = [0]
+
+        def sums(chunk: pl.DataFrame, start: int, part: int = part, partial: list = partial,
+                 members: list = members, seen: list = seen) -> None:
+            ids = chunk.get_column(household)
+            if ids.null_count():
+                row = start + int(np.argmax(ids.is_null().to_numpy())) + 1
+                raise InputError(f"{source.path}: household {household!r} is missing in row {row}")
+            where = np.arange(chunk.height, dtype=small)
+            if partitions > 1:
+                mine = (ids.hash(_SEED) % partitions == part).to_numpy()
+                chunk, where = chunk.filter(mine), where[mine]
+            if chunk.height == 0:
+                return
+            *block, group = _household_sums(chunk, household, risk[rows.rows(chunk)])
+            partial.append(tuple(block))
+            members.append((start, where, seen[0], group.astype(small)))
+            seen[0] += block[0].size
+
+        apply_chunks(source, sums, chunk_size=chunk_size, columns=[*names, household], progress=progress,
+                     label="household risk" if partitions == 1 else f"household risk, part {part + 1} of {partitions}")
+        if not partial:
+            continue
+        group, household_risk, size = _combined(partial)
+        partial.clear()
+        for start, where, offset, slot in members:
+            at_record[start + where] = household_risk[group[offset + slot]]
+        members.clear()
+        expected += float(np.dot(size, household_risk))
+        households += int(household_risk.size)
+    return at_record, expected, households
 
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
@@ -247,12 +301,13 @@ def _combined(partial: list[tuple[np.ndarray, ...]]) -> tuple[Any, np.ndarray, n
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": "record_chunk",
                   "progress": InstanceOf(bool, "True or False"),
-                  "partitions": [None, "key_partitions"]},
+                  "partitions": [None, "key_partitions"],
+                  "household_partitions": [None, "household_partitions"]},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "weight": "w", "k": 2})
 def individual_risk(source: Source, keys: Sequence[str], weight: str | None = None, household: str | None = None,
                     k: int | None = None, sensitive: str | None = None, out: str | os.PathLike | None = None,
                     chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
-                    partitions: int | None = None) -> ScaleRisk:
+                    partitions: int | None = None, household_partitions: int | None = None) -> ScaleRisk:
     """Individual, household and global risk, k-anonymity and l-diversity of a file, out of core.
 
     Parameters
@@ -286,6 +341,12 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         every key row at once, in one pass. Per-record values (``household``,
         ``out``) keep a number, the frequencies and the risk of every
         distinct key row.
+    household_partitions : int, optional
+        With ``household``, the households are summed in this many hash
+        partitions of their ids, one pass over the file each (default: as
+        many as hold about ``chunk_size`` households each); memory holds one
+        partition's households and each record's household risk (8 bytes a
+        record).
 
     Returns
     -------
@@ -355,29 +416,21 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         diversity = rest[0][order] if rest else None
         del numbers, fk, Fk, rest, order
     household_er = households = None
-    household_table = None
+    by_record = None
     if household is not None:
-        partial: list[tuple[np.ndarray, ...]] = []
-        apply_chunks(source, lambda chunk, start: partial.append(
-            _household_sums(chunk, start, household, risk[rows.rows(chunk)], source.path)),
-            chunk_size=chunk_size, columns=[*names, household], progress=progress, label="household risk")
-        household_table = _combined(partial)
-        partial.clear()
-        household_er = float(np.dot(household_table[2], household_table[1]))
-        households = int(household_table[1].size)
+        by_record, household_er, households = _household_risk(
+            source, rows, risk, names, household, block.n, chunk_size, household_partitions, progress)
     if out is not None:
         def per_record(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
             at_row = rows.rows(chunk)
             frame = pl.DataFrame({"fk": rows.fk[at_row], "Fk": rows.Fk[at_row], "risk": risk[at_row]})
-            if household_table is not None:
-                at = household_table[0].get_indexer(chunk.get_column(household).to_numpy())
-                frame = frame.with_columns(pl.Series("household_risk", household_table[1][at]))
+            if by_record is not None:
+                frame = frame.with_columns(pl.Series("household_risk", by_record[start:start + chunk.height]))
             if diversity is not None:
                 frame = frame.with_columns(pl.Series("l_diversity", diversity[at_row]))
             return frame
 
-        apply_chunks(source, per_record, out=out, chunk_size=chunk_size,
-                     columns=[*names, *([household] if household is not None else [])], progress=progress,
+        apply_chunks(source, per_record, out=out, chunk_size=chunk_size, columns=names, progress=progress,
                      label=f"writing {out}")
     n = block.n
     return ScaleRisk(keys=tuple(names), n=n, weighted=block.weighted,

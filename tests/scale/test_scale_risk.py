@@ -39,6 +39,28 @@ def test_totals_and_records_equal_the_in_memory_path(files, weight, tmp_path):
     assert result.households == frame["hh"].nunique()
 
 
+def test_household_partitions_give_the_in_memory_household_risk(tmp_path):
+    """Households summed a hash partition of their ids at a time: string ids scattered over chunks, empty parts."""
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"a": rng.integers(0, 4, 600), "b": rng.choice(list("xyz"), 600),
+                          "w": rng.uniform(1, 9, 600), "hh": [f"h{i}" for i in rng.integers(0, 90, 600)]})
+    frame.loc[rng.random(600) < 0.1, "a"] = None
+    path = tmp_path / "households.parquet"
+    frame.to_parquet(path)
+    expected = memory.individual_risk(frame, ["a", "b"], weight="w", household="hh")
+    assert 0 < expected.household_expected_reidentifications < len(frame)
+    for parts in (1, 3, 40):  # 40 parts of 90 households: some hold none
+        out = tmp_path / f"records_{parts}.parquet"
+        result = individual_risk(scan(path), ["a", "b"], weight="w", household="hh", out=out, chunk_size=300,
+                                 progress=False, household_partitions=parts)
+        np.testing.assert_allclose(pd.read_parquet(out)["household_risk"], expected.household_risk, rtol=1e-12)
+        assert result.household_expected_reidentifications == pytest.approx(
+            expected.household_expected_reidentifications, rel=1e-12)
+        assert result.households == 90 == frame["hh"].nunique()
+    with pytest.raises(InputError, match="household_partitions"):
+        individual_risk(scan(path), ["a"], household="hh", household_partitions=0, progress=False)
+
+
 def test_a_household_missing_is_named_with_its_row(tmp_path):
     frame = pd.DataFrame({"a": ["x", "y", "x"], "hh": [1.0, None, 2.0]})
     path = tmp_path / "h.csv"
