@@ -154,6 +154,10 @@ class _NoiseStream:
         """Back to the first record's draws, for a new pass over the file."""
         self.rng = np.random.default_rng(self.step.seed)
 
+    def types(self) -> dict[str, Any]:
+        """Numbers in, numbers out: the chunk's own types."""
+        return {}
+
 
 class _CodingStream:
     """A recode or top and bottom coding step: each value mapped by itself, a chunk as the in-memory step does."""
@@ -168,6 +172,14 @@ class _CodingStream:
 
     def restart(self) -> None:
         """Nothing drawn: nothing to restart."""
+
+    def types(self) -> dict[str, Any]:
+        """The Arrow type of the columns it writes (text labels), for a chunk where they are all missing."""
+        import pyarrow as pa
+
+        p = self.step.parameters
+        written = [*p.get("merge", {}), *([p["variable"]] if p.get("variable") is not None else [])]
+        return dict.fromkeys(written, pa.string())
 
 
 class _Categories:
@@ -225,6 +237,12 @@ class _PramStream:
 
     def restart(self) -> None:
         """Each chunk's draws are found from its first record: nothing to restart."""
+
+    def types(self) -> dict[str, Any]:
+        """The Arrow type of each drawn key (that of its categories), for a chunk where it is all missing."""
+        import pyarrow as pa
+
+        return {name: pa.array(values).type for name, _, values, _ in self.keys}
 
 
 @dataclass
@@ -398,6 +416,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             covariance = moments.covariance()
             passes += 1
         streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
+    written = {name: kind for stream in streams for name, kind in stream.types().items()}
     writer, rows, chunks, schema = None, 0, 0, None
     try:
         for frame in _batches(path, chunk_size, source):
@@ -405,8 +424,10 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             for step in plan.steps:
                 _known(frame, step.names, source)
             table = pa.Table.from_pandas(through(frame, rows)[columns], preserve_index=False)
-            if writer is None:
-                schema = table.schema
+            if writer is None:  # a column the steps wrote, all missing in the first chunk: the type of its values
+                schema = pa.schema([field.with_type(written[field.name]) if field.name in written
+                                    and table.column(field.name).null_count == table.num_rows else field
+                                    for field in table.schema])
                 writer = pq.ParquetWriter(Path(out), schema)
             writer.write_table(table.cast(schema))
             rows += table.num_rows

@@ -64,8 +64,10 @@ def test_every_step_method_is_streamed_or_refused_with_a_reason():
 def categorical(tmp_path_factory):
     rng = np.random.default_rng(8)
     region = rng.choice(["north", "south", "east", "west"], size=157, p=[0.5, 0.3, 0.15, 0.05]).astype(object)
-    region[[0, 40, 156]] = None
-    frame = pd.DataFrame({"a": rng.lognormal(3.0, 0.5, size=157), "age": rng.integers(0, 95, size=157),
+    region[[*range(16), 40, 156]] = None  # chunks of 16: a first chunk where region and age are all missing
+    age = rng.integers(0, 95, size=157).astype(float)
+    age[:16] = np.nan
+    frame = pd.DataFrame({"a": rng.lognormal(3.0, 0.5, size=157), "age": age,
                           "key": rng.choice(["x", "y", "z"], size=157), "region": region,
                           "empty": pd.Series([None] * 157, dtype=object)})
     path = tmp_path_factory.mktemp("stream-categorical") / "original.parquet"
