@@ -15,6 +15,14 @@ values equal the in-memory release's. Noise relative to the variances, or
 correlated like the data, needs the columns' covariance first: one more pass
 over the file (through the steps before it) sums the chunks' moments, equal to
 the in-memory covariance up to rounding (about 1e-15 relative).
+
+Recoding and top and bottom coding map each value by itself: each chunk goes
+through the in-memory step. PRAM's matrix needs each key's categories (in
+order of first appearance) and counts over the whole file: one more pass
+(through the steps before it) counts them, and the uniforms of key ``j`` and
+record ``i`` are number ``j n + i`` of ``default_rng(seed)``'s stream, as
+:func:`rumap.masking.pram.pram` draws them (keys without a known value draw
+none), found for each chunk by advancing the generator.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ if TYPE_CHECKING:
 __all__ = ["STREAMED", "NOT_STREAMED", "StreamedRelease", "check_streamed", "release_in_chunks", "file_digest"]
 
 #: Step methods applied chunk by chunk.
-STREAMED: tuple[str, ...] = ("noise",)
+STREAMED: tuple[str, ...] = ("noise", "pram", "recode", "top_bottom")
 
 #: Step methods that are not, and why.
 NOT_STREAMED: dict[str, str] = {
@@ -47,11 +55,6 @@ NOT_STREAMED: dict[str, str] = {
     "rankswap": "a record's partners are found among every record's ranks",
     "suppress": "local suppression needs the frequencies of the keys' combinations over the whole file "
                 "(python -m rumap protect suppress --engine scale does it out of core)",
-    "pram": "invariant PRAM's matrix needs the keys' frequencies over the whole file "
-            "(python -m rumap protect pram --engine scale does it out of core)",
-    "recode": "the report of its categories needs the whole file (python -m rumap protect recode --engine scale "
-              "recodes a file out of core)",
-    "top_bottom": "the report of its categories needs the whole file",
 }
 
 #: Bytes read at a time for a file's digest.
@@ -147,6 +150,100 @@ class _NoiseStream:
         noise = standard_noise(self.rng, x, self.spec, self.shape_factor)
         return _replace_columns(frame, self.step.columns, mask_with(x, noise, scale, self.spec))
 
+    def restart(self) -> None:
+        """Back to the first record's draws, for a new pass over the file."""
+        self.rng = np.random.default_rng(self.step.seed)
+
+    def types(self) -> dict[str, Any]:
+        """Numbers in, numbers out: the chunk's own types."""
+        return {}
+
+
+class _CodingStream:
+    """A recode or top and bottom coding step: each value mapped by itself, a chunk as the in-memory step does."""
+
+    def __init__(self, step: Step) -> None:
+        self.step = step
+
+    def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
+        from rumap.release.apply import apply_step
+
+        return apply_step(frame, self.step, source)[0]
+
+    def restart(self) -> None:
+        """Nothing drawn: nothing to restart."""
+
+    def types(self) -> dict[str, Any]:
+        """The Arrow type of the columns it writes (text labels), for a chunk where they are all missing."""
+        import pyarrow as pa
+
+        p = self.step.parameters
+        written = [*p.get("merge", {}), *([p["variable"]] if p.get("variable") is not None else [])]
+        return dict.fromkeys(written, pa.string())
+
+
+class _Categories:
+    """Each key's categories in order of first appearance over the chunks, and their counts."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.counts: dict[str, dict[Any, int]] = {name: {} for name in names}
+        self.n = 0
+
+    def add(self, frame: pd.DataFrame) -> None:
+        import pandas as pd
+
+        self.n += len(frame)
+        for name, counts in self.counts.items():
+            codes, categories = pd.factorize(frame[name], use_na_sentinel=True)
+            found = np.bincount(codes[codes >= 0], minlength=len(categories))
+            for category, count in zip(categories, found, strict=True):
+                counts[category] = counts.get(category, 0) + int(count)
+
+
+class _PramStream:
+    """A PRAM step over the chunks: the whole file's categories and counts, and the draws at each record's place.
+
+    Key ``j`` (counting the keys with a known value) and record ``i`` take uniform number ``j n + i`` of
+    ``default_rng(seed)``, as :func:`rumap.masking.pram.pram` draws them for the whole file.
+    """
+
+    def __init__(self, step: Step, categories: _Categories) -> None:
+        import pandas as pd
+
+        from rumap.masking.pram import _pram_shares
+
+        self.step = step
+        self.seed = int(np.random.SeedSequence().entropy) if step.seed is None else int(step.seed)
+        self.n = categories.n
+        drawn = [(name, counts) for name, counts in categories.counts.items() if counts]
+        self.keys = [(name, pd.Index(list(counts), dtype=object), np.array(list(counts), dtype=object),
+                      _pram_shares(list(counts.values()))) for name, counts in drawn]
+
+    def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
+        from rumap.masking.pram import _pram_draw
+
+        frame = frame.copy()
+        theta = float(self.step.parameters["theta"])
+        for j, (name, index, values, shares) in enumerate(self.keys):
+            codes = index.get_indexer(frame[name].astype(object))
+            known = codes >= 0
+            generator = np.random.PCG64(self.seed)
+            generator.advance(j * self.n + start)
+            draws = np.random.Generator(generator).random(len(frame))
+            out = np.full(len(frame), np.nan, dtype=object)
+            out[known] = values[_pram_draw(codes[known], shares, theta, draws[known])]
+            frame[name] = out
+        return frame
+
+    def restart(self) -> None:
+        """Each chunk's draws are found from its first record: nothing to restart."""
+
+    def types(self) -> dict[str, Any]:
+        """The Arrow type of each drawn key (that of its categories), for a chunk where it is all missing."""
+        import pyarrow as pa
+
+        return {name: pa.array(values).type for name, _, values, _ in self.keys}
+
 
 @dataclass
 class _Moments:
@@ -198,7 +295,8 @@ class StreamedRelease:
     chunks : int
         Chunks read in the releasing pass.
     passes : int
-        Passes over the file (1, plus one per noise step that needs the file's covariance).
+        Passes over the file (1, plus one per noise step that needs the file's covariance and one per PRAM
+        step, which needs its keys' counts).
     """
 
     rows: int
@@ -232,7 +330,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     path : str or path-like
         The original Parquet file, of any size.
     plan : ReleasePlan
-        Steps of :data:`STREAMED` only (:func:`check_streamed`).
+        Steps of :data:`STREAMED` only (:func:`check_streamed`), applied in order to each chunk.
     out : str or path-like
         The released ``.parquet`` file; the other columns pass through, in their order.
     chunk_size : int
@@ -275,7 +373,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
         raise InputError(f"chunk_size must be a whole number >= 1, got {chunk_size}")
     source = str(path) if source is None else source
-    streams: list[_NoiseStream] = []
+    streams: list[_NoiseStream | _CodingStream | _PramStream] = []
     passes = 1
 
     def through(frame: pd.DataFrame, start: int) -> pd.DataFrame:
@@ -283,27 +381,42 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             frame = stream(frame, source, start)
         return frame
 
+    def counting_pass(step: Step, add: Callable[[pd.DataFrame, int], None]) -> None:
+        """One pass over the file through the steps before ``step``, each chunk given to ``add``."""
+        start = 0
+        for frame in _batches(path, chunk_size, source):
+            frame = through(frame, start)
+            _known(frame, step.names, source)
+            add(frame, start)
+            start += len(frame)
+        for stream in streams:
+            stream.restart()
+
     from rumap.maps.methods import _noise_step_spec as _noise_spec
     from rumap.release.apply import _known
 
     for step in plan.steps:
+        if step.method in ("recode", "top_bottom"):
+            streams.append(_CodingStream(step))
+            continue
+        if step.method == "pram":
+            categories = _Categories(step.keys)
+            counting_pass(step, lambda frame, start, categories=categories: categories.add(frame))
+            streams.append(_PramStream(step, categories))
+            passes += 1
+            continue
         spec = _noise_spec(step.parameters, step.columns)
         covariance = None
         if spec.relative or (spec.correlated and len(step.columns) > 1):
             moments = _Moments()
-            start = 0
-            for frame in _batches(path, chunk_size, source):  # the steps before, with draws of their own
-                frame = through(frame, start)
-                _known(frame, step.names, source)
-                moments.add(_values(frame, step, source, start))
-                start += len(frame)
-            for stream in streams:
-                stream.rng = np.random.default_rng(stream.step.seed)
+            counting_pass(step, lambda frame, start, step=step, moments=moments:
+                          moments.add(_values(frame, step, source, start)))
             if moments.n < 2:
                 raise InputError(f"{source}: noise needs at least 2 records, got {moments.n}")
             covariance = moments.covariance()
             passes += 1
         streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
+    written = {name: kind for stream in streams for name, kind in stream.types().items()}
     writer, rows, chunks, schema = None, 0, 0, None
     try:
         for frame in _batches(path, chunk_size, source):
@@ -311,8 +424,10 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             for step in plan.steps:
                 _known(frame, step.names, source)
             table = pa.Table.from_pandas(through(frame, rows)[columns], preserve_index=False)
-            if writer is None:
-                schema = table.schema
+            if writer is None:  # a column the steps wrote, all missing in the first chunk: the type of its values
+                schema = pa.schema([field.with_type(written[field.name]) if field.name in written
+                                    and table.column(field.name).null_count == table.num_rows else field
+                                    for field in table.schema])
                 writer = pq.ParquetWriter(Path(out), schema)
             writer.write_table(table.cast(schema))
             rows += table.num_rows

@@ -296,10 +296,13 @@ def test_a_plan_on_a_device_is_refused_unread(tmp_path, capsys):
     assert "not a regular file" in bad(capsys, "--data", SURVEY, "--plan", "/dev/zero", "--out", tmp_path / "o.csv")
 
 
-def test_chunk_by_chunk_gives_the_in_memory_release_and_its_keys(tmp_path, capsys):
+@pytest.mark.parametrize("step", [
+    ("--method", "noise", "--columns", "weight,age", "--lambda2", "100", "--truncate-below", "0", "--seed", "3"),
+    ("--method", "pram", "--keys", "sex,region", "--theta", "0.5", "--seed", "4"),
+])
+def test_chunk_by_chunk_gives_the_in_memory_release_and_its_keys(tmp_path, capsys, step):
     data = tmp_path / "survey.parquet"
     read_table(SURVEY).to_parquet(data, index=False)
-    step = ("--method", "noise", "--columns", "weight,age", "--lambda2", "100", "--truncate-below", "0", "--seed", "3")
     whole = json.loads(_run(capsys, "--data", data, *step, "--out", tmp_path / "whole.parquet", "--no-prediction"))
     chunked = json.loads(_run(capsys, "--data", data, *step, "--out", tmp_path / "chunked.parquet",
                               "--chunk-size", "500"))
