@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.table_protection import cell_number
 from dashboard.table_uploads import Upload, upload_block
 from dashboard.widgets import number, reproduce, selectbox, slider
 from rumap.specs.tables import RuleSpec
@@ -67,7 +68,9 @@ def rules_section() -> None:
     sensitive = result.sensitive_cells
     st.markdown(f"**{len(sensitive)} of {len(result.cells)} cells sensitive**"
                 + (f": {', '.join(sensitive)}" if sensitive else ""))
-    st.dataframe(result.to_frame().style.apply(
-        lambda row: ["background-color: #fde0dd" if row["sensitive"] else "" for _ in row], axis=1),
-        hide_index=True, width="stretch")
+    frame = result.to_frame()
+    numbers = list(frame.select_dtypes("float").columns)
+    st.dataframe(frame.style.apply(
+        lambda row: ["background-color: #fde0dd" if row["sensitive"] else "" for _ in row], axis=1)
+        .format(cell_number, subset=numbers), hide_index=True, width="stretch")
     reproduce(spec, what="these cells", key="tables_rules")
