@@ -10,7 +10,7 @@
         [--engine auto|memory|scale] [--json]
     python -m rumap risk individual --data FILE --keys A,B,... [--weight W] [--household H] [--k K]
         [--sensitive S] [--merge VAR:A,B=NEW ...] [--engine auto|memory|scale] [--chunk-size N] [--out FILE]
-        [--quiet] [--json]
+        [--quiet] [--scheduler ADDR] [--json]
     python -m rumap risk keys --data FILE --keys A,B,... [--dimension D] [--threshold T] [--json]
     python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F]
         [--merge VAR:A,B=NEW ...] [--engine auto|memory|scale] [--chunk-size N] [--out FILE] [--quiet] [--json]
@@ -142,7 +142,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                                         "in file order; the JSON then holds the totals")
     individual.add_argument("--json", action="store_true", help="print one JSON object")
     individual.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: count the key frequencies "
-                                                                "of a CSV or Parquet file on its workers (totals only)")
+                                                                "(and household risk, l-diversity) of a CSV or Parquet "
+                                                                "file on its workers (totals only)")
     individual.set_defaults(_risk_run=run_individual)
 
     keys = sub.add_parser("keys", help="unsafe cells of every combination of key variables (mu-Argus)",
@@ -406,18 +407,25 @@ def _individual_on_cluster(args: argparse.Namespace) -> int:
     """``risk individual --scheduler ADDR``: the totals, from frequencies counted on a Dask cluster."""
     from rumap.scale.cluster import cluster_individual_risk
 
-    for flag, value in (("--household", args.household), ("--sensitive", args.sensitive), ("--merge", args.merge),
-                        ("--out", args.out)):
+    for flag, value in (("--merge", args.merge), ("--out", args.out)):
         if value:
             raise InputError(f"{flag} works on one machine: drop --scheduler")
+    if args.chunk_size is not None:
+        check_flag("--chunk-size", "record_chunk", args.chunk_size)
     result = cluster_individual_risk(args.data, _names(args.keys, "--keys"), weight=args.weight, k=args.k,
-                                     scheduler=args.scheduler)
+                                     scheduler=args.scheduler, household=args.household, sensitive=args.sensitive,
+                                     chunk_size=args.chunk_size)
     lines = [f"individual risk on {', '.join(result['keys'])} ({result['n']} records, "
              f"{'weighted' if result['weighted'] else 'census: risk 1/f_k'}; counted on {args.scheduler})",
              f"expected re-identifications: {result['expected_reidentifications']:.4f}",
              f"global risk: {result['global_risk']:.6f}", f"highest individual risk: {result['max_risk']:.4f}"]
+    if "household_expected_reidentifications" in result:
+        lines.append(f"household expected re-identifications: {result['household_expected_reidentifications']:.4f}")
     if args.k is not None:
         lines.append(f"records violating {args.k}-anonymity (f_k < {args.k}): {result['k_anonymity_violations']}")
+    if args.sensitive is not None:
+        lines.append(f"distinct l-diversity of {args.sensitive}: at least {result['l_diversity_min']}; "
+                     f"{result['l_diversity_one']} record(s) in a key group with one value")
     return _emit(args, result, lines)
 
 

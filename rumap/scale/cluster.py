@@ -160,11 +160,24 @@ def cluster_key_frequencies(path: str | os.PathLike, keys: Sequence[str], weight
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
                   "keys": InstanceOf((list, tuple), "a list of key columns"),
-                  "weight": [None, InstanceOf(str, "a column name")], "k": [None, "k"]},
+                  "weight": [None, InstanceOf(str, "a column name")], "k": [None, "k"],
+                  "household": [None, InstanceOf(str, "a column name")],
+                  "sensitive": [None, InstanceOf(str, "a column name")],
+                  "chunk_size": [None, "record_chunk"]},
                  example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
 def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None,
-                            k: int | None = None, scheduler: Any = None) -> dict[str, Any]:
-    """Individual and global risk and k-anonymity of a file, counted on a Dask cluster.
+                            k: int | None = None, scheduler: Any = None, household: str | None = None,
+                            sensitive: str | None = None, chunk_size: int | None = None) -> dict[str, Any]:
+    """Individual, household and global risk, k-anonymity and l-diversity of a file, counted on a Dask cluster.
+
+    With ``household`` or ``sensitive`` the workers read record ranges of
+    the file as one machine's engine does (:mod:`rumap.scale.cluster_parts`):
+    they count the distinct (key row, sensitive value) pairs, from which the
+    client finds each key row's distinct l-diversity (a missing key value
+    matching any category, :func:`rumap.scale.partitioned.diversity_pairs`);
+    given each key row's risk, they sum ``log(1 - r)`` over each household's
+    members in their range, and the client adds the ranges' sums up per
+    household: the risk of a household is ``1 - prod(1 - r_i)``.
 
     Parameters
     ----------
@@ -175,20 +188,34 @@ def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight
     k : int, optional
         Count the records violating k-anonymity.
     scheduler : str or distributed.Client, optional
+    household : str, optional
+        Household identifier: adds the household risk.
+    sensitive : str, optional
+        Adds distinct l-diversity of this variable.
+    chunk_size : int, optional
+        With ``household`` or ``sensitive``: records per partition (default:
+        two partitions per worker thread, at most 10^6 records each).
 
     Returns
     -------
     dict
         ``n``, ``distinct_rows``, ``expected_reidentifications``,
         ``global_risk``, ``max_risk``, ``k_anonymity_violations``: the totals of
-        :func:`rumap.risk.individual.individual_risk`.
+        :func:`rumap.risk.individual.individual_risk`; with ``household``,
+        ``household_expected_reidentifications`` and ``households``; with
+        ``sensitive``, ``l_diversity_min`` and ``l_diversity_one``, as
+        :func:`rumap.scale.individual_risk` gives them.
 
     Examples
     --------
     >>> result = cluster_individual_risk(_example_file(), ["sex", "region"], k=2)
     >>> result["expected_reidentifications"], result["k_anonymity_violations"]
     (2.0, 0)
+    >>> cluster_individual_risk(_example_file(), ["sex"], sensitive="region")["l_diversity_min"]
+    1
     """
+    if household is not None or sensitive is not None:
+        return _risk_of_parts(path, keys, weight, k, scheduler, household, sensitive, chunk_size)
     frequencies = cluster_key_frequencies(path, keys, weight, scheduler)
     rows = frequencies.rows
     fk, Fk, count = rows["fk"].to_numpy(), rows["Fk"].to_numpy(), rows["count"].to_numpy()
@@ -198,3 +225,61 @@ def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight
             "weighted": frequencies.weighted, "expected_reidentifications": expected,
             "global_risk": expected / frequencies.n, "max_risk": float(risk.max()), "k": k,
             "k_anonymity_violations": None if k is None else int(count[fk < k].sum())}
+
+
+def _household_part(path: str, names: list[str], household: str, frequencies: Any, risk: np.ndarray, start: int,
+                    length: int) -> tuple[np.ndarray, ...]:
+    """A record range's households: their ids, sums of ``log(1 - r)``, members surely identified, and sizes."""
+    from rumap.scale.cluster_parts import read_part
+    from rumap.scale.risk import _household_sums
+
+    chunk = read_part(path, [*names, household], start, length)
+    ids = chunk.get_column(household)
+    if ids.null_count():
+        row = start + int(np.argmax(ids.is_null().to_numpy())) + 1
+        raise InputError(f"{path}: household {household!r} is missing in row {row}")
+    return tuple(_household_sums(chunk, household, risk[frequencies.rows(chunk)])[:4])
+
+
+def _risk_of_parts(path: str | os.PathLike, keys: Sequence[str], weight: str | None, k: int | None, scheduler: Any,
+                   household: str | None, sensitive: str | None, chunk_size: int | None) -> dict[str, Any]:
+    """:func:`cluster_individual_risk` with households or l-diversity: the workers read record ranges."""
+    from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions
+    from rumap.scale.partitioned import diversity_pairs
+    from rumap.scale.risk import _combined, _Totals, row_risk
+    from rumap.scale.source import scan
+
+    source = scan(path)
+    for name, what in ((household, "household"), (sensitive, "sensitive variable")):
+        if name is not None and name in [str(key) for key in keys]:
+            raise InputError(f"{source.path}: the {what} {name!r} is also a key")
+        if name is not None and name not in source.columns:
+            raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(source.columns)}")
+    client, own = _client(scheduler)
+    try:
+        frequencies, pairs = cluster_frequencies(source, keys, weight, sensitive, client, chunk_size)
+        risk = row_risk(frequencies)
+        diversity = None
+        if pairs is not None:
+            diversity = diversity_pairs(source, pairs.lazy(), frequencies, sensitive).counts(frequencies.codes.shape[0])
+        totals = _Totals(k)
+        totals.add(frequencies, risk, diversity)
+        out: dict[str, Any] = {"keys": list(frequencies.keys), "n": frequencies.n,
+                               "distinct_rows": int(frequencies.codes.shape[0]), "weighted": frequencies.weighted,
+                               "expected_reidentifications": totals.expected,
+                               "global_risk": totals.expected / frequencies.n, "max_risk": totals.top, "k": k,
+                               "k_anonymity_violations": None if k is None else totals.violations}
+        if household is not None:
+            frequencies._numbers()  # the rows' look-up made once, here, and sent with them
+            workers = sum(client.nthreads().values()) if client is not None else 1
+            partial = list(each_part(client, _household_part, partitions(frequencies.n, chunk_size, workers),
+                                     source.path, list(frequencies.keys), household, frequencies, risk))
+            _, household_risk, size = _combined(partial)
+            out["household_expected_reidentifications"] = float(np.dot(size, household_risk))
+            out["households"] = int(household_risk.size)
+    finally:
+        if own:
+            client.close()
+    if sensitive is not None:
+        out["l_diversity_min"], out["l_diversity_one"] = totals.l_min, totals.l_one
+    return out
