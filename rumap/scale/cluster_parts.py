@@ -103,7 +103,7 @@ def _shared(client: Any, value: Any) -> Any:
     """``value`` sent once to every worker (a future of it), or itself without a client."""
     if client is None or isinstance(value, (str, int, float, type(None))):
         return value
-    return client.scatter(value, broadcast=True, hash=False)
+    return client.scatter([value], broadcast=True, hash=False)[0]  # a dict or list as one value, not one per item
 
 
 def each_part(client: Any, task: Callable[..., Any], parts: Sequence[tuple[int, int]], *shared: Any

@@ -1,0 +1,348 @@
+"""Protecting the categorical keys of a file on a Dask cluster: local suppression, PRAM, global recoding.
+
+The workers read record ranges of the file (:mod:`rumap.scale.cluster_parts`,
+the one-machine engine's reader) and count them; the client decides; the
+workers transform their records and the client writes them to the one file
+asked for, a range at a time in file order (its memory holds one range). The
+files written equal those of :mod:`rumap.scale.protect` (``--engine scale``):
+
+- :func:`cluster_suppress`: the distinct key rows are counted on the
+  workers, the heuristic's rounds run on them on the client
+  (:func:`rumap.masking.suppression_rounds.suppression_rounds`, as
+  :func:`rumap.scale.protect.suppress_file` runs them), and each worker
+  blanks its records' values as their row's;
+- :func:`cluster_pram`: the categories in order of first appearance and their
+  counts are found from each range's (first record, count) per category;
+  the record ``i`` of a range starting at ``s`` draws number ``j n + s + i``
+  of ``default_rng(seed)``'s stream for the ``j``-th key, as one machine;
+- :func:`cluster_recode`: each worker recodes its range's distinct values
+  (:func:`rumap.masking.categorical.recode`, ``band``, ``top_bottom_code``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rumap._validation import SEED, InstanceOf, validate_params
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
+from rumap.masking.categorical import band, key_importance, recode, top_bottom_code
+from rumap.masking.pram import _pram_draw, _pram_shares
+from rumap.masking.suppression_rounds import suppression_rounds
+from rumap.scale.cluster import _client
+from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions, read_part
+from rumap.scale.protect import (
+    _INDEX,
+    FilePram,
+    FileRecoding,
+    FileSuppression,
+    _blanked,
+    _key_names,
+    _recoded_column,
+    _say,
+)
+from rumap.scale.source import Progress, _example_file, _writer, polars_module, scan
+
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = ["cluster_suppress", "cluster_pram", "cluster_recode"]
+
+
+def _workers(client: Any) -> int:
+    return sum(client.nthreads().values()) if client is not None else 1
+
+
+def _written(client: Any, task: Callable[..., Any], parts: list[tuple[int, int]], out: str | os.PathLike | None,
+             label: str, progress: bool, *shared: Any) -> list[Any]:
+    """Each range's ``(frame, what)`` from the workers: the frames appended to ``out`` in file order; the whats."""
+    write, close = _writer(out) if out is not None else (None, None)
+    meter = Progress(label, enabled=progress)
+    found, done = [], 0
+    try:
+        for (frame, what), (_, length) in zip(each_part(client, task, parts, *shared, out is not None), parts,
+                                              strict=True):
+            if write is not None:
+                write(frame)
+            found.append(what)
+            done += length
+            meter.update(done)
+    finally:
+        if close is not None:
+            close()
+    meter.update(done, final=True)
+    return found
+
+
+def _suppressed_part(path: str, columns: list[str], names: list[str], frequencies: Any, blank: np.ndarray,
+                     keep: bool, start: int, length: int) -> tuple[pl.DataFrame | None, None]:
+    chunk = read_part(path, columns, start, length)
+    return (_blanked(chunk, names, blank[frequencies.rows(chunk)]) if keep else None), None
+
+
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
+                  "keys": InstanceOf((list, tuple), "a list of key columns"),
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")], "k": [None, "k"],
+                  "max_risk": [None, "risk_bound"], "weight": [None, InstanceOf(str, "a column name")],
+                  "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
+                  "household": [None, InstanceOf(str, "a column name")],
+                  "household_variables": InstanceOf((list, tuple), "a list of key columns"),
+                  "chunk_size": [None, "record_chunk"], "budget": InstanceOf(WorkBudget)},
+                 example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "out": None, "k": 3,
+                                  "progress": False})
+def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os.PathLike | None,
+                     k: int | None = None, max_risk: float | None = None, weight: str | None = None,
+                     importance: Mapping[str, float] | None = None, dimension: int | None = None,
+                     household: str | None = None, household_variables: Sequence[str] = (), scheduler: Any = None,
+                     chunk_size: int | None = None, progress: bool = True,
+                     budget: WorkBudget = DEFAULT_BUDGET) -> FileSuppression:
+    """Local suppression of a file on a Dask cluster, equal to :func:`rumap.scale.protect.suppress_file`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.parquet`` or ``.csv`` file every worker can read.
+    keys, out, k, max_risk, weight, importance, dimension, household, household_variables, budget
+        As in :func:`rumap.scale.protect.suppress_file`.
+    scheduler : str or distributed.Client, optional
+        The scheduler's address or a client (default: the ranges run here).
+    chunk_size : int, optional
+        Records per range (default: two ranges per worker thread, at most 10^6 records each).
+    progress : bool
+        Report the rounds and the records written on stderr.
+
+    Returns
+    -------
+    FileSuppression
+
+    Examples
+    --------
+    >>> result = cluster_suppress(_example_file(), ["sex", "region"], None, k=3, progress=False)
+    >>> result.per_variable, result.rounds
+    ((4, 1), 3)
+    """
+    if k is None and max_risk is None:
+        raise InputError("give k (k-anonymity), max_risk (individual risk) or both")
+    source = scan(path)
+    names = _key_names(source, keys)
+    depth = len(names) if dimension is None else int(dimension)
+    if not 1 <= depth <= len(names):
+        raise InputError(f"dimension must be between 1 and the number of keys ({len(names)}), got {dimension!r}")
+    rank = key_importance(importance, names, 0.0)
+    shared = [names.index(str(v)) for v in household_variables if str(v) in names]
+    if len(shared) != len(household_variables):
+        unknown = [v for v in household_variables if str(v) not in names]
+        raise InputError(f"household variables must be keys; {', '.join(map(repr, unknown))} is not")
+    if shared and household is None:
+        raise InputError("household_variables need the household identifier column (household)")
+    if shared and household == weight:
+        raise InputError(f"{source.path}: the household column {household!r} is also the weight")
+    riding = shared and household not in names  # a household's code rides along as one more column
+    client, own = _client(scheduler)
+    try:
+        frequencies = cluster_frequencies(source, [*names, household] if riding else names, weight, None, client,
+                                          chunk_size)[0]
+        n = frequencies.n
+        if k is not None and k > n:
+            reason = (f"k = {k} is more than the {n} records of {source.path}: no suppression makes a record "
+                      f"{k}-anonymous (a record shares its key with at most {n}); nothing was suppressed")
+            return FileSuppression(tuple(names), n, k, max_risk, 0, (0,) * len(names), False, reason)
+        classes = np.empty((frequencies.codes.shape[0], len(names)), dtype=np.int64)
+        for j in range(len(names)):  # codes 0, 1, ... of the categories present, -1 missing
+            column = frequencies.codes[:, j]
+            present = np.unique(column[column > 0])
+            classes[:, j] = np.where(column > 0, np.searchsorted(present, column), -1)
+        members = None
+        if shared:
+            members = frequencies.codes[:, -1 if riding else names.index(str(household))].astype(np.int64) - 1
+        blank, rounds = suppression_rounds(classes, k, max_risk, frequencies.weight if frequencies.weighted else None,
+                                           rank, depth, members, tuple(shared), budget=budget,
+                                           progress=_say(progress), counts=frequencies.count,
+                                           first_fk=None if shared else frequencies.fk)
+        if out is not None:
+            frequencies._numbers()  # the rows' look-up made once, here, and sent with them
+            _written(client, _suppressed_part, partitions(n, chunk_size, _workers(client)), out,
+                     "local suppression", progress, source.path, list(source.columns), names, frequencies, blank)
+    finally:
+        if own:
+            client.close()
+    per_variable = tuple(int(v) for v in (blank * frequencies.count[:, None]).sum(axis=0))
+    return FileSuppression(tuple(names), n, k, max_risk, rounds, per_variable, out=None if out is None else str(out))
+
+
+def _first_part(path: str, names: list[str], start: int, length: int) -> dict[str, pl.DataFrame]:
+    """Each key's categories in a range: their records and first record (numbered in the file)."""
+    pl = polars_module()
+    chunk = read_part(path, names, start, length).with_row_index(_INDEX, offset=start)
+    return {name: chunk.select(_INDEX, name).drop_nulls(name).group_by(name)
+            .agg(pl.len().alias("count"), pl.col(_INDEX).min()) for name in names}
+
+
+def _pram_part(path: str, columns: list[str], drawn: list[str], categories: dict, shares: dict, theta: float,
+               seed: int, offset: dict, keep: bool, start: int, length: int) -> tuple[pl.DataFrame | None, dict]:
+    """A range's records with PRAM applied (as :func:`rumap.scale.protect.pram_file` does a chunk's), and the changes."""
+    pl = polars_module()
+    chunk = read_part(path, columns, start, length)
+    changed, replaced = {}, []
+    for name in drawn:
+        values = categories[name]
+        codes = chunk[name].replace_strict(values, pl.int_range(0, values.len(), eager=True), default=None,
+                                           return_dtype=pl.Int64)
+        known = codes.is_not_null().to_numpy()
+        codes = codes.fill_null(-1).to_numpy()
+        generator = np.random.PCG64(seed)
+        generator.advance(offset[name] + start)
+        draws = np.random.Generator(generator).random(chunk.height)
+        released = codes.copy()
+        released[known] = _pram_draw(codes[known], shares[name], theta, draws[known])
+        changed[name] = int((released != codes).sum())
+        replaced.append(values.gather(pl.Series(np.where(known, released, 0))).alias(name)
+                        .zip_with(pl.Series(known), pl.Series([None], dtype=values.dtype)))
+    return (chunk.with_columns(replaced) if keep else None), changed
+
+
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
+                  "keys": InstanceOf((list, tuple), "a list of key columns"), "theta": "theta", "seed": SEED,
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")], "chunk_size": [None, "record_chunk"]},
+                 example=lambda: {"path": _example_file(), "keys": ["sex"], "theta": 0.5, "seed": 1, "out": None,
+                                  "progress": False})
+def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, seed: int | None,
+                 out: str | os.PathLike | None, scheduler: Any = None, chunk_size: int | None = None,
+                 progress: bool = True) -> FilePram:
+    """Invariant PRAM of a file's keys on a Dask cluster, equal to :func:`rumap.scale.protect.pram_file`.
+
+    Parameters
+    ----------
+    path : str or path-like
+    keys : sequence of str
+    theta : float
+        Probability that a value is kept.
+    seed : int or None
+        The seed (None draws one).
+    out : str or path-like or None
+        The ``.parquet`` or ``.csv`` file written (None: count the changes only).
+    scheduler : str or distributed.Client, optional
+    chunk_size : int, optional
+        Records per range (the file written does not depend on it).
+    progress : bool
+
+    Returns
+    -------
+    FilePram
+
+    Examples
+    --------
+    >>> result = cluster_pram(_example_file(), ["sex"], 1.0, 3, None, progress=False)
+    >>> result.changed, result.matrices["sex"][1].tolist()
+    ({'sex': 0}, [2, 2])
+    """
+    if isinstance(seed, np.random.Generator):
+        raise InputError("seed must be an integer for a file (its chunks' draws are found from it), not a Generator")
+    pl = polars_module()
+    seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
+    source = scan(path)
+    names = _key_names(source, keys)
+    n = source.count()
+    client, own = _client(scheduler)
+    try:
+        parts = partitions(n, chunk_size, _workers(client))
+        found = list(each_part(client, _first_part, parts, source.path, names))
+        categories = {}
+        for name in names:
+            table = (pl.concat([part[name] for part in found]).group_by(name)
+                     .agg(pl.col("count").sum(), pl.col(_INDEX).min()).sort(_INDEX)) if found else None
+            categories[name] = ((table[name], table["count"].to_numpy().astype(np.int64)) if table is not None
+                                else (pl.Series(name, [], dtype=source.lazy([name]).collect_schema()[name]),
+                                      np.zeros(0, dtype=np.int64)))
+        del found
+        drawn = [name for name in names if categories[name][0].len()]
+        offset = {name: j * n for j, name in enumerate(drawn)}  # pram draws n uniforms per key with a known value
+        shares = {name: _pram_shares(categories[name][1]) for name in drawn}
+        changes = _written(client, _pram_part, parts, out, "PRAM", progress, source.path, list(source.columns), drawn,
+                           {name: categories[name][0] for name in drawn}, shares, float(theta), seed, offset)
+    finally:
+        if own:
+            client.close()
+    changed = {name: sum(part.get(name, 0) for part in changes) for name in names}
+    return FilePram(tuple(names), float(theta), n,
+                    {name: (categories[name][0].to_list(), categories[name][1]) for name in drawn}, changed,
+                    None if out is None else str(out))
+
+
+def _recoded_part(path: str, columns: list[str], touched: list[str], steps: dict, keep: bool, start: int,
+                  length: int) -> tuple[pl.DataFrame | None, dict]:
+    """A range's records recoded, and per column: records changed, distinct values before and after."""
+    chunk = read_part(path, columns, start, length)
+    replaced, what = [], {}
+    for name in touched:
+        column, count, old, new = _recoded_column(chunk.get_column(name), steps[name])
+        what[name] = (count, old, new)
+        replaced.append(column)
+    return (chunk.with_columns(replaced) if keep else None), what
+
+
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
+                  "mapping": [None, InstanceOf(Mapping, "variable -> merges")],
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")], "chunk_size": [None, "record_chunk"]},
+                 example=lambda: {"path": _example_file(), "out": None, "mapping": {"region": {"a": "ab", "b": "ab"}},
+                                  "progress": False})
+def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
+                   mapping: Mapping[str, Mapping[Any, Any]] | None = None, bands: Sequence[tuple[str, float]] = (),
+                   top: Sequence[tuple[str, float]] = (), bottom: Sequence[tuple[str, float]] = (),
+                   scheduler: Any = None, chunk_size: int | None = None, progress: bool = True) -> FileRecoding:
+    """Global recoding, banding and top/bottom coding of a file on a Dask cluster, as :func:`rumap.scale.protect.recode_file`.
+
+    Parameters
+    ----------
+    path : str or path-like
+    out : str or path-like or None
+    mapping, bands, top, bottom
+        As in :func:`rumap.scale.protect.recode_file`.
+    scheduler : str or distributed.Client, optional
+    chunk_size : int, optional
+        Records per range.
+    progress : bool
+
+    Returns
+    -------
+    FileRecoding
+
+    Examples
+    --------
+    >>> cluster_recode(_example_file(), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
+    {'region': {'before': 2, 'after': 1}}
+    """
+    source = scan(path)
+    touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
+    _key_names(source, touched)
+    steps: dict[str, list[Callable[[Any], Any]]] = {name: [] for name in touched}
+    for variable, merges in (mapping or {}).items():
+        steps[variable].append(lambda frame, m={variable: merges}, s=source.path: recode(frame, m, source=s))
+    for variable, width in bands:
+        steps[variable].append(lambda frame, v=variable, w=width, s=source.path: band(frame, v, w, source=s))
+    for variable, limit in top:
+        steps[variable].append(lambda frame, v=variable, x=limit, s=source.path: top_bottom_code(frame, v, above=x,
+                                                                                                 source=s))
+    for variable, limit in bottom:
+        steps[variable].append(lambda frame, v=variable, x=limit, s=source.path: top_bottom_code(frame, v, below=x,
+                                                                                                 source=s))
+    n = source.count()
+    client, own = _client(scheduler)
+    try:
+        found = _written(client, _recoded_part, partitions(n, chunk_size, _workers(client)), out, "global recoding",
+                         progress, source.path, list(source.columns), touched, steps)
+    finally:
+        if own:
+            client.close()
+    changed = {name: sum(part[name][0] for part in found) for name in touched}
+    before = {name: set().union(*(part[name][1] for part in found)) for name in touched}
+    after = {name: set().union(*(part[name][2] for part in found)) for name in touched}
+    kept = [name for name in touched if changed[name]]
+    return FileRecoding(n, {name: changed[name] for name in kept},
+                        {name: {"before": len(before[name] - {None}), "after": len(after[name] - {None})}
+                         for name in kept},
+                        None if out is None else str(out))
