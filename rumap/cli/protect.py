@@ -54,6 +54,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         add_work_limit(parser)
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         add_engine_flags(parser)
+        parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: count, decide here and "
+                                                                "transform the records of a CSV or Parquet file on "
+                                                                "its workers, written to --out")
 
     rec = sub.add_parser("recode", help="global recoding: merge categories, band numbers, top/bottom coding")
     common(rec)
@@ -151,6 +154,8 @@ def run_recode(args: argparse.Namespace) -> int:
     from rumap.io.data import read_table
     from rumap.masking.categorical import band, recode, top_bottom_code
 
+    if args.scheduler is not None:
+        return _run_on_cluster(args)
     if scale_engine(args, args.data):
         return _run_out_of_core(args)
     frame = read_table(args.data)
@@ -207,6 +212,10 @@ def run_suppress(args: argparse.Namespace) -> int:
         raise InputError("--household-variables need the household identifier column: give --household")
     if args.household is not None and args.household_variables is None:
         raise InputError("--household goes with --household-variables (the keys shared by a household)")
+    if args.scheduler is not None:
+        if args.optimal:
+            raise InputError("--optimal works on one machine: drop --scheduler")
+        return _run_on_cluster(args, importance)
     if scale_engine(args, args.data):
         if args.optimal:
             raise InputError("--optimal works in memory: give --engine memory")
@@ -284,6 +293,8 @@ def run_pram(args: argparse.Namespace) -> int:
 
     check_flag("--theta", "theta", args.theta)
     check_flag("--seed", "seed", args.seed)
+    if args.scheduler is not None:
+        return _run_on_cluster(args)
     if scale_engine(args, args.data):
         return _run_out_of_core(args)
     frame = read_table(args.data)
@@ -342,3 +353,58 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
     before = individual_risk(source, keys, weight=args.weight, **chunks)
     after = individual_risk(scan(args.out), keys, weight=args.weight, **chunks)
     return _report(args, {**summary, "n": before.n}, lines, before, after)
+
+
+def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | None = None) -> int:
+    """``protect recode|suppress|pram --scheduler ADDR``: counted and transformed on a Dask cluster, written here.
+
+    The same JSON keys and records as ``--engine scale``; the risk before and
+    after is counted on the cluster too, from the file and from ``--out``.
+    """
+    from types import SimpleNamespace
+
+    from rumap.scale.cluster import _client, cluster_scale_risk
+    from rumap.scale.cluster_protect import cluster_pram, cluster_recode, cluster_suppress
+
+    if args.out is None:
+        raise InputError("--scheduler writes the protected records to a file: give --out")
+    if args.chunk_size is not None:
+        check_flag("--chunk-size", "record_chunk", args.chunk_size)
+    keys = split_names(args.keys, "--keys")
+    method = args.protect_command
+    if method == "suppress" and args.k is None and args.max_risk is None:
+        raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
+    if method == "recode" and not (args.merge or args.band or args.top or args.bottom):
+        raise InputError("give at least one of --merge, --band, --top, --bottom")
+    client, own = _client(args.scheduler)
+    parts = {"scheduler": client, "chunk_size": args.chunk_size, "progress": not args.quiet}
+    try:
+        if method == "suppress":
+            try:
+                result = cluster_suppress(args.data, keys, args.out, k=args.k, max_risk=args.max_risk,
+                                          weight=args.weight, importance=importance or None,
+                                          budget=budget_from_args(args), **_households(args), **parts)
+            except InputError as exc:
+                raise InputError(_flag_names(str(exc))) from None
+            summary, lines = _suppression_summary(args, result)
+        elif method == "pram":
+            result = cluster_pram(args.data, keys, args.theta, args.seed, args.out, **parts)
+            summary, lines = _pram_summary(args, result)
+        else:
+            bands = [variable_number(text, "--band") for text in args.band]
+            bands = [(variable, check_flag("--band", "band_width", width)) for variable, width in bands]
+            result = cluster_recode(args.data, args.out, merge_flags(args.merge) or None, bands=bands,
+                                    top=[variable_number(text, "--top") for text in args.top],
+                                    bottom=[variable_number(text, "--bottom") for text in args.bottom], **parts)
+            summary = {"method": "recode", "keys": keys, "changed": result.changed, "categories": result.categories}
+            lines = [f"global recoding of {args.data}: " + (", ".join(
+                f"{c} ({v['before']} -> {v['after']} categories)" for c, v in result.categories.items())
+                or "nothing changed")]
+        risk = {"weight": args.weight, "scheduler": client, "chunk_size": args.chunk_size}
+        before = SimpleNamespace(**cluster_scale_risk(args.data, keys, **risk))
+        after = SimpleNamespace(**cluster_scale_risk(args.out, keys, **risk))
+    finally:
+        if own:
+            client.close()
+    return _report(args, {**summary, "n": before.n}, lines, before, after)
+

@@ -26,7 +26,7 @@ from rumap.errors import InputError, optional_module
 from rumap.risk.cells import class_wildcard_frequencies
 from rumap.risk.individual import _risk
 
-__all__ = ["ClusterFrequencies", "cluster_key_frequencies", "cluster_individual_risk"]
+__all__ = ["ClusterFrequencies", "cluster_key_frequencies", "cluster_individual_risk", "cluster_scale_risk"]
 
 _ONE = "__rumap_one"
 #: Seconds to wait for a scheduler before giving up.
@@ -215,7 +215,7 @@ def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight
     1
     """
     if household is not None or sensitive is not None:
-        return _risk_of_parts(path, keys, weight, k, scheduler, household, sensitive, chunk_size)
+        return cluster_scale_risk(path, keys, weight, k, scheduler, household, sensitive, chunk_size)
     frequencies = cluster_key_frequencies(path, keys, weight, scheduler)
     rows = frequencies.rows
     fk, Fk, count = rows["fk"].to_numpy(), rows["Fk"].to_numpy(), rows["count"].to_numpy()
@@ -241,9 +241,38 @@ def _household_part(path: str, names: list[str], household: str, frequencies: An
     return tuple(_household_sums(chunk, household, risk[frequencies.rows(chunk)])[:4])
 
 
-def _risk_of_parts(path: str | os.PathLike, keys: Sequence[str], weight: str | None, k: int | None, scheduler: Any,
-                   household: str | None, sensitive: str | None, chunk_size: int | None) -> dict[str, Any]:
-    """:func:`cluster_individual_risk` with households or l-diversity: the workers read record ranges."""
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
+                  "keys": InstanceOf((list, tuple), "a list of key columns"),
+                  "weight": [None, InstanceOf(str, "a column name")], "k": [None, "k"],
+                  "household": [None, InstanceOf(str, "a column name")],
+                  "sensitive": [None, InstanceOf(str, "a column name")],
+                  "chunk_size": [None, "record_chunk"]},
+                 example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
+def cluster_scale_risk(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None, k: int | None = None,
+                       scheduler: Any = None, household: str | None = None, sensitive: str | None = None,
+                       chunk_size: int | None = None) -> dict[str, Any]:
+    """:func:`cluster_individual_risk`, the workers reading record ranges as :func:`rumap.scale.scan` reads them.
+
+    The path :func:`cluster_individual_risk` takes with ``household`` or
+    ``sensitive``; its values equal :func:`rumap.scale.individual_risk`'s
+    (sums added in another order), a CSV file's types and missing values
+    read as one machine's engine reads them.
+
+    Parameters
+    ----------
+    path, keys, weight, k, scheduler, household, sensitive, chunk_size
+        As in :func:`cluster_individual_risk`.
+
+    Returns
+    -------
+    dict
+        The keys of :func:`cluster_individual_risk`.
+
+    Examples
+    --------
+    >>> cluster_scale_risk(_example_file(), ["sex", "region"], k=2)["k_anonymity_violations"]
+    0
+    """
     from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions
     from rumap.scale.partitioned import diversity_pairs
     from rumap.scale.risk import _combined, _Totals, row_risk

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rumap import scale
 from rumap.errors import InputError
 from rumap.risk import individual as memory
 from rumap.scale.cluster import cluster_individual_risk, cluster_key_frequencies
@@ -78,5 +79,46 @@ def test_cli_risk_individual_on_the_cluster_by_its_address(files, client):
     expected = memory.individual_risk(frame, KEYS, weight="w", k=3)
     assert summary["n"] == len(frame) and summary["k_anonymity_violations"] == expected.k_anonymity_violations
     assert summary["expected_reidentifications"] == pytest.approx(expected.expected_reidentifications, rel=1e-12)
-    assert_bad_input(run_cli("risk", "individual", "--data", path, "--keys", keys, "--household", "hh",
-                             "--scheduler", client.scheduler.address), "--household", "--scheduler")
+    _proc, summary = run_cli("risk", "individual", "--data", path, "--keys", keys, "--household", "hh",
+                             "--sensitive", "income", "--chunk-size", "1000", "--scheduler", client.scheduler.address,
+                             "--json", check_json=True)
+    one = scale.individual_risk(scale.scan(path), KEYS, household="hh", sensitive="income", progress=False)
+    assert (summary["l_diversity_min"], summary["l_diversity_one"], summary["households"]) \
+        == (one.l_diversity_min, one.l_diversity_one, one.households)
+    assert summary["household_expected_reidentifications"] == pytest.approx(
+        one.household_expected_reidentifications, rel=1e-12)
+    assert_bad_input(run_cli("risk", "individual", "--data", path, "--keys", keys, "--out", "x.parquet",
+                             "--scheduler", client.scheduler.address), "--out", "--scheduler")
+
+
+@pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
+@pytest.mark.parametrize("weight", [pytest.param(None, marks=pytest.mark.slow), "w"])
+def test_household_risk_and_l_diversity_on_a_local_cluster_equal_one_machine_s(files, client, weight):
+    path, _frame = files
+    found = cluster_individual_risk(path, KEYS, weight=weight, k=3, scheduler=client, household="hh",
+                                    sensitive="income", chunk_size=700)  # households cross the ranges' bounds
+    one = scale.individual_risk(scale.scan(path), KEYS, weight=weight, k=3, household="hh", sensitive="income",
+                                progress=False).to_dict()
+    for key in ("n", "distinct_rows", "k_anonymity_violations", "l_diversity_min", "l_diversity_one", "households"):
+        assert found[key] == one[key], key
+    assert found["l_diversity_one"] > 0 and found["l_diversity_min"] == 1
+    for key in ("expected_reidentifications", "global_risk", "max_risk", "household_expected_reidentifications"):
+        assert found[key] == pytest.approx(one[key], rel=1e-12), key
+    here = cluster_individual_risk(path, KEYS, weight=weight, sensitive="income")  # this process, default ranges
+    assert (here["l_diversity_min"], here["l_diversity_one"]) == (one["l_diversity_min"], one["l_diversity_one"])
+
+
+def test_a_cluster_refuses_what_one_machine_refuses_with_the_same_line(tmp_path, client):
+    path = tmp_path / "keys.csv"
+    path.write_text("a,b,s,hh,w\nx,1,u,1,2\ny,2,v,,3\nx,2,u,2,0.5\n")
+    one_machine = {}
+    for options in ({"household": "hh"}, {"sensitive": "a"}, {"household": "nope"}, {"weight": "w"}):
+        with pytest.raises(InputError) as expected:
+            scale.individual_risk(scale.scan(path), ["a", "b"], progress=False, **options)
+        with pytest.raises(InputError) as found:
+            cluster_individual_risk(path, ["a", "b"], scheduler=client, chunk_size=1,
+                                    **({"sensitive": "s"} if "weight" in options else {}), **options)
+        one_machine[str(options)] = str(expected.value)
+        assert str(found.value) == str(expected.value)
+    assert "household 'hh' is missing in row 2" in one_machine[str({"household": "hh"})]
+    assert "got 0.5 in row 3" in one_machine[str({"weight": "w"})]
