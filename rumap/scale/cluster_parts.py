@@ -106,6 +106,7 @@ def _shared(client: Any, value: Any) -> Any:
     return client.scatter([value], broadcast=True, hash=False)[0]  # a dict or list as one value, not one per item
 
 
+@assumes_valid
 def each_part(client: Any, task: Callable[..., Any], parts: Sequence[tuple[int, int]], *shared: Any
               ) -> Iterator[Any]:
     """``task(*shared, start, length)`` of each partition, on the workers, the results in file order.
