@@ -89,6 +89,8 @@ def test_cli_risk_individual_on_the_cluster_by_its_address(files, client):
         one.household_expected_reidentifications, rel=1e-12)
     assert_bad_input(run_cli("risk", "individual", "--data", path, "--keys", keys, "--out", "x.parquet",
                              "--scheduler", client.scheduler.address), "--out", "--scheduler")
+    assert_bad_input(run_cli("risk", "individual", "--data", path, "--keys", keys, "--merge", "sex:f,m=fm",
+                             "--scheduler", client.scheduler.address), "--merge", "--scheduler")
 
 
 @pytest.mark.parametrize("files", ["parquet", pytest.param("csv", marks=pytest.mark.slow)], indirect=True)
