@@ -54,9 +54,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         add_work_limit(parser)
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         add_engine_flags(parser)
-        parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: count, decide here and "
-                                                                "transform the records of a CSV or Parquet file on "
-                                                                "its workers, written to --out")
+        parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: count and transform the "
+                                                                "records of a CSV or Parquet file on its workers, "
+                                                                "decide and write --out here (a path the workers "
+                                                                "can read, for the risk after)")
 
     rec = sub.add_parser("recode", help="global recoding: merge categories, band numbers, top/bottom coding")
     common(rec)
