@@ -409,7 +409,7 @@ def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progre
     try:
         done = release_in_chunks(args.data, plan, out, args.chunk_size, source=args.data,
                                  progress=lambda rows: progress.stage(f"{rows} records written"),
-                                 budget=budget_from_args(args))
+                                 budget=budget_from_args(args), stage=progress.stage)
     except InputError as exc:
         raise InputError(f"--chunk-size: {exc}") from None
     note = (f"applied chunk by chunk ({args.chunk_size} records, {done.chunks} chunks, {done.passes} pass(es) over "

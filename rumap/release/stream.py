@@ -432,7 +432,8 @@ def _file_columns(path: str | os.PathLike, plan: ReleasePlan, source: str) -> tu
 @assumes_valid
 def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.PathLike, chunk_size: int,
                       source: str | None = None, progress: Callable[[int], None] | None = None,
-                      budget: WorkBudget = DEFAULT_BUDGET) -> StreamedRelease:
+                      budget: WorkBudget = DEFAULT_BUDGET, stage: Callable[[str], None] | None = None
+                      ) -> StreamedRelease:
     """Apply ``plan`` to the Parquet file ``path`` chunk by chunk and write the Parquet file ``out``.
 
     Steps that mask record by record (noise, PRAM, recoding, top and bottom coding) hold a chunk; a step that
@@ -457,6 +458,8 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     budget : WorkBudget
         Limits the whole-column steps' work, as in memory; a quadratic microaggregation over it is refused
         before any pass.
+    stage : callable(str), optional
+        Told what each pass before the writing one does (long work on a large file).
 
     Returns
     -------
@@ -512,6 +515,9 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         Only the columns of the steps up to ``i`` are read: a step reads and writes its own columns only.
         """
         wanted = {name for step in plan.steps[:i + 1] for name in step.names}
+        if stage is not None:
+            stage(f"step {i + 1} ({plan.steps[i].method}): a pass over the {n} records for "
+                  + {"noise": "its covariance", "pram": "its keys' counts"}.get(plan.steps[i].method, "its columns"))
         start = 0
         for frame in _batches(path, chunk_size, source, [name for name in names if name in wanted]):
             frame = through(frame, start)
@@ -535,6 +541,8 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         if step.method != "noise":  # whole columns: gathered in this pass, computed, kept
             gathered = (GatheredSuppression if step.method == "suppress" else GatheredColumns)(step, n, i + 1)
             counting_pass(i, lambda frame, start, gathered=gathered: gathered.gather(frame, source, start))
+            if stage is not None:
+                stage(f"step {i + 1} ({step.method}): computing on its {len(step.names)} column(s) in memory")
             gathered.compute(budget, source)
             streams.append(gathered)
             continue

@@ -209,3 +209,16 @@ def test_a_missing_column_is_named_before_any_pass(mixed_file, tmp_path):
     plan = ReleasePlan((MICRO, Step("suppress", {"k": 2}, keys=("key", "nowhere"))))
     with pytest.raises(InputError, match=r"no column 'nowhere'; columns are id, a, b, age, key, region"):
         release_in_chunks(path, plan, tmp_path / "o.parquet", 50)
+
+
+def test_each_pass_before_the_writing_one_is_told(mixed_file, tmp_path):
+    _, path = mixed_file
+    told: list[str] = []
+    done = release_in_chunks(path, WHOLE_PLANS["mixed"][0], tmp_path / "o.parquet", 1000, stage=told.append)
+    assert told == ["step 2 (microaggregation): a pass over the 157 records for its columns",
+                    "step 2 (microaggregation): computing on its 2 column(s) in memory",
+                    "step 3 (noise): a pass over the 157 records for its covariance",
+                    "step 4 (suppress): a pass over the 157 records for its columns",
+                    "step 4 (suppress): computing on its 3 column(s) in memory",
+                    "step 5 (pram): a pass over the 157 records for its keys' counts"]
+    assert done.passes == len(told) - 2 + 1
