@@ -12,9 +12,10 @@ pass puts it back, chunk by chunk, at the records' places:
 - a masking method of the maps' engine (microaggregation, rank swapping, one
   registered with a release step): its columns as a float array, ``8 n p``
   bytes for ``n`` records and ``p`` columns, given to the record's ``release``
-  mask (the kernel's own working memory comes on top: microaggregation copies
-  the array and forms labels and means, about three arrays of ``8 n p``
-  bytes); the masked columns are kept, ``8 n p`` bytes;
+  mask (the kernel's own working memory comes on top while it runs:
+  microaggregation copies the array and forms an order, labels and means, a
+  few arrays of ``8 n p`` bytes or of ``8 n``); the masked columns are kept,
+  ``8 n p`` bytes;
 - local suppression: each key's values as integer codes (4 bytes a value),
   numbered in order of first appearance over the file as
   :func:`rumap.risk.cells.key_codes` numbers them, and the dictionary of each
