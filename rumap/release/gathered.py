@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rumap._validation import assumes_valid
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
 
@@ -50,6 +51,7 @@ __all__ = ["GatheredColumns", "GatheredSuppression", "check_whole_file_work"]
 QUADRATIC = ("mdav", "mwa")
 
 
+@assumes_valid
 def check_whole_file_work(plan: ReleasePlan, n: int, budget: WorkBudget) -> None:
     """Refuse, before any pass, a microaggregation step whose algorithm's work on ``n`` records exceeds ``budget``.
 
