@@ -132,7 +132,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     scale = p.add_argument_group("a Parquet file larger than memory")
     scale.add_argument("--chunk-size", type=int, metavar="R",
                        help="apply the plan R records at a time, from a .parquet --data to a .parquet --out: memory "
-                            "grows with R, not with the file (noise steps only; no report or predictions)")
+                            "grows with R, not with the file; microaggregation, rankswap and suppress hold their own "
+                            "columns of every record (8 bytes a value, 4 a key's code) and their result, not the "
+                            "other columns; no table steps, report or predictions")
     add_work_limit(p)
     add_progress_flag(p)
     return p
@@ -406,14 +408,15 @@ def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progre
     progress.stage(f"applying {len(plan.steps)} step(s) to {args.data}, {args.chunk_size} records at a time")
     try:
         done = release_in_chunks(args.data, plan, out, args.chunk_size, source=args.data,
-                                 progress=lambda rows: progress.stage(f"{rows} records written"))
+                                 progress=lambda rows: progress.stage(f"{rows} records written"),
+                                 budget=budget_from_args(args), stage=progress.stage)
     except InputError as exc:
         raise InputError(f"--chunk-size: {exc}") from None
     note = (f"applied chunk by chunk ({args.chunk_size} records, {done.chunks} chunks, {done.passes} pass(es) over "
             "the file): no report, risk, utility or predictions (they need the whole file in memory)")
     summary = {"out": str(out), "rows": done.rows, "columns": done.columns, "sha256_in": file_digest(args.data),
                "sha256_out": file_digest(out), "steps": [s.to_dict() for s in plan.steps],
-               "step_summaries": [{} for _ in plan.steps], "risk": None, "utility": None, "predictions": [],
+               "step_summaries": [dict(summary) for summary in done.summaries], "risk": None, "utility": None, "predictions": [],
                "notes": [note], "report": None, "rumap_version": __version__}
     if args.json:
         from rumap.cli import print_json

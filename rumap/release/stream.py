@@ -23,6 +23,19 @@ order of first appearance) and counts over the whole file: one more pass
 record ``i`` are number ``j n + i`` of ``default_rng(seed)``'s stream, as
 :func:`rumap.masking.pram.pram` draws them (keys without a known value draw
 none), found for each chunk by advancing the generator.
+
+Microaggregation, rank swapping (or another masking method of the maps'
+engine with a release step) and local suppression need whole columns: one more
+pass (through the steps before it, reading only the columns those steps and
+this one name) gathers the step's own columns, the step is computed on them in
+memory by the in-memory release's kernel, and its result, only those columns,
+is put back chunk by chunk (:mod:`rumap.release.gathered`). Memory then holds
+the step's columns (8 bytes a value; a key's value as a 4-byte code), not the
+file. Steps after it stream as before, in the plan's order.
+
+Each step's summary is that of the in-memory release (:attr:`StreamedRelease.summaries`):
+counts summed over the chunks, distinct categories merged over them, and the
+whole-column steps' summaries from their kernels.
 """
 
 from __future__ import annotations
@@ -37,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import assumes_valid
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -46,16 +60,18 @@ if TYPE_CHECKING:
 
 __all__ = ["STREAMED", "NOT_STREAMED", "StreamedRelease", "check_streamed", "release_in_chunks", "file_digest"]
 
-#: Step methods applied chunk by chunk.
-STREAMED: tuple[str, ...] = ("noise", "pram", "recode", "top_bottom")
+#: Step methods applied chunk by chunk: the first four record by record, the others on their columns gathered
+#: from the whole file (:mod:`rumap.release.gathered`), as is any masking method of the maps' engine registered
+#: with a release step.
+STREAMED: tuple[str, ...] = ("noise", "pram", "recode", "top_bottom", "microaggregation", "rankswap", "suppress")
+
+#: Why the table steps are not: they tabulate the whole file.
+_TABLE_REASON = ("a table's steps tabulate and protect the whole file's table: release the microdata with "
+                 "--chunk-size, then the table steps in memory")
 
 #: Step methods that are not, and why.
-NOT_STREAMED: dict[str, str] = {
-    "microaggregation": "its groups are formed from every record of the file",
-    "rankswap": "a record's partners are found among every record's ranks",
-    "suppress": "local suppression needs the frequencies of the keys' combinations over the whole file "
-                "(python -m rumap protect suppress --engine scale does it out of core)",
-}
+NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON,
+                                "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON}
 
 #: Bytes read at a time for a file's digest.
 _DIGEST_BLOCK = 1 << 20
@@ -76,16 +92,24 @@ def check_streamed(plan: ReleasePlan) -> None:
     Examples
     --------
     >>> from rumap.release.plan import ReleasePlan, Step
-    >>> check_streamed(ReleasePlan((Step("noise", {"lambda2": 1.0}, columns=("a",)),)))
     >>> check_streamed(ReleasePlan((Step("microaggregation", {"k": 3}, columns=("a",)),)))
+    >>> check_streamed(ReleasePlan((Step("table", keys=("a",)),)))
     Traceback (most recent call last):
     ...
-    rumap.errors.InputError: step 1 (microaggregation) cannot be applied chunk by chunk: its groups are formed from every record of the file
+    rumap.errors.InputError: step 1 (table) cannot be applied chunk by chunk: a table's steps tabulate and protect the whole file's table: release the microdata with --chunk-size, then the table steps in memory
     """
     for i, step in enumerate(plan.steps):
-        if step.method not in STREAMED:
+        if step.method not in STREAMED and not _gathered_method(step.method):
             why = NOT_STREAMED.get(step.method, "it needs the whole file")
             raise InputError(f"step {i + 1} ({step.method}) cannot be applied chunk by chunk: {why}")
+
+
+def _gathered_method(method: str) -> bool:
+    """A masking method of the maps' engine with a release step: its columns gathered, masked in memory."""
+    from rumap.maps.methods import METHODS
+
+    record = METHODS.get(method)
+    return record is not None and record.release is not None
 
 
 @assumes_valid
@@ -154,24 +178,85 @@ class _NoiseStream:
         """Back to the first record's draws, for a new pass over the file."""
         self.rng = np.random.default_rng(self.step.seed)
 
+    def summary(self) -> dict:
+        """Nothing to say, as in memory."""
+        return {}
+
     def types(self) -> dict[str, Any]:
         """Numbers in, numbers out: the chunk's own types."""
         return {}
 
 
+class _Distinct:
+    """The distinct known values of a column over the chunks (``nunique``): numbers in arrays, others in a set."""
+
+    def __init__(self) -> None:
+        self.arrays: list[np.ndarray] = []
+        self.held = 0
+        self.merged = 0
+        self.objects: set = set()
+
+    def add(self, column: pd.Series) -> None:
+        import pandas as pd
+
+        known = column.dropna()
+        if pd.api.types.is_numeric_dtype(known) and not pd.api.types.is_bool_dtype(known):
+            values = np.unique(known.to_numpy(dtype=float))
+            self.arrays.append(values)
+            self.held += values.size
+            if self.held > 2 * self.merged + 65_536:  # merged now and then: memory about twice the distinct values
+                self._merge()
+        else:
+            self.objects.update(known.unique().tolist())
+
+    def _merge(self) -> None:
+        merged = np.unique(np.concatenate(self.arrays)) if self.arrays else np.empty(0)
+        self.arrays, self.held, self.merged = [merged], merged.size, merged.size
+
+    def count(self) -> int:
+        self._merge()
+        if not self.objects:
+            return int(self.arrays[0].size)
+        return len(self.objects | set(self.arrays[0].tolist()))
+
+
 class _CodingStream:
-    """A recode or top and bottom coding step: each value mapped by itself, a chunk as the in-memory step does."""
+    """A recode or top and bottom coding step: each value mapped by itself, a chunk as the in-memory step does.
+
+    Its summary sums the chunks' coded values and merges their distinct categories, before and after.
+    """
 
     def __init__(self, step: Step) -> None:
         self.step = step
+        p = step.parameters
+        changed = {*p.get("merge", {}), *([p["variable"]] if p.get("variable") is not None else [])}
+        self.changed = sorted(changed, key=list(step.keys).index)
+        self.restart()
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
         from rumap.release.apply import apply_step
 
-        return apply_step(frame, self.step, source)[0]
+        out, outcome = apply_step(frame, self.step, source)
+        for side, count in outcome.summary.get("coded", {}).items():
+            self.coded[side] += count
+        for name in self.changed:
+            self.before[name].add(frame[name])
+            self.after[name].add(out[name])
+        return out
 
     def restart(self) -> None:
-        """Nothing drawn: nothing to restart."""
+        """Nothing drawn: the summary's counts start again."""
+        self.coded = {"above": 0, "below": 0}
+        self.before = {name: _Distinct() for name in self.changed}
+        self.after = {name: _Distinct() for name in self.changed}
+
+    def summary(self) -> dict:
+        """Values coded above and below (top and bottom coding), each changed key's categories before and after."""
+        categories = {name: {"before": self.before[name].count(), "after": self.after[name].count()}
+                      for name in self.changed}
+        if self.step.method == "top_bottom":
+            return {"coded": dict(self.coded), "categories": categories}
+        return {"categories": categories}
 
     def types(self) -> dict[str, Any]:
         """The Arrow type of the columns it writes (text labels), for a chunk where they are all missing."""
@@ -218,6 +303,7 @@ class _PramStream:
         drawn = [(name, counts) for name, counts in categories.counts.items() if counts]
         self.keys = [(name, pd.Index(list(counts), dtype=object), np.array(list(counts), dtype=object),
                       _pram_shares(list(counts.values()))) for name, counts in drawn]
+        self.restart()
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
         from rumap.masking.pram import _pram_draw
@@ -231,12 +317,19 @@ class _PramStream:
             generator.advance(j * self.n + start)
             draws = np.random.Generator(generator).random(len(frame))
             out = np.full(len(frame), np.nan, dtype=object)
-            out[known] = values[_pram_draw(codes[known], shares, theta, draws[known])]
+            released = _pram_draw(codes[known], shares, theta, draws[known])
+            self.changed[name] += int((released != codes[known]).sum())
+            out[known] = values[released]
             frame[name] = out
         return frame
 
     def restart(self) -> None:
-        """Each chunk's draws are found from its first record: nothing to restart."""
+        """Each chunk's draws are found from its first record: only the summary's counts start again."""
+        self.changed = dict.fromkeys(self.step.keys, 0)
+
+    def summary(self) -> dict:
+        """Values changed per key, as the in-memory step counts them."""
+        return {"changed": dict(self.changed)}
 
     def types(self) -> dict[str, Any]:
         """The Arrow type of each drawn key (that of its categories), for a chunk where it is all missing."""
@@ -295,21 +388,24 @@ class StreamedRelease:
     chunks : int
         Chunks read in the releasing pass.
     passes : int
-        Passes over the file (1, plus one per noise step that needs the file's covariance and one per PRAM
-        step, which needs its keys' counts).
+        Passes over the file (1, plus one per noise step that needs the file's covariance, one per PRAM
+        step, which needs its keys' counts, and one per step that needs whole columns, which gathers them).
+    summaries : tuple of dict
+        Each step's summary, as the in-memory release's ``StepOutcome.summary``.
     """
 
     rows: int
     columns: int
     chunks: int
     passes: int
+    summaries: tuple[dict, ...] = ()
 
 
-def _batches(path: str | os.PathLike, chunk_size: int, source: str) -> Any:
+def _batches(path: str | os.PathLike, chunk_size: int, source: str, columns: list[str] | None = None) -> Any:
     """The file's records as pandas frames of ``chunk_size`` records, converted as a whole file would be.
 
-    Without pyarrow's read-ahead (``pre_buffer``), which holds several row groups: the memory is that of
-    one row group being decoded and one chunk.
+    Only ``columns`` when given (all by default). Without pyarrow's read-ahead (``pre_buffer``), which holds
+    several row groups: the memory is that of one row group being decoded and one chunk.
     """
     import pyarrow.parquet as pq
 
@@ -317,20 +413,40 @@ def _batches(path: str | os.PathLike, chunk_size: int, source: str) -> Any:
 
     _open(path, source)  # the checks and messages of reading the whole file
     reader = pq.ParquetFile(path, pre_buffer=False)
-    return (batch.to_pandas() for batch in reader.iter_batches(batch_size=chunk_size))
+    return (batch.to_pandas() for batch in reader.iter_batches(batch_size=chunk_size, columns=columns))
+
+
+def _file_columns(path: str | os.PathLike, plan: ReleasePlan, source: str) -> tuple[list[str], int]:
+    """The file's columns and records (from its metadata), refusing a step's column that it lacks."""
+    from rumap.io.parquet import _open
+
+    reader = _open(path, source)
+    names = list(reader.schema_arrow.names)
+    for step in plan.steps:
+        missing = [name for name in step.names if name not in names]
+        if missing:
+            raise InputError(f"{source}: no column {missing[0]!r}; columns are {', '.join(names)}")
+    return names, int(reader.metadata.num_rows)
 
 
 @assumes_valid
 def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.PathLike, chunk_size: int,
-                      source: str | None = None, progress: Callable[[int], None] | None = None) -> StreamedRelease:
+                      source: str | None = None, progress: Callable[[int], None] | None = None,
+                      budget: WorkBudget = DEFAULT_BUDGET, stage: Callable[[str], None] | None = None
+                      ) -> StreamedRelease:
     """Apply ``plan`` to the Parquet file ``path`` chunk by chunk and write the Parquet file ``out``.
+
+    Steps that mask record by record (noise, PRAM, recoding, top and bottom coding) hold a chunk; a step that
+    needs whole columns (microaggregation, rank swapping, local suppression) holds its own columns of every
+    record, gathered in one more pass, and its result (:mod:`rumap.release.gathered`): memory grows with the
+    chunk and with those columns, not with the file's other columns.
 
     Parameters
     ----------
     path : str or path-like
         The original Parquet file, of any size.
     plan : ReleasePlan
-        Steps of :data:`STREAMED` only (:func:`check_streamed`), applied in order to each chunk.
+        Steps on microdata (:func:`check_streamed`), applied in order to each chunk.
     out : str or path-like
         The released ``.parquet`` file; the other columns pass through, in their order.
     chunk_size : int
@@ -339,6 +455,11 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         How messages name the file.
     progress : callable(records), optional
         Called after each chunk written with the records written so far.
+    budget : WorkBudget
+        Limits the whole-column steps' work, as in memory; a quadratic microaggregation over it is refused
+        before any pass.
+    stage : callable(str), optional
+        Told what each pass before the writing one does (long work on a large file).
 
     Returns
     -------
@@ -351,20 +472,23 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     >>> from rumap.release.plan import ReleasePlan, Step
     >>> from rumap.release.apply import apply_plan
     >>> frame = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0, 9.0], "b": list("vwxyz")})
-    >>> plan = ReleasePlan((Step("noise", {"lambda2_frac": 0.5}, columns=("a",), seed=3),))
+    >>> plan = ReleasePlan((Step("noise", {"lambda2_frac": 0.5}, columns=("a",), seed=3),
+    ...                     Step("microaggregation", {"k": 2}, columns=("a",))))
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     original, released = pathlib.Path(folder) / "in.parquet", pathlib.Path(folder) / "out.parquet"
     ...     frame.to_parquet(original, index=False)
     ...     done = release_in_chunks(original, plan, released, chunk_size=2)
     ...     streamed = pd.read_parquet(released)
-    >>> done.chunks, done.passes, streamed["b"].tolist()
-    (3, 2, ['v', 'w', 'x', 'y', 'z'])
-    >>> bool(abs(streamed["a"] - apply_plan(frame, plan).data["a"]).max() < 1e-12)
+    >>> done.chunks, done.passes, streamed["b"].tolist(), done.summaries[1]["groups"]
+    (3, 3, ['v', 'w', 'x', 'y', 'z'], 2)
+    >>> in_memory = apply_plan(frame, plan)
+    >>> bool(abs(streamed["a"] - in_memory.data["a"]).max() < 1e-12)
     True
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from rumap.release.gathered import GatheredColumns, GatheredSuppression, check_whole_file_work
     from rumap.release.plan import ReleasePlan
 
     if not isinstance(plan, ReleasePlan):
@@ -372,8 +496,12 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     check_streamed(plan)
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
         raise InputError(f"chunk_size must be a whole number >= 1, got {chunk_size}")
+    if not isinstance(budget, WorkBudget):
+        raise InputError(f"budget must be a WorkBudget, got {type(budget).__name__}")
     source = str(path) if source is None else source
-    streams: list[_NoiseStream | _CodingStream | _PramStream] = []
+    names, n = _file_columns(path, plan, source)
+    check_whole_file_work(plan, n, budget)
+    streams: list[Any] = []
     passes = 1
 
     def through(frame: pd.DataFrame, start: int) -> pd.DataFrame:
@@ -381,48 +509,60 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             frame = stream(frame, source, start)
         return frame
 
-    def counting_pass(step: Step, add: Callable[[pd.DataFrame, int], None]) -> None:
-        """One pass over the file through the steps before ``step``, each chunk given to ``add``."""
+    def counting_pass(i: int, add: Callable[[pd.DataFrame, int], None]) -> None:
+        """One pass over the file through the steps before step ``i``, each chunk given to ``add``.
+
+        Only the columns of the steps up to ``i`` are read: a step reads and writes its own columns only.
+        """
+        wanted = {name for step in plan.steps[:i + 1] for name in step.names}
+        if stage is not None:
+            stage(f"step {i + 1} ({plan.steps[i].method}): a pass over the {n} records for "
+                  + {"noise": "its covariance", "pram": "its keys' counts"}.get(plan.steps[i].method, "its columns"))
         start = 0
-        for frame in _batches(path, chunk_size, source):
+        for frame in _batches(path, chunk_size, source, [name for name in names if name in wanted]):
             frame = through(frame, start)
-            _known(frame, step.names, source)
             add(frame, start)
             start += len(frame)
         for stream in streams:
             stream.restart()
 
     from rumap.maps.methods import _noise_step_spec as _noise_spec
-    from rumap.release.apply import _known
 
-    for step in plan.steps:
+    for i, step in enumerate(plan.steps):
         if step.method in ("recode", "top_bottom"):
             streams.append(_CodingStream(step))
             continue
+        passes += 1
         if step.method == "pram":
             categories = _Categories(step.keys)
-            counting_pass(step, lambda frame, start, categories=categories: categories.add(frame))
+            counting_pass(i, lambda frame, start, categories=categories: categories.add(frame))
             streams.append(_PramStream(step, categories))
-            passes += 1
+            continue
+        if step.method != "noise":  # whole columns: gathered in this pass, computed, kept
+            gathered = (GatheredSuppression if step.method == "suppress" else GatheredColumns)(step, n, i + 1)
+            counting_pass(i, lambda frame, start, gathered=gathered: gathered.gather(frame, source, start))
+            if stage is not None:
+                stage(f"step {i + 1} ({step.method}): computing on its {len(step.names)} column(s) in memory")
+            gathered.compute(budget, source)
+            streams.append(gathered)
             continue
         spec = _noise_spec(step.parameters, step.columns)
         covariance = None
         if spec.relative or (spec.correlated and len(step.columns) > 1):
             moments = _Moments()
-            counting_pass(step, lambda frame, start, step=step, moments=moments:
+            counting_pass(i, lambda frame, start, step=step, moments=moments:
                           moments.add(_values(frame, step, source, start)))
             if moments.n < 2:
                 raise InputError(f"{source}: noise needs at least 2 records, got {moments.n}")
             covariance = moments.covariance()
-            passes += 1
+        else:  # absolute uncorrelated noise: L = I, no pass
+            passes -= 1
         streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
     written = {name: kind for stream in streams for name, kind in stream.types().items()}
     writer, rows, chunks, schema = None, 0, 0, None
     try:
         for frame in _batches(path, chunk_size, source):
             columns = list(frame.columns)
-            for step in plan.steps:
-                _known(frame, step.names, source)
             table = pa.Table.from_pandas(through(frame, rows)[columns], preserve_index=False)
             if writer is None:  # a column the steps wrote, all missing in the first chunk: the type of its values
                 schema = pa.schema([field.with_type(written[field.name]) if field.name in written
@@ -443,4 +583,5 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     finally:
         if writer is not None:
             writer.close()
-    return StreamedRelease(rows=rows, columns=columns_out, chunks=chunks, passes=passes)
+    return StreamedRelease(rows=rows, columns=columns_out, chunks=chunks, passes=passes,
+                           summaries=tuple(stream.summary() for stream in streams))

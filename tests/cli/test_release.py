@@ -299,6 +299,9 @@ def test_a_plan_on_a_device_is_refused_unread(tmp_path, capsys):
 @pytest.mark.parametrize("step", [
     ("--method", "noise", "--columns", "weight,age", "--lambda2", "100", "--truncate-below", "0", "--seed", "3"),
     ("--method", "pram", "--keys", "sex,region", "--theta", "0.5", "--seed", "4"),
+    ("--method", "microaggregation", "--columns", "weight,age", "--k", "3", "--algorithm", "optimal_pc1"),
+    ("--method", "rankswap", "--columns", "weight", "--swap-percent", "5", "--seed", "2"),
+    ("--method", "suppress", "--keys", "sex,region,age", "--k", "3"),
 ])
 def test_chunk_by_chunk_gives_the_in_memory_release_and_its_keys(tmp_path, capsys, step):
     data = tmp_path / "survey.parquet"
@@ -312,10 +315,13 @@ def test_chunk_by_chunk_gives_the_in_memory_release_and_its_keys(tmp_path, capsy
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "chunked.parquet"),
                                   pd.read_parquet(tmp_path / "whole.parquet"))
     assert "chunk by chunk" in chunked["notes"][0]
+    assert chunked["step_summaries"] == whole["step_summaries"]  # the same kernel on the same numbers: exact
 
 
 @pytest.mark.parametrize(("args", "fragment"), [
-    (("--method", "microaggregation", "--columns", "weight", "--k", "3"), "microaggregation) cannot be applied chunk"),
+    (("--method", "microaggregation", "--columns", "weight", "--k", "3", "--work-limit", "1e6"),
+     "step 1 (microaggregation): the run needs"),
+    (("--plan", "TABLE_PLAN"), "step 1 (table) cannot be applied chunk by chunk"),
     (("--method", "noise", "--columns", "weight", "--lambda2", "1", "--report", "r.html"), "--report"),
     (("--method", "noise", "--columns", "weight", "--lambda2", "1", "--chunk-size", "0"), "--chunk-size must be"),
 ])
@@ -323,6 +329,9 @@ def test_chunk_by_chunk_refusals(tmp_path, capsys, args, fragment):
     data = tmp_path / "survey.parquet"
     read_table(SURVEY).to_parquet(data, index=False)
     extra = () if "--chunk-size" in args else ("--chunk-size", "10")
+    table_plan = tmp_path / "table.json"
+    table_plan.write_text('{"steps": [{"method": "table", "keys": ["sex", "region"]}]}')
+    args = tuple(str(table_plan) if a == "TABLE_PLAN" else a for a in args)
     assert fragment in bad(capsys, "--data", data, "--out", tmp_path / "o.parquet", *args, *extra)
     assert "reads a .parquet --data" in bad(capsys, "--data", SURVEY, "--out", tmp_path / "o.csv", "--method", "noise",
                                             "--columns", "weight", "--lambda2", "1", "--chunk-size", "10")
