@@ -16,9 +16,7 @@ from rumap.release.plan import ReleasePlan
 from rumap.release.spec import ReleaseSpec
 
 st.title("Release")
-st.caption("The steps applied from the maps, in order, applied to this session's data as "
-           "`python -m rumap release` applies a plan. The protected file and the report are built in memory "
-           "and leave only when you download them.")
+intro = st.empty()  # says what the steps are applied to, once the sidebar has said whether it is a file on the server
 
 data = state.loaded_data()
 server, server_refused = None, None
@@ -40,6 +38,14 @@ with st.sidebar:
 if server_refused is not None:
     st.error(plain(server_refused))
     st.stop()
+if server is None:
+    intro.caption("The steps applied from the maps, in order, applied to this session's data as "
+                  "`python -m rumap release` applies a plan. The protected file and the report are built in memory "
+                  "and leave only when you download them.")
+else:
+    intro.caption("The steps applied from the maps, in order, applied to the file on the server chunk by chunk as "
+                  "`python -m rumap release --chunk-size` applies a plan. The released file is written on the "
+                  "server, inside the same folder, under the name you give.")
 if data is None and server is None:
     st.info("Load a data set on the Data page first.")
     st.stop()
