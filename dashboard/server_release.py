@@ -45,8 +45,8 @@ DEFAULT_CHUNK = 100_000
 #: What the page shows for an upload and not for a file on the server, and why.
 NOT_SHOWN = ("Not shown for a file on the server: the risk and utility after each step, each step beside its map, "
              "and the report (HTML, JSON). They compare the released records with the original ones held in "
-             "memory, which a file over the upload limit does not fit; `release --chunk-size` leaves them out "
-             "too. The released file is not offered for download either: it is written on the server, where it "
+             "memory, and a file on the server, of any size, is never held whole; `release --chunk-size` leaves "
+             "them out too. The released file is not offered for download either: it is written on the server, where it "
              "stays.")
 
 
