@@ -141,6 +141,9 @@ def test_the_empirical_map_of_a_server_file_is_on_subsamples_and_equals_the_colu
     with contextlib.redirect_stdout(io.StringIO()):
         exec(python, namespace)  # the Python shown
     np.testing.assert_array_equal(namespace["maps"][0].risk, analysis.maps[0].risk)
+    at.button(key="empirical_apply").click().run()  # the step goes to the plan; the Release page takes the file
+    assert [step.names for step in at.session_state[PLAN]] == [("income",)] and not at.warning
+    assert any("releases the file on the server" in shown(c.value) for c in at.caption)
     assert listing(*folders) == before and not any(spill.iterdir())  # nothing written
 
 
