@@ -221,7 +221,10 @@ def apply_controls(analysis: Analysis, key: str) -> None:
                  f"{len(steps())} step(s).")
         data = state.loaded_data()
         absent = [n for step in made for n in step.names if data is None or n not in data.frame.columns]
-        if absent:
+        source = getattr(analysis.spec, "data", None)
+        if getattr(source, "kind", None) == "server":  # released from where it lies, its path given there
+            st.caption("The Release page releases the file on the server when its path is given there.")
+        elif absent:
             st.warning(f"The Release page applies the plan to the session's data"
                        f"{'' if data is None else ' (' + data.name + ')'}, which has no column "
                        f"{', '.join(absent)}: load the data of this map on the Data page.")

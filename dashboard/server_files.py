@@ -27,15 +27,15 @@ from rumap.errors import InputError
 from rumap.scale import progress_to
 from rumap.scale.source import SCAN_FORMATS
 
-__all__ = ["ENV", "ServerFile", "allowed_folder", "resolve_inside", "server_file_input", "notice", "file_cached",
-           "BarReport", "progress_bar"]
+__all__ = ["ENV", "READING_PAGES", "ServerFile", "allowed_folder", "resolve_inside", "resolve_output",
+           "server_file_input", "notice", "file_cached", "BarReport", "progress_bar"]
 
 T = TypeVar("T")
 
 #: The environment variable naming the one folder whose files the dashboard may read (unset: the option is off).
 ENV = "RUMAP_SERVER_FILES"
 #: The pages that read a file on the server, for the other pages' notice.
-READING_PAGES = "Categorical keys"
+READING_PAGES = "Categorical keys, Empirical map and Release"
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,80 @@ def resolve_inside(folder: Path, text: str) -> Path:
     return resolved
 
 
-def server_file_input(key: str) -> ServerFile | None:
+def resolve_output(folder: Path, text: str, original: Path, suffixes: tuple[str, ...] = (".parquet",),
+                   replace: bool = False) -> Path:
+    """The file ``text`` names inside ``folder`` for a file to write (raises InputError for anything else).
+
+    A relative path is taken from the folder. Refused: a ``..`` step, a folder that is missing or resolves
+    outside ``folder``, a symbolic link (whether it leads in or out), an extension other than ``suffixes``,
+    the file read (``original``, by its resolved path or as the same file), a folder, and an existing file
+    unless ``replace``. The message names the path as given and the folder, never where a link leads.
+
+    Parameters
+    ----------
+    folder : Path
+        The allowed folder (:func:`allowed_folder`).
+    text : str
+        The path typed on the page.
+    original : Path
+        The file read (:func:`resolve_inside`): never written.
+    suffixes : tuple of str
+        The formats that may be written.
+    replace : bool
+        Whether an existing file (not ``original``) may be replaced.
+
+    Returns
+    -------
+    Path
+        The file to write, its folder resolved.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as name:
+    ...     folder = Path(name).resolve()
+    ...     _ = (folder / "persons.parquet").write_bytes(b"PAR1")
+    ...     print(resolve_output(folder, "released.parquet", folder / "persons.parquet").name)
+    ...     for text in ("persons.parquet", "../released.parquet", "released.csv"):
+    ...         try:
+    ...             resolve_output(folder, text, folder / "persons.parquet")
+    ...         except InputError:
+    ...             print("refused")
+    released.parquet
+    refused
+    refused
+    refused
+    """
+    given = text.strip()
+    if not given:
+        raise InputError("give the path of the file to write, inside the folder on the server")
+    root = folder.resolve()
+    candidate = Path(given)
+    if ".." in candidate.parts:
+        raise InputError(f"{given}: a path with '..' is refused; give one inside {root}")
+    candidate = candidate if candidate.is_absolute() else root / candidate
+    if candidate.suffix.lower() not in suffixes:
+        raise InputError(f"{given}: the file written is {' or '.join(suffixes)}, not "
+                         f"{candidate.suffix or '(no extension)'!r}")
+    try:
+        parent = candidate.parent.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise InputError(f"{given}: its folder does not exist in {root}") from None
+    if not parent.is_relative_to(root) or not parent.is_dir():
+        raise InputError(f"{given}: outside {root}, the only folder this server writes files to")
+    target = parent / candidate.name
+    if target.is_symlink():
+        raise InputError(f"{given}: a symbolic link; give the path of a file, not of a link")
+    if target == original.resolve() or (target.exists() and original.exists() and os.path.samefile(target, original)):
+        raise InputError(f"{given}: the file read; the released file needs another name")
+    if target.exists() and not target.is_file():
+        raise InputError(f"{given}: not a file")
+    if target.exists() and not replace:
+        raise InputError(f"{given}: the file exists; choose another name, or allow it to be replaced")
+    return target
+
+
+def server_file_input(key: str, instead: str = "the data chosen above") -> ServerFile | None:
     """The path field of a file on the server; ``None`` when the option is off or the field is empty.
 
     Draw it where the page's upload is. A refused path raises InputError (the page's error box); a
@@ -143,6 +216,8 @@ def server_file_input(key: str) -> ServerFile | None:
     ----------
     key : str
         The field's key.
+    instead : str
+        What the file is used instead of, for the caption under the field.
 
     Returns
     -------
@@ -161,14 +236,14 @@ def server_file_input(key: str) -> ServerFile | None:
         return None
     path = resolve_inside(folder, text)
     status = path.stat()
-    st.caption("In use instead of the data chosen above; empty the field to use those again.")
+    st.caption(f"In use instead of {instead}; empty the field to use those again.")
     return ServerFile(str(path), text.strip(), int(status.st_size), int(status.st_mtime_ns))
 
 
 def notice() -> None:
     """On a page that needs its file in memory: say which pages read a file on the server (nothing when off)."""
     if os.environ.get(ENV, "").strip():
-        st.caption(f"Files on the server are read on the {READING_PAGES} page; this page needs its file "
+        st.caption(f"Files on the server are read on the {READING_PAGES} pages; this page needs its file "
                    "uploaded (it holds the whole file in memory).")
 
 

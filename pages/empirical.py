@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from dashboard import jobs, state
+from dashboard import jobs, server_empirical, state
 from dashboard.markdown import plain_list
 from dashboard.method_widgets import data_defaults, method_settings
 from dashboard.progress import ThrottledProgress
@@ -40,7 +40,7 @@ def offered(kind: str, names: list[str], subsampled: bool) -> list[str]:
     return allowed(kind, names) if subsampled else names
 
 
-def subsample_block(n: int) -> dict:
+def subsample_block(n: int, forced: bool = False) -> dict:
     """Whether the map is computed on subsamples, of how many records and how many of them.
 
     Parameters
@@ -48,6 +48,8 @@ def subsample_block(n: int) -> dict:
     n : int
         The data's number of records (from :data:`rumap.maps.subsample.SUGGESTED_RECORDS` on, subsampling is
         suggested).
+    forced : bool, default False
+        Subsamples only (a file on the server): no choice, the reason said.
 
     Returns
     -------
@@ -55,7 +57,9 @@ def subsample_block(n: int) -> dict:
         ``subsample`` (m, or None for the whole data) and ``subsamples`` (B).
     """
     st.header("Subsamples")
-    on = remembered(st.checkbox, "Compute on subsamples", "em_subsample_on", False,
+    if forced:
+        st.caption(server_empirical.SUBSAMPLES_ONLY)
+    on = forced or remembered(st.checkbox, "Compute on subsamples", "em_subsample_on", False,
                     help="the map of B simple random subsamples of m records, each point their mean with the "
                          "between-subsample standard error; only the choices a subsample estimates are offered")
     if n >= SUGGESTED_RECORDS and not on:
@@ -67,7 +71,8 @@ def subsample_block(n: int) -> dict:
             "subsamples": int(number("subsamples", "subsamples B", "em_subsamples", 10))}
 
 
-def masking_block(sel: state.Selection, subsampled: bool = False) -> tuple[str, list, dict]:
+def masking_block(sel: state.Selection, subsampled: bool = False, chosen_where: str = "on the Data page"
+                  ) -> tuple[str, list, dict]:
     """The masking method, its grid of parameter values and its options (drawn from the method's record).
 
     Parameters
@@ -76,6 +81,8 @@ def masking_block(sel: state.Selection, subsampled: bool = False) -> tuple[str, 
         The chosen data.
     subsampled : bool, default False
         Offer only the methods a subsample estimates.
+    chosen_where : str
+        Where the variables are chosen, for the caption.
 
     Returns
     -------
@@ -88,7 +95,7 @@ def masking_block(sel: state.Selection, subsampled: bool = False) -> tuple[str, 
     st.header("Masking")
     method, values, options = method_settings(sel.values, PREFIX, int(st.session_state.get("em_target_column", 0)),
                                               allowed("method", list(METHODS)) if subsampled else None)
-    st.caption(f"Variables: {plain_list(sel.source.columns)} (choose them on the Data page).")
+    st.caption(f"Variables: {plain_list(sel.source.columns)} (choose them {chosen_where}).")
     return method, values, options
 
 
@@ -177,21 +184,26 @@ st.caption("Duncan, Keller-McNulty & Stokes (2001), Section 4: the data are mask
            "subsamples (said under the map).")
 
 top = st.empty()
-sel = state.selection()
+on_server = server_empirical.server_selection()  # a file on the server (an operator's option), or None
+sel = on_server or state.selection()
 if sel is None:
     show_session_data(sel, where=top)
     st.stop()
 
 x = sel.values
-show_session_data(sel, where=top)
+if on_server is not None:
+    server_empirical.show_server_source(on_server, where=top)
+else:
+    show_session_data(sel, where=top)
 
 if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  # new data: rescale
     st.session_state["rumap_empirical_prefilled_for"] = sel.source.digest
     state.set_widgets({**data_defaults(x, PREFIX), "em_target_column": 0})
 
 with st.sidebar:
-    sampling = subsample_block(x.shape[0])
-    method, values, options = masking_block(sel, bool(sampling))
+    sampling = subsample_block(x.shape[0], forced=on_server is not None)
+    method, values, options = masking_block(sel, bool(sampling),
+                                            "on the Data page" if on_server is None else "above, for the file")
     risk = risk_block(sel, bool(sampling))
     by_targets = risk["by_targets"]
     attacked = int(risk["target_column"])

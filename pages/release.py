@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import release_plan, state
+from dashboard import release_plan, server_release, state
 from dashboard.markdown import plain
+from dashboard.server_files import server_file_input
 from dashboard.widgets import errors_shown, table
+from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
 from rumap.present.release_report import release_report_html, release_report_json
 from rumap.present.reproduce import to_command
@@ -14,15 +16,10 @@ from rumap.release.plan import ReleasePlan
 from rumap.release.spec import ReleaseSpec
 
 st.title("Release")
-st.caption("The steps applied from the maps, in order, applied to this session's data as "
-           "`python -m rumap release` applies a plan. The protected file and the report are built in memory "
-           "and leave only when you download them.")
+intro = st.empty()  # says what the steps are applied to, once the sidebar has said whether it is a file on the server
 
 data = state.loaded_data()
-if data is None:
-    st.info("Load a data set on the Data page first.")
-    st.stop()
-
+server, server_refused = None, None
 with st.sidebar:
     uploaded = st.file_uploader("Use a plan file", type=["json"], key="release_plan_upload", max_upload_size=1,
                                 help="a release plan (the JSON downloaded here, or the steps of "
@@ -34,6 +31,24 @@ with st.sidebar:
                 plan = release_plan.load_plan(content)
                 st.session_state["release_plan_loaded"] = bytes_digest(content)
                 st.toast(f"Plan of {len(plan.steps)} step(s) loaded from {uploaded.name}.")
+    try:  # a file on the server (an operator's option), released chunk by chunk into a file beside it
+        server = server_file_input("release_server", "the session's data")
+    except InputError as exc:
+        server_refused = str(exc)
+if server_refused is not None:
+    st.error(plain(server_refused))
+    st.stop()
+if server is None:
+    intro.caption("The steps applied from the maps, in order, applied to this session's data as "
+                  "`python -m rumap release` applies a plan. The protected file and the report are built in memory "
+                  "and leave only when you download them.")
+else:
+    intro.caption("The steps applied from the maps, in order, applied to the file on the server chunk by chunk as "
+                  "`python -m rumap release --chunk-size` applies a plan. The released file is written on the "
+                  "server, inside the same folder, under the name you give.")
+if data is None and server is None:
+    st.info("Load a data set on the Data page first.")
+    st.stop()
 
 steps = release_plan.steps()
 st.subheader("Steps")
@@ -56,6 +71,11 @@ for i, step in enumerate(steps):
     if cols[3].button("Remove", key=f"release_remove_{i}"):
         release_plan.remove(i)
         st.rerun()
+
+if server is not None:
+    with errors_shown():
+        server_release.show(server, ReleasePlan(tuple(steps)))
+    st.stop()
 
 file_name = release_plan.data_file_name(data.kind, data.name)
 names = release_plan.out_names(file_name)

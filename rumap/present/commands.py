@@ -48,7 +48,7 @@ def data_path(source: DataSource) -> str:
 
     Bundled data sets are given relative to the working directory when they lie
     under it (otherwise by their full path); an uploaded file by its own name
-    (the user has it); inline values by a placeholder.
+    (the user has it); a file on the dashboard's server by its path; inline values by a placeholder.
 
     Parameters
     ----------
@@ -64,7 +64,7 @@ def data_path(source: DataSource) -> str:
         if path is None:
             return source.name
         return shown_path(path)
-    if source.kind == "upload":
+    if source.kind in ("upload", "server"):
         return source.name
     return "DATA_FILE"
 
@@ -190,20 +190,34 @@ def _empirical_cli(spec: EmpiricalSpec) -> str:
     if sim.get("subsample"):
         parts += ["--subsample", str(int(sim["subsample"])), "--subsamples", str(int(sim.get("subsamples", 10)))]
     parts.append("--json")
+    if spec.data.kind == "server" and not _is_parquet(spec.data.name):
+        notes.append("the command line reads a CSV or TSV file of at most 200 MB whole: convert a larger one to "
+                     "Parquet, whose chosen columns it reads alone")
     if spec.data.missing == "drop":
         notes.append("rows with missing values were dropped: remove them from the file first")
     return "".join(f"# note: {n}\n" for n in notes) + shlex.join(parts)
+
+
+def _is_parquet(name: str) -> bool:
+    return Path(name).suffix.lower() == ".parquet"
 
 
 def _empirical_python(spec: EmpiricalSpec) -> str:
     config = json.dumps(spec.simulation.to_dict(), sort_keys=True)
     columns = list(spec.data.columns)
     pick = "[:, 0]" if len(columns) == 1 else ""
+    path = data_path(spec.data)
+    if spec.data.kind == "server" and _is_parquet(path) and spec.data.missing == "refuse":  # the columns alone
+        read = ["from rumap.io.parquet import read_parquet_numeric",
+                f"data = read_parquet_numeric({path!r}, {columns!r})[0]{pick}"]
+    else:
+        read = ["from rumap.io.data import numeric_columns, read_table",
+                f"data = numeric_columns(read_table({path!r}), {columns!r}, missing={spec.data.missing!r}){pick}"]
     return "\n".join([
         "import json",
-        "from rumap.io.data import numeric_columns, read_table",
+        read[0],
         "from rumap.maps.simulation import SimulationConfig, simulate",
-        f"data = numeric_columns(read_table({data_path(spec.data)!r}), {columns!r}, missing={spec.data.missing!r}){pick}",
+        read[1],
         f"config = SimulationConfig.from_dict(json.loads({config!r}))",
         "result = simulate(data, config)",
         "maps = result.maps",

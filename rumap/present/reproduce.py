@@ -84,6 +84,8 @@ def _release_command(spec: ReleaseSpec) -> str:
     from rumap.release.spec import DEFAULT_REPLICATES
 
     parts: list[object] = ["release", "--data", spec.data, "--plan", spec.plan_file, "--out", spec.out]
+    if spec.chunk_size is not None:  # no report, no prediction
+        return command_line(*parts, "--chunk-size", spec.chunk_size)
     if spec.report is not None:
         parts += ["--report", spec.report]
     if spec.replicates is None:
@@ -94,6 +96,11 @@ def _release_command(spec: ReleaseSpec) -> str:
 
 
 def _release_python(spec: ReleaseSpec) -> str:
+    if spec.chunk_size is not None:
+        return python_script({"pathlib": ["Path"], "rumap.release.plan": ["read_plan"],
+                              "rumap.release.stream": ["release_in_chunks"]},
+                             [f"plan = read_plan(Path({spec.plan_file!r}).read_bytes())",
+                              f"done = release_in_chunks({spec.data!r}, plan, {spec.out!r}, {spec.chunk_size!r})"])
     imports: dict[str, list[str]] = {"pathlib": ["Path"], "rumap.io.data": ["read_table", "table_bytes"],
                                      "rumap.release.apply": ["apply_plan"], "rumap.release.plan": ["read_plan"]}
     lines = [f"frame = read_table({spec.data!r})", f"plan = read_plan(Path({spec.plan_file!r}).read_bytes())",

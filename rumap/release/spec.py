@@ -49,6 +49,10 @@ class ReleaseSpec:
         The report file (``.html`` or ``.json``; None: none).
     replicates : int, optional
         Simulated releases behind each step's map prediction (None: no prediction).
+    chunk_size : int, optional
+        Apply the plan this many records at a time, from a Parquet file to a Parquet file
+        (:func:`rumap.release.stream.release_in_chunks`, ``release --chunk-size``): no report
+        and no prediction then (None: the whole file in memory).
 
     Examples
     --------
@@ -65,6 +69,7 @@ class ReleaseSpec:
     plan_file: str = "release_plan.json"
     report: str | None = "release_report.html"
     replicates: int | None = DEFAULT_REPLICATES
+    chunk_size: int | None = None
 
     def __post_init__(self) -> None:
         from rumap.io.data import WRITERS
@@ -78,6 +83,14 @@ class ReleaseSpec:
         if self.replicates is not None:
             object.__setattr__(self, "replicates",
                                check_scalar("replicates", self.replicates, PARAMETERS["prediction_replicates"]))
+        if self.chunk_size is not None:
+            object.__setattr__(self, "chunk_size", check_scalar("chunk_size", self.chunk_size,
+                                                                PARAMETERS["record_chunk"]))
+            if self.report is not None or self.replicates is not None:
+                raise InputError("a release chunk by chunk makes no report and no prediction (they need the whole "
+                                 "file in memory): give report=None and replicates=None")
+            if suffix != ".parquet" or PurePath(self.data).suffix.lower() != ".parquet":
+                raise InputError("a release chunk by chunk reads a .parquet data file and writes a .parquet file")
 
     def run(self, frame: pd.DataFrame) -> ReleaseResult:
         """Apply the plan to ``frame`` (the data file's table), as ``python -m rumap release`` does."""
@@ -100,4 +113,5 @@ class ReleaseSpec:
     def to_dict(self) -> dict[str, Any]:
         """The specification as plain data."""
         return {"plan": self.plan.to_dict(), "data": self.data, "out": self.out, "plan_file": self.plan_file,
-                "report": self.report, "replicates": self.replicates}
+                "report": self.report, "replicates": self.replicates,
+                **({"chunk_size": self.chunk_size} if self.chunk_size is not None else {})}

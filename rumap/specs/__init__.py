@@ -38,6 +38,8 @@ __all__ = ["DataSource", "AnalyticSpec", "EmpiricalSpec", "Analysis", "spec_from
            "DATA_STATISTICS", "DATA_VALUE_KEYS", "inputs_from_data"]
 
 
+#: Where a :class:`DataSource`'s data come from.
+DATA_KINDS = ("bundled", "upload", "inline", "server")
 #: Statistics of a data column that an analytic input may be taken from (``AnalyticSpec.from_data``):
 #: the aggregates (mean, variance) and the order statistics (maximum, minimum).
 DATA_STATISTICS: dict[str, Callable[[np.ndarray], float]] = {
@@ -59,11 +61,12 @@ class DataSource:
 
     Parameters
     ----------
-    kind : {"bundled", "upload", "inline"}
-        A data set shipped with rumap, an uploaded file, or values stored in
-        the specification itself.
+    kind : {"bundled", "upload", "inline", "server"}
+        A data set shipped with rumap, an uploaded file, values stored in
+        the specification itself, or a file the dashboard read where it lies
+        on its server (its values are never read back from the path).
     name : str
-        The bundled data set's name or the uploaded file's name.
+        The bundled data set's name, the uploaded file's name or the server file's path.
     columns : tuple of str
         The numeric column(s) used.
     missing : {"refuse", "drop"}
@@ -85,8 +88,8 @@ class DataSource:
     values: tuple[tuple[float, ...], ...] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if self.kind not in ("bundled", "upload", "inline"):
-            raise InputError(f"data source kind must be bundled, upload or inline, got {self.kind!r}")
+        if self.kind not in DATA_KINDS:
+            raise InputError(f"data source kind must be bundled, upload, inline or server, got {self.kind!r}")
         if self.missing not in ("refuse", "drop"):
             raise InputError(f"missing must be 'refuse' or 'drop', got {self.missing!r}")
         object.__setattr__(self, "columns", tuple(str(c) for c in self.columns))

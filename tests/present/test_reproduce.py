@@ -104,6 +104,48 @@ def test_empirical_map(tmp_path, subsampled):
     _assert_same_maps(_python_namespace(spec)["maps"], shown.maps)
 
 
+def test_empirical_map_of_a_file_on_the_server(tmp_path):
+    x = np.linspace(1.0, 30.0, 30) ** 1.3
+    path = tmp_path / "on server.parquet"
+    pd.DataFrame({"v": x, "w": -x}).to_parquet(path, index=False)
+    spec = EmpiricalSpec(simulation={"method": "noise", "values": [0.1, 0.5], "targets": ["max"],
+                                     "knowledge": ["index"], "replicates": 3, "seed": 4, "subsample": 12,
+                                     "subsamples": 2},
+                         data=DataSource.of("server", str(path), ["v"], x))
+    assert EmpiricalSpec.from_dict(spec.to_dict()) == spec
+    assert "read_parquet_numeric" in to_python(spec) and "read_table" not in to_python(spec)  # its columns alone
+    shown = spec.run(x)
+    _assert_same_curves(json.loads(_command_output(spec, "simulate"))["curves"], shown.maps)
+    _assert_same_maps(_python_namespace(spec)["maps"], shown.maps)
+    with pytest.raises(InputError, match="load it first"):  # a specification never reads a server path by itself
+        spec.run()
+    csv = DataSource.of("server", str(tmp_path / "big.csv"), ["v"], x)
+    assert "at most 200 MB" in to_command(EmpiricalSpec(simulation=spec.simulation, data=csv)).splitlines()[0]
+
+
+def test_release_chunk_by_chunk(tmp_path):
+    frame = pd.DataFrame({"a": np.linspace(1.0, 9.0, 7), "b": list("vwxyzvw")})
+    data, out, plan_file = tmp_path / "in.parquet", tmp_path / "out.parquet", tmp_path / "plan.json"
+    frame.to_parquet(data, index=False)
+    plan = ReleasePlan((Step("noise", {"lambda2_frac": 0.5}, columns=("a",), seed=3),))
+    plan_file.write_text(plan.to_json())
+    spec = ReleaseSpec(plan, str(data), str(out), plan_file=str(plan_file), report=None, replicates=None,
+                       chunk_size=3)
+    assert to_command(spec).endswith(f"--out {out} --chunk-size 3")
+    _command_output(spec, "release")
+    written = out.read_bytes()
+    out.unlink()
+    _python_namespace(spec)
+    assert out.read_bytes() == written
+    pd.testing.assert_frame_equal(pd.read_parquet(out), spec.run(frame).data, check_exact=False, rtol=1e-12)
+    for bad in ({"report": "r.html", "replicates": None}, {"report": None, "replicates": 50},
+                {"report": None, "replicates": None, "out": "out.csv"}, {"report": None, "replicates": None,
+                                                                         "chunk_size": 0}):
+        arguments = {"plan": plan, "data": str(data), "out": str(out), "chunk_size": 3, **bad}
+        with pytest.raises(InputError):
+            ReleaseSpec(**arguments)
+
+
 def test_release(tmp_path):
     frame = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0, 16.0, 3.0], "b": ["x", "y", "x", "y", "x", "x"]})
     data = tmp_path / "in.csv"

@@ -87,7 +87,7 @@ def test_off_by_default_and_other_pages_say_where_server_files_are_read(folders,
     assert screen.shown == []
     monkeypatch.setenv(ENV, str(folders[0]))
     server_files.notice()
-    assert screen.shown[0][0] == "caption" and "read on the Categorical keys page" in screen.shown[0][1]
+    assert screen.shown[0][0] == "caption" and "read on the Categorical keys, Empirical map and Release pages" in screen.shown[0][1]
 
 
 def test_a_setting_that_names_no_folder_is_said_and_offers_no_field(tmp_path, monkeypatch):
