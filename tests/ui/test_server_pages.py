@@ -227,8 +227,7 @@ def test_the_page_refuses_an_output_outside_an_existing_file_a_csv_and_a_step_it
                 ("numbers.parquet", "numbers.parquet", [NOISE], "the file read"),
                 ("numbers.parquet", "numbers.csv.parquet", [NOISE], None),  # new: accepted
                 ("numbers.csv", "x.parquet", [NOISE], "convert it to Parquet"),
-                ("numbers.parquet", "x.parquet", [Step("microaggregation", {"k": 3}, columns=("income",))],
-                 "microaggregation")]
+                ("numbers.parquet", "x.parquet", [NOISE, Step("table", keys=("income",))], "tabulate")]
     for path, out, steps, why in refusals:
         at = release_on(path, out, steps)
         assert not at.exception
