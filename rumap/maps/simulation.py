@@ -74,7 +74,6 @@ from rumap.maps.utility import (
     utility_label,
 )
 from rumap.result import RUMap, json_safe
-from rumap.risk.measures import DATASET_RISK_MEASURES
 
 __all__ = ["SimulationConfig", "SimulationResult", "simulate", "RISK_LABEL"]
 
@@ -87,6 +86,13 @@ _CHUNK_VALUES = 2_000_000
 _CONNECT_TIMEOUT = 10
 #: Most threads of a local run (each holds a few chunk-sized arrays).
 _MAX_THREADS = 8
+
+
+def _risk_measures() -> dict[str, Any]:
+    """:data:`rumap.risk.measures.DATASET_RISK_MEASURES`, imported when a run names one (it imports pandas)."""
+    from rumap.risk.measures import DATASET_RISK_MEASURES
+
+    return DATASET_RISK_MEASURES
 
 
 def _names(field: str, value: Any) -> tuple[str, ...]:
@@ -139,7 +145,7 @@ class SimulationConfig:
         Replicates per chunk; default about 4 million values per array. It
         changes memory and speed, never the results.
     risk_measures : sequence of str
-        Keys of :data:`DATASET_RISK_MEASURES`; each adds a map.
+        Keys of :data:`rumap.risk.measures.DATASET_RISK_MEASURES`; each adds a map.
     rational : bool, default False
         Add, per target, the rational snooper's envelope over the knowledge states.
     subsample : int, optional
@@ -179,9 +185,10 @@ class SimulationConfig:
         targets = tuple(str(t) for t in _names("targets", self.targets))
         knowledge = list(_names("knowledge", self.knowledge))
         measures = _names("risk_measures", self.risk_measures)
+        known = _risk_measures() if measures else {}
         for m in measures:
-            if m not in DATASET_RISK_MEASURES:
-                raise InputError(f"unknown risk measure {m!r}; choose from {', '.join(DATASET_RISK_MEASURES) or '(none)'}")
+            if m not in known:
+                raise InputError(f"unknown risk measure {m!r}; choose from {', '.join(known) or '(none)'}")
         if not targets and not measures:
             raise InputError("give at least one target (or a dataset risk measure)")
         for target in targets:
@@ -380,7 +387,7 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
                                                     mean=mean[:, c], var=var[:, c], resolution=plan.resolution)
         stats_list.append(measure.stats(masked, plan.reference, (mean, var)))
         for d, name in enumerate(config.risk_measures):
-            kernel = DATASET_RISK_MEASURES[name].kernel  # the data were checked once, by simulate
+            kernel = _risk_measures()[name].kernel  # the data were checked once, by simulate
             risks[:, g, d] = [float(kernel(plan.x, masked[i])) for i in range(masked.shape[0])]
         if measured.size:
             common[measured, g, :] = common_stats(plan.x, masked[measured])
