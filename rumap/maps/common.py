@@ -91,18 +91,34 @@ def _loss_batch(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     return np.mean(groups, axis=0)
 
 
-def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
+def _common_keys(original: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """What the common risk needs of (n, p) ``original``, made once for many masked copies.
+
+    The columns' means and sds (1 for a constant column), the standardised
+    originals and, for one variable, their stable order (radix sort).
+    """
+    mean, sd = original.mean(axis=0), original.std(axis=0, ddof=1)
+    sd = np.where(sd > 0, sd, 1.0)
+    z_original = (original - mean) / sd
+    if original.shape[1] > 1:
+        return mean, sd, z_original, None
+    from rumap.masking.ranks import _stable_order
+
+    return mean, sd, z_original, _stable_order(z_original[:, 0])
+
+
+def _linked_shares(original: np.ndarray, masked: np.ndarray,
+                   keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None = None) -> np.ndarray:
     """The share re-identified of each of (r, n, p) masked copies: :data:`COMMON_RISK`, one KD-tree for all copies.
 
     The same links as :func:`rumap.risk.linkage.linkage_risk_distance_shared_ties` (keys standardised by
     the original's mean and sd, squared Euclidean distance, a tie within :data:`TIE_RTOL` among t
     originals counting 1/t), without building the tree and checking the files again for every copy.
+    ``keys`` is :func:`_common_keys` of ``original``, when already made.
     """
-    mean, sd = original.mean(axis=0), original.std(axis=0, ddof=1)
-    sd = np.where(sd > 0, sd, 1.0)
-    z_original = (original - mean) / sd
+    mean, sd, z_original, order = _common_keys(original) if keys is None else keys
     if original.shape[1] == 1:
-        return _linked_shares_sorted(z_original[:, 0], masked[:, :, 0], mean[0], sd[0])
+        return _linked_shares_sorted(z_original[:, 0], masked[:, :, 0], mean[0], sd[0], order)
     from scipy.spatial import cKDTree  # here: a map of one variable, the most common, needs no scipy
 
     tree = cKDTree(z_original)
@@ -121,7 +137,8 @@ def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     return shares
 
 
-def _linked_shares_sorted(z_original: np.ndarray, masked: np.ndarray, mean: float, sd: float) -> np.ndarray:
+def _linked_shares_sorted(z_original: np.ndarray, masked: np.ndarray, mean: float, sd: float,
+                          order: np.ndarray | None = None) -> np.ndarray:
     """:func:`_linked_shares` of one variable, by the sorted originals instead of a KD-tree.
 
     On a line, a masked value is nearer its own original than any other
@@ -132,11 +149,12 @@ def _linked_shares_sorted(z_original: np.ndarray, masked: np.ndarray, mean: floa
     only a near tie searches the sorted originals (the nearest other original
     and the originals within a radius are those between two places). Compiled
     :func:`_linked_share_kernel`; ``masked`` has shape (r, n), standardised
-    there as ``(masked - mean) / sd``.
+    there as ``(masked - mean) / sd``; ``order`` is the stable order of ``z_original``, when already known.
     """
-    from rumap.masking.ranks import _stable_order
+    if order is None:
+        from rumap.masking.ranks import _stable_order
 
-    order = _stable_order(z_original)
+        order = _stable_order(z_original)
     ordered = np.ascontiguousarray(z_original[order])
     return compiled(_linked_share_kernel)(ordered, order, np.ascontiguousarray(masked), float(mean), float(sd),
                                           TIE_RTOL)
@@ -223,13 +241,16 @@ def _linked_share_kernel(ordered: np.ndarray, order: np.ndarray, masked: np.ndar
 
 
 @assumes_valid
-def common_stats(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
+def common_stats(original: np.ndarray, masked: np.ndarray, keys: tuple | None = None) -> np.ndarray:
     """The common risk and utility of each of (r, n, p) masked copies of (n, p) ``original``, shape (r, 2).
 
     Parameters
     ----------
     original : ndarray, shape (n, p)
     masked : ndarray, shape (r, n, p)
+    keys : tuple, optional
+        What the risk needs of ``original`` (``_common_keys(original)``), made
+        once when many copies are measured in several calls.
 
     Returns
     -------
@@ -245,7 +266,7 @@ def common_stats(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     array([[1., 1.],
            [0., 1.]])
     """
-    return np.column_stack([_linked_shares(original, masked), 1.0 - _loss_batch(original, masked)])
+    return np.column_stack([_linked_shares(original, masked, keys), 1.0 - _loss_batch(original, masked)])
 
 
 def _loss_example() -> dict[str, Any]:

@@ -59,7 +59,7 @@ from rumap.maps.attacks import (
     risk_estimate,
     rounding_resolution,
 )
-from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
+from rumap.maps.common import COMMON_REPLICATES, _common_keys, common_map, common_stats
 from rumap.maps.methods import METHODS, install_methods, registered_methods
 from rumap.maps.recommend import ReplicateRisk
 from rumap.maps.simulation_result import SimulationResult
@@ -377,6 +377,8 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
     risks = np.empty((len(reps), len(grid), len(config.risk_measures)))
     common = np.full((len(reps), len(grid), 2), np.nan)
     measured = np.flatnonzero(np.asarray(reps) < (COMMON_REPLICATES if plan.common else 0))
+    keys = _common_keys(plan.x) if measured.size else None  # once for every grid value
+    first = measured.size and measured[-1] == measured.size - 1  # the chunk's first rows: a view, no copy
     for g, j in enumerate(grid):
         masked, (mean, var) = masker(int(j))  # (r, n, p) and its column moments, each (r, p)
         column = masked[:, :, c]
@@ -390,7 +392,7 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
             kernel = _risk_measures()[name].kernel  # the data were checked once, by simulate
             risks[:, g, d] = [float(kernel(plan.x, masked[i])) for i in range(masked.shape[0])]
         if measured.size:
-            common[measured, g, :] = common_stats(plan.x, masked[measured])
+            common[measured, g, :] = common_stats(plan.x, masked[:measured.size] if first else masked[measured], keys)
     return _ChunkOutput(np.asarray(reps), np.asarray(grid), errors, np.stack(stats_list, axis=1), risks, common)
 
 
