@@ -40,7 +40,7 @@ import numpy as np
 from rumap._compile import compiled
 from rumap._validation import DataMatrix, assumes_valid, validate_params
 from rumap.result import RUMap
-from rumap.risk.linkage.distance import TIE_RTOL
+from rumap.risk.ties import TIE_RTOL
 
 __all__ = ["COMMON_REPLICATES", "COMMON_RISK", "COMMON_RISK_LABEL", "COMMON_UTILITY_LABEL", "COMMON_KNOWLEDGE",
            "information_loss", "common_stats", "common_map"]
@@ -91,18 +91,34 @@ def _loss_batch(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     return np.mean(groups, axis=0)
 
 
-def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
+def _common_keys(original: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """What the common risk needs of (n, p) ``original``, made once for many masked copies.
+
+    The columns' means and sds (1 for a constant column), the standardised
+    originals and, for one variable, their stable order (radix sort).
+    """
+    mean, sd = original.mean(axis=0), original.std(axis=0, ddof=1)
+    sd = np.where(sd > 0, sd, 1.0)
+    z_original = (original - mean) / sd
+    if original.shape[1] > 1:
+        return mean, sd, z_original, None
+    from rumap.masking.ranks import _stable_order
+
+    return mean, sd, z_original, _stable_order(z_original[:, 0])
+
+
+def _linked_shares(original: np.ndarray, masked: np.ndarray,
+                   keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None] | None = None) -> np.ndarray:
     """The share re-identified of each of (r, n, p) masked copies: :data:`COMMON_RISK`, one KD-tree for all copies.
 
     The same links as :func:`rumap.risk.linkage.linkage_risk_distance_shared_ties` (keys standardised by
     the original's mean and sd, squared Euclidean distance, a tie within :data:`TIE_RTOL` among t
     originals counting 1/t), without building the tree and checking the files again for every copy.
+    ``keys`` is :func:`_common_keys` of ``original``, when already made.
     """
-    mean, sd = original.mean(axis=0), original.std(axis=0, ddof=1)
-    sd = np.where(sd > 0, sd, 1.0)
-    z_original = (original - mean) / sd
+    mean, sd, z_original, order = _common_keys(original) if keys is None else keys
     if original.shape[1] == 1:
-        return _linked_shares_sorted(z_original[:, 0], (masked[:, :, 0] - mean[0]) / sd[0])
+        return _linked_shares_sorted(z_original[:, 0], masked[:, :, 0], mean[0], sd[0], order)
     from scipy.spatial import cKDTree  # here: a map of one variable, the most common, needs no scipy
 
     tree = cKDTree(z_original)
@@ -121,35 +137,35 @@ def _linked_shares(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     return shares
 
 
-def _linked_shares_sorted(z_original: np.ndarray, z_masked: np.ndarray) -> np.ndarray:
-    """:func:`_linked_shares` of one variable, by a sweep over the sorted originals instead of a KD-tree.
+def _linked_shares_sorted(z_original: np.ndarray, masked: np.ndarray, mean: float, sd: float,
+                          order: np.ndarray | None = None) -> np.ndarray:
+    """:func:`_linked_shares` of one variable, by the sorted originals instead of a KD-tree.
 
-    On a line, the nearest original other than the record's own is among the
-    two on each side of the masked value's place in the sorted originals (the
-    record's own is at most one of them), and the originals within a radius are
-    those between two places. The masked values are visited in their own order
-    (a radix sort, :func:`rumap.masking.ranks._stable_order`), so their places
-    in the sorted originals only move forward: one merge-like sweep finds them
-    all (compiled :func:`_linked_share_kernel`). ``z_masked`` has shape (r, n).
+    On a line, a masked value is nearer its own original than any other
+    exactly when it lies between the originals next to its own in sorted order
+    and nearer its own than either of them; it is a tie only when the nearer
+    of them is as near as its own (within :data:`TIE_RTOL`). So each record is
+    decided from its two neighbours in the sorted originals, in constant time;
+    only a near tie searches the sorted originals (the nearest other original
+    and the originals within a radius are those between two places). Compiled
+    :func:`_linked_share_kernel`; ``masked`` has shape (r, n), standardised
+    there as ``(masked - mean) / sd``; ``order`` is the stable order of ``z_original``, when already known.
     """
-    from rumap.masking.ranks import _stable_order
+    if order is None:
+        from rumap.masking.ranks import _stable_order
 
-    order = _stable_order(z_original)
+        order = _stable_order(z_original)
     ordered = np.ascontiguousarray(z_original[order])
-    kernel = compiled(_linked_share_kernel)
-    shares = np.empty(z_masked.shape[0])
-    for i, z in enumerate(z_masked):
-        by_rank = np.ascontiguousarray(z[order])
-        shares[i] = kernel(ordered, by_rank, _stable_order(by_rank), TIE_RTOL)
-    return shares
+    return compiled(_linked_share_kernel)(ordered, order, np.ascontiguousarray(masked), float(mean), float(sd),
+                                          TIE_RTOL)
 
 
-def _linked_share_kernel(ordered: np.ndarray, z: np.ndarray, sweep: np.ndarray, tie_rtol: float) -> float:
-    """The share re-identified of one masked copy of one variable (compiled; see :func:`_linked_shares`).
+def _linked_share_kernel(ordered: np.ndarray, order: np.ndarray, masked: np.ndarray, mean: float, sd: float,
+                         tie_rtol: float) -> np.ndarray:
+    """The share re-identified of each masked copy of one variable (compiled; see :func:`_linked_shares_sorted`).
 
-    ``ordered`` are the sorted originals, ``z`` the masked values of their records in that order and
-    ``sweep`` the order of ``z``: the place of each masked value among the originals is found by a pointer
-    that only moves forward. Each record's share (1, 1/t for a tie among t originals, or 0) is kept and
+    ``ordered`` are the sorted standardised originals and ``order`` their records; row i of ``masked``
+    is masked copy i in the records' order. A record's share is 1, 1/t for a tie among t originals, or 0;
     the shares are summed in the order of the originals.
     """
     n = ordered.size
@@ -187,41 +203,54 @@ def _linked_share_kernel(ordered: np.ndarray, z: np.ndarray, sweep: np.ndarray, 
                 hi = mid
         return lo
 
-    share = np.zeros(n)
-    place = 0
-    for k in range(n):
-        rank = sweep[k]
-        zi = z[rank]
-        while place < n and ordered[place] < zi:  # the first position with ordered >= zi
-            place += 1
-        d = zi - ordered[rank]
-        own = d * d
-        other = np.inf
-        for at in range(place - 2, place + 2):
-            if 0 <= at < n and at != rank:
-                d = zi - ordered[at]
-                if d * d < other:
-                    other = d * d
-        if own < other * (1.0 - tie_rtol):
-            share[rank] = 1.0
-        elif own <= other * (1.0 + tie_rtol):
-            radius = np.sqrt(own * (1.0 + tie_rtol)) * (1 + 1e-12) + 1e-300
-            size = place_of(zi + radius, place, True) - place_of(zi - radius, place, False)
-            share[rank] = 1.0 / max(size, 1)
-    total = 0.0
-    for rank in range(n):
-        total += share[rank]
-    return total / n
+    shares = np.empty(masked.shape[0])
+    for i in range(masked.shape[0]):
+        row = masked[i]
+        total = 0.0
+        for rank in range(n):
+            zi = (row[order[rank]] - mean) / sd
+            d = zi - ordered[rank]
+            own = d * d
+            near = np.inf  # the nearer of the two originals beside the record's own in sorted order
+            if rank > 0:
+                d = zi - ordered[rank - 1]
+                near = d * d
+            if rank + 1 < n:
+                d = zi - ordered[rank + 1]
+                near = min(near, d * d)
+            if own > near * (1.0 + tie_rtol):  # another original is nearer: not linked (nor a tie)
+                continue
+            if own < near * (1.0 - tie_rtol):  # between its neighbours and nearer its own: linked
+                total += 1.0
+                continue
+            place = place_of(zi, 0, False)  # a near tie: the nearest other original beside zi's place
+            other = np.inf
+            for at in range(place - 2, place + 2):
+                if 0 <= at < n and at != rank:
+                    d = zi - ordered[at]
+                    if d * d < other:
+                        other = d * d
+            if own < other * (1.0 - tie_rtol):
+                total += 1.0
+            elif own <= other * (1.0 + tie_rtol):
+                radius = np.sqrt(own * (1.0 + tie_rtol)) * (1 + 1e-12) + 1e-300
+                size = place_of(zi + radius, place, True) - place_of(zi - radius, place, False)
+                total += 1.0 / max(size, 1)
+        shares[i] = total / n
+    return shares
 
 
 @assumes_valid
-def common_stats(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
+def common_stats(original: np.ndarray, masked: np.ndarray, keys: tuple | None = None) -> np.ndarray:
     """The common risk and utility of each of (r, n, p) masked copies of (n, p) ``original``, shape (r, 2).
 
     Parameters
     ----------
     original : ndarray, shape (n, p)
     masked : ndarray, shape (r, n, p)
+    keys : tuple, optional
+        What the risk needs of ``original`` (``_common_keys(original)``), made
+        once when many copies are measured in several calls.
 
     Returns
     -------
@@ -237,7 +266,7 @@ def common_stats(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
     array([[1., 1.],
            [0., 1.]])
     """
-    return np.column_stack([_linked_shares(original, masked), 1.0 - _loss_batch(original, masked)])
+    return np.column_stack([_linked_shares(original, masked, keys), 1.0 - _loss_batch(original, masked)])
 
 
 def _loss_example() -> dict[str, Any]:

@@ -85,8 +85,9 @@ def _noise_prepare(x: np.ndarray, options: Mapping[str, Any]) -> tuple[NoiseSpec
 
 def _noise_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
     spec, shape, factor = plan.prepared  # made once per run, not per chunk
-    noise = np.stack([standard_noise(replicate_generator(plan.config.seed, m), plan.x, spec, shape, factor)
-                      for m in reps])
+    noise = np.empty((len(reps), *plan.x.shape))
+    for i, m in enumerate(reps):  # drawn in place: no array per replicate
+        standard_noise(replicate_generator(plan.config.seed, m), plan.x, spec, shape, factor, out=noise[i])
     scales = np.sqrt(np.asarray(plan.config.values, dtype=float))
     lower = -np.inf if spec.truncate_below is None else float(spec.truncate_below)
     upper = np.inf if spec.truncate_above is None else float(spec.truncate_above)

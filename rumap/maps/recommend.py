@@ -25,10 +25,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from rumap._validation import InstanceOf, ListOf, StrOptions, validate_params
 from rumap.errors import InputError
@@ -37,6 +36,9 @@ from rumap.maps.optimum import _LARGEST, max_tolerable_risk
 from rumap.maps.setting import AnalyticSetting
 from rumap.maps.utility import higher_is_better
 from rumap.result import RUMap, json_safe
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Recommendation", "ReplicateRisk", "DECISIONS", "RECOMMENDATION_KEYS", "recommend", "recommend_exact",
            "max_risk_of_error", "error_of_max_risk"]
@@ -148,6 +150,8 @@ class Recommendation:
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the keys of :meth:`to_dict` with the binding curve in two columns."""
+        import pandas as pd  # here: a map runs without pandas
+
         row = self.to_dict()
         binding = row.pop("binding") or {}
         interval = row.pop("value_interval") or [None, None]

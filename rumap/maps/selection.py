@@ -1,9 +1,11 @@
 """Order statistics of many rows by selection from a candidate subset (compiled kernel).
 
 Each wanted rank gets an interval ``[lo, hi]`` that almost surely holds its
-order statistic. One branch-free pass over the row counts the values below
-``lo`` and copies the values inside ``[lo, hi]``; the order statistic is then
-selected among these few survivors (the sampling idea of Floyd & Rivest 1975,
+order statistic. One vectorised pass over the row, for four ranks at a time,
+counts the values below each ``lo`` and marks in a byte per value the
+intervals it is inside; the marked values are then gathered (eight bytes, one
+word, tested at a time) and each order statistic is selected among its few
+survivors (the sampling idea of Floyd & Rivest 1975,
 Algorithm 489). The rows are replicates of one masking, so a rank's value
 varies little from row to row: after the first row, its interval is the range
 of its values in the rows done, widened by that range on each side (work
@@ -31,6 +33,8 @@ MARGIN_SD = 3.0
 #: before: the range of its values there, widened on each side by that range, and at least by the first row's
 #: sample interval divided by this (a row's order statistic spreads about 20 times less than that interval).
 FIRST_INTERVAL_SHRINK = 8.0
+#: Ranks whose intervals one pass over a row tests (one bit each of a byte per value; more bits, slower passes).
+_GROUP = 4
 
 
 @assumes_valid
@@ -78,7 +82,7 @@ def _select_ranks_kernel(rows: np.ndarray, ranks: np.ndarray, sample_size: int, 
         hi_index[k] = int(np.ceil(centre + half))
         expected = (hi_index[k] - lo_index[k] + 1) * (n / s)
         capacity[k] = min(n, int(4 * expected) + 64)
-    buffers = np.empty((n_ranks, capacity.max() + 1))  # + 1: the slot that non-candidates are written to
+    buffer = np.empty(capacity.max())
     lo = np.empty(n_ranks)
     hi = np.empty(n_ranks)
     pending = np.empty(n_ranks, dtype=np.bool_)
@@ -87,6 +91,34 @@ def _select_ranks_kernel(rows: np.ndarray, ranks: np.ndarray, sample_size: int, 
     least_width = np.full(n_ranks, -1.0)  # from the first sample interval of the rank; -1: none yet
     active = np.empty(n_ranks, dtype=np.bool_)
     sample = np.empty(s)
+    padded = (n + 7) // 8 * 8
+    flags = np.zeros(padded, dtype=np.uint8)  # bit j: the value is inside the interval of the group's rank j
+    words = flags.view(np.uint64)
+    found = np.empty(padded)  # the values inside some interval of the group, in the row's order
+    found_flags = np.empty(padded, dtype=np.uint8)
+    below = np.zeros(_GROUP, dtype=np.int64)
+    group = np.empty(_GROUP, dtype=np.int64)
+    bounds = np.empty(2 * _GROUP)
+
+    def interval_pass(row, bounds, flags, below):
+        """One vectorised pass over ``row``: how many values are below each of four intervals' lower
+        bounds, and which intervals each value is inside (bit j of ``flags`` for interval j)."""
+        l0, h0, l1, h1, l2, h2, l3, h3 = (bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5],
+                                          bounds[6], bounds[7])
+        b0 = b1 = b2 = b3 = 0
+        for t in range(n):
+            v = row[t]
+            b0 += v < l0
+            b1 += v < l1
+            b2 += v < l2
+            b3 += v < l3
+            flags[t] = (((v >= l0) & (v <= h0)) | (((v >= l1) & (v <= h1)) << 1) | (((v >= l2) & (v <= h2)) << 2)
+                        | (((v >= l3) & (v <= h3)) << 3))
+        below[0] = b0
+        below[1] = b1
+        below[2] = b2
+        below[3] = b3
+
     for i in range(r):
         row = rows[i]
         pending[:] = True
@@ -115,27 +147,48 @@ def _select_ranks_kernel(rows: np.ndarray, ranks: np.ndarray, sample_size: int, 
                             full = row.copy()
                         out[i, k] = np.partition(full, ranks[k] - 1)[ranks[k] - 1]
                 break
-            for k in range(n_ranks):
-                if not (pending[k] and active[k]):
-                    continue
-                low = lo[k]
-                high = hi[k]
-                cap = capacity[k]
-                buffer = buffers[k]
-                below = 0
-                kept = 0
-                for t in range(n):  # branch-free: every value is written, only candidates advance the count
-                    v = row[t]
-                    below += v < low
-                    buffer[min(kept, cap)] = v
-                    kept += (v >= low) & (v <= high)
-                need = ranks[k] - 1 - below
-                if 0 <= need < kept <= cap:
-                    out[i, k] = np.partition(buffer[:kept], need)[need]
-                    pending[k] = False
+            k = 0
+            while k < n_ranks:  # up to four ranks whose intervals one pass tests
+                size = 0
+                while k < n_ranks and size < _GROUP:
+                    if pending[k] and active[k]:
+                        group[size] = k
+                        size += 1
+                    k += 1
+                if size == 0:
+                    break
+                for j in range(_GROUP):
+                    bounds[2 * j] = np.inf  # an empty interval: nothing inside
+                    bounds[2 * j + 1] = -np.inf
+                for j in range(size):
+                    bounds[2 * j] = lo[group[j]]
+                    bounds[2 * j + 1] = hi[group[j]]
+                interval_pass(row, bounds, flags, below)
+                kept = 0  # the values inside some interval: every byte of a marked word copied, branch-free
+                for w in range(words.size):
+                    if words[w] != 0:
+                        for t in range(8 * w, 8 * w + 8):
+                            f = flags[t]
+                            found[kept] = row[min(t, n - 1)]
+                            found_flags[kept] = f
+                            kept += f != 0
+                for j in range(size):
+                    k_j = group[j]
+                    cap = capacity[k_j]
+                    inside = 0
+                    for t in range(kept):
+                        if (found_flags[t] >> j) & 1:
+                            if inside < cap:
+                                buffer[inside] = found[t]
+                            inside += 1
+                    need = ranks[k_j] - 1 - below[j]
+                    if 0 <= need < inside <= cap:
+                        out[i, k_j] = np.partition(buffer[:inside], need)[need]
+                        pending[k_j] = False
             if not pending.any():
                 break
         for k in range(n_ranks):
             seen_low[k] = min(seen_low[k], out[i, k])
             seen_high[k] = max(seen_high[k], out[i, k])
     return out
+

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from rumap._compile import freeze_loaded
 from rumap._validation import (
     DataMatrix,
     InstanceOf,
@@ -59,7 +60,7 @@ from rumap.maps.attacks import (
     risk_estimate,
     rounding_resolution,
 )
-from rumap.maps.common import COMMON_REPLICATES, common_map, common_stats
+from rumap.maps.common import COMMON_REPLICATES, _common_keys, common_map, common_stats
 from rumap.maps.methods import METHODS, install_methods, registered_methods
 from rumap.maps.recommend import ReplicateRisk
 from rumap.maps.simulation_result import SimulationResult
@@ -74,7 +75,6 @@ from rumap.maps.utility import (
     utility_label,
 )
 from rumap.result import RUMap, json_safe
-from rumap.risk.measures import DATASET_RISK_MEASURES
 
 __all__ = ["SimulationConfig", "SimulationResult", "simulate", "RISK_LABEL"]
 
@@ -87,6 +87,13 @@ _CHUNK_VALUES = 2_000_000
 _CONNECT_TIMEOUT = 10
 #: Most threads of a local run (each holds a few chunk-sized arrays).
 _MAX_THREADS = 8
+
+
+def _risk_measures() -> dict[str, Any]:
+    """:data:`rumap.risk.measures.DATASET_RISK_MEASURES`, imported when a run names one (it imports pandas)."""
+    from rumap.risk.measures import DATASET_RISK_MEASURES
+
+    return DATASET_RISK_MEASURES
 
 
 def _names(field: str, value: Any) -> tuple[str, ...]:
@@ -139,7 +146,7 @@ class SimulationConfig:
         Replicates per chunk; default about 4 million values per array. It
         changes memory and speed, never the results.
     risk_measures : sequence of str
-        Keys of :data:`DATASET_RISK_MEASURES`; each adds a map.
+        Keys of :data:`rumap.risk.measures.DATASET_RISK_MEASURES`; each adds a map.
     rational : bool, default False
         Add, per target, the rational snooper's envelope over the knowledge states.
     subsample : int, optional
@@ -179,9 +186,10 @@ class SimulationConfig:
         targets = tuple(str(t) for t in _names("targets", self.targets))
         knowledge = list(_names("knowledge", self.knowledge))
         measures = _names("risk_measures", self.risk_measures)
+        known = _risk_measures() if measures else {}
         for m in measures:
-            if m not in DATASET_RISK_MEASURES:
-                raise InputError(f"unknown risk measure {m!r}; choose from {', '.join(DATASET_RISK_MEASURES) or '(none)'}")
+            if m not in known:
+                raise InputError(f"unknown risk measure {m!r}; choose from {', '.join(known) or '(none)'}")
         if not targets and not measures:
             raise InputError("give at least one target (or a dataset risk measure)")
         for target in targets:
@@ -370,6 +378,8 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
     risks = np.empty((len(reps), len(grid), len(config.risk_measures)))
     common = np.full((len(reps), len(grid), 2), np.nan)
     measured = np.flatnonzero(np.asarray(reps) < (COMMON_REPLICATES if plan.common else 0))
+    keys = _common_keys(plan.x) if measured.size else None  # once for every grid value
+    first = measured.size and measured[-1] == measured.size - 1  # the chunk's first rows: a view, no copy
     for g, j in enumerate(grid):
         masked, (mean, var) = masker(int(j))  # (r, n, p) and its column moments, each (r, p)
         column = masked[:, :, c]
@@ -380,10 +390,10 @@ def _run_chunk(plan: _Plan, reps: np.ndarray, grid: np.ndarray) -> _ChunkOutput:
                                                     mean=mean[:, c], var=var[:, c], resolution=plan.resolution)
         stats_list.append(measure.stats(masked, plan.reference, (mean, var)))
         for d, name in enumerate(config.risk_measures):
-            kernel = DATASET_RISK_MEASURES[name].kernel  # the data were checked once, by simulate
+            kernel = _risk_measures()[name].kernel  # the data were checked once, by simulate
             risks[:, g, d] = [float(kernel(plan.x, masked[i])) for i in range(masked.shape[0])]
         if measured.size:
-            common[measured, g, :] = common_stats(plan.x, masked[measured])
+            common[measured, g, :] = common_stats(plan.x, masked[:measured.size] if first else masked[measured], keys)
     return _ChunkOutput(np.asarray(reps), np.asarray(grid), errors, np.stack(stats_list, axis=1), risks, common)
 
 
@@ -470,10 +480,13 @@ def _run_local(plan: _Plan, units, progress, total) -> list[_ChunkOutput]:
     """Run the chunks on this machine's cores (numpy releases the GIL in the heavy loops)."""
     workers = max(1, min(len(units), os.cpu_count() or 1, _MAX_THREADS))
     if workers == 1:
-        return _collect((_run_chunk(plan, reps, grid) for reps, grid in units), progress, total)
-    with _one_blas_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_run_chunk, plan, reps, grid) for reps, grid in units]
-        return _collect((future.result() for future in as_completed(futures)), progress, total)
+        outputs = _collect((_run_chunk(plan, reps, grid) for reps, grid in units), progress, total)
+    else:
+        with _one_blas_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_run_chunk, plan, reps, grid) for reps, grid in units]
+            outputs = _collect((future.result() for future in as_completed(futures)), progress, total)
+    freeze_loaded()  # numba's tables, loaded by the first run, out of the garbage collector's walks
+    return outputs
 
 
 def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:

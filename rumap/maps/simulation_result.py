@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from rumap.errors import InputError
 from rumap.maps.attacks import publication_effect
 from rumap.maps.recommend import BAND_Z, Recommendation, recommend
 from rumap.result import RUMap, json_safe
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from rumap.maps.simulation import SimulationConfig
     from rumap.maps.subsample import SubsampleError
 
@@ -74,6 +74,8 @@ class SimulationResult:
         ``risk_low``/``risk_high`` and ``utility_low``/``utility_high`` are
         ``estimate -+ 1.96 SE`` (normal approximation of the Monte-Carlo error).
         """
+        import pandas as pd  # here: a map runs without pandas
+
         frame = pd.concat([m.to_frame() for m in self.maps], ignore_index=True)
         for name in ("risk", "utility"):
             frame[f"{name}_low"] = frame[name] - BAND_Z * frame[f"{name}_se"]

@@ -313,7 +313,8 @@ def add_noise(
 
 @assumes_valid
 def standard_noise(rng: np.random.Generator, x: np.ndarray, spec: NoiseSpec,
-                   shape_factor: np.ndarray | None = None, variance_factor: np.ndarray | None = None) -> np.ndarray:
+                   shape_factor: np.ndarray | None = None, variance_factor: np.ndarray | None = None,
+                   out: np.ndarray | None = None) -> np.ndarray:
     """One draw of noise for ``lambda2 = 1``, shape (n, p): ``sqrt(f_i) * z_i L^T``, ``z_i ~ N(0, I)``.
 
     Parameters
@@ -327,15 +328,20 @@ def standard_noise(rng: np.random.Generator, x: np.ndarray, spec: NoiseSpec,
     shape_factor, variance_factor : ndarray, optional
         ``L`` (:func:`noise_shape`) and ``f`` (:meth:`NoiseSpec.variance_factor`)
         when already computed for ``x``.
+    out : ndarray, optional
+        A C-contiguous float array of shape (n, p) the noise is written to (the
+        same numbers, no new array).
     """
     shape_factor = noise_shape(x, spec) if shape_factor is None else shape_factor
     variance_factor = spec.variance_factor(x) if variance_factor is None else variance_factor
-    z = rng.standard_normal(x.shape)
+    z = rng.standard_normal(x.shape, out=out)
     diagonal = np.diag(shape_factor)
     if np.array_equal(shape_factor, np.diag(diagonal)):  # uncorrelated: a scale per column, no matrix product
-        noise = z * diagonal if x.shape[1] > 1 else z * shape_factor[0, 0]
-    else:
+        noise = np.multiply(z, diagonal if x.shape[1] > 1 else shape_factor[0, 0], out=out)
+    elif out is None:
         noise = z @ shape_factor.T
+    else:
+        noise = np.matmul(z.copy(), shape_factor.T, out=out)
     if variance_factor is not None:
         noise *= np.sqrt(variance_factor)[:, None]
     return noise

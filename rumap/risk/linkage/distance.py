@@ -19,11 +19,10 @@ from rumap._validation import InstanceOf, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk._paired import numeric_matrix, paired_frames, select_columns
+from rumap.risk.ties import TIE_RTOL
 
 __all__ = ["KINDS", "AGGREGATIONS", "STANDARDIZATIONS", "LinkageResult", "distance_linkage", "variable_distance"]
 
-#: Relative tolerance under which two aggregated distances count as equal (a tie).
-TIE_RTOL = 1e-9
 #: Elements of one block of the brute-force distance matrix (bounds memory to ~32 MB).
 CHUNK_ELEMENTS = 4_000_000
 #: Largest number of embedded dimensions (one per numeric key, one per category of a nominal key,
