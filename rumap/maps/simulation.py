@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rumap._compile import freeze_loaded
 from rumap._validation import (
     DataMatrix,
     InstanceOf,
@@ -480,13 +479,10 @@ def _run_local(plan: _Plan, units, progress, total) -> list[_ChunkOutput]:
     """Run the chunks on this machine's cores (numpy releases the GIL in the heavy loops)."""
     workers = max(1, min(len(units), os.cpu_count() or 1, _MAX_THREADS))
     if workers == 1:
-        outputs = _collect((_run_chunk(plan, reps, grid) for reps, grid in units), progress, total)
-    else:
-        with _one_blas_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_run_chunk, plan, reps, grid) for reps, grid in units]
-            outputs = _collect((future.result() for future in as_completed(futures)), progress, total)
-    freeze_loaded()  # numba's tables, loaded by the first run, out of the garbage collector's walks
-    return outputs
+        return _collect((_run_chunk(plan, reps, grid) for reps, grid in units), progress, total)
+    with _one_blas_thread(), ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_run_chunk, plan, reps, grid) for reps, grid in units]
+        return _collect((future.result() for future in as_completed(futures)), progress, total)
 
 
 def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
