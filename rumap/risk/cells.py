@@ -343,9 +343,10 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
     Parameters
     ----------
     codes : ndarray of int, shape (m, p)
-        Distinct rows of key codes (-1 for missing).
+        Distinct rows of key codes (-1 for missing), of any signed integer
+        type (column order saves a copy of each column).
     counts : ndarray, shape (m,)
-        Records each row stands for.
+        Records each row stands for (or as many as ``threshold``, at least).
     rows : ndarray of int
         The rows followed (sorted).
     threshold : int
@@ -373,8 +374,7 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
     (0, 1) [2] [True]
     """
     m, p = codes.shape
-    known = codes >= 0
-    by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]
+    by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]  # no copy of a column-ordered array
     radix = np.maximum(codes.max(axis=0), 0).astype(np.int64) + 1 if m else np.ones(p, dtype=np.int64)
     followed_rows = np.zeros(m, dtype=bool)
     followed_rows[rows] = True
@@ -383,7 +383,7 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
         level: dict[tuple[int, ...], np.ndarray] = {}
         for columns in combinations(range(p), d):
             if d == 1:
-                pool = np.flatnonzero(known[:, columns[0]])
+                pool = np.flatnonzero(by_column[columns[0]] >= 0)
             else:  # the records of a safe cell lie in safe cells of every sub-combination
                 bits = kept[columns[1:]].copy()
                 for j in columns[1:]:

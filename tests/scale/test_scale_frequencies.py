@@ -112,3 +112,14 @@ def test_bad_input_is_named(files, tmp_path):
     low.write_text("a,w\nx,2\ny,0.5\n")
     with pytest.raises(InputError, match="got 0.5 in row 2"):
         key_frequencies(scan(low), ["a"], weight="w")
+
+
+@pytest.mark.parametrize("chunk_size", [300, 700, 999, 4000])
+def test_batches_of_a_parquet_file_of_several_row_groups_are_its_records_in_order(tmp_path, chunk_size):
+    frame = pd.DataFrame({"a": np.arange(2500), "b": np.where(np.arange(2500) % 7 == 0, None, "x")})
+    path = tmp_path / "groups.parquet"
+    frame.to_parquet(path, row_group_size=700)
+    chunks = list(scan(path).batches(chunk_size))
+    assert [c.height for c in chunks] == [min(chunk_size, 2500 - start) for start in range(0, 2500, chunk_size)]
+    joined = pd.concat([c.to_pandas() for c in chunks], ignore_index=True)
+    pd.testing.assert_frame_equal(joined, frame)
