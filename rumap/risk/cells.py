@@ -321,11 +321,22 @@ def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, in
         return group, int(group.max()) + 1
     key = columns[0].astype(np.int64)
     for column, size in zip(columns[1:], radix[1:], strict=True):
-        key = key * int(size) + column
+        key *= int(size)
+        key += column
     if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):  # few enough to count by the code itself
         return key, int(cells)
-    group = pd.factorize(key)[0]
-    return group, int(group.max()) + 1
+    # the cells numbered by a sort: a hash table (pandas.factorize) took about 60 bytes a row, this about 25
+    order = np.argsort(key)
+    key = key[order]
+    step = np.empty(key.size, dtype=bool)
+    step[0] = False
+    np.not_equal(key[1:], key[:-1], out=step[1:])
+    del key
+    rank = np.cumsum(step, dtype=np.int64)
+    del step
+    group = np.empty_like(rank)
+    group[order] = rank
+    return group, int(rank[-1]) + 1
 
 
 @assumes_valid
@@ -381,6 +392,7 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
     kept: dict[tuple[int, ...], np.ndarray] = {}  # a level's rows in safe cells holding a followed row, packed
     for d in range(1, dimension + 1):
         level: dict[tuple[int, ...], np.ndarray] = {}
+        uses = dict.fromkeys(kept, p - d + 1)  # the combinations of this level that hold each of the last
         for columns in combinations(range(p), d):
             if d == 1:
                 pool = np.flatnonzero(by_column[columns[0]] >= 0)
@@ -388,6 +400,11 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
                 bits = kept[columns[1:]].copy()
                 for j in columns[1:]:
                     bits &= kept[tuple(c for c in columns if c != j)]
+                for j in columns:  # a sub-combination's rows are dropped after its last use
+                    smaller = tuple(c for c in columns if c != j)
+                    uses[smaller] -= 1
+                    if not uses[smaller]:
+                        del kept[smaller]
                 pool = np.flatnonzero(np.unpackbits(bits, count=m))
             is_kept = np.zeros(m, dtype=bool)
             if pool.size:

@@ -112,7 +112,7 @@ def _count_type(most: int) -> type:
     return next(t for t in (np.uint8, np.uint16, np.uint32) if most <= np.iinfo(t).max) if most < 2**32 else np.int64
 
 
-@dataclass(frozen=True)
+@dataclass
 class _KeyRows:
     """The distinct key rows of a file: how to code them for the search and how to find each record's row.
 
@@ -143,6 +143,22 @@ class _KeyRows:
             rest, digit = np.divmod(rest, self.radix[j])
             codes[:, j] = digit - 1
         return codes
+
+    def drop_numbers(self) -> None:
+        """Free ``number`` while the search holds the codes (:meth:`restore_numbers` makes it again)."""
+        if self.number is not None:
+            self.number = np.zeros(0, dtype=np.int64)
+
+    def restore_numbers(self, codes: np.ndarray) -> None:
+        """``number`` folded again from :meth:`codes` (the same sorted numbers)."""
+        if self.number is None:
+            return
+        number = np.zeros(codes.shape[0], dtype=np.int64)
+        for j, size in enumerate(self.radix):
+            number *= size
+            number += codes[:, j]
+            number += 1
+        self.number = number
 
     def rows(self, chunk: pl.DataFrame) -> np.ndarray:
         """Each record's distinct row (an index into ``count`` and the search's arrays)."""
@@ -293,7 +309,9 @@ def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None
                                                    f"subsets of up to {size} keys")
     meter = Progress("SUDA2 on the distinct key rows", enabled=progress)
     codes = rows.codes()
+    rows.drop_numbers()
     found, per_variable = _row_msus(codes, count, size, dtype=_count_type(max(comb(p, k) for k in range(1, size + 1))))
+    rows.restore_numbers(codes)
     del codes
     meter.update(n, final=True)
     total, smallest, score = _per_row(found, suda_weights(p, size))
