@@ -324,7 +324,7 @@ def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, in
         key *= int(size)
         key += column
     if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):  # few enough to count by the code itself
-        return key, int(cells)
+        return key.astype(np.int32) if cells < 2**31 else key, int(cells)
     # the cells numbered by a sort: a hash table (pandas.factorize) took about 60 bytes a row, this about 25
     order = np.argsort(key)
     key = key[order]
@@ -332,7 +332,7 @@ def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, in
     step[0] = False
     np.not_equal(key[1:], key[:-1], out=step[1:])
     del key
-    rank = np.cumsum(step, dtype=np.int64)
+    rank = np.cumsum(step, dtype=np.int32 if step.size < 2**31 else np.int64)
     del step
     group = np.empty_like(rank)
     group[order] = rank
@@ -389,13 +389,14 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
     radix = np.maximum(codes.max(axis=0), 0).astype(np.int64) + 1 if m else np.ones(p, dtype=np.int64)
     followed_rows = np.zeros(m, dtype=bool)
     followed_rows[rows] = True
+    index = np.int32 if m < 2**31 else np.int64  # row numbers, cells
     kept: dict[tuple[int, ...], np.ndarray] = {}  # a level's rows in safe cells holding a followed row, packed
     for d in range(1, dimension + 1):
         level: dict[tuple[int, ...], np.ndarray] = {}
         uses = dict.fromkeys(kept, p - d + 1)  # the combinations of this level that hold each of the last
         for columns in combinations(range(p), d):
             if d == 1:
-                pool = np.flatnonzero(by_column[columns[0]] >= 0)
+                pool = np.flatnonzero(by_column[columns[0]] >= 0).astype(index)
             else:  # the records of a safe cell lie in safe cells of every sub-combination
                 bits = kept[columns[1:]].copy()
                 for j in columns[1:]:
@@ -405,14 +406,18 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
                     uses[smaller] -= 1
                     if not uses[smaller]:
                         del kept[smaller]
-                pool = np.flatnonzero(np.unpackbits(bits, count=m))
+                pool = np.flatnonzero(np.unpackbits(bits, count=m)).astype(index)
             is_kept = np.zeros(m, dtype=bool)
             if pool.size:
                 cell, size = _cells([by_column[j][pool] for j in columns], radix[list(columns)])
                 mine = followed_rows[pool]
                 holds = np.zeros(size, dtype=bool)
                 holds[cell[mine]] = True
-                safe = np.bincount(cell, weights=counts[pool], minlength=size) >= threshold
+                if threshold <= 2:  # two records: two rows, or one row standing for two
+                    safe = np.bincount(cell, minlength=size) >= threshold
+                    safe[cell[counts[pool] >= threshold]] = True
+                else:
+                    safe = np.bincount(cell, weights=counts[pool], minlength=size) >= threshold
                 yield columns, pool[mine], safe[cell[mine]]
                 is_kept[pool[(holds & safe)[cell]]] = True
             level[columns] = np.packbits(is_kept)
