@@ -34,7 +34,7 @@ from rumap.risk.suda import (
     suda_weights,
     variable_table,
 )
-from rumap.scale.frequencies import _encoding, _fits, _number, _prepared, key_frequencies
+from rumap.scale.frequencies import _encoding, _fits, _key_values, _number, _prepared, key_frequencies
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
@@ -175,14 +175,16 @@ def _signed_type(most: int) -> type:
 def _distinct_key_rows(source: Source, keys: Sequence[str], chunk_size: int, progress: bool) -> _KeyRows:
     """The file's distinct key rows (a missing value a value of its own) and their records (up to 3), out of core.
 
-    Two chunked passes: each key's values, then each record's row as one
-    int64 (:func:`rumap.scale.frequencies._encoding`), its chunk's distinct
-    numbers merged into the sorted numbers found so far. Memory follows the
-    distinct rows (9 bytes each) and the chunk, not the records; Polars'
-    streaming group-by held about a hundred bytes per distinct row.
+    Two chunked passes over a Parquet file: each key's values, then each
+    record's row as one int64 (:func:`rumap.scale.frequencies._encoding`),
+    its chunk's distinct numbers merged into the sorted numbers found so far.
+    Memory follows the distinct rows (9 bytes each) and the chunk, not the
+    records; Polars' streaming group-by, which a CSV file still takes (its
+    batches are read ahead whole), held about a hundred bytes a distinct row.
     """
     pl = polars_module()
-    names, _ = _prepared(source, keys, None)
+    names, frame = _prepared(source, keys, None)
+    text = source.format != "parquet"  # a text file: streaming queries (its batches would be read ahead whole)
     floats = [k for k, t in source.lazy(names).collect_schema().items() if t.is_float()]
 
     def chunks(label: str) -> Any:
@@ -195,12 +197,13 @@ def _distinct_key_rows(source: Source, keys: Sequence[str], chunk_size: int, pro
         meter.update(done, final=True)
 
     found: list[Any] = [None] * len(names)
-    for chunk in chunks("key values"):
+    for chunk in () if text else chunks("key values"):
         for j, name in enumerate(names):
             values = chunk.get_column(name).drop_nulls().unique()
             found[j] = values if found[j] is None else pl.concat([found[j], values]).unique()
-    values = tuple(v.sort() if v is not None else pl.Series(name, [], dtype=source.lazy([name]).collect_schema()[name])
-                   for name, v in zip(names, found, strict=True))
+    values = _key_values(source, frame, names) if text else tuple(
+        v.sort() if v is not None else pl.Series(name, [], dtype=source.lazy([name]).collect_schema()[name])
+        for name, v in zip(names, found, strict=True))
     parts, radix, _ = _encoding(names, values)
     if not _fits(radix):
         frequencies = key_frequencies(source, names)
@@ -215,7 +218,15 @@ def _distinct_key_rows(source: Source, keys: Sequence[str], chunk_size: int, pro
     number = np.zeros(0, dtype=np.int64)
     count = np.zeros(0, dtype=np.uint8)
     n = 0
-    for chunk in chunks("distinct key rows"):
+    if text:
+        table = source.collect(frame.group_by(fold.alias("number")).agg(pl.len().alias("count")))
+        order = np.argsort(table["number"].to_numpy())
+        number = table["number"].to_numpy()[order]
+        records = table["count"].to_numpy()[order]
+        n = int(records.sum())
+        count = np.minimum(records, _COUNT_CAP).astype(np.uint8)
+        del table, order, records
+    for chunk in () if text else chunks("distinct key rows"):
         n += chunk.height
         mine, records = np.unique(encode(chunk), return_counts=True)
         at = np.searchsorted(number, mine)

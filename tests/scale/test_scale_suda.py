@@ -53,14 +53,18 @@ def test_suda_of_a_file_refuses_what_the_in_memory_suda_refuses(files):
 
 
 @pytest.mark.parametrize("wide", [False, True])
-def test_suda_of_a_file_of_many_varied_keys_equals_the_in_memory_suda(tmp_path, wide):
+@pytest.mark.parametrize("form", ["parquet", "csv"])
+def test_suda_of_a_file_of_many_varied_keys_equals_the_in_memory_suda(tmp_path, wide, form):
     """Keys folded into one int64 per row, and keys too varied for one (61^12 rows): the same values."""
     rng = np.random.default_rng(11)
     width = 12 if wide else 5
     frame = pd.DataFrame({f"k{j}": rng.integers(0, 60 if wide else 5, 400).astype(float) for j in range(width)})
     frame.iloc[::9, 2] = np.nan
-    path = tmp_path / "keys.parquet"
-    frame.to_parquet(path, row_group_size=150)
+    path = tmp_path / f"keys.{form}"
+    if form == "csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_parquet(path, row_group_size=150)
     keys = list(frame.columns)
     out = tmp_path / "suda.csv"
     size = 2 if wide else None
