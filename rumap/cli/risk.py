@@ -14,6 +14,8 @@
     python -m rumap risk keys --data FILE --keys A,B,... [--dimension D] [--threshold T] [--json]
     python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F]
         [--merge VAR:A,B=NEW ...] [--engine auto|memory|scale] [--chunk-size N] [--out FILE] [--quiet] [--json]
+    python -m rumap risk frequencies --data FILE --keys A,B,... [--weight W] [--chunk-size N] [--out FILE]
+        [--quiet] [--json]
 
 ``risk identity`` also reads ``--key`` for ``--keys``.
 """
@@ -174,7 +176,54 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                                   "then holds the totals")
     suda.add_argument("--json", action="store_true", help="print one JSON object")
     suda.set_defaults(_risk_run=run_suda)
+
+    table = sub.add_parser("frequencies", help="the key frequency table of a file, out of core: each distinct key "
+                                               "row's count, weight, f_k and F_k",
+                           description="The distinct key rows of a CSV or Parquet file with their records, weight, "
+                                       "f_k and F_k (a missing value matching any category), found a hash "
+                                       "partition of the rows at a time and written to --out partition by "
+                                       "partition: memory follows --chunk-size, not the table.")
+    table.add_argument("--data", required=True, help="CSV or Parquet file")
+    table.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
+    table.add_argument("--weight", metavar="W", help="sampling weight column (default: the file is a census)")
+    table.add_argument("--chunk-size", type=int, metavar="N",
+                       help="distinct key rows per partition, about (default 1,000,000): bounds the memory")
+    table.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    table.add_argument("--out", metavar="FILE", help="write the distinct key rows (key values, count, weight, fk, Fk) "
+                                                   "to FILE (.parquet or .csv); the JSON holds the summary")
+    table.add_argument("--json", action="store_true", help="print one JSON object")
+    table.set_defaults(_risk_run=run_frequencies)
     return p
+
+
+def run_frequencies(args: argparse.Namespace) -> int:
+    """``risk frequencies``: the key frequency table of a file, out of core, written partition by partition.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``risk frequencies``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
+    from rumap.scale import DEFAULT_CHUNK_SIZE, frequencies_file, scan
+
+    if args.chunk_size is not None:
+        check_flag("--chunk-size", "record_chunk", args.chunk_size)
+    keys = _names(args.keys, "--keys")
+    result = frequencies_file(scan(args.data), keys, args.out, weight=args.weight,
+                              chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet)
+    payload = result.to_dict()
+    lines = [f"key frequencies of {', '.join(payload['keys'])} ({payload['n']} records, out of core in "
+             f"{result.partitions} partitions)",
+             f"distinct key rows: {payload['distinct_rows']}; sample uniques: {payload['sample_uniques']}; records "
+             f"with a missing key value: {payload['records_with_missing_keys']}"]
+    if result.out is not None:
+        lines.append(f"the table: {result.out}")
+    return _emit(args, payload, lines)
 
 
 def run(args: argparse.Namespace) -> int:

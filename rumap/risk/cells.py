@@ -321,11 +321,22 @@ def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, in
         return group, int(group.max()) + 1
     key = columns[0].astype(np.int64)
     for column, size in zip(columns[1:], radix[1:], strict=True):
-        key = key * int(size) + column
+        key *= int(size)
+        key += column
     if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):  # few enough to count by the code itself
-        return key, int(cells)
-    group = pd.factorize(key)[0]
-    return group, int(group.max()) + 1
+        return key.astype(np.int32) if cells < 2**31 else key, int(cells)
+    # the cells numbered by a sort: a hash table (pandas.factorize) took about 60 bytes a row, this about 25
+    order = np.argsort(key)
+    key = key[order]
+    step = np.empty(key.size, dtype=bool)
+    step[0] = False
+    np.not_equal(key[1:], key[:-1], out=step[1:])
+    del key
+    rank = np.cumsum(step, dtype=np.int32 if step.size < 2**31 else np.int64)
+    del step
+    group = np.empty_like(rank)
+    group[order] = rank
+    return group, int(rank[-1]) + 1
 
 
 @assumes_valid
@@ -343,9 +354,10 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
     Parameters
     ----------
     codes : ndarray of int, shape (m, p)
-        Distinct rows of key codes (-1 for missing).
+        Distinct rows of key codes (-1 for missing), of any signed integer
+        type (column order saves a copy of each column).
     counts : ndarray, shape (m,)
-        Records each row stands for.
+        Records each row stands for (or as many as ``threshold``, at least).
     rows : ndarray of int
         The rows followed (sorted).
     threshold : int
@@ -373,29 +385,39 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
     (0, 1) [2] [True]
     """
     m, p = codes.shape
-    known = codes >= 0
-    by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]
+    by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]  # no copy of a column-ordered array
     radix = np.maximum(codes.max(axis=0), 0).astype(np.int64) + 1 if m else np.ones(p, dtype=np.int64)
     followed_rows = np.zeros(m, dtype=bool)
     followed_rows[rows] = True
+    index = np.int32 if m < 2**31 else np.int64  # row numbers, cells
     kept: dict[tuple[int, ...], np.ndarray] = {}  # a level's rows in safe cells holding a followed row, packed
     for d in range(1, dimension + 1):
         level: dict[tuple[int, ...], np.ndarray] = {}
+        uses = dict.fromkeys(kept, p - d + 1)  # the combinations of this level that hold each of the last
         for columns in combinations(range(p), d):
             if d == 1:
-                pool = np.flatnonzero(known[:, columns[0]])
+                pool = np.flatnonzero(by_column[columns[0]] >= 0).astype(index)
             else:  # the records of a safe cell lie in safe cells of every sub-combination
                 bits = kept[columns[1:]].copy()
                 for j in columns[1:]:
                     bits &= kept[tuple(c for c in columns if c != j)]
-                pool = np.flatnonzero(np.unpackbits(bits, count=m))
+                for j in columns:  # a sub-combination's rows are dropped after its last use
+                    smaller = tuple(c for c in columns if c != j)
+                    uses[smaller] -= 1
+                    if not uses[smaller]:
+                        del kept[smaller]
+                pool = np.flatnonzero(np.unpackbits(bits, count=m)).astype(index)
             is_kept = np.zeros(m, dtype=bool)
             if pool.size:
                 cell, size = _cells([by_column[j][pool] for j in columns], radix[list(columns)])
                 mine = followed_rows[pool]
                 holds = np.zeros(size, dtype=bool)
                 holds[cell[mine]] = True
-                safe = np.bincount(cell, weights=counts[pool], minlength=size) >= threshold
+                if threshold <= 2:  # two records: two rows, or one row standing for two
+                    safe = np.bincount(cell, minlength=size) >= threshold
+                    safe[cell[counts[pool] >= threshold]] = True
+                else:
+                    safe = np.bincount(cell, weights=counts[pool], minlength=size) >= threshold
                 yield columns, pool[mine], safe[cell[mine]]
                 is_kept[pool[(holds & safe)[cell]]] = True
             level[columns] = np.packbits(is_kept)

@@ -244,37 +244,39 @@ def minimal_sample_uniques(codes: np.ndarray, max_size: int) -> tuple[np.ndarray
     return found[row], per_variable
 
 
-def _row_msus(distinct: np.ndarray, multiplicity: np.ndarray, max_size: int) -> tuple[np.ndarray, np.ndarray]:
+def _row_msus(distinct: np.ndarray, multiplicity: np.ndarray, max_size: int, dtype: type = np.int64
+              ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`minimal_sample_uniques` of distinct key rows (-1 missing) with the records of each.
 
     Returns each row's MSUs by size (0 for a row of two records or more: no
-    sample unique) and the MSUs that include each variable.
+    sample unique), of type ``dtype`` (a row has at most ``comb(p, k)`` MSUs
+    of size ``k``), and the MSUs that include each variable. ``multiplicity``
+    may stop counting at 2: only whether a cell holds two records matters.
     """
-    found = np.zeros((distinct.shape[0], max_size), dtype=np.int64)
+    found = np.zeros((distinct.shape[0], max_size), dtype=dtype)
     per_variable = np.zeros(distinct.shape[1], dtype=np.int64)
     # records with the same values are no sample uniques; a record unique on the whole key is a class of its own
     candidates = np.flatnonzero(multiplicity == 1)  # missing as a value of its own here
     if candidates.size == 0:
         return found, per_variable
     # a candidate's MSU: a subset it is unique on (fewer than 2 records) while not unique on any smaller one
-    for subset, followed, shared in safe_cells(distinct, np.asarray(multiplicity, dtype=float), candidates, 2,
-                                               max_size):
+    for subset, followed, shared in safe_cells(distinct, multiplicity, candidates, 2, max_size):
         msu = followed[~shared]
         found[msu, len(subset) - 1] += 1
         per_variable[list(subset)] += msu.size
     return found, per_variable
 
 
-def _row_scores(found: np.ndarray, multiplicity: np.ndarray, variables: int, dis_fraction: float
+def _row_scores(score: np.ndarray, multiplicity: np.ndarray, variables: int, dis_fraction: float
                 ) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """SUDA and DIS scores of distinct key rows from their MSUs (:func:`_row_msus`) and records.
+    """DIS scores of distinct key rows from their SUDA scores (``found @ suda_weights``, :func:`_row_msus`) and records.
 
     Returns each row's SUDA score and DIS score, the file's DIS risk and its
     sample uniques. Only a row of one record has a score, so the sum ``A``
     runs over rows; its terms are added in sorted order, so that the result
-    does not depend on the order of the rows.
+    does not depend on the order of the rows. ``multiplicity`` may stop
+    counting at 3 (a row of 1, 2 or more records).
     """
-    score = found @ suda_weights(variables, found.shape[1])
     uniques = int((multiplicity == 1).sum())
     pairs = 2 * int((multiplicity == 2).sum())
     fraction = dis_fraction
@@ -390,7 +392,7 @@ def suda2(data: Any, keys: Sequence[str | int], max_size: int | None = DEFAULT_M
     distinct, row = distinct_rows(key_codes(frame, names))
     multiplicity = np.bincount(row)
     found, per_variable = _row_msus(distinct, multiplicity, size)
-    score, dis_score, dis, uniques = _row_scores(found, multiplicity, p, dis_fraction)
+    score, dis_score, dis, uniques = _row_scores(found @ suda_weights(p, size), multiplicity, p, dis_fraction)
     counts, score, dis_score = found[row], score[row], dis_score[row]
     variables = variable_table(names, per_variable)
     return SudaResult(keys=tuple(names), max_size=size, dis_fraction=float(dis_fraction), msu_counts=counts,

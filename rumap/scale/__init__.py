@@ -9,9 +9,17 @@ with progress on stderr. The results equal the in-memory path's
 """
 
 from rumap.scale.frequencies import KeyFrequencies, key_frequencies, row_codes, wildcard_join
-from rumap.scale.risk import ScaleRisk, identity_risk, individual_risk, l_diversity_rows, row_risk
+from rumap.scale.risk import (
+    FileFrequencies,
+    ScaleRisk,
+    frequencies_file,
+    identity_risk,
+    individual_risk,
+    l_diversity_rows,
+    row_risk,
+)
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, apply_chunks, progress_to, scan
 
 __all__ = ["Source", "scan", "apply_chunks", "Progress", "progress_to", "DEFAULT_CHUNK_SIZE", "KeyFrequencies", "key_frequencies",
            "wildcard_join", "row_codes", "ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows",
-           "identity_risk"]
+           "identity_risk", "FileFrequencies", "frequencies_file"]

@@ -216,17 +216,21 @@ def survey(source: Source, frame: pl.LazyFrame, names: list[str], sensitive: str
     """
     pl = polars_module()
     columns = [*names, *([sensitive] if sensitive is not None else [])]
+    # a Parquet file's values one column per query: Polars' streaming reader held every column's row groups at once
+    apart = source.format == "parquet"
     found = source.collect(frame.select([pl.len().alias(_COUNT), pl.struct(columns).hash(_SEED).approx_n_unique()
                                          .alias(_NUMBER), *(weight_checks(weight) if weight is not None else [])]
                                         + [pl.col(k).null_count().alias(f"{k}\0") for k in names]
-                                        + [pl.col(k).drop_nulls().unique().sort().implode() for k in columns]))
+                                        + ([] if apart else [pl.col(k).drop_nulls().unique().sort().implode()
+                                                             for k in columns])))
     if weight is not None:
         _check_weight(source, weight, found)
     n = int(found[_COUNT].item())
     if n < 1:
         raise InputError(f"{source.path} has no records")
-    return Survey(n, tuple(found[k][0] for k in columns), [int(found[f"{k}\0"].item()) for k in names],
-                  int(found[_NUMBER].item()))
+    values = tuple(source.collect(frame.select(pl.col(k).drop_nulls().unique())).get_column(k).sort() if apart
+                   else found[k][0] for k in columns)
+    return Survey(n, values, [int(found[f"{k}\0"].item()) for k in names], int(found[_NUMBER].item()))
 
 
 @assumes_valid

@@ -38,7 +38,8 @@ from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_fi
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows", "identity_risk"]
+__all__ = ["ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows", "identity_risk", "FileFrequencies",
+           "frequencies_file"]
 
 
 
@@ -487,3 +488,130 @@ def identity_risk(source: Source, key: Sequence[str], N: float, a: float, max_ri
         raise InputError(f"{source.path}: key column {column!r} has a missing value in row {first['row'].item() + 1}")
     k = int(np.prod([float(v.len()) for v in frequencies.values])) if cells is None else cells
     return identity_from_frequencies(frequencies.count, names, k, N, a, max_risk, method, source.path)
+
+
+def _table_frame(block: KeyFrequencies) -> pl.DataFrame:
+    """Distinct key rows as records: the key values (missing where the key is), ``count``, ``weight``, ``fk``, ``Fk``."""
+    pl = polars_module()
+    columns = []
+    for j, name in enumerate(block.keys):
+        code = block.codes[:, j].astype(np.int64)
+        values = block.values[j]
+        if values.len() == 0:
+            columns.append(pl.Series(name, [None] * code.size, dtype=values.dtype))
+            continue
+        column = values.gather(pl.Series(np.maximum(code - 1, 0))).alias(name)
+        columns.append(column.scatter(np.flatnonzero(code == 0), None) if (code == 0).any() else column)
+    extra = [pl.Series("count", block.count)]
+    if block.weighted:
+        extra.append(pl.Series("weight", block.weight))
+    return pl.DataFrame([*columns, *extra, pl.Series("fk", block.fk), pl.Series("Fk", block.Fk)])
+
+
+@dataclass(frozen=True)
+class FileFrequencies:
+    """The summary of a file's key frequencies (:meth:`rumap.scale.KeyFrequencies.to_dict`), the table in a file.
+
+    Attributes
+    ----------
+    summary : dict
+        ``n``, ``keys``, ``distinct_rows``, ``sample_uniques``, ``records_with_missing_keys``, ``weighted``.
+    partitions : int
+        Hash partitions of the distinct key rows, one streaming pass each.
+    out : str or None
+        The file of the distinct key rows.
+    """
+
+    summary: dict
+    partitions: int
+    out: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary, ``partitions``, ``records_out`` and ``"engine": "scale"``."""
+        return {**self.summary, "partitions": self.partitions, "records_out": self.out, "engine": "scale"}
+
+
+@validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
+                  "weight": [None, InstanceOf(str, "a column name")],
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")],
+                  "chunk_size": "record_chunk", "partitions": [None, "key_partitions"]},
+                 example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None,
+                                  "progress": False})
+def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None = None,
+                     weight: str | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE, partitions: int | None = None,
+                     progress: bool = True) -> FileFrequencies:
+    """The table of a file's distinct key rows with their frequencies, written a hash partition at a time.
+
+    The rows and values of :func:`rumap.scale.key_frequencies` (a missing
+    value matching any category), found as :func:`individual_risk` finds
+    them: the distinct key rows split by a hash of the keys into
+    ``ceil(distinct / chunk_size)`` partitions, one streaming pass each, each
+    partition's rows written before the next is read. Memory follows the
+    partition, not the table.
+
+    Parameters
+    ----------
+    source : Source
+        From :func:`rumap.scale.scan`.
+    keys : sequence of str
+        The key variables.
+    out : str or path-like or None
+        The ``.parquet`` or ``.csv`` file of the distinct key rows: the key
+        values, ``count``, ``weight`` (with a weight), ``fk`` and ``Fk``, a
+        partition after another (None: the summary only).
+    weight : str, optional
+        Column of sampling weights (each >= 1).
+    chunk_size : int
+        Distinct key rows per partition, about.
+    partitions : int, optional
+        The number of partitions (default from ``chunk_size``).
+    progress : bool
+        Report the passes on stderr.
+
+    Returns
+    -------
+    FileFrequencies
+
+    Examples
+    --------
+    >>> frequencies_file(scan(_example_file()), ["sex", "region"], weight="w", progress=False).to_dict()["sample_uniques"]
+    0
+    """
+    from rumap.scale.source import _writer
+
+    count_of = partitions if partitions is not None else partition_count(source.count(), chunk_size)
+    plan = None
+    if count_of > 1:
+        names, frame = _prepared(source, keys, weight, check_weight=False)
+        meter = Progress("key values (one streaming pass)", enabled=progress)
+        plan = survey(source, frame, names, None, weight)
+        meter.update(plan.n, final=True)
+        if not fits_partitions(names, plan.values[: len(names)]):
+            plan = None
+        elif partitions is None:
+            count_of = partition_count(plan.distinct, chunk_size)
+    parts: Any = blocks(source, names, frame, weight, count_of, plan) if plan is not None else None
+    if parts is None:
+        count_of = 1
+        parts = [(key_frequencies(source, keys, weight), None)]
+    write, close = _writer(out) if out is not None else (None, None)
+    meter = Progress(f"key rows in {count_of} partitions", enabled=progress)
+    summary: dict[str, Any] = {}
+    try:
+        for done, (block, _) in enumerate(parts):
+            mine = block.to_dict()
+            for key in ("distinct_rows", "sample_uniques", "records_with_missing_keys"):
+                summary[key] = summary.get(key, 0) + mine[key]
+            summary.update({k: mine[k] for k in ("n", "keys", "weighted")})
+            if write is not None:
+                table = _table_frame(block)
+                for start in range(0, table.height, chunk_size):
+                    write(table.slice(start, chunk_size))
+                del table
+            meter.update(done + 1)
+    finally:
+        if close is not None:
+            close()
+    ordered = {k: summary[k] for k in ("n", "keys", "distinct_rows", "sample_uniques", "records_with_missing_keys",
+                                       "weighted")}
+    return FileFrequencies(ordered, count_of, None if out is None else str(out))

@@ -125,7 +125,18 @@ class Source:
         Yields
         ------
         polars.DataFrame
+
+        Notes
+        -----
+        A Parquet file is read one slice of rows per query (the footer finds
+        its row groups): Polars' streaming batches read the whole file ahead
+        of a slower consumer, so memory would follow the file, not the chunk.
         """
+        if self.format == "parquet":
+            total = self.count()
+            for start in range(0, total, chunk_size):
+                yield from _collected([self.lazy(columns).slice(start, chunk_size)], self.path, run=True)
+            return
         pending = None
         for batch in _collected(self.lazy(columns).collect_batches(chunk_size=chunk_size, maintain_order=True),
                                 self.path):

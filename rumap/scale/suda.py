@@ -23,6 +23,7 @@ import numpy as np
 
 from rumap._validation import InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.errors import InputError
 from rumap.risk.suda import (
     DEFAULT_DIS_FRACTION,
     DEFAULT_MAX_SIZE,
@@ -30,9 +31,10 @@ from rumap.risk.suda import (
     _row_scores,
     searched_size,
     smallest_msu,
+    suda_weights,
     variable_table,
 )
-from rumap.scale.frequencies import key_frequencies
+from rumap.scale.frequencies import _encoding, _fits, _key_values, _number, _prepared, key_frequencies
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
@@ -101,6 +103,162 @@ class FileSuda:
         return pd.DataFrame(list(self.variables), columns=["variable", "msus"])
 
 
+#: Records counted per distinct key row, at most: SUDA2 asks only whether a row holds 1, 2 or more records.
+_COUNT_CAP = 3
+
+
+def _count_type(most: int) -> type:
+    """The smallest unsigned integer type holding ``most``."""
+    return next(t for t in (np.uint8, np.uint16, np.uint32) if most <= np.iinfo(t).max) if most < 2**32 else np.int64
+
+
+@dataclass
+class _KeyRows:
+    """The distinct key rows of a file: how to code them for the search and how to find each record's row.
+
+    ``number`` holds one sorted int64 per distinct row (the keys folded in
+    mixed ``radix``, 0 for a missing value), or is None when the keys are
+    too many or too varied for one int64 (then ``frequencies`` holds the rows).
+    """
+
+    names: list[str]
+    count: np.ndarray
+    n: int
+    number: np.ndarray | None = None
+    radix: tuple[int, ...] = ()
+    encode: Any = None
+    frequencies: Any = None
+
+    def codes(self) -> np.ndarray:
+        """The rows' codes in the smallest signed type, -1 for a missing value, one contiguous column per key."""
+        if self.number is None:
+            wide = self.frequencies.codes
+            codes = np.empty(wide.shape, dtype=_signed_type(int(wide.max(initial=0))), order="F")
+            for j in range(wide.shape[1]):
+                codes[:, j] = wide[:, j] - 1
+            return codes
+        codes = np.empty((self.number.size, len(self.radix)), dtype=_signed_type(max(self.radix)), order="F")
+        rest = self.number
+        for j in range(len(self.radix) - 1, -1, -1):
+            rest, digit = np.divmod(rest, self.radix[j])
+            codes[:, j] = digit - 1
+        return codes
+
+    def drop_numbers(self) -> None:
+        """Free ``number`` while the search holds the codes (:meth:`restore_numbers` makes it again)."""
+        if self.number is not None:
+            self.number = np.zeros(0, dtype=np.int64)
+
+    def restore_numbers(self, codes: np.ndarray) -> None:
+        """``number`` folded again from :meth:`codes` (the same sorted numbers)."""
+        if self.number is None:
+            return
+        number = np.zeros(codes.shape[0], dtype=np.int64)
+        for j, size in enumerate(self.radix):
+            number *= size
+            number += codes[:, j]
+            number += 1
+        self.number = number
+
+    def rows(self, chunk: pl.DataFrame) -> np.ndarray:
+        """Each record's distinct row (an index into ``count`` and the search's arrays)."""
+        if self.number is None:
+            return self.frequencies.rows(chunk)
+        return np.searchsorted(self.number, self.encode(chunk))
+
+
+def _signed_type(most: int) -> type:
+    """The smallest signed integer type holding ``most`` and -1."""
+    return next(t for t in (np.int8, np.int16, np.int32) if most <= np.iinfo(t).max) if most < 2**31 else np.int64
+
+
+def _distinct_key_rows(source: Source, keys: Sequence[str], chunk_size: int, progress: bool) -> _KeyRows:
+    """The file's distinct key rows (a missing value a value of its own) and their records (up to 3), out of core.
+
+    Two chunked passes over a Parquet file: each key's values, then each
+    record's row as one int64 (:func:`rumap.scale.frequencies._encoding`),
+    its chunk's distinct numbers merged into the sorted numbers found so far.
+    Memory follows the distinct rows (9 bytes each) and the chunk, not the
+    records; Polars' streaming group-by, which a CSV file still takes (its
+    batches are read ahead whole), held about a hundred bytes a distinct row.
+    """
+    pl = polars_module()
+    names, frame = _prepared(source, keys, None)
+    text = source.format != "parquet"  # a text file: streaming queries (its batches would be read ahead whole)
+    floats = [k for k, t in source.lazy(names).collect_schema().items() if t.is_float()]
+
+    def chunks(label: str) -> Any:
+        meter = Progress(label, enabled=progress)
+        done = 0
+        for chunk in source.batches(chunk_size, names):
+            done += chunk.height
+            yield chunk.with_columns([pl.col(k).fill_nan(None) for k in floats]) if floats else chunk
+            meter.update(done)
+        meter.update(done, final=True)
+
+    found: list[Any] = [None] * len(names)
+    for chunk in () if text else chunks("key values"):
+        for j, name in enumerate(names):
+            values = chunk.get_column(name).drop_nulls().unique()
+            found[j] = values if found[j] is None else pl.concat([found[j], values]).unique()
+    values = _key_values(source, frame, names) if text else tuple(
+        v.sort() if v is not None else pl.Series(name, [], dtype=source.lazy([name]).collect_schema()[name])
+        for name, v in zip(names, found, strict=True))
+    parts, radix, _ = _encoding(names, values)
+    if not _fits(radix):
+        frequencies = key_frequencies(source, names)
+        return _KeyRows(names, np.minimum(frequencies.count, _COUNT_CAP).astype(np.uint8), frequencies.n,
+                        frequencies=frequencies)
+    fold = _number(parts, radix)
+
+    def encode(chunk: pl.DataFrame) -> np.ndarray:
+        chunk = chunk.with_columns([pl.col(k).fill_nan(None) for k in floats]) if floats else chunk
+        return chunk.select(fold.alias("number")).get_column("number").to_numpy()
+
+    number = np.zeros(0, dtype=np.int64)
+    count = np.zeros(0, dtype=np.uint8)
+    n = 0
+    if text:
+        table = source.collect(frame.group_by(fold.alias("number")).agg(pl.len().alias("count")))
+        order = np.argsort(table["number"].to_numpy())
+        number = table["number"].to_numpy()[order]
+        records = table["count"].to_numpy()[order]
+        n = int(records.sum())
+        count = np.minimum(records, _COUNT_CAP).astype(np.uint8)
+        del table, order, records
+    for chunk in () if text else chunks("distinct key rows"):
+        n += chunk.height
+        mine, records = np.unique(encode(chunk), return_counts=True)
+        at = np.searchsorted(number, mine)
+        seen = at < number.size
+        seen[seen] = number[at[seen]] == mine[seen]
+        count[at[seen]] = np.minimum(count[at[seen]] + np.minimum(records[seen], _COUNT_CAP), _COUNT_CAP)
+        fresh = ~seen
+        number = np.insert(number, at[fresh], mine[fresh])
+        count = np.insert(count, at[fresh], np.minimum(records[fresh], _COUNT_CAP).astype(np.uint8))
+    if n < 1:
+        raise InputError(f"{source.path} has no records")
+    return _KeyRows(names, count, n, number=number, radix=tuple(radix), encode=encode)
+
+
+def _per_row(found: np.ndarray, weights: np.ndarray, block: int = 1 << 20) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's MSUs (all sizes), smallest MSU size (0 for none) and SUDA score, a block of rows at a time.
+
+    The score is :func:`rumap.risk.suda._row_scores`'s ``found @ weights``
+    (the same values: integers, exact in float64).
+    """
+    m = found.shape[0]
+    total = np.empty(m, dtype=_count_type(int(found.shape[1]) * int(np.iinfo(found.dtype).max)))
+    smallest = np.empty(m, dtype=np.uint8 if found.shape[1] < 256 else np.int64)
+    score = np.empty(m)
+    for start in range(0, m, block):
+        part = found[start:start + block]
+        total[start:start + block] = part.sum(axis=1)
+        smallest[start:start + block] = smallest_msu(part)
+        score[start:start + block] = part.astype(np.float64) @ weights
+    return total, smallest, score
+
+
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
                   "max_size": [None, "max_size"], "dis_fraction": "dis_fraction",
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
@@ -152,36 +310,37 @@ def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None
     >>> result.sample_uniques, result.special_uniques, result.msus_by_size
     (2, 1, (1, 0))
     """
-    frequencies = key_frequencies(source, keys)
-    names = list(frequencies.keys)
+    pl = polars_module()
+    rows = _distinct_key_rows(source, keys, chunk_size, progress)
+    names, count, n = rows.names, rows.count, rows.n
     p = len(names)
     size = searched_size(max_size, p)
-    count = frequencies.count
     subsets = sum(comb(p, k) * k for k in range(1, size + 1))
     budget.check_work(float(subsets) * count.size, f"{count.size} distinct key rows x {subsets} variables over the "
                                                    f"subsets of up to {size} keys")
     meter = Progress("SUDA2 on the distinct key rows", enabled=progress)
-    distinct = frequencies.codes.astype(np.int64) - 1  # -1 missing, as rumap.risk.cells.key_codes
-    found, per_variable = _row_msus(distinct, count, size)
-    del distinct
-    score, dis_score, dis, uniques = _row_scores(found, count, p, float(dis_fraction))
-    meter.update(frequencies.n, final=True)
-    total = found.sum(axis=1)
-    smallest = smallest_msu(found)
+    codes = rows.codes()
+    rows.drop_numbers()
+    found, per_variable = _row_msus(codes, count, size, dtype=_count_type(max(comb(p, k) for k in range(1, size + 1))))
+    rows.restore_numbers(codes)
+    del codes
+    meter.update(n, final=True)
+    total, smallest, score = _per_row(found, suda_weights(p, size))
+    msus_by_size = found.sum(axis=0, dtype=np.int64)
+    del found
+    score, dis_score, dis, uniques = _row_scores(score, count, p, float(dis_fraction))
     if out is not None:
-        pl = polars_module()
 
         def per_record(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
-            rows = frequencies.rows(chunk)
-            return pl.DataFrame({"msus": total[rows], "smallest_msu": smallest[rows], "score": score[rows],
-                                 "dis_score": dis_score[rows]})
+            at = rows.rows(chunk)
+            return pl.DataFrame({"msus": total[at].astype(np.int64), "smallest_msu": smallest[at].astype(np.int64),
+                                 "score": score[at], "dis_score": dis_score[at]})
 
         apply_chunks(source, per_record, out=out, chunk_size=chunk_size, columns=names, progress=progress,
                      label=f"writing {out}")
-    return FileSuda(keys=tuple(names), max_size=size, dis_fraction=float(dis_fraction), n=frequencies.n,
-                    distinct_rows=int(count.size),
-                    msus_by_size=tuple(int(c) for c in (found * count[:, None]).sum(axis=0)),
-                    special_uniques=int(count[total > 0].sum()), sample_uniques=uniques, dis=dis,
+    return FileSuda(keys=tuple(names), max_size=size, dis_fraction=float(dis_fraction), n=n,
+                    distinct_rows=int(count.size), msus_by_size=tuple(int(c) for c in msus_by_size),
+                    special_uniques=int((total > 0).sum()), sample_uniques=uniques, dis=dis,
                     variables=tuple((str(v), int(c)) for v, c in variable_table(names, per_variable).itertuples(
                         index=False)),
                     max_score=float(score.max()), max_dis_score=float(dis_score.max()),

@@ -92,3 +92,19 @@ def test_suda_out_of_core_equals_memory(persons, tmp_path):
     assert "2,000 records" in proc.stderr
     assert_bad_input(run_cli(*flags, "--out", out), "--out goes with --engine scale")
     assert_bad_input(run_cli(*flags, "--engine", "scale", "--merge", "sex:0,1=any"), "--merge goes with")
+
+
+def test_risk_frequencies_writes_the_table_of_risk_individual(persons, tmp_path):
+    out = tmp_path / "table.parquet"
+    _, summary = run_cli("risk", "frequencies", "--data", persons, "--keys", KEYS, "--weight", "w", "--chunk-size",
+                         "300", "--out", out, "--quiet", "--json", check_json=True)
+    table = pd.read_parquet(out)
+    records = tmp_path / "records.csv"
+    run_cli("risk", "individual", "--data", persons, "--keys", KEYS, "--weight", "w", "--engine", "scale", "--out",
+            records, "--quiet", "--json", check_json=True)
+    fk = pd.read_csv(records)["fk"]
+    assert summary["partitions"] > 1 and summary["records_out"] == str(out) and summary["engine"] == "scale"
+    assert summary["distinct_rows"] == len(table) and table["count"].sum() == summary["n"] == len(fk)
+    assert summary["sample_uniques"] == int((fk == 1).sum()) == int(table["count"][table["fk"] == 1].sum())
+    assert sorted(np.repeat(table["fk"].to_numpy(), table["count"].to_numpy()).tolist()) == sorted(fk.tolist())
+    assert_bad_input(run_cli("risk", "frequencies", "--data", persons, "--keys", "region,zz"), "no column 'zz'")

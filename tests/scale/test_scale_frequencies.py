@@ -112,3 +112,46 @@ def test_bad_input_is_named(files, tmp_path):
     low.write_text("a,w\nx,2\ny,0.5\n")
     with pytest.raises(InputError, match="got 0.5 in row 2"):
         key_frequencies(scan(low), ["a"], weight="w")
+
+
+@pytest.mark.parametrize("chunk_size", [300, 700, 999, 4000])
+def test_batches_of_a_parquet_file_of_several_row_groups_are_its_records_in_order(tmp_path, chunk_size):
+    frame = pd.DataFrame({"a": np.arange(2500), "b": np.where(np.arange(2500) % 7 == 0, None, "x")})
+    path = tmp_path / "groups.parquet"
+    frame.to_parquet(path, row_group_size=700)
+    chunks = list(scan(path).batches(chunk_size))
+    assert [c.height for c in chunks] == [min(chunk_size, 2500 - start) for start in range(0, 2500, chunk_size)]
+    joined = pd.concat([c.to_pandas() for c in chunks], ignore_index=True)
+    pd.testing.assert_frame_equal(joined, frame)
+
+
+def _plain(value):
+    """A key value as comparable across readers: missing as None, numbers as floats."""
+    if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NA:
+        return None
+    return float(value) if isinstance(value, (int, float, np.number)) else str(value)
+
+
+@pytest.mark.parametrize("partitions", [None, 1, 3])
+def test_the_table_written_a_partition_at_a_time_is_the_key_frequencies(files, tmp_path, partitions):
+    from rumap.scale import frequencies_file
+
+    path, frame = files
+    out = tmp_path / "table.parquet"
+    result = frequencies_file(scan(path), KEYS, out, weight="w", chunk_size=100, partitions=partitions,
+                              progress=False)
+    whole = key_frequencies(scan(path), KEYS, weight="w")
+    written = pd.read_parquet(out)
+    assert list(written.columns) == [*KEYS, "count", "weight", "fk", "Fk"]
+
+    def rows(table):
+        return sorted((repr(tuple(_plain(v) for v in row[:4])), *row[4:]) for row in
+                      table[[*KEYS, "count", "fk", "Fk"]].itertuples(index=False, name=None))
+
+    got, want = rows(written), rows(whole.to_frame())
+    assert [r[:3] for r in got] == [r[:3] for r in want]
+    np.testing.assert_allclose([r[3] for r in got], [r[3] for r in want], rtol=1e-12)
+    assert written["count"].sum() == len(frame) and np.isclose(written["weight"].sum(), frame["w"].sum())
+    assert result.to_dict() == {**whole.to_dict(), "partitions": result.partitions, "records_out": str(out),
+                                "engine": "scale"}
+    assert result.partitions == partitions if partitions is not None else result.partitions > 1

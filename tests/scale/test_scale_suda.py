@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -49,3 +50,28 @@ def test_suda_of_a_file_refuses_what_the_in_memory_suda_refuses(files):
         suda_file(scan(path), KEYS, budget=WorkBudget(work=10), progress=False)
     alone = suda_file(scan(path), ["sex"], progress=False)  # two categories of many records: no MSU
     assert alone.msus_by_size == (0,) and alone.special_uniques == 0 and alone.to_dict()["records_out"] is None
+
+
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("form", ["parquet", "csv"])
+def test_suda_of_a_file_of_many_varied_keys_equals_the_in_memory_suda(tmp_path, wide, form):
+    """Keys folded into one int64 per row, and keys too varied for one (61^12 rows): the same values."""
+    rng = np.random.default_rng(11)
+    width = 12 if wide else 5
+    frame = pd.DataFrame({f"k{j}": rng.integers(0, 60 if wide else 5, 400).astype(float) for j in range(width)})
+    frame.iloc[::9, 2] = np.nan
+    path = tmp_path / f"keys.{form}"
+    if form == "csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_parquet(path, row_group_size=150)
+    keys = list(frame.columns)
+    out = tmp_path / "suda.csv"
+    size = 2 if wide else None
+    result = suda_file(scan(path), keys, out, max_size=size, chunk_size=170, progress=False)
+    expected = suda2(frame, keys, max_size=size)
+    assert expected.special_uniques > 0
+    pd.testing.assert_frame_equal(pd.read_csv(out), expected.to_frame(), check_dtype=False)
+    want = expected.to_dict()
+    assert result.to_dict()["msus_by_size"] == want["msus_by_size"] and result.dis == want["dis"]
+    assert result.special_uniques == want["special_uniques"] and result.sample_uniques == want["sample_uniques"]
