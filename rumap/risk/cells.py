@@ -17,7 +17,7 @@ import pandas as pd
 from rumap._validation import assumes_valid
 
 __all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches", "missing_patterns", "wildcard_frequencies",
-           "class_wildcard_frequencies", "distinct_rows", "safe_cells"]
+           "class_wildcard_frequencies", "distinct_rows", "safe_cells", "pattern_count"]
 
 #: Most cells counted by one ``bincount`` per row of a combination in :func:`safe_cells` (beyond, a hash table).
 _DENSE_CELLS_PER_ROW = 4
@@ -164,10 +164,44 @@ def missing_patterns(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ([[True, True], [True, False]], [0, 1, 0])
     """
     known = codes >= 0
-    pattern = cell_groups(known.astype(np.int64)) if codes.shape[1] else np.zeros(codes.shape[0], dtype=np.int64)
+    pattern = _pattern_numbers(known)
     first = np.zeros(int(pattern.max()) + 1 if pattern.size else 0, dtype=np.int64)
     first[pattern[::-1]] = np.arange(pattern.size)[::-1]
     return known[first], pattern
+
+
+def _pattern_numbers(known: np.ndarray) -> np.ndarray:
+    """:func:`cell_groups` of a pattern matrix (rows of bools), from one integer of bits per row."""
+    if known.shape[1] == 0:
+        return np.zeros(known.shape[0], dtype=np.int64)
+    if known.shape[1] > 62:
+        return cell_groups(known.astype(np.int64))
+    bits = np.zeros(known.shape[0], dtype=np.int64)
+    for j in range(known.shape[1]):
+        bits |= known[:, j].astype(np.int64) << j
+    return pd.factorize(bits)[0]
+
+
+@assumes_valid
+def pattern_count(codes: np.ndarray) -> int:
+    """The distinct patterns of known key values (-1 missing) among the rows of ``codes``.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n, p)
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pattern_count(np.array([[0, -1], [1, 2], [3, -1]]))
+    2
+    """
+    pattern = _pattern_numbers(codes >= 0)
+    return int(pattern.max()) + 1 if pattern.size else 0
 
 
 @assumes_valid
@@ -257,6 +291,7 @@ def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: n
     members = [order[starts[q]:starts[q + 1]] for q in range(masks.shape[0])]
     seekers = members if looking is None else [rows[looking[rows]] for rows in members]
     keys = _SubsetKeys(codes)
+    top = codes.max(axis=0).astype(np.int64) + 1 if n else np.ones(codes.shape[1], dtype=np.int64)
     fk = np.zeros(n)
     Fk = np.zeros(n)
     for q, mask_q in enumerate(masks):
@@ -273,16 +308,52 @@ def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: n
                 fk[lookers] += counts[matched].sum()
                 Fk[lookers] += weights[matched].sum()
                 continue
+            if looking is not None and _fits(top[columns]):  # few rows look: count in their cells only
+                found, weighed = _looked_up(codes, np.flatnonzero(columns), top, matched, lookers, counts, weights)
+                fk[lookers] += found
+                Fk[lookers] += weighed
+                continue
             if looking is None:
                 key = keys.of(columns)
                 cell = pd.factorize(np.concatenate([key[matched], key[lookers]]))[0]
-            else:  # few rows look: number the cells of the rows involved only
+            else:
                 cell = cell_groups(codes[np.concatenate([matched, lookers])][:, columns] + 1)
             size = int(cell.max()) + 1
             counted, looked = cell[:matched.size], cell[matched.size:]
             fk[lookers] += np.bincount(counted, weights=counts[matched], minlength=size)[looked]
             Fk[lookers] += np.bincount(counted, weights=weights[matched], minlength=size)[looked]
     return fk, Fk
+
+
+def _fits(radix: np.ndarray) -> bool:
+    return float(np.prod(radix.astype(float))) < 2.0**62
+
+
+def _looked_up(codes: np.ndarray, columns: np.ndarray, radix: np.ndarray, matched: np.ndarray, lookers: np.ndarray,
+               counts: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The records and weight of the ``matched`` rows in each looker's cell of ``columns`` (known in both).
+
+    The rows' values on ``columns`` folded in mixed ``radix``; the matched
+    rows are found in the sorted numbers of the lookers' cells, so that
+    memory holds a few numbers per matched row. The sums run over the matched
+    rows in their order, as a ``bincount`` of all their cells would.
+    """
+    def folded(rows: np.ndarray) -> np.ndarray:
+        key = np.zeros(rows.size, dtype=np.int64)
+        for j in columns:
+            key *= radix[j]
+            key += codes[rows, j]
+        return key
+
+    table, where = np.unique(folded(lookers), return_inverse=True)
+    key = folded(matched)
+    at = np.searchsorted(table, key)
+    at[at == table.size] = 0
+    hit = table[at] == key
+    del key
+    at, rows = at[hit], matched[hit]
+    return (np.bincount(at, weights=counts[rows], minlength=table.size)[where.reshape(-1)],
+            np.bincount(at, weights=weights[rows], minlength=table.size)[where.reshape(-1)])
 
 
 @assumes_valid
@@ -373,8 +444,7 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
     (0, 1) [2] [True]
     """
     m, p = codes.shape
-    known = codes >= 0
-    by_column = [np.ascontiguousarray(codes[:, j]) for j in range(p)]
+    by_column = [codes[:, j] for j in range(p)]
     radix = np.maximum(codes.max(axis=0), 0).astype(np.int64) + 1 if m else np.ones(p, dtype=np.int64)
     followed_rows = np.zeros(m, dtype=bool)
     followed_rows[rows] = True
@@ -383,7 +453,7 @@ def safe_cells(codes: np.ndarray, counts: np.ndarray, rows: np.ndarray, threshol
         level: dict[tuple[int, ...], np.ndarray] = {}
         for columns in combinations(range(p), d):
             if d == 1:
-                pool = np.flatnonzero(known[:, columns[0]])
+                pool = np.flatnonzero(by_column[columns[0]] >= 0)
             else:  # the records of a safe cell lie in safe cells of every sub-combination
                 bits = kept[columns[1:]].copy()
                 for j in columns[1:]:

@@ -126,6 +126,10 @@ class Source:
         ------
         polars.DataFrame
         """
+        if self.format == "parquet":  # a slice query per chunk: the reader holds one chunk, not all it read ahead
+            for start in range(0, self.count(), chunk_size):
+                yield self.collect(self.lazy(columns).slice(start, chunk_size))
+            return
         pending = None
         for batch in _collected(self.lazy(columns).collect_batches(chunk_size=chunk_size, maintain_order=True),
                                 self.path):
