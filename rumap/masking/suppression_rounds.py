@@ -204,9 +204,8 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     # a class's values as its records' codes (``codes`` itself is not changed)
     current, row = _distinct(codes, followed)
     row = row.astype(_index_type(n), copy=False)
-    house = None
-    if members is not None:  # 1 + the household number (0 for a missing identifier: one household)
-        house = (np.asarray(members) + 1).astype(_index_type(int(np.max(members, initial=0)) + 2), copy=False)
+    # a table of households: number -1 (a missing identifier, one household) indexes its last entry
+    households = None if members is None else int(np.max(members, initial=-1)) + 2
     looking: np.ndarray | None = None  # the classes that may be at risk (all at first)
     rounds = 0
     while rounds <= p * n:  # each round blanks at least one value, so this ends
@@ -248,13 +247,13 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
         current[rows, choice] = -1
         del choice
         sources = np.arange(current.shape[0])
-        if house is not None:  # a household variable goes for the whole household
+        if households is not None:  # a household variable goes for the whole household
             for j in shared:
                 value = current[row, j]
                 blank = (value < 0) & (codes[:, j] >= 0)
-                hit = np.zeros(int(house.max(initial=0)) + 1, dtype=bool)
-                hit[house[blank]] = True  # the households with a member's value blanked
-                spread = hit[house] & ~blank & (value >= 0)
+                hit = np.zeros(households, dtype=bool)
+                hit[members[blank]] = True  # the households with a member's value blanked
+                spread = hit[members] & ~blank & (value >= 0)
                 del value, blank, hit
                 if spread.any():
                     moved, where = np.unique(row[spread], return_inverse=True)

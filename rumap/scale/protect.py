@@ -140,15 +140,10 @@ class _FileRows:
                 part[field_] = None
         return found
 
-    def locator(self, codes: np.ndarray, members: np.ndarray | None, marks: np.ndarray
-                ) -> tuple[Callable[[pl.DataFrame], np.ndarray], np.ndarray]:
-        """How to find each record's row, and ``marks`` (one row per distinct row) in that row order.
-
-        With partitions the rows are numbered by :func:`rumap.scale.partitioned.folded_rows`
-        of their codes (8 bytes a row) and sorted; a chunk's records are found by a binary search.
-        """
+    def numbers(self, codes: np.ndarray, members: np.ndarray | None) -> np.ndarray | None:
+        """Each row's :func:`rumap.scale.partitioned.folded_rows` (None without partitions), a block at a time."""
         if self._frequencies is not None:
-            return self._frequencies.rows, marks
+            return None
         values = self.values
         numbers = np.empty(codes.shape[0], dtype=np.int64)
         for start in range(0, codes.shape[0], _ROW_BLOCK):
@@ -156,11 +151,22 @@ class _FileRows:
             if members is not None:
                 block = np.column_stack([block, members[start:start + _ROW_BLOCK].astype(np.int64) + 1])
             numbers[start:start + _ROW_BLOCK] = folded_rows(block, values)
-        order = np.argsort(numbers, kind="stable")
-        numbers = numbers[order]
+        return numbers
+
+    def locator(self, numbers: np.ndarray | None, marks: np.ndarray
+                ) -> tuple[Callable[[pl.DataFrame], np.ndarray], np.ndarray]:
+        """How to find each record's row, and ``marks`` (one row per distinct row) in that row order.
+
+        With partitions the rows' :meth:`numbers` are sorted (in place); a
+        chunk's records are found by a binary search.
+        """
+        if numbers is None:
+            return self._frequencies.rows, marks
+        order = np.argsort(numbers)
         marks = marks[order]
         del order
-        columns = self.columns
+        numbers.sort()
+        values, columns = self.values, self.columns
 
         def locate(chunk: pl.DataFrame) -> np.ndarray:  # folded_rows of the chunk's codes, a column at a time
             number = np.zeros(chunk.height, dtype=np.int64)
@@ -329,11 +335,13 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
                                        first_fk=found.pop(3), followed=chunk_size)
     del found
     per_variable = tuple(int(count[blank[:, j]].sum()) for j in range(len(names)))
-    marks = np.packbits(blank, axis=1)  # each row's suppressed keys, a bit each
-    del blank, count
-    locate, marks = table.locator(classes, members if riding else None, marks)
-    del classes, members
     if out is not None:
+        marks = np.packbits(blank, axis=1)  # each row's suppressed keys, a bit each
+        del blank, count
+        numbers = table.numbers(classes, members if riding else None)
+        del classes, members
+        locate, marks = table.locator(numbers, marks)
+        del numbers
         p = len(names)
         apply_chunks(source, lambda chunk, start: _blanked(
             chunk, names, np.unpackbits(marks[locate(chunk)], axis=1, count=p).view(bool)), out,
