@@ -106,8 +106,11 @@ def _distinct(codes: np.ndarray, block: int | None) -> tuple[np.ndarray, np.ndar
         number += codes[:, j]
         number += 1
     parts = -(-m // block)
-    part = ((number.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) % np.uint64(parts)
-    part = part.astype(np.int32)
+    hashed = number.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    hashed >>= np.uint64(40)
+    hashed %= np.uint64(parts)
+    part = hashed.astype(np.int32)
+    del hashed
     row = np.empty(m, dtype=_index_type(m))
     firsts: list[np.ndarray] = []
     for q in range(parts):
@@ -121,6 +124,19 @@ def _distinct(codes: np.ndarray, block: int | None) -> tuple[np.ndarray, np.ndar
     del number, part
     first = np.concatenate(firsts)
     return codes[first], row
+
+
+def _summed(row: np.ndarray, values: np.ndarray | None, size: int, block: int | None) -> np.ndarray:
+    """``bincount(row, weights=values, minlength=size)`` of whole numbers, a block of rows at a time when given.
+
+    The sums of whole numbers (below 2^53) are exact in any order, so equal to one ``bincount``'s.
+    """
+    if block is None or values is None or row.size <= block:
+        return np.bincount(row, weights=values, minlength=size)
+    total = np.zeros(size)
+    for start in range(0, row.size, block):
+        total += np.bincount(row[start:start + block], weights=values[start:start + block], minlength=size)
+    return total
 
 
 def _choices(score: np.ndarray, blank: np.ndarray, rank: np.ndarray, bonus: np.ndarray) -> np.ndarray:
@@ -210,7 +226,7 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     rounds = 0
     while rounds <= p * n:  # each round blanks at least one value, so this ends
         rounds += 1
-        counts = np.bincount(row, weights=units, minlength=current.shape[0])
+        counts = _summed(row, units, current.shape[0], followed)
         weight = counts if weights is None else np.bincount(row, weights=weights, minlength=current.shape[0])
         if budget is not None:
             patterns = pattern_count(current)
@@ -224,7 +240,7 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
             fk[row] = first_fk  # rows with the same values have the same f_k
             first_fk = None
         else:
-            fk, Fk = class_wildcard_frequencies(current, counts, weight, looking)
+            fk, Fk = class_wildcard_frequencies(current, counts, weight, looking, followed)
         at_risk = np.zeros(current.shape[0], dtype=bool) if k is None else fk < k
         if looking is not None:
             at_risk &= looking

@@ -253,7 +253,8 @@ def wildcard_frequencies(codes: np.ndarray, weights: np.ndarray | None = None) -
 
 @assumes_valid
 def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: np.ndarray,
-                               looking: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                               looking: np.ndarray | None = None, block: int | None = None
+                               ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`wildcard_frequencies` of distinct rows, each standing for ``counts`` records of total ``weights``.
 
     Parameters
@@ -268,6 +269,9 @@ def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: n
         The rows whose frequencies are wanted (default all); the others are
         counted but get 0. The work is about ``m`` plus the patterns times the
         rows looking, instead of the patterns times ``m``.
+    block : int, optional
+        With ``looking``: the rows looking up their cells at once (default
+        all), to bound the memory of the look-up; the sums are the same.
 
     Returns
     -------
@@ -309,9 +313,12 @@ def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: n
                 Fk[lookers] += weights[matched].sum()
                 continue
             if looking is not None and _fits(top[columns]):  # few rows look: count in their cells only
-                found, weighed = _looked_up(codes, np.flatnonzero(columns), top, matched, lookers, counts, weights)
-                fk[lookers] += found
-                Fk[lookers] += weighed
+                step = lookers.size if block is None else max(1, int(block))
+                for start in range(0, lookers.size, step):
+                    few = lookers[start:start + step]
+                    found, weighed = _looked_up(codes, np.flatnonzero(columns), top, matched, few, counts, weights)
+                    fk[few] += found
+                    Fk[few] += weighed
                 continue
             if looking is None:
                 key = keys.of(columns)

@@ -8,7 +8,12 @@ distinct key rows and one chunk. The results equal the in-memory functions'
 - :func:`suppress_file` runs the heuristic's rounds on the distinct key rows
   with their record counts
   (:func:`rumap.masking.suppression_rounds.suppression_rounds`), then blanks
-  each record's values as its row's;
+  each record's values as its row's; the rows are found a hash partition at
+  a time (:func:`rumap.scale.partitioned.blocks`) and held as codes of the
+  smallest integer type (a byte a key for up to 125 categories) with their
+  counts, the classes at risk are searched a chunk's worth at a time, and a
+  record finds its row by a binary search in the rows' sorted numbers: a
+  few bytes per distinct row beside the chunk's work;
 - :func:`pram_file` draws the uniform number of record ``i`` (0-based, in file
   order) for the ``j``-th key that has a known value as the number
   ``j n + i`` of the stream of ``numpy.random.default_rng(seed)``, the order in
