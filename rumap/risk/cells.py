@@ -398,8 +398,9 @@ def _cells(columns: list[np.ndarray], radix: np.ndarray) -> tuple[np.ndarray, in
         group = cell_groups(np.column_stack(columns))
         return group, int(group.max()) + 1
     key = columns[0].astype(np.int64)
-    for column, size in zip(columns[1:], radix[1:], strict=True):
-        key = key * int(size) + column
+    for column, size in zip(columns[1:], radix[1:], strict=True):  # in place: one number per row held
+        key *= int(size)
+        key += column
     if cells <= max(_DENSE_CELLS_PER_ROW * key.size, 1024):  # few enough to count by the code itself
         return key, int(cells)
     group = pd.factorize(key)[0]
