@@ -17,7 +17,7 @@ import pandas as pd
 from rumap._validation import assumes_valid
 
 __all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches", "missing_patterns", "wildcard_frequencies",
-           "class_wildcard_frequencies", "distinct_rows", "safe_cells"]
+           "class_wildcard_frequencies", "distinct_rows", "safe_cells", "pattern_count"]
 
 #: Most cells counted by one ``bincount`` per row of a combination in :func:`safe_cells` (beyond, a hash table).
 _DENSE_CELLS_PER_ROW = 4
@@ -164,10 +164,44 @@ def missing_patterns(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ([[True, True], [True, False]], [0, 1, 0])
     """
     known = codes >= 0
-    pattern = cell_groups(known.astype(np.int64)) if codes.shape[1] else np.zeros(codes.shape[0], dtype=np.int64)
+    pattern = _pattern_numbers(known)
     first = np.zeros(int(pattern.max()) + 1 if pattern.size else 0, dtype=np.int64)
     first[pattern[::-1]] = np.arange(pattern.size)[::-1]
     return known[first], pattern
+
+
+def _pattern_numbers(known: np.ndarray) -> np.ndarray:
+    """:func:`cell_groups` of a pattern matrix (rows of bools), from one integer of bits per row."""
+    if known.shape[1] == 0:
+        return np.zeros(known.shape[0], dtype=np.int64)
+    if known.shape[1] > 62:
+        return cell_groups(known.astype(np.int64))
+    bits = np.zeros(known.shape[0], dtype=np.int64)
+    for j in range(known.shape[1]):
+        bits |= known[:, j].astype(np.int64) << j
+    return pd.factorize(bits)[0]
+
+
+@assumes_valid
+def pattern_count(codes: np.ndarray) -> int:
+    """The distinct patterns of known key values (-1 missing) among the rows of ``codes``.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n, p)
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pattern_count(np.array([[0, -1], [1, 2], [3, -1]]))
+    2
+    """
+    pattern = _pattern_numbers(codes >= 0)
+    return int(pattern.max()) + 1 if pattern.size else 0
 
 
 @assumes_valid
@@ -219,7 +253,8 @@ def wildcard_frequencies(codes: np.ndarray, weights: np.ndarray | None = None) -
 
 @assumes_valid
 def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: np.ndarray,
-                               looking: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                               looking: np.ndarray | None = None, block: int | None = None
+                               ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`wildcard_frequencies` of distinct rows, each standing for ``counts`` records of total ``weights``.
 
     Parameters
@@ -234,6 +269,9 @@ def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: n
         The rows whose frequencies are wanted (default all); the others are
         counted but get 0. The work is about ``m`` plus the patterns times the
         rows looking, instead of the patterns times ``m``.
+    block : int, optional
+        With ``looking``: the rows looking up their cells at once (default
+        all), to bound the memory of the look-up; the sums are the same.
 
     Returns
     -------
@@ -257,6 +295,7 @@ def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: n
     members = [order[starts[q]:starts[q + 1]] for q in range(masks.shape[0])]
     seekers = members if looking is None else [rows[looking[rows]] for rows in members]
     keys = _SubsetKeys(codes)
+    top = codes.max(axis=0).astype(np.int64) + 1 if n else np.ones(codes.shape[1], dtype=np.int64)
     fk = np.zeros(n)
     Fk = np.zeros(n)
     for q, mask_q in enumerate(masks):
@@ -273,16 +312,55 @@ def class_wildcard_frequencies(codes: np.ndarray, counts: np.ndarray, weights: n
                 fk[lookers] += counts[matched].sum()
                 Fk[lookers] += weights[matched].sum()
                 continue
+            if looking is not None and _fits(top[columns]):  # few rows look: count in their cells only
+                step = lookers.size if block is None else max(1, int(block))
+                for start in range(0, lookers.size, step):
+                    few = lookers[start:start + step]
+                    found, weighed = _looked_up(codes, np.flatnonzero(columns), top, matched, few, counts, weights)
+                    fk[few] += found
+                    Fk[few] += weighed
+                continue
             if looking is None:
                 key = keys.of(columns)
                 cell = pd.factorize(np.concatenate([key[matched], key[lookers]]))[0]
-            else:  # few rows look: number the cells of the rows involved only
+            else:
                 cell = cell_groups(codes[np.concatenate([matched, lookers])][:, columns] + 1)
             size = int(cell.max()) + 1
             counted, looked = cell[:matched.size], cell[matched.size:]
             fk[lookers] += np.bincount(counted, weights=counts[matched], minlength=size)[looked]
             Fk[lookers] += np.bincount(counted, weights=weights[matched], minlength=size)[looked]
     return fk, Fk
+
+
+def _fits(radix: np.ndarray) -> bool:
+    return float(np.prod(radix.astype(float))) < 2.0**62
+
+
+def _looked_up(codes: np.ndarray, columns: np.ndarray, radix: np.ndarray, matched: np.ndarray, lookers: np.ndarray,
+               counts: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The records and weight of the ``matched`` rows in each looker's cell of ``columns`` (known in both).
+
+    The rows' values on ``columns`` folded in mixed ``radix``; the matched
+    rows are found in the sorted numbers of the lookers' cells, so that
+    memory holds a few numbers per matched row. The sums run over the matched
+    rows in their order, as a ``bincount`` of all their cells would.
+    """
+    def folded(rows: np.ndarray) -> np.ndarray:
+        key = np.zeros(rows.size, dtype=np.int64)
+        for j in columns:
+            key *= radix[j]
+            key += codes[rows, j]
+        return key
+
+    table, where = np.unique(folded(lookers), return_inverse=True)
+    key = folded(matched)
+    at = np.searchsorted(table, key)
+    at[at == table.size] = 0
+    hit = table[at] == key
+    del key
+    at, rows = at[hit], matched[hit]
+    return (np.bincount(at, weights=counts[rows], minlength=table.size)[where.reshape(-1)],
+            np.bincount(at, weights=weights[rows], minlength=table.size)[where.reshape(-1)])
 
 
 @assumes_valid

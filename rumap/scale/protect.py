@@ -8,7 +8,12 @@ distinct key rows and one chunk. The results equal the in-memory functions'
 - :func:`suppress_file` runs the heuristic's rounds on the distinct key rows
   with their record counts
   (:func:`rumap.masking.suppression_rounds.suppression_rounds`), then blanks
-  each record's values as its row's;
+  each record's values as its row's; the rows are found a hash partition at
+  a time (:func:`rumap.scale.partitioned.blocks`) and held as codes of the
+  smallest integer type (a byte a key for up to 125 categories) with their
+  counts, the classes at risk are searched a chunk's worth at a time, and a
+  record finds its row by a binary search in the rows' sorted numbers: a
+  few bytes per distinct row beside the chunk's work;
 - :func:`pram_file` draws the uniform number of record ``i`` (0-based, in file
   order) for the ``j``-th key that has a known value as the number
   ``j n + i`` of the stream of ``numpy.random.default_rng(seed)``, the order in
@@ -40,7 +45,8 @@ from rumap.errors import InputError
 from rumap.masking.categorical import band, category_text, key_importance, recode, top_bottom_code
 from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, _pram_draw, _pram_shares, pram_matrix
 from rumap.masking.suppression_rounds import suppression_rounds
-from rumap.scale.frequencies import key_frequencies
+from rumap.scale.frequencies import _codes, _missing_as_null, _prepared, key_frequencies
+from rumap.scale.partitioned import blocks, fits_partitions, folded_rows, partition_count, survey
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, polars_module, scan
 
 if TYPE_CHECKING:
@@ -72,6 +78,109 @@ def _blanked(chunk: pl.DataFrame, names: Sequence[str], blank: np.ndarray) -> pl
     pl = polars_module()
     return chunk.with_columns([pl.when(pl.lit(pl.Series(blank[:, j]))).then(None).otherwise(pl.col(name)).alias(name)
                                for j, name in enumerate(names) if blank[:, j].any()])
+
+
+def _small_codes(codes: np.ndarray, categories: int) -> np.ndarray:
+    """The file's codes (0 missing, 1, 2, ...) as codes 0, 1, ... (-1 missing) in the smallest integer type.
+
+    The type holds ``categories + 1`` (the rounds add one to the codes).
+    """
+    kind = np.int8 if categories < 126 else np.int16 if categories < 2**15 - 2 else np.int32
+    out = np.empty(codes.shape, dtype=kind)
+    np.subtract(codes, 1, out=out, casting="unsafe")
+    return out
+
+
+#: Distinct rows folded or looked up at once when the rows are numbered for the pass that writes.
+_ROW_BLOCK = 1 << 20
+
+
+class _FileRows:
+    """The distinct rows of a file's keys (and household), a few bytes each, and each record's row.
+
+    Found a hash partition of the rows at a time (:func:`rumap.scale.partitioned.blocks`)
+    when the rows fold into one int64, else at once (:func:`rumap.scale.key_frequencies`).
+    """
+
+    def __init__(self, source: Source, names: list[str], columns: list[str], weight: str | None,
+                 chunk_size: int, partitions: int | None, progress: bool) -> None:
+        self.columns, self.p = columns, len(names)
+        frame_names, frame = _prepared(source, columns, weight, check_weight=False)
+        plan = survey(source, frame, frame_names, None, weight)
+        self.n, self.values, self.weighted = plan.n, plan.values, weight is not None
+        self._frequencies = None
+        self._plan = (frame_names, frame, plan) if fits_partitions(frame_names, plan.values) else None
+        self._partitions = (partitions if partitions is not None
+                            else partition_count(plan.distinct, chunk_size)) if self._plan is not None else 1
+        self._say = _say(progress)
+        self._source, self._weight = source, weight
+
+    def collect(self, with_fk: bool) -> list[Any]:
+        """The rows: key codes (-1 missing), records, total weight, ``f_k`` (``with_fk``), household codes (-1 missing)."""
+        index = np.int32 if self.n < 2**31 - 1 else np.int64
+        top = max([v.len() for v in self.values[: self.p]], default=0)
+        riding = len(self.columns) > self.p
+        if self._plan is None:
+            frequencies = key_frequencies(self._source, self.columns, self._weight)
+            self._frequencies = frequencies
+            codes = frequencies.codes
+            return [_small_codes(codes[:, : self.p], top), frequencies.count.astype(index),
+                    frequencies.weight if self.weighted else None,
+                    frequencies.fk.astype(index) if with_fk else None,
+                    (codes[:, -1].astype(index) - 1) if riding else None]
+        frame_names, frame, plan = self._plan
+        parts: list[list[np.ndarray | None]] = []
+        for done, (block, _) in enumerate(blocks(self._source, frame_names, frame, self._weight, self._partitions,
+                                                 plan)):
+            parts.append([_small_codes(block.codes[:, : self.p], top), block.count.astype(index),
+                          block.weight if self.weighted else None, block.fk.astype(index) if with_fk else None,
+                          (block.codes[:, -1].astype(index) - 1) if riding else None])
+            if self._say is not None and done < self._partitions:
+                self._say(f"distinct key rows: partition {done + 1} of {self._partitions}")
+        found: list[np.ndarray | None] = []
+        for field_ in range(5):  # one field at a time: memory holds its parts and itself
+            pieces = [part[field_] for part in parts]
+            found.append(None if pieces[0] is None else np.concatenate(pieces))
+            for part in parts:
+                part[field_] = None
+        return found
+
+    def numbers(self, codes: np.ndarray, members: np.ndarray | None) -> np.ndarray | None:
+        """Each row's :func:`rumap.scale.partitioned.folded_rows` (None without partitions), a block at a time."""
+        if self._frequencies is not None:
+            return None
+        values = self.values
+        numbers = np.empty(codes.shape[0], dtype=np.int64)
+        for start in range(0, codes.shape[0], _ROW_BLOCK):
+            block = codes[start:start + _ROW_BLOCK].astype(np.int64) + 1
+            if members is not None:
+                block = np.column_stack([block, members[start:start + _ROW_BLOCK].astype(np.int64) + 1])
+            numbers[start:start + _ROW_BLOCK] = folded_rows(block, values)
+        return numbers
+
+    def locator(self, numbers: np.ndarray | None, marks: np.ndarray
+                ) -> tuple[Callable[[pl.DataFrame], np.ndarray], np.ndarray]:
+        """How to find each record's row, and ``marks`` (one row per distinct row) in that row order.
+
+        With partitions the rows' :meth:`numbers` are sorted (in place); a
+        chunk's records are found by a binary search.
+        """
+        if numbers is None:
+            return self._frequencies.rows, marks
+        order = np.argsort(numbers)
+        marks = marks[order]
+        del order
+        numbers.sort()
+        values, columns = self.values, self.columns
+
+        def locate(chunk: pl.DataFrame) -> np.ndarray:  # folded_rows of the chunk's codes, a column at a time
+            number = np.zeros(chunk.height, dtype=np.int64)
+            for name, known in zip(columns, values, strict=True):
+                number *= known.len() + 1
+                number += _codes(_missing_as_null(chunk.get_column(name)), known)
+            return np.searchsorted(numbers, number)
+
+        return locate, marks
 
 
 @dataclass(frozen=True)
@@ -131,6 +240,7 @@ class FileSuppression:
                   "household": [None, InstanceOf(str, "a column name")],
                   "household_variables": InstanceOf((list, tuple), "a list of key columns"),
                   "chunk_size": "record_chunk",
+                  "partitions": [None, "key_partitions"],
                   "budget": InstanceOf(WorkBudget)},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None, "k": 3,
                                   "progress": False})
@@ -139,7 +249,7 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
                   importance: Mapping[str, float] | None = None, dimension: int | None = None,
                   household: str | None = None, household_variables: Sequence[str] = (),
                   chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
-                  budget: WorkBudget = DEFAULT_BUDGET) -> FileSuppression:
+                  budget: WorkBudget = DEFAULT_BUDGET, partitions: int | None = None) -> FileSuppression:
     """Local suppression of a file to k-anonymity or a risk threshold, out of core.
 
     The same rule and results as
@@ -148,6 +258,12 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
     one household with the same key values share every decision), so memory
     holds about one row per record's household and key values rather than
     per key value.
+
+    The distinct rows are found a hash partition at a time (about
+    ``chunk_size`` rows each) and kept as codes in the smallest integer type
+    with their counts; the rounds work on the classes at risk; the pass that
+    writes finds each record's row by a binary search in the rows' numbers
+    and blanks it by the row's bits of suppressed keys.
 
     Parameters
     ----------
@@ -172,10 +288,12 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
         Keys the same for every member of a household: suppressed in one
         member, they are suppressed in all.
     chunk_size : int
-        Records per chunk written.
+        Records per chunk written, and distinct rows per partition.
     progress : bool
         Report the rounds and the pass on stderr.
     budget : WorkBudget
+    partitions : int, optional
+        Hash partitions of the distinct rows (default: from ``chunk_size``).
 
     Returns
     -------
@@ -203,29 +321,36 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
     if shared and household == weight:
         raise InputError(f"{source.path}: the household column {household!r} is also the weight")
     riding = shared and household not in names  # a household's code rides along as one more column
-    frequencies = key_frequencies(source, [*names, household] if riding else names, weight)
-    n = frequencies.n
+    table = _FileRows(source, names, [*names, str(household)] if riding else names, weight, chunk_size, partitions,
+                      progress)
+    n = table.n
     if k is not None and k > n:
         reason = (f"k = {k} is more than the {n} records of {source.path}: no suppression makes a record "
                   f"{k}-anonymous (a record shares its key with at most {n}); nothing was suppressed")
         return FileSuppression(tuple(names), n, k, max_risk, 0, (0,) * len(names), False, reason)
-    classes = np.empty((frequencies.codes.shape[0], len(names)), dtype=np.int64)
-    for j in range(len(names)):  # codes 0, 1, ... of the categories present, -1 missing
-        column = frequencies.codes[:, j]
-        present = np.unique(column[column > 0])
-        classes[:, j] = np.where(column > 0, np.searchsorted(present, column), -1)
-    # the household's code: -1 for a missing identifier, all such records one household (as pandas.factorize)
-    members = None
-    if shared:
-        members = frequencies.codes[:, -1 if riding else names.index(str(household))].astype(np.int64) - 1
-    blank, rounds = suppression_rounds(classes, k, max_risk, frequencies.weight if frequencies.weighted else None,
-                                       rank, depth, members, tuple(shared), budget=budget,
-                                       progress=_say(progress), counts=frequencies.count,
-                                       first_fk=None if shared else frequencies.fk)
+    # codes 0, 1, ... of the categories (every one present in the file), -1 missing; the household's code: -1
+    # for a missing identifier, all such records one household (as pandas.factorize)
+    found = table.collect(with_fk=not shared and k is not None and max_risk is None)
+    classes, count, members = found[0], found[1], found[4]
+    if shared and not riding:
+        members = classes[:, names.index(str(household))].astype(np.int64)
+    # the classes at risk followed a chunk's worth at a time; f_k dropped after the first round
+    blank, rounds = suppression_rounds(classes, k, max_risk, found[2], rank, depth, members, tuple(shared),
+                                       budget=budget, progress=_say(progress), counts=count,
+                                       first_fk=found.pop(3), followed=chunk_size)
+    del found
+    per_variable = tuple(int(count[blank[:, j]].sum()) for j in range(len(names)))
     if out is not None:
-        apply_chunks(source, lambda chunk, start: _blanked(chunk, names, blank[frequencies.rows(chunk)]), out,
+        marks = np.packbits(blank, axis=1)  # each row's suppressed keys, a bit each
+        del blank, count
+        numbers = table.numbers(classes, members if riding else None)
+        del classes, members
+        locate, marks = table.locator(numbers, marks)
+        del numbers
+        p = len(names)
+        apply_chunks(source, lambda chunk, start: _blanked(
+            chunk, names, np.unpackbits(marks[locate(chunk)], axis=1, count=p).view(bool)), out,
                      chunk_size, progress=progress, label="local suppression")
-    per_variable = tuple(int(v) for v in (blank * frequencies.count[:, None]).sum(axis=0))
     return FileSuppression(tuple(names), n, k, max_risk, rounds, per_variable,
                            out=None if out is None else str(out))
 

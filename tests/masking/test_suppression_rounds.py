@@ -131,3 +131,19 @@ def test_local_suppression_of_a_census_like_file_equals_the_record_rounds_and_is
     assert "0 records in 0 classes at risk" in messages[-1]
     fk, _ = wildcard_frequencies(np.where(result.suppressed, -1, codes))
     assert fk.min() >= 3 and 0 < result.suppressed.sum() < codes.size
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(2, 80), k=st.integers(2, 4), followed=st.integers(1, 6),
+       households=st.booleans())
+def test_classes_followed_a_few_at_a_time_decide_as_all_at_once(seed, n, k, followed, households):
+    """Classes at risk searched in groups, and classes formed in hash parts, in the smallest integer type: the same."""
+    codes = _codes(seed, n, 4, 0.1)
+    members = np.sort(np.random.default_rng(seed).integers(-1, max(1, n // 3), n)) if households else None
+    shared = (0, 2) if households else ()
+    counts = np.random.default_rng(seed + 2).integers(1, 3, n)
+    whole, whole_rounds = suppression_rounds(codes, k, None, None, np.zeros(4), 4, members, shared, counts=counts)
+    parts, part_rounds = suppression_rounds(codes.astype(np.int8), k, None, None, np.zeros(4), 4, members, shared,
+                                            counts=counts.astype(np.int32), followed=followed)
+    np.testing.assert_array_equal(parts, whole)
+    assert part_rounds == whole_rounds

@@ -169,3 +169,50 @@ def test_recoding_refuses_text_to_band_with_the_in_memory_message(tmp_path):
     with pytest.raises(InputError) as out_of_core:
         recode_file(scan(path), None, bands=[("town", 5)], progress=False)
     assert str(out_of_core.value) == str(in_memory.value) and "5 value(s)" in str(in_memory.value)
+
+
+def _missing_everywhere(tmp_path) -> tuple:
+    """The census-like file with a missing value in every key (no key to split the partitions on alone)."""
+    from tests.scale.conftest import census_like
+
+    frame = census_like(1500, 11)
+    frame.loc[frame.index % 97 == 5, "sex"] = None
+    path = tmp_path / "missing.parquet"
+    frame.astype({"status": "Int64"}).to_parquet(path)
+    return path, pd.read_parquet(path)
+
+
+@PARQUET_ONLY
+@pytest.mark.parametrize(("chunk_size", "partitions"), [(40, None), (40, 1), (300, 5), (1000, 2)])
+@pytest.mark.parametrize("households", [False, True])
+def test_suppression_a_partition_and_a_chunk_of_classes_at_a_time_equals_the_in_memory_suppression(
+        files, tmp_path, chunk_size, partitions, households):
+    """Partitions of the distinct rows, classes at risk followed a few at a time, hash parts: the same cells blanked."""
+    path, frame = files
+    options = {"household": "hh", "household_variables": ["region", "age"]} if households else {}
+    out = tmp_path / "parts.parquet"
+    result = suppress_file(scan(path), KEYS, out, k=3, chunk_size=chunk_size, partitions=partitions,
+                           progress=False, **options)
+    expected = local_suppression(frame, KEYS, k=3, **options)
+    written = pd.read_parquet(out)
+    for j, key in enumerate(KEYS):
+        assert _text(written[key]) == _text(expected.data[key]), key
+        assert result.per_variable[j] == int(expected.suppressed[:, j].sum())
+    assert result.rounds == expected.rounds
+
+
+@pytest.mark.parametrize(("chunk_size", "partitions", "households"), [(30, None, False), (30, 3, True), (500, 2, False)])
+def test_suppression_of_a_file_missing_values_in_every_key_equals_the_in_memory_suppression(
+        tmp_path, chunk_size, partitions, households):
+    path, frame = _missing_everywhere(tmp_path)
+    assert frame[KEYS].isna().any().all()
+    options = {"household": "hh", "household_variables": ["region"]} if households else {}
+    out = tmp_path / "suppressed.parquet"
+    result = suppress_file(scan(path), KEYS, out, k=3, chunk_size=chunk_size, partitions=partitions,
+                           progress=False, **options)
+    expected = local_suppression(frame, KEYS, k=3, **options)
+    written = pd.read_parquet(out)
+    for key in KEYS:
+        assert _text(written[key]) == _text(expected.data[key]), key
+    assert result.per_variable == tuple(int(v) for v in expected.suppressed.sum(axis=0))
+    assert result.rounds == expected.rounds
