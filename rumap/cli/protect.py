@@ -315,10 +315,12 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
     """``protect recode|suppress|pram --engine scale``: the file read and written a chunk at a time.
 
     The same JSON keys as in memory; the risk before and after is that of
-    :func:`rumap.scale.individual_risk` on the file and on ``--out``.
+    :func:`rumap.scale.individual_risk` on the file and on ``--out`` (a
+    recoded Parquet ``--out`` read as the file's values mapped to codes of
+    the written text, :func:`rumap.scale.protect.recoded_keys`).
     """
     from rumap.scale import DEFAULT_CHUNK_SIZE, individual_risk, scan
-    from rumap.scale.protect import pram_file, recode_file, suppress_file
+    from rumap.scale.protect import pram_file, recode_file, recoded_keys, suppress_file
 
     if args.out is None:
         raise InputError("--engine scale writes the protected records to a file: give --out")
@@ -352,7 +354,10 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
             f"{c} ({v['before']} -> {v['after']} categories)" for c, v in result.categories.items())
             or "nothing changed")]
     before = individual_risk(source, keys, weight=args.weight, **chunks)
-    after = individual_risk(scan(args.out), keys, weight=args.weight, **chunks)
+    written = scan(args.out)
+    if method == "recode" and written.format == "parquet":  # a CSV re-read may type the written text otherwise
+        written = recoded_keys(source, result) or written
+    after = individual_risk(written, keys, weight=args.weight, **chunks)
     return _report(args, {**summary, "n": before.n}, lines, before, after)
 
 

@@ -52,9 +52,10 @@ from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["FileSuppression", "suppress_file", "FilePram", "pram_file", "FileRecoding", "recode_file"]
+__all__ = ["FileSuppression", "suppress_file", "FilePram", "pram_file", "FileRecoding", "recode_file", "recoded_keys"]
 
 _INDEX = "__rumap_index"
+_RANK = "__rumap_rank"
 
 
 def _say(progress: bool) -> Callable[[str], None] | None:
@@ -518,12 +519,17 @@ class FileRecoding:
     categories : dict
         ``{column: {"before": distinct values, "after": distinct values}}`` of the changed columns.
     out : str or None
+    written : dict
+        ``{column: polars.DataFrame}``, each recoded column's distinct pairs
+        of value read (``old``, a float's NaN as missing) and text written
+        (``new``), for :func:`recoded_keys`.
     """
 
     n: int
     changed: dict
     categories: dict
     out: str | None = None
+    written: dict = field(default_factory=dict, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Records changed and categories before and after, per changed column."""
@@ -581,14 +587,21 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
         steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, below=x,
                                                                                   source=source.path))
 
+    pl = polars_module()
+    pairs: dict[str, pl.DataFrame | None] = dict.fromkeys(touched)
+
     def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
         columns = []
         for name in touched:
-            column, count, old, new = _recoded_column(chunk.get_column(name), steps[name])
+            read = chunk.get_column(name)
+            column, count, old, new = _recoded_column(read, steps[name])
             changed[name] += count
             before[name].update(old)
             after[name].update(new)
             columns.append(column)
+            seen = pl.DataFrame([(read.fill_nan(None) if read.dtype.is_float() else read).alias("old"),
+                                 column.alias("new")]).unique()
+            pairs[name] = seen if pairs[name] is None else pl.concat([pairs[name], seen]).unique()
         return chunk.with_columns(columns)
 
     n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding")
@@ -596,4 +609,80 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
     return FileRecoding(n, {name: changed[name] for name in kept},
                         {name: {"before": len(before[name] - {None}), "after": len(after[name] - {None})}
                          for name in kept},
-                        None if out is None else str(out))
+                        None if out is None else str(out),
+                        {name: table for name, table in pairs.items() if table is not None})
+
+
+@dataclass(frozen=True)
+class _RecodedKeys(Source):
+    """The source file with recoded columns read as the rank of their written text among its sorted values."""
+
+    ranks: tuple = field(default=(), repr=False, compare=False)
+
+    def lazy(self, columns: Sequence[str] | None = None) -> pl.LazyFrame:
+        # a join with each column's small table: replace_strict held the whole column in the streaming engine
+        pl = polars_module()
+        frame = super().lazy(columns)
+        chosen = set(self.columns if columns is None else columns)
+        schema = frame.collect_schema()
+        for name, old, rank, missing in self.ranks:
+            if name not in chosen:
+                continue
+            if schema[name].is_float():
+                frame = frame.with_columns(pl.col(name).fill_nan(None))
+            table = pl.LazyFrame([old.alias(name), rank.alias(_RANK)])
+            code = pl.col(_RANK) if missing is None else (
+                pl.when(pl.col(name).is_null()).then(pl.lit(missing, pl.Int64)).otherwise(pl.col(_RANK)))
+            frame = (frame.join(table, on=name, how="left", maintain_order="left")
+                     .with_columns(code.alias(name)).drop(_RANK))
+        return frame
+
+
+@validate_params({"source": InstanceOf(Source), "recoding": InstanceOf(FileRecoding)},
+                 example=lambda: {"source": scan(_example_file()),
+                                  "recoding": recode_file(scan(_example_file()), None, {"region": {"a": "ab"}},
+                                                          progress=False)})
+def recoded_keys(source: Source, recoding: FileRecoding) -> Source | None:
+    """The recoded records as :func:`recode_file` wrote them, read from its source with compact integer codes.
+
+    Each recoded column reads as the rank (0, 1, ...) of its written text
+    among the sorted distinct texts (missing where the text is), so two
+    records agree on it exactly when their written texts do, and key rows
+    fold to the same numbers as the written file's: the risk measures of
+    :mod:`rumap.scale.risk` on it equal those on the written file, without
+    reading its text columns (Polars holds text read from Parquet in
+    memory growing with the file).
+
+    Parameters
+    ----------
+    source : Source
+        The file :func:`recode_file` read.
+    recoding : FileRecoding
+        What it returned.
+
+    Returns
+    -------
+    Source or None
+        None when a value was written as two texts (never by the recodings,
+        which change each value on its own).
+
+    Examples
+    --------
+    >>> source = scan(_example_file())
+    >>> view = recoded_keys(source, recode_file(source, None, {"region": {"a": "ab", "b": "ab"}}, progress=False))
+    >>> view.lazy(["region"]).collect()["region"].to_list()
+    [0, 0, None, 0]
+    """
+    pl = polars_module()
+    ranks = []
+    for name, table in recoding.written.items():
+        if table.get_column("old").n_unique() != table.height:
+            return None
+        texts = table.get_column("new").drop_nulls().unique().sort()
+        rank = table.get_column("new").replace_strict(texts, pl.int_range(0, texts.len(), eager=True),
+                                                      default=None, return_dtype=pl.Int64)
+        known = table.get_column("old").is_not_null()
+        missing = rank.filter(~known)
+        ranks.append((name, table.get_column("old").filter(known), rank.filter(known),
+                      missing.item() if missing.len() else None))
+    return _RecodedKeys(source.path, source.format, source.columns, source.separator, tuple(ranks))

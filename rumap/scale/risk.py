@@ -11,6 +11,7 @@ household risk) and one chunk, never the file.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -193,18 +194,30 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
 
 
 class _Totals:
-    """The file's totals, added up over blocks of its distinct key rows."""
+    """The file's totals, added up over blocks of its distinct key rows.
+
+    The expected re-identifications are summed exactly (``math.fsum``, each
+    block's rounded sum and its remainder), so they do not depend on the
+    order of the rows, which Polars' group-by does not fix, nor on the blocks.
+    """
 
     def __init__(self, k: int | None) -> None:
         self.k = k
-        self.expected, self.top, self.at_top, self.distinct, self.violations = 0.0, -np.inf, 0, 0, 0
+        self.top, self.at_top, self.distinct, self.violations = -np.inf, 0, 0, 0
+        self.sums: list[float] = []
         self.l_min, self.l_one = None, 0
+
+    @property
+    def expected(self) -> float:
+        return math.fsum(self.sums)
 
     def add(self, block: KeyFrequencies, risk: np.ndarray, diversity: np.ndarray | None) -> None:
         count = block.count
         if count.size == 0:
             return
-        self.expected += float(np.dot(count, risk))
+        products = count * risk
+        total = math.fsum(products)
+        self.sums += [total, math.fsum(np.append(products, -total))]
         top = float(risk.max())
         if top > self.top:
             self.top, self.at_top = top, 0

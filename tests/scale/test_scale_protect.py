@@ -8,8 +8,8 @@ import pytest
 
 from rumap.errors import InputError
 from rumap.masking.categorical import band, category_text, local_suppression, pram, recode, top_bottom_code
-from rumap.scale import scan
-from rumap.scale.protect import pram_file, recode_file, suppress_file
+from rumap.scale import individual_risk, scan
+from rumap.scale.protect import FileRecoding, pram_file, recode_file, recoded_keys, suppress_file
 
 pytest.importorskip("polars")
 
@@ -216,3 +216,44 @@ def test_suppression_of_a_file_missing_values_in_every_key_equals_the_in_memory_
         assert _text(written[key]) == _text(expected.data[key]), key
     assert result.per_variable == tuple(int(v) for v in expected.suppressed.sum(axis=0))
     assert result.rounds == expected.rounds
+
+
+@pytest.mark.parametrize("partitions", [1, 3])
+def test_the_recoded_keys_read_from_the_source_give_the_written_files_risk_record_by_record(tmp_path, partitions):
+    rng = np.random.default_rng(5)
+    n = 400
+    frame = pd.DataFrame({"code": pd.array(rng.integers(1, 9, n), dtype="Int64"),
+                          "level": rng.choice([1.0, 2.5, 3.0, 40.0, np.nan], n),
+                          "town": rng.choice(["a", "b", "c", "d", None], n),
+                          "size": rng.integers(0, 60, n), "amount": rng.choice([0.5, 1.0, 20.0, 99.0, 150.0], n),
+                          "w": rng.uniform(1.0, 5.0, n)})
+    frame.loc[rng.random(n) < 0.1, "code"] = pd.NA
+    path, out = tmp_path / "codes.parquet", tmp_path / "recoded.parquet"
+    frame.to_parquet(path)
+    source = scan(path)
+    mapping = {"code": {"1": "low", 2: "low", "3": "7"}, "level": {"2.5": "mid", "3": 3}, "town": {"a": "ab", "b": "ab"}}
+    result = recode_file(source, out, mapping, bands=[("size", 10)], top=[("amount", 30)], chunk_size=90, progress=False)
+    view = recoded_keys(source, result)
+    keys = ["code", "level", "town", "size", "amount"]
+    for weight in (None, "w"):
+        got = individual_risk(view, keys, weight=weight, k=2, out=tmp_path / "view.parquet", chunk_size=100,
+                              partitions=partitions, progress=False)
+        want = individual_risk(scan(out), keys, weight=weight, k=2, out=tmp_path / "file.parquet", chunk_size=100,
+                               partitions=partitions, progress=False)
+        for name in ("expected_reidentifications", "global_risk", "max_risk"):  # sums added in another order
+            assert getattr(got, name) == pytest.approx(getattr(want, name), rel=1e-12), name
+        for name in ("n", "records_at_max", "distinct_rows", "k_anonymity_violations", "weighted"):
+            assert getattr(got, name) == getattr(want, name), name
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "view.parquet"), pd.read_parquet(tmp_path / "file.parquet"))
+    ranks = view.lazy(["town"]).collect()["town"].to_list()  # a code per written text, missing where it is
+    texts = _text(pd.read_parquet(out)["town"])
+    assert [None if r is None else sorted(set(texts) - {None})[r] for r in ranks] == texts
+    twice = FileRecoding(result.n, result.changed, result.categories, result.out,
+                         {"town": pd.DataFrame({"old": ["a", "a"], "new": ["x", "y"]}).pipe(_polars)})
+    assert recoded_keys(source, twice) is None  # a value written as two texts: read the written file instead
+
+
+def _polars(frame: pd.DataFrame):
+    import polars as pl
+
+    return pl.from_pandas(frame)

@@ -99,3 +99,24 @@ def test_l_diversity_where_a_key_value_has_only_missing_sensitive_values(tmp_pat
     out = tmp_path / "l_records.csv"
     individual_risk(scan(path), ["a", "b"], sensitive="s", out=out, progress=False)
     np.testing.assert_array_equal(pd.read_csv(out)["l_diversity"], memory.l_diversity(frame, ["a", "b"], "s"))
+
+
+def test_the_expected_reidentifications_do_not_depend_on_the_order_or_blocks_of_the_key_rows():
+    from types import SimpleNamespace
+
+    from rumap.scale.risk import _Totals
+
+    rng = np.random.default_rng(3)
+    count, fk = rng.integers(1, 40, 20_000), rng.integers(1, 1000, 20_000)
+    order = rng.permutation(count.size)
+
+    def total(*parts):
+        totals = _Totals(None)
+        for rows in parts:
+            totals.add(SimpleNamespace(count=count[rows], fk=fk[rows]), 1.0 / fk[rows], None)
+        return totals.expected
+
+    rows = np.arange(count.size)
+    exact = total(rows)  # the sum of the products, correctly rounded; a dot product differs with the order
+    assert exact == total(order) == total(order[:7000], order[7000:]) == total(rows[:1], rows[1:])
+    assert exact == pytest.approx(float(np.dot(count, 1.0 / fk)), rel=1e-14)
