@@ -158,13 +158,16 @@ def cluster_key_frequencies(path: str | os.PathLike, keys: Sequence[str], weight
     return ClusterFrequencies(tuple(names), rows, int(count.sum()), weight is not None)
 
 
-@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
-                  "keys": InstanceOf((list, tuple), "a list of key columns"),
-                  "weight": [None, InstanceOf(str, "a column name")], "k": [None, "k"],
-                  "household": [None, InstanceOf(str, "a column name")],
-                  "sensitive": [None, InstanceOf(str, "a column name")],
-                  "chunk_size": [None, "record_chunk"]},
-                 example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
+#: The checks of the cluster's risk functions' arguments.
+_RISK_ARGUMENTS = {"path": InstanceOf((str, os.PathLike), "a file path"),
+                   "keys": InstanceOf((list, tuple), "a list of key columns"),
+                   "weight": [None, InstanceOf(str, "a column name")], "k": [None, "k"],
+                   "household": [None, InstanceOf(str, "a column name")],
+                   "sensitive": [None, InstanceOf(str, "a column name")],
+                   "chunk_size": [None, "record_chunk"]}
+
+
+@validate_params(_RISK_ARGUMENTS, example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
 def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None,
                             k: int | None = None, scheduler: Any = None, household: str | None = None,
                             sensitive: str | None = None, chunk_size: int | None = None) -> dict[str, Any]:
@@ -241,13 +244,7 @@ def _household_part(path: str, names: list[str], household: str, frequencies: An
     return tuple(_household_sums(chunk, household, risk[frequencies.rows(chunk)])[:4])
 
 
-@validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
-                  "keys": InstanceOf((list, tuple), "a list of key columns"),
-                  "weight": [None, InstanceOf(str, "a column name")], "k": [None, "k"],
-                  "household": [None, InstanceOf(str, "a column name")],
-                  "sensitive": [None, InstanceOf(str, "a column name")],
-                  "chunk_size": [None, "record_chunk"]},
-                 example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
+@validate_params(_RISK_ARGUMENTS, example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
 def cluster_scale_risk(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None, k: int | None = None,
                        scheduler: Any = None, household: str | None = None, sensitive: str | None = None,
                        chunk_size: int | None = None) -> dict[str, Any]:

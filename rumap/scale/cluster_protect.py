@@ -30,7 +30,7 @@ import numpy as np
 from rumap._validation import SEED, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.masking.categorical import band, key_importance, recode, top_bottom_code
+from rumap.masking.categorical import band, recode, top_bottom_code
 from rumap.masking.pram import _pram_draw, _pram_shares
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.cluster import _client
@@ -44,6 +44,7 @@ from rumap.scale.protect import (
     _key_names,
     _recoded_column,
     _say,
+    _suppression_settings,
 )
 from rumap.scale.source import Progress, _example_file, _writer, polars_module, scan
 
@@ -128,20 +129,8 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
     if k is None and max_risk is None:
         raise InputError("give k (k-anonymity), max_risk (individual risk) or both")
     source = scan(path)
-    names = _key_names(source, keys)
-    depth = len(names) if dimension is None else int(dimension)
-    if not 1 <= depth <= len(names):
-        raise InputError(f"dimension must be between 1 and the number of keys ({len(names)}), got {dimension!r}")
-    rank = key_importance(importance, names, 0.0)
-    shared = [names.index(str(v)) for v in household_variables if str(v) in names]
-    if len(shared) != len(household_variables):
-        unknown = [v for v in household_variables if str(v) not in names]
-        raise InputError(f"household variables must be keys; {', '.join(map(repr, unknown))} is not")
-    if shared and household is None:
-        raise InputError("household_variables need the household identifier column (household)")
-    if shared and household == weight:
-        raise InputError(f"{source.path}: the household column {household!r} is also the weight")
-    riding = shared and household not in names  # a household's code rides along as one more column
+    names, depth, rank, shared, riding = _suppression_settings(source, keys, dimension, importance, household,
+                                                               household_variables, weight)
     client, own = _client(scheduler)
     try:
         frequencies = cluster_frequencies(source, [*names, household] if riding else names, weight, None, client,

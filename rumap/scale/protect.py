@@ -233,6 +233,33 @@ class FileSuppression:
         return pd.DataFrame({"variable": list(self.keys), "suppressed": list(self.per_variable)})
 
 
+def _suppression_settings(source: Source, keys: Sequence[str], dimension: int | None,
+                         importance: Mapping[str, float] | None, household: str | None,
+                         household_variables: Sequence[str], weight: str | None
+                         ) -> tuple[list[str], int, Any, list[int], bool]:
+    """The checked settings of a file's local suppression, on one machine or a cluster.
+
+    Returns the key names, the largest combination searched, the keys' order
+    of suppression, the positions of the household variables among the keys
+    and whether the household's code rides along as one more column.
+    """
+    names = _key_names(source, keys)
+    depth = len(names) if dimension is None else int(dimension)
+    if not 1 <= depth <= len(names):
+        raise InputError(f"dimension must be between 1 and the number of keys ({len(names)}), got {dimension!r}")
+    rank = key_importance(importance, names, 0.0)
+    shared = [names.index(str(v)) for v in household_variables if str(v) in names]
+    if len(shared) != len(household_variables):
+        unknown = [v for v in household_variables if str(v) not in names]
+        raise InputError(f"household variables must be keys; {', '.join(map(repr, unknown))} is not")
+    if shared and household is None:
+        raise InputError("household_variables need the household identifier column (household)")
+    if shared and household == weight:
+        raise InputError(f"{source.path}: the household column {household!r} is also the weight")
+    riding = shared and household not in names  # a household's code rides along as one more column
+    return names, depth, rank, shared, bool(riding)
+
+
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")], "k": [None, "k"],
                   "max_risk": [None, "risk_bound"],
@@ -308,20 +335,8 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
     """
     if k is None and max_risk is None:
         raise InputError("give k (k-anonymity), max_risk (individual risk) or both")
-    names = _key_names(source, keys)
-    depth = len(names) if dimension is None else int(dimension)
-    if not 1 <= depth <= len(names):
-        raise InputError(f"dimension must be between 1 and the number of keys ({len(names)}), got {dimension!r}")
-    rank = key_importance(importance, names, 0.0)
-    shared = [names.index(str(v)) for v in household_variables if str(v) in names]
-    if len(shared) != len(household_variables):
-        unknown = [v for v in household_variables if str(v) not in names]
-        raise InputError(f"household variables must be keys; {', '.join(map(repr, unknown))} is not")
-    if shared and household is None:
-        raise InputError("household_variables need the household identifier column (household)")
-    if shared and household == weight:
-        raise InputError(f"{source.path}: the household column {household!r} is also the weight")
-    riding = shared and household not in names  # a household's code rides along as one more column
+    names, depth, rank, shared, riding = _suppression_settings(source, keys, dimension, importance, household,
+                                                               household_variables, weight)
     table = _FileRows(source, names, [*names, str(household)] if riding else names, weight, chunk_size, partitions,
                       progress)
     n = table.n
