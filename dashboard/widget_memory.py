@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["STORE", "init_widget", "remember", "set_widgets"]
+__all__ = ["STORE", "init_widget", "keep_shown", "remember", "set_widgets"]
 
 #: Session-state key of the widgets' remembered values.
 STORE = "rumap_widgets"
@@ -36,8 +36,26 @@ def init_widget(key: str, default) -> None:
     --------
     >>> init_widget("em_targets", ["max", "p99"])  # doctest: +SKIP
     """
-    store = st.session_state.setdefault(STORE, {})
-    st.session_state[key] = st.session_state[key] if key in st.session_state else store.get(key, default)
+    keep_shown(key, st.session_state.setdefault(STORE, {}).get(key, default))
+
+
+def keep_shown(key: str, default) -> None:
+    """Write a widget's value (or ``default``) before it is drawn, so that the browser shows it (see :func:`init_widget`).
+
+    For a widget whose value is forgotten when its page is left, drawn below a point where a run can
+    stop; draw it without ``value`` or ``index`` (the value comes from the session).
+
+    Parameters
+    ----------
+    key : str
+    default
+        The value before the user sets one.
+
+    Examples
+    --------
+    >>> keep_shown("report_include_data", False)  # doctest: +SKIP
+    """
+    st.session_state[key] = st.session_state[key] if key in st.session_state else default
 
 
 def remember(*keys: str) -> None:

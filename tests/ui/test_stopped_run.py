@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
+from ui_helpers import app_test, goto
 
 from dashboard.server_files import ENV
 
@@ -107,3 +108,23 @@ def test_the_empirical_targets_come_back_after_a_refused_path_on_the_server(serv
     assert drawn_anew(at.multiselect(key="em_targets")) == ["min", "row:3"]
     drawn = {w.key: (drawn_anew(w), on_server(w)) for w in widgets(at) if w.key != "em_server"}
     assert {key: shown for key, (shown, _) in drawn.items()} == {key: value for key, (_, value) in drawn.items()}
+
+
+def test_the_report_page_shows_what_it_includes_after_no_map_was_chosen():
+    """Its title, inclusion boxes and image format, forgotten when the page is left, stay shown as set."""
+    at = goto(app_test(), "home")
+    at.button(key="example_figure-2").click().run()
+    goto(at, "analytic").button(key="analytic_keep").click().run()
+    goto(at, "report")
+    at.text_input(key="report_title").input("Our maps")
+    at.checkbox(key="report_include_data").check()
+    at.radio(key="report_image_format").set_value("SVG").run()
+    kept = at.multiselect(key="report_maps").value
+    at.multiselect(key="report_maps").set_value([]).run()
+    assert at.warning and "report_include_data" not in [c.key for c in at.checkbox]  # the page stopped above
+    at.multiselect(key="report_maps").set_value(kept).run()
+    assert not at.exception
+    shown_now = {w.key: drawn_anew(w) for w in widgets(at)}
+    assert {k: shown_now[k] for k in ("report_title", "report_include_data", "report_image_format")} == {
+        "report_title": "Our maps", "report_include_data": True, "report_image_format": "SVG"}
+    assert shown_now == {w.key: on_server(w) for w in widgets(at)}
