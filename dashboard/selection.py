@@ -130,6 +130,7 @@ def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMa
     if not chosen:
         raise InputError("choose at least one kept map")
     measures = measures_by_coverage(chosen)
+    state.keep_shown(f"{key}_measure", measures[0])
     measure = st.selectbox("Risk and utility measures", measures, key=f"{key}_measure",
                            help="only curves that measure R and U the same way can be compared; simulated maps "
                                 "of any method also have the common measures (share of records re-identified by "

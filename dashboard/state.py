@@ -42,7 +42,7 @@ from dashboard.kept import (
     set_current,
     set_name_hint,
 )
-from dashboard.widget_memory import STORE, init_widget, remember, set_widgets
+from dashboard.widget_memory import STORE, init_widget, keep_shown, remember, set_widgets
 from rumap import check_varies
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest
@@ -56,7 +56,7 @@ __all__ = ["DATA", "SELECTION", "REFUSED", "LoadedData", "Selection", "Refusal",
            "figure_cached", "frame_cached",
            "ANALYSES", "CURRENT", "KEPT_CHOICES", "analyses", "keep", "focus", "kept_choice", "set_current", "current",
            "set_name_hint", "name_hint",
-           "STORE", "init_widget", "remember", "set_widgets"]
+           "STORE", "init_widget", "keep_shown", "remember", "set_widgets"]
 
 DATA = "rumap_data"
 SELECTION = "rumap_selection"

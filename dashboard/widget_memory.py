@@ -7,27 +7,55 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["STORE", "init_widget", "remember", "set_widgets"]
+__all__ = ["STORE", "init_widget", "keep_shown", "remember", "set_widgets"]
 
 #: Session-state key of the widgets' remembered values.
 STORE = "rumap_widgets"
 
 
 def init_widget(key: str, default) -> None:
-    """Give a widget its remembered value (or ``default``) before it is drawn.
+    """Give a widget its remembered value (or ``default``) before it is drawn, and send it to the browser.
 
     Streamlit forgets the state of widgets on pages that are not shown; the
     values are kept in a separate store so they survive a change of page.
+
+    The value is written into the session's state on every run, also when it is
+    already there: only a value written so reaches the browser with the widget.
+    A run that stops early (``st.stop()``, an error) before drawing a widget
+    leaves its value on the server, but the browser removes the widget; drawn
+    again, it would show the widget's own default (an empty multiselect, an
+    unticked box) and send that back with the next click.
 
     Parameters
     ----------
     key : str
     default
         The value before the user sets one.
+
+    Examples
+    --------
+    >>> init_widget("em_targets", ["max", "p99"])  # doctest: +SKIP
     """
-    store = st.session_state.setdefault(STORE, {})
-    if key not in st.session_state:
-        st.session_state[key] = store.get(key, default)
+    keep_shown(key, st.session_state.setdefault(STORE, {}).get(key, default))
+
+
+def keep_shown(key: str, default) -> None:
+    """Write a widget's value (or ``default``) before it is drawn, so that the browser shows it (see :func:`init_widget`).
+
+    For a widget whose value is forgotten when its page is left, drawn below a point where a run can
+    stop; draw it without ``value`` or ``index`` (the value comes from the session).
+
+    Parameters
+    ----------
+    key : str
+    default
+        The value before the user sets one.
+
+    Examples
+    --------
+    >>> keep_shown("report_include_data", False)  # doctest: +SKIP
+    """
+    st.session_state[key] = st.session_state[key] if key in st.session_state else default
 
 
 def remember(*keys: str) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from dashboard.markdown import plain
+from dashboard.widget_memory import keep_shown
 from rumap.present.glossary import GLOSSARY, both_names, glossary_frame
 from rumap.present.statements import crossing_lines, map_lines, recommendation_sentence
 from rumap.specs import Analysis
@@ -41,6 +42,7 @@ def show_glossary(map_name: str) -> None:
     map_name : {"analytic", "empirical"}
     """
     # drawn only when asked: a page redraw then sends no formulas nobody reads
+    keep_shown(f"{map_name}_glossary", False)  # shown as set after a run that stopped above
     if st.toggle("Glossary: the words of both maps", key=f"{map_name}_glossary"):
         st.caption("Record knowledge on the Analytic page is index knowledge on the Empirical page; the percentile, "
                    "maximum and minimum states are position knowledge.")

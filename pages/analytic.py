@@ -172,6 +172,7 @@ with errors_shown():
 
     show_glossary("analytic")
     reproduce(spec, key="analytic_map")
+    state.keep_shown("an_show_table", False)
     if st.toggle("Table of the curves", key="an_show_table"):  # built only when asked
         st.dataframe(readable_risks(analysis.to_frame()), width="stretch", hide_index=True)
     keep_controls(analysis, "analytic")

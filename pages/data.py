@@ -91,8 +91,10 @@ if identifiers:
 sel = state.selection()
 previous = [c for c in (sel.source.columns if sel is not None else ()) if c in numeric]
 default = previous or [c for c in numeric if str(c) not in identifiers][:1]
-if "data_columns" not in st.session_state or not set(st.session_state["data_columns"]) <= set(numeric):
-    st.session_state["data_columns"] = default
+chosen_before = st.session_state.get("data_columns")
+# written on every run: a run stopped above (a refused upload) leaves a field drawn empty otherwise (init_widget)
+st.session_state["data_columns"] = chosen_before if chosen_before is not None and set(chosen_before) <= set(numeric) \
+    else default
 columns = st.multiselect("Numeric column(s) to mask", numeric, key="data_columns",
                          help="Noise and the analytic map use the first column; microaggregation can use several.")
 missing = remembered(st.radio, "Rows with missing values", "data_missing", "refuse", options=["refuse", "drop"],

@@ -79,6 +79,7 @@ if server is not None:
 
 file_name = release_plan.data_file_name(data.kind, data.name)
 names = release_plan.out_names(file_name)
+state.keep_shown("release_out_name", names[0])  # shown as chosen after a run that stopped above
 out_name = st.selectbox("Protected file", names, key="release_out_name",
                         help="the upload's format, CSV or Parquet")
 

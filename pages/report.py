@@ -57,15 +57,20 @@ with errors_shown():
     if differing:
         shown = "; ".join(f"{a.name}: {describe(current[a.name], analysis_key(a))} (kept with "
                           f"{format_number(a.max_risk)})" for a in differing)
-        if st.checkbox("Draw every map with the session's bound of its own risk measure", value=True,
+        state.keep_shown("report_session_bound", True)  # a run stopped above leaves it drawn at its default else
+        if st.checkbox("Draw every map with the session's bound of its own risk measure",
                        key="report_session_bound", help=shown):
             chosen = [state.run_cached(replace(a.spec, max_risk=current[a.name]), state.data_for(a.spec))
                       .renamed(a.name) if a in differing else a for a in chosen]
     elif any(a.max_risk is not None for a in chosen):
         st.caption("Every map is drawn with the bound of its own risk measure: " + "; ".join(
             f"{a.name}: {describe(a.max_risk, analysis_key(a))}" for a in chosen if a.max_risk is not None))
-    title = st.text_input("Title", value="R-U confidentiality maps", key="report_title")
-    include_data = st.checkbox("Include the data in the report and the configuration", value=False,
+    for key, default in (("report_title", "R-U confidentiality maps"), ("report_include_data", False),
+                         ("report_include_aggregates", False), ("report_include_summary", False),
+                         ("report_image_format", "PNG")):
+        state.keep_shown(key, default)  # shown as they are after a run that stopped above (no map chosen)
+    title = st.text_input("Title", key="report_title")
+    include_data = st.checkbox("Include the data in the report and the configuration",
                                key="report_include_data",
                                help="off by default: the report then names the data set and records a digest of "
                                     "it, but holds none of its values")
@@ -78,12 +83,12 @@ with errors_shown():
         if missing:
             st.warning("The data of " + ", ".join(missing) + " are no longer loaded and cannot be included.")
     include_aggregates = st.checkbox("Include statistics of the data (mean, variance, target values, extremes)",
-                                     value=False, key="report_include_aggregates",
+                                     key="report_include_aggregates",
                                      help="off by default: analytic maps computed from the data then record σ², μ "
                                           "and τ as 'from the data' (recomputed when the file is loaded with the "
                                           "same data), and no target's value or data extreme is written")
     include_summary = st.checkbox("Include the data's summary table (n, mean, sd, min, percentiles, max)",
-                                  value=False, key="report_include_summary",
+                                  key="report_include_summary",
                                   help="off by default: the summary shows values of the data, such as the maximum")
     data_summary = None
     if include_summary and sel is not None and any(getattr(a.spec, "data", None) is not None
