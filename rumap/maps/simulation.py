@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -40,6 +41,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from rumap._compile import load_compiler
 from rumap._validation import (
     DataMatrix,
     InstanceOf,
@@ -612,6 +614,8 @@ def _simulate(x: np.ndarray, config: SimulationConfig, *, progress: Callable[[in
 def _simulate_checked(x: np.ndarray, config: SimulationConfig, progress: Callable[[int, int], None] | None,
                       client: Any, start: float, common: bool = True) -> SimulationResult:
     """:func:`simulate` of checked data and config; ``common=False`` leaves the common measures out (NaN)."""
+    if client is None:  # numba's import (Python, holding the lock) beside the plan's sorting and draws (numpy, not)
+        threading.Thread(target=load_compiler, daemon=True).start()
     plan = _make_plan(x, config, common)
     units = _units(plan, x.shape[0])
     total = plan.n_replicates * len(config.values)

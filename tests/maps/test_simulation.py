@@ -410,12 +410,14 @@ def test_efficiency_of_every_masking_method_is_a_share(seed, method, p, shift):
 
 def test_a_noise_map_of_one_variable_runs_without_pandas():
     # in a fresh interpreter, as a script that maps one column starts: importing the engine loads neither pandas
-    # nor the compiled kernels' numba (nor scipy), and the run itself still needs no pandas
-    code = ("import sys, numpy as np\nfrom rumap.maps.simulation import SimulationConfig, simulate\n"
+    # nor the compiled kernels' numba (nor scipy), and the run itself still needs no pandas; numba, once loaded
+    # (by the run's thread or a kernel), leaves the collector unfrozen while the process runs and frozen at exit
+    code = ("import atexit, gc, sys, numpy as np\nfrom rumap.maps.simulation import SimulationConfig, simulate\n"
+            "atexit.register(lambda: print('exit', gc.get_freeze_count() > 0))\n"  # runs after handlers added later
             "before = [m for m in ('pandas', 'scipy', 'numba') if m in sys.modules]\n"
             "x = np.random.default_rng(1).lognormal(size=300)\n"
             "simulate(x, SimulationConfig(values=(0.1, 0.5), targets=('max', 'p10'), replicates=5, seed=1))\n"
-            "print(before, 'pandas' in sys.modules)")
+            "print(before, 'pandas' in sys.modules, gc.get_freeze_count())")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["[]", "False"]
+    assert done.stdout.split() == ["[]", "False", "0", "exit", "True"]
