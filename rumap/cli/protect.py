@@ -317,10 +317,11 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
     The same JSON keys as in memory; the risk before and after is that of
     :func:`rumap.scale.individual_risk` on the file and on ``--out`` (a
     recoded Parquet ``--out`` read as the file's values mapped to codes of
-    the written text, :func:`rumap.scale.protect.recoded_keys`).
+    the written text, :func:`rumap.scale.recoding.recoded_keys`).
     """
     from rumap.scale import DEFAULT_CHUNK_SIZE, individual_risk, scan
-    from rumap.scale.protect import pram_file, recode_file, recoded_keys, suppress_file
+    from rumap.scale.protect import pram_file, suppress_file
+    from rumap.scale.recoding import recode_file, recoded_keys
 
     if args.out is None:
         raise InputError("--engine scale writes the protected records to a file: give --out")

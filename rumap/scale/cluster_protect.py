@@ -31,21 +31,21 @@ from rumap._validation import SEED, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.categorical import band, recode, top_bottom_code
-from rumap.masking.pram import _pram_draw, _pram_shares
+from rumap.masking.pram import _pram_shares
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.cluster import _client
 from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions, read_part
 from rumap.scale.protect import (
     _INDEX,
     FilePram,
-    FileRecoding,
     FileSuppression,
     _blanked,
     _key_names,
-    _recoded_column,
+    _pram_chunk,
     _say,
     _suppression_settings,
 )
+from rumap.scale.recoding import FileRecoding, _recoded_column
 from rumap.scale.source import Progress, _example_file, _writer, polars_module, scan
 
 if TYPE_CHECKING:
@@ -174,24 +174,10 @@ def _first_part(path: str, names: list[str], start: int, length: int) -> dict[st
 def _pram_part(path: str, columns: list[str], drawn: list[str], categories: dict, shares: dict, theta: float,
                seed: int, offset: dict, keep: bool, start: int, length: int) -> tuple[pl.DataFrame | None, dict]:
     """A range's records with PRAM applied (as :func:`rumap.scale.protect.pram_file` does a chunk's), and the changes."""
-    pl = polars_module()
     chunk = read_part(path, columns, start, length)
-    changed, replaced = {}, []
-    for name in drawn:
-        values = categories[name]
-        codes = chunk[name].replace_strict(values, pl.int_range(0, values.len(), eager=True), default=None,
-                                           return_dtype=pl.Int64)
-        known = codes.is_not_null().to_numpy()
-        codes = codes.fill_null(-1).to_numpy()
-        generator = np.random.PCG64(seed)
-        generator.advance(offset[name] + start)
-        draws = np.random.Generator(generator).random(chunk.height)
-        released = codes.copy()
-        released[known] = _pram_draw(codes[known], shares[name], theta, draws[known])
-        changed[name] = int((released != codes).sum())
-        replaced.append(values.gather(pl.Series(np.where(known, released, 0))).alias(name)
-                        .zip_with(pl.Series(known), pl.Series([None], dtype=values.dtype)))
-    return (chunk.with_columns(replaced) if keep else None), changed
+    released, changed = _pram_chunk(chunk, {name: categories[name] for name in drawn}, shares, theta, seed, offset,
+                                    start)
+    return (released if keep else None), changed
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
@@ -283,14 +269,14 @@ def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
                    mapping: Mapping[str, Mapping[Any, Any]] | None = None, bands: Sequence[tuple[str, float]] = (),
                    top: Sequence[tuple[str, float]] = (), bottom: Sequence[tuple[str, float]] = (),
                    scheduler: Any = None, chunk_size: int | None = None, progress: bool = True) -> FileRecoding:
-    """Global recoding, banding and top/bottom coding of a file on a Dask cluster, as :func:`rumap.scale.protect.recode_file`.
+    """Global recoding, banding and top/bottom coding of a file on a Dask cluster, as :func:`rumap.scale.recoding.recode_file`.
 
     Parameters
     ----------
     path : str or path-like
     out : str or path-like or None
     mapping, bands, top, bottom
-        As in :func:`rumap.scale.protect.recode_file`.
+        As in :func:`rumap.scale.recoding.recode_file`.
     scheduler : str or distributed.Client, optional
     chunk_size : int, optional
         Records per range.

@@ -8,7 +8,8 @@ import pytest
 from rumap.errors import InputError
 from rumap.scale import scan
 from rumap.scale.cluster_protect import cluster_pram, cluster_recode, cluster_suppress
-from rumap.scale.protect import pram_file, recode_file, suppress_file
+from rumap.scale.protect import pram_file, suppress_file
+from rumap.scale.recoding import recode_file
 
 distributed = pytest.importorskip("distributed")
 

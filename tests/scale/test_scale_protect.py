@@ -9,7 +9,8 @@ import pytest
 from rumap.errors import InputError
 from rumap.masking.categorical import band, category_text, local_suppression, pram, recode, top_bottom_code
 from rumap.scale import individual_risk, scan
-from rumap.scale.protect import FileRecoding, pram_file, recode_file, recoded_keys, suppress_file
+from rumap.scale.protect import pram_file, suppress_file
+from rumap.scale.recoding import FileRecoding, recode_file, recoded_keys
 
 pytest.importorskip("polars")
 

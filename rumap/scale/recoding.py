@@ -1,0 +1,251 @@
+"""Global recoding, banding and top/bottom coding of a file larger than memory, chunk by chunk.
+
+Each chunk's distinct values go through the in-memory steps of
+:mod:`rumap.masking.categorical` and Polars puts them back on the records
+(:func:`recode_file`); the risk after recoding reads the source's keys
+joined to codes of the written text (:func:`recoded_keys`), not the written
+file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rumap._validation import InstanceOf, validate_params
+from rumap.errors import InputError
+from rumap.masking.categorical import band, category_text, recode, top_bottom_code
+from rumap.scale.protect import _key_names
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, polars_module, scan
+
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = ["FileRecoding", "recode_file", "recoded_keys"]
+
+#: The column of a recoded value's rank among the written texts.
+_RANK = "__rumap_rank"
+
+
+def _as_text(column: Any) -> list[str | None]:
+    """A column's values as written (:func:`rumap.masking.categorical.category_text`), None where missing."""
+    import pandas as pd
+
+    return [None if pd.isna(value) else category_text(value) for value in column.astype(object)]
+
+
+def _recoded_column(column: pl.Series, steps: Sequence[Callable[[Any], Any]]
+                    ) -> tuple[pl.Series, int, set[str], set[str]]:
+    """A column of a chunk through ``steps`` (in-memory functions of a one-column frame), as text.
+
+    Each step changes each value on its own, so the steps run on the
+    column's distinct values (a pandas frame of them, as the whole chunk
+    would convert) and the records take their value's result through one
+    ``replace_strict``. Returns the column, the records whose written value
+    changed, and the distinct values before and after.
+    """
+    pl = polars_module()
+    if column.dtype.is_float():
+        column = column.fill_nan(None)  # pandas reads NaN as missing
+    counted = column.value_counts(sort=False)
+    distinct, records = counted.get_column(column.name), counted.get_column(counted.columns[1]).to_numpy()
+    frame = distinct.to_frame().to_pandas()
+    try:
+        protected = frame
+        for step in steps:
+            protected = step(protected)
+    except InputError:  # the message counts the chunk's records, not its distinct values
+        protected = column.to_frame().to_pandas()
+        for step in steps:
+            protected = step(protected)
+        raise
+    old, new = _as_text(frame[column.name]), _as_text(protected[column.name])
+    changed = int(records[np.array([a != b for a, b in zip(old, new, strict=True)], dtype=bool)].sum())
+    written = column.replace_strict(distinct, pl.Series(new, dtype=pl.String), return_dtype=pl.String)
+    return written, changed, set(old) - {None}, set(new) - {None}
+
+
+@dataclass(frozen=True)
+class FileRecoding:
+    """What global recoding of a file changed.
+
+    Attributes
+    ----------
+    n : int
+    changed : dict
+        ``{column: records whose value was changed}`` (as written: 1 and 1.0
+        alike), only columns with some.
+    categories : dict
+        ``{column: {"before": distinct values, "after": distinct values}}`` of the changed columns.
+    out : str or None
+    written : dict
+        ``{column: polars.DataFrame}``, each recoded column's distinct pairs
+        of value read (``old``, a float's NaN as missing) and text written
+        (``new``), for :func:`recoded_keys`.
+    """
+
+    n: int
+    changed: dict
+    categories: dict
+    out: str | None = None
+    written: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Records changed and categories before and after, per changed column."""
+        return {"n": self.n, "changed": dict(self.changed), "categories": dict(self.categories), "out": self.out}
+
+
+@validate_params({"source": InstanceOf(Source), "mapping": [None, InstanceOf(Mapping, "variable -> merges")],
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")],
+                  "chunk_size": "record_chunk"},
+                 example=lambda: {"source": scan(_example_file()), "out": None,
+                                  "mapping": {"region": {"a": "ab", "b": "ab"}}, "progress": False})
+def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[str, Mapping[Any, Any]] | None = None,
+                bands: Sequence[tuple[str, float]] = (), top: Sequence[tuple[str, float]] = (),
+                bottom: Sequence[tuple[str, float]] = (), chunk_size: int = DEFAULT_CHUNK_SIZE,
+                progress: bool = True) -> FileRecoding:
+    """Global recoding, banding and top/bottom coding of a file, chunk by chunk, in that order.
+
+    Parameters
+    ----------
+    source : Source
+    out : str or path-like or None
+        The ``.parquet`` or ``.csv`` file written (None: count only).
+    mapping : mapping, optional
+        ``{variable: {old category: new category}}`` (:func:`rumap.masking.categorical.recode`).
+    bands : sequence of (variable, width)
+        Bands (:func:`rumap.masking.categorical.band`).
+    top, bottom : sequence of (variable, limit)
+        Top and bottom coding (:func:`rumap.masking.categorical.top_bottom_code`).
+    chunk_size : int
+    progress : bool
+
+    Returns
+    -------
+    FileRecoding
+
+    Examples
+    --------
+    >>> recode_file(scan(_example_file()), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
+    {'region': {'before': 2, 'after': 1}}
+    """
+    touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
+    _key_names(source, touched)
+    changed = dict.fromkeys(touched, 0)
+    before: dict[str, set] = {name: set() for name in touched}
+    after: dict[str, set] = {name: set() for name in touched}
+    steps: dict[str, list[Callable[[Any], Any]]] = {name: [] for name in touched}
+    for variable, merges in (mapping or {}).items():
+        steps[variable].append(lambda frame, m={variable: merges}: recode(frame, m, source=source.path))
+    for variable, width in bands:
+        steps[variable].append(lambda frame, v=variable, w=width: band(frame, v, w, source=source.path))
+    for variable, limit in top:
+        steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, above=x,
+                                                                                  source=source.path))
+    for variable, limit in bottom:
+        steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, below=x,
+                                                                                  source=source.path))
+
+    pl = polars_module()
+    pairs: dict[str, pl.DataFrame | None] = dict.fromkeys(touched)
+
+    def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
+        columns = []
+        for name in touched:
+            read = chunk.get_column(name)
+            column, count, old, new = _recoded_column(read, steps[name])
+            changed[name] += count
+            before[name].update(old)
+            after[name].update(new)
+            columns.append(column)
+            seen = pl.DataFrame([(read.fill_nan(None) if read.dtype.is_float() else read).alias("old"),
+                                 column.alias("new")]).unique()
+            pairs[name] = seen if pairs[name] is None else pl.concat([pairs[name], seen]).unique()
+        return chunk.with_columns(columns)
+
+    n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding")
+    kept = [name for name in touched if changed[name]]
+    return FileRecoding(n, {name: changed[name] for name in kept},
+                        {name: {"before": len(before[name] - {None}), "after": len(after[name] - {None})}
+                         for name in kept},
+                        None if out is None else str(out),
+                        {name: table for name, table in pairs.items() if table is not None})
+
+
+@dataclass(frozen=True)
+class _RecodedKeys(Source):
+    """The source file with recoded columns read as the rank of their written text among its sorted values."""
+
+    ranks: tuple = field(default=(), repr=False, compare=False)
+
+    def lazy(self, columns: Sequence[str] | None = None) -> pl.LazyFrame:
+        # a join with each column's small table: replace_strict held the whole column in the streaming engine
+        pl = polars_module()
+        frame = super().lazy(columns)
+        chosen = set(self.columns if columns is None else columns)
+        schema = frame.collect_schema()
+        for name, old, rank, missing in self.ranks:
+            if name not in chosen:
+                continue
+            if schema[name].is_float():
+                frame = frame.with_columns(pl.col(name).fill_nan(None))
+            table = pl.LazyFrame([old.alias(name), rank.alias(_RANK)])
+            code = pl.col(_RANK) if missing is None else (
+                pl.when(pl.col(name).is_null()).then(pl.lit(missing, pl.Int64)).otherwise(pl.col(_RANK)))
+            frame = (frame.join(table, on=name, how="left", maintain_order="left")
+                     .with_columns(code.alias(name)).drop(_RANK))
+        return frame
+
+
+@validate_params({"source": InstanceOf(Source), "recoding": InstanceOf(FileRecoding)},
+                 example=lambda: {"source": scan(_example_file()),
+                                  "recoding": recode_file(scan(_example_file()), None, {"region": {"a": "ab"}},
+                                                          progress=False)})
+def recoded_keys(source: Source, recoding: FileRecoding) -> Source | None:
+    """The recoded records as :func:`recode_file` wrote them, read from its source with compact integer codes.
+
+    Each recoded column reads as the rank (0, 1, ...) of its written text
+    among the sorted distinct texts (missing where the text is), so two
+    records agree on it exactly when their written texts do, and key rows
+    fold to the same numbers as the written file's: the risk measures of
+    :mod:`rumap.scale.risk` on it equal those on the written file, without
+    reading its text columns (Polars holds text read from Parquet in
+    memory growing with the file).
+
+    Parameters
+    ----------
+    source : Source
+        The file :func:`recode_file` read.
+    recoding : FileRecoding
+        What it returned.
+
+    Returns
+    -------
+    Source or None
+        None when a value was written as two texts (never by the recodings,
+        which change each value on its own).
+
+    Examples
+    --------
+    >>> source = scan(_example_file())
+    >>> view = recoded_keys(source, recode_file(source, None, {"region": {"a": "ab", "b": "ab"}}, progress=False))
+    >>> view.lazy(["region"]).collect()["region"].to_list()
+    [0, 0, None, 0]
+    """
+    pl = polars_module()
+    ranks = []
+    for name, table in recoding.written.items():
+        if table.get_column("old").n_unique() != table.height:
+            return None
+        texts = table.get_column("new").drop_nulls().unique().sort()
+        rank = table.get_column("new").replace_strict(texts, pl.int_range(0, texts.len(), eager=True),
+                                                      default=None, return_dtype=pl.Int64)
+        known = table.get_column("old").is_not_null()
+        missing = rank.filter(~known)
+        ranks.append((name, table.get_column("old").filter(known), rank.filter(known),
+                      missing.item() if missing.len() else None))
+    return _RecodedKeys(source.path, source.format, source.columns, source.separator, tuple(ranks))
