@@ -79,6 +79,21 @@ def allowed_folder() -> Path | None:
     return folder.resolve()
 
 
+def _given_path(folder: Path, text: str, empty: str) -> tuple[str, Path, Path]:
+    """The path as typed, the folder resolved and the path inside it (not yet resolved); refuses ``..`` and nothing.
+
+    ``empty`` is the message for an empty field.
+    """
+    given = text.strip()
+    if not given:
+        raise InputError(empty)
+    root = folder.resolve()
+    candidate = Path(given)
+    if ".." in candidate.parts:
+        raise InputError(f"{given}: a path with '..' is refused; give one inside {root}")
+    return given, root, candidate if candidate.is_absolute() else root / candidate
+
+
 def resolve_inside(folder: Path, text: str) -> Path:
     """The file ``text`` names inside ``folder``, resolved (raises InputError for anything else).
 
@@ -112,15 +127,9 @@ def resolve_inside(folder: Path, text: str) -> Path:
     persons.csv
     refused
     """
-    given = text.strip()
-    if not given:
-        raise InputError("give the path of a file inside the folder on the server")
-    root = folder.resolve()
-    candidate = Path(given)
-    if ".." in candidate.parts:
-        raise InputError(f"{given}: a path with '..' is refused; give one inside {root}")
+    given, root, candidate = _given_path(folder, text, "give the path of a file inside the folder on the server")
     try:
-        resolved = (candidate if candidate.is_absolute() else root / candidate).resolve()
+        resolved = candidate.resolve()
     except (OSError, RuntimeError):  # a loop of links
         raise InputError(f"{given}: the path cannot be resolved") from None
     if not resolved.is_relative_to(root):
@@ -177,14 +186,8 @@ def resolve_output(folder: Path, text: str, original: Path, suffixes: tuple[str,
     refused
     refused
     """
-    given = text.strip()
-    if not given:
-        raise InputError("give the path of the file to write, inside the folder on the server")
-    root = folder.resolve()
-    candidate = Path(given)
-    if ".." in candidate.parts:
-        raise InputError(f"{given}: a path with '..' is refused; give one inside {root}")
-    candidate = candidate if candidate.is_absolute() else root / candidate
+    given, root, candidate = _given_path(folder, text,
+                                         "give the path of the file to write, inside the folder on the server")
     if candidate.suffix.lower() not in suffixes:
         raise InputError(f"{given}: the file written is {' or '.join(suffixes)}, not "
                          f"{candidate.suffix or '(no extension)'!r}")

@@ -311,6 +311,23 @@ def _pram_summary(args: argparse.Namespace, result: Any) -> tuple[dict, list[str
                      + ", ".join(f"{k} {100 * v:.1f}%" for k, v in summary["changed_share"].items())]
 
 
+def _recoding_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """``--merge``, ``--band``, ``--top`` and ``--bottom`` as the out-of-core recoding's arguments."""
+    bands = [variable_number(text, "--band") for text in args.band]
+    bands = [(variable, check_flag("--band", "band_width", width)) for variable, width in bands]
+    return {"mapping": merge_flags(args.merge) or None, "bands": bands,
+            "top": [variable_number(text, "--top") for text in args.top],
+            "bottom": [variable_number(text, "--bottom") for text in args.bottom]}
+
+
+def _recoding_summary(args: argparse.Namespace, keys: list[str], result: Any) -> tuple[dict, list[str]]:
+    """The JSON and the lines of a file's recoding (on one machine or a cluster)."""
+    summary = {"method": "recode", "keys": keys, "changed": result.changed, "categories": result.categories}
+    return summary, [f"global recoding of {args.data}: " + (", ".join(
+        f"{c} ({v['before']} -> {v['after']} categories)" for c, v in result.categories.items())
+        or "nothing changed")]
+
+
 def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | None = None) -> int:
     """``protect recode|suppress|pram --engine scale``: the file read and written a chunk at a time.
 
@@ -345,15 +362,8 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
     else:
         if not (args.merge or args.band or args.top or args.bottom):
             raise InputError("give at least one of --merge, --band, --top, --bottom")
-        bands = [variable_number(text, "--band") for text in args.band]
-        bands = [(variable, check_flag("--band", "band_width", width)) for variable, width in bands]
-        result = recode_file(source, args.out, merge_flags(args.merge) or None, bands=bands,
-                             top=[variable_number(text, "--top") for text in args.top],
-                             bottom=[variable_number(text, "--bottom") for text in args.bottom], **chunks)
-        summary = {"method": "recode", "keys": keys, "changed": result.changed, "categories": result.categories}
-        lines = [f"global recoding of {args.data}: " + (", ".join(
-            f"{c} ({v['before']} -> {v['after']} categories)" for c, v in result.categories.items())
-            or "nothing changed")]
+        result = recode_file(source, args.out, **_recoding_flags(args), **chunks)
+        summary, lines = _recoding_summary(args, keys, result)
     before = individual_risk(source, keys, weight=args.weight, **chunks)
     written = scan(args.out)
     if method == "recode" and written.format == "parquet":  # a CSV re-read may type the written text otherwise
@@ -398,15 +408,8 @@ def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | Non
             result = cluster_pram(args.data, keys, args.theta, args.seed, args.out, **parts)
             summary, lines = _pram_summary(args, result)
         else:
-            bands = [variable_number(text, "--band") for text in args.band]
-            bands = [(variable, check_flag("--band", "band_width", width)) for variable, width in bands]
-            result = cluster_recode(args.data, args.out, merge_flags(args.merge) or None, bands=bands,
-                                    top=[variable_number(text, "--top") for text in args.top],
-                                    bottom=[variable_number(text, "--bottom") for text in args.bottom], **parts)
-            summary = {"method": "recode", "keys": keys, "changed": result.changed, "categories": result.categories}
-            lines = [f"global recoding of {args.data}: " + (", ".join(
-                f"{c} ({v['before']} -> {v['after']} categories)" for c, v in result.categories.items())
-                or "nothing changed")]
+            result = cluster_recode(args.data, args.out, **_recoding_flags(args), **parts)
+            summary, lines = _recoding_summary(args, keys, result)
         risk = {"weight": args.weight, "scheduler": client, "chunk_size": args.chunk_size}
         before = SimpleNamespace(**cluster_scale_risk(args.data, keys, **risk))
         after = SimpleNamespace(**cluster_scale_risk(args.out, keys, **risk))
