@@ -24,6 +24,7 @@ from dashboard.markdown import plain
 from dashboard.progress import ThrottledProgress
 from dashboard.widgets import remembered
 from rumap.errors import InputError
+from rumap.io.outputs import same_file
 from rumap.scale import progress_to
 from rumap.scale.source import SCAN_FORMATS
 
@@ -200,7 +201,7 @@ def resolve_output(folder: Path, text: str, original: Path, suffixes: tuple[str,
     target = parent / candidate.name
     if target.is_symlink():
         raise InputError(f"{given}: a symbolic link; give the path of a file, not of a link")
-    if target == original.resolve() or (target.exists() and original.exists() and os.path.samefile(target, original)):
+    if same_file(target, original):
         raise InputError(f"{given}: the file read; the released file needs another name")
     if target.exists() and not target.is_file():
         raise InputError(f"{given}: not a file")

@@ -15,8 +15,6 @@ the protected file, which stays on the server (:data:`NOT_SHOWN`).
 
 from __future__ import annotations
 
-import os
-import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -81,6 +79,9 @@ def default_out(file: ServerFile) -> str:
 def release_file(file: ServerFile, plan: ReleasePlan, out: Path, chunk_size: int, progress=None) -> ServerRelease:
     """Release ``file`` with ``plan`` into ``out``, by way of a hidden temporary file beside it.
 
+    ``out`` has been checked by the page (:func:`_output`), whose box says whether an existing file is replaced;
+    :func:`release_in_chunks` renames the temporary into place only once every chunk is written.
+
     Parameters
     ----------
     file : ServerFile
@@ -98,12 +99,7 @@ def release_file(file: ServerFile, plan: ReleasePlan, out: Path, chunk_size: int
     ServerRelease
     """
     start = time.perf_counter()
-    partial = out.parent / f".{out.name}.{secrets.token_hex(6)}.partial"
-    try:
-        done = release_in_chunks(file.path, plan, partial, chunk_size, source=file.name, progress=progress)
-        os.replace(partial, out)
-    finally:
-        partial.unlink(missing_ok=True)
+    done = release_in_chunks(file.path, plan, out, chunk_size, source=file.name, progress=progress, overwrite=True)
     return ServerRelease(str(out), out.stat().st_mtime_ns, done, chunk_size, file_digest(file.path),
                          file_digest(out), time.perf_counter() - start)
 

@@ -17,7 +17,7 @@ from rumap.maps.method_records import grid_values
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
-           "ENGINE_NAMES", "add_engine_flags", "scale_engine"]
+           "ENGINE_NAMES", "add_engine_flags", "scale_engine", "add_overwrite_flag", "check_output_flags"]
 
 def __getattr__(name: str) -> dict:
     """``GRID_FLAGS`` and ``METHOD_FLAGS``, read from the masking methods' records when first asked for.
@@ -208,6 +208,45 @@ def add_work_limit(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(WORK_LIMIT_FLAG, type=float, metavar="STEPS",
                         help=f"raise the work limit (default {DEFAULT_BUDGET.work:.3g} steps; the grid and result "
                              "limits scale with it)")
+
+
+@assumes_valid
+def add_overwrite_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--overwrite``: replace an output file that exists (without it, the command refuses before any work).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    """
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace an output file that exists (default: refuse it); an input is never replaced")
+
+
+def _flag_paths(args: argparse.Namespace, flag: str) -> list[tuple[str, str]]:
+    value = getattr(args, flag.lstrip("-").replace("-", "_"), None)
+    values = value if isinstance(value, list) else [value]
+    return [(flag, str(v)) for v in values if v is not None]
+
+
+@assumes_valid
+def check_output_flags(args: argparse.Namespace, outputs: tuple[str, ...], inputs: tuple[str, ...],
+                       more_inputs: tuple[tuple[str, str], ...] = ()) -> None:
+    """Refuse, before any work, the output flags' files that are inputs or exist without ``--overwrite``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags (``--overwrite`` among them).
+    outputs, inputs : tuple of str
+        The flags that name the files written and read (``"--out"``, ``"--data"``).
+    more_inputs : tuple of (flag, path)
+        Files read that a flag names inside its value (``--hierarchy A=FILE``).
+    """
+    from rumap.io.outputs import check_outputs
+
+    check_outputs([pair for flag in outputs for pair in _flag_paths(args, flag)],
+                  [*(pair for flag in inputs for pair in _flag_paths(args, flag)), *more_inputs],
+                  bool(getattr(args, "overwrite", False)))
 
 
 @validate_params({"args": InstanceOf(argparse.Namespace)}, example=lambda: {"args": argparse.Namespace(work_limit=1e10)})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rumap.cli.flags import WRITER_SUFFIXES, add_work_limit, budget_from_args
+from rumap.cli.flags import WRITER_SUFFIXES, add_overwrite_flag, add_work_limit, budget_from_args, check_output_flags
 from rumap.cli.progress import Progress, add_progress_flag
 from rumap.errors import InputError
 
@@ -42,6 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="form groups on z-scores; SSE, SST and the loss are then measured on z-scores")
     p.add_argument("--out", metavar="MASKED.csv",
                    help=f"write the file with the chosen columns replaced ({', '.join(WRITER_SUFFIXES)})")
+    add_overwrite_flag(p)
     add_work_limit(p)
     add_progress_flag(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -92,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     if out_path is not None and out_path.suffix.lower() not in WRITERS:
         raise InputError(f"--out {args.out}: unknown format {out_path.suffix or '(no extension)'!r}; "
                          f"use one of {', '.join(WRITERS)}")
+    check_output_flags(args, ("--out",), ("--data",))
     progress = Progress(args.progress)
     progress.stage(f"reading {args.data}")
     columns = parse_columns(args.columns)
@@ -109,12 +111,12 @@ def run(args: argparse.Namespace) -> int:
     progress.stage(f"{result.n_groups} groups, information loss {result.information_loss:.6f}")
     if out_path is not None:
         if table is not None and is_parquet(out_path):
-            write_parquet_replacing(table, names, result.masked, out_path)
+            write_parquet_replacing(table, names, result.masked, out_path, args.overwrite, "--out")
         else:
             masked = frame.copy() if frame is not None else table.to_pandas()
             for j, name in enumerate(names):
                 masked[name] = result.masked[:, j]
-            write_table(masked, out_path, "--out")
+            write_table(masked, out_path, "--out", args.overwrite)
         progress.stage(f"written {out_path}")
     summary = result.to_dict()
     if args.json:

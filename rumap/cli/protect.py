@@ -13,9 +13,11 @@ from rumap.cli.flags import (
     WRITER_SUFFIXES,
     add_engine_flags,
     add_merge_flag,
+    add_overwrite_flag,
     add_work_limit,
     budget_from_args,
     check_flag,
+    check_output_flags,
     merge_flags,
     scale_engine,
     split_names,
@@ -51,6 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         parser.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables")
         parser.add_argument("--weight", metavar="W", help="sampling weight column (for the risk before and after)")
         parser.add_argument("--out", metavar="FILE", help=f"write the protected file ({', '.join(WRITER_SUFFIXES)})")
+        add_overwrite_flag(parser)
         add_work_limit(parser)
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         add_engine_flags(parser)
@@ -99,7 +102,7 @@ def _finish(args: argparse.Namespace, frame: pd.DataFrame, protected: pd.DataFra
     before = individual_risk(frame, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
     after = individual_risk(protected, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
     if args.out is not None:
-        write_table(protected, args.out, "--out")
+        write_table(protected, args.out, "--out", args.overwrite)
     return _report(args, {**summary, "n": int(frame.shape[0])}, lines, before, after)
 
 
@@ -141,6 +144,14 @@ def run(args: argparse.Namespace) -> int:
     return int(args._protect_run(args))
 
 
+def _read(args: argparse.Namespace) -> pd.DataFrame:
+    """``--data`` in memory, once ``--out`` is known not to be it nor to exist without ``--overwrite``."""
+    from rumap.io.data import read_table
+
+    check_output_flags(args, ("--out",), ("--data",))
+    return read_table(args.data)
+
+
 def run_recode(args: argparse.Namespace) -> int:
     """``protect recode``: merges, bands and top/bottom coding, in that order.
 
@@ -152,14 +163,13 @@ def run_recode(args: argparse.Namespace) -> int:
     -------
     int
     """
-    from rumap.io.data import read_table
     from rumap.masking.categorical import band, recode, top_bottom_code
 
     if args.scheduler is not None:
         return _run_on_cluster(args)
     if scale_engine(args, args.data):
         return _run_out_of_core(args)
-    frame = read_table(args.data)
+    frame = _read(args)
     keys = split_names(args.keys, "--keys")
     if not (args.merge or args.band or args.top or args.bottom):
         raise InputError("give at least one of --merge, --band, --top, --bottom")
@@ -197,7 +207,6 @@ def run_suppress(args: argparse.Namespace) -> int:
     -------
     int
     """
-    from rumap.io.data import read_table
     from rumap.masking.categorical import local_suppression
 
     if args.k is not None:
@@ -221,7 +230,7 @@ def run_suppress(args: argparse.Namespace) -> int:
         if args.optimal:
             raise InputError("--optimal works in memory: give --engine memory")
         return _run_out_of_core(args, importance)
-    frame = read_table(args.data)
+    frame = _read(args)
     keys = split_names(args.keys, "--keys")
     if args.optimal:
         from rumap.masking.optimal_suppression import optimal_suppression
@@ -289,7 +298,6 @@ def run_pram(args: argparse.Namespace) -> int:
     -------
     int
     """
-    from rumap.io.data import read_table
     from rumap.masking.categorical import pram
 
     check_flag("--theta", "theta", args.theta)
@@ -298,7 +306,7 @@ def run_pram(args: argparse.Namespace) -> int:
         return _run_on_cluster(args)
     if scale_engine(args, args.data):
         return _run_out_of_core(args)
-    frame = read_table(args.data)
+    frame = _read(args)
     keys = split_names(args.keys, "--keys")
     result = pram(frame, keys, args.theta, seed=args.seed, source=args.data)
     return _finish(args, frame, result.data, keys, *_pram_summary(args, result))
@@ -336,39 +344,45 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
     recoded Parquet ``--out`` read as the file's values mapped to codes of
     the written text, :func:`rumap.scale.recoding.recoded_keys`).
     """
+    from rumap.io.outputs import atomic_outputs
     from rumap.scale import DEFAULT_CHUNK_SIZE, individual_risk, scan
     from rumap.scale.protect import pram_file, suppress_file
     from rumap.scale.recoding import recode_file, recoded_keys
+    from rumap.scale.source import check_out
 
     if args.out is None:
         raise InputError("--engine scale writes the protected records to a file: give --out")
+    check_out(args.out, [("--data", args.data)], args.overwrite, "--out")
     keys = split_names(args.keys, "--keys")
     source = scan(args.data)
     chunks = {"chunk_size": args.chunk_size or DEFAULT_CHUNK_SIZE, "progress": not args.quiet}
     method = args.protect_command
-    if method == "suppress":
-        if args.k is None and args.max_risk is None:
-            raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
-        try:
-            result = suppress_file(source, keys, args.out, k=args.k, max_risk=args.max_risk, weight=args.weight,
-                                   importance=importance or None, budget=budget_from_args(args),
-                                   **_households(args), **chunks)
-        except InputError as exc:
-            raise InputError(_flag_names(str(exc))) from None
-        summary, lines = _suppression_summary(args, result)
-    elif method == "pram":
-        result = pram_file(source, keys, args.theta, args.seed, args.out, **chunks)
-        summary, lines = _pram_summary(args, result)
-    else:
-        if not (args.merge or args.band or args.top or args.bottom):
-            raise InputError("give at least one of --merge, --band, --top, --bottom")
-        result = recode_file(source, args.out, **_recoding_flags(args), **chunks)
-        summary, lines = _recoding_summary(args, keys, result)
-    before = individual_risk(source, keys, weight=args.weight, **chunks)
-    written = scan(args.out)
-    if method == "recode" and written.format == "parquet":  # a CSV re-read may type the written text otherwise
-        written = recoded_keys(source, result) or written
-    after = individual_risk(written, keys, weight=args.weight, **chunks)
+    # written beside --out, renamed into place once the risk after is counted on it too
+    with atomic_outputs(args.out, flag="--out") as (temporary,):
+        out = str(temporary)
+        if method == "suppress":
+            if args.k is None and args.max_risk is None:
+                raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
+            try:
+                result = suppress_file(source, keys, out, k=args.k, max_risk=args.max_risk, weight=args.weight,
+                                       importance=importance or None, budget=budget_from_args(args),
+                                       **_households(args), **chunks, overwrite=True)
+            except InputError as exc:
+                raise InputError(_flag_names(str(exc))) from None
+            summary, lines = _suppression_summary(args, result)
+        elif method == "pram":
+            result = pram_file(source, keys, args.theta, args.seed, out, **chunks, overwrite=True)
+            summary, lines = _pram_summary(args, result)
+        else:
+            if not (args.merge or args.band or args.top or args.bottom):
+                raise InputError("give at least one of --merge, --band, --top, --bottom")
+            result = recode_file(source, out, **_recoding_flags(args), **chunks, overwrite=True)
+            summary, lines = _recoding_summary(args, keys, result)
+        before = individual_risk(source, keys, weight=args.weight, **chunks)
+        written = scan(out)
+        if method == "recode" and written.format == "parquet":  # a CSV re-read may type the written text otherwise
+            written = recoded_keys(source, result) or written
+        after = individual_risk(written, keys, weight=args.weight, **chunks)
     return _report(args, {**summary, "n": before.n}, lines, before, after)
 
 
@@ -380,8 +394,10 @@ def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | Non
     """
     from types import SimpleNamespace
 
+    from rumap.io.outputs import atomic_outputs
     from rumap.scale.cluster import _client, cluster_scale_risk
     from rumap.scale.cluster_protect import cluster_pram, cluster_recode, cluster_suppress
+    from rumap.scale.source import check_out
 
     if args.out is None:
         raise InputError("--scheduler writes the protected records to a file: give --out")
@@ -393,26 +409,30 @@ def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | Non
         raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
     if method == "recode" and not (args.merge or args.band or args.top or args.bottom):
         raise InputError("give at least one of --merge, --band, --top, --bottom")
+    check_out(args.out, [("--data", args.data)], args.overwrite, "--out")
     client, own = _client(args.scheduler)
     parts = {"scheduler": client, "chunk_size": args.chunk_size, "progress": not args.quiet}
-    try:
-        if method == "suppress":
-            try:
-                result = cluster_suppress(args.data, keys, args.out, k=args.k, max_risk=args.max_risk,
-                                          weight=args.weight, importance=importance or None,
-                                          budget=budget_from_args(args), **_households(args), **parts)
-            except InputError as exc:
-                raise InputError(_flag_names(str(exc))) from None
-            summary, lines = _suppression_summary(args, result)
-        elif method == "pram":
-            result = cluster_pram(args.data, keys, args.theta, args.seed, args.out, **parts)
-            summary, lines = _pram_summary(args, result)
-        else:
-            result = cluster_recode(args.data, args.out, **_recoding_flags(args), **parts)
-            summary, lines = _recoding_summary(args, keys, result)
-        risk = {"weight": args.weight, "scheduler": client, "chunk_size": args.chunk_size}
-        before = SimpleNamespace(**cluster_scale_risk(args.data, keys, **risk))
-        after = SimpleNamespace(**cluster_scale_risk(args.out, keys, **risk))
+    try:  # written beside --out, renamed into place once the risk after is counted on it too
+        with atomic_outputs(args.out, flag="--out") as (temporary,):
+            out = str(temporary)
+            if method == "suppress":
+                try:
+                    result = cluster_suppress(args.data, keys, out, k=args.k, max_risk=args.max_risk,
+                                              weight=args.weight, importance=importance or None,
+                                              budget=budget_from_args(args), **_households(args), **parts,
+                                              overwrite=True)
+                except InputError as exc:
+                    raise InputError(_flag_names(str(exc))) from None
+                summary, lines = _suppression_summary(args, result)
+            elif method == "pram":
+                result = cluster_pram(args.data, keys, args.theta, args.seed, out, **parts, overwrite=True)
+                summary, lines = _pram_summary(args, result)
+            else:
+                result = cluster_recode(args.data, out, **_recoding_flags(args), **parts, overwrite=True)
+                summary, lines = _recoding_summary(args, keys, result)
+            risk = {"weight": args.weight, "scheduler": client, "chunk_size": args.chunk_size}
+            before = SimpleNamespace(**cluster_scale_risk(args.data, keys, **risk))
+            after = SimpleNamespace(**cluster_scale_risk(out, keys, **risk))
     finally:
         if own:
             client.close()

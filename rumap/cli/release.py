@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING
 from rumap.cli.flags import (
     TARGET_FORMS,
     WRITER_SUFFIXES,
+    add_overwrite_flag,
     add_work_limit,
     budget_from_args,
     check_flag,
+    check_output_flags,
     split_names,
     variable_number,
 )
@@ -135,6 +137,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                             "grows with R, not with the file; microaggregation, rankswap and suppress hold their own "
                             "columns of every record (8 bytes a value, 4 a key's code) and their result, not the "
                             "other columns; no table steps, report or predictions")
+    add_overwrite_flag(p)
     add_work_limit(p)
     add_progress_flag(p)
     return p
@@ -296,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from rumap import __version__
     from rumap.fingerprint import bytes_digest
-    from rumap.io.data import WRITERS, read_table, write_bytes, write_table
+    from rumap.io.data import WRITERS, read_table, table_bytes, write_files
     from rumap.io.parquet import is_parquet, read_parquet_frame
     from rumap.maps.attacks import parse_target
     from rumap.present.release_report import release_report_html, release_report_json
@@ -324,6 +327,7 @@ def run(args: argparse.Namespace) -> int:
         except InputError as exc:
             raise InputError(f"--target: {exc}") from None
     plan = _plan(args)
+    check_output_flags(args, ("--out", "--report"), ("--data", "--plan"))
     progress = Progress(args.progress)
     if args.chunk_size is not None:
         return _run_streamed(args, plan, out, progress)
@@ -346,10 +350,12 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         raise InputError(str(exc).replace("targets", "--target", 1)) from None
     progress.stage(f"report done; writing {out}")
-    content = write_table(result.data, out, "--out")
+    content = table_bytes(result.data, str(out), "--out")
+    files = [("--out", out, content)]
     if report_path is not None:
         text = release_report_json(report) if report_path.suffix.lower() == ".json" else release_report_html(report)
-        write_bytes(text.encode("utf-8"), report_path, "--report")
+        files.append(("--report", report_path, text.encode("utf-8")))
+    write_files(files, args.overwrite)  # both or neither
     summary = {"out": str(out), "rows": int(result.data.shape[0]), "columns": int(result.data.shape[1]),
                "sha256_in": bytes_digest(Path(args.data).read_bytes()), "sha256_out": bytes_digest(content),
                "steps": [s.to_dict() for s in plan.steps],
@@ -409,7 +415,7 @@ def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progre
     try:
         done = release_in_chunks(args.data, plan, out, args.chunk_size, source=args.data,
                                  progress=lambda rows: progress.stage(f"{rows} records written"),
-                                 budget=budget_from_args(args), stage=progress.stage)
+                                 budget=budget_from_args(args), stage=progress.stage, overwrite=args.overwrite)
     except InputError as exc:
         raise InputError(f"--chunk-size: {exc}") from None
     note = (f"applied chunk by chunk ({args.chunk_size} records, {done.chunks} chunks, {done.passes} pass(es) over "

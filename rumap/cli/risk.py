@@ -29,9 +29,11 @@ from collections.abc import Callable
 from rumap.cli.flags import (
     add_engine_flags,
     add_merge_flag,
+    add_overwrite_flag,
     add_work_limit,
     budget_from_args,
     check_flag,
+    check_output_flags,
     merge_flags,
     scale_engine,
     split_names,
@@ -142,6 +144,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     individual.add_argument("--out", metavar="FILE", help="scale engine: write each record's fk, Fk, risk (and "
                                                         "household_risk, l_diversity) to FILE (.parquet or .csv), "
                                                         "in file order; the JSON then holds the totals")
+    add_overwrite_flag(individual)
     individual.add_argument("--json", action="store_true", help="print one JSON object")
     individual.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address: count the key frequencies "
                                                                 "(and household risk, l-diversity) of a CSV or Parquet "
@@ -174,6 +177,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     suda.add_argument("--out", metavar="FILE", help="scale engine: write each record's msus, smallest_msu, score and "
                                                   "dis_score to FILE (.parquet or .csv), in file order; the JSON "
                                                   "then holds the totals")
+    add_overwrite_flag(suda)
     suda.add_argument("--json", action="store_true", help="print one JSON object")
     suda.set_defaults(_risk_run=run_suda)
 
@@ -191,6 +195,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     table.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     table.add_argument("--out", metavar="FILE", help="write the distinct key rows (key values, count, weight, fk, Fk) "
                                                    "to FILE (.parquet or .csv); the JSON holds the summary")
+    add_overwrite_flag(table)
     table.add_argument("--json", action="store_true", help="print one JSON object")
     table.set_defaults(_risk_run=run_frequencies)
     return p
@@ -214,8 +219,10 @@ def run_frequencies(args: argparse.Namespace) -> int:
     if args.chunk_size is not None:
         check_flag("--chunk-size", "record_chunk", args.chunk_size)
     keys = _names(args.keys, "--keys")
+    check_output_flags(args, ("--out",), ("--data",))
     result = frequencies_file(scan(args.data), keys, args.out, weight=args.weight,
-                              chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet)
+                              chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
+                              overwrite=args.overwrite)
     payload = result.to_dict()
     lines = [f"key frequencies of {', '.join(payload['keys'])} ({payload['n']} records, out of core in "
              f"{result.partitions} partitions)",
@@ -484,9 +491,11 @@ def _individual_scale(args: argparse.Namespace) -> int:
 
     if args.merge:
         raise InputError("--merge goes with --engine memory: the scale engine does not recode keys")
+    check_output_flags(args, ("--out",), ("--data",))
     result = individual_risk(scan(args.data), _names(args.keys, "--keys"), weight=args.weight,
                              household=args.household, k=args.k, sensitive=args.sensitive, out=args.out,
-                             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet)
+                             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
+                             overwrite=args.overwrite)
     lines = [f"individual risk on {', '.join(result.keys)} ({result.n} records, "
              f"{'weighted' if result.weighted else 'census: risk 1/f_k'}; out of core, {result.distinct_rows} "
              "distinct key rows)",
@@ -600,9 +609,10 @@ def _suda_scale(args: argparse.Namespace, keys: list[str]) -> int:
 
     if args.merge:
         raise InputError("--merge goes with --engine memory: the scale engine does not recode keys")
+    check_output_flags(args, ("--out",), ("--data",))
     result = suda_file(scan(args.data), keys, args.out, max_size=args.max_size, dis_fraction=args.dis_fraction,
                        chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
-                       budget=budget_from_args(args))
+                       budget=budget_from_args(args), overwrite=args.overwrite)
     payload = result.to_dict()
     lines = _suda_lines(payload, result.max_score, result.max_dis_score,
                         f"; out of core, {result.distinct_rows} distinct key rows")

@@ -95,8 +95,15 @@ def run_microdata(args: argparse.Namespace) -> int:
         raise InputError("--microdata needs --rule to mark the primary cells")
     from rumap.cli.table_protection import _native_output_silenced
     from rumap.io.data import read_table
+    from rumap.io.outputs import check_outputs
     from rumap.tables.ndtable import build_table
 
+    if args.out is not None:
+        paths = _linked_out_paths(args.out, len(args.dims)) if len(args.dims) > 1 else [args.out]
+        check_outputs([("--out", path) for path in paths],
+                      [("--microdata", args.microdata), *(("--hierarchy", text.split("=", 1)[1])
+                                                          for text in args.hierarchy or [] if "=" in text)],
+                      args.overwrite)
     dims_lists = _dims_lists(args.dims)
     every_dim = list(dict.fromkeys(d for dims in dims_lists for d in dims))
     budget = budget_from_args(args)
@@ -121,7 +128,7 @@ def run_microdata(args: argparse.Namespace) -> int:
     if args.out is not None:
         from rumap.io.writers import write_table
 
-        write_table(result.published(), args.out, "--out")
+        write_table(result.published(), args.out, "--out", args.overwrite)
     if args.json:
         from rumap.cli import print_json
 
@@ -150,11 +157,10 @@ def _report_linked(args: argparse.Namespace, linked: Any) -> int:
     """Write, print or dump linked tables' protection (one file per table with ``--out``)."""
     paths = None if args.out is None else _linked_out_paths(args.out, len(linked.tables))
     if paths is not None:
-        from rumap.io.writers import table_bytes, write_bytes
+        from rumap.io.writers import table_bytes, write_files
 
-        contents = [table_bytes(t.published(), path, "--out") for t, path in zip(linked.tables, paths, strict=True)]
-        for content, path in zip(contents, paths, strict=True):
-            write_bytes(content, path, "--out")
+        write_files([("--out", path, table_bytes(t.published(), path, "--out"))  # every table or none
+                     for t, path in zip(linked.tables, paths, strict=True)], args.overwrite)
     if args.json:
         from rumap.cli import print_json
 

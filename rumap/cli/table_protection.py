@@ -22,6 +22,7 @@ from rumap._validation import PARAMETERS, parse_number
 from rumap.cli.flags import (
     RULE_NAMES,
     WRITER_SUFFIXES,
+    add_overwrite_flag,
     add_rule_flags,
     add_work_limit,
     budget_from_args,
@@ -122,7 +123,8 @@ def run_suppress(args: argparse.Namespace) -> int:
 
         return run_microdata(args)
     for flag, value in (("--dims", args.dims), ("--hierarchy", args.hierarchy), ("--method", args.method),
-                        ("--out", args.out), ("--no-singletons", args.no_singletons or None)):
+                        ("--out", args.out), ("--no-singletons", args.no_singletons or None),
+                        ("--overwrite", args.overwrite or None)):
         if value is not None:
             raise InputError(f"{flag} goes with --microdata, not --table")
     from rumap.io.tables import read_published_table
@@ -236,6 +238,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     s.add_argument("--out", metavar="FILE",
                    help=f"with --microdata: write the protected table ({', '.join(WRITER_SUFFIXES)}), suppressed "
                         "cells empty; linked tables: one file each, FILE-1.EXT, FILE-2.EXT, ... in --dims order")
+    add_overwrite_flag(s)
     s.add_argument("--primary", action="append", metavar="ROW:COL", help="a primary cell (repeat the flag)")
     s.add_argument("--protection", type=float, default=10.0, metavar="P",
                    help="protection level, percent of each primary's value in both directions (default 10)")

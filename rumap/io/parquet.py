@@ -19,6 +19,7 @@ import numpy as np
 from rumap._validation import assumes_valid
 from rumap.errors import InputError, optional_module
 from rumap.io.data import numeric_columns, regular_file_size
+from rumap.io.outputs import atomic_outputs, check_outputs
 from rumap.io.writers import FORMATS_EXTRA
 
 __all__ = ["is_parquet", "read_parquet_frame", "read_parquet_numeric", "write_parquet_replacing"]
@@ -134,10 +135,12 @@ def read_parquet_frame(path: str | os.PathLike, source: str | None = None) -> An
 
 
 @assumes_valid
-def write_parquet_replacing(table: Any, names: list[str], values: np.ndarray, path: str | os.PathLike) -> None:
+def write_parquet_replacing(table: Any, names: list[str], values: np.ndarray, path: str | os.PathLike,
+                            overwrite: bool = False, flag: str = "path") -> None:
     """Write ``table`` to a Parquet file with the columns ``names`` replaced by the columns of ``values``.
 
-    The other columns pass through unchanged, in their order.
+    The other columns pass through unchanged, in their order. The file is written whole or not at all
+    (:func:`rumap.io.outputs.atomic_outputs`).
 
     Parameters
     ----------
@@ -149,13 +152,19 @@ def write_parquet_replacing(table: Any, names: list[str], values: np.ndarray, pa
         Their new values (float).
     path : str or path-like
         The Parquet file written.
+    overwrite : bool
+        Replace an existing file (default: refuse it).
+    flag : str
+        How messages name the path.
     """
+    check_outputs([(flag, path)], overwrite=overwrite)
     pq = _parquet_module()
     import pyarrow as pa
 
     for j, name in enumerate(names):
         table = table.set_column(table.schema.get_field_index(name), name, pa.array(values[:, j], type=pa.float64()))
-    try:
-        pq.write_table(table, path)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write the file ({exc})") from None
+    with atomic_outputs(path, flag=flag) as (temporary,):
+        try:
+            pq.write_table(table, temporary)
+        except OSError as exc:
+            raise InputError(f"{flag} {path}: cannot write the file ({exc})") from None

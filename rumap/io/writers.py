@@ -13,15 +13,16 @@ import os
 import re
 import tempfile
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.errors import InputError, optional_module
+from rumap.io.outputs import atomic_outputs, check_outputs
 
-__all__ = ["WRITERS", "table_bytes", "write_table", "write_bytes", "FORMATS_EXTRA"]
+__all__ = ["WRITERS", "table_bytes", "write_table", "write_bytes", "write_files", "FORMATS_EXTRA"]
 
 #: The extra of rumap that installs the readers' optional packages (pyreadstat, pyarrow, openpyxl).
 FORMATS_EXTRA = "formats"
@@ -144,11 +145,16 @@ def table_bytes(frame: pd.DataFrame, name: str, flag: str = "the output") -> byt
         raise InputError(f"{flag} {name}: cannot write the table as {suffix}: {first}") from None
 
 
-@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "flag": InstanceOf(str)},
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "flag": InstanceOf(str),
+                  "overwrite": Boolean()},
                  example=lambda: {"frame": pd.DataFrame({"a": [1]}),
-                                  "path": Path(tempfile.gettempdir()) / "rumap-write-table-example.csv"})
-def write_table(frame: pd.DataFrame, path: str | os.PathLike, flag: str = "the output") -> bytes:
+                                  "path": Path(tempfile.gettempdir()) / "rumap-write-table-example.csv",
+                                  "overwrite": True})
+def write_table(frame: pd.DataFrame, path: str | os.PathLike, flag: str = "the output",
+                overwrite: bool = False) -> bytes:
     """Write ``frame`` to ``path`` in the format its extension names (:data:`WRITERS`).
+
+    The file is written whole or not at all (:func:`rumap.io.outputs.atomic_outputs`).
 
     Parameters
     ----------
@@ -156,6 +162,8 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike, flag: str = "the o
     path : str or path-like
     flag : str
         How the path was given, for messages (e.g. ``"--out"``).
+    overwrite : bool
+        Replace an existing file (default: refuse it).
 
     Returns
     -------
@@ -165,18 +173,21 @@ def write_table(frame: pd.DataFrame, path: str | os.PathLike, flag: str = "the o
     Raises
     ------
     InputError
-        Unknown extension, or a file that cannot be written.
+        Unknown extension, an existing file without ``overwrite``, or a file that cannot be written.
     """
+    check_outputs([(flag, path)], overwrite=overwrite)
     content = table_bytes(frame, str(path), flag)
-    write_bytes(content, path, flag)
+    write_bytes(content, path, flag, overwrite)
     return content
 
 
-@validate_params({"content": InstanceOf((bytes, bytearray), "bytes"), "flag": InstanceOf(str)},
+@validate_params({"content": InstanceOf((bytes, bytearray), "bytes"), "flag": InstanceOf(str),
+                  "overwrite": Boolean()},
                  example=lambda: {"content": b"a\n1\n",
-                                  "path": Path(tempfile.gettempdir()) / "rumap-write-bytes-example.csv"})
-def write_bytes(content: bytes, path: str | os.PathLike, flag: str = "the output") -> None:
-    """Write bytes made in memory to the file the user named.
+                                  "path": Path(tempfile.gettempdir()) / "rumap-write-bytes-example.csv",
+                                  "overwrite": True})
+def write_bytes(content: bytes, path: str | os.PathLike, flag: str = "the output", overwrite: bool = False) -> None:
+    """Write bytes made in memory to the file the user named, whole or not at all.
 
     Parameters
     ----------
@@ -184,14 +195,45 @@ def write_bytes(content: bytes, path: str | os.PathLike, flag: str = "the output
     path : str or path-like
     flag : str
         How the path was given, for messages (e.g. ``"--report"``).
+    overwrite : bool
+        Replace an existing file (default: refuse it).
 
     Raises
     ------
     InputError
-        A file that cannot be written (named with the flag).
+        An existing file without ``overwrite``, or a file that cannot be written (named with the flag).
     """
-    path = Path(path)
+    write_files([(flag, path, content)], overwrite)
+
+
+@validate_params({"files": InstanceOf((list, tuple), "a list of (flag, path, bytes)"), "overwrite": Boolean()},
+                 example=lambda: {"files": [("out", Path(tempfile.gettempdir()) / "rumap-write-files-example.csv",
+                                             b"a\n1\n")], "overwrite": True})
+def write_files(files: Sequence[tuple[str, str | os.PathLike, bytes]], overwrite: bool = False) -> None:
+    """Write several files made in memory: all of them or none (a run's data and its report, linked tables).
+
+    Parameters
+    ----------
+    files : sequence of (flag, path, bytes)
+        Each file's flag (for messages), path and content.
+    overwrite : bool
+        Replace existing files (default: refuse them).
+
+    Raises
+    ------
+    InputError
+        An existing file without ``overwrite``, two files at one path, or a file that cannot be written; then
+        none is written.
+    """
+    check_outputs([(flag, path) for flag, path, _ in files], overwrite=overwrite)
+    with atomic_outputs(*(path for _, path, _ in files), flag=files[0][0] if files else "the output") as temporaries:
+        for (flag, path, content), temporary in zip(files, temporaries, strict=True):
+            _write(temporary, content, flag, path)
+
+
+def _write(temporary: Path, content: bytes, flag: str, path: str | os.PathLike) -> None:
+    """Write ``content`` to the temporary file of ``path`` (:func:`rumap.io.outputs.atomic_outputs`)."""
     try:
-        path.write_bytes(content)
+        temporary.write_bytes(content)
     except OSError as exc:
         raise InputError(f"{flag} {path}: cannot write the file ({exc.strerror or exc})") from None

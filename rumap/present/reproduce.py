@@ -101,18 +101,20 @@ def _release_python(spec: ReleaseSpec) -> str:
                               "rumap.release.stream": ["release_in_chunks"]},
                              [f"plan = read_plan(Path({spec.plan_file!r}).read_bytes())",
                               f"done = release_in_chunks({spec.data!r}, plan, {spec.out!r}, {spec.chunk_size!r})"])
-    imports: dict[str, list[str]] = {"pathlib": ["Path"], "rumap.io.data": ["read_table", "table_bytes"],
+    imports: dict[str, list[str]] = {"pathlib": ["Path"], "rumap.io.data": ["read_table", "write_table"],
                                      "rumap.release.apply": ["apply_plan"], "rumap.release.plan": ["read_plan"]}
     lines = [f"frame = read_table({spec.data!r})", f"plan = read_plan(Path({spec.plan_file!r}).read_bytes())",
-             f"result = apply_plan(frame, plan, source={spec.data!r}, between={PurePath(spec.out).name!r})",
-             f"Path({spec.out!r}).write_bytes(table_bytes(result.data, {spec.out!r}))"]
-    if spec.report is not None:
-        as_json = PurePath(spec.report).suffix.lower() == ".json"
-        writer = "release_report_json" if as_json else "release_report_html"
-        imports["rumap.release.report"] = ["release_report"]
-        imports["rumap.present.release_report"] = [writer]
-        lines += [f"report = release_report(frame, result, replicates={spec.replicates!r})",
-                  f"Path({spec.report!r}).write_text({writer}(report), encoding='utf-8')"]
+             f"result = apply_plan(frame, plan, source={spec.data!r}, between={PurePath(spec.out).name!r})"]
+    if spec.report is None:
+        return python_script(imports, [*lines, f"write_table(result.data, {spec.out!r})"])
+    as_json = PurePath(spec.report).suffix.lower() == ".json"
+    writer = "release_report_json" if as_json else "release_report_html"
+    imports["rumap.io.data"] = ["read_table", "table_bytes", "write_files"]
+    imports["rumap.release.report"] = ["release_report"]
+    imports["rumap.present.release_report"] = [writer]
+    lines += [f"report = release_report(frame, result, replicates={spec.replicates!r})",
+              f"write_files([('out', {spec.out!r}, table_bytes(result.data, {spec.out!r})),  # both or neither",
+              f"             ('report', {spec.report!r}, {writer}(report).encode('utf-8'))])"]
     return python_script(imports, lines)
 
 

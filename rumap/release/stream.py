@@ -44,7 +44,6 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,6 +51,7 @@ import numpy as np
 from rumap._validation import assumes_valid
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
+from rumap.io.outputs import atomic_outputs, check_outputs
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -432,8 +432,8 @@ def _file_columns(path: str | os.PathLike, plan: ReleasePlan, source: str) -> tu
 @assumes_valid
 def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.PathLike, chunk_size: int,
                       source: str | None = None, progress: Callable[[int], None] | None = None,
-                      budget: WorkBudget = DEFAULT_BUDGET, stage: Callable[[str], None] | None = None
-                      ) -> StreamedRelease:
+                      budget: WorkBudget = DEFAULT_BUDGET, stage: Callable[[str], None] | None = None,
+                      overwrite: bool = False) -> StreamedRelease:
     """Apply ``plan`` to the Parquet file ``path`` chunk by chunk and write the Parquet file ``out``.
 
     Steps that mask record by record (noise, PRAM, recoding, top and bottom coding) hold a chunk; a step that
@@ -448,7 +448,9 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     plan : ReleasePlan
         Steps on microdata (:func:`check_streamed`), applied in order to each chunk.
     out : str or path-like
-        The released ``.parquet`` file; the other columns pass through, in their order.
+        The released ``.parquet`` file; the other columns pass through, in their order. It is written to a
+        hidden temporary file beside it and renamed into place once every chunk is written: a run that fails
+        leaves no part of it. It may not be ``path`` (under any spelling or link).
     chunk_size : int
         Records per chunk: memory grows with it, the released values do not change with it.
     source : str, optional
@@ -460,6 +462,8 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         before any pass.
     stage : callable(str), optional
         Told what each pass before the writing one does (long work on a large file).
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -498,6 +502,11 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         raise InputError(f"chunk_size must be a whole number >= 1, got {chunk_size}")
     if not isinstance(budget, WorkBudget):
         raise InputError(f"budget must be a WorkBudget, got {type(budget).__name__}")
+    if not isinstance(out, (str, os.PathLike)):
+        raise InputError(f"out must be a file path, got {type(out).__name__}")
+    if not isinstance(overwrite, (bool, np.bool_)):
+        raise InputError(f"overwrite must be True or False, got {overwrite!r}")
+    check_outputs([("out", out)], [("path", path)], bool(overwrite))
     source = str(path) if source is None else source
     names, n = _file_columns(path, plan, source)
     check_whole_file_work(plan, n, budget)
@@ -560,28 +569,29 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
     written = {name: kind for stream in streams for name, kind in stream.types().items()}
     writer, rows, chunks, schema = None, 0, 0, None
-    try:
-        for frame in _batches(path, chunk_size, source):
-            columns = list(frame.columns)
-            table = pa.Table.from_pandas(through(frame, rows)[columns], preserve_index=False)
-            if writer is None:  # a column the steps wrote, all missing in the first chunk: the type of its values
-                schema = pa.schema([field.with_type(written[field.name]) if field.name in written
-                                    and table.column(field.name).null_count == table.num_rows else field
-                                    for field in table.schema])
-                writer = pq.ParquetWriter(Path(out), schema)
-            writer.write_table(table.cast(schema))
-            rows += table.num_rows
-            chunks += 1
-            if progress is not None:
-                progress(rows)
-        if writer is None:  # a file without records: its columns, no rows
-            empty = pq.read_schema(path)
-            writer = pq.ParquetWriter(Path(out), empty)
-            columns_out = len(empty)
-        else:
-            columns_out = len(schema)
-    finally:
-        if writer is not None:
-            writer.close()
+    with atomic_outputs(out, flag="out") as (temporary,):
+        try:
+            for frame in _batches(path, chunk_size, source):
+                columns = list(frame.columns)
+                table = pa.Table.from_pandas(through(frame, rows)[columns], preserve_index=False)
+                if writer is None:  # a column the steps wrote, all missing in the first chunk: the type of its values
+                    schema = pa.schema([field.with_type(written[field.name]) if field.name in written
+                                        and table.column(field.name).null_count == table.num_rows else field
+                                        for field in table.schema])
+                    writer = pq.ParquetWriter(temporary, schema)
+                writer.write_table(table.cast(schema))
+                rows += table.num_rows
+                chunks += 1
+                if progress is not None:
+                    progress(rows)
+            if writer is None:  # a file without records: its columns, no rows
+                empty = pq.read_schema(path)
+                writer = pq.ParquetWriter(temporary, empty)
+                columns_out = len(empty)
+            else:
+                columns_out = len(schema)
+        finally:
+            if writer is not None:
+                writer.close()
     return StreamedRelease(rows=rows, columns=columns_out, chunks=chunks, passes=passes,
                            summaries=tuple(stream.summary() for stream in streams))

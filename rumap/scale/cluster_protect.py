@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import SEED, InstanceOf, validate_params
+from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.categorical import band, recode, top_bottom_code
@@ -46,7 +46,7 @@ from rumap.scale.protect import (
     _suppression_settings,
 )
 from rumap.scale.recoding import FileRecoding, _recoded_column
-from rumap.scale.source import Progress, _example_file, _writer, polars_module, scan
+from rumap.scale.source import Progress, _example_file, check_out, chunks_to, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -59,12 +59,14 @@ def _workers(client: Any) -> int:
 
 
 def _written(client: Any, task: Callable[..., Any], parts: list[tuple[int, int]], out: str | os.PathLike | None,
-             label: str, progress: bool, *shared: Any) -> list[Any]:
-    """Each range's ``(frame, what)`` from the workers: the frames appended to ``out`` in file order; the whats."""
-    write, close = _writer(out) if out is not None else (None, None)
+             label: str, progress: bool, *shared: Any, overwrite: bool) -> list[Any]:
+    """Each range's ``(frame, what)`` from the workers: the frames appended to ``out`` in file order; the whats.
+
+    The first of ``shared`` is the file's path (every task's first argument), which ``out`` may not be.
+    """
     meter = Progress(label, enabled=progress)
     found, done = [], 0
-    try:
+    with chunks_to(out, [("path", shared[0])], overwrite) as write:
         for (frame, what), (_, length) in zip(each_part(client, task, parts, *shared, out is not None), parts,
                                               strict=True):
             if write is not None:
@@ -72,9 +74,6 @@ def _written(client: Any, task: Callable[..., Any], parts: list[tuple[int, int]]
             found.append(what)
             done += length
             meter.update(done)
-    finally:
-        if close is not None:
-            close()
     meter.update(done, final=True)
     return found
 
@@ -92,7 +91,7 @@ def _suppressed_part(path: str, columns: list[str], names: list[str], frequencie
                   "importance": [None, InstanceOf(Mapping, "a mapping of variable -> importance")],
                   "household": [None, InstanceOf(str, "a column name")],
                   "household_variables": InstanceOf((list, tuple), "a list of key columns"),
-                  "chunk_size": [None, "record_chunk"], "budget": InstanceOf(WorkBudget)},
+                  "chunk_size": [None, "record_chunk"], "budget": InstanceOf(WorkBudget), "overwrite": Boolean()},
                  example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "out": None, "k": 3,
                                   "progress": False})
 def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os.PathLike | None,
@@ -100,14 +99,14 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
                      importance: Mapping[str, float] | None = None, dimension: int | None = None,
                      household: str | None = None, household_variables: Sequence[str] = (), scheduler: Any = None,
                      chunk_size: int | None = None, progress: bool = True,
-                     budget: WorkBudget = DEFAULT_BUDGET) -> FileSuppression:
+                     budget: WorkBudget = DEFAULT_BUDGET, overwrite: bool = False) -> FileSuppression:
     """Local suppression of a file on a Dask cluster, equal to :func:`rumap.scale.protect.suppress_file`.
 
     Parameters
     ----------
     path : str or path-like
         A ``.parquet`` or ``.csv`` file every worker can read.
-    keys, out, k, max_risk, weight, importance, dimension, household, household_variables, budget
+    keys, out, k, max_risk, weight, importance, dimension, household, household_variables, budget, overwrite
         As in :func:`rumap.scale.protect.suppress_file`.
     scheduler : str or distributed.Client, optional
         The scheduler's address or a client (default: the ranges run here).
@@ -128,6 +127,7 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
     """
     if k is None and max_risk is None:
         raise InputError("give k (k-anonymity), max_risk (individual risk) or both")
+    check_out(out, [("path", path)], overwrite)
     source = scan(path)
     names, depth, rank, shared, riding = _suppression_settings(source, keys, dimension, importance, household,
                                                                household_variables, weight)
@@ -155,7 +155,8 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
         if out is not None:
             frequencies._numbers()  # the rows' look-up made once, here, and sent with them
             _written(client, _suppressed_part, partitions(n, chunk_size, _workers(client)), out,
-                     "local suppression", progress, source.path, list(source.columns), names, frequencies, blank)
+                     "local suppression", progress, source.path, list(source.columns), names, frequencies, blank,
+                     overwrite=overwrite)
     finally:
         if own:
             client.close()
@@ -182,12 +183,13 @@ def _pram_part(path: str, columns: list[str], drawn: list[str], categories: dict
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
                   "keys": InstanceOf((list, tuple), "a list of key columns"), "theta": "theta", "seed": SEED,
-                  "out": [None, InstanceOf((str, os.PathLike), "a file path")], "chunk_size": [None, "record_chunk"]},
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")], "chunk_size": [None, "record_chunk"],
+                  "overwrite": Boolean()},
                  example=lambda: {"path": _example_file(), "keys": ["sex"], "theta": 0.5, "seed": 1, "out": None,
                                   "progress": False})
 def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, seed: int | None,
                  out: str | os.PathLike | None, scheduler: Any = None, chunk_size: int | None = None,
-                 progress: bool = True) -> FilePram:
+                 progress: bool = True, overwrite: bool = False) -> FilePram:
     """Invariant PRAM of a file's keys on a Dask cluster, equal to :func:`rumap.scale.protect.pram_file`.
 
     Parameters
@@ -204,6 +206,8 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
     chunk_size : int, optional
         Records per range (the file written does not depend on it).
     progress : bool
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -218,6 +222,7 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
     if isinstance(seed, np.random.Generator):
         raise InputError("seed must be an integer for a file (its chunks' draws are found from it), not a Generator")
     pl = polars_module()
+    check_out(out, [("path", path)], overwrite)
     seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
     source = scan(path)
     names = _key_names(source, keys)
@@ -238,7 +243,8 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
         offset = {name: j * n for j, name in enumerate(drawn)}  # pram draws n uniforms per key with a known value
         shares = {name: _pram_shares(categories[name][1]) for name in drawn}
         changes = _written(client, _pram_part, parts, out, "PRAM", progress, source.path, list(source.columns), drawn,
-                           {name: categories[name][0] for name in drawn}, shares, float(theta), seed, offset)
+                           {name: categories[name][0] for name in drawn}, shares, float(theta), seed, offset,
+                           overwrite=overwrite)
     finally:
         if own:
             client.close()
@@ -262,13 +268,15 @@ def _recoded_part(path: str, columns: list[str], touched: list[str], steps: dict
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
                   "mapping": [None, InstanceOf(Mapping, "variable -> merges")],
-                  "out": [None, InstanceOf((str, os.PathLike), "a file path")], "chunk_size": [None, "record_chunk"]},
+                  "out": [None, InstanceOf((str, os.PathLike), "a file path")], "chunk_size": [None, "record_chunk"],
+                  "overwrite": Boolean()},
                  example=lambda: {"path": _example_file(), "out": None, "mapping": {"region": {"a": "ab", "b": "ab"}},
                                   "progress": False})
 def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
                    mapping: Mapping[str, Mapping[Any, Any]] | None = None, bands: Sequence[tuple[str, float]] = (),
                    top: Sequence[tuple[str, float]] = (), bottom: Sequence[tuple[str, float]] = (),
-                   scheduler: Any = None, chunk_size: int | None = None, progress: bool = True) -> FileRecoding:
+                   scheduler: Any = None, chunk_size: int | None = None, progress: bool = True,
+                   overwrite: bool = False) -> FileRecoding:
     """Global recoding, banding and top/bottom coding of a file on a Dask cluster, as :func:`rumap.scale.recoding.recode_file`.
 
     Parameters
@@ -281,6 +289,8 @@ def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
     chunk_size : int, optional
         Records per range.
     progress : bool
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -291,6 +301,7 @@ def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
     >>> cluster_recode(_example_file(), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
     {'region': {'before': 2, 'after': 1}}
     """
+    check_out(out, [("path", path)], overwrite)
     source = scan(path)
     touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
     _key_names(source, touched)
@@ -309,7 +320,7 @@ def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
     client, own = _client(scheduler)
     try:
         found = _written(client, _recoded_part, partitions(n, chunk_size, _workers(client)), out, "global recoding",
-                         progress, source.path, list(source.columns), touched, steps)
+                         progress, source.path, list(source.columns), touched, steps, overwrite=overwrite)
     finally:
         if own:
             client.close()

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import SEED, InstanceOf, validate_params
+from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.categorical import key_importance
@@ -47,7 +47,7 @@ from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, _pram_draw, _pram_sha
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.frequencies import _codes, _missing_as_null, _prepared, key_frequencies
 from rumap.scale.partitioned import blocks, fits_partitions, folded_rows, partition_count, survey
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, polars_module, scan
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, check_out, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -268,7 +268,7 @@ def _suppression_settings(source: Source, keys: Sequence[str], dimension: int | 
                   "household_variables": InstanceOf((list, tuple), "a list of key columns"),
                   "chunk_size": "record_chunk",
                   "partitions": [None, "key_partitions"],
-                  "budget": InstanceOf(WorkBudget)},
+                  "budget": InstanceOf(WorkBudget), "overwrite": Boolean()},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None, "k": 3,
                                   "progress": False})
 def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None, k: int | None = None,
@@ -276,7 +276,7 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
                   importance: Mapping[str, float] | None = None, dimension: int | None = None,
                   household: str | None = None, household_variables: Sequence[str] = (),
                   chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
-                  budget: WorkBudget = DEFAULT_BUDGET, partitions: int | None = None) -> FileSuppression:
+                  budget: WorkBudget = DEFAULT_BUDGET, partitions: int | None = None, overwrite: bool = False) -> FileSuppression:
     """Local suppression of a file to k-anonymity or a risk threshold, out of core.
 
     The same rule and results as
@@ -321,6 +321,8 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
     budget : WorkBudget
     partitions : int, optional
         Hash partitions of the distinct rows (default: from ``chunk_size``).
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -332,6 +334,7 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
     >>> result.per_variable, result.rounds
     ((4, 1), 3)
     """
+    check_out(out, [("source", source.path)], overwrite)
     if k is None and max_risk is None:
         raise InputError("give k (k-anonymity), max_risk (individual risk) or both")
     names, depth, rank, shared, riding = _suppression_settings(source, keys, dimension, importance, household,
@@ -365,7 +368,7 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
         p = len(names)
         apply_chunks(source, lambda chunk, start: _blanked(
             chunk, names, np.unpackbits(marks[locate(chunk)], axis=1, count=p).view(bool)), out,
-                     chunk_size, progress=progress, label="local suppression")
+                     chunk_size, progress=progress, label="local suppression", overwrite=overwrite)
     return FileSuppression(tuple(names), n, k, max_risk, rounds, per_variable,
                            out=None if out is None else str(out))
 
@@ -414,11 +417,11 @@ def _first_appearance(source: Source, name: str) -> tuple[pl.Series, np.ndarray]
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
                   "theta": "theta", "seed": SEED,
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
-                  "chunk_size": "record_chunk"},
+                  "chunk_size": "record_chunk", "overwrite": Boolean()},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex"], "theta": 0.5, "seed": 1,
                                   "out": None, "progress": False})
 def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | None, out: str | os.PathLike | None,
-              chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True) -> FilePram:
+              chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True, overwrite: bool = False) -> FilePram:
     """Invariant PRAM of a file's keys, out of core, equal to :func:`rumap.masking.pram.pram` with the same seed.
 
     Parameters
@@ -435,6 +438,8 @@ def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | Non
     chunk_size : int
         Records per chunk (the file written does not depend on it).
     progress : bool
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -446,6 +451,7 @@ def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | Non
     >>> result.changed, result.matrices["sex"][1].tolist()
     ({'sex': 0}, [2, 2])
     """
+    check_out(out, [("source", source.path)], overwrite)
     if isinstance(seed, np.random.Generator):
         raise InputError("seed must be an integer for a file (its chunks' draws are found from it), not a Generator")
     seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
@@ -464,7 +470,7 @@ def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | Non
             changed[name] += count
         return released
 
-    apply_chunks(source, transform, out, chunk_size, progress=progress, label="PRAM")
+    apply_chunks(source, transform, out, chunk_size, progress=progress, label="PRAM", overwrite=overwrite)
     return FilePram(tuple(names), float(theta), n,
                     {name: (categories[name][0].to_list(), categories[name][1]) for name in drawn}, changed,
                     None if out is None else str(out))

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.masking.categorical import band, category_text, recode, top_bottom_code
 from rumap.scale.protect import _key_names
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, polars_module, scan
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, check_out, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -101,13 +101,13 @@ class FileRecoding:
 
 @validate_params({"source": InstanceOf(Source), "mapping": [None, InstanceOf(Mapping, "variable -> merges")],
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
-                  "chunk_size": "record_chunk"},
+                  "chunk_size": "record_chunk", "overwrite": Boolean()},
                  example=lambda: {"source": scan(_example_file()), "out": None,
                                   "mapping": {"region": {"a": "ab", "b": "ab"}}, "progress": False})
 def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[str, Mapping[Any, Any]] | None = None,
                 bands: Sequence[tuple[str, float]] = (), top: Sequence[tuple[str, float]] = (),
                 bottom: Sequence[tuple[str, float]] = (), chunk_size: int = DEFAULT_CHUNK_SIZE,
-                progress: bool = True) -> FileRecoding:
+                progress: bool = True, overwrite: bool = False) -> FileRecoding:
     """Global recoding, banding and top/bottom coding of a file, chunk by chunk, in that order.
 
     Parameters
@@ -123,6 +123,8 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
         Top and bottom coding (:func:`rumap.masking.categorical.top_bottom_code`).
     chunk_size : int
     progress : bool
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -133,6 +135,7 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
     >>> recode_file(scan(_example_file()), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
     {'region': {'before': 2, 'after': 1}}
     """
+    check_out(out, [("source", source.path)], overwrite)
     touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
     _key_names(source, touched)
     changed = dict.fromkeys(touched, 0)
@@ -167,7 +170,7 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
             pairs[name] = seen if pairs[name] is None else pl.concat([pairs[name], seen]).unique()
         return chunk.with_columns(columns)
 
-    n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding")
+    n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding", overwrite=overwrite)
     kept = [name for name in touched if changed[name]]
     return FileRecoding(n, {name: changed[name] for name in kept},
                         {name: {"before": len(before[name] - {None}), "after": len(after[name] - {None})}

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, StrOptions, assumes_valid, validate_params
+from rumap._validation import Boolean, InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.risk.identity import IdentityResult
@@ -34,7 +34,17 @@ from rumap.scale.partitioned import (
     partition_count,
     survey,
 )
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
+from rumap.scale.source import (
+    DEFAULT_CHUNK_SIZE,
+    Progress,
+    Source,
+    _example_file,
+    apply_chunks,
+    check_out,
+    chunks_to,
+    polars_module,
+    scan,
+)
 
 if TYPE_CHECKING:
     import polars as pl
@@ -316,12 +326,12 @@ def _household_risk(source: Source, rows: Any, risk: np.ndarray, names: list[str
                   "chunk_size": "record_chunk",
                   "progress": InstanceOf(bool, "True or False"),
                   "partitions": [None, "key_partitions"],
-                  "household_partitions": [None, "household_partitions"]},
+                  "household_partitions": [None, "household_partitions"], "overwrite": Boolean()},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "weight": "w", "k": 2})
 def individual_risk(source: Source, keys: Sequence[str], weight: str | None = None, household: str | None = None,
                     k: int | None = None, sensitive: str | None = None, out: str | os.PathLike | None = None,
                     chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
-                    partitions: int | None = None, household_partitions: int | None = None) -> ScaleRisk:
+                    partitions: int | None = None, household_partitions: int | None = None, overwrite: bool = False) -> ScaleRisk:
     """Individual, household and global risk, k-anonymity and l-diversity of a file, out of core.
 
     Parameters
@@ -361,6 +371,8 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         many as hold about ``chunk_size`` households each); memory holds one
         partition's households and each record's household risk (8 bytes a
         record).
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -374,6 +386,7 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     >>> result.expected_reidentifications, result.k_anonymity_violations
     (2.0, 0)
     """
+    check_out(out, [("source", source.path)], overwrite)
     pl = polars_module()
     for name, what in ((household, "household"), (sensitive, "sensitive variable")):
         if name is not None and name in keys:
@@ -445,7 +458,7 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
             return frame
 
         apply_chunks(source, per_record, out=out, chunk_size=chunk_size, columns=names, progress=progress,
-                     label=f"writing {out}")
+                     label=f"writing {out}", overwrite=overwrite)
     n = block.n
     return ScaleRisk(keys=tuple(names), n=n, weighted=block.weighted,
                      expected_reidentifications=totals.expected, global_risk=totals.expected / n,
@@ -547,12 +560,12 @@ class FileFrequencies:
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
                   "weight": [None, InstanceOf(str, "a column name")],
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
-                  "chunk_size": "record_chunk", "partitions": [None, "key_partitions"]},
+                  "chunk_size": "record_chunk", "partitions": [None, "key_partitions"], "overwrite": Boolean()},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None,
                                   "progress": False})
 def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None = None,
                      weight: str | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE, partitions: int | None = None,
-                     progress: bool = True) -> FileFrequencies:
+                     progress: bool = True, overwrite: bool = False) -> FileFrequencies:
     """The table of a file's distinct key rows with their frequencies, written a hash partition at a time.
 
     The rows and values of :func:`rumap.scale.key_frequencies` (a missing
@@ -580,6 +593,8 @@ def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike
         The number of partitions (default from ``chunk_size``).
     progress : bool
         Report the passes on stderr.
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -590,8 +605,7 @@ def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike
     >>> frequencies_file(scan(_example_file()), ["sex", "region"], weight="w", progress=False).to_dict()["sample_uniques"]
     0
     """
-    from rumap.scale.source import _writer
-
+    check_out(out, [("source", source.path)], overwrite)
     count_of = partitions if partitions is not None else partition_count(source.count(), chunk_size)
     plan = None
     if count_of > 1:
@@ -607,10 +621,9 @@ def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike
     if parts is None:
         count_of = 1
         parts = [(key_frequencies(source, keys, weight), None)]
-    write, close = _writer(out) if out is not None else (None, None)
     meter = Progress(f"key rows in {count_of} partitions", enabled=progress)
     summary: dict[str, Any] = {}
-    try:
+    with chunks_to(out, [("source", source.path)], overwrite) as write:
         for done, (block, _) in enumerate(parts):
             mine = block.to_dict()
             for key in ("distinct_rows", "sample_uniques", "records_with_missing_keys"):
@@ -622,9 +635,6 @@ def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike
                     write(table.slice(start, chunk_size))
                 del table
             meter.update(done + 1)
-    finally:
-        if close is not None:
-            close()
     ordered = {k: summary[k] for k in ("n", "keys", "distinct_rows", "sample_uniques", "records_with_missing_keys",
                                        "weighted")}
     return FileFrequencies(ordered, count_of, None if out is None else str(out))

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap._validation import Boolean, InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError, optional_module
+from rumap.io.outputs import atomic_outputs, check_outputs
 
 if TYPE_CHECKING:
     import polars as pl
@@ -346,45 +347,84 @@ def progress_to(report: Callable[[str, int, int | None], None]) -> Iterator[None
         _REPORT.reset(token)
 
 
-def _writer(out: str | os.PathLike) -> tuple[Callable[[pl.DataFrame], None], Callable[[], None]]:
-    """Append chunks to ``out`` (Parquet or CSV by its extension): a write and a close function."""
-    target = Path(out)
-    fmt = SCAN_FORMATS.get(target.suffix.lower())
-    if fmt is None:
-        raise InputError(f"{out}: records are written as .parquet or .csv, not {target.suffix or '(no extension)'!r}")
+def check_out(out: str | os.PathLike | None, inputs: Sequence[tuple[str, Any]], overwrite: bool,
+              flag: str = "out") -> None:
+    """Refuse, before any work, an ``out`` the chunks cannot be written to (:func:`rumap.io.outputs.check_outputs`).
+
+    Parameters
+    ----------
+    out : str or path-like or None
+        The ``.parquet`` or ``.csv`` file (None: nothing is written).
+    inputs : sequence of (flag, path)
+        The files the run reads.
+    overwrite : bool
+        Whether an existing ``out`` may be replaced.
+    flag : str
+        How messages name ``out``.
+    """
+    if out is None:
+        return
+    suffix = Path(out).suffix
+    if SCAN_FORMATS.get(suffix.lower()) is None:
+        raise InputError(f"{flag} {out}: records are written as .parquet or .csv, not {suffix or '(no extension)'!r}")
+    check_outputs([(flag, out)], inputs, overwrite)
+
+
+@contextmanager
+def chunks_to(out: str | os.PathLike | None, inputs: Sequence[tuple[str, Any]] = (), overwrite: bool = False,
+              flag: str = "out") -> Iterator[Callable[[pl.DataFrame], None] | None]:
+    """Append chunks to ``out`` (Parquet or CSV by its extension), renamed into place when the block succeeds.
+
+    Yields the function that writes a chunk (None when ``out`` is None). The chunks go to a hidden temporary
+    file beside ``out`` (:func:`rumap.io.outputs.atomic_outputs`): a failure leaves neither a part of the
+    file nor a change to an existing one.
+
+    Parameters
+    ----------
+    out : str or path-like or None
+    inputs : sequence of (flag, path)
+        The files the run reads, which ``out`` may not be.
+    overwrite : bool
+        Whether an existing ``out`` may be replaced.
+    flag : str
+        How messages name ``out``.
+    """
+    if out is None:
+        yield None
+        return
+    check_out(out, inputs, overwrite, flag)
+    fmt = SCAN_FORMATS[Path(out).suffix.lower()]
     state: dict[str, Any] = {}
-    try:
-        handle = target.open("wb")
-    except OSError as exc:
-        raise InputError(f"{out}: cannot write the file ({exc.strerror})") from None
+    with atomic_outputs(out, flag=flag) as (temporary,), open(temporary, "wb") as handle:
 
-    def write(chunk: pl.DataFrame) -> None:
-        if fmt == "parquet":
-            if "writer" not in state:
-                import pyarrow.parquet as pq
+        def write(chunk: pl.DataFrame) -> None:
+            if fmt == "parquet":
+                if "writer" not in state:
+                    import pyarrow.parquet as pq
 
-                state["writer"] = pq.ParquetWriter(handle, chunk.to_arrow().schema)
-            state["writer"].write_table(chunk.to_arrow())
-        else:
-            chunk.write_csv(handle, separator="\t" if fmt == "tsv" else ",", include_header="header" not in state)
-            state["header"] = True
+                    state["writer"] = pq.ParquetWriter(handle, chunk.to_arrow().schema)
+                state["writer"].write_table(chunk.to_arrow())
+            else:
+                chunk.write_csv(handle, separator="\t" if fmt == "tsv" else ",", include_header="header" not in state)
+                state["header"] = True
 
-    def close() -> None:
-        if "writer" in state:
-            state["writer"].close()
-        handle.close()
-
-    return write, close
+        try:
+            yield write
+        finally:
+            if "writer" in state:
+                state["writer"].close()
 
 
 @validate_params({"source": InstanceOf(Source), "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": "record_chunk",
                   "columns": [None, InstanceOf((list, tuple), "a list of column names")],
-                  "progress": InstanceOf(bool, "True or False"), "label": InstanceOf(str, "a label")},
+                  "progress": InstanceOf(bool, "True or False"), "label": InstanceOf(str, "a label"),
+                  "overwrite": Boolean()},
                  example=lambda: {"source": scan(_example_file()), "transform": lambda chunk, start: chunk})
 def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.DataFrame | None],
                  out: str | os.PathLike | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
-                 columns: Sequence[str] | None = None, progress: bool = True, label: str = "records") -> int:
+                 columns: Sequence[str] | None = None, progress: bool = True, label: str = "records",
+                 overwrite: bool = False) -> int:
     """Read ``chunk_size`` records at a time in file order, transform them, write each result before the next read.
 
     Memory holds one chunk (and what ``transform`` keeps), whatever the file's size.
@@ -399,7 +439,9 @@ def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.Dat
         frame to write, or None.
     out : str or path-like, optional
         A ``.parquet`` or ``.csv`` file the transformed chunks are written to
-        in order (default: nothing is written).
+        in order (default: nothing is written), renamed into place only once
+        every chunk is written: a failure leaves no part of it. It may not be
+        the source's file.
     chunk_size : int
         Records per chunk.
     columns : sequence of str, optional
@@ -408,6 +450,8 @@ def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.Dat
         Report progress on stderr.
     label : str
         Names the pass in the progress lines.
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -424,18 +468,14 @@ def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.Dat
     >>> sizes
     [(0, 3), (3, 1)]
     """
-    write, close = _writer(out) if out is not None else (None, None)
     meter = Progress(label, enabled=progress)
     done = 0
-    try:
+    with chunks_to(out, [("source", source.path)], overwrite) as write:
         for chunk in source.batches(chunk_size, columns):
             result = transform(chunk, done)
             done += chunk.height
             if write is not None and result is not None:
                 write(result)
             meter.update(done)
-    finally:
-        if close is not None:
-            close()
     meter.update(done, final=True)
     return done

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk.suda import (
@@ -35,7 +35,16 @@ from rumap.risk.suda import (
     variable_table,
 )
 from rumap.scale.frequencies import _encoding, _fits, _key_values, _number, _prepared, key_frequencies
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, _example_file, apply_chunks, polars_module, scan
+from rumap.scale.source import (
+    DEFAULT_CHUNK_SIZE,
+    Progress,
+    Source,
+    _example_file,
+    apply_chunks,
+    check_out,
+    polars_module,
+    scan,
+)
 
 if TYPE_CHECKING:
     import polars as pl
@@ -263,13 +272,13 @@ def _per_row(found: np.ndarray, weights: np.ndarray, block: int = 1 << 20) -> tu
                   "max_size": [None, "max_size"], "dis_fraction": "dis_fraction",
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": "record_chunk",
-                  "budget": InstanceOf(WorkBudget)},
+                  "budget": InstanceOf(WorkBudget), "overwrite": Boolean()},
                  example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None,
                                   "progress": False})
 def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None = None,
               max_size: int | None = DEFAULT_MAX_SIZE, dis_fraction: float = DEFAULT_DIS_FRACTION,
               chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
-              budget: WorkBudget = DEFAULT_BUDGET) -> FileSuda:
+              budget: WorkBudget = DEFAULT_BUDGET, overwrite: bool = False) -> FileSuda:
     """SUDA2's minimal sample uniques, SUDA and DIS scores of a file, out of core.
 
     The same values as :func:`rumap.risk.suda.suda2` on a file both can hold.
@@ -294,6 +303,8 @@ def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None
         Report the passes on stderr.
     budget : WorkBudget
         Distinct key rows x variables x subsets of up to ``max_size`` variables, checked first.
+    overwrite : bool
+        Replace an existing ``out`` (default: refuse it).
 
     Returns
     -------
@@ -310,6 +321,7 @@ def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None
     >>> result.sample_uniques, result.special_uniques, result.msus_by_size
     (2, 1, (1, 0))
     """
+    check_out(out, [("source", source.path)], overwrite)
     pl = polars_module()
     rows = _distinct_key_rows(source, keys, chunk_size, progress)
     names, count, n = rows.names, rows.count, rows.n
@@ -337,7 +349,7 @@ def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None
                                  "score": score[at], "dis_score": dis_score[at]})
 
         apply_chunks(source, per_record, out=out, chunk_size=chunk_size, columns=names, progress=progress,
-                     label=f"writing {out}")
+                     label=f"writing {out}", overwrite=overwrite)
     return FileSuda(keys=tuple(names), max_size=size, dis_fraction=float(dis_fraction), n=n,
                     distinct_rows=int(count.size), msus_by_size=tuple(int(c) for c in msus_by_size),
                     special_uniques=int((total > 0).sum()), sample_uniques=uniques, dis=dis,

@@ -51,6 +51,7 @@ def test_recoding_in_chunks_and_its_refusals(tmp_path):
     assert len(pd.read_parquet(out)) == len(pd.read_csv(SURVEY))
     assert_bad_input(run_cli("protect", "recode", "--data", SURVEY, "--keys", "sex", "--band", "age:10",
                              "--engine", "scale"), "--out")
+    out = tmp_path / "refused.parquet"  # not written: each run is refused before any work
     assert_bad_input(run_cli("protect", "suppress", "--data", SURVEY, "--keys", "sex", "--k", "2", "--optimal",
                              "--out", out, "--engine", "scale"), "--optimal")
     assert_bad_input(run_cli("protect", "suppress", "--data", SURVEY, "--keys", "sex", "--k", "2", "--household",

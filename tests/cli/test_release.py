@@ -269,7 +269,7 @@ def test_a_table_plan_writes_the_protected_table(tmp_path, capsys):
         text["steps"][2] = step
         plan.write_text(json.dumps(text))
         assert main(["release", "--data", str(data), "--plan", str(plan), "--out", str(tmp_path / "t.csv"),
-                     "--no-prediction"]) == 0
+                     "--no-prediction", "--overwrite"]) == 0
         assert expected in capsys.readouterr().out
 
 

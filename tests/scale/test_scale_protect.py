@@ -238,9 +238,9 @@ def test_the_recoded_keys_read_from_the_source_give_the_written_files_risk_recor
     keys = ["code", "level", "town", "size", "amount"]
     for weight in (None, "w"):
         got = individual_risk(view, keys, weight=weight, k=2, out=tmp_path / "view.parquet", chunk_size=100,
-                              partitions=partitions, progress=False)
+                              partitions=partitions, progress=False, overwrite=True)
         want = individual_risk(scan(out), keys, weight=weight, k=2, out=tmp_path / "file.parquet", chunk_size=100,
-                               partitions=partitions, progress=False)
+                               partitions=partitions, progress=False, overwrite=True)
         for name in ("expected_reidentifications", "global_risk", "max_risk"):  # sums added in another order
             assert getattr(got, name) == pytest.approx(getattr(want, name), rel=1e-12), name
         for name in ("n", "records_at_max", "distinct_rows", "k_anonymity_violations", "weighted"):
