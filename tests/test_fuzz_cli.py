@@ -385,8 +385,9 @@ def test_every_malformed_invocation_exits_2_with_one_line(files, capsys, tmp_pat
 
 def test_the_valid_bases_succeed_without_nan(files, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    for name, argv in _base(files).items():  # the releases write one file in turn
-        code, out, err, runtime_warnings = _run([*argv, "--json", *(["--overwrite"] if "--out" in argv else [])], capsys)
+    for name, argv in _base(files).items():
+        replacing = ["--overwrite"] if "--out" in argv else []  # the releases write one file in turn
+        code, out, err, runtime_warnings = _run([*argv, "--json", *replacing], capsys)
         assert code == 0, (name, err)
         assert "NaN" not in out and "Infinity" not in out, name
         assert not runtime_warnings, (name, runtime_warnings[0].message)

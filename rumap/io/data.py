@@ -26,8 +26,8 @@ from rumap.errors import InputError, optional_module
 from rumap.io.writers import FORMATS_EXTRA, WRITERS, table_bytes, write_bytes, write_files, write_table
 
 __all__ = ["READERS", "MAX_BYTES", "read_file_bytes", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
-           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "table_bytes", "write_table", "write_bytes", "write_files",
-           "number_format", "TextAmongNumbers", "text_among_numbers", "identifier_columns"]
+           "numeric_column_names", "summary_table", "BUNDLED_DATA", "WRITERS", "table_bytes", "write_table", "write_bytes",
+           "write_files", "number_format", "TextAmongNumbers", "text_among_numbers", "identifier_columns"]
 
 #: Missing-value policies: refuse the data (naming the first missing value) or drop the rows that have one.
 MISSING = ("refuse", "drop")

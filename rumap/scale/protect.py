@@ -276,7 +276,8 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
                   importance: Mapping[str, float] | None = None, dimension: int | None = None,
                   household: str | None = None, household_variables: Sequence[str] = (),
                   chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
-                  budget: WorkBudget = DEFAULT_BUDGET, partitions: int | None = None, overwrite: bool = False) -> FileSuppression:
+                  budget: WorkBudget = DEFAULT_BUDGET, partitions: int | None = None,
+                  overwrite: bool = False) -> FileSuppression:
     """Local suppression of a file to k-anonymity or a risk threshold, out of core.
 
     The same rule and results as

@@ -170,7 +170,8 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
             pairs[name] = seen if pairs[name] is None else pl.concat([pairs[name], seen]).unique()
         return chunk.with_columns(columns)
 
-    n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding", overwrite=overwrite)
+    n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding",
+                     overwrite=overwrite)
     kept = [name for name in touched if changed[name]]
     return FileRecoding(n, {name: changed[name] for name in kept},
                         {name: {"before": len(before[name] - {None}), "after": len(after[name] - {None})}

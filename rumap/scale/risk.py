@@ -331,7 +331,8 @@ def _household_risk(source: Source, rows: Any, risk: np.ndarray, names: list[str
 def individual_risk(source: Source, keys: Sequence[str], weight: str | None = None, household: str | None = None,
                     k: int | None = None, sensitive: str | None = None, out: str | os.PathLike | None = None,
                     chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
-                    partitions: int | None = None, household_partitions: int | None = None, overwrite: bool = False) -> ScaleRisk:
+                    partitions: int | None = None, household_partitions: int | None = None,
+                    overwrite: bool = False) -> ScaleRisk:
     """Individual, household and global risk, k-anonymity and l-diversity of a file, out of core.
 
     Parameters

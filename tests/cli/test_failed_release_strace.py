@@ -20,7 +20,8 @@ import pytest
 from cli_helpers import ROOT
 
 #: ``openat(AT_FDCWD, "/path", O_WRONLY|O_CREAT|..., 0666) = 3`` (a file created or truncated).
-CREATED = re.compile(r'^\d+\s+(?:openat|open|creat)\((?:AT_FDCWD(?:<[^>]*>)?, )?"([^"]+)", [^)]*O_CREAT[^)]*\)\s+=\s+\d+')
+CREATED = re.compile(r'^\d+\s+(?:openat|open|creat)\((?:AT_FDCWD(?:<[^>]*>)?, )?"([^"]+)", [^)]*O_CREAT[^)]*\)'
+                     r'\s+=\s+\d+')
 #: ``write(4</path>, ...) = 4096`` with strace -y (the descriptor's path), ``AT_FDCWD</cwd>`` too.
 WRITTEN = re.compile(r"^\d+\s+(?:write|pwrite64|writev)\(\d+<([^>]+)>.*\)\s+=\s+[1-9]")
 #: A rename's target: ``rename("/a", "/b") = 0`` or ``renameat2(AT_FDCWD, "/a", AT_FDCWD, "/b", ...) = 0``.
