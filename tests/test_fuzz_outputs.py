@@ -143,6 +143,27 @@ def test_an_existing_output_is_replaced_only_with_overwrite(tmp_path, originals,
     assert not [n for n in after if n.startswith(".")]
 
 
+@pytest.mark.parametrize("case", ["plan-as-out", "plan-as-report", "hierarchy-as-out"])
+def test_every_input_and_output_of_a_run_counts(tmp_path, originals, case):
+    data = copy_data("release", originals, tmp_path)
+    plan = tmp_path / ("plan.json" if case == "plan-as-report" else "plan.csv")
+    plan.write_text('{"steps": [{"method": "pram", "parameters": {"theta": 0.5}, "keys": ["sex"]}]}')
+    hierarchy = tmp_path / "region.csv"
+    hierarchy.write_text("parent,child\nTotal,a\nTotal,b\nTotal,c\n")
+    release = ["release", "--data", data, "--plan", plan, "--no-prediction"]
+    argv, culprit = {
+        "plan-as-out": ([*release, "--out", f"{tmp_path}/./plan.csv"], "is the input --plan"),
+        "plan-as-report": ([*release, "--out", tmp_path / "o.csv", "--report", f"{tmp_path}/sub/../plan.json"],
+                           "is the input --plan"),
+        "hierarchy-as-out": (["table", "suppress", "--microdata", data, "--dims", "sex,region", "--rule", "threshold",
+                              "--threshold", "3", "--hierarchy", f"region={hierarchy}", "--out", hierarchy],
+                             "is the input --hierarchy"),
+    }[case]
+    before = listing(tmp_path)
+    assert_bad_input(run_cli(*argv, "--overwrite"), culprit)
+    assert listing(tmp_path) == before
+
+
 def test_a_chunked_release_whose_later_chunk_is_bad_leaves_nothing(tmp_path, originals):
     shutil.copyfile(originals / "bad.parquet", tmp_path / "bad.parquet")
     (tmp_path / "old.parquet").write_bytes(b"old")
