@@ -217,6 +217,9 @@ def test_data_page_names_text_among_numbers_and_does_not_pick_the_identifier():
     at.radio(key="data_missing").set_value("drop").run()
     assert not _errors(at)
     assert "Using income (n = 59)" in shown(at.success[0].value)
+    at.multiselect(key="data_columns").select("id").run()  # chosen after all: the page says so, not "not chosen"
+    assert any("Chosen: id" in shown(w.value) for w in at.warning), [shown(w.value) for w in at.warning]
+    assert not any("Not chosen" in shown(c.value) for c in at.caption)
     at = _app()
     _goto(at, "data")
     at.radio(key="data_source").set_value("Upload a file").run()
