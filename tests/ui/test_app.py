@@ -340,6 +340,9 @@ def test_presentation_page_one_slide_per_map_or_per_curve():
     statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
     assert "rumap-statement'>Recommendation: λ² = 0.2." in statement
     assert at.button(key="present_next").disabled  # one kept map, one slide
+    words = next(shown(m.value) for m in at.markdown if m.value.startswith("**The words on this slide**"))
+    for word in ("snooper", "record = index", "population = mean", "utility (U = n / (σ² + λ²))"):
+        assert f"**{word}**:" in words, words  # every word the slide uses, explained for a committee
     at.checkbox(key="present_per_curve").check().run()
     (fig,) = _figures(at)
     assert "chosen: λ² = 0.2" in fig["layout"]["annotations"][-1]["text"]
