@@ -417,7 +417,8 @@ with errors_shown():
         merges = remembered(st.text_area, "recode before measuring (VAR: A, B = NEW per line)", "cat_recode", "",
                             help="global recoding applied to the file first, e.g. region: R01, R02 = north; an "
                                  "integer-coded variable's categories are written as numbers (education: 1, 2 = "
-                                 "basic); a recoded variable's categories become text")
+                                 "basic), a range of them as A..B (age: 18..24 = 18-24); a recoded variable's "
+                                 "categories become text")
     if not settings.keys:
         st.info("Choose at least one key variable.")
         st.stop()
@@ -426,7 +427,8 @@ with errors_shown():
     if settings.merges:
         mapping = parse_merges(merges.splitlines())
         for variable, missing in unmatched_categories(source.frame, mapping, source=source.name).items():
-            st.warning(f"Recoding of {plain(variable)}: {plain(', '.join(missing))} matches no value of the "
+            listed = ", ".join(missing[:10]) + (f" and {len(missing) - 10:,} more" if len(missing) > 10 else "")
+            st.warning(f"Recoding of {plain(variable)}: {plain(listed)} matches no value of the "
                        "variable, so nothing of it was recoded.")
         working = recode(source.frame, mapping, source=source.name)
     st.caption(f"File: {plain(source.name)} ({working.shape[0]:,} records); keys: "
