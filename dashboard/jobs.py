@@ -128,7 +128,7 @@ def follow(page: str, show: Callable[[float | None, float], None]) -> Analysis |
     job = running(page)
     if job is None:
         return None
-    while True:
+    while not job.run.future.done():  # a run refused at once never shows "waiting for a worker"
         show(background.progress_of(job.run), time.monotonic() - job.started)
         if wait([job.run.future], timeout=background.POLL).done:
             break

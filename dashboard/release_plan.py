@@ -321,8 +321,15 @@ MEASURE_WORDS = {
 }
 
 
+#: The report's ``utility()`` measures that are losses (0 is no change; more is worse), labelled as such.
+LOSSES = frozenset({"sse_sst", "columns_changed", "correlations", "total_absolute_deviation",
+                    "max_absolute_deviation"})
+
+
 def measure_label(path: str) -> str:
-    """A column of :func:`after_each_step` in words: ``risk.numeric.sse_sst`` reads ``utility: SSE/SST``.
+    """A column of :func:`after_each_step` in words: ``utility.numeric.sse_sst`` reads ``information loss: SSE/SST``.
+
+    A utility measure that is a loss (:data:`LOSSES`: more means less utility) is named a loss.
 
     Parameters
     ----------
@@ -334,6 +341,8 @@ def measure_label(path: str) -> str:
     str
     """
     kind, *rest = path.split(".")
+    if kind == "utility" and LOSSES.intersection(rest):
+        kind = "information loss"
     parts = [MEASURE_WORDS.get(p, p.replace("_", " ")) for p in rest if p not in ("numeric", "categorical", "table")]
     return f"{kind}: {', '.join(parts)}" if parts else kind
 

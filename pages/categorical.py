@@ -106,8 +106,10 @@ def settings_block(columns: list[str]) -> Settings:
     weight = _optional("sampling weight", columns, "cat_weight", "weight")
     household = _optional("household identifier", columns, "cat_household", "hh")
     sensitive = _optional("sensitive variable (l-diversity)", columns, "cat_sensitive", "health")
-    k = int(number("k", "k of k-anonymity", "cat_k", 3))
-    threshold = int(number("k", "unsafe cell: fewer records than", "cat_threshold", 3))
+    k = int(number("k", "k of k-anonymity", "cat_k", 3,
+                   help="every combination of the key variables must be shared by at least k records"))
+    threshold = int(number("k", "unsafe cell: fewer records than", "cat_threshold", 3,
+                           help="a combination of key values shared by fewer records than this is listed as unsafe"))
     return Settings(tuple(keys), weight, household, sensitive, k, threshold)
 
 
@@ -271,7 +273,8 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     m : Measures
     """
     suppress = CATEGORICAL_METHODS["suppress"]
-    top = int(number("k", "largest k", "cat_k_max", suppress.default_grid[1]))
+    top = int(number("k", "largest k", "cat_k_max", suppress.default_grid[1],
+                     help="the map's last k of k-anonymity: local suppression is drawn for k = 2 up to this"))
     ks = suppress.values(stop=top)
     call = _call(file, s, "rumap.maps.categorical.suppression_map", keys=list(s.keys), ks=ks, weight=s.weight,
                  risk=m.risk, utility=m.utility, options=m.options)
@@ -414,7 +417,8 @@ with errors_shown():
         merges = remembered(st.text_area, "recode before measuring (VAR: A, B = NEW per line)", "cat_recode", "",
                             help="global recoding applied to the file first, e.g. region: R01, R02 = north; an "
                                  "integer-coded variable's categories are written as numbers (education: 1, 2 = "
-                                 "basic); a recoded variable's categories become text")
+                                 "basic), a range of them as A..B (age: 18..24 = 18-24); a recoded variable's "
+                                 "categories become text")
     if not settings.keys:
         st.info("Choose at least one key variable.")
         st.stop()
@@ -423,7 +427,8 @@ with errors_shown():
     if settings.merges:
         mapping = parse_merges(merges.splitlines())
         for variable, missing in unmatched_categories(source.frame, mapping, source=source.name).items():
-            st.warning(f"Recoding of {plain(variable)}: {plain(', '.join(missing))} matches no value of the "
+            listed = ", ".join(missing[:10]) + (f" and {len(missing) - 10:,} more" if len(missing) > 10 else "")
+            st.warning(f"Recoding of {plain(variable)}: {plain(listed)} matches no value of the "
                        "variable, so nothing of it was recoded.")
         working = recode(source.frame, mapping, source=source.name)
     st.caption(f"File: {plain(source.name)} ({working.shape[0]:,} records); keys: "

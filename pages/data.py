@@ -84,9 +84,6 @@ for t in mixed:
                f"in row {t.row}): chosen, those values count as missing, so their rows are refused or dropped "
                "as set below.")
 identifiers = identifier_columns(data.frame)
-if identifiers:
-    st.caption(f"Record identifier(s), by name or by consecutive values all different: {plain_list(identifiers)}. "
-               "Not chosen unless you choose it.")
 
 sel = state.selection()
 previous = [c for c in (sel.source.columns if sel is not None else ()) if c in numeric]
@@ -97,6 +94,15 @@ st.session_state["data_columns"] = chosen_before if chosen_before is not None an
     else default
 columns = st.multiselect("Numeric column(s) to mask", numeric, key="data_columns",
                          help="Noise and the analytic map use the first column; microaggregation can use several.")
+if identifiers:
+    picked = [c for c in columns if str(c) in identifiers]
+    if picked:
+        st.warning(f"Record identifier(s), by name or by consecutive values all different: {plain_list(identifiers)}. "
+                   f"Chosen: {plain_list(picked)}; an identifier is released as it is or masked as a number, "
+                   "and neither protects anyone: leave it out unless it is a real measurement.")
+    else:
+        st.caption(f"Record identifier(s), by name or by consecutive values all different: {plain_list(identifiers)}. "
+                   "Not chosen.")
 missing = remembered(st.radio, "Rows with missing values", "data_missing", "refuse", options=["refuse", "drop"],
                      horizontal=True, format_func={"refuse": "refuse the data", "drop": "drop those rows"}.get)
 if not columns:

@@ -248,9 +248,11 @@ with errors_shown():
             else:
                 shown.update(fraction, "Simulating… (you may open other pages meanwhile: it goes on)")
 
-        finished = jobs.follow(PAGE, show_progress)
-        bar.empty()
-        cancel_slot.empty()
+        try:
+            finished = jobs.follow(PAGE, show_progress)
+        finally:  # a refused run leaves its error box alone, not a progress bar beside it
+            bar.empty()
+            cancel_slot.empty()
         if finished is not None:
             state.set_current(PAGE, finished)
         analysis = state.current(PAGE)

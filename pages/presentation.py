@@ -11,6 +11,7 @@ from dashboard.provenance import show_kept_sources
 from dashboard.risk_bound import analysis_key, bound_for, max_risk_input
 from dashboard.widgets import errors_shown, plot, remembered
 from rumap.present.figures import comparison_figure, presentation_figure
+from rumap.present.glossary import slide_words
 from rumap.present.statements import map_choice, one_sentence, recommendation, recommendation_sentence
 
 st.html("""<style>
@@ -95,6 +96,9 @@ with errors_shown():
                           font={"size": 22}, height=720, margin={"t": 70, "b": 170},
                           legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2, "yanchor": "top"})
     plot(fig, key=f"present_map_{index}_{curve}")
+    shown_maps = list(analysis.maps) if curve is None else [analysis.maps[curve]]
+    st.markdown("**The words on this slide**\n\n" + "\n".join(
+        f"- **{html.escape(word)}**: {html.escape(meaning)}" for word, meaning in slide_words(shown_maps)))
     show_kept_sources([analysis])
 
 prev, _, nxt = st.columns([1, 4, 1])

@@ -90,8 +90,8 @@ with errors_shown():
 
     st.subheader("Risk and utility after each step")
     st.caption("Measured on the file released after each step against the original data (the report's risk and "
-               "utility; linkage and interval disclosure are shares of the records, SSE/SST a share of the "
-               "variance).")
+               "utility; linkage and interval disclosure are shares of the records; an information loss is 0 for "
+               "unchanged data and grows as utility falls: SSE/SST is the share of the variance lost).")
     table(done.after_steps.rename(columns=lambda c: c if c in ("step", "method") else release_plan.measure_label(c)),
           hide_index=True)
     checks = release_plan.checks_frame(done.report)

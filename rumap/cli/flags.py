@@ -365,7 +365,7 @@ def add_merge_flag(parser: argparse.ArgumentParser, what: str = "") -> None:
         Said after the help text (such as when the recoding applies).
     """
     parser.add_argument("--merge", action="append", default=None, metavar="VAR:A,B=NEW",
-                        help=f"merge categories A and B of VAR into NEW (repeatable){what}")
+                        help=f"merge categories A and B of VAR into NEW (repeatable; A..B is a range of whole numbers){what}")
 
 
 @assumes_valid

@@ -385,7 +385,7 @@ class CategoricalMethod:
         Examples
         --------
         >>> CATEGORICAL_METHODS["pram"].values()
-        [0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
+        [0.2, 0.4, 0.6, 0.8, 1.0]
         >>> CATEGORICAL_METHODS["suppress"].values(stop=3)
         [1, 2, 3]
         """

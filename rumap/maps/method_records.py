@@ -52,6 +52,9 @@ def grid_values(start: float, stop: float, num: int | None = None, *, integer: b
                 step: int = 1) -> np.ndarray:
     """The values of a grid from its ends: every ``step``-th integer from start to stop, or ``num`` evenly spaced.
 
+    Evenly spaced values are rounded to 15 significant digits, so a grid
+    from 0.05 to 2 holds 0.4, as typed, not 0.39999999999999997.
+
     The one expansion of a grid's ends: the command line's ``START:STOP:NUM``
     and ``START:STOP[:STEP]`` (:func:`rumap.cli.flags.parse_grid`), the
     Empirical page's grid inputs (:meth:`GridParameter.values`) and the
@@ -78,13 +81,14 @@ def grid_values(start: float, stop: float, num: int | None = None, *, integer: b
     Examples
     --------
     >>> grid_values(0.2, 1.0, 5).tolist()
-    [0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
+    [0.2, 0.4, 0.6, 0.8, 1.0]
     >>> grid_values(2, 10, integer=True, step=4).tolist()
     [2, 6, 10]
     """
     if integer:
         return np.arange(int(start), int(stop) + 1, int(step), dtype=int)
-    return np.linspace(start, stop, int(num))
+    # at 15 significant digits: the decimal a user means (0.4, not linspace's 0.39999999999999997)
+    return np.array([float(f"{v:.15g}") for v in np.linspace(start, stop, int(num)).tolist()])
 
 
 def _rebuilt(cls: type, values: dict[str, Any], proxies: tuple[str, ...]) -> Any:

@@ -136,6 +136,11 @@ def _check_noise_step(parameters: dict, names: tuple[str, ...]) -> dict:
     for name in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
         out[name] = _optional_float(name, parameters[name])
     out["unequal_factor"] = float(_number("unequal_factor", parameters["unequal_factor"]))
+    decimals = parameters["decimals"]
+    if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 15):
+        raise InputError(f"parameter decimals must be a whole number from 0 to 15 (the released values' decimals) "
+                         f"or null, got {decimals!r}")
+    out["decimals"] = decimals
     column = parameters["unequal_column"]
     out["unequal_column"] = names[0] if column is None else _member("unequal_column", column, names, "columns")
     _noise_step_spec(out, names)  # the options' relations (bounds in order, one unequal threshold)
@@ -148,19 +153,55 @@ def _noise_step_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> Noi
                      unequal_column=list(names).index(parameters["unequal_column"]), **options)
 
 
+def _noise_released(x: np.ndarray, masked: np.ndarray, parameters: Mapping[str, Any],
+                   columns: Sequence[str]) -> tuple[np.ndarray, dict]:
+    """A noise step's released values, rounded to its ``decimals``, and what the noise did to the values' signs.
+
+    Rounding after the noise keeps the data's precision (a wage in cents stays
+    in cents); the summary counts, per column, the records whose released value
+    has the other sign than the original (a negative wage), so that a release
+    says so rather than leaving it to the reader to find.
+
+    Parameters
+    ----------
+    x : ndarray, shape (n, p)
+        The original values.
+    masked : ndarray, shape (n, p)
+        The values with noise (changed in place when rounded).
+    parameters : mapping
+        The step's checked parameters (``decimals``: None for full precision).
+    columns : sequence of str
+        The columns' names.
+
+    Returns
+    -------
+    released : ndarray
+    summary : dict
+        ``sign_changed``: per column, the records whose sign the noise changed
+        (counts only; they add up over chunks).
+    """
+    decimals = parameters.get("decimals")
+    if decimals is not None:
+        np.round(masked, decimals, out=masked)
+    flipped = ((x > 0) & (masked < 0)) | ((x < 0) & (masked > 0))
+    return masked, {"sign_changed": {name: int(flipped[:, j].sum()) for j, name in enumerate(columns)}}
+
+
 def _release_noise(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...], seed: int | None,
                    budget: WorkBudget) -> tuple[np.ndarray, dict]:
     spec = _noise_step_spec(parameters, columns)
-    return add_noise(x, parameters[size_parameter(spec.relative)], spec, seed=seed), {}
+    return _noise_released(x, add_noise(x, parameters[size_parameter(spec.relative)], spec, seed=seed), parameters,
+                          columns)
 
 
 _NOISE_STEP = ReleaseStep(
     _release_noise,
     parameters={"lambda2": None, "lambda2_frac": None, "correlated": False, "truncate_below": None,
                 "truncate_above": None, "unequal_above": None, "unequal_below": None, "unequal_factor": 2.0,
-                "unequal_column": None},
+                "unequal_column": None, "decimals": None},
     check=_check_noise_step,
-    description="additive noise (plain, correlated, truncated, unequal variance)",
+    description="additive noise (plain, correlated, truncated, unequal variance; rounded to the data's decimals "
+                "when asked)",
 )
 
 

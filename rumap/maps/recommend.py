@@ -301,7 +301,9 @@ def recommend(maps: Sequence[RUMap], max_risk: float, decision: str = "upper", *
     context = {"max_risk": float(max_risk), "decision": decision, "parameter": first.parameter}
     symbol = first.parameter
     chosen = int(_pick(safe[None], score, values)[0])
-    have_replicates = replicates is not None and all(replicates[i] is not None for i in keep)
+    # one replicate (a deterministic method) gives no uncertainty to resample: no p_exceed, no interval
+    have_replicates = replicates is not None and all(replicates[i] is not None and replicates[i].samples.shape[0] > 1
+                                                     for i in keep)
     p_exceed = interval = None
     if have_replicates:
         p_exceed, interval = _bootstrap(replicates, keep, max_risk, score, values, allowed,

@@ -67,13 +67,41 @@ def parse_merge(text: str, where: str = "the recoding", form: str = "read VAR: A
     --------
     >>> parse_merge("region: R01, R02 = north")
     ('region', {'R01': 'north', 'R02': 'north'})
+
+    A range ``A..B`` of whole numbers stands for each of them (an integer-coded
+    variable's categories, such as ages):
+
+    >>> parse_merge("age: 18..20, 99 = adult")
+    ('age', {'18': 'adult', '19': 'adult', '20': 'adult', '99': 'adult'})
     """
     variable, sep, rest = text.partition(":")
     olds, eq, new = rest.partition("=")
     parts = [old.strip() for old in olds.split(",")]
     if not sep or not eq or not variable.strip() or not new.strip() or not all(parts):
         raise InputError(f"{where} must {form}, got {text.strip()!r}")
-    return variable.strip(), {old: new.strip() for old in parts}
+    return variable.strip(), {old: new.strip() for part in parts for old in _categories(part, where)}
+
+
+#: The most categories one range ``A..B`` of a recoding may stand for.
+MAX_RANGE = 100_000
+
+
+def _categories(part: str, where: str) -> list[str]:
+    """One category of a recoding, or the whole numbers of a range ``A..B`` (both ends included), as text."""
+    if ".." not in part:
+        return [part]
+    low, _, high = (side.strip() for side in part.partition(".."))
+    try:
+        start, stop = int(low), int(high)
+    except ValueError:
+        raise InputError(f"{where}: a range is written with two whole numbers, A..B (e.g. 18..24), "
+                         f"got {part!r}") from None
+    if stop < start:
+        raise InputError(f"{where}: the range {part!r} ends before it starts")
+    if stop - start + 1 > MAX_RANGE:
+        raise InputError(f"{where}: the range {part!r} stands for {stop - start + 1:,} categories, more than "
+                         f"{MAX_RANGE:,}")
+    return [str(v) for v in range(start, stop + 1)]
 
 
 @validate_params({"where": InstanceOf(str, "where the texts come from, for messages"),

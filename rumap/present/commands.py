@@ -17,6 +17,7 @@ import numpy as np
 
 from rumap._validation import InstanceOf, validate_params
 from rumap.io.data import BUNDLED_DATA
+from rumap.maps.method_records import grid_values
 from rumap.maps.methods import METHODS
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
@@ -143,7 +144,8 @@ def _grid_text(values: list[float], integer: bool) -> str | None:
         if step >= 1 and np.array_equal(arr, np.arange(arr[0], arr[-1] + 1, step)):
             return f"{int(arr[0])}:{int(arr[-1])}" + (f":{step}" if step != 1 else "")
         return None
-    if np.array_equal(arr, np.linspace(arr[0], arr[-1], arr.size)):
+    if np.array_equal(arr, grid_values(arr[0], arr[-1], arr.size)) or \
+            np.array_equal(arr, np.linspace(arr[0], arr[-1], arr.size)):
         return f"{_num(arr[0])}:{_num(arr[-1])}:{arr.size}"
     return None
 

@@ -20,6 +20,7 @@ import numpy as np
 from rumap._validation import StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column, read_table
+from rumap.maps.method_records import grid_values
 from rumap.specs import Analysis, AnalyticSpec, DataSource, EmpiricalSpec
 
 __all__ = ["Example", "EXAMPLES", "VIEWS", "INCOME_DATA", "income_source", "example_specs", "small_analysis"]
@@ -117,7 +118,7 @@ def _income_noise(targets: list[str], knowledge: list[str], unequal: bool = Fals
         options.update({"unequal_above": 35000.0, "unequal_factor": 2.0})
     return {
         "method": "noise",
-        "values": np.linspace(0.05, 1.0, 20).tolist(),
+        "values": grid_values(0.05, 1.0, 20).tolist(),
         "method_options": options,
         "targets": targets,
         "knowledge": knowledge,

@@ -13,15 +13,17 @@ each state is defined in one place only.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pandas as pd
 
-from rumap._validation import StrOptions, validate_params
+from rumap._validation import ListOf, StrOptions, validate_params
 from rumap.maps.analytic import STATES
 from rumap.maps.attacks import KNOWLEDGE
+from rumap.result import RUMap
 
-__all__ = ["Term", "GLOSSARY", "term", "both_names", "glossary_frame"]
+__all__ = ["Term", "GLOSSARY", "term", "both_names", "glossary_frame", "slide_words"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,9 @@ def _knowledge_terms() -> list[Term]:
 
 
 _GENERAL = [
+    Term("snooper", "The intruder: whoever tries to learn a target's confidential value from the released data "
+         "(Duncan et al.'s data snooper); what the intruder already knows is its knowledge state.", "", (),
+         "Section 2"),
     Term("risk", "How well the snooper estimates the target: the inverse of its mean squared error.",
          r"R = \frac{1}{\mathrm{MSE}} = \left[\frac{1}{M}\sum_{m=1}^{M} (\tau - \hat\tau_m)^2\right]^{-1}",
          (), "Eq 12"),
@@ -167,3 +172,61 @@ def glossary_frame(map: str = "all") -> pd.DataFrame:  # noqa: A002 - the glossa
              "formula": t.formula, "source": t.source}
             for t in GLOSSARY.values() if map == "all" or t.map in (map, "both")]
     return pd.DataFrame(rows, columns=["term", "also called", "definition", "formula", "source"])
+
+
+def _example_maps() -> dict:
+    from rumap.present.examples import small_analysis
+
+    return {"maps": list(small_analysis().maps)}
+
+
+@validate_params({"maps": ListOf(RUMap, "a list of maps", 1)}, example=_example_maps)
+def slide_words(maps: list[RUMap]) -> list[tuple[str, str]]:
+    """The words a slide of these maps uses, each with its meaning in plain language, for a committee.
+
+    The intruder (the paper's snooper), each knowledge state of the curves
+    shown (with the other map's name for it), and the risk and utility
+    measures with their labels as the figure writes them.
+
+    Parameters
+    ----------
+    maps : list of RUMap
+        The curves on the slide.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(word, meaning)`` pairs, in the order a reader meets them.
+
+    Examples
+    --------
+    >>> from rumap.present.examples import small_analysis
+    >>> from rumap.present.glossary import slide_words
+    >>> [word for word, _ in slide_words(list(small_analysis().maps))][:3]
+    ['snooper', 'record = index', 'population = mean']
+    """
+    words = [("snooper", GLOSSARY["snooper"].definition)]
+    for name in dict.fromkeys(m.knowledge for m in maps if m.knowledge in GLOSSARY):
+        words.append((both_names(name), GLOSSARY[name].definition))
+    for label in dict.fromkeys(m.risk_label for m in maps):
+        meaning = GLOSSARY["risk"].definition if label.startswith("R = 1 /") else "the risk measure of the map"
+        words.append((f"risk ({label})", meaning))
+    for label in dict.fromkeys(m.utility_label for m in maps):
+        words.append((f"utility ({label})", _utility_meaning(label)))
+    return words
+
+
+def _utility_meaning(label: str) -> str:
+    """A utility label (``U = 1 / MSE of the variance``) in words; higher is always better."""
+    of = re.match(r"U = 1 / MSE of (the [\w ]+?)(?: \(|$)", label)
+    if label.startswith("U = n /") or (of and of.group(1) == "the mean"):
+        return GLOSSARY["utility"].definition
+    if of:
+        return (f"How well the data user estimates {of.group(1)} from the released data: the inverse of the mean "
+                "squared error of that estimate. Higher is better.")
+    if "mean(Y) - mean(x)" in label:
+        return ("How close the released data's mean stays to the original's: the inverse of the squared masking "
+                "error of the mean. Higher is better.")
+    if "SSE/SST" in label:
+        return "The share of the data's variance the masking keeps: 1 minus the information loss SSE/SST."
+    return "The map's utility measure: higher is better."

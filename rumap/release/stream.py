@@ -163,24 +163,30 @@ class _NoiseStream:
         self.step = step
         self.spec = _noise_spec(step.parameters, step.columns)
         self.shape_factor = shape_factor
-        self.rng = np.random.default_rng(step.seed)
+        self.restart()
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
+        from rumap.maps.methods import _noise_released
         from rumap.masking.noise import mask_with, size_parameter, standard_noise
         from rumap.release.apply import _replace_columns
 
         x = _values(frame, self.step, source, start)
         scale = float(np.sqrt(self.step.parameters[size_parameter(self.spec.relative)]))
         noise = standard_noise(self.rng, x, self.spec, self.shape_factor)
-        return _replace_columns(frame, self.step.columns, mask_with(x, noise, scale, self.spec))
+        released, summary = _noise_released(x, mask_with(x, noise, scale, self.spec), self.step.parameters,
+                                           self.step.columns)
+        for name, count in summary["sign_changed"].items():
+            self.changed[name] += count
+        return _replace_columns(frame, self.step.columns, released)
 
     def restart(self) -> None:
         """Back to the first record's draws, for a new pass over the file."""
         self.rng = np.random.default_rng(self.step.seed)
+        self.changed = dict.fromkeys(self.step.columns, 0)
 
     def summary(self) -> dict:
-        """Nothing to say, as in memory."""
-        return {}
+        """The records whose sign the noise changed, summed over the chunks, as in memory."""
+        return {"sign_changed": dict(self.changed)}
 
     def types(self) -> dict[str, Any]:
         """Numbers in, numbers out: the chunk's own types."""

@@ -57,6 +57,17 @@ def test_recoding_names_integer_coded_categories_by_their_digits():
         parse_merges(["education: 1 = a", "education 2"], "line {number}")
 
 
+def test_a_recoding_range_stands_for_each_whole_number_in_it():
+    ages = pd.DataFrame({"age": [17, 18, 24, 25, 64, 65, 90]})
+    mapping = parse_merges(["age: 0..17 = child", "age: 18 .. 64 = adult", "age: 65..120 = old"])
+    assert recode(ages, mapping)["age"].tolist() == ["child", "adult", "adult", "adult", "adult", "old", "old"]
+    assert parse_merges(["x: -2..0, a = n"]) == {"x": {"-2": "n", "-1": "n", "0": "n", "a": "n"}}
+    for text, message in [("age: 1.5..3 = a", "two whole numbers"), ("age: a..b = a", "two whole numbers"),
+                          ("age: 9..3 = a", "ends before it starts"), ("age: 0..10000000 = a", "more than 100,000")]:
+        with pytest.raises(InputError, match=f"line 1: .*{message}"):
+            parse_merges([text], "line {number}")
+
+
 def test_local_suppression_reaches_k_anonymity_touching_only_records_at_risk():
     frame = pd.read_csv(SURVEY)
     before = individual_risk(frame, KEYS, k=3)

@@ -7,7 +7,7 @@ import pytest
 from rumap.errors import InputError
 from rumap.maps.analytic import STATES
 from rumap.maps.attacks import KNOWLEDGE
-from rumap.present.glossary import GLOSSARY, both_names, glossary_frame, term
+from rumap.present.glossary import GLOSSARY, both_names, glossary_frame, slide_words, term
 
 
 def test_every_knowledge_state_of_both_maps_is_defined_with_a_formula():
@@ -50,3 +50,20 @@ def test_formulas_have_balanced_braces(name):
 def test_unknown_term_is_refused():
     with pytest.raises(InputError, match="name must be one of"):
         term("no-such-term")
+
+
+@pytest.mark.parametrize(("label", "meaning"), [
+    ("U = 1 / MSE of the mean (Eq 14)", "estimates the mean"), ("U = n / (σ² + λ²)", "estimates the mean"),
+    ("U = 1 / MSE of the regression slopes", "estimates the regression slopes"),
+    ("U = 1 / E(mean(Y) - mean(x))^2", "masking error of the mean"), ("U = 1 - SSE/SST", "1 minus the information loss")])
+def test_a_slides_words_explain_its_measures_and_knowledge(label, meaning):
+    from dataclasses import replace
+
+    from rumap.present.examples import small_analysis
+
+    first = small_analysis().maps[0]
+    words = dict(slide_words([replace(first, utility_label=label), first]))
+    assert meaning in words[f"utility ({label})"]
+    assert "intruder" in words["snooper"] and words["record = index"] == GLOSSARY["record"].definition
+    # snooper, one knowledge state, one risk measure, and each distinct utility label once
+    assert len(words) == 4 + (label != first.utility_label)

@@ -177,7 +177,8 @@ def test_a_step_from_a_records_grid_and_options_is_the_written_one(generic_steps
     frame = pd.DataFrame({"a": np.arange(1.0, 21.0), "b": np.arange(20.0, 0.0, -1.0) ** 1.5, "c": list("xy") * 10})
     written = Step(method, parameters, columns=("a", "b"), seed=4)
     generic = Step(f"{method}_generic", parameters, columns=("a", "b"), seed=4)
-    assert dict(generic.parameters) == dict(written.parameters)
+    release_only = {"decimals": None}  # the written step's rounding of its release, no option of the map
+    assert {**dict(generic.parameters), **release_only} == {**dict(written.parameters), **release_only}
     assert STEP_METHODS[f"{method}_generic"].random == STEP_METHODS[method].random
     (data, outcome), (expected, expected_outcome) = apply_step(frame, generic), apply_step(frame, written)
     pd.testing.assert_frame_equal(data, expected)

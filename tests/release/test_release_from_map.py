@@ -13,6 +13,7 @@ from rumap.masking.noise import NoiseSpec, add_noise
 from rumap.masking.swapping import rank_swap
 from rumap.release.apply import apply_step
 from rumap.release.from_map import step_from_key_map, step_from_spec
+from rumap.release.plan import Step
 from rumap.result import RUMap
 from rumap.specs import DataSource, EmpiricalSpec
 
@@ -59,7 +60,7 @@ def test_noise_step_carries_the_map_options_and_names_the_unequal_column():
     assert step.seed == 7
     assert dict(step.parameters) == {"lambda2_frac": 0.2, "correlated": True, "truncate_below": 0.0,
                                      "truncate_above": None, "unequal_above": 8.0, "unequal_below": None,
-                                     "unequal_factor": 3.0, "unequal_column": "b"}
+                                     "unequal_factor": 3.0, "unequal_column": "b", "decimals": None}
     absolute = step_from_spec(_spec("noise", [1.0, 4.0]), 4.0)
     assert dict(absolute.parameters)["lambda2"] == 4.0 and "lambda2_frac" not in absolute.parameters
     frame = _data()
@@ -137,3 +138,18 @@ def test_table_steps_protect_the_table_as_its_map_does_at_the_value():
         {"method": "controlled_rounding", "parameters": {"base": 50.0, "time_limit": 30.0}, "seed": None}
     with pytest.raises(InputError, match="sweep"):
         table_steps("region", None, "threshold", {"threshold": 3}, "layer", 1.0)
+
+
+def test_a_noise_release_keeps_the_datas_decimals_when_asked_and_counts_the_signs_it_changed():
+    frame = pd.DataFrame({"wage": np.round(np.random.default_rng(5).uniform(1.0, 40.0, 300), 2)})
+    plain, outcome = apply_step(frame, Step("noise", {"lambda2_frac": 1.0}, columns=["wage"], seed=3))
+    rounded, rounded_outcome = apply_step(frame, Step("noise", {"lambda2_frac": 1.0, "decimals": 2}, columns=["wage"],
+                                                      seed=3))
+    np.testing.assert_array_equal(rounded["wage"], np.round(plain["wage"], 2))  # the same draw, in cents
+    assert not np.array_equal(plain["wage"], np.round(plain["wage"], 2))
+    negative = int((plain["wage"] < 0).sum())
+    assert negative > 0 and outcome.summary == {"sign_changed": {"wage": negative}}
+    assert rounded_outcome.summary["sign_changed"]["wage"] == int((rounded["wage"] < 0).sum())
+    for bad in (-1, 16, 2.5, True, "2"):
+        with pytest.raises(InputError, match="parameter decimals must be a whole number from 0 to 15"):
+            Step("noise", {"lambda2": 1.0, "decimals": bad}, columns=["wage"])

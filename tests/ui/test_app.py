@@ -217,6 +217,9 @@ def test_data_page_names_text_among_numbers_and_does_not_pick_the_identifier():
     at.radio(key="data_missing").set_value("drop").run()
     assert not _errors(at)
     assert "Using income (n = 59)" in shown(at.success[0].value)
+    at.multiselect(key="data_columns").select("id").run()  # chosen after all: the page says so, not "not chosen"
+    assert any("Chosen: id" in shown(w.value) for w in at.warning), [shown(w.value) for w in at.warning]
+    assert not any("Not chosen" in shown(c.value) for c in at.caption)
     at = _app()
     _goto(at, "data")
     at.radio(key="data_source").set_value("Upload a file").run()
@@ -337,6 +340,9 @@ def test_presentation_page_one_slide_per_map_or_per_curve():
     statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
     assert "rumap-statement'>Recommendation: λ² = 0.2." in statement
     assert at.button(key="present_next").disabled  # one kept map, one slide
+    words = next(shown(m.value) for m in at.markdown if m.value.startswith("**The words on this slide**"))
+    for word in ("snooper", "record = index", "population = mean", "utility (U = n / (σ² + λ²))"):
+        assert f"**{word}**:" in words, words  # every word the slide uses, explained for a committee
     at.checkbox(key="present_per_curve").check().run()
     (fig,) = _figures(at)
     assert "chosen: λ² = 0.2" in fig["layout"]["annotations"][-1]["text"]

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import background
+from rumap.errors import InputError
 from rumap.specs import DataSource, EmpiricalSpec
 
 
@@ -104,3 +105,20 @@ def test_a_new_run_for_other_settings_replaces_the_old_one(x):
     at.run()
     assert "followed: True; cached: True" in _texts(at)
     assert at.session_state["test_result"].spec.simulation.replicates == 21
+
+
+def test_a_refused_run_raises_its_error_and_never_shows_waiting(x):
+    bad = x.copy()
+    bad[5, 0] = np.nan  # the worker refuses the data
+    at = AppTest.from_function(_script, default_timeout=120)
+    at.session_state["test_spec"], at.session_state["test_x"] = _spec(bad), bad
+    at.session_state["test_start"] = True
+    at.run()
+    job = at.session_state["rumap_jobs"]["empirical"]
+    with pytest.raises(InputError):
+        job.run.future.result(timeout=120)
+    at.session_state["test_follow"] = True
+    at.run()
+    assert at.exception  # the page's errors_shown turns it into an error box
+    assert at.session_state["test_seen"] == []  # no "waiting for a free worker" for a run already refused
+    assert "empirical" not in at.session_state["rumap_jobs"]  # and it is forgotten

@@ -171,3 +171,9 @@ def test_the_maps_run_over_the_grids_of_the_core(app):
              if column in frame.value.columns}
     assert grids == {"k": CATEGORICAL_METHODS["suppress"].values(), "theta": CATEGORICAL_METHODS["pram"].values()}
     assert grids["k"] == [1, 2, 3, 4, 5] and app.number_input(key="cat_k_max").value == 5
+
+
+def test_the_k_fields_explain_k_anonymity_not_microaggregation(app):
+    helps = {field.label: field.help for field in app.number_input}
+    for label in ("k of k-anonymity", "unsafe cell: fewer records than", "largest k"):
+        assert helps[label] and "microaggregation" not in helps[label], (label, helps[label])

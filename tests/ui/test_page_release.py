@@ -70,7 +70,7 @@ def test_apply_under_the_map_adds_the_recommended_point_and_release_gives_the_co
     (after, checks) = at.dataframe
     assert after.value["step"].tolist() == [1, 2]
     assert (after.value["risk: share linked to their own record"].between(0, 1)).all()
-    assert after.value["utility: SSE/SST"].is_monotonic_increasing  # k = 3, then groups of at least k
+    assert after.value["information loss: SSE/SST"].is_monotonic_increasing  # k = 3, then groups of at least k
     assert checks.value["step"].tolist()[0] == 1 and not checks.value["outside"].any()
     command = at.code[-1].value
     assert command == ("python -m rumap release --data data/income.csv --plan release_plan.json "
