@@ -250,6 +250,8 @@ PARAMETERS: dict[str, Interval] = {
     "granularity_threshold": Interval("float", 0.0, 100.0, "right",
                                       "the index of granularity (percent) at which a hyper-row is unsafe"),
     "top_contributions": Interval("int", 2, 50, "both", "largest contributions kept per cell"),
+    "replicate_risk": Interval("float", 0.0, None, "left",
+                               "a replicate's squared error of the snooper, or its value of a risk measure"),
     "code_length": Interval("int", 1, None, "left", "the length of a hierarchy level's codes"),
     "rule_parameter": Interval("float", 0.0, None, "neither", "a value of the rule's parameter"),
     # statistical databases (rumap.databases, rumap.maps.databases)
@@ -417,7 +419,7 @@ class NumberArray(Constraint):
             raise InputError(f"{name} has missing (NaN) entries")
         allowed = _vector_contains(arr, self.interval) & np.isfinite(arr)
         if self.interval.kind == "int":
-            allowed &= np.mod(arr, 1.0) == 0
+            allowed[allowed] = np.mod(arr[allowed], 1.0) == 0
         if self.infinite:
             allowed |= arr == math.inf
         if not allowed.all():
