@@ -49,14 +49,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import assumes_valid
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
+from rumap.release.plan import ReleasePlan, Step
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from rumap.release.plan import ReleasePlan, Step
 
 __all__ = ["STREAMED", "NOT_STREAMED", "StreamedRelease", "check_streamed", "release_in_chunks", "file_digest"]
 
@@ -77,7 +76,8 @@ NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON
 _DIGEST_BLOCK = 1 << 20
 
 
-@assumes_valid
+@validate_params({"plan": InstanceOf(ReleasePlan)},
+                 example=lambda: {"plan": ReleasePlan((Step("noise", {"lambda2_frac": 0.1}, columns=("a",)),))})
 def check_streamed(plan: ReleasePlan) -> None:
     """Refuse a plan with a step that cannot be applied chunk by chunk, naming the step and why.
 
@@ -112,7 +112,8 @@ def _gathered_method(method: str) -> bool:
     return record is not None and record.release is not None
 
 
-@assumes_valid
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path")},
+                 example=lambda: {"path": Path(__file__)})
 def file_digest(path: str | os.PathLike) -> str:
     """SHA-256 of a file's bytes, read a block at a time (:func:`rumap.fingerprint.bytes_digest` of its bytes).
 
@@ -125,6 +126,11 @@ def file_digest(path: str | os.PathLike) -> str:
     str
         64 hex digits.
 
+    Raises
+    ------
+    InputError
+        The file cannot be read (missing, a folder, no permission).
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -136,9 +142,12 @@ def file_digest(path: str | os.PathLike) -> str:
     True
     """
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(_DIGEST_BLOCK):
-            digest.update(block)
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(_DIGEST_BLOCK):
+                digest.update(block)
+    except OSError as exc:
+        raise InputError(f"path: cannot read {os.fspath(path)!r} ({exc.strerror or exc})") from None
     return digest.hexdigest()
 
 
