@@ -28,8 +28,8 @@ from rumap.maps.setting import AnalyticSetting
 from rumap.release.plan import read_plan
 from rumap.risk.individual import individual_risk
 from rumap.tables.hierarchy import from_parents, from_prefixes, read_hrc, read_parent_child
-from rumap.tables.jj import JJInstance, read_jj, solve_jj
-from rumap.tables.ndtable import build_table
+from rumap.tables.jj import JJInstance, instance_from_table, read_jj, solve_jj
+from rumap.tables.ndtable import build_table, example_table
 from rumap.tables.secondary import suppress_secondary, worked_example_table
 
 JJ = "0\n3\n0 7 7 s 0 70 0 0 0\n1 3 3 u 0 70 1 1 0\n2 4 4 s 0 70 0 0 0\n1\n0.0 3 : 0 (-1) 1 (1) 2 (1)\n"
@@ -76,6 +76,10 @@ CASES = {
     "from_parents of a cycle": (lambda: from_parents({"a": "b", "b": "a"}), "parent_of: .*cycle"),
     "build_table with two columns r": (lambda: build_table(DUPLICATED, ["r"], value_column="v"), "frame: .*'r'"),
     "build_table with dims of lists": (lambda: build_table(DUPLICATED.iloc[:, 1:], [["r"]]), "dims must be"),
+    "build_table with codes that are lists": (lambda: build_table(pd.DataFrame({"a": ["x", ["y"]]}), ["a"]),
+                                              "dims 'a' has \\['y'\\] in record 2"),
+    "instance_from_table with a mask of text": (
+        lambda: instance_from_table(example_table(), ["no"] * example_table().size), "primary_mask must be"),
     "read_jj with 3.5 cells": (lambda: read_jj(_jj("\n3\n", "\n3.5\n")), "text: line 2 .*'3.5'"),
     "read_jj with a fractional index": (lambda: read_jj(_jj("1 3 3 u", "1.0 3 3 u")), "text: line 4 .*'1.0'"),
     "read_jj with a negative LPL": (lambda: read_jj(_jj("u 0 70 1 1 0", "u 0 70 -1 1 0")), "text: line 4 .*LPL"),

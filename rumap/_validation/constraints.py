@@ -15,7 +15,7 @@ import numpy as np
 from rumap.errors import InputError
 
 __all__ = ["Arguments", "Constraint", "Interval", "PARAMETERS", "check_scalar", "check_array", "StrOptions", "Boolean",
-           "InstanceOf", "Labels", "AnyOf", "SEED", "make_constraint"]
+           "InstanceOf", "Labels", "BooleanArray", "AnyOf", "SEED", "make_constraint"]
 
 
 @dataclass(frozen=True)
@@ -580,6 +580,38 @@ class Labels(Constraint):
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         return ["AB", 5, None, {"a": 1}, [], [None], [" "], [1.5], [True], [["a"]], np.array([["a"]])]
+
+
+@dataclass(frozen=True)
+class BooleanArray(Constraint):
+    """A 1-D array of booleans, one per item (a mask): ``True``/``False``, or the integers 0 and 1.
+
+    Checked into a bool array. Text, numbers other than 0 and 1 and NaN are
+    refused rather than read as true (``bool("no")`` and ``bool(nan)`` are).
+    """
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> np.ndarray:
+        if value is None or isinstance(value, (str, bytes, Mapping)):
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
+        try:
+            arr = np.asarray(value)
+        except (TypeError, ValueError):
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}") from None
+        if arr.ndim != 1:
+            raise InputError(f"{name} must be {self.describe()}, got shape {arr.shape}")
+        if arr.dtype == bool:
+            return arr.copy()
+        if arr.dtype.kind in "iu" and np.isin(arr, (0, 1)).all():
+            return arr.astype(bool)
+        if arr.size == 0:
+            return np.zeros(0, dtype=bool)
+        raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
+
+    def describe(self) -> str:
+        return "a 1-D array of booleans (True and False, or 0 and 1)"
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        return [None, "text", {"a": True}, [0.5], [math.nan], ["a"], [2], [[True]]]
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,15 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from rumap._validation import MAX_MAGNITUDE, InstanceOf, StrOptions, parse_integer, parse_number, validate_params
+from rumap._validation import (
+    MAX_MAGNITUDE,
+    BooleanArray,
+    InstanceOf,
+    StrOptions,
+    parse_integer,
+    parse_number,
+    validate_params,
+)
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.ndtable import NDTable, example_table
@@ -334,7 +342,7 @@ def _table_example() -> dict[str, Any]:
 
 
 @validate_params({"table": InstanceOf(NDTable, "an NDTable"),
-                  "primary_mask": InstanceOf((np.ndarray, list, tuple), "one boolean per cell"),
+                  "primary_mask": BooleanArray(),
                   "protection": "protection",
                   "cost": StrOptions(COSTS)},
                  example=_table_example)
@@ -365,9 +373,9 @@ def instance_from_table(table: NDTable, primary_mask: Any, protection: float = 1
     >>> inst.values.size, inst.equations.shape[0], inst.primaries.size
     (28, 19, 8)
     """
-    mask = np.asarray(primary_mask, dtype=bool).ravel()
+    mask = primary_mask
     if mask.size != table.size:
-        raise InputError(f"the primary mask has {mask.size} entries, the table {table.size} cells")
+        raise InputError(f"primary_mask has {mask.size} entries, the table {table.size} cells")
     values, freq = table.values, table.frequencies
     status = np.where(mask, "u", np.where(freq == 0, "z", "s"))
     levels = np.where(mask, values * protection / 100.0, 0.0)
