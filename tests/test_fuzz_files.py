@@ -220,3 +220,16 @@ def test_plan_file_message_on_the_command_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
     assert "too many digits" in err[0] and "--plan" in err[0], err[0]
+
+
+def test_scale_engine_refuses_columns_of_lists(tmp_path):
+    from rumap.scale import individual_risk as file_risk
+    from rumap.scale import scan
+
+    pd.DataFrame({"a": [[1], [2], [1]], "b": ["x", "y", "x"]}).to_parquet(tmp_path / "l.parquet")
+    for keys, household in ((["a", "b"], None), (["b"], "a")):
+        with pytest.raises(InputError, match="column 'a' holds values of type List") as caught:
+            file_risk(scan(tmp_path / "l.parquet"), keys, household=household, progress=False)
+        assert "\n" not in str(caught.value)
+    with pytest.raises(InputError, match=r"weight 'a' must be a number >= 1 in every record, got \[1\] in row 1$"):
+        file_risk(scan(tmp_path / "l.parquet"), ["b"], weight="a", progress=False)
