@@ -233,3 +233,15 @@ def test_scale_engine_refuses_columns_of_lists(tmp_path):
         assert "\n" not in str(caught.value)
     with pytest.raises(InputError, match=r"weight 'a' must be a number >= 1 in every record, got \[1\] in row 1$"):
         file_risk(scan(tmp_path / "l.parquet"), ["b"], weight="a", progress=False)
+
+
+@pytest.mark.parametrize(("argument", "value"), [("source", 5), ("progress", "x"), ("stage", 1)])
+def test_release_in_chunks_names_a_bad_optional_argument(tmp_path, argument, value):
+    from rumap.release.plan import ReleasePlan, Step
+    from rumap.release.stream import release_in_chunks
+
+    pd.DataFrame({"a": [1.0, 2.0, 4.0]}).to_parquet(tmp_path / "in.parquet")
+    plan = ReleasePlan((Step("noise", {"lambda2_frac": 0.5}, columns=("a",), seed=3),))
+    with pytest.raises(InputError, match=f"^{argument} must be"):
+        release_in_chunks(tmp_path / "in.parquet", plan, tmp_path / "out.parquet", 2, **{argument: value})
+    assert not (tmp_path / "out.parquet").exists()

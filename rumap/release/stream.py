@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap._validation import InstanceOf, assumes_valid, make_constraint, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.release.plan import ReleasePlan, Step
@@ -71,6 +71,10 @@ _TABLE_REASON = ("a table's steps tabulate and protect the whole file's table: r
 #: Step methods that are not, and why.
 NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON,
                                 "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON}
+
+#: The constraints of release_in_chunks' optional arguments.
+_OPTIONAL_NAME = make_constraint([None, InstanceOf(str, "a name for messages")])
+_OPTIONAL_FUNCTION = make_constraint([None, InstanceOf(Callable, "a function")])
 
 #: Bytes read at a time for a file's digest.
 _DIGEST_BLOCK = 1 << 20
@@ -507,6 +511,9 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         raise InputError(f"chunk_size must be a whole number >= 1, got {chunk_size}")
     if not isinstance(budget, WorkBudget):
         raise InputError(f"budget must be a WorkBudget, got {type(budget).__name__}")
+    _OPTIONAL_NAME.check("source", source)
+    _OPTIONAL_FUNCTION.check("progress", progress)
+    _OPTIONAL_FUNCTION.check("stage", stage)
     source = str(path) if source is None else source
     names, n = _file_columns(path, plan, source)
     check_whole_file_work(plan, n, budget)
