@@ -171,6 +171,8 @@ def parse_json(text: str, what: str = "the configuration") -> Any:
         data = json.loads(text, parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{what} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    except InputError:  # a NaN or Infinity, named by parse_constant (an InputError is a ValueError)
+        raise
     except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
         raise InputError(f"{what} holds an integer with too many digits to read (a number out of range)") from None
     except RecursionError:  # _nesting bounds the depth; kept for safety
