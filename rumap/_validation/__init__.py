@@ -27,6 +27,7 @@ Declaring the constraints of a public function
      ``NumberArray(PARAMETERS[name])`` and ``Grid(name)`` hold arrays of one);
    - :class:`StrOptions` (one of a set of strings),
      :class:`Boolean`, :class:`InstanceOf` (a type, or ``SomeClass`` itself),
+     :class:`Labels` (a list of codes: text or integers), :class:`BooleanArray` (a mask),
      ``None`` (the value None), :data:`SEED` (a seed or a generator);
    - :class:`DataMatrix` (numbers: an array or a DataFrame), :class:`Table` (any
      table, as a DataFrame), :class:`Columns` (names or positions of columns of
@@ -72,10 +73,12 @@ from rumap._validation.constraints import (
     AnyOf,
     Arguments,
     Boolean,
+    BooleanArray,
     Constraint,
     Grid,
     InstanceOf,
     Interval,
+    Labels,
     ListOf,
     NumberArray,
     StrOptions,
@@ -100,7 +103,7 @@ from rumap._validation.numbers import parse_integer, parse_number
 from rumap._validation.registry import ASSUMES_VALID, REGISTRY, Validated, assumes_valid, validate_params
 
 __all__ = ["Interval", "Grid", "NumberArray", "PARAMETERS", "check_scalar", "check_array", "Constraint", "StrOptions",
-           "Boolean", "InstanceOf", "ListOf", "AnyOf", "DataMatrix", "Table", "Columns", "ColumnIndex", "SEED", "Arguments",
+           "Boolean", "BooleanArray", "InstanceOf", "Labels", "ListOf", "AnyOf", "DataMatrix", "Table", "Columns", "ColumnIndex", "SEED", "Arguments",
            "Validated", "REGISTRY", "ASSUMES_VALID", "validate_params", "assumes_valid", "make_constraint",
            "column_names", "resolve_columns", "check_column_index", "frame_matrix", "check_magnitude", "check_varies", "MAX_MAGNITUDE",
            "parse_number", "parse_integer"]

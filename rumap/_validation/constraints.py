@@ -15,7 +15,7 @@ import numpy as np
 from rumap.errors import InputError
 
 __all__ = ["Arguments", "Constraint", "Interval", "PARAMETERS", "check_scalar", "check_array", "StrOptions", "Boolean",
-           "InstanceOf", "AnyOf", "SEED", "make_constraint"]
+           "InstanceOf", "Labels", "BooleanArray", "AnyOf", "SEED", "make_constraint"]
 
 
 @dataclass(frozen=True)
@@ -250,6 +250,9 @@ PARAMETERS: dict[str, Interval] = {
     "granularity_threshold": Interval("float", 0.0, 100.0, "right",
                                       "the index of granularity (percent) at which a hyper-row is unsafe"),
     "top_contributions": Interval("int", 2, 50, "both", "largest contributions kept per cell"),
+    "replicate_risk": Interval("float", 0.0, None, "left",
+                               "a replicate's squared error of the snooper, or its value of a risk measure"),
+    "code_length": Interval("int", 1, None, "left", "the length of a hierarchy level's codes"),
     "rule_parameter": Interval("float", 0.0, None, "neither", "a value of the rule's parameter"),
     # statistical databases (rumap.databases, rumap.maps.databases)
     "camouflage_width": Interval("float", 0.0, 100.0, "right", "the protection width, percent of each value"),
@@ -388,11 +391,16 @@ class NumberArray(Constraint):
         Accepted dimensions; empty for any (a number alone has 0).
     infinite : bool
         Whether ``+inf`` is allowed besides the interval (a count with no upper bound).
+    min_size : int
+        The fewest entries (2 for a sample's standard deviation).
+
+    An integer interval (``kind="int"``) refuses entries with a fractional part.
     """
 
     interval: Interval
     ndim: tuple[int, ...] = ()
     infinite: bool = False
+    min_size: int = 1
 
     def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> np.ndarray:
         if value is None or isinstance(value, (str, bytes)) or _holds_text(value):
@@ -405,9 +413,13 @@ class NumberArray(Constraint):
             raise InputError(f"{name} must be {self.describe()}, got shape {arr.shape}")
         if arr.size == 0:
             raise InputError(f"{name} is empty")
+        if arr.size < self.min_size:
+            raise InputError(f"{name} needs at least {self.min_size} entries, got {arr.size}")
         if np.isnan(arr).any():
             raise InputError(f"{name} has missing (NaN) entries")
         allowed = _vector_contains(arr, self.interval) & np.isfinite(arr)
+        if self.interval.kind == "int":
+            allowed[allowed] = np.mod(arr[allowed], 1.0) == 0
         if self.infinite:
             allowed |= arr == math.inf
         if not allowed.all():
@@ -438,6 +450,12 @@ class NumberArray(Constraint):
             out.append(infinite)
         if self.ndim:
             out.append(np.ones((1,) * (max(self.ndim) + 1)))
+        if self.interval.kind == "int":
+            fractional = base.copy()
+            fractional.reshape(-1)[0] = (self.interval.low if self.interval.low is not None else 0) + 1.5
+            out.append(fractional)
+        if self.min_size > 1:
+            out.append(np.ones(self.min_size - 1))
         return out
 
 
@@ -527,6 +545,73 @@ class ListOf(Constraint):
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         return ["text", 1, None, [1, 2], []]
+
+
+@dataclass(frozen=True)
+class Labels(Constraint):
+    """Codes or labels given as a list: text or integers, none empty; checked into a tuple of stripped strings.
+
+    A list, tuple, set, array, pandas Series or Index is accepted; a string (whose
+    characters would be read as codes), a mapping, ``None``, a float, a boolean or
+    a nested list among the items are refused, naming the item's position.
+    """
+
+    description: str = "a list of codes (text or integers)"
+    min_items: int = 1
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> tuple[str, ...]:
+        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable) \
+                or getattr(value, "ndim", 1) != 1:
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
+        out: list[str] = []
+        for i, item in enumerate(value):
+            if isinstance(item, (bool, np.bool_)) or not isinstance(item, (str, Integral, np.integer)):
+                raise InputError(f"{name} must be {self.describe()}; item {i + 1} is {shown(item)}")
+            text = str(item).strip()
+            if not text:
+                raise InputError(f"{name}: item {i + 1} is an empty code")
+            out.append(text)
+        if len(out) < self.min_items:
+            raise InputError(f"{name} must be {self.describe()} (at least {self.min_items}), got {len(out)}")
+        return tuple(out)
+
+    def describe(self) -> str:
+        return self.description
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        return ["AB", 5, None, {"a": 1}, [], [None], [" "], [1.5], [True], [["a"]], np.array([["a"]])]
+
+
+@dataclass(frozen=True)
+class BooleanArray(Constraint):
+    """A 1-D array of booleans, one per item (a mask): ``True``/``False``, or the integers 0 and 1.
+
+    Checked into a bool array. Text, numbers other than 0 and 1 and NaN are
+    refused rather than read as true (``bool("no")`` and ``bool(nan)`` are).
+    """
+
+    def check(self, name: str, value: Any, args: Arguments = _NO_ARGUMENTS) -> np.ndarray:
+        if value is None or isinstance(value, (str, bytes, Mapping)):
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
+        try:
+            arr = np.asarray(value)
+        except (TypeError, ValueError):
+            raise InputError(f"{name} must be {self.describe()}, got {shown(value)}") from None
+        if arr.ndim != 1:
+            raise InputError(f"{name} must be {self.describe()}, got shape {arr.shape}")
+        if arr.dtype == bool:
+            return arr.copy()
+        if arr.dtype.kind in "iu" and np.isin(arr, (0, 1)).all():
+            return arr.astype(bool)
+        if arr.size == 0:
+            return np.zeros(0, dtype=bool)
+        raise InputError(f"{name} must be {self.describe()}, got {shown(value)}")
+
+    def describe(self) -> str:
+        return "a 1-D array of booleans (True and False, or 0 and 1)"
+
+    def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
+        return [None, "text", {"a": True}, [0.5], [math.nan], ["a"], [2], [[True]]]
 
 
 @dataclass(frozen=True)

@@ -379,7 +379,8 @@ def frame_matrix(frame: Any, chosen: Sequence[str], name: str) -> np.ndarray:
 class Table(Constraint):
     """A table of any values, a DataFrame or a 1-D/2-D array; checked into a DataFrame with string column names.
 
-    Array columns are named ``x1 .. xp``. ``masked_of`` as in :class:`DataMatrix`.
+    Array columns are named ``x1 .. xp``. ``masked_of`` as in :class:`DataMatrix`. Two columns with the
+    same name (as strings: ``1`` and ``"1"`` too) are refused: a column chosen by its name would be two.
     """
 
     min_rows: int = 1
@@ -406,6 +407,9 @@ class Table(Constraint):
             if arr.ndim != 2:
                 raise InputError(f"{name}: must be a table of shape (n, p), got shape {arr.shape}")
             frame = pd.DataFrame(arr, columns=column_names(arr))
+        repeated = frame.columns[frame.columns.duplicated()]
+        if len(repeated):  # a column chosen by name would be two
+            raise InputError(f"{name}: the column name {repeated[0]!r} is given to more than one column")
         if self.masked_of is not None:
             _check_pairing(name, frame.shape[0], list(frame.columns), column_names(args.checked[self.masked_of]),
                            self.masked_of, args)
@@ -418,6 +422,9 @@ class Table(Constraint):
 
     def invalid_values(self, name: str, example: Mapping[str, Any]) -> list[Any]:
         out: list[Any] = [np.zeros((2, 2, 2)), "text", None]
+        value = example[name]
+        if _is_frame(value) and value.shape[1]:
+            out.append(_pandas().concat([value.iloc[:, :1], value.iloc[:, :1]], axis=1))  # one name, two columns
         if self.min_rows > 0:
             out.append(np.empty((0, 1)))
         if self.masked_of is not None:

@@ -148,7 +148,8 @@ def parse_json(text: str, what: str = "the configuration") -> Any:
     ------
     InputError
         Not JSON, nested deeper than :data:`MAX_DEPTH`, or holding ``NaN``,
-        ``Infinity`` or a number too large for a float (named by its path).
+        ``Infinity`` or a number too large for a float (named by its path;
+        an integer of thousands of digits, unnamed).
 
     Examples
     --------
@@ -170,11 +171,18 @@ def parse_json(text: str, what: str = "the configuration") -> Any:
         data = json.loads(text, parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{what} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    except InputError:  # a NaN or Infinity, named by parse_constant (an InputError is a ValueError)
+        raise
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise InputError(f"{what} holds an integer with too many digits to read (a number out of range)") from None
     except RecursionError:  # _nesting bounds the depth; kept for safety
         raise InputError(f"{what} is nested too deeply") from None
     _check_numbers(data, what)
     return data
 
+
+#: Integers of more bits than this are beyond the largest float (about 1.8e308).
+_FLOAT_BITS = 1024
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -193,7 +201,8 @@ def _check_numbers(data: Any, what: str) -> None:
     stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
         value, path = stack.pop()
-        if isinstance(value, float) and not math.isfinite(value):
+        if (isinstance(value, float) and not math.isfinite(value)) or \
+                (isinstance(value, int) and abs(value).bit_length() > _FLOAT_BITS):
             raise InputError(f"{what}: {path or 'the value'} is a number out of range (too large for a float)")
         if isinstance(value, dict):
             stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in value.items())

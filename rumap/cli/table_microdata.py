@@ -52,7 +52,12 @@ def _hierarchies(texts: list[str], dims: list[str]) -> dict[str, Any]:
             content = read_file_bytes(path, f"--hierarchy {dim}").decode("utf-8-sig")
         except UnicodeDecodeError:
             raise InputError(f"--hierarchy {dim}: {path} is not UTF-8 text") from None
-        out[dim] = read_hrc(content) if Path(path).suffix.lower() == ".hrc" else read_parent_child(content)
+        reader, parameter = (read_hrc, "text: ") if Path(path).suffix.lower() == ".hrc" else (read_parent_child,
+                                                                                               "source: ")
+        try:
+            out[dim] = reader(content)
+        except InputError as exc:  # the reader's message names its parameter; here the flag and the file
+            raise InputError(f"--hierarchy {dim}: {path}: {str(exc).removeprefix(parameter)}") from None
     return out
 
 

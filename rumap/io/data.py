@@ -479,7 +479,7 @@ def numeric_column(frame: pd.DataFrame, column: str, source: str = "the data", m
     return numeric_columns(frame, [column], source, missing)[:, 0]
 
 
-@validate_params({"x": NumberArray(PARAMETERS["value"], ndim=(1,))},
+@validate_params({"x": NumberArray(PARAMETERS["value"], ndim=(1,), min_size=2)},
                  example=lambda: {"x": [1.0, 2.0, 4.0]})
 def summary_table(x: np.ndarray) -> pd.DataFrame:
     """A summary like Table 1 of Duncan et al. (2001): n, mean, sd, min, percentiles, max.
@@ -487,7 +487,9 @@ def summary_table(x: np.ndarray) -> pd.DataFrame:
     Parameters
     ----------
     x : array_like, shape (n,)
-        A numeric column.
+        A numeric column of at least 2 values: ``sd`` is the sample standard
+        deviation (ddof = 1), undefined for one value, which is refused rather
+        than shown as NaN (as :func:`numeric_columns` refuses fewer than 2 rows).
 
     Returns
     -------

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, ListOf, StrOptions, validate_params
+from rumap._validation import PARAMETERS, Boolean, InstanceOf, ListOf, NumberArray, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.maps.analytic import STATE_NAMES, analytic_map, check_state, efficiency, utility_mean
 from rumap.maps.optimum import _LARGEST, max_tolerable_risk
@@ -56,6 +56,9 @@ RESAMPLES = 1000
 _TIE = 1e-9
 
 
+@validate_params({"samples": NumberArray(PARAMETERS["replicate_risk"], ndim=(2,), infinite=True),
+                  "reciprocal": Boolean()},
+                 example=lambda: {"samples": [[1.0, 2.0], [3.0, 4.0]]})
 @dataclass(frozen=True)
 class ReplicateRisk:
     """One curve's risk per replicate, from which its risk at each value is recomputed on a resample.
@@ -64,7 +67,8 @@ class ReplicateRisk:
     ----------
     samples : ndarray, shape (M, g)
         Per replicate and parameter value: the snooper's squared error, or the
-        replicate's value of a dataset-level risk measure.
+        replicate's value of a dataset-level risk measure (each >= 0 or inf; a
+        NaN, whose risk is unknown, is refused).
     reciprocal : bool
         True when the risk is ``1 / mean`` of the samples (Eq 12), False when it is their mean.
     """
@@ -285,6 +289,10 @@ def recommend(maps: Sequence[RUMap], max_risk: float, decision: str = "upper", *
     _check_grids(maps)
     if replicates is not None and len(replicates) != len(maps):
         raise InputError(f"replicates: one per map ({len(maps)}), got {len(replicates)}")
+    for i, replicate in enumerate(replicates or ()):
+        if replicate is not None and replicate.samples.shape[1] != maps[i].values.size:
+            raise InputError(f"replicates: item {i + 1} has samples for {replicate.samples.shape[1]} parameter "
+                             f"values, its map {maps[i].values.size}")
     shown = [maps[i] for i in keep]
     first = shown[0]
     values = np.asarray(first.values, dtype=float)

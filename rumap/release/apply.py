@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap._validation import InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
@@ -397,7 +397,8 @@ def _example_step() -> Step:
     return Step("microaggregation", {"k": 2}, columns=("a",))
 
 
-@assumes_valid
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "name": InstanceOf(str, "a file name")},
+                 example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.5]}), "name": "released.csv"})
 def round_trip(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """The data as it reads back from a file of ``name``'s format (written and read in memory).
 

@@ -36,14 +36,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import assumes_valid
+from rumap._validation import InstanceOf, validate_params
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
+from rumap.release.plan import ReleasePlan, Step
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from rumap.release.plan import ReleasePlan, Step
 
 __all__ = ["GatheredColumns", "GatheredSuppression", "check_whole_file_work"]
 
@@ -51,7 +50,15 @@ __all__ = ["GatheredColumns", "GatheredSuppression", "check_whole_file_work"]
 QUADRATIC = ("mdav", "mwa")
 
 
-@assumes_valid
+def _example_work() -> dict[str, Any]:
+    from rumap.budget import DEFAULT_BUDGET
+
+    return {"plan": ReleasePlan((Step("microaggregation", {"k": 3}, columns=("a",)),)), "n": 100,
+            "budget": DEFAULT_BUDGET}
+
+
+@validate_params({"plan": InstanceOf(ReleasePlan), "n": "records", "budget": InstanceOf(WorkBudget)},
+                 example=_example_work)
 def check_whole_file_work(plan: ReleasePlan, n: int, budget: WorkBudget) -> None:
     """Refuse, before any pass, a microaggregation step whose algorithm's work on ``n`` records exceeds ``budget``.
 

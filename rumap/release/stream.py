@@ -44,19 +44,19 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import assumes_valid
+from rumap._validation import InstanceOf, assumes_valid, make_constraint, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.outputs import atomic_outputs, check_outputs
+from rumap.release.plan import ReleasePlan, Step
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from rumap.release.plan import ReleasePlan, Step
 
 __all__ = ["STREAMED", "NOT_STREAMED", "StreamedRelease", "check_streamed", "release_in_chunks", "file_digest"]
 
@@ -73,11 +73,16 @@ _TABLE_REASON = ("a table's steps tabulate and protect the whole file's table: r
 NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON,
                                 "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON}
 
+#: The constraints of release_in_chunks' optional arguments.
+_OPTIONAL_NAME = make_constraint([None, InstanceOf(str, "a name for messages")])
+_OPTIONAL_FUNCTION = make_constraint([None, InstanceOf(Callable, "a function")])
+
 #: Bytes read at a time for a file's digest.
 _DIGEST_BLOCK = 1 << 20
 
 
-@assumes_valid
+@validate_params({"plan": InstanceOf(ReleasePlan)},
+                 example=lambda: {"plan": ReleasePlan((Step("noise", {"lambda2_frac": 0.1}, columns=("a",)),))})
 def check_streamed(plan: ReleasePlan) -> None:
     """Refuse a plan with a step that cannot be applied chunk by chunk, naming the step and why.
 
@@ -112,7 +117,8 @@ def _gathered_method(method: str) -> bool:
     return record is not None and record.release is not None
 
 
-@assumes_valid
+@validate_params({"path": InstanceOf((str, os.PathLike), "a file path")},
+                 example=lambda: {"path": Path(__file__)})
 def file_digest(path: str | os.PathLike) -> str:
     """SHA-256 of a file's bytes, read a block at a time (:func:`rumap.fingerprint.bytes_digest` of its bytes).
 
@@ -125,6 +131,11 @@ def file_digest(path: str | os.PathLike) -> str:
     str
         64 hex digits.
 
+    Raises
+    ------
+    InputError
+        The file cannot be read (missing, a folder, no permission).
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -136,9 +147,12 @@ def file_digest(path: str | os.PathLike) -> str:
     True
     """
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(_DIGEST_BLOCK):
-            digest.update(block)
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(_DIGEST_BLOCK):
+                digest.update(block)
+    except OSError as exc:
+        raise InputError(f"path: cannot read {os.fspath(path)!r} ({exc.strerror or exc})") from None
     return digest.hexdigest()
 
 
@@ -512,6 +526,9 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         raise InputError(f"out must be a file path, got {type(out).__name__}")
     if not isinstance(overwrite, (bool, np.bool_)):
         raise InputError(f"overwrite must be True or False, got {overwrite!r}")
+    _OPTIONAL_NAME.check("source", source)
+    _OPTIONAL_FUNCTION.check("progress", progress)
+    _OPTIONAL_FUNCTION.check("stage", stage)
     check_outputs([("out", out)], [("path", path)], bool(overwrite))
     source = str(path) if source is None else source
     names, n = _file_columns(path, plan, source)

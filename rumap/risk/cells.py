@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 
 from rumap._validation import assumes_valid
+from rumap._validation.constraints import shown
+from rumap.errors import InputError
 
 __all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches", "missing_patterns", "wildcard_frequencies",
            "class_wildcard_frequencies", "distinct_rows", "safe_cells", "pattern_count"]
@@ -23,8 +25,16 @@ __all__ = ["key_codes", "cell_groups", "cell_frequencies", "wildcard_matches", "
 _DENSE_CELLS_PER_ROW = 4
 
 
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 @assumes_valid
-def key_codes(frame: pd.DataFrame, names: Sequence[str]) -> np.ndarray:
+def key_codes(frame: pd.DataFrame, names: Sequence[str], source: str = "the data") -> np.ndarray:
     """Integer codes of the key variables, shape (n, len(names)); -1 marks a missing value.
 
     Parameters
@@ -32,10 +42,17 @@ def key_codes(frame: pd.DataFrame, names: Sequence[str]) -> np.ndarray:
     frame : DataFrame
     names : sequence of str
         Columns of ``frame``.
+    source : str
+        The table's name in messages.
 
     Returns
     -------
     ndarray of int64
+
+    Raises
+    ------
+    InputError
+        A value that is no code (a list, a dict: unhashable), named by its column and row.
 
     Examples
     --------
@@ -45,7 +62,13 @@ def key_codes(frame: pd.DataFrame, names: Sequence[str]) -> np.ndarray:
     """
     codes = np.empty((frame.shape[0], len(names)), dtype=np.int64)
     for j, name in enumerate(names):
-        codes[:, j] = pd.factorize(frame[name], use_na_sentinel=True)[0]
+        try:
+            codes[:, j] = pd.factorize(frame[name], use_na_sentinel=True)[0]
+        except TypeError:  # an unhashable value: found and named (a rare path, so a scan)
+            column = frame[name]
+            row = next(i for i, value in enumerate(column) if not _hashable(value))
+            raise InputError(f"{source}: column {name!r} has {shown(column.iloc[row])} in row {row + 1}, which is "
+                             "no code: a key's values are text or numbers") from None
     return codes
 
 

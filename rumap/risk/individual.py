@@ -215,7 +215,7 @@ def key_frequencies_with_missing(data: Any, keys: Sequence[str | int], weights: 
     if weights is not None and len(weights) != n:
         raise InputError(f"weights has {len(weights)} entries but {source} has {n} records")
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
-    codes = key_codes(frame, names)
+    codes = key_codes(frame, names, source)
     patterns = missing_patterns(codes)[0].shape[0]
     budget.check_work(float(patterns) * (n * len(names) + patterns * PATTERN_STEPS),
                       f"{int((codes < 0).any(axis=1).sum())} records with missing key values in {patterns} patterns "
@@ -285,7 +285,7 @@ def individual_risk(data: Any, keys: Sequence[str | int], weight: str | None = N
         if ids.isna().any():
             row = int(np.argmax(ids.isna().to_numpy()))
             raise InputError(f"{source}: household {household_name!r} is missing in row {row + 1}")
-        group = pd.factorize(ids)[0]
+        group = key_codes(frame, [household_name], source)[:, 0]
         log_safe = np.bincount(group, weights=np.log1p(-np.minimum(risk, 1.0 - 1e-16)))
         household_risk = -np.expm1(log_safe)[group]
         certain = np.bincount(group, weights=(risk >= 1.0).astype(float)) > 0  # a member surely identified
@@ -340,8 +340,8 @@ def l_diversity(data: Any, keys: Sequence[str | int], sensitive: str, source: st
     (column,) = select_columns(frame, [sensitive], source, what="sensitive")
     if column in names:
         raise InputError(f"{source}: the sensitive variable {column!r} is also a key")
-    values = pd.factorize(frame[column], use_na_sentinel=True)[0]
-    codes = key_codes(frame, names)
+    values = key_codes(frame, [column], source)[:, 0]
+    codes = key_codes(frame, names, source)
     group, _frequency, complete = cell_frequencies(codes, range(len(names)))
     incomplete = np.flatnonzero(~complete)
     sets: list[set] = []

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import PARAMETERS, InstanceOf, assumes_valid, validate_params
+from rumap._validation.constraints import shown
 from rumap.errors import InputError
 from rumap.scale.source import Source, _example_file, polars_module, scan
 
@@ -444,8 +445,9 @@ def _check_weight(source: Source, weight: str, summary: pl.DataFrame | None = No
     frame = source.lazy([weight])
     dtype = frame.collect_schema()[weight]
     if not dtype.is_numeric():
-        first = source.collect(frame.head(1)).item()
-        raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, got {first} in row 1")
+        first = source.collect(frame.head(1)).to_series().to_list()[:1]
+        got = f"{shown(first[0])} in row 1" if first else f"values of type {dtype}"
+        raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, got {got}")
     if summary is None:
         summary = source.collect(frame.select(weight_checks(weight)))
     if summary["bad"].item():
@@ -456,6 +458,14 @@ def _check_weight(source: Source, weight: str, summary: pl.DataFrame | None = No
     if not total <= MAX_POPULATION:
         raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
                          f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
+
+
+def check_code_column(source: Source, name: str, dtype: Any) -> None:
+    """Refuse a column whose values are lists, arrays, structs or objects: a code is text or a number."""
+    pl = polars_module()
+    if dtype.is_nested() or dtype == pl.Object:
+        raise InputError(f"{source.path}: column {name!r} holds values of type {dtype}, which are no codes: "
+                         "codes are text or numbers")
 
 
 def _prepared(source: Source, keys: Sequence[str], weight: str | None, extra: Sequence[str] = (),
@@ -483,6 +493,8 @@ def _prepared(source: Source, keys: Sequence[str], weight: str | None, extra: Se
             _check_weight(source, weight)  # refuses it, naming the first value
     frame = source.lazy([*names, *([weight] if weight is not None else []), *extra])
     schema = frame.collect_schema()
+    for name in [*names, *extra]:
+        check_code_column(source, name, schema[name])
     frame = frame.with_columns([pl.col(k).fill_nan(None) for k in [*names, *extra] if schema[k].is_float()])
     return names, frame
 

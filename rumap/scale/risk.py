@@ -24,7 +24,7 @@ from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.risk.identity import IdentityResult
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
-from rumap.scale.frequencies import KeyFrequencies, _prepared, key_frequencies
+from rumap.scale.frequencies import KeyFrequencies, _prepared, check_code_column, key_frequencies
 from rumap.scale.partitioned import (
     RowTable,
     blocks,
@@ -395,6 +395,8 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
     for name in (sensitive, household):
         if name is not None and name not in scan(source.path).columns:
             raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(scan(source.path).columns)}")
+        if name is not None:
+            check_code_column(source, name, source.lazy([name]).collect_schema()[name])
     keep = household is not None or out is not None
     diversity = None
     count_of = partitions if partitions is not None else partition_count(source.count(), chunk_size)

@@ -19,11 +19,13 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from rumap._validation import assumes_valid
+from rumap._validation import PARAMETERS, InstanceOf, Labels, NumberArray, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.published import TOTAL_LABEL, code_order
@@ -202,6 +204,12 @@ class Hierarchy:
         return "".join("@" * (level - 1) + code + "\n" for code, level in zip(self.codes, self.levels, strict=True))
 
 
+def _shown(text: Any) -> str:
+    """A code or line for a message: its repr, cut when long."""
+    shown = repr(text)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
 def _check_code(code: str) -> None:
     if not code:
         raise InputError("a hierarchy has an empty code")
@@ -209,13 +217,20 @@ def _check_code(code: str) -> None:
         raise InputError(f"{TOTAL!r} is the code of the total, implicit in a hierarchy: remove it or rename it")
 
 
-def _depth_first(parent_of: Mapping[str, str], order: Sequence[str]) -> Hierarchy:
-    """The hierarchy of ``{code: parent}`` with each subtotal before its children, siblings in ``order``."""
+def _depth_first(parent_of: Mapping[str, str], order: Sequence[str], name: str) -> Hierarchy:
+    """The hierarchy of ``{code: parent}`` with each subtotal before its children, siblings in ``order``.
+
+    ``name`` (the parameter the codes came from) starts every message.
+    """
     children: dict[str, list[str]] = {}
     for code in order:
+        try:
+            _check_code(code)  # a code "Total" would be its own child
+        except InputError as exc:
+            raise InputError(f"{name}: {exc}") from None
         parent = parent_of[code]
         if parent != TOTAL and parent not in parent_of:
-            raise InputError(f"the parent {parent!r} of {code!r} is not a code of the hierarchy")
+            raise InputError(f"{name}: the parent {_shown(parent)} of {_shown(code)} is not a code of the hierarchy")
         children.setdefault(parent, []).append(code)
     codes: list[str] = []
     parents: list[str] = []
@@ -227,11 +242,15 @@ def _depth_first(parent_of: Mapping[str, str], order: Sequence[str]) -> Hierarch
         stack.extend((code, c) for c in reversed(children.get(code, [])))
     if len(codes) < len(parent_of):
         lost = next(c for c in order if c not in set(codes))
-        raise InputError(f"the hierarchy has a cycle through {lost!r}")
+        raise InputError(f"{name}: the hierarchy has a cycle through {_shown(lost)}")
     return Hierarchy(tuple(codes), tuple(parents))
 
 
-@assumes_valid
+_CODES = Labels("a list of codes (text or integers)")
+
+
+@validate_params({"parent_of": InstanceOf(Mapping, "a mapping {code: parent}")},
+                 example=lambda: {"parent_of": {"A1": "A", "A2": "A", "B": None}})
 def from_parents(parent_of: Mapping[Any, Any]) -> Hierarchy:
     """A hierarchy from ``{code: parent}`` (a parent ``None`` or ``"Total"`` for the top level).
 
@@ -250,20 +269,29 @@ def from_parents(parent_of: Mapping[Any, Any]) -> Hierarchy:
     >>> from_parents({"A1": "A", "A2": "A", "B": None}).codes
     ('A', 'A1', 'A2', 'B')
     """
+    if not parent_of:
+        raise InputError("parent_of is empty: a hierarchy needs at least one code")
+    codes = _CODES.check("parent_of", list(parent_of))
     parents: dict[str, str] = {}
-    for code, parent in parent_of.items():
-        code = str(code).strip()
-        parent = TOTAL if parent is None or pd.isna(parent) or str(parent).strip() == "" else str(parent).strip()
+    for code, parent in zip(codes, parent_of.values(), strict=True):
+        if parent is None or (isinstance(parent, float) and pd.isna(parent)) or str(parent).strip() == "":
+            parent = TOTAL
+        elif isinstance(parent, (bool, float)) or not isinstance(parent, (str, Integral, np.integer)):
+            raise InputError(f"parent_of: the parent of {code!r} must be a code (text or an integer) or None, "
+                             f"got {parent!r}")
+        else:
+            parent = str(parent).strip()
         if code == parent:
-            raise InputError(f"the hierarchy makes {code!r} its own parent")
-        _check_code(code)
+            raise InputError(f"parent_of makes {code!r} its own parent")
+        if code in parents:
+            raise InputError(f"parent_of gives the code {code!r} twice")
         parents[code] = parent
     for parent in set(parents.values()) - set(parents) - {TOTAL}:
         parents[parent] = TOTAL
-    return _depth_first(parents, sorted(parents, key=code_order))
+    return _depth_first(parents, sorted(parents, key=code_order), "parent_of")
 
 
-@assumes_valid
+@validate_params({"codes": _CODES}, example=lambda: {"codes": ["10", "2", "1"]})
 def flat(codes: Iterable[Any]) -> Hierarchy:
     """The hierarchy of one level: every code's parent is the total.
 
@@ -281,11 +309,13 @@ def flat(codes: Iterable[Any]) -> Hierarchy:
     >>> flat(["10", "2", "1"]).codes
     ('1', '2', '10')
     """
-    unique = sorted({str(c).strip() for c in codes}, key=code_order)
+    unique = sorted(set(codes), key=code_order)
+    if TOTAL in unique:
+        raise InputError(f"codes: {TOTAL!r} is the code of the total, implicit in a hierarchy: remove it or rename it")
     return Hierarchy(tuple(unique), (TOTAL,) * len(unique))
 
 
-@assumes_valid
+@validate_params({"text": InstanceOf(str, "the text of a .hrc file")}, example=lambda: {"text": "A\n@A1\nB\n"})
 def read_hrc(text: str) -> Hierarchy:
     """Read a tau-Argus ``.hrc`` hierarchy: one code a line, one ``@`` per level below the top.
 
@@ -301,8 +331,8 @@ def read_hrc(text: str) -> Hierarchy:
     Raises
     ------
     InputError
-        A line more than one level below the line above it, an empty or
-        repeated code, a code ``Total``.
+        No code, a line more than one level below the line above it, an
+        empty or repeated code, a code ``Total`` (named by its line).
 
     Examples
     --------
@@ -313,23 +343,34 @@ def read_hrc(text: str) -> Hierarchy:
     codes: list[str] = []
     parents: list[str] = []
     path: list[str] = []  # the codes above the current line, one per level
-    for number, line in enumerate(str(text).splitlines(), start=1):
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped:
             continue
         level = len(stripped) - len(stripped.lstrip("@"))
         code = stripped[level:].strip()
         if level > len(path):
-            raise InputError(f"line {number} of the hierarchy ({stripped!r}) is {level} levels down, but the line "
-                             f"above is {len(path) - 1}: each level adds one '@'")
+            raise InputError(f"text: line {number} of the hierarchy ({_shown(stripped)}) is {level} levels down, "
+                             f"but the line above is {len(path) - 1}: each level adds one '@'")
+        try:
+            _check_code(code)
+        except InputError as exc:
+            raise InputError(f"text: line {number} of the hierarchy ({_shown(stripped)}): {exc}") from None
+        if code in seen:
+            raise InputError(f"text: line {number} of the hierarchy has the code {_shown(code)} twice")
+        seen.add(code)
         path = path[:level]
         codes.append(code)
         parents.append(path[-1] if path else TOTAL)
         path.append(code)
+    if not codes:
+        raise InputError("text: the hierarchy has no code (one code a line, one '@' per level below the top)")
     return Hierarchy(tuple(codes), tuple(parents))
 
 
-@assumes_valid
+@validate_params({"source": InstanceOf((str, pd.DataFrame), "a DataFrame or CSV text")},
+                 example=lambda: {"source": "parent,child\nA,A1\nA,A2\n,B\n"})
 def read_parent_child(source: Any) -> Hierarchy:
     """Read a hierarchy from a parent,child table (a DataFrame, or CSV text with a header line).
 
@@ -350,25 +391,41 @@ def read_parent_child(source: Any) -> Hierarchy:
     >>> h.codes, h.parents
     (('A', 'A1', 'A2', 'B'), ('Total', 'A', 'A', 'Total'))
     """
-    frame = source if isinstance(source, pd.DataFrame) else pd.read_csv(io.StringIO(str(source)), dtype=str,
-                                                                        keep_default_na=False)
+    if isinstance(source, pd.DataFrame):
+        frame = source
+    else:
+        try:
+            frame = pd.read_csv(io.StringIO(source), dtype=str, keep_default_na=False)
+        except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+            detail = "it is empty" if isinstance(exc, pd.errors.EmptyDataError) else str(exc).strip().splitlines()[-1]
+            raise InputError(f"source: the parent,child hierarchy cannot be read as CSV: {detail}") from None
     if frame.shape[1] < 2:
-        raise InputError("a parent,child hierarchy needs two columns: the parent, then the child")
+        raise InputError("source: a parent,child hierarchy needs two columns: the parent, then the child")
     names = [str(c).strip().lower() for c in frame.columns]
-    parent_col = frame.columns[names.index("parent")] if "parent" in names else frame.columns[0]
-    child_col = frame.columns[names.index("child")] if "child" in names else frame.columns[1]
+    parent_col = names.index("parent") if "parent" in names else 0
+    child_col = names.index("child") if "child" in names else 1
     parent_of: dict[str, Any] = {}
-    for parent, child in zip(frame[parent_col], frame[child_col], strict=True):
-        if child is None or (not isinstance(child, str) and pd.isna(child)) or not str(child).strip():
-            raise InputError("a parent,child hierarchy has a row without a child")
+    for row, (parent, child) in enumerate(zip(frame.iloc[:, parent_col], frame.iloc[:, child_col], strict=True),
+                                          start=1):
+        where = f"source: row {row} of the parent,child hierarchy"
+        if child is None or (isinstance(child, float) and pd.isna(child)) or not str(child).strip():
+            raise InputError(f"{where} has no child")
+        if not isinstance(child, (str, Integral, np.integer)) or isinstance(child, bool):
+            raise InputError(f"{where} has the child {_shown(child)}, which is no code")
         child = str(child).strip()
         if child in parent_of:
-            raise InputError(f"{child!r} has two parents in the hierarchy")
-        parent_of[child] = None if parent is None or (not isinstance(parent, str) and pd.isna(parent)) else parent
-    return from_parents(parent_of)
+            raise InputError(f"{where}: {_shown(child)} has two parents")
+        parent_of[child] = None if parent is None or (isinstance(parent, float) and pd.isna(parent)) else parent
+    if not parent_of:
+        raise InputError("source: the parent,child hierarchy has no row")
+    try:
+        return from_parents(parent_of)
+    except InputError as exc:
+        raise InputError(f"source: {str(exc).removeprefix('parent_of: ')}") from None
 
 
-@assumes_valid
+@validate_params({"codes": _CODES, "lengths": [None, NumberArray(PARAMETERS["code_length"], ndim=(1,))]},
+                 example=lambda: {"codes": ["A011", "A012", "A02", "B011"], "lengths": [1, 3, 4]})
 def from_prefixes(codes: Iterable[Any], lengths: Sequence[int] | None = None) -> Hierarchy:
     """A hierarchy of codes that begin with their parent's code (A, A01, A011).
 
@@ -389,7 +446,8 @@ def from_prefixes(codes: Iterable[Any], lengths: Sequence[int] | None = None) ->
     Raises
     ------
     InputError
-        Lengths not increasing, or a code whose length is not one of them.
+        Lengths not increasing, or a code whose length is not one of them; a
+        code (or subtotal) ``Total``.
 
     Examples
     --------
@@ -399,16 +457,16 @@ def from_prefixes(codes: Iterable[Any], lengths: Sequence[int] | None = None) ->
     >>> from_prefixes(["A", "A01", "A02", "B"]).parent("A02")
     'A'
     """
-    unique = sorted({str(c).strip() for c in codes}, key=code_order)
+    unique = sorted(set(codes), key=code_order)
     parent_of: dict[str, str] = {}
     if lengths is not None:
         steps = [int(n) for n in lengths]
-        if not steps or any(n < 1 for n in steps) or any(b <= a for a, b in zip(steps, steps[1:], strict=False)):
-            raise InputError(f"the lengths of the levels' codes must increase from 1 or more, got {list(lengths)}")
+        if any(b <= a for a, b in zip(steps, steps[1:], strict=False)):
+            raise InputError(f"lengths of the levels' codes must increase, got {steps}")
         for code in unique:
             if len(code) not in steps:
-                raise InputError(f"the code {code!r} has {len(code)} characters; the levels' codes have "
-                                 f"{', '.join(map(str, steps))}")
+                raise InputError(f"codes: the code {_shown(code)} has {len(code)} characters; lengths of the "
+                                 f"levels' codes are {', '.join(map(str, steps))}")
             level = steps.index(len(code))
             for k in range(level, -1, -1):
                 part = code[:steps[k]]
@@ -417,4 +475,4 @@ def from_prefixes(codes: Iterable[Any], lengths: Sequence[int] | None = None) ->
         present = set(unique)
         for code in unique:
             parent_of[code] = next((code[:n] for n in range(len(code) - 1, 0, -1) if code[:n] in present), TOTAL)
-    return _depth_first(parent_of, sorted(parent_of, key=code_order))
+    return _depth_first(parent_of, sorted(parent_of, key=code_order), "codes")

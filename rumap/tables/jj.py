@@ -18,6 +18,7 @@ separated:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,15 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from rumap._validation import InstanceOf, StrOptions, assumes_valid, validate_params
+from rumap._validation import (
+    MAX_MAGNITUDE,
+    BooleanArray,
+    InstanceOf,
+    StrOptions,
+    parse_integer,
+    parse_number,
+    validate_params,
+)
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.ndtable import NDTable, example_table
@@ -38,7 +47,10 @@ __all__ = ["JJInstance", "JJSolution", "STATUS_CODES", "instance_from_table", "r
 #: The JJ format's cell statuses.
 STATUS_CODES = {"u": "unsafe (primary)", "s": "safe", "z": "safe, to be published", "x": "suppressed earlier"}
 
-_TERM = re.compile(r"^(-?\d+)\s*\(\s*([^()\s]+)\s*\)$")
+_TERM = re.compile(r"^(-?[0-9]+)\s*\(\s*([^()\s]+)\s*\)$")
+
+#: The numeric fields of a cell's line after its index and the status, in the file's order.
+_CELL_FIELDS = ("value", "cost", "lb", "ub", "LPL", "UPL", "SPL")
 
 
 @dataclass(frozen=True)
@@ -82,6 +94,14 @@ class JJInstance:
         bad = sorted(set(self.status) - set(STATUS_CODES))
         if bad:
             raise InputError(f"a JJ cell status is one of {', '.join(STATUS_CODES)}, got {bad[0]!r}")
+        for name in ("values", "costs", "lower", "upper", "lpl", "upl", "spl", "rhs"):
+            if not np.isfinite(np.asarray(getattr(self, name), dtype=float)).all():
+                raise InputError(f"a JJ instance's {name} must be finite numbers")
+        for name in ("lpl", "upl", "spl"):
+            negative = np.flatnonzero(np.asarray(getattr(self, name), dtype=float) < 0)
+            if negative.size:
+                raise InputError(f"a JJ instance's {name} of cell {int(negative[0])} is negative "
+                                 f"({float(getattr(self, name)[negative[0]]):g}); protection levels are >= 0")
         object.__setattr__(self, "equations", sparse.csr_matrix(self.equations))
         freeze_array_fields(self)
 
@@ -117,6 +137,14 @@ class JJSolution:
     audit_min, audit_max : ndarray
         Each primary's attacker interval.
     protected : ndarray of bool
+    status : {"protected", "infeasible"}
+        ``"infeasible"`` when the cells' values do not satisfy the instance's
+        equations (no table has them): nothing is suppressed, the cost, bound,
+        gap and audit are NaN and no primary is protected; ``reason`` names the
+        first equation broken. The statuses follow SciPy's ``milp``, whose
+        infeasible problem is a status, not an error.
+    reason : str
+        Why the instance is infeasible (empty when protected).
     """
 
     suppressed: np.ndarray
@@ -128,29 +156,51 @@ class JJSolution:
     audit_min: np.ndarray
     audit_max: np.ndarray
     protected: np.ndarray
+    status: str = "protected"
+    reason: str = ""
 
     def __post_init__(self) -> None:
         freeze_array_fields(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"suppressed", "cost", "lower_bound", "gap", "optimal", "method", "audit"}``."""
+        """``{"suppressed", "cost", "lower_bound", "gap", "optimal", "method", "audit", "status", "reason"}``."""
         return json_safe({"suppressed": np.flatnonzero(self.suppressed), "cost": self.cost,
                           "lower_bound": self.lower_bound, "gap": self.gap, "optimal": self.optimal,
                           "method": self.method, "audit": {"min": self.audit_min, "max": self.audit_max,
-                                                           "protected": self.protected}})
+                                                           "protected": self.protected},
+                          "status": self.status, "reason": self.reason})
 
 
-def _number(text: str, what: str) -> float:
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
+def _number(text: str, what: str, line: int) -> float:
     try:
-        value = float(text)
+        value = parse_number(text)
     except ValueError:
-        raise InputError(f"the JJ file has {text!r} where {what} should be a number") from None
-    if not np.isfinite(value):
-        raise InputError(f"the JJ file has {text!r} as {what}: numbers must be finite")
+        raise InputError(f"text: line {line} of the JJ file has {_shown(text)} where {what} should be a number") \
+            from None
+    if not np.isfinite(value) or abs(value) > MAX_MAGNITUDE:
+        raise InputError(f"text: line {line} of the JJ file has {_shown(text)} as {what}: numbers must be finite "
+                         f"and at most {MAX_MAGNITUDE:.0e} in magnitude")
     return value
 
 
-@assumes_valid
+def _count(text: str, what: str, line: int) -> int:
+    """A whole number >= 0 written in ASCII digits (no fraction, no sign)."""
+    try:
+        if text.startswith(("-", "+")):
+            raise ValueError(text)
+        return parse_integer(text)
+    except ValueError:  # also an integer of more digits than Python converts
+        raise InputError(f"text: line {line} of the JJ file has {_shown(text)} where {what} should be a whole "
+                         "number >= 0") from None
+
+
+@validate_params({"text": InstanceOf(str, "the text of a JJ file")},
+                 example=lambda: {"text": "0\n3\n0 7 7 s 0 70 0 0 0\n1 3 3 u 0 70 1 1 0\n2 4 4 s 0 70 0 0 0\n1\n"
+                                          "0.0 3 : 0 (-1) 1 (1) 2 (1)\n"})
 def read_jj(text: str) -> JJInstance:
     """Read an instance in the JJ format.
 
@@ -166,7 +216,8 @@ def read_jj(text: str) -> JJInstance:
     Raises
     ------
     InputError
-        A malformed line, a wrong count, an unknown status, an index out of range.
+        A malformed line, a wrong or fractional count, an unknown status, an
+        index out of range, a negative protection level (named by its line).
 
     Examples
     --------
@@ -174,57 +225,84 @@ def read_jj(text: str) -> JJInstance:
     >>> inst.primaries, inst.equations.toarray()
     (array([1]), array([[-1.,  1.,  1.]]))
     """
-    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if len(lines) < 2:
-        raise InputError("a JJ file starts with a line 0 and the number of cells")
-    n = int(_number(lines[1].split()[0], "the number of cells"))
+        raise InputError("text: a JJ file starts with a line 0 and the number of cells")
+    line, head = lines[1]
+    n = _count(head.split()[0], "the number of cells", line)
     if n < 1 or len(lines) < 3 + n:
-        raise InputError(f"the JJ file announces {n} cells but has {max(0, len(lines) - 2)} lines after it")
+        raise InputError(f"text: line {line} of the JJ file announces {n} cells but {max(0, len(lines) - 2)} "
+                         "lines follow it")
     cells = np.zeros((n, 7))
     status: list[str] = []
     for i in range(n):
-        parts = lines[2 + i].split()
+        line, content = lines[2 + i]
+        parts = content.split()
         if len(parts) != 9:
-            raise InputError(f"cell line {i + 1} of the JJ file has {len(parts)} fields, not 9 (index value cost "
+            raise InputError(f"text: line {line} of the JJ file has {len(parts)} fields, not 9 (index value cost "
                              "status lb ub LPL UPL SPL)")
-        if int(_number(parts[0], "a cell index")) != i:
-            raise InputError(f"cell line {i + 1} of the JJ file has the index {parts[0]}, not {i}")
+        if _count(parts[0], "a cell index", line) != i:
+            raise InputError(f"text: line {line} of the JJ file has the index {_shown(parts[0])}, not {i}")
+        if parts[3] not in STATUS_CODES:
+            raise InputError(f"text: line {line} of the JJ file has the status {_shown(parts[3])}; a status is one "
+                             f"of {', '.join(STATUS_CODES)}")
         status.append(parts[3])
-        cells[i] = [_number(p, "a cell's field") for p in (*parts[1:3], *parts[4:])]
-    m = int(_number(lines[2 + n].split()[0], "the number of equations"))
+        cells[i] = [_number(p, what, line) for p, what in zip((*parts[1:3], *parts[4:]), _CELL_FIELDS, strict=True)]
+        negative = [what for what, value in zip(_CELL_FIELDS[-3:], cells[i, -3:], strict=True) if value < 0]
+        if negative:
+            raise InputError(f"text: line {line} of the JJ file has a negative {negative[0]}; protection levels "
+                             "are >= 0")
+    line, head = lines[2 + n]
+    m = _count(head.split()[0], "the number of equations", line)
     if len(lines) != 3 + n + m:
-        raise InputError(f"the JJ file announces {m} equations but has {len(lines) - 3 - n} lines after it")
+        raise InputError(f"text: line {line} of the JJ file announces {m} equations but {len(lines) - 3 - n} "
+                         "lines follow it")
     rows, cols, data, rhs = [], [], [], []
     for r in range(m):
-        head, sep, terms = lines[3 + n + r].partition(":")
+        line, content = lines[3 + n + r]
+        head, sep, terms = content.partition(":")
         fields = head.split()
         if not sep or len(fields) != 2:
-            raise InputError(f"equation {r + 1} of the JJ file must read 'rhs k : j (coef) ...'")
-        rhs.append(_number(fields[0], "an equation's right-hand side"))
-        found = re.findall(r"-?\d+\s*\([^()]*\)", terms)
-        if len(found) != int(_number(fields[1], "an equation's number of terms")) or \
-                re.sub(r"-?\d+\s*\([^()]*\)", "", terms).strip():
-            raise InputError(f"equation {r + 1} of the JJ file announces {fields[1]} terms, has {len(found)}")
+            raise InputError(f"text: line {line} of the JJ file (equation {r + 1}) must read 'rhs k : j (coef) ...'")
+        rhs.append(_number(fields[0], "an equation's right-hand side", line))
+        announced = _count(fields[1], "an equation's number of terms", line)
+        found = re.findall(r"-?[0-9]+\s*\([^()]*\)", terms)
+        if len(found) != announced or re.sub(r"-?[0-9]+\s*\([^()]*\)", "", terms).strip():
+            raise InputError(f"text: line {line} of the JJ file (equation {r + 1}) announces {announced} terms "
+                             f"'j (coef)', has {len(found)}")
         for term in found:
             match = _TERM.match(term.strip())
             if match is None:
-                raise InputError(f"equation {r + 1} of the JJ file has the term {term!r}")
-            j = int(match.group(1))
+                raise InputError(f"text: line {line} of the JJ file has the term {_shown(term)}")
+            j = _count(match.group(1), "a cell index", line) if not match.group(1).startswith("-") else -1
             if not 0 <= j < n:
-                raise InputError(f"equation {r + 1} of the JJ file names the cell {j}, outside 0..{n - 1}")
+                raise InputError(f"text: line {line} of the JJ file names the cell {_shown(match.group(1))}, "
+                                 f"outside 0..{n - 1}")
             rows.append(r)
             cols.append(j)
-            data.append(_number(match.group(2), "a coefficient"))
+            data.append(_number(match.group(2), "a coefficient", line))
     equations = sparse.csr_matrix((data, (rows, cols)), shape=(m, n))
     return JJInstance(cells[:, 0], cells[:, 1], tuple(status), cells[:, 2], cells[:, 3], cells[:, 4], cells[:, 5],
                       cells[:, 6], equations, np.array(rhs, dtype=float))
+
+
+def _broken_equation(instance: JJInstance) -> str:
+    """Why the cells' values break the instance's equations, or "" when they satisfy them (relative 1e-9)."""
+    residual = instance.equations @ instance.values - instance.rhs
+    scale = abs(instance.equations) @ np.abs(instance.values) + np.abs(instance.rhs)
+    broken = np.flatnonzero(np.abs(residual) > 1e-9 * np.maximum(scale, 1.0))
+    if not broken.size:
+        return ""
+    r = int(broken[0])
+    return (f"equation {r + 1} does not hold for the cells' values: they give {residual[r] + instance.rhs[r]:g}, "
+            f"the right-hand side is {instance.rhs[r]:g} ({broken.size} equation(s) broken)")
 
 
 def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
 
 
-@assumes_valid
+@validate_params({"instance": InstanceOf(JJInstance)}, example=lambda: _example_instance())
 def write_jj(instance: JJInstance) -> str:
     """The instance as JJ-format text (the layout sdcTable's ``writeJJFormat`` writes).
 
@@ -264,7 +342,7 @@ def _table_example() -> dict[str, Any]:
 
 
 @validate_params({"table": InstanceOf(NDTable, "an NDTable"),
-                  "primary_mask": InstanceOf((np.ndarray, list, tuple), "one boolean per cell"),
+                  "primary_mask": BooleanArray(),
                   "protection": "protection",
                   "cost": StrOptions(COSTS)},
                  example=_table_example)
@@ -295,9 +373,9 @@ def instance_from_table(table: NDTable, primary_mask: Any, protection: float = 1
     >>> inst.values.size, inst.equations.shape[0], inst.primaries.size
     (28, 19, 8)
     """
-    mask = np.asarray(primary_mask, dtype=bool).ravel()
+    mask = primary_mask
     if mask.size != table.size:
-        raise InputError(f"the primary mask has {mask.size} entries, the table {table.size} cells")
+        raise InputError(f"primary_mask has {mask.size} entries, the table {table.size} cells")
     values, freq = table.values, table.frequencies
     status = np.where(mask, "u", np.where(freq == 0, "z", "s"))
     levels = np.where(mask, values * protection / 100.0, 0.0)
@@ -328,6 +406,8 @@ def solve_jj(instance: JJInstance, method: str = "optimal", time_limit: float = 
     Returns
     -------
     JJSolution
+        Its ``status`` is ``"infeasible"`` when the cells' values break an
+        equation (beyond a relative 1e-9): no pattern is sought.
 
     Raises
     ------
@@ -353,6 +433,12 @@ def solve_jj(instance: JJInstance, method: str = "optimal", time_limit: float = 
         raise InputError("sliding protection levels (SPL > 0) are not supported: give LPL and UPL")
     if ((instance.values < instance.lower - 1e-9) | (instance.values > instance.upper + 1e-9)).any():
         raise InputError("a JJ cell's value lies outside its bounds lb..ub")
+    broken = _broken_equation(instance)
+    if broken:
+        primaries = instance.primaries.size
+        return JJSolution(np.zeros(instance.values.size, dtype=bool), math.nan, math.nan, math.nan, False, method,
+                          np.full(primaries, math.nan), np.full(primaries, math.nan), np.zeros(primaries, dtype=bool),
+                          "infeasible", broken)
     status = np.array(instance.status)
     keep = np.flatnonzero(status != "z")
     position = np.full(instance.values.size, -1)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import date
+from numbers import Number
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ import pandas as pd
 from scipy import sparse
 
 from rumap._validation import MAX_MAGNITUDE, InstanceOf, Table, assumes_valid, validate_params
+from rumap._validation.constraints import shown
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -294,10 +297,20 @@ def _codes(frame: pd.DataFrame, variable: str, role: str) -> pd.Series:
                          "spanning variables need a code in every record")
     if pd.api.types.is_float_dtype(column) and (column == np.round(column)).all():
         column = column.astype(np.int64)
+    if column.dtype == object and pd.api.types.infer_dtype(column, skipna=True) not in _SCALAR_KINDS:
+        row = next((i for i, v in enumerate(column) if not isinstance(v, (str, Number, np.generic, date))), None)
+        if row is not None:  # a list, a dict, bytes: its text would be a code no record means
+            raise InputError(f"{role} {variable!r} has {shown(column.iloc[row])} in record {row + 1}, which is no "
+                             "code: codes are text or numbers")
     codes = column.astype(str).str.strip()
     for code in codes.unique():
         _check_code(code, variable)
     return codes
+
+
+#: What pandas infers of a column of codes that need no scan for lists, dicts or bytes.
+_SCALAR_KINDS = frozenset({"string", "integer", "floating", "mixed-integer-float", "boolean",
+                           "empty", "decimal", "datetime", "date"})
 
 
 def _check_code(code: str, variable: str) -> None:

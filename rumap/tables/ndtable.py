@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from rumap._validation import InstanceOf, Table, assumes_valid, validate_params
+from rumap._validation import InstanceOf, Labels, Table, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -269,15 +269,15 @@ def _hierarchy_of(dim: str, given: Any, data_codes: Sequence[str]) -> Hierarchy:
         return flat(data_codes)
     hierarchy = given if isinstance(given, Hierarchy) else from_parents(given) if isinstance(given, Mapping) else None
     if hierarchy is None:
-        raise InputError(f"the hierarchy of {dim!r} must be a Hierarchy or a mapping of code -> parent")
+        raise InputError(f"hierarchies: the hierarchy of {dim!r} must be a Hierarchy or a mapping of code -> parent")
     known = set(hierarchy.codes)
     unknown = [c for c in data_codes if c not in known]
     if unknown:
-        raise InputError(f"{dim!r} has the code {unknown[0]!r} in the data, which its hierarchy does not have")
+        raise InputError(f"hierarchies: {dim!r} has the code {unknown[0]!r} in the data, which its hierarchy does not have")
     subtotals = set(hierarchy.subtotals)
     inner = [c for c in data_codes if c in subtotals]
     if inner:
-        raise InputError(f"{dim!r} has the code {inner[0]!r} in the data, but the hierarchy makes it a subtotal of "
+        raise InputError(f"hierarchies: {dim!r} has the code {inner[0]!r} in the data, but the hierarchy makes it a subtotal of "
                          "other codes: records must carry the most detailed codes")
     return hierarchy
 
@@ -319,7 +319,8 @@ def _example() -> dict[str, Any]:
     return {"frame": example_microdata(), "dims": ["region", "size"], "value_column": "turnover"}
 
 
-@validate_params({"frame": Table(), "dims": InstanceOf((list, tuple, str), "a list of column names"),
+@validate_params({"frame": Table(),
+                  "dims": [Labels("a list of column names"), InstanceOf(str, "a comma-separated text of column names")],
                   "hierarchies": [None, InstanceOf(Mapping, "a mapping of dimension -> Hierarchy")],
                   "value_column": [None, InstanceOf(str, "a column name")],
                   "top": "top_contributions",
@@ -373,20 +374,20 @@ def build_table(frame: pd.DataFrame, dims: Sequence[str] | str, hierarchies: Map
     """
     names = [d.strip() for d in dims.split(",")] if isinstance(dims, str) else [str(d) for d in dims]
     if not 1 <= len(names) <= MAX_DIMS:
-        raise InputError(f"a table has 1 to {MAX_DIMS} dimensions, got {len(names)}")
+        raise InputError(f"dims: a table has 1 to {MAX_DIMS} dimensions, got {len(names)}")
     if len(set(names)) < len(names):
-        raise InputError("the dimensions must be different columns")
+        raise InputError(f"dims: the dimensions must be different columns, got {', '.join(names)}")
     if value_column is not None and value_column in names:
-        raise InputError(f"the value column {value_column!r} is also a dimension")
+        raise InputError(f"value_column {value_column!r} is also one of dims")
     given = dict(hierarchies or {})
     for dim in given:
         if dim not in names:
-            raise InputError(f"a hierarchy is given for {dim!r}, which is not a dimension")
+            raise InputError(f"hierarchies: a hierarchy is given for {dim!r}, which is not a dimension (one of dims)")
     n = frame.shape[0]
     tree: list[Hierarchy] = []
     positions: list[np.ndarray] = []
     for dim in names:
-        codes = _codes(frame, dim, "dimension")
+        codes = _codes(frame, dim, "dims")
         data_codes = sorted(codes.unique())
         h = _hierarchy_of(dim, given.get(dim), data_codes)
         tree.append(h)
@@ -397,7 +398,7 @@ def build_table(frame: pd.DataFrame, dims: Sequence[str] | str, hierarchies: Map
     budget.check_cells(float(size) * (top + 3), " x ".join(f"{s} {d} labels" for s, d in zip(shape, names,
                                                                                                 strict=True)))
     budget.check_work(float(n) * len(names) + float(size) * top * sum(h.depth for h in tree), f"{n} records")
-    contributions = _numbers(frame, value_column, "value column") if value_column is not None else np.ones(n)
+    contributions = _numbers(frame, value_column, "value_column") if value_column is not None else np.ones(n)
     leaf = np.ravel_multi_index(positions, shape) if n else np.zeros(0, dtype=np.int64)
     value = np.bincount(leaf, weights=contributions, minlength=size).reshape(shape)
     frequency = np.bincount(leaf, minlength=size).astype(float).reshape(shape)

@@ -11,8 +11,10 @@ audited by the LP bounds of :mod:`rumap.tables.bounds`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -20,6 +22,7 @@ import pandas as pd
 from scipy.optimize import linprog
 
 from rumap._validation import PARAMETERS, InstanceOf, StrOptions, assumes_valid, check_scalar, validate_params
+from rumap._validation.constraints import shown
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -213,7 +216,17 @@ def cost_weights(labels: Sequence[tuple[str, str]], values: np.ndarray, cost: st
         return w
     freq = None
     if frequencies is not None:
-        freq = np.array([float(frequencies.get(label, 1.0)) for label in labels])
+        index = {label: i for i, label in enumerate(labels)}
+        freq = np.ones(len(labels))
+        for key, count in frequencies.items():
+            label = (str(key[0]), str(key[1])) if isinstance(key, (tuple, list)) and len(key) == 2 else key
+            if label not in index:
+                raise InputError(f"frequencies name the cell {shown(key)}, which is not in the table")
+            if isinstance(count, (bool, np.bool_)) or not isinstance(count, (Real, np.integer, np.floating)) \
+                    or not math.isfinite(count) or count < 0:
+                raise InputError(f"frequencies: the cell {shown(label)} has {shown(count)} contributors; a count is "
+                                 "a finite number >= 0")
+            freq[index[label]] = float(count)
     return COSTS[cost](values, freq)
 
 
@@ -297,7 +310,8 @@ def worked_example_table() -> PublishedTable:
                   "protection": "protection",
                   "cost": StrOptions(COSTS), "method": StrOptions(SUPPRESSION_METHODS),
                   "time_limit": "time_limit",
-                  "budget": InstanceOf(WorkBudget)},
+                  "budget": InstanceOf(WorkBudget),
+                  "frequencies": [None, InstanceOf(Mapping, "a mapping {(row, column): count}")]},
                  example=lambda: {"table": worked_example_table(), "primary": [("Activity II", "C")]})
 def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]], protection: float = 10.0,
                        cost: str = "value", weights: Any = None, method: str = "auto", time_limit: float = 30.0,
