@@ -42,6 +42,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import files, forms, release_plan, risk_bound, state
+from dashboard.markdown import plain
 
 #: The address's query parameter that carries the key.
 PARAM = "session"
@@ -188,9 +189,9 @@ def _why(key: str) -> str:
 
 
 def restored_summary(values: dict) -> str:
-    """What a restored session holds, in words: its data, kept maps and release plan."""
+    """What a restored session holds, in words (Markdown showing names as plain text): data, kept maps, plan."""
     data = values.get(state.DATA)
-    parts = [f"data {data.name}" if data is not None else "no data"]
+    parts = [f"data {plain(data.name)}" if data is not None else "no data"]
     kept = len(values.get(state.ANALYSES, []))
     parts.append(f"{kept} kept map{'s' if kept != 1 else ''}")
     plan = len(values.get(release_plan.PLAN, []))

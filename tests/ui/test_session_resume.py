@@ -16,12 +16,15 @@ from streamlit.testing.v1 import AppTest
 from ui_helpers import shown
 
 from dashboard import release_plan, resume
+from dashboard.markdown import plain
 from dashboard.state import ANALYSES, DATA, LoadedData
 from rumap.io.data import BUNDLED_DATA
 from rumap.release.plan import Step
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
+#: A file name that Markdown would draw as an image fetched from elsewhere.
+NAME = "![f](http:127.0.0.1:9).csv"
 SURVEY = BUNDLED_DATA["survey (synthetic, households and weights)"].read_bytes()
 
 
@@ -94,7 +97,7 @@ def test_a_reload_restores_the_upload_kept_maps_plan_and_settings():
 
 def _closed_session(key: str, used: float) -> None:
     """A closed session's state in the store, as its last run left it: an upload."""
-    data = LoadedData("upload", "mine.csv", pd.DataFrame({"income": [1.0, 2.0]}), "digest")
+    data = LoadedData("upload", NAME, pd.DataFrame({"income": [1.0, 2.0]}), "digest")
     resume.STORE[key] = resume.Entry({DATA: data, ANALYSES: []}, "a closed session", used)
 
 
@@ -114,7 +117,9 @@ def test_a_session_that_cannot_be_restored_says_why_on_arrival(monkeypatch, why,
         _closed_session("newer", now - 30)
     again = _reload("an-address-this-server-never-gave-out" if why == "unknown" else "mine")
     if said is None:
-        assert again.session_state[DATA].name == "mine.csv" and "data mine.csv, 0 kept maps." in _notices(again)
+        assert again.session_state[DATA].name == NAME
+        (notice,) = [i.value for i in again.info if "Restored" in i.value]
+        assert f"Restored your session: data {plain(NAME)}, 0 kept maps." in notice  # the name as plain text
         return
     assert f"Your earlier session could not be restored: {said}" in _notices(again)
     assert "Showing the bundled example data; upload your file again." in _notices(again)
