@@ -104,8 +104,8 @@ def _copy(values: dict) -> dict:
 
 def _size(value, depth: int = 0) -> int:
     """The bytes of the tables and arrays in ``value`` (its dataclasses, lists and dictionaries, 6 levels deep)."""
-    if isinstance(value, pd.DataFrame):
-        return int(value.memory_usage(index=True, deep=True).sum())
+    if isinstance(value, pd.DataFrame | pd.Series):
+        return int(np.sum(value.memory_usage(index=True, deep=True)))
     if isinstance(value, np.ndarray):
         return int(value.nbytes)
     if depth >= 6:
