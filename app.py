@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import jobs, state
+from dashboard import jobs, resume, state
 from dashboard.background import page_finished, page_started, warm_up
 from dashboard.uploads import keep_uploads_in_memory
 from dashboard.widgets import app_style
@@ -39,7 +39,8 @@ PAGES = [
     ("pages/presentation.py", "Presentation", ":material/slideshow:"),
 ]
 
-if state.ensure_default_data():  # a new session: have the workers for long runs ready
+first_run = resume.begin()  # a reloaded session takes its state back from the server's memory
+if state.ensure_default_data() or first_run:  # a new session: have the workers for long runs ready
     warm_up()
 page_run = page_started()  # the maps being computed give way while this page runs and is drawn
 try:
@@ -48,6 +49,10 @@ try:
     page = st.navigation([st.Page(path, title=title, icon=icon, default=(i == 0))
                           for i, (path, title, icon) in enumerate(PAGES)], expanded=True)
     jobs.show_running(page.url_path)  # a simulation left running on its page goes on
+    resume.show_notice(page.url_path)
+    guard = resume.unload_guard()  # the browser asks before leaving while a plan or a kept map exists
     page.run()
+    resume.set_guard(guard)  # a map kept or a step planned in this run
 finally:  # also when the run stops early or a newer run replaces it
+    resume.save()
     page_finished(page_run)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
+from dashboard import resume, state
 from dashboard.files import offer_everywhere
 from dashboard.forms import prefill_from_data
 from dashboard.markdown import plain, plain_list
@@ -25,8 +25,9 @@ from rumap.io.data import (
 )
 
 st.title("Data")
-st.caption("Files are read in this session's memory only: never written to disk or logs, and gone when you "
-           "close the tab. Formats: " + ", ".join(sorted(READERS)) + f"; at most {MAX_BYTES // 2**20} MB.")
+st.caption("Files are read in this session's memory only: never written to disk or logs, kept "
+           f"{resume.LIFETIME // 60} minutes after the tab is closed so that a reload brings them back, then gone. "
+           "Formats: " + ", ".join(sorted(READERS)) + f"; at most {MAX_BYTES // 2**20} MB.")
 
 loaded = state.loaded_data()
 source = remembered(st.radio, "Source", "data_source",

@@ -3,7 +3,8 @@
 Upload a survey once on the Data page; the Categorical and Tables pages use it
 without a second upload; a simulation started on the Empirical page goes on
 while the user is on another page and its map is there on return; a noise map
-and a microaggregation map, kept, overlay on Compare on the common measures.
+and a microaggregation map, kept, overlay on Compare on the common measures;
+a reload asks first, then brings the upload and the kept maps back.
 One browser page serves the module, in its own context on the run's server
 and Chromium (``app_server``, ``chromium``); the steps run in order.
 """
@@ -192,3 +193,15 @@ def test_a_simulation_can_be_cancelled(page):
     page.screenshot(path=str(SHOTS / "session_simulation_cancelled.png"))
     _open(page, "Data")
     assert "runs on" not in page.get_by_test_id("stSidebar").inner_text()  # nothing left running
+
+
+def test_a_reload_asks_first_then_restores_the_upload_and_the_kept_maps(page):
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
+    page.reload()
+    _idle(page)
+    assert asked == ["beforeunload"]  # kept maps exist: the browser asked before leaving
+    main = _main(page)
+    main.get_by_text("Restored your session: data my_survey.csv, 2 kept maps.").wait_for(timeout=15_000)
+    main.get_by_text("In use: my_survey.csv, uploaded earlier in this session").wait_for(timeout=5_000)
+    page.screenshot(path=str(SHOTS / "session_restored.png"))
