@@ -299,7 +299,12 @@ def run(args: argparse.Namespace) -> int:
     from rumap.io.data import WRITERS, read_table, write_bytes, write_table
     from rumap.io.parquet import is_parquet, read_parquet_frame
     from rumap.maps.attacks import parse_target
-    from rumap.present.release_report import release_report_html, release_report_json
+    from rumap.present.release_report import (
+        above_sentences,
+        decision_sentence,
+        release_report_html,
+        release_report_json,
+    )
     from rumap.release.apply import apply_plan
     from rumap.release.report import release_report
     from rumap.risk.individual import sampling_weights
@@ -355,8 +360,8 @@ def run(args: argparse.Namespace) -> int:
                "steps": [s.to_dict() for s in plan.steps],
                "step_summaries": [dict(o.summary) for o in result.outcomes],
                "risk": report.risk(), "utility": report.utility(),
-               "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction}
-                               for i, s in enumerate(report.steps)],
+               "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction,
+                                "decision": dict(s.decision)} for i, s in enumerate(report.steps)],
                "notes": list(report.notes), "report": str(report_path) if report_path else None,
                "rumap_version": __version__}
     if args.json:
@@ -367,9 +372,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"released {summary['rows']} records of {args.data} to {out} in {len(plan.steps)} step(s)")
     for i, s in enumerate(report.steps):
         flags = [f"{c.measure} {c.value:.4g} (map {c.mean:.4g}, one release "
-                 f"{c.draw_band[0]:.4g} to {c.draw_band[1]:.4g}{', OUTSIDE' if c.outside else ''})" for c in s.checks]
+                 f"{c.draw_band[0]:.4g} to {c.draw_band[1]:.4g}{', OUTSIDE' if c.outside else ''}"
+                 f"{f', ABOVE R_max {c.max_risk:.4g} (target of rank {c.rank})' if c.above_bound else ''})"
+                 for c in s.checks]
         print(f"step {i + 1}: {s.step.method} {s.step.parameters} on {', '.join(s.step.names)}"
               + (f"; {'; '.join(flags)}" if flags else ""))
+        if s.decision:
+            for line in (decision_sentence(s.decision), *above_sentences(s.decision)):
+                print(f"  {line}")
     if report.numeric and report.numeric["linkage"] is not None:
         print(f"numeric: linked to own original {report.numeric['linkage']:.4f}, interval disclosure "
               f"{report.numeric['interval_rank']:.4f}, SSE/SST {report.numeric['sse_sst']:.4g}")
