@@ -253,6 +253,8 @@ def apply_controls(analysis: Analysis, key: str) -> None:
         keep_shown(value_key, grid[0])  # the pick on this map, sent with the widget again
     cols = st.columns([3, 1], vertical_alignment="bottom")
     value = cols[0].selectbox(f"Release at {parameter}", grid, format_func=label.get, key=value_key)
+    if chosen is None and getattr(analysis.spec, "max_risk", None) is not None:
+        st.caption("No value of this map meets its R_max: the value applied is one you pick, and the plan says so.")
     if cols[1].button("Apply", key=f"{key}_apply", help="add this masking to the release plan (Release page)"):
         try:
             origin = map_origin(analysis, float(value), chosen, map_fingerprint(analysis))
