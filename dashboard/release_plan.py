@@ -246,16 +246,22 @@ def apply_controls(analysis: Analysis, key: str) -> None:
     label = {v: f"{v:g}" + (" (recommended)" if v == recommended else "") for v in grid}
     drawn = config_digest({"spec": analysis.spec.to_dict(), "grid": grid, "recommended": recommended})
     value_key, drawn_key = f"{key}_apply_value", f"{key}_apply_for"
-    if st.session_state.get(drawn_key) != drawn or st.session_state.get(value_key) not in grid:
-        st.session_state[drawn_key] = drawn  # a new map: its selector starts at its recommendation
-        st.session_state[value_key] = recommended if recommended is not None else grid[0]
+    if st.session_state.get(drawn_key) != drawn or st.session_state.get(value_key) not in (*grid, None):
+        st.session_state[drawn_key] = drawn  # a new map: its selector starts at its recommendation, or empty
+        st.session_state[value_key] = recommended
     else:
-        keep_shown(value_key, grid[0])  # the pick on this map, sent with the widget again
+        keep_shown(value_key, recommended)  # the pick on this map, sent with the widget again
     cols = st.columns([3, 1], vertical_alignment="bottom")
-    value = cols[0].selectbox(f"Release at {parameter}", grid, format_func=label.get, key=value_key)
-    if chosen is None and getattr(analysis.spec, "max_risk", None) is not None:
-        st.caption("No value of this map meets its R_max: the value applied is one you pick, and the plan says so.")
+    value = cols[0].selectbox(f"Release at {parameter}", grid, format_func=label.get, key=value_key,
+                              placeholder="no recommended value: pick one")
+    if chosen is None:
+        st.caption("This map has no recommended value" + (" (none meets its R_max)" if getattr(
+            analysis.spec, "max_risk", None) is not None else "") + ": pick the value to apply; the plan says "
+                   "it was picked.")
     if cols[1].button("Apply", key=f"{key}_apply", help="add this masking to the release plan (Release page)"):
+        if value is None:
+            st.warning("Pick the value to apply first: this map recommends none.")
+            return
         try:
             origin = map_origin(analysis, float(value), chosen, map_fingerprint(analysis))
             made = with_origin(make(value), origin)

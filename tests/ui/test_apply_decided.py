@@ -57,6 +57,12 @@ def test_apply_releases_the_recommendation_of_the_map_drawn_last_not_the_selecto
     at.session_state["bound"] = 4.0  # a new map: the pick made on the last one is not carried over
     at.run()
     assert at.selectbox(key="em_apply_value").value == 1.6
+    at.session_state["bound"] = 0.5  # no value meets it: nothing is applied until the user picks one
+    at.run()
+    assert at.selectbox(key="em_apply_value").value is None
+    at.button(key="em_apply").click().run()
+    assert len(at.session_state[release_plan.PLAN]) == 2 and [shown(w.value) for w in at.warning] == [
+        "Pick the value to apply first: this map recommends none."]
 
 
 def _survey() -> pd.DataFrame:

@@ -148,6 +148,10 @@ def test_out_names_offer_the_upload_format_then_csv_and_parquet():
 def test_apply_under_a_map_of_keys_adds_pram_and_release_gives_the_command_line_bytes(tmp_path):
     survey = BUNDLED_DATA["survey (synthetic, households and weights)"]
     at = _goto(_app(), "categorical")  # the page draws its maps on its own file (the bundled survey)
+    assert at.selectbox(key="cat_pram_apply_value").value is None  # no bound, no recommendation: the user picks
+    at.button(key="cat_pram_apply").click().run()
+    assert [shown(w.value) for w in at.warning] == ["Pick the value to apply first: this map recommends none."]
+    at.selectbox(key="cat_pram_apply_value").set_value(0.8).run()
     at.button(key="cat_pram_apply").click().run()
     assert any("has no column" in shown(w.value) for w in at.warning)  # the session's data are the income file
     at.switch_page("pages/data.py").run()
