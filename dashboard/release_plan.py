@@ -291,6 +291,7 @@ def origin_line(step: Step) -> str:
     Parameters
     ----------
     step : Step
+        A step of the session's plan.
 
     Returns
     -------
