@@ -10,6 +10,7 @@ order, and a suppressed value is missing. ``--json`` prints one object whose
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -281,6 +282,17 @@ def _plan(args: argparse.Namespace) -> ReleasePlan:
         raise InputError(f"--plan {args.plan}: {exc}") from None
 
 
+def _decided_elsewhere(plan, frame) -> list[int]:
+    """The 1-based numbers of the plan's steps whose map was drawn on a table of another fingerprint."""
+    from rumap.fingerprint import frame_digest
+
+    drawn_on = [(i + 1, step.origin.get("data")) for i, step in enumerate(plan.steps) if step.origin]
+    if not any(data for _, data in drawn_on):
+        return []
+    here = frame_digest(frame)
+    return [i for i, data in drawn_on if data and data != here]
+
+
 def run(args: argparse.Namespace) -> int:
     """Apply the plan to ``--data``, write ``--out`` (and ``--report``) and print what was released.
 
@@ -341,6 +353,10 @@ def run(args: argparse.Namespace) -> int:
         if not any(step.keys for step in plan.steps):
             raise InputError("--weight weighs the risk on categorical keys, and no step of the plan has keys")
         sampling_weights(frame, args.weight, [], args.data)  # numbers >= 1, refused before any work
+    elsewhere = _decided_elsewhere(plan, frame)
+    if elsewhere:
+        print(f"warning: step(s) {', '.join(map(str, elsewhere))} of the plan were decided on a map of other data "
+              f"than {args.data}: the risk their maps promised does not hold for this file", file=sys.stderr)
     budget = budget_from_args(args)
     result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
     progress.stage("steps applied; the report" + ("" if args.no_prediction else
@@ -363,6 +379,7 @@ def run(args: argparse.Namespace) -> int:
                "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction,
                                 "decision": dict(s.decision)} for i, s in enumerate(report.steps)],
                "notes": list(report.notes), "report": str(report_path) if report_path else None,
+               "decided_on_other_data": elsewhere,
                "rumap_version": __version__}
     if args.json:
         from rumap.cli import print_json

@@ -279,6 +279,7 @@ def test_the_report_states_the_decision_and_flags_every_target_above_r_max(tmp_p
     proc = run_cli("release", "--data", tmp_path / "wages.csv", "--plan", tmp_path / "plan.json", "--out",
                    tmp_path / "out.csv", "--report", tmp_path / "report.json", "--replicates", "5")
     assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("warning: step(s) 1 of the plan were decided on a map of other data than ")
     assert "R_max = 1.6e-05; decision rule: each judged by the upper end" in proc.stdout
     assert f"ABOVE R_max 1.6e-05 (target of rank {p99.rank})" in proc.stdout
     written = json.loads((tmp_path / "report.json").read_text())["steps"][0]
