@@ -379,7 +379,6 @@ def run(args: argparse.Namespace) -> int:
                "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction,
                                 "decision": dict(s.decision)} for i, s in enumerate(report.steps)],
                "notes": list(report.notes), "report": str(report_path) if report_path else None,
-               "decided_on_other_data": elsewhere,
                "rumap_version": __version__}
     if args.json:
         from rumap.cli import print_json
