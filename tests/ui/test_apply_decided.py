@@ -124,7 +124,9 @@ def test_a_plan_decided_on_another_file_is_flagged_and_applied_only_when_confirm
     hourly = pd.DataFrame({"wage": weekly["wage"] / 38.0})
     step = Step("microaggregation", {"k": 3}, columns=["wage"],
                 origin={"map": "microaggregation, weekly.csv [wage]", "data": frame_digest(weekly),
-                        "choice": "recommended", "value": 3.0, "recommended": 3.0})
+                        "choice": "recommended", "value": 3.0, "recommended": 3.0, "max_risk": 1e-9,
+                        "decision": "upper", "binding": {"target": "max", "knowledge": "index"},
+                        "targets": ["max"], "knowledge": ["index"], "target_column": "wage"})
     at = _release_page_on(hourly, [step])
     assert not at.exception
     (error,) = at.error
@@ -138,3 +140,10 @@ def test_a_plan_decided_on_another_file_is_flagged_and_applied_only_when_confirm
     at = _release_page_on(weekly, [step])  # the file the map was drawn on
     assert not at.error and not at.checkbox
     assert at.session_state[release_plan.RELEASED][1].plan.steps == (step,)
+    captions = [shown(c.value) for c in at.caption]
+    assert any(c.startswith("Step 1: From the map microaggregation, weekly.csv [wage] (data fingerprint ")
+               and "R_max = 1e-09; decision rule: each judged by the upper end of its 95% band; binding target max "
+                   "under index knowledge; recommended value 3, released." in c for c in captions), captions
+    red = [shown(m.value) for m in at.markdown if m.value.startswith(":red[")]
+    assert red and red[0].startswith(":red[**Step 1: Above R_max: snooper max/index (its target, the record of "
+                                     "rank 40 in the attacked column"), red
