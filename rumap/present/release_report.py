@@ -189,7 +189,8 @@ def _steps_section(report: ReleaseReport) -> list[str]:
             frame = pd.DataFrame([{"measure": c.measure, "this release": c.value, "map mean": c.mean,
                                    "map band low": c.band[0], "map band high": c.band[1],
                                    "one release low": c.draw_band[0], "one release high": c.draw_band[1],
-                                   "replicates": c.replicates, "outside": "yes" if c.outside else "no",
+                                   "replicates": c.replicates,
+                                   "outside": "yes" if c.outside else "no, but above R_max" if c.above_bound else "no",
                                    **({"R_max": float("nan") if c.max_risk is None else c.max_risk,
                                        "rank": "" if c.rank is None else str(c.rank),
                                        "above R_max": "YES" if c.above_bound else "no"} if bounded else {})}

@@ -267,6 +267,7 @@ def test_the_report_states_the_decision_and_flags_every_target_above_r_max(tmp_p
     assert decision["decision_rule"] == "each judged by the upper end of its 95% band"
     assert [(a["measure"], a["rank"]) for a in decision["above_bound"]][2] == ("snooper p99/index", p99.rank)
     page = release_report_html(report)
+    assert page.count("<td>no, but above R_max</td>") == sum(not c.outside for c in snooper.values()) > 0
     assert "R_max = 1.6e-05" in page and "binding target p99 under index knowledge" in page
     assert f'color:#b00020;font-weight:bold">Above R_max: snooper p99/index (its target, the record of rank {p99.rank}' \
         in page
