@@ -22,13 +22,25 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state
+from dashboard.widget_memory import keep_shown
 from rumap.errors import InputError
+from rumap.fingerprint import config_digest
 from rumap.io.data import BUNDLED_DATA, WRITERS
 from rumap.maps.methods import METHODS
+from rumap.maps.recommend import Recommendation
 from rumap.present.commands import shown_path
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.release.apply import STEP_METHODS, ReleaseResult
-from rumap.release.from_map import KEY_MAP_STEPS, TABLE_SWEEPS, step_from_key_map, step_from_spec, table_steps
+from rumap.release.from_map import (
+    KEY_MAP_STEPS,
+    TABLE_SWEEPS,
+    map_origin,
+    recode_step,
+    step_from_key_map,
+    step_from_spec,
+    table_steps,
+    with_origin,
+)
 from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import ReleaseReport, release_report
 from rumap.release.spec import ReleaseSpec
@@ -143,16 +155,33 @@ def describe(step: Step) -> str:
     return f"{step.method} ({shown})" + (f" on {names}" if names else "") + seed
 
 
-def _recommended(analysis: Analysis) -> float | None:
-    from rumap.present.statements import recommendation
-
+def _recommendation(analysis: Analysis) -> Recommendation | None:
+    """The map's recommendation under its own bound, or None when it has none (no bound, no safe value)."""
     try:
-        choice = recommendation(analysis)
+        chosen = analysis.recommendation()
     except InputError:
         return None
-    if choice is None or not choice.reachable or not math.isfinite(choice.value):
+    if chosen is None or not chosen.feasible or chosen.value is None or not math.isfinite(float(chosen.value)):
         return None
-    return float(choice.value)
+    return chosen
+
+
+def map_fingerprint(analysis: Analysis) -> str | None:
+    """The fingerprint of the table the map was drawn on: a page's map records it in its settings, an empirical
+    map's selection was chosen from the session's data (:func:`dashboard.state.fingerprint_of`); None: unknown.
+
+    Parameters
+    ----------
+    analysis : Analysis
+
+    Returns
+    -------
+    str or None
+    """
+    settings = getattr(analysis.spec, "settings", None) or {}
+    if settings.get("fingerprint"):
+        return str(settings["fingerprint"])
+    return state.fingerprint_of(getattr(getattr(analysis.spec, "data", None), "digest", None))
 
 
 def _step_maker(analysis: Analysis) -> Callable[[float], list[Step]] | None:
@@ -178,17 +207,24 @@ def _step_maker(analysis: Analysis) -> Callable[[float], list[Step]] | None:
             protection=float(settings.get("protection", 10.0)), cost=settings.get("cost", "value")))
     if curve.method not in KEY_MAP_STEPS or not settings.get("keys"):
         return None
-    return lambda value: [step_from_key_map(curve, list(settings["keys"]), value, variable=settings.get("variable"),
+    recoded = recode_step(list(settings.get("merges") or ()))  # the recoding the map was drawn after, first
+    return lambda value: [*([recoded] if recoded is not None else []),
+                          step_from_key_map(curve, list(settings["keys"]), value, variable=settings.get("variable"),
                                             seed=int(settings.get("seed", 0)))]
 
 
 def apply_controls(analysis: Analysis, key: str) -> None:
-    """"Apply": add the map's masking at the recommended value (or one the user picks) to the release plan.
+    """"Apply": add the map on screen to the release plan, at its recommended value or the point the user picks.
 
     Drawn only for a map whose masking is a release step: an empirical map of
     a method whose record has one (noise, microaggregation, rank swapping), a map of categorical keys
-    (local suppression, banding, PRAM), or a map of a table built from microdata
-    (its table, primaries and protection: three steps).
+    (local suppression, banding, PRAM; after the recoding the map was drawn with), or a map of a table built
+    from microdata (its table, primaries and protection: three steps).
+
+    The selector belongs to the map drawn: a new map (other settings, data or recommendation) sets it to
+    its recommended value, so no value chosen under an earlier map is released. Each step records its
+    origin (:func:`rumap.release.from_map.map_origin`): the map, the fingerprint of its data, whether its
+    value was recommended or picked, and the decision behind it.
 
     Parameters
     ----------
@@ -201,23 +237,40 @@ def apply_controls(analysis: Analysis, key: str) -> None:
     if make is None:
         return
     grid = sorted({float(v) for m in analysis.maps for v in m.values})
-    recommended = _recommended(analysis)
+    chosen = _recommendation(analysis)
+    recommended = None if chosen is None else float(chosen.value)
     if recommended is not None and recommended not in grid:
         grid = sorted({*grid, recommended})
     parameter = analysis.maps[0].parameter
     parameter = PARAMETER_SYMBOLS.get(parameter, parameter or "value")
     label = {v: f"{v:g}" + (" (recommended)" if v == recommended else "") for v in grid}
+    drawn = config_digest({"spec": analysis.spec.to_dict(), "grid": grid, "recommended": recommended})
+    value_key, drawn_key = f"{key}_apply_value", f"{key}_apply_for"
+    if st.session_state.get(drawn_key) != drawn or st.session_state.get(value_key) not in (*grid, None):
+        st.session_state[drawn_key] = drawn  # a new map: its selector starts at its recommendation, or empty
+        st.session_state[value_key] = recommended
+    else:
+        keep_shown(value_key, recommended)  # the pick on this map, sent with the widget again
     cols = st.columns([3, 1], vertical_alignment="bottom")
-    value = cols[0].selectbox(f"Release at {parameter}", grid, format_func=label.get, key=f"{key}_apply_value",
-                              index=grid.index(recommended) if recommended is not None else 0)
+    value = cols[0].selectbox(f"Release at {parameter}", grid, format_func=label.get, key=value_key,
+                              placeholder="no recommended value: pick one")
+    if chosen is None:
+        st.caption("This map has no recommended value" + (" (none meets its R_max)" if getattr(
+            analysis.spec, "max_risk", None) is not None else "") + ": pick the value to apply; the plan says "
+                   "it was picked.")
     if cols[1].button("Apply", key=f"{key}_apply", help="add this masking to the release plan (Release page)"):
+        if value is None:
+            st.warning("Pick the value to apply first: this map recommends none.")
+            return
         try:
-            made = make(value)
+            origin = map_origin(analysis, float(value), chosen, map_fingerprint(analysis))
+            made = with_origin(make(value), origin)
         except InputError as exc:
             st.error(str(exc))
             return
         set_steps([*steps(), *made])
-        st.toast(f"Added to the release plan: {'; '.join(describe(step) for step in made)}. "
+        picked = "" if origin["choice"] == "recommended" else " (picked, not the recommended value)"
+        st.toast(f"Added to the release plan: {'; '.join(describe(step) for step in made)}{picked}. "
                  f"{len(steps())} step(s).")
         data = state.loaded_data()
         absent = [n for step in made for n in step.names if data is None or n not in data.frame.columns]
@@ -232,6 +285,46 @@ def apply_controls(analysis: Analysis, key: str) -> None:
         st.caption(f"Release plan: {len(steps())} step(s); see the Release page.")
 
 
+def origin_line(step: Step) -> str:
+    """Where a step came from, in words: its map, recommended or picked, and the fingerprint of the map's data.
+
+    Parameters
+    ----------
+    step : Step
+        A step of the session's plan.
+
+    Returns
+    -------
+    str
+        "" for a step without an origin (written by hand or loaded from a plan file without one).
+    """
+    origin = step.origin
+    if not origin:
+        return ""
+    choice = ("its recommended value" if origin.get("choice") == "recommended"
+              else "a value picked by the user" + (f" (recommended {origin['recommended']:g})"
+                                                   if origin.get("recommended") is not None else ""))
+    data = f"data fingerprint {origin['data'][:12]}" if origin.get("data") else "data of unknown fingerprint"
+    return f"from the map {origin.get('map', '(unnamed)')}, at {choice}; {data}"
+
+
+def other_data(plan: list[Step], fingerprint: str) -> list[int]:
+    """The 1-based numbers of the steps whose map was drawn on other data than ``fingerprint``'s.
+
+    Parameters
+    ----------
+    plan : list of Step
+    fingerprint : str
+        The fingerprint of the data the plan is about to be applied to.
+
+    Returns
+    -------
+    list of int
+    """
+    return [i + 1 for i, step in enumerate(plan)
+            if step.origin and step.origin.get("data") and step.origin["data"] != fingerprint]
+
+
 def checks_frame(report: ReleaseReport) -> pd.DataFrame:
     """Each step's measures beside its map, one row each, the bands as numbers (NaN: no bound that side).
 
@@ -243,15 +336,19 @@ def checks_frame(report: ReleaseReport) -> pd.DataFrame:
     -------
     DataFrame
         ``step``, ``method``, ``measure``, ``released`` (the draw's value), ``map mean``, ``one release from``,
-        ``to``, ``replicates``, ``outside``.
+        ``to``, ``replicates``, ``outside``; for a step whose map had a bound, ``R_max``, the target's
+        ``rank`` and ``above R_max``.
     """
     rows = []
     for i, s in enumerate(report.steps):
+        bounded = any(c.max_risk is not None for c in s.checks)
         for c in s.checks:
             low, high = (float("nan") if v is None or not math.isfinite(v) else float(v) for v in c.draw_band)
             rows.append({"step": i + 1, "method": s.step.method, "measure": c.measure, "released": float(c.value),
                          "map mean": float(c.mean), "one release from": low, "to": high,
-                         "replicates": int(c.replicates), "outside": bool(c.outside)})
+                         "replicates": int(c.replicates), "outside": bool(c.outside),
+                         **({"R_max": float("nan") if c.max_risk is None else float(c.max_risk),
+                             "rank": c.rank, "above R_max": c.above_bound} if bounded else {})})
     return pd.DataFrame(rows)
 
 

@@ -12,6 +12,7 @@ results (:mod:`dashboard.caches`) and the widgets' remembered values
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -45,12 +46,13 @@ from dashboard.kept import (
 from dashboard.widget_memory import STORE, init_widget, keep_shown, remember, set_widgets
 from rumap import check_varies
 from rumap.errors import InputError
-from rumap.fingerprint import bytes_digest
+from rumap.fingerprint import bytes_digest, frame_digest
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, numeric_columns, read_table_bytes, text_among_numbers
 from rumap.specs import DataSource
 
 __all__ = ["DATA", "SELECTION", "REFUSED", "LoadedData", "Selection", "Refusal", "load_bytes", "refuse", "refusal",
            "load_bundled", "loaded_data", "select", "selection", "ensure_default_data", "data_for",
+           "FINGERPRINTS", "fingerprint_of", "file_fingerprint",
            # the session's other state, by job
            "CACHE", "FIGURES", "cache", "shared_cache", "is_cached", "run_cached", "keep_result", "shared_figures",
            "figure_cached", "frame_cached",
@@ -61,6 +63,8 @@ __all__ = ["DATA", "SELECTION", "REFUSED", "LoadedData", "Selection", "Refusal",
 DATA = "rumap_data"
 SELECTION = "rumap_selection"
 REFUSED = "rumap_refused"
+#: The fingerprint of the table each selection was chosen from, by the selection's digest.
+FINGERPRINTS = "rumap_fingerprints"
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,11 @@ class LoadedData:
     name: str
     frame: pd.DataFrame
     digest: str
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """The table's fingerprint (:func:`rumap.fingerprint.frame_digest`), what a release plan's step records."""
+        return frame_digest(self.frame)
 
 
 @dataclass(frozen=True)
@@ -209,8 +218,44 @@ def select(columns: list[str], missing: str) -> Selection:
     source = DataSource.of(data.kind, data.name, columns, values, missing=missing)
     selection = Selection(source=source, values=values)
     st.session_state[SELECTION] = selection
+    st.session_state.setdefault(FINGERPRINTS, {})[source.digest] = data.fingerprint
     st.session_state.pop(REFUSED, None)
     return selection
+
+
+def file_fingerprint(frame: pd.DataFrame, session: bool) -> str:
+    """The fingerprint a page's map records of its file: the session's data's (computed once), or the table's.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The file the page draws its map on.
+    session : bool
+        Whether it is the session's data.
+
+    Returns
+    -------
+    str
+    """
+    data = loaded_data()
+    if session and data is not None and data.frame is frame:
+        return data.fingerprint
+    return frame_digest(frame)
+
+
+def fingerprint_of(digest: str | None) -> str | None:
+    """The fingerprint of the table a selection of this digest was chosen from (None: not chosen here).
+
+    Parameters
+    ----------
+    digest : str or None
+        A selection's :class:`~rumap.specs.DataSource` digest.
+
+    Returns
+    -------
+    str or None
+    """
+    return st.session_state.get(FINGERPRINTS, {}).get(digest) if digest else None
 
 
 def selection() -> Selection | None:

@@ -204,7 +204,8 @@ def map_block(file: PageFile, s: TableProtectionSpec, table, primary: list) -> N
     st.dataframe(ru.to_frame(), hide_index=True, width="stretch")
     reproduce(spec, what="this map", command_caption="Command line:", key="tables_micro_map")
     kept = PageMapSpec(page="tables", label=f"{sweep} map, {file.name}: {s.rule}",
-                       settings={"file": file.name, **settings}, python=to_python(spec))
+                       settings={"file": file.name, "fingerprint": state.file_fingerprint(file.frame, file.session),
+                                 **settings}, python=to_python(spec))
     keep_controls(page_analysis([ru], kept), "tables_micro")
 
 

@@ -250,7 +250,8 @@ def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
 
 def _keep(file: File, s: Settings, ru, label: str, settings: dict, call: CallSpec, key: str) -> None:
     spec = PageMapSpec(page="categorical", label=f"{label}, {file.name}: {' x '.join(s.keys)}",
-                       settings={"data": file.path, "keys": list(s.keys), **settings,
+                       settings={"data": file.path, "fingerprint": state.file_fingerprint(file.frame, file.session),
+                                 "keys": list(s.keys), **settings,
                                  **({"merges": list(s.merges)} if s.merges else {})}, python=to_python(call),
                        command=command_or_reason(call)[0])
     reproduce(call, command_caption="Command line (prints the curve as JSON):", key=f"categorical_{key}")

@@ -9,8 +9,13 @@ from dashboard.markdown import plain
 from dashboard.server_files import server_file_input
 from dashboard.widgets import errors_shown, table
 from rumap.errors import InputError
-from rumap.fingerprint import bytes_digest
-from rumap.present.release_report import release_report_html, release_report_json
+from rumap.fingerprint import bytes_digest, config_digest
+from rumap.present.release_report import (
+    above_sentences,
+    decision_sentence,
+    release_report_html,
+    release_report_json,
+)
 from rumap.present.reproduce import to_command
 from rumap.release.plan import ReleasePlan
 from rumap.release.spec import ReleaseSpec
@@ -62,6 +67,8 @@ if not steps:
 for i, step in enumerate(steps):
     cols = st.columns([8, 1, 1, 1], vertical_alignment="center")
     cols[0].markdown(f"Step {i + 1}: {plain(release_plan.describe(step))}")
+    if step.origin:
+        cols[0].caption(plain(release_plan.origin_line(step)))
     if cols[1].button("↑", key=f"release_up_{i}", disabled=i == 0, help="move up"):
         release_plan.move(i, -1)
         st.rerun()
@@ -83,6 +90,16 @@ state.keep_shown("release_out_name", names[0])  # shown as chosen after a run th
 out_name = st.selectbox("Protected file", names, key="release_out_name",
                         help="the upload's format, CSV or Parquet")
 
+elsewhere = release_plan.other_data(steps, data.fingerprint)
+if elsewhere:
+    st.error(f"Step{'s' if len(elsewhere) > 1 else ''} {', '.join(map(str, elsewhere))} "
+             f"{'were' if len(elsewhere) > 1 else 'was'} decided on a map of other data than this session's "
+             f"{plain(data.name)} (data fingerprint {data.fingerprint[:12]}): the risk its map promised does not "
+             "hold for this file. Draw the map again on this file, or confirm below to release it anyway.")
+    confirm_key = f"release_confirm_{config_digest({'plan': [s.to_dict() for s in steps], 'data': data.fingerprint})[:16]}"
+    if not st.checkbox(f"Apply this plan to {data.name} anyway", key=confirm_key):
+        st.stop()
+
 with errors_shown():
     plan = ReleasePlan(tuple(steps))
     with st.spinner("Applying the plan and measuring the released file…"):
@@ -101,6 +118,11 @@ with errors_shown():
                    "the simulated releases and the range one release falls in (None: no bound on that side); "
                    "“outside” flags a draw outside that range.")
         table(checks, hide_index=True)
+    for i, s in enumerate(done.report.steps):
+        if s.decision:
+            st.caption(f"Step {i + 1}: {plain(decision_sentence(s.decision))}")
+        for text in above_sentences(s.decision):
+            st.markdown(f":red[**Step {i + 1}: {plain(text)}**]")
     for note in done.report.notes:
         st.caption(plain(note))
 

@@ -10,6 +10,7 @@ order, and a suppressed value is missing. ``--json`` prints one object whose
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -284,6 +285,17 @@ def _plan(args: argparse.Namespace) -> ReleasePlan:
         raise InputError(f"--plan {args.plan}: {exc}") from None
 
 
+def _decided_elsewhere(plan, frame) -> list[int]:
+    """The 1-based numbers of the plan's steps whose map was drawn on a table of another fingerprint."""
+    from rumap.fingerprint import frame_digest
+
+    drawn_on = [(i + 1, step.origin.get("data")) for i, step in enumerate(plan.steps) if step.origin]
+    if not any(data for _, data in drawn_on):
+        return []
+    here = frame_digest(frame)
+    return [i for i, data in drawn_on if data and data != here]
+
+
 def run(args: argparse.Namespace) -> int:
     """Apply the plan to ``--data``, write ``--out`` (and ``--report``) and print what was released.
 
@@ -302,7 +314,12 @@ def run(args: argparse.Namespace) -> int:
     from rumap.io.data import WRITERS, read_table, table_bytes, write_files
     from rumap.io.parquet import is_parquet, read_parquet_frame
     from rumap.maps.attacks import parse_target
-    from rumap.present.release_report import release_report_html, release_report_json
+    from rumap.present.release_report import (
+        above_sentences,
+        decision_sentence,
+        release_report_html,
+        release_report_json,
+    )
     from rumap.release.apply import apply_plan
     from rumap.release.report import release_report
     from rumap.risk.individual import sampling_weights
@@ -340,6 +357,10 @@ def run(args: argparse.Namespace) -> int:
         if not any(step.keys for step in plan.steps):
             raise InputError("--weight weighs the risk on categorical keys, and no step of the plan has keys")
         sampling_weights(frame, args.weight, [], args.data)  # numbers >= 1, refused before any work
+    elsewhere = _decided_elsewhere(plan, frame)
+    if elsewhere:
+        print(f"warning: step(s) {', '.join(map(str, elsewhere))} of the plan were decided on a map of other data "
+              f"than {args.data}: the risk their maps promised does not hold for this file", file=sys.stderr)
     budget = budget_from_args(args)
     result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
     progress.stage("steps applied; the report" + ("" if args.no_prediction else
@@ -361,8 +382,8 @@ def run(args: argparse.Namespace) -> int:
                "steps": [s.to_dict() for s in plan.steps],
                "step_summaries": [dict(o.summary) for o in result.outcomes],
                "risk": report.risk(), "utility": report.utility(),
-               "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction}
-                               for i, s in enumerate(report.steps)],
+               "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction,
+                                "decision": dict(s.decision)} for i, s in enumerate(report.steps)],
                "notes": list(report.notes), "report": str(report_path) if report_path else None,
                "rumap_version": __version__}
     if args.json:
@@ -373,9 +394,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"released {summary['rows']} records of {args.data} to {out} in {len(plan.steps)} step(s)")
     for i, s in enumerate(report.steps):
         flags = [f"{c.measure} {c.value:.4g} (map {c.mean:.4g}, one release "
-                 f"{c.draw_band[0]:.4g} to {c.draw_band[1]:.4g}{', OUTSIDE' if c.outside else ''})" for c in s.checks]
+                 f"{c.draw_band[0]:.4g} to {c.draw_band[1]:.4g}{', OUTSIDE' if c.outside else ''}"
+                 f"{f', ABOVE R_max {c.max_risk:.4g} (target of rank {c.rank})' if c.above_bound else ''})"
+                 for c in s.checks]
         print(f"step {i + 1}: {s.step.method} {s.step.parameters} on {', '.join(s.step.names)}"
               + (f"; {'; '.join(flags)}" if flags else ""))
+        if s.decision:
+            for line in (decision_sentence(s.decision), *above_sentences(s.decision)):
+                print(f"  {line}")
     if report.numeric and report.numeric["linkage"] is not None:
         print(f"numeric: linked to own original {report.numeric['linkage']:.4f}, interval disclosure "
               f"{report.numeric['interval_rank']:.4f}, SSE/SST {report.numeric['sse_sst']:.4g}")

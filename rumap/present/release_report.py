@@ -15,7 +15,7 @@ from rumap.present.report import _CSS, _table
 from rumap.release.report import ReleaseReport, _report_example, release_report
 from rumap.result import json_safe
 
-__all__ = ["release_report_json", "release_report_html"]
+__all__ = ["release_report_json", "release_report_html", "decision_sentence", "above_sentences"]
 
 
 def _example() -> dict[str, Any]:
@@ -96,6 +96,83 @@ def _table_section(table: dict[str, Any]) -> list[str]:
     return parts
 
 
+#: How a released risk above R_max is shown: in red, whatever the prediction interval says.
+_ABOVE = '<p class="above" style="color:#b00020;font-weight:bold">{}</p>'
+
+
+@validate_params({"decision": InstanceOf(dict, "a step report's decision")}, example=lambda: {"decision": {}})
+def decision_sentence(decision: dict[str, Any]) -> str:
+    """The decision that set a step's value in one sentence: R_max, the rule, the binding target and knowledge
+    state, the recommended value and whether the user picked another ("" for a step written by hand).
+
+    Parameters
+    ----------
+    decision : dict
+        A step report's ``decision`` (:func:`rumap.release.report.step_decision`).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> decision_sentence({"map": "noise of wage", "max_risk": 1.6e-05, "decision": "upper",
+    ...                    "decision_rule": "each judged by the upper end of its 95% band",
+    ...                    "binding": {"target": "p99", "knowledge": "index"}, "recommended": 1.6,
+    ...                    "choice": "recommended", "value": 1.6})
+    'From the map noise of wage: R_max = 1.6e-05; decision rule: each judged by the upper end of its 95% band; binding target p99 under index knowledge; recommended value 1.6, released.'
+    """
+    if not decision:
+        return ""
+    binding = decision.get("binding") or {}
+    words = [f"R_max = {decision['max_risk']:.4g}" if decision.get("max_risk") is not None else "no R_max"]
+    if decision.get("decision_rule"):
+        words.append(f"decision rule: {decision['decision_rule']}")
+    if binding:
+        words.append(f"binding target {binding.get('target')} under {binding.get('knowledge')} knowledge")
+    recommended = decision.get("recommended")
+    chosen = "released" if decision.get("choice") != "picked" else f"the user picked {decision.get('value')}"
+    words.append(f"recommended value {recommended:g}, {chosen}" if recommended is not None
+                 else f"no recommendation, {chosen}")
+    data = f" (data fingerprint {str(decision['data'])[:12]})" if decision.get("data") else ""
+    return f"From the map {decision.get('map', '(unnamed)')}{data}: {'; '.join(words)}."
+
+
+@validate_params({"decision": InstanceOf(dict, "a step report's decision")}, example=lambda: {"decision": {}})
+def above_sentences(decision: dict[str, Any]) -> list[str]:
+    """One sentence per released risk above R_max, with its target's rank (:func:`decision_sentence`'s dict).
+
+    Parameters
+    ----------
+    decision : dict
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> above_sentences({"above_bound": [{"measure": "snooper max/index", "value": 0.0144, "max_risk": 1.6e-05,
+    ...                                   "rank": 534}]})
+    ['Above R_max: snooper max/index (its target, the record of rank 534 in the attacked column, 1 the smallest) has risk 0.0144 in this release, above R_max = 1.6e-05.']
+    """
+    out = []
+    for above in decision.get("above_bound", ()):
+        rank = (f" (its target, the record of rank {above['rank']} in the attacked column, 1 the smallest)"
+                if above.get("rank") is not None else "")
+        out.append(f"Above R_max: {above['measure']}{rank} has risk {above['value']:.4g} in this release, "
+                   f"above R_max = {above['max_risk']:.4g}.")
+    return out
+
+
+def _decision_lines(decision: dict[str, Any]) -> list[str]:
+    """The decision as a paragraph and, in red, each released risk above R_max; nothing for a step by hand."""
+    if not decision:
+        return []
+    return ([f'<p class="decision">{html.escape(decision_sentence(decision))}</p>']
+            + [_ABOVE.format(html.escape(text)) for text in above_sentences(decision)])
+
+
 def _steps_section(report: ReleaseReport) -> list[str]:
     parts = ["<h2>Steps, each beside its map</h2>",
              '<p class="note">A release is one draw: each measure is set beside the map simulated at the '
@@ -104,13 +181,19 @@ def _steps_section(report: ReleaseReport) -> list[str]:
     for i, s in enumerate(report.steps):
         parts.append(f"<h3>Step {i + 1}: {html.escape(s.step.method)}</h3>")
         parts.append(f"<pre>{html.escape(json.dumps(s.step.to_dict(), indent=1))}</pre>")
+        parts += _decision_lines(s.decision)
         if s.summary:
             parts.append(f"<p>What it did: <code>{html.escape(json.dumps(json_safe(s.summary)))}</code></p>")
         if s.checks:
+            bounded = any(c.max_risk is not None for c in s.checks)
             frame = pd.DataFrame([{"measure": c.measure, "this release": c.value, "map mean": c.mean,
                                    "map band low": c.band[0], "map band high": c.band[1],
                                    "one release low": c.draw_band[0], "one release high": c.draw_band[1],
-                                   "replicates": c.replicates, "outside": "yes" if c.outside else "no"}
+                                   "replicates": c.replicates,
+                                   "outside": "yes" if c.outside else "no, but above R_max" if c.above_bound else "no",
+                                   **({"R_max": float("nan") if c.max_risk is None else c.max_risk,
+                                       "rank": "" if c.rank is None else str(c.rank),
+                                       "above R_max": "YES" if c.above_bound else "no"} if bounded else {})}
                                   for c in s.checks])
             parts.append(_table(frame))
         parts.append(f'<p class="note">{html.escape(s.prediction)}</p>')

@@ -16,12 +16,14 @@ from typing import Any
 from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
+from rumap.maps.recommend import Recommendation
 from rumap.release.apply import STEP_METHODS
 from rumap.release.plan import Step
 from rumap.result import RUMap
-from rumap.specs import DataSource, EmpiricalSpec
+from rumap.specs import Analysis, DataSource, EmpiricalSpec
 
-__all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS", "table_steps", "TABLE_SWEEPS"]
+__all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS", "table_steps", "TABLE_SWEEPS", "map_origin",
+           "with_origin", "recode_step"]
 
 #: What a map of a table built from microdata runs over (:mod:`rumap.maps.tables`).
 TABLE_SWEEPS = ("rule", "protection", "base")
@@ -214,3 +216,124 @@ def table_steps(rows: str, columns: str | None, rule: str, rule_parameters: dict
         steps.append(Step("secondary_suppression", {"protection": float(value) if sweep == "protection"
                                                     else float(protection), "cost": cost}))
     return tuple(steps)
+
+
+def _example_analysis() -> Analysis:
+    curve = RUMap(parameter="k", values=[2, 3], risk=[0.4, 0.1], utility=[0.9, 0.7], method="microaggregation",
+                  target="max", knowledge="index")
+    return Analysis(spec=_example_spec(), maps=(curve,))
+
+
+@validate_params({"analysis": InstanceOf(Analysis), "value": InstanceOf((int, float), "a number"),
+                  "recommended": [None, InstanceOf(Recommendation)], "data": [None, InstanceOf(str, "a digest")],
+                  "name": [None, InstanceOf(str, "the map's name")]},
+                 example=lambda: {"analysis": _example_analysis(), "value": 3.0})
+def map_origin(analysis: Analysis, value: float, recommended: Recommendation | None = None, data: str | None = None,
+               name: str | None = None) -> dict[str, Any]:
+    """What a step applied from a map records of it (:data:`rumap.release.plan.ORIGIN_KEYS`).
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The map on screen.
+    value : float
+        The value released.
+    recommended : Recommendation, optional
+        The map's recommendation (:meth:`rumap.specs.Analysis.recommendation`); its value, R_max, rule and
+        binding target are recorded, and the value is ``picked`` unless it is the recommended one.
+    data : str, optional
+        The fingerprint of the table the map was drawn on (:func:`rumap.fingerprint.frame_digest`).
+    name : str, optional
+        The map's name (default: the analysis's).
+
+    Returns
+    -------
+    dict
+        ``map``, ``map_digest``, ``data``, ``choice``, ``value``, ``recommended``, ``max_risk``, ``decision``,
+        ``binding``, ``targets``, ``knowledge``, ``target_column``, ``risk_measures`` (those known).
+
+    Examples
+    --------
+    >>> origin = map_origin(_example_analysis(), 3.0)
+    >>> origin["choice"], origin["value"], origin["targets"], origin["knowledge"], origin["target_column"]
+    ('picked', 3.0, ['max'], ['index', 'position'], 'income')
+    """
+    from rumap.fingerprint import config_digest
+
+    spec = analysis.spec
+    feasible = recommended is not None and recommended.feasible and recommended.value is not None \
+        and math.isfinite(float(recommended.value))
+    chosen = feasible and float(recommended.value) == float(value)
+    out: dict[str, Any] = {"map": name or analysis.name, "map_digest": config_digest(spec.to_dict())[:16],
+                           "data": data, "choice": "recommended" if chosen else "picked", "value": float(value),
+                           "recommended": float(recommended.value) if feasible else None}
+    bound = recommended.max_risk if recommended is not None else getattr(spec, "max_risk", None)
+    if bound is not None and math.isfinite(float(bound)):
+        out["max_risk"] = float(bound)
+    if recommended is not None:
+        out["decision"] = recommended.decision
+        if recommended.binding:
+            out["binding"] = dict(recommended.binding)
+    if isinstance(spec, EmpiricalSpec):  # the snooper's targets and the measures of a simulated map
+        config = spec.simulation
+        if config.targets:
+            out.update(targets=list(config.targets), knowledge=list(config.knowledge))
+        if config.risk_measures:
+            out["risk_measures"] = list(config.risk_measures)
+        if spec.data is not None:
+            out["target_column"] = str(spec.data.columns[config.target_column])
+    return {k: v for k, v in out.items() if v is not None}
+
+
+@validate_params({"steps": InstanceOf((list, tuple), "a list of steps"), "origin": InstanceOf(dict, "a step's origin")},
+                 example=lambda: {"steps": [Step("pram", {"theta": 0.8}, keys=("s",))], "origin": {"value": 0.8}})
+def with_origin(steps: list[Step] | tuple[Step, ...], origin: dict[str, Any]) -> list[Step]:
+    """The steps with ``origin`` recorded in each (:func:`map_origin`).
+
+    Parameters
+    ----------
+    steps : list of Step
+    origin : dict
+
+    Returns
+    -------
+    list of Step
+
+    Examples
+    --------
+    >>> [s.origin for s in with_origin([Step("pram", {"theta": 0.8}, keys=("s",))], {"choice": "picked"})]
+    [{'choice': 'picked'}]
+    """
+    from dataclasses import replace
+
+    return [replace(step, origin=dict(origin)) for step in steps]
+
+
+@validate_params({"lines": InstanceOf((list, tuple), "a list of recoding lines")},
+                 example=lambda: {"lines": ["region: R01, R02 = north"]})
+def recode_step(lines: list[str] | tuple[str, ...]) -> Step | None:
+    """The ``recode`` step of a page's recoding lines (``VAR: A, B = NEW``), the recoding a map was drawn after.
+
+    Parameters
+    ----------
+    lines : list of str
+        :func:`rumap.masking.categorical.parse_merges`'s lines.
+
+    Returns
+    -------
+    Step or None
+        None when the lines recode nothing.
+
+    Examples
+    --------
+    >>> recode_step(["age: 20, 21 = 20-21"]).to_dict()
+    {'method': 'recode', 'parameters': {'merge': {'age': {'20': '20-21', '21': '20-21'}}, 'band_width': None, \
+'variable': None, 'origin': 0.0}, 'keys': ['age'], 'seed': None}
+    """
+    from rumap.masking.categorical import parse_merges
+
+    mapping = parse_merges(list(lines))
+    if not mapping:
+        return None
+    merge = {str(v): {str(a): str(b) for a, b in m.items()} for v, m in mapping.items()}
+    return Step("recode", {"merge": merge}, keys=list(merge))

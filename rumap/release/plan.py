@@ -2,8 +2,10 @@
 
 A step is a masking method of :data:`rumap.release.apply.STEP_METHODS`, its
 parameters, the numeric ``columns`` or categorical ``keys`` it protects, and a
-seed. The plan file is an object whose ``steps`` list holds one object per step
-with exactly those keys; the ``steps`` of ``python -m rumap release --json`` are
+seed, and, for a step applied from a map, its ``origin``: the map it came from,
+the fingerprint of the data the map was drawn on and the decision that set its
+value (:data:`ORIGIN_KEYS`). The plan file is an object whose ``steps`` list
+holds one object per step with those keys; the ``steps`` of ``python -m rumap release --json`` are
 such a list, so one release's output is a plan for the next. A step's
 parameters are stored with every default filled in, so the file says all that
 the release used, and reading a plan and writing it again gives the same bytes.
@@ -21,13 +23,42 @@ from rumap._validation.fields import parse_json
 from rumap.errors import InputError
 from rumap.release.apply import REQUIRED, STEP_METHODS
 
-__all__ = ["PLAN_FORMAT", "Step", "ReleasePlan", "read_plan"]
+__all__ = ["PLAN_FORMAT", "ORIGIN_KEYS", "Step", "ReleasePlan", "read_plan"]
 
 #: The ``format`` of a plan file.
 PLAN_FORMAT = "rumap-release-plan/1"
 
-#: The keys of a step's object in a plan file.
-STEP_KEYS = ("method", "parameters", "columns", "keys", "seed")
+#: The keys of a step's object in a plan file (``origin`` only for a step applied from a map).
+STEP_KEYS = ("method", "parameters", "columns", "keys", "seed", "origin")
+
+#: What a step's ``origin`` may hold: the map (its name and ``map_digest``), the ``data`` fingerprint of the table it
+#: was drawn on (:func:`rumap.fingerprint.frame_digest`), whether its value was the ``recommended`` one or
+#: ``picked`` (``choice``), and the decision behind it: ``max_risk`` (R_max), the ``decision`` rule
+#: (:data:`rumap.maps.recommend.DECISIONS`), the ``binding`` target and knowledge state, the map's ``targets``,
+#: ``knowledge`` states, attacked ``target_column`` and dataset ``risk_measures``.
+ORIGIN_KEYS = ("map", "map_digest", "data", "choice", "value", "recommended", "max_risk", "decision", "binding",
+               "targets", "knowledge", "target_column", "risk_measures")
+
+
+def _origin(value: Any) -> dict[str, Any] | None:
+    """A step's ``origin`` checked: an object of :data:`ORIGIN_KEYS`, plain JSON values, lists of names as lists."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise InputError(f"origin must be an object (the map a step came from), got {value!r}")
+    unknown = sorted(set(value) - set(ORIGIN_KEYS))
+    if unknown:
+        raise InputError(f"origin: unknown key(s) {', '.join(map(repr, unknown))}; it has {', '.join(ORIGIN_KEYS)}")
+    for name in ("targets", "knowledge", "risk_measures"):
+        if name in value and (isinstance(value[name], str) or not isinstance(value[name], Sequence)
+                              or not all(isinstance(v, str) for v in value[name])):
+            raise InputError(f"origin: {name} must be a list of names, got {value[name]!r}")
+    if value.get("choice") not in (None, "recommended", "picked"):
+        raise InputError(f"origin: choice must be recommended or picked, got {value['choice']!r}")
+    try:
+        return json.loads(json.dumps(dict(value), allow_nan=False))
+    except (TypeError, ValueError):
+        raise InputError(f"origin must hold plain JSON values (finite numbers), got {value!r}") from None
 
 
 def _names(value: Any, what: str) -> tuple[str, ...]:
@@ -59,6 +90,9 @@ class Step:
     seed : int, optional
         The seed of the step's random numbers (default 0 for a method that
         draws; kept as given, or None, for one that does not).
+    origin : mapping, optional
+        The map the step was applied from and the decision behind its value
+        (:data:`ORIGIN_KEYS`); None for a step written by hand.
 
     Examples
     --------
@@ -72,8 +106,10 @@ class Step:
     columns: tuple[str, ...] | None = None
     keys: tuple[str, ...] | None = None
     seed: int | None = None
+    origin: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "origin", _origin(self.origin))
         if not isinstance(self.method, str) or self.method not in STEP_METHODS:
             raise InputError(f"method must be one of {', '.join(STEP_METHODS)}, got {self.method!r}")
         record = STEP_METHODS[self.method]
@@ -118,6 +154,8 @@ class Step:
         if self.columns is not None or self.keys is not None:
             out["columns" if self.columns is not None else "keys"] = list(self.names)
         out["seed"] = self.seed
+        if self.origin is not None:
+            out["origin"] = json.loads(json.dumps(self.origin))
         return out
 
     @classmethod
@@ -127,7 +165,7 @@ class Step:
         Parameters
         ----------
         data : mapping
-            ``method``, ``parameters``, ``columns`` or ``keys``, ``seed``.
+            ``method``, ``parameters``, ``columns`` or ``keys``, ``seed``, and ``origin`` when from a map.
         where : str
             The step's place, for messages (``"step 2"``).
 
@@ -145,7 +183,7 @@ class Step:
             raise InputError(f"{where}: no method")
         try:
             return cls(data["method"], data.get("parameters") or {}, data.get("columns"), data.get("keys"),
-                       data.get("seed"))
+                       data.get("seed"), data.get("origin"))
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
 

@@ -37,7 +37,7 @@ value of the data.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -52,7 +52,7 @@ from rumap.release.plan import Step
 from rumap.result import json_safe
 
 __all__ = ["MeasureCheck", "StepReport", "ReleaseReport", "numeric_measures", "categorical_measures",
-           "predict_step", "release_report", "PREDICTORS", "ANONYMITY_KS", "SNOOPER_TARGETS"]
+           "predict_step", "release_report", "step_decision", "PREDICTORS", "ANONYMITY_KS", "SNOOPER_TARGETS"]
 
 #: The k of the k-anonymity violations the report counts (and each suppression step's own k).
 ANONYMITY_KS = (2, 3, 5)
@@ -79,6 +79,10 @@ class MeasureCheck:
         The 95% prediction interval of one release (module docstring).
     replicates : int
         Simulated releases behind the prediction.
+    max_risk : float, optional
+        R_max of the map the step came from, for a measure that map bounded (None: no bound).
+    rank : int, optional
+        The 1-based rank of the snooper's target record in the attacked column (a snooper's check only).
     """
 
     measure: str
@@ -87,6 +91,8 @@ class MeasureCheck:
     band: tuple[float, float]
     draw_band: tuple[float, float]
     replicates: int
+    max_risk: float | None = None
+    rank: int | None = None
 
     @property
     def outside(self) -> bool:
@@ -94,10 +100,16 @@ class MeasureCheck:
         tolerance = 1e-9 * max(1.0, abs(self.mean))
         return bool(self.value < self.draw_band[0] - tolerance or self.value > self.draw_band[1] + tolerance)
 
+    @property
+    def above_bound(self) -> bool:
+        """Whether this release's risk exceeds the R_max of the map the step came from."""
+        return self.max_risk is not None and bool(self.value > self.max_risk)
+
     def to_dict(self) -> dict[str, Any]:
-        """Measure, value, mean, bands, replicates and the flag."""
+        """Measure, value, mean, bands, replicates and the flags; R_max and the target's rank where known."""
         return {"measure": self.measure, "value": self.value, "mean": self.mean, "band": list(self.band),
-                "draw_band": list(self.draw_band), "replicates": self.replicates, "outside": self.outside}
+                "draw_band": list(self.draw_band), "replicates": self.replicates, "outside": self.outside,
+                "max_risk": self.max_risk, "above_bound": self.above_bound, "rank": self.rank}
 
 
 @dataclass(frozen=True)
@@ -113,17 +125,27 @@ class StepReport:
         Its measures beside the map (empty for a method without a simulated map).
     prediction : str
         How the prediction was made, or why there is none.
+    decision : dict
+        The decision that set the step's value, from the map it came from (:func:`step_decision`; empty for a
+        step written by hand).
     """
 
     step: Step
     summary: dict
     checks: tuple[MeasureCheck, ...] = ()
     prediction: str = ""
+    decision: dict = field(default_factory=dict)
+
+    @property
+    def above_bound(self) -> tuple[MeasureCheck, ...]:
+        """The checks whose released risk exceeds the map's R_max."""
+        return tuple(c for c in self.checks if c.above_bound)
 
     def to_dict(self) -> dict[str, Any]:
-        """The step (a plan entry), its summary, checks and the prediction's note."""
+        """The step (a plan entry), its summary, checks, the prediction's note and the decision behind it."""
         return {"step": self.step.to_dict(), "summary": dict(self.summary),
-                "checks": [c.to_dict() for c in self.checks], "prediction": self.prediction}
+                "checks": [c.to_dict() for c in self.checks], "prediction": self.prediction,
+                "decision": dict(self.decision)}
 
 
 @dataclass(frozen=True)
@@ -346,35 +368,56 @@ SNOOPER_KNOWLEDGE = ("index", "position")
 
 
 def _snooper_checks(x: np.ndarray, y: np.ndarray, maps: Sequence[Any], runs: int,
-                    names: Sequence[str]) -> list[MeasureCheck]:
+                    names: Sequence[str], knowledge_states: Sequence[str] = SNOOPER_KNOWLEDGE, column: int = 0,
+                    max_risk: float | None = None) -> list[MeasureCheck]:
     """The snooper's risk ``1 / squared error`` on this release beside the map's ``R = 1 / MSE`` (Eq 12).
 
     One release's squared error e is compared with the map's: mean ``1 / R`` and spread ``SD(e) = SE(R)
     sqrt(M) / R^2`` (the delta method of :func:`rumap.maps.attacks.risk_estimate`, undone); its prediction
-    interval, as for the other measures and at least 0, is carried to the scale of R.
+    interval, as for the other measures and at least 0, is carried to the scale of R. Every target and
+    knowledge state is checked on the attacked ``column``, each with its target's rank and ``max_risk``.
     """
     from scipy.stats import t
 
     from rumap.maps.attacks import attack_squared_errors, resolve_targets
 
-    targets = resolve_targets(list(names), x[:, 0])
-    errors = attack_squared_errors(y[:, 0][None], targets, list(SNOOPER_KNOWLEDGE))[0]
+    targets = resolve_targets(list(names), x[:, column])
+    errors = attack_squared_errors(y[:, column][None], targets, list(knowledge_states))[0]
     checks = []
     for i, target in enumerate(names):
-        for j, knowledge in enumerate(SNOOPER_KNOWLEDGE):
+        for j, knowledge in enumerate(knowledge_states):
             m = next(m for m in maps if m.target == target and m.knowledge == knowledge)
-            risk, se = float(m.risk[0]), float(m.risk_se[0])
-            error = float(errors[i * len(SNOOPER_KNOWLEDGE) + j])
+            risk = float(m.risk[0])
+            se = float(m.risk_se[0]) if m.risk_se is not None else 0.0
+            error = float(errors[i * len(knowledge_states) + j])
+            value = 1.0 / error if error > 0 else float("inf")
             if not (np.isfinite(risk) and risk > 0 and np.isfinite(se)):
-                continue  # an exact snooper: the map has no spread to set the release beside
+                if max_risk is not None:  # an exact snooper: no spread, but the bound still judges the release
+                    checks.append(MeasureCheck(f"snooper {target}/{knowledge}", value, risk, (risk, risk),
+                                               (risk, risk), runs, max_risk, int(targets[i].rank)))
+                continue
             mse, sd = 1.0 / risk, se * np.sqrt(runs) / risk**2
             spread = sd * t.ppf(0.975, runs - 1) * np.sqrt(1.0 + 1.0 / runs) if runs > 1 else 0.0
             low, high = max(mse - spread, 0.0), mse + spread
             checks.append(MeasureCheck(
-                f"snooper {target}/{knowledge}", 1.0 / error if error > 0 else float("inf"), risk,
+                f"snooper {target}/{knowledge}", value, risk,
                 (max(risk - BAND_Z * se, 0.0), risk + BAND_Z * se),
-                (1.0 / high if high > 0 else float("inf"), 1.0 / low if low > 0 else float("inf")), runs))
+                (1.0 / high if high > 0 else float("inf"), 1.0 / low if low > 0 else float("inf")), runs,
+                max_risk, int(targets[i].rank)))
     return checks
+
+
+def _map_snooper(step: Step, targets: Sequence[str]) -> tuple[list[str], list[str], int, float | None]:
+    """The targets, knowledge states, attacked column and R_max the report checks a numeric step against: the
+    report's own, with every target and knowledge state of the map the step came from (``step.origin``)."""
+    origin = step.origin or {}
+    names = list(dict.fromkeys([*targets, *origin.get("targets", ())]))
+    knowledge = list(dict.fromkeys([*SNOOPER_KNOWLEDGE, *origin.get("knowledge", ())]))
+    attacked = origin.get("target_column")
+    column = list(step.columns).index(attacked) if attacked in (step.columns or ()) else 0
+    bound = origin.get("max_risk")
+    by_targets = bool(origin.get("targets")) and not origin.get("risk_measures")
+    return names, knowledge, column, float(bound) if by_targets and bound is not None else None
 
 
 def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int,
@@ -391,10 +434,13 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
     y = numeric_columns(after, list(step.columns), source="the released data")
     method = STEP_METHODS[step.method].map_method
     options, value = METHODS[method].map_options(dict(step.parameters), step.columns)
-    measures = ("record-linkage", "interval-disclosure")
-    config = SimulationConfig(method=method, values=(value,), method_options=options, targets=tuple(targets),
-                              knowledge=SNOOPER_KNOWLEDGE, risk_measures=measures, replicates=replicates,
-                              seed=step.seed or 0)
+    names, knowledge, column, snooper_bound = _map_snooper(step, targets)
+    origin = step.origin or {}
+    bounded = set(origin.get("risk_measures", ())) if origin.get("max_risk") is not None else set()
+    measures = tuple(dict.fromkeys(["record-linkage", "interval-disclosure", *origin.get("risk_measures", ())]))
+    config = SimulationConfig(method=method, values=(value,), method_options=options, targets=tuple(names),
+                              knowledge=tuple(knowledge), target_column=column, risk_measures=measures,
+                              replicates=replicates, seed=step.seed or 0)
     if not applied:
         config.check_records(x.shape[0])
     result = _simulate(x, config, budget=budget)
@@ -403,8 +449,9 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
     for name in measures:
         m = next(m for m in result.maps if m.knowledge == name)
         mean, se = float(m.risk[0]), float(m.risk_se[0]) if m.risk_se is not None else 0.0
-        checks.append(_check(name, DATASET_RISK_MEASURES[name].measure(x, y), mean, se, runs))
-    checks += _snooper_checks(x, y, result.maps, runs, config.targets)
+        check = _check(name, DATASET_RISK_MEASURES[name].measure(x, y), mean, se, runs)
+        checks.append(replace(check, max_risk=float(origin["max_risk"])) if name in bounded else check)
+    checks += _snooper_checks(x, y, result.maps, runs, config.targets, knowledge, column, snooper_bound)
     how = (f"the map at this {config.parameter} (deterministic: one run)" if config.deterministic
            else f"the map at this value, {replicates} simulated releases")
     return tuple(checks), how
@@ -498,6 +545,43 @@ def _predict(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicates: 
     return predictor(before, after, step, replicates, budget, targets, applied=applied)
 
 
+@validate_params({"step": InstanceOf(Step), "checks": InstanceOf((list, tuple), "a list of MeasureCheck")},
+                 example=lambda: {"step": Step("pram", {"theta": 0.8}, keys=("s",), origin={"max_risk": 0.1})})
+def step_decision(step: Step, checks: Sequence[MeasureCheck] = ()) -> dict[str, Any]:
+    """The decision that set a step's value, as the report states it: empty for a step written by hand.
+
+    Parameters
+    ----------
+    step : Step
+        A step whose ``origin`` names the map it came from (:data:`rumap.release.plan.ORIGIN_KEYS`).
+    checks : sequence of MeasureCheck
+        The step's checks against its map.
+
+    Returns
+    -------
+    dict
+        The origin's keys, ``decision_rule`` (the rule in words, :data:`rumap.maps.recommend.DECISIONS`) and
+        ``above_bound``: each check whose released risk exceeds R_max (measure, value, R_max, rank).
+
+    Examples
+    --------
+    >>> step = Step("noise", {"lambda2_frac": 0.5}, columns=("a",), seed=2,
+    ...             origin={"max_risk": 2.0, "decision": "upper", "binding": {"target": "p99", "knowledge": "index"}})
+    >>> d = step_decision(step, [MeasureCheck("snooper p99/index", 3.0, 1.5, (1, 2), (0.5, 2.5), 20, 2.0, 99)])
+    >>> d["decision_rule"], d["above_bound"][0]["rank"]
+    ('each judged by the upper end of its 95% band', 99)
+    """
+    from rumap.maps.recommend import DECISIONS
+
+    if step.origin is None:
+        return {}
+    out = dict(step.origin)
+    out["decision_rule"] = DECISIONS.get(str(out.get("decision", "")), None)
+    out["above_bound"] = [{"measure": c.measure, "value": c.value, "max_risk": c.max_risk, "rank": c.rank}
+                          for c in checks if c.above_bound]
+    return out
+
+
 def _union(steps: Sequence[Step], target: str) -> list[str]:
     names: dict[str, None] = {}
     for step in steps:
@@ -560,7 +644,8 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
                 checks, note = _predict(outcome.step, before, after, replicates, budget, targets, applied=True)
             except InputError as exc:
                 checks, note = (), f"no prediction: {exc}"
-        reports.append(StepReport(outcome.step, dict(outcome.summary), checks, note))
+        reports.append(StepReport(outcome.step, dict(outcome.summary), checks, note,
+                                  step_decision(outcome.step, checks)))
     table = result.table.summary() if result.table is not None else {}
     return ReleaseReport(int(result.data.shape[0]), numeric, categorical, tuple(reports), table,
                          _shared_seeds(steps))

@@ -231,3 +231,58 @@ def test_pairs_of_columns_each_get_a_correlation_change():
     report = release_report(SURVEY, result, replicates=None)
     assert list(report.numeric["correlations"]) == [f"{a}|{b}" for a, b in combinations(["age", "weight",
                                                                                            "hh_size"], 2)]
+
+
+def _decided_wages() -> tuple[pd.DataFrame, Step]:
+    """Hours and weekly wages, and a noise step decided on the wage map's p99 target under a tight R_max."""
+    rng = np.random.default_rng(7)
+    frame = pd.DataFrame({"hours": rng.normal(38.0, 4.0, 120), "wage": rng.lognormal(6.5, 0.6, 120)})
+    origin = {"map": "noise, wages [hours, wage]", "data": "f" * 64, "choice": "picked", "value": 0.05,
+              "recommended": 1.6, "max_risk": 1.6e-05, "decision": "upper",
+              "binding": {"target": "p99", "knowledge": "index"}, "targets": ["max", "p99"],
+              "knowledge": ["index", "position"], "target_column": "wage"}
+    return frame, Step("noise", {"lambda2_frac": 0.05}, columns=("hours", "wage"), seed=4, origin=origin)
+
+
+def test_the_report_states_the_decision_and_flags_every_target_above_r_max(tmp_path):
+    from rumap.maps.attacks import resolve_targets
+
+    frame, step = _decided_wages()
+    result = apply_plan(frame, ReleasePlan((step,)))
+    report = release_report(frame, result, replicates=5)
+    (s,) = report.steps
+    snooper = {c.measure: c for c in s.checks if c.measure.startswith("snooper")}
+    assert sorted(snooper) == ["snooper max/index", "snooper max/position", "snooper p99/index",
+                               "snooper p99/position"]  # every target and knowledge state of the map
+    wage, released = frame["wage"].to_numpy(), result.data["wage"].to_numpy()
+    top, p99 = resolve_targets(["max", "p99"], wage)
+    assert snooper["snooper max/index"].value == pytest.approx(1 / (released[top.record] - wage[top.record]) ** 2)
+    assert (snooper["snooper max/index"].rank, snooper["snooper p99/index"].rank) == (120, p99.rank)
+    assert all(c.max_risk == 1.6e-05 and c.above_bound for c in snooper.values())
+    assert not any(c.above_bound for c in s.checks if not c.measure.startswith("snooper"))  # no bound of theirs
+    decision = json.loads(release_report_json(report))["steps"][0]["decision"]
+    assert {k: decision[k] for k in ("max_risk", "decision", "binding", "recommended", "choice")} == {
+        "max_risk": 1.6e-05, "decision": "upper", "binding": {"target": "p99", "knowledge": "index"},
+        "recommended": 1.6, "choice": "picked"}
+    assert decision["decision_rule"] == "each judged by the upper end of its 95% band"
+    assert [(a["measure"], a["rank"]) for a in decision["above_bound"]][2] == ("snooper p99/index", p99.rank)
+    page = release_report_html(report)
+    assert page.count("<td>no, but above R_max</td>") == sum(not c.outside for c in snooper.values()) > 0
+    assert "R_max = 1.6e-05" in page and "binding target p99 under index knowledge" in page
+    assert f'color:#b00020;font-weight:bold">Above R_max: snooper p99/index (its target, the record of rank {p99.rank}' \
+        in page
+
+    # the command line's --report and its summary say the same
+    from cli_helpers import run_cli
+
+    frame.to_csv(tmp_path / "wages.csv", index=False)
+    (tmp_path / "plan.json").write_text(ReleasePlan((step,)).to_json())
+    proc = run_cli("release", "--data", tmp_path / "wages.csv", "--plan", tmp_path / "plan.json", "--out",
+                   tmp_path / "out.csv", "--report", tmp_path / "report.json", "--replicates", "5")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("warning: step(s) 1 of the plan were decided on a map of other data than ")
+    assert "R_max = 1.6e-05; decision rule: each judged by the upper end" in proc.stdout
+    assert f"ABOVE R_max 1.6e-05 (target of rank {p99.rank})" in proc.stdout
+    written = json.loads((tmp_path / "report.json").read_text())["steps"][0]
+    assert written["decision"]["binding"] == {"target": "p99", "knowledge": "index"}
+    assert {c["measure"] for c in written["checks"] if c["above_bound"]} == set(snooper)

@@ -1,4 +1,5 @@
-"""From map to release in a real browser: Apply the empirical map's recommended point, then download from Release.
+"""From map to release in a real browser: draw the empirical map, change its bound and draw it again, Apply the
+recommended point without touching the selector, then download from Release.
 
 The downloaded protected file and plan are checked against the command line: the
 plan, given to ``python -m rumap release`` with the same data, gives the same bytes;
@@ -51,10 +52,22 @@ def test_apply_the_recommended_point_and_download_the_release(app_server, chromi
         pg.wait_for_selector('[data-testid="stPlotlyChart"] .js-plotly-plot .scatterlayer .trace path',
                              state="attached")
         apply_box = main.get_by_test_id("stSelectbox").filter(has_text="Release at")
+        combobox = apply_box.get_by_role("combobox", name="Release at λ²/S²")
+        first = combobox.input_value()
+        assert first == "0.3 (recommended)", first
+        # the user changes the bound and draws the map again, then presses Apply without touching the selector
+        bound = pg.get_by_test_id("stSidebar").get_by_role(
+            "spinbutton", name="Tolerable average error of the snooper (data units)")
+        bound.fill("6000")
+        bound.press("Enter")
+        wait_idle(pg, TIMEOUT_MS)
+        pg.get_by_role("button", name="Run simulation").click()
+        wait_idle(pg, TIMEOUT_MS)
+        main.get_by_text("The settings changed").wait_for(state="detached")  # the map of the new bound is drawn
         apply_box.scroll_into_view_if_needed()
         pg.screenshot(path=str(SHOTS / "empirical_apply.png"))
-        chosen = apply_box.get_by_role("combobox", name="Release at λ²/S²").input_value()
-        assert chosen.endswith(" (recommended)"), chosen
+        chosen = combobox.input_value()
+        assert chosen == "0.4 (recommended)", chosen
         main.get_by_role("button", name="Apply", exact=True).click()
         wait_idle(pg, TIMEOUT_MS)
         main.get_by_text("Release plan: 1 step(s)").wait_for()
@@ -73,6 +86,10 @@ def test_apply_the_recommended_point_and_download_the_release(app_server, chromi
         recommended = float(chosen.split()[0])
         assert step["method"] == "noise" and step["columns"] == ["income"]
         assert step["parameters"]["lambda2_frac"] == pytest.approx(recommended, rel=1e-3)
+        assert (step["origin"]["choice"], step["origin"]["recommended"]) == ("recommended", pytest.approx(0.4))
+        decision = report["steps"][0]["decision"]
+        assert decision["binding"]["target"] in ("max", "p99") and decision["max_risk"] == pytest.approx(6000**-2)
+        assert {c["measure"] for c in report["steps"][0]["checks"]} >= {"snooper max/index", "snooper p99/index"}
         assert report["rows"] == len(read_table(INCOME)) and "linkage" in report["numeric"]
 
         (tmp_path / "cli").mkdir()

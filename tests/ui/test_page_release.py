@@ -28,6 +28,11 @@ def _goto(at: AppTest, page: str) -> AppTest:
     return at
 
 
+def _bare(step: Step) -> dict:
+    """A step's plan entry without its origin (the map it came from)."""
+    return {k: v for k, v in step.to_dict().items() if k != "origin"}
+
+
 def _cli_bytes(tmp_path, plan_json: str, out_name: str) -> bytes:
     (tmp_path / "plan.json").write_text(plan_json)
     proc = run_cli("release", "--data", INCOME, "--plan", tmp_path / "plan.json", "--out", tmp_path / out_name,
@@ -57,7 +62,8 @@ def test_apply_under_the_map_adds_the_recommended_point_and_release_gives_the_co
     at.button(key="empirical_apply").click().run()
     plan = at.session_state[release_plan.PLAN]
     k = int(float(recommended[0].split()[0]))
-    assert [s.to_dict() for s in plan] == [
+    assert [s.origin["choice"] for s in plan] == ["picked", "recommended"]
+    assert [_bare(s) for s in plan] == [
         {"method": "microaggregation", "parameters": {"k": kk, "algorithm": "mdav", "standardize": False,
                                                       "criterion": "pc1"}, "columns": ["income"], "seed": None}
         for kk in (3, k)]
@@ -142,6 +148,10 @@ def test_out_names_offer_the_upload_format_then_csv_and_parquet():
 def test_apply_under_a_map_of_keys_adds_pram_and_release_gives_the_command_line_bytes(tmp_path):
     survey = BUNDLED_DATA["survey (synthetic, households and weights)"]
     at = _goto(_app(), "categorical")  # the page draws its maps on its own file (the bundled survey)
+    assert at.selectbox(key="cat_pram_apply_value").value is None  # no bound, no recommendation: the user picks
+    at.button(key="cat_pram_apply").click().run()
+    assert [shown(w.value) for w in at.warning] == ["Pick the value to apply first: this map recommends none."]
+    at.selectbox(key="cat_pram_apply_value").set_value(0.8).run()
     at.button(key="cat_pram_apply").click().run()
     assert any("has no column" in shown(w.value) for w in at.warning)  # the session's data are the income file
     at.switch_page("pages/data.py").run()
@@ -152,7 +162,8 @@ def test_apply_under_a_map_of_keys_adds_pram_and_release_gives_the_command_line_
     at.button(key="cat_pram_apply").click().run()
     assert not at.warning
     (first, step) = at.session_state[release_plan.PLAN]
-    assert step.to_dict() == {"method": "pram", "parameters": {"theta": float(theta.split()[0])},
+    assert step.origin["choice"] == "picked" and step.origin["data"] == at.session_state["rumap_data"].fingerprint
+    assert _bare(step) == {"method": "pram", "parameters": {"theta": float(theta.split()[0])},
                               "keys": ["age_band", "sex", "region", "marital", "occupation"], "seed": 0}
     assert first.keys == step.keys
     at.session_state[release_plan.PLAN] = [step]
@@ -198,7 +209,7 @@ def test_apply_under_the_map_of_a_table_adds_its_three_steps():
     at.button(key="tables_micro_apply").click().run()
     assert not [w for w in at.warning if "has no column" in shown(w.value)], [shown(w.value) for w in at.warning]
     assert [shown(e.value) for e in at.error] == []
-    plan = [s.to_dict() for s in at.session_state[release_plan.PLAN]]
+    plan = [_bare(s) for s in at.session_state[release_plan.PLAN]]
     assert plan == [
         {"method": "table", "parameters": {"response": "income", "shadow": None}, "keys": ["region", "marital"],
          "seed": None},
