@@ -136,7 +136,8 @@ def _protection_python(spec: TableProtectionSpec) -> str:
     return python_script({**_TABLE_IMPORTS, "rumap.tables.secondary": ["suppress_secondary"]},
                          [*_table_lines(spec),
                           f"result = suppress_secondary(table.published({spec.layer!r}), primary, "
-                          f"protection={spec.protection!r}, cost={spec.cost!r})", "print(result.to_frame())"])
+                          f"protection={spec.protection!r}, cost={spec.cost!r}, "
+                          f"frequencies=table.frequencies({spec.layer!r}))", "print(result.to_frame())"])
 
 
 def _table_map_python(spec: TableMapSpec) -> str:

@@ -102,7 +102,8 @@ def test_microdata_table_is_protected_and_audited(page):
     audit = _suppression_frame(page)
     table = table_from_microdata(read_table(BUNDLED_DATA["persons (synthetic, categorical keys)"]), "region",
                                  "marital", response="income")
-    direct = suppress_secondary(table.published(), table.primary("p-percent", p=10), protection=10.0)
+    direct = suppress_secondary(table.published(), table.primary("p-percent", p=10), protection=10.0,
+                                frequencies=table.frequencies())
     assert _metric(page, "secondary cells") == str(len(direct.secondary))
     assert sorted(zip(audit["row"], audit["column"], strict=True)) == sorted([*direct.primary, *direct.secondary])
     assert set(audit["status"]) == {"primary", "secondary"}
