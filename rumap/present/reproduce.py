@@ -336,8 +336,7 @@ REPRODUCERS: dict[type, Reproducer] = {
     RedesignSpec: Reproducer(tables.redesign_python, no_command=tables.BUILT_IN),
     LinkedTablesSpec: Reproducer(tables.linked_python, no_command=tables.BUILT_IN),
     RoundingMapSpec: Reproducer(tables.rounding_python, no_command=tables.NO_ROUNDING_MAP),
-    HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command,
-                                      tables.NO_HIERARCHY_COMMAND),
+    HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command),
     MaskedRiskSpec: Reproducer(tables.masked_risk_python, tables.masked_risk_command, tables.NOTHING_CHOSEN),
     ScaleRiskSpec: Reproducer(tables.scale_risk_python, tables.scale_risk_command),
 }
