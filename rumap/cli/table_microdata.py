@@ -168,7 +168,8 @@ def run_microdata(args: argparse.Namespace) -> int:
 def _print_summary(what: str, counts: dict[str, int], result: Any, cost: str) -> None:
     print(f"{what}: {counts['primary']} primary, {counts['secondary']} secondary suppressed; cost "
           f"{result.cost:.6g} ({cost}); method {result.method}, "
-          + ("proven optimal" if result.optimal else f"gap {100 * result.gap:.3g}%"))
+          + ("proven optimal" if result.optimal else f"gap {100 * result.gap:.3g}%"
+             + (", stopped on its work limit (--time-limit)" if result.stopped_on == "work_limit" else "")))
     print("every primary's audit interval clears its protection levels" if result.all_protected
           else "some primaries are not protected")
 
