@@ -210,8 +210,8 @@ def hierarchical_section() -> None:
     d.metric("cost", cell_number(result.cost),
              help=f"{result.method}: " + ("proven optimal" if result.optimal else
                                            f"gap {result.gap:.1%} to the proven lower bound"
-                                           + (", stopped on its work limit (the same pattern on any machine)"
-                                              if result.stopped_on == "work_limit" else "")))
+                                           + (", stopped on its solve limit (the same pattern on any machine)"
+                                              if result.stopped_on == "solve_limit" else "")))
     st.caption("Choose a level: the rows are a code of the first dimension and its children, the columns a code of "
                "the second and its children. Primary cells are red, secondary ones amber, the others published.")
     values, statuses = view_block(result, s)

@@ -169,7 +169,7 @@ def _print_summary(what: str, counts: dict[str, int], result: Any, cost: str) ->
     print(f"{what}: {counts['primary']} primary, {counts['secondary']} secondary suppressed; cost "
           f"{result.cost:.6g} ({cost}); method {result.method}, "
           + ("proven optimal" if result.optimal else f"gap {100 * result.gap:.3g}%"
-             + (", stopped on its work limit (--time-limit)" if result.stopped_on == "work_limit" else "")))
+             + (", stopped on its solve limit (--time-limit)" if result.stopped_on == "solve_limit" else "")))
     print("every primary's audit interval clears its protection levels" if result.all_protected
           else "some primaries are not protected")
 

@@ -253,9 +253,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                    value_help="the contribution: of --contributions (default value), or of --microdata (default: "
                               "none, the table counts records)")
     s.add_argument("--time-limit", type=_time_limit, default=30.0, metavar="SECONDS",
-                   help="nominal time for the MILP (default 30), turned into a work limit (master rounds, "
+                   help="nominal time for the MILP (default 30), turned into a solve limit (master rounds, "
                         "branch-and-bound nodes) that decides when it stops, so the pattern is the same on any "
-                        "machine; then the best pattern found, its gap and stopped_on 'work_limit'")
+                        "machine; then the best pattern found, its gap and stopped_on 'solve_limit'")
     add_work_limit(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
 

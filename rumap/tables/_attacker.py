@@ -15,13 +15,14 @@ unprotected pattern. The master MILP minimises sum_i w_i x_i over these cuts
 (scipy.optimize.milp, HiGHS) until every attacker LP is satisfied: the
 solution is then optimal when HiGHS proved the last master optimal.
 
-The solve stops on work, never on wall time (:class:`WorkLimit`): a number
+The solve stops on work, never on wall time (:class:`SolveLimit`, apart from
+the work budget that refuses too large a problem beforehand): a number
 of rounds of cuts at the master's LP relaxation, of master MILPs, of
 branch-and-bound nodes per master and of the heuristic's removal trials, all
 derived from the ``time_limit`` a caller gives (seconds on a reference
 machine, :data:`WORK_PER_SECOND`). HiGHS is deterministic, so the same
 problem and limit give the same pattern on any machine and under any load.
-HiGHS's own clock is kept only as a safety net far above the work limit
+HiGHS's own clock is kept only as a safety net far above the solve limit
 (:data:`SAFETY_FACTOR`), not reached in normal runs; a result it cuts short
 says so (``stopped_on`` ``"time_limit"``).
 
@@ -63,12 +64,12 @@ WORK_PER_SECOND = {"fractional": 10.0, "rounds": 4.0, "nodes": 2000.0, "prunes":
 MIN_PRUNES = 50
 
 #: HiGHS's own time limit on a master is this many times ``time_limit`` (plus a minute): a safety net against a
-#: pathological master that the work limit does not bound, not reached in normal runs.
+#: pathological master that the solve limit does not bound, not reached in normal runs.
 SAFETY_FACTOR = 10.0
 
 
 @dataclass(frozen=True)
-class WorkLimit:
+class SolveLimit:
     """The deterministic stopping rule of :func:`protect`: how much work a solve may do.
 
     Parameters
@@ -86,7 +87,7 @@ class WorkLimit:
 
     Examples
     --------
-    >>> WorkLimit.of_seconds(30).to_dict()
+    >>> SolveLimit.of_seconds(30).to_dict()
     {'fractional': 30, 'rounds': 120, 'nodes': 60000, 'prunes': 650}
     """
 
@@ -97,7 +98,7 @@ class WorkLimit:
     safety_seconds: float
 
     @classmethod
-    def of_seconds(cls, seconds: float) -> WorkLimit:
+    def of_seconds(cls, seconds: float) -> SolveLimit:
         """The work ``seconds`` of ``time_limit`` buy (:data:`WORK_PER_SECOND`), whatever the machine."""
         rate = WORK_PER_SECOND
         return cls(min(FRACTIONAL_ROUNDS, math.floor(rate["fractional"] * seconds)),
@@ -139,7 +140,7 @@ class Pattern:
     method: str
     iterations: int
     cuts: int
-    #: Why the search stopped short of a proof: None (it completed), ``"work_limit"`` or ``"time_limit"``
+    #: Why the search stopped short of a proof: None (it completed), ``"solve_limit"`` or ``"time_limit"``
     #: (HiGHS's safety net, see the module notes).
     stopped_on: str | None = None
 
@@ -483,7 +484,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     solution by the heuristic (cheapest deviations for the unmet primaries) and
     prunes it; ``"heuristic"`` runs the sequential heuristic only,
     bounded below by the LP relaxation over the line cuts. ``time_limit``
-    gives the work limit (:meth:`WorkLimit.of_seconds`), which bounds the MILP
+    gives the solve limit (:meth:`SolveLimit.of_seconds`), which bounds the MILP
     and the pruning, so the pattern does not depend on the machine's speed;
     the heuristic always completes a protecting pattern. ``extra_cuts`` are
     further constraints (c, r), c @ x >= r, every pattern must meet (e.g. the
@@ -492,7 +493,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     first separated at the master's LP relaxation, and masters solved to
     within :data:`EARLY_GAP` until their pattern protects, then exactly.
     """
-    limit = WorkLimit.of_seconds(time_limit)
+    limit = SolveLimit.of_seconds(time_limit)
     reqs = _requirements(model, primaries, upper, lower)
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
@@ -506,7 +507,7 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     lb_vars = fixed.astype(float)
     ub_vars = (~model.empty).astype(float)
     last_master: np.ndarray | None = None
-    stopped_on: str | None = "work_limit"
+    stopped_on: str | None = "solve_limit"
     gap = EARLY_GAP if accelerate else EXACT_GAP  # within EARLY_GAP while cuts are being found; exactly at the end
     if accelerate and method != "heuristic":
         lower_bound = _fractional_rounds(model, reqs, weights, lb_vars, ub_vars, cuts, limit.fractional)

@@ -21,7 +21,7 @@ from rumap._validation import InstanceOf, ListOf, StrOptions, assumes_valid, val
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.tables._attacker import AttackerModel, WorkLimit, protect
+from rumap.tables._attacker import AttackerModel, SolveLimit, protect
 from rumap.tables.bounds import _margin_equations
 from rumap.tables.published import PublishedTable
 from rumap.tables.secondary import (
@@ -130,8 +130,8 @@ def suppress_secondary_linked(tables: Sequence[PublishedTable], primary: Sequenc
         ``{(row, column): cost}`` overriding ``cost`` for those cells.
     method : {"auto", "milp", "heuristic"}, default "auto"
     time_limit : float, default 30
-        Nominal seconds, turned into the work limit that decides when the solve stops
-        (:class:`rumap.tables._attacker.WorkLimit`, in the result's ``config``).
+        Nominal seconds, turned into the solve limit that decides when the solve stops
+        (:class:`rumap.tables._attacker.SolveLimit`, in the result's ``config``).
     budget : WorkBudget
 
     Returns
@@ -212,5 +212,5 @@ def suppress_secondary_linked(tables: Sequence[PublishedTable], primary: Sequenc
     gap = results[0].gap
     return LinkedSuppression(tuple(results), pattern.cost, pattern.optimal, pattern.method, gap,
                              {"iterations": pattern.iterations, "cuts": pattern.cuts, "time_limit": time_limit,
-                              "work_limit": WorkLimit.of_seconds(time_limit).to_dict(),
+                              "solve_limit": SolveLimit.of_seconds(time_limit).to_dict(),
                               "stopped_on": None if pattern.optimal else pattern.stopped_on})

@@ -23,7 +23,7 @@ from rumap._validation import PARAMETERS, InstanceOf, StrOptions, assumes_valid,
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.tables._attacker import LEVEL_TOL, AttackerModel, WorkLimit, protect
+from rumap.tables._attacker import LEVEL_TOL, AttackerModel, SolveLimit, protect
 from rumap.tables.bounds import _bounds_from_equations, _margin_equations, lp_bounds
 from rumap.tables.published import TOTAL_LABEL, PublishedTable
 from rumap.tables.rules import freeze_array_fields
@@ -330,8 +330,8 @@ def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]]
         four fifths of the time, the rest for the repair's pruning.
     time_limit : float, default 30
         Nominal seconds for the optimisation (the audit comes after), turned
-        into a work limit that decides when it stops
-        (:class:`rumap.tables._attacker.WorkLimit`, recorded in the result's
+        into a solve limit that decides when it stops
+        (:class:`rumap.tables._attacker.SolveLimit`, recorded in the result's
         ``config``), so the pattern does not depend on the machine's speed.
     budget : WorkBudget
         Refuses tables whose subproblems would be too large.
@@ -414,7 +414,7 @@ def _suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]
     low, high = audit(equations, names, values, pattern.suppressed, share)
     return build_result(labels, values, primaries, pattern, low, high, protection,
                         {"cost": "weights" if weights is not None else cost, "time_limit": time_limit,
-                         "work_limit": WorkLimit.of_seconds(time_limit).to_dict(),
+                         "solve_limit": SolveLimit.of_seconds(time_limit).to_dict(),
                          "stopped_on": None if pattern.optimal else pattern.stopped_on,
                          "iterations": pattern.iterations, "cuts": pattern.cuts, "external": external})
 

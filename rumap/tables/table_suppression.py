@@ -13,8 +13,8 @@ A solution method is one entry of :data:`TABLE_SUPPRESSION_METHODS`: a function 
 the master's pattern, each unmet one adds the capacity cut of its dual, until
 the master's pattern protects every primary (proven optimal) or the work
 limit is spent (then the best protecting pattern found and the master's
-bound: the gap). The work limit (rounds of cuts, branch-and-bound nodes,
-:class:`rumap.tables._attacker.WorkLimit`) is derived from ``time_limit``
+bound: the gap). The solve limit (rounds of cuts, branch-and-bound nodes,
+:class:`rumap.tables._attacker.SolveLimit`) is derived from ``time_limit``
 and decides when the solve stops, never the clock: the same table gives the
 same pattern on any machine, from Python, the command line or the page.
 
@@ -59,7 +59,7 @@ from rumap._validation import Boolean, InstanceOf, ListOf, StrOptions, validate_
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.tables._attacker import LEVEL_TOL, AttackerModel, Pattern, Requirement, WorkLimit, protect
+from rumap.tables._attacker import LEVEL_TOL, AttackerModel, Pattern, Requirement, SolveLimit, protect
 from rumap.tables.hierarchy import TOTAL
 from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.pattern_audit import audit_pattern, pattern_gap
@@ -93,8 +93,8 @@ class SuppressionProblem:
     covers : tuple of (scipy.sparse row, float)
         Constraints c @ x >= r every pattern x must meet (the singleton rules).
     time_limit : float
-        Nominal seconds for the method, turned into its work limit
-        (:meth:`rumap.tables._attacker.WorkLimit.of_seconds`).
+        Nominal seconds for the method, turned into its solve limit
+        (:meth:`rumap.tables._attacker.SolveLimit.of_seconds`).
     tables : tuple of NDTable
         The tables.
     positions : tuple of ndarray
@@ -189,10 +189,10 @@ class TableSuppression:
     protected : ndarray of bool
         Whether each primary's interval covers [a - LPL, a + UPL].
     config : mapping
-        The options, with ``work_limit``: the limits that decided when the solve stopped.
+        The options, with ``solve_limit``: the limits that decided when the solve stopped.
     stopped_on : str, optional
         None when the method completed (``status`` says whether proven
-        optimal); ``"work_limit"`` when it stopped on its work limit, the
+        optimal); ``"solve_limit"`` when it stopped on its solve limit, the
         pattern found by then returned with its gap; ``"time_limit"`` when
         HiGHS's safety net on wall time cut a master short (see
         :mod:`rumap.tables._attacker`; not reached in normal runs).
@@ -461,7 +461,7 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
             status=status, protection=float(protection), audit_cells=audit_cells, audit_min=low[j],
             audit_max=high[j], required_min=a - problem.lower[j], required_max=a + problem.upper[j], protected=ok[j],
             config={"cost": cost, "method": method, "time_limit": time_limit,
-                    "work_limit": WorkLimit.of_seconds(time_limit).to_dict(), "singletons": singletons,
+                    "solve_limit": SolveLimit.of_seconds(time_limit).to_dict(), "singletons": singletons,
                     "iterations": pattern.iterations, "cuts": pattern.cuts, "linked": len(tables)},
             stopped_on=None if pattern.optimal else pattern.stopped_on))
     return results, pattern, status
@@ -504,11 +504,11 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
         up to :data:`HEURISTIC_ABOVE` non-empty cells, ``heuristic`` above.
     time_limit : float, default 30
         Nominal seconds for the method (the audit comes after), turned into a
-        work limit (master rounds, branch-and-bound nodes:
-        :class:`rumap.tables._attacker.WorkLimit`) that decides when it stops,
+        solve limit (master rounds, branch-and-bound nodes:
+        :class:`rumap.tables._attacker.SolveLimit`) that decides when it stops,
         so the pattern is the same on any machine; out of work the best
         protecting pattern found is returned with its proven gap
-        (``stopped_on`` ``"work_limit"``).
+        (``stopped_on`` ``"solve_limit"``).
     singletons : bool, optional
         Apply tau-Argus's singleton rules, singleton-singleton,
         singleton-multiple and minimum frequency (module notes). Default:

@@ -1,5 +1,5 @@
-"""Secondary suppression stops on work, not on the clock: the same pattern whatever the machine's speed; empty cells
-are never secondaries."""
+"""Secondary suppression stops on its solve limit (work), not on the clock: the same pattern whatever the machine's
+speed; empty cells are never secondaries."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_a_hierarchical_table_gets_the_same_pattern_however_slow_the_machine(hie
     slow = suppress_table(hierarchical, mask, protection=15, time_limit=5).to_dict()
     assert slow == calm
     assert calm["status"] == "optimal" and calm["stopped_on"] is None
-    assert calm["config"]["work_limit"] == {"fractional": 30, "rounds": 20, "nodes": 10000, "prunes": 150}
+    assert calm["config"]["solve_limit"] == {"fractional": 30, "rounds": 20, "nodes": 10000, "prunes": 150}
 
 
 def test_a_two_dimensional_table_gets_the_same_pattern_however_slow_the_machine(monkeypatch):
@@ -55,12 +55,12 @@ def test_a_two_dimensional_table_gets_the_same_pattern_however_slow_the_machine(
     assert calm["optimal"] and calm["config"]["stopped_on"] is None
 
 
-def test_out_of_work_the_result_says_it_stopped_on_the_work_limit(hierarchical):
+def test_out_of_work_the_result_says_it_stopped_on_the_solve_limit(hierarchical):
     mask = hierarchical.primary_mask("threshold", threshold=3)
     result = suppress_table(hierarchical, mask, protection=15, time_limit=0.01)  # no master round
-    assert result.config["work_limit"]["rounds"] == 0 and result.config["iterations"] == 0
+    assert result.config["solve_limit"]["rounds"] == 0 and result.config["iterations"] == 0
     assert result.all_protected
-    assert result.stopped_on == (None if result.optimal else "work_limit")
+    assert result.stopped_on == (None if result.optimal else "solve_limit")
 
 
 def test_an_empty_cell_of_a_table_from_microdata_is_never_a_secondary():
