@@ -4,7 +4,8 @@ A thin layer over :func:`rumap.tables.ndtable.build_table` and
 :func:`rumap.tables.table_suppression.suppress_table`: the user chooses up to
 five dimensions, each flat, with a hierarchy derived from its codes' prefixes
 or read from an uploaded ``.hrc`` or parent,child file (in memory), a rule
-and a protection level; the page shows any level of the protected table (the
+(threshold on counts; dominance, p% or pq too on a magnitude table) and a
+protection level; the page shows any level of the protected table (the
 children of a chosen code in the rows and in the columns, the other
 dimensions at a chosen code) with suppressed cells coloured, every primary's
 audit interval, and the protected table's download.
@@ -22,7 +23,7 @@ from dashboard import state
 from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
 from dashboard.provenance import show_page_file
-from dashboard.table_protection import STATUS_COLOURS, cell_number
+from dashboard.table_protection import RULE_DEFAULTS, STATUS_COLOURS, cell_number
 from dashboard.widgets import multiselect, number, remembered, reproduce, selectbox
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
@@ -30,6 +31,7 @@ from rumap.io.writers import table_bytes
 from rumap.specs.tables import HierarchicalTableSpec, hierarchy_format, prefix_codes
 from rumap.tables.hierarchy import TOTAL, Hierarchy, read_hrc, read_parent_child
 from rumap.tables.ndtable import MAX_DIMS
+from rumap.tables.rules import RULES
 from rumap.tables.secondary import COSTS
 from rumap.tables.table_suppression import TABLE_SUPPRESSION_METHODS
 
@@ -76,7 +78,7 @@ def _hierarchy(frame: pd.DataFrame, dim: str) -> DimensionHierarchy:
 
 
 def settings_block(file: PageFile) -> tuple[HierarchicalTableSpec, dict[str, Hierarchy], bool]:
-    """The dimensions and their hierarchies, the value column, the threshold rule, protection, cost and method.
+    """The dimensions and their hierarchies, the value column, the rule, protection, cost and method.
 
     Parameters
     ----------
@@ -101,21 +103,32 @@ def settings_block(file: PageFile) -> tuple[HierarchicalTableSpec, dict[str, Hie
     for dim, column in zip(dims, st.columns(len(dims)), strict=True):
         with column:
             chosen[dim] = _hierarchy(file.frame, dim)
-    c1, c2, c3, c4, c5 = st.columns(5)
+    c1, c2, c3, c4 = st.columns(4)
     with c1:
         values = [COUNTS, *[c for c in numeric if c not in dims]]
         value = selectbox("value", values, "nd_value", "income" if "income" in values else COUNTS)
-    with c2:
-        threshold = int(number("threshold", "threshold: primary below n records", "nd_threshold", 3))
-    with c3:
+    with c2:  # the rules on contributions need a magnitude table
+        rule = selectbox("rule", list(RULES) if value != COUNTS else ["threshold"], "nd_rule", "threshold",
+                         help="threshold: fewer than n records; dominance (n, k), p% and pq look at each cell's "
+                              "largest contributions of the value")
+    threshold, parameters = 3, {}
+    if rule == "threshold":
+        with c3:
+            threshold = int(number("threshold", "threshold: primary below n records", "nd_threshold", 3))
+    else:
+        for (name, parameter), column in zip(RULES[rule].parameters.items(), (c3, c4), strict=False):
+            with column:
+                parameters[name] = number(parameter, name, f"nd_{rule}_{name}", RULE_DEFAULTS[name])
+    c1, c2, c3 = st.columns(3)
+    with c1:
         protection = float(number("protection", "protection level P (%)", "nd_protection", 10.0, step=0.5))
-    with c4:
+    with c2:
         cost = selectbox("cost of a suppression", list(COSTS), "nd_cost", "value")
-    with c5:
+    with c3:
         method = selectbox("method", [BY_SIZE, *TABLE_SUPPRESSION_METHODS], "nd_method", BY_SIZE)
     spec = HierarchicalTableSpec(file.path, tuple(dims), {d: h.lengths for d, h in chosen.items() if h.lengths},
                                  {d: h.file for d, h in chosen.items() if h.file}, None if value == COUNTS else value,
-                                 threshold, protection, cost, None if method == BY_SIZE else method)
+                                 threshold, protection, cost, None if method == BY_SIZE else method, rule, parameters)
     read = {d: h.read for d, h in chosen.items() if h.read is not None}
     return spec, read, any(h.waiting for h in chosen.values())
 
@@ -167,7 +180,8 @@ def hierarchical_section() -> None:
     """Build an n-D table with hierarchies from microdata, protect it at every level, and show any level."""
     st.subheader("Hierarchical tables: every level protected at once")
     st.caption("Each dimension is flat or has a hierarchy (from its codes' prefixes, or an uploaded tau-Argus .hrc "
-               "or parent,child file); the table holds every subtotal. Primaries by the threshold rule; secondary "
+               "or parent,child file); the table holds every subtotal. Primaries by a rule (threshold; dominance, p% or "
+               "pq on a magnitude table); secondary "
                "suppressions over every equation at every level (optimal MILP, or HiTaS' pass over the subtables "
                "for large tables), each primary's attacker interval audited by LP.")
     file = example_or_upload(EXAMPLE, "nd", "microdata file (CSV, Excel, Parquet, Stata, SPSS, SAS)")
@@ -184,7 +198,8 @@ def hierarchical_section() -> None:
     key = {"dims": list(s.dims), "hierarchies": {d: h.to_dict() for d, h in hierarchies.items()},
            "value": s.value_column}
     table = state.frame_cached(file.frame, "tables", "nd_table", key, lambda: s.table(file.frame, hierarchies))
-    settings = {**key, "threshold": s.threshold, "protection": s.protection, "cost": s.cost, "method": s.method}
+    settings = {**key, "rule": s.rule, "parameters": s.primary_parameters(), "protection": s.protection,
+                "cost": s.cost, "method": s.method}
     result = state.frame_cached(file.frame, "tables", "nd_suppression", settings, lambda: s.protect(table))
     counts = result.counts()
     a, b, c, d = st.columns(4)
@@ -194,7 +209,9 @@ def hierarchical_section() -> None:
     c.metric("secondary cells", counts["secondary"])
     d.metric("cost", cell_number(result.cost),
              help=f"{result.method}: " + ("proven optimal" if result.optimal else
-                                           f"gap {result.gap:.1%} to the proven lower bound"))
+                                           f"gap {result.gap:.1%} to the proven lower bound"
+                                           + (", stopped on its solve limit (the same pattern on any machine)"
+                                              if result.stopped_on == "solve_limit" else "")))
     st.caption("Choose a level: the rows are a code of the first dimension and its children, the columns a code of "
                "the second and its children. Primary cells are red, secondary ones amber, the others published.")
     values, statuses = view_block(result, s)

@@ -1,9 +1,12 @@
 """``python -m rumap table suppress --microdata FILE --dims A,B[,C...]``: protect an n-D hierarchical table.
 
 The table is built from the microdata with every subtotal of each
-dimension's hierarchy (``--hierarchy A=FILE``: a tau-Argus ``.hrc`` file, or
-a parent,child CSV) and the totals, coded ``Total``; ``--value-column`` makes
-it a magnitude table, else it counts records. The rule marks the primaries on
+dimension's hierarchy and the totals, coded ``Total``: ``--hierarchy A=FILE``
+reads a tau-Argus ``.hrc`` file (when so named) or a parent,child CSV;
+``A=hrc:FILE`` and ``A=parent_child:FILE`` name the file's format whatever
+its name; ``A=prefixes:1,3`` cuts A's codes to each of the lengths of its
+levels, top first (``N`` above ``N01``). ``--value-column`` makes it a
+magnitude table, else it counts records. The rule marks the primaries on
 each cell's contributions; secondary suppression runs over every equation at
 every level (:func:`rumap.tables.table_suppression.suppress_table`).
 
@@ -34,26 +37,49 @@ TABLE_METHOD_NAMES = ("optimal", "heuristic")
 _TABLE_ONLY = {"primary": "--primary", "contributions": "--contributions", "external": "--external"}
 
 
-def _hierarchies(texts: list[str], dims: list[str]) -> dict[str, Any]:
+#: The forms of ``--hierarchy A=KIND:...`` besides ``A=FILE``: code prefixes, or a file of a named format.
+PREFIXES = "prefixes"
+
+
+def _prefix_lengths(dim: str, text: str) -> list[int]:
+    try:
+        lengths = [int(part) for part in text.split(",")]
+    except ValueError:
+        lengths = []
+    if not lengths:
+        raise InputError(f"--hierarchy {dim}={PREFIXES}:{text}: give the code lengths of the levels, top first, "
+                         "e.g. prefixes:1,3")
+    return lengths
+
+
+def _hierarchies(texts: list[str], dims: list[str], frame: Any) -> dict[str, Any]:
     from rumap.io.data import read_file_bytes
-    from rumap.tables.hierarchy import read_hrc, read_parent_child
+    from rumap.specs.tables import HIERARCHY_FORMATS, prefix_codes
+    from rumap.tables.hierarchy import from_prefixes, read_hrc, read_parent_child
 
     out: dict[str, Any] = {}
     for text in texts:
         dim, sep, path = text.partition("=")
         dim = dim.strip()
         if not sep or not dim or not path:
-            raise InputError(f"--hierarchy must be DIM=FILE, got {text!r}")
+            raise InputError(f"--hierarchy must be DIM=FILE, DIM=prefixes:L1,L2 or DIM=FORMAT:FILE, got {text!r}")
         if dim not in dims:
             raise InputError(f"--hierarchy {dim}: {dim!r} is not one of --dims {','.join(dims)}")
         if dim in out:
             raise InputError(f"--hierarchy {dim} is given twice")
+        kind, colon, rest = path.partition(":")
+        if colon and kind == PREFIXES:
+            out[dim] = from_prefixes(prefix_codes(frame, dim), _prefix_lengths(dim, rest))
+            continue
+        if colon and kind in HIERARCHY_FORMATS:
+            path = rest
+        else:
+            kind = HIERARCHY_FORMATS[0] if Path(path).suffix.lower() == ".hrc" else HIERARCHY_FORMATS[1]
         try:
             content = read_file_bytes(path, f"--hierarchy {dim}").decode("utf-8-sig")
         except UnicodeDecodeError:
             raise InputError(f"--hierarchy {dim}: {path} is not UTF-8 text") from None
-        reader, parameter = (read_hrc, "text: ") if Path(path).suffix.lower() == ".hrc" else (read_parent_child,
-                                                                                               "source: ")
+        reader, parameter = (read_hrc, "text: ") if kind == HIERARCHY_FORMATS[0] else (read_parent_child, "source: ")
         try:
             out[dim] = reader(content)
         except InputError as exc:  # the reader's message names its parameter; here the flag and the file
@@ -113,7 +139,7 @@ def run_microdata(args: argparse.Namespace) -> int:
     every_dim = list(dict.fromkeys(d for dims in dims_lists for d in dims))
     budget = budget_from_args(args)
     frame = read_table(args.microdata)
-    hierarchies = _hierarchies(args.hierarchy or [], every_dim)
+    hierarchies = _hierarchies(args.hierarchy or [], every_dim, frame)
     tables = [build_table(frame, dims, {d: h for d, h in hierarchies.items() if d in dims}, args.value_column,
                           budget=budget) for dims in dims_lists]
     parameters = rule_parameters(args)
@@ -153,7 +179,8 @@ def run_microdata(args: argparse.Namespace) -> int:
 def _print_summary(what: str, counts: dict[str, int], result: Any, cost: str) -> None:
     print(f"{what}: {counts['primary']} primary, {counts['secondary']} secondary suppressed; cost "
           f"{result.cost:.6g} ({cost}); method {result.method}, "
-          + ("proven optimal" if result.optimal else f"gap {100 * result.gap:.3g}%"))
+          + ("proven optimal" if result.optimal else f"gap {100 * result.gap:.3g}%"
+             + (", stopped on its solve limit (--time-limit)" if result.stopped_on == "solve_limit" else "")))
     print("every primary's audit interval clears its protection levels" if result.all_protected
           else "some primaries are not protected")
 

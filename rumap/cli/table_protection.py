@@ -227,7 +227,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                    help="the table's dimensions (1 to 5 columns of --microdata); repeat it for linked tables from "
                         "the one file, protected together (a shared cell suppressed in all or none)")
     s.add_argument("--hierarchy", action="append", metavar="A=FILE",
-                   help="hierarchy of dimension A: a tau-Argus .hrc file or a parent,child CSV (repeatable)")
+                   help="hierarchy of dimension A: a tau-Argus .hrc file or a parent,child CSV (by its name), "
+                        "A=hrc:FILE or A=parent_child:FILE (the format named), or A=prefixes:1,3 (A's codes cut to "
+                        "each length, top level first) (repeatable)")
     s.add_argument("--method", choices=list(TABLE_METHOD_NAMES),
                    help="with --microdata: optimal (cutting planes, proven gap) or heuristic (HiTaS' pass over the "
                         "subtables); default optimal up to 5,000 non-empty cells, heuristic above")
@@ -254,7 +256,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                    value_help="the contribution: of --contributions (default value), or of --microdata (default: "
                               "none, the table counts records)")
     s.add_argument("--time-limit", type=_time_limit, default=30.0, metavar="SECONDS",
-                   help="time for the MILP (default 30); then the best pattern found and its gap")
+                   help="nominal time for the MILP (default 30), turned into a solve limit (master rounds, "
+                        "branch-and-bound nodes) that decides when it stops, so the pattern is the same on any "
+                        "machine; then the best pattern found, its gap and stopped_on 'solve_limit'")
     add_work_limit(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -396,7 +396,8 @@ def rule_map(table: MicrodataTable, rule: str, values: Sequence[float] | np.ndar
     published = table.published(layer)
     primaries = [table.primary(rule, layer, **{**fixed, swept: float(v)}) for v in values]
     union = sorted({cell for cells in primaries for cell in cells})
-    options = {"cost": cost, "time_limit": time_limit, "budget": budget}
+    options = {"cost": cost, "time_limit": time_limit, "budget": budget,
+               "frequencies": table.frequencies(layer)}  # its empty cells are known zeros, never secondaries
     pairs = [_suppression_outcome(published, cells, union, protection, protection, options, resolution)
              for cells in primaries]
     return _ru_map(swept, values, [p[0] for p in pairs], [p[1] for p in pairs], risk, utility, "suppression",

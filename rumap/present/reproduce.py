@@ -138,7 +138,8 @@ def _protection_python(spec: TableProtectionSpec) -> str:
     return python_script({**_TABLE_IMPORTS, "rumap.tables.secondary": ["suppress_secondary"]},
                          [*_table_lines(spec),
                           f"result = suppress_secondary(table.published({spec.layer!r}), primary, "
-                          f"protection={spec.protection!r}, cost={spec.cost!r})", "print(result.to_frame())"])
+                          f"protection={spec.protection!r}, cost={spec.cost!r}, "
+                          f"frequencies=table.frequencies({spec.layer!r}))", "print(result.to_frame())"])
 
 
 def _table_map_python(spec: TableMapSpec) -> str:
@@ -337,8 +338,7 @@ REPRODUCERS: dict[type, Reproducer] = {
     RedesignSpec: Reproducer(tables.redesign_python, no_command=tables.BUILT_IN),
     LinkedTablesSpec: Reproducer(tables.linked_python, no_command=tables.BUILT_IN),
     RoundingMapSpec: Reproducer(tables.rounding_python, no_command=tables.NO_ROUNDING_MAP),
-    HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command,
-                                      tables.NO_HIERARCHY_COMMAND),
+    HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command),
     MaskedRiskSpec: Reproducer(tables.masked_risk_python, tables.masked_risk_command, tables.NOTHING_CHOSEN),
     ScaleRiskSpec: Reproducer(tables.scale_risk_python, tables.scale_risk_command),
 }

@@ -23,16 +23,12 @@ from rumap.specs.tables import (
     SuppressedCellsSpec,
 )
 
-__all__ = ["BUILT_IN", "NO_ROUNDING_MAP", "NOTHING_CHOSEN", "NO_HIERARCHY_COMMAND"]
+__all__ = ["BUILT_IN", "NO_ROUNDING_MAP", "NOTHING_CHOSEN"]
 
 #: Why an example built into rumap has no command line.
 BUILT_IN = "the command line reads a file; this example is built into rumap"
 #: Why the rounding map has no command line.
 NO_ROUNDING_MAP = "the command line has no rounding map"
-#: Why a hierarchical table has no command line: a hierarchy from codes' prefixes, or a file the command reads
-#: in the other format.
-NO_HIERARCHY_COMMAND = ("the command line reads each hierarchy from a file (tau-Argus when named .hrc, else "
-                        "parent,child), not from codes' prefixes")
 #: Why record linkage and interval disclosure with neither keys nor variables have no command line.
 NOTHING_CHOSEN = "neither key variables nor numeric variables are chosen"
 
@@ -191,25 +187,24 @@ def hierarchical_python(spec: HierarchicalTableSpec) -> str:
         imports.setdefault("rumap.tables.hierarchy", []).append(reader)
         lines.append(f"hierarchies[{dim!r}] = {reader}(Path({name!r}).read_text(encoding='utf-8-sig'))")
     lines += [f"table = build_table(frame, {list(spec.dims)!r}, hierarchies, {spec.value_column!r})",
-              f"mask = table.primary_mask('threshold', threshold={spec.threshold!r})",
+              f"mask = table.primary_mask({spec.rule!r}{_keywords(spec.primary_parameters())})",
               f"result = suppress_table(table, mask, protection={spec.protection!r}, cost={spec.cost!r}, "
               f"method={spec.method!r})", "print(result.to_frame())"]
     return python_script(imports, lines)
 
 
-def hierarchical_command(spec: HierarchicalTableSpec) -> str | None:
-    """The ``table suppress --microdata`` command (None: see :data:`NO_HIERARCHY_COMMAND`)."""
-    if spec.prefixes:
-        return None
+def hierarchical_command(spec: HierarchicalTableSpec) -> str:
+    """The ``table suppress --microdata`` command: ``--hierarchy`` of every kind (a file, its format, code prefixes)."""
     parts: list[object] = ["table", "suppress", "--microdata", spec.data, "--dims", ",".join(spec.dims)]
+    for dim, lengths in spec.prefixes.items():
+        parts += ["--hierarchy", f"{dim}=prefixes:{','.join(str(n) for n in lengths)}"]
     for dim, (name, kind) in spec.files.items():
-        if name.lower().endswith(".hrc") != (kind == "hrc"):
-            return None
-        parts += ["--hierarchy", f"{dim}={name}"]
+        named = name.lower().endswith(".hrc") == (kind == "hrc")
+        parts += ["--hierarchy", f"{dim}={name}" if named else f"{dim}={kind}:{name}"]
     if spec.value_column is not None:
         parts += ["--value-column", spec.value_column]
-    parts += ["--rule", "threshold", "--threshold", spec.threshold, "--protection", spec.protection,
-              "--cost", spec.cost]
+    rule_flags = [word for name, value in spec.primary_parameters().items() for word in (f"--{name}", value)]
+    parts += ["--rule", spec.rule, *rule_flags, "--protection", spec.protection, "--cost", spec.cost]
     if spec.method is not None:
         parts += ["--method", spec.method]
     return command_line(*parts, "--json")

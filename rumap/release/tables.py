@@ -161,7 +161,7 @@ def _apply_suppression(state: TableState, step: Step, source: str, budget: WorkB
     primary = _needs_primaries(state, "secondary_suppression")
     p = step.parameters
     result = suppress_secondary(state.table.published(), list(primary), protection=p["protection"], cost=p["cost"],
-                                time_limit=p["time_limit"], budget=budget)
+                                time_limit=p["time_limit"], budget=budget, frequencies=state.table.frequencies())
     return replace(state, protection=result), {"suppressed": result.suppressed_count,
                                                "secondary": len(result.secondary), "cost": result.cost,
                                                "optimal": result.optimal, "protected": result.all_protected}

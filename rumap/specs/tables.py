@@ -404,7 +404,8 @@ def prefix_codes(frame: pd.DataFrame, dim: str) -> list[str]:
 class HierarchicalTableSpec(_Plain):
     """A table of up to five dimensions with hierarchies built from microdata, protected at every level.
 
-    Primaries by the threshold rule; secondary suppression over every equation
+    Primaries by a sensitivity rule (threshold; dominance, p% or pq on a
+    magnitude table); secondary suppression over every equation
     (:func:`rumap.tables.table_suppression.suppress_table`).
 
     Parameters
@@ -427,6 +428,12 @@ class HierarchicalTableSpec(_Plain):
         A key of :data:`rumap.tables.secondary.COSTS`.
     method : str, optional
         A key of :data:`rumap.tables.table_suppression.TABLE_SUPPRESSION_METHODS` (None: by the table's size).
+    rule : str, default "threshold"
+        A key of :data:`rumap.tables.rules.RULES`; a rule on contributions other
+        than the threshold rule needs ``value_column`` (a magnitude table).
+    rule_parameters : mapping of str to float
+        The parameters of a rule other than the threshold rule (``n``, ``k``;
+        ``p``; ``p``, ``q``); the threshold rule reads ``threshold``.
 
     Examples
     --------
@@ -435,6 +442,11 @@ class HierarchicalTableSpec(_Plain):
     >>> spec = HierarchicalTableSpec("firms.csv", ("nace", "size"), prefixes={"nace": (1, 2)}, threshold=2)
     >>> spec.run(frame).counts()["primary"] > 0
     True
+    >>> frame["turnover"] = [50.0, 3.0, 4.0, 90.0, 2.0, 1.0]
+    >>> dominance = HierarchicalTableSpec("firms.csv", ("nace", "size"), prefixes={"nace": (1, 2)},
+    ...                                   value_column="turnover", rule="dominance", rule_parameters={"n": 1, "k": 0.8})
+    >>> dominance.primary_parameters()
+    {'n': 1, 'k': 0.8}
     """
 
     data: str
@@ -446,8 +458,23 @@ class HierarchicalTableSpec(_Plain):
     protection: float = 10.0
     cost: str = "value"
     method: str | None = None
+    rule: str = "threshold"
+    rule_parameters: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        from rumap.tables.rules import RULES, check_rule_parameters
+
+        if self.rule not in RULES:
+            raise InputError(f"rule must be one of {', '.join(RULES)}, got {self.rule!r}")
+        if self.rule != "threshold" and self.value_column is None:
+            raise InputError(f"the {self.rule} rule looks at each cell's contributions: give a value column "
+                             "(a magnitude table), or use the threshold rule on counts")
+        if self.rule != "threshold":
+            object.__setattr__(self, "rule_parameters", check_rule_parameters(self.rule, dict(self.rule_parameters)))
+        elif self.rule_parameters:
+            raise InputError("the threshold rule reads threshold, not rule_parameters")
+        else:
+            object.__setattr__(self, "rule_parameters", {})
         object.__setattr__(self, "dims", tuple(self.dims))
         object.__setattr__(self, "prefixes", {d: tuple(int(n) for n in v) for d, v in self.prefixes.items()})
         object.__setattr__(self, "files", {d: (str(v[0]), str(v[1])) for d, v in self.files.items()})
@@ -476,11 +503,15 @@ class HierarchicalTableSpec(_Plain):
 
         return build_table(frame, list(self.dims), dict(hierarchies), self.value_column)
 
+    def primary_parameters(self) -> dict[str, float]:
+        """The rule's parameters: ``threshold`` for the threshold rule, else :attr:`rule_parameters`."""
+        return {"threshold": self.threshold} if self.rule == "threshold" else dict(self.rule_parameters)
+
     def protect(self, table: NDTable) -> TableSuppression:
-        """The table's primaries by the threshold rule, protected."""
+        """The table's primaries by the rule, protected."""
         from rumap.tables.table_suppression import suppress_table
 
-        mask = table.primary_mask("threshold", threshold=self.threshold)
+        mask = table.primary_mask(self.rule, **self.primary_parameters())
         return suppress_table(table, mask, protection=self.protection, cost=self.cost, method=self.method)
 
     def run(self, frame: pd.DataFrame, read: Mapping[str, Hierarchy] | None = None) -> TableSuppression:

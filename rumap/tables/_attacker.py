@@ -15,6 +15,17 @@ unprotected pattern. The master MILP minimises sum_i w_i x_i over these cuts
 (scipy.optimize.milp, HiGHS) until every attacker LP is satisfied: the
 solution is then optimal when HiGHS proved the last master optimal.
 
+The solve stops on work, never on wall time (:class:`SolveLimit`, apart from
+the work budget that refuses too large a problem beforehand): a number
+of rounds of cuts at the master's LP relaxation, of master MILPs, of
+branch-and-bound nodes per master and of the heuristic's removal trials, all
+derived from the ``time_limit`` a caller gives (seconds on a reference
+machine, :data:`WORK_PER_SECOND`). HiGHS is deterministic, so the same
+problem and limit give the same pattern on any machine and under any load.
+HiGHS's own clock is kept only as a safety net far above the solve limit
+(:data:`SAFETY_FACTOR`), not reached in normal runs; a result it cuts short
+says so (``stopped_on`` ``"time_limit"``).
+
 For a 2-D table with its totals the equations are those of a network, so a
 deviation can be decomposed into cycles and capping d_i at the protection level
 (u_i = level) loses nothing; for other equation systems u_i is the sum of all
@@ -23,7 +34,7 @@ cell values.
 
 from __future__ import annotations
 
-import time
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,12 +53,71 @@ LEVEL_TOL = 1e-7
 EARLY_GAP = 0.05
 EXACT_GAP = 1e-9
 
-#: Rounds of cuts at the master's LP relaxation before the MILP masters, and their share of the time limit.
+#: Most rounds of cuts at the master's LP relaxation before the MILP masters.
 FRACTIONAL_ROUNDS = 30
-FRACTIONAL_SHARE = 0.3
+
+#: The work one second of ``time_limit`` buys (on a reference machine): rounds of cuts at the LP relaxation,
+#: master MILPs, branch-and-bound nodes of one master, and removals tried by the heuristic's pruning.
+WORK_PER_SECOND = {"fractional": 10.0, "rounds": 4.0, "nodes": 2000.0, "prunes": 20.0}
+
+#: Removals the heuristic's pruning tries whatever the limit (a protecting pattern is always completed).
+MIN_PRUNES = 50
+
+#: HiGHS's own time limit on a master is this many times ``time_limit`` (plus a minute): a safety net against a
+#: pathological master that the solve limit does not bound, not reached in normal runs.
+SAFETY_FACTOR = 10.0
+
+
+@dataclass(frozen=True)
+class SolveLimit:
+    """The deterministic stopping rule of :func:`protect`: how much work a solve may do.
+
+    Parameters
+    ----------
+    fractional : int
+        Rounds of cuts separated at the master's LP relaxation.
+    rounds : int
+        Master MILPs (rounds of cuts at integer patterns).
+    nodes : int
+        Branch-and-bound nodes of one master MILP (HiGHS ``mip_max_nodes``).
+    prunes : int
+        Secondaries the heuristic tries to drop.
+    safety_seconds : float
+        HiGHS's time limit on one master (a safety net; see the module notes).
+
+    Examples
+    --------
+    >>> SolveLimit.of_seconds(30).to_dict()
+    {'fractional': 30, 'rounds': 120, 'nodes': 60000, 'prunes': 650}
+    """
+
+    fractional: int
+    rounds: int
+    nodes: int
+    prunes: int
+    safety_seconds: float
+
+    @classmethod
+    def of_seconds(cls, seconds: float) -> SolveLimit:
+        """The work ``seconds`` of ``time_limit`` buy (:data:`WORK_PER_SECOND`), whatever the machine."""
+        rate = WORK_PER_SECOND
+        return cls(min(FRACTIONAL_ROUNDS, math.floor(rate["fractional"] * seconds)),
+                   math.floor(rate["rounds"] * seconds), max(1, math.floor(rate["nodes"] * seconds)),
+                   MIN_PRUNES + math.floor(rate["prunes"] * seconds), SAFETY_FACTOR * seconds + 60.0)
+
+    def to_dict(self) -> dict[str, int]:
+        """``{"fractional", "rounds", "nodes", "prunes"}``: the limits that decide the result."""
+        return {"fractional": self.fractional, "rounds": self.rounds, "nodes": self.nodes, "prunes": self.prunes}
 
 #: Most variables of one batch of attacker LPs solved as one block-diagonal LP.
 BATCH_VARIABLES = 20000
+
+#: Rounds of joint LPs that meet many requirements with one deviation (:meth:`AttackerModel.certified`), the least
+#: share of the remaining requirements a round must meet for another round, and the relative margin above a level
+#: that counts as met (a requirement on the margin gets its own LP).
+CERTIFY_ROUNDS = 10
+CERTIFY_SHARE = 0.01
+CERTIFY_MARGIN = 1e-6
 
 
 @dataclass(frozen=True)
@@ -70,6 +140,9 @@ class Pattern:
     method: str
     iterations: int
     cuts: int
+    #: Why the search stopped short of a proof: None (it completed), ``"solve_limit"`` or ``"time_limit"``
+    #: (HiGHS's safety net, see the module notes).
+    stopped_on: str | None = None
 
 
 class AttackerModel:
@@ -77,7 +150,7 @@ class AttackerModel:
 
     def __init__(self, values: np.ndarray, equations: np.ndarray, weights: np.ndarray, network: bool,
                  external: float | None = None, fall: np.ndarray | None = None,
-                 rise: np.ndarray | None = None) -> None:
+                 rise: np.ndarray | None = None, empty: np.ndarray | None = None) -> None:
         self.values = np.asarray(values, dtype=float)
         #: How far each cell may fall (a_i, or the external bound's share of it) and rise (None: unbounded);
         #: ``fall`` and ``rise`` given per cell (a_i - lb_i, ub_i - a_i) override ``external``.
@@ -87,6 +160,11 @@ class AttackerModel:
             self.fall = np.asarray(fall, dtype=float)
         if rise is not None:
             self.rise = np.asarray(rise, dtype=float)
+        #: Cells known to be empty (no contributor): known zeros, published, never suppressed; they cannot move.
+        self.empty = np.zeros(self.values.size, dtype=bool) if empty is None else np.asarray(empty, dtype=bool)
+        if self.empty.any():
+            self.fall = np.where(self.empty, 0.0, self.fall)
+            self.rise = np.where(self.empty, 0.0, np.inf if self.rise is None else self.rise)
         self.equations = sparse.csr_matrix(equations)
         self.equations_csc = self.equations.tocsc()
         self.weights = np.asarray(weights, dtype=float)
@@ -170,6 +248,50 @@ class AttackerModel:
                 out[j] = result
             start = end
         return [r for r in out if r is not None]
+
+    def certified(self, reqs: list[Requirement], suppressed: np.ndarray,
+                  scale: np.ndarray | None = None) -> np.ndarray:
+        """Which requirements a few joint deviations meet: those need no LP of their own.
+
+        A deviation d (A d = 0 within every cell's bounds, scaled by ``scale``
+        as in :meth:`attack_many`) with s d_k above the level of (k, s) proves
+        that the attacker can move k that far, so its own LP would find no cut.
+        Each round solves, for each direction s, the LP max sum_j s d_kj /
+        level_j over the requirements of that direction not yet met (the caps
+        those of the smallest level: a subset of every requirement's
+        deviations), and keeps those its deviation meets with a margin. Rounds
+        stop when one meets less than :data:`CERTIFY_SHARE` of the rest, or
+        after :data:`CERTIFY_ROUNDS`. The others, and every requirement on the
+        margin, are left to their own LPs, which decide exactly as before: the
+        same cuts, far fewer LPs.
+        """
+        met = np.zeros(len(reqs), dtype=bool)
+        cols = np.flatnonzero(suppressed)
+        if not reqs or cols.size == 0:
+            return met
+        sub = self.equations_csc[:, cols].tocsr()
+        sub = sub[np.diff(sub.indptr) > 0]
+        levels = np.array([r.level for r in reqs])
+        bounds = np.column_stack([-self.fall[cols], self.cap(float(levels.min()))[cols]])
+        if scale is not None:
+            bounds = bounds * scale[cols, None]
+        where = np.searchsorted(cols, [r.cell for r in reqs])
+        signs = np.array([r.sign for r in reqs], dtype=float)
+        equations = {"A_eq": sub, "b_eq": np.zeros(sub.shape[0])} if sub.shape[0] else {}
+        for _ in range(CERTIFY_ROUNDS):
+            before = int(met.sum())
+            for sign in (1.0, -1.0):
+                pick = ~met & (signs == sign)
+                if not pick.any():
+                    continue
+                objective = np.zeros(cols.size)
+                np.add.at(objective, where[pick], -sign / levels[pick])
+                res = linprog(objective, bounds=bounds, method="highs", **equations)
+                if res.status == 0:
+                    met |= signs * res.x[where] >= levels * (1 + CERTIFY_MARGIN)
+            if met.sum() - before < max(1.0, CERTIFY_SHARE * (len(reqs) - before)):
+                break
+        return met
 
     def _subproblem(self, req: Requirement, cols: np.ndarray, scale: np.ndarray | None = None,
                     ) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -262,14 +384,18 @@ def _requirements(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray
 
 
 def _unmet(model: AttackerModel, reqs: list[Requirement], suppressed: np.ndarray,
-           batched: bool = False) -> list[tuple[Requirement, np.ndarray]]:
-    results = model.attack_many(reqs, suppressed) if batched else [model.attack(req, suppressed) for req in reqs]
+           batched: bool = False, scale: np.ndarray | None = None) -> list[tuple[Requirement, np.ndarray]]:
+    """The unmet requirements and their cuts; ``batched``: those a joint deviation meets first set aside, the
+    others' LPs solved in batches (with ``scale``, at a fractional pattern)."""
+    if batched:
+        reqs = [req for req, met in zip(reqs, model.certified(reqs, suppressed, scale), strict=True) if not met]
+    results = model.attack_many(reqs, suppressed, scale) if batched else [model.attack(req, suppressed) for req in reqs]
     return [(req, cut) for req, (_, cut) in zip(reqs, results, strict=True) if cut is not None]
 
 
 @assumes_valid
 def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray,
-                       lower: np.ndarray, deadline: float | None = None,
+                       lower: np.ndarray, prunes: int | None = None,
                        start: np.ndarray | None = None,
                        extra_cuts: list[tuple[Any, float]] | None = None, batched: bool = False) -> np.ndarray:
     """A protecting pattern by the sequential cheapest-deviation heuristic, then redundant cells dropped.
@@ -277,7 +403,7 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
     Primaries are taken by decreasing value; each unmet direction adds the
     support of its cheapest deviation given the cells already suppressed
     (``start``, e.g. the last master solution, repaired this way, or the primaries).
-    Secondaries are then tried for removal by decreasing cost while time is left.
+    Secondaries are then tried for removal by decreasing cost, at most ``prunes`` of them (None: every one).
     ``extra_cuts`` (c, r), each c @ x >= r over the binary pattern x, are met
     by adding their cheapest cells, and kept met by the removals.
     ``batched``: the attacker's LPs of a pattern solved in batches.
@@ -299,11 +425,9 @@ def sequential_pattern(model: AttackerModel, primaries: np.ndarray, upper: np.nd
             suppressed[i] = True
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
-    for i in sorted(np.flatnonzero(suppressed & ~fixed), key=lambda i: -model.weights[i]):
-        if deadline is not None and time.monotonic() > deadline:
-            break
-        if model.weights[i] <= 0:
-            continue
+    candidates = [i for i in sorted(np.flatnonzero(suppressed & ~fixed), key=lambda i: -model.weights[i])
+                  if model.weights[i] > 0]
+    for i in candidates[:prunes]:
         trial = suppressed.copy()
         trial[i] = False
         if all(_dot(c, trial) >= r - 1e-9 for c, r in extra_cuts) and not _unmet(model, reqs, trial, batched):
@@ -336,13 +460,14 @@ def _initial_cuts(model: AttackerModel, primaries: np.ndarray) -> list[tuple[spa
     return cuts
 
 
-def _relaxation_bound(n: int, weights: np.ndarray, fixed: np.ndarray, cuts: list[tuple[np.ndarray, float]]) -> float:
+def _relaxation_bound(weights: np.ndarray, lb_vars: np.ndarray, ub_vars: np.ndarray,
+                      cuts: list[tuple[np.ndarray, float]]) -> float:
     """A lower bound on the least cost: the LP relaxation of the master over the line cuts."""
     if not cuts:
         return 0.0
     matrix = sparse.vstack([c for c, _ in cuts], format="csr")
     res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
-                  bounds=np.column_stack([fixed.astype(float), np.ones(n)]), method="highs")
+                  bounds=np.column_stack([lb_vars, ub_vars]), method="highs")
     return float(res.fun) if res.status == 0 else 0.0
 
 
@@ -353,21 +478,22 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     """The cheapest suppression pattern protecting every primary (cutting planes), or the heuristic's.
 
     ``method``: ``"milp"`` runs the cutting-plane MILP until proven optimal or
-    out of time, then falls back on the heuristic's pattern (or the master's
+    out of work, then falls back on the heuristic's pattern (or the master's
     protecting incumbent) with the master's bound; ``"auto"`` does the same
-    with four fifths of the time for the MILP, then repairs the last master
+    with four fifths of the master rounds, then repairs the last master
     solution by the heuristic (cheapest deviations for the unmet primaries) and
     prunes it; ``"heuristic"`` runs the sequential heuristic only,
-    bounded below by the LP relaxation over the line cuts. The time limit
-    bounds the MILP and the pruning; the heuristic always completes a
-    protecting pattern. ``extra_cuts`` are further constraints (c, r),
-    c @ x >= r, every pattern must meet (e.g. the singleton rules of a line).
+    bounded below by the LP relaxation over the line cuts. ``time_limit``
+    gives the solve limit (:meth:`SolveLimit.of_seconds`), which bounds the MILP
+    and the pruning, so the pattern does not depend on the machine's speed;
+    the heuristic always completes a protecting pattern. ``extra_cuts`` are
+    further constraints (c, r), c @ x >= r, every pattern must meet (e.g. the
+    singleton rules of a line).
     ``accelerate``: the attacker's LPs of a pattern solved in batches, cuts
     first separated at the master's LP relaxation, and masters solved to
     within :data:`EARLY_GAP` until their pattern protects, then exactly.
     """
-    start = time.monotonic()
-    deadline = start + time_limit
+    limit = SolveLimit.of_seconds(time_limit)
     reqs = _requirements(model, primaries, upper, lower)
     fixed = np.zeros(model.n, dtype=bool)
     fixed[primaries] = True
@@ -377,21 +503,21 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     lower_bound, iterations = 0.0, 0
     incumbent: np.ndarray | None = None
     source = "heuristic"
-    milp_deadline = start + (0.0 if method == "heuristic" else time_limit if method == "milp" else 0.8 * time_limit)
+    rounds = 0 if method == "heuristic" else limit.rounds if method == "milp" else math.floor(0.8 * limit.rounds)
     lb_vars = fixed.astype(float)
+    ub_vars = (~model.empty).astype(float)
     last_master: np.ndarray | None = None
+    stopped_on: str | None = "solve_limit"
     gap = EARLY_GAP if accelerate else EXACT_GAP  # within EARLY_GAP while cuts are being found; exactly at the end
     if accelerate and method != "heuristic":
-        lower_bound = _fractional_rounds(model, reqs, weights, lb_vars, cuts, start + FRACTIONAL_SHARE * time_limit)
-    while True:
-        remaining = milp_deadline - time.monotonic()
-        if remaining <= 0.05:
-            break
+        lower_bound = _fractional_rounds(model, reqs, weights, lb_vars, ub_vars, cuts, limit.fractional)
+    while iterations < rounds:
         iterations += 1
         matrix = sparse.vstack([c for c, _ in cuts], format="csr") if cuts else None
         constraints = [LinearConstraint(matrix, np.array([r for _, r in cuts]), np.inf)] if cuts else []
-        res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, np.ones(model.n)),
-                   constraints=constraints, options={"time_limit": remaining, "mip_rel_gap": gap})
+        res = milp(weights, integrality=np.ones(model.n), bounds=Bounds(lb_vars, ub_vars),
+                   constraints=constraints, options={"node_limit": limit.nodes, "mip_rel_gap": gap,
+                                                     "time_limit": limit.safety_seconds})
         bound = getattr(res, "mip_dual_bound", None)
         if res.status == 0 and gap <= EXACT_GAP:
             lower_bound = max(lower_bound, float(res.fun))
@@ -400,6 +526,8 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         if res.status == 2:
             raise InputError("no suppression pattern protects the primary cells at the required level: lower the "
                              "protection")
+        if res.status == 1 and "time limit" in str(res.message).lower():
+            stopped_on = "time_limit"
         if res.x is None:
             break
         candidate = res.x > 0.5
@@ -420,9 +548,9 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
         if accelerate and gap <= EXACT_GAP:  # cuts found again after the exact solve: back to loose masters
             gap = EARLY_GAP
         cuts.extend((_as_row(cut, model.n), req.level) for req, cut in unmet)
-    lower_bound = max(lower_bound, _relaxation_bound(model.n, weights, fixed, cuts[:len(extra_cuts) + _initial_count(
+    lower_bound = max(lower_bound, _relaxation_bound(weights, lb_vars, ub_vars, cuts[:len(extra_cuts) + _initial_count(
         primaries, model)]))
-    heuristic = sequential_pattern(model, primaries, upper, lower, deadline=max(deadline, time.monotonic() + 1.0),
+    heuristic = sequential_pattern(model, primaries, upper, lower, prunes=limit.prunes,
                                    start=last_master if incumbent is None else None, extra_cuts=extra_cuts,
                                    batched=accelerate)
     if incumbent is None or weights @ heuristic < weights @ incumbent:
@@ -431,33 +559,33 @@ def protect(model: AttackerModel, primaries: np.ndarray, upper: np.ndarray, lowe
     optimal = cost <= lower_bound * (1 + 1e-9) + 1e-9
     method_used = ("milp+heuristic" if source == "heuristic" and method != "heuristic" else "milp") if optimal \
         else source
-    return Pattern(incumbent, cost, min(lower_bound, cost), optimal, method_used, iterations, len(cuts))
+    return Pattern(incumbent, cost, min(lower_bound, cost), optimal, method_used, iterations, len(cuts),
+                   None if optimal or method == "heuristic" else stopped_on)
 
 
 def _fractional_rounds(model: AttackerModel, reqs: list[Requirement], weights: np.ndarray, lb_vars: np.ndarray,
-                       cuts: list[tuple[sparse.csr_matrix, float]], deadline: float) -> float:
+                       ub_vars: np.ndarray, cuts: list[tuple[sparse.csr_matrix, float]], rounds: int) -> float:
     """Cuts at the master's LP relaxation (Fischetti & Salazar separate at fractional points), added to ``cuts``.
 
     Rounds of: solve the relaxation, run the attacker's LPs with bounds
-    scaled by the fractional x, add the violated cuts; until none is violated,
-    :data:`FRACTIONAL_ROUNDS` rounds or the deadline. Returns the last
-    relaxation's value, a lower bound on the least cost.
+    scaled by the fractional x, add the violated cuts; until none is violated
+    or after ``rounds`` rounds. Returns the last relaxation's value, a lower
+    bound on the least cost.
     """
     bound = 0.0
-    for _ in range(FRACTIONAL_ROUNDS):
-        if time.monotonic() > deadline or not cuts:
+    for _ in range(rounds):
+        if not cuts:
             break
         matrix = sparse.vstack([c for c, _ in cuts], format="csr")
         res = linprog(weights, A_ub=-matrix, b_ub=-np.array([r for _, r in cuts]),
-                      bounds=np.column_stack([lb_vars, np.ones(model.n)]), method="highs")
+                      bounds=np.column_stack([lb_vars, ub_vars]), method="highs")
         if res.status != 0:
             break
         bound = max(bound, float(res.fun))
-        x = np.clip(res.x, lb_vars, 1.0)
+        x = np.clip(res.x, lb_vars, ub_vars)
         support = x > 1e-9
-        found = [(_as_row(cut, model.n), req.level) for req, (_, cut) in
-                 zip(reqs, model.attack_many(reqs, support, scale=x), strict=True)
-                 if cut is not None and cut @ x < req.level * (1 - 1e-6)]
+        found = [(_as_row(cut, model.n), req.level) for req, cut in _unmet(model, reqs, support, True, x)
+                 if cut @ x < req.level * (1 - 1e-6)]
         if not found:
             break
         cuts.extend(found)

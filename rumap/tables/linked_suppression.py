@@ -21,7 +21,7 @@ from rumap._validation import InstanceOf, ListOf, StrOptions, assumes_valid, val
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.tables._attacker import AttackerModel, protect
+from rumap.tables._attacker import AttackerModel, SolveLimit, protect
 from rumap.tables.bounds import _margin_equations
 from rumap.tables.published import PublishedTable
 from rumap.tables.secondary import (
@@ -130,6 +130,8 @@ def suppress_secondary_linked(tables: Sequence[PublishedTable], primary: Sequenc
         ``{(row, column): cost}`` overriding ``cost`` for those cells.
     method : {"auto", "milp", "heuristic"}, default "auto"
     time_limit : float, default 30
+        Nominal seconds, turned into the solve limit that decides when the solve stops
+        (:class:`rumap.tables._attacker.SolveLimit`, in the result's ``config``).
     budget : WorkBudget
 
     Returns
@@ -209,4 +211,6 @@ def suppress_secondary_linked(tables: Sequence[PublishedTable], primary: Sequenc
                                     {"cost": "weights" if weights is not None else cost, "linked": len(tables)}))
     gap = results[0].gap
     return LinkedSuppression(tuple(results), pattern.cost, pattern.optimal, pattern.method, gap,
-                             {"iterations": pattern.iterations, "cuts": pattern.cuts})
+                             {"iterations": pattern.iterations, "cuts": pattern.cuts, "time_limit": time_limit,
+                              "solve_limit": SolveLimit.of_seconds(time_limit).to_dict(),
+                              "stopped_on": None if pattern.optimal else pattern.stopped_on})

@@ -211,6 +211,32 @@ class MicrodataTable:
                           for c in [*self.column_labels, TOTAL_LABEL]], dtype=object)
         return Contributions(names[row * column_membership.shape[0] + column], self.rule_values[selected][record])
 
+    def frequencies(self, layer: str | None = None) -> dict[tuple[str, str], float]:
+        """The number of records in each cell of :meth:`published` (0 for an empty cell), by (row, column) labels.
+
+        Parameters
+        ----------
+        layer : str, optional
+            Default the layer total.
+
+        Returns
+        -------
+        dict of (str, str) to float
+            What :func:`rumap.tables.secondary.suppress_secondary` takes as ``frequencies``: its empty cells
+            are known zeros, never suppressed.
+
+        Examples
+        --------
+        >>> table = table_from_microdata(example_microdata(), "region", "size", response="turnover")
+        >>> counts = table.frequencies()
+        >>> counts[("Total", "Total")] == len(example_microdata())
+        True
+        """
+        counts = pd.Series(self.contributions(layer).cells).value_counts()
+        table = self.published(layer)
+        return {(r, c): float(counts.get(f"{r}{CELL_SEPARATOR}{c}", 0))
+                for r in [*table.row_labels, TOTAL_LABEL] for c in [*table.column_labels, TOTAL_LABEL]}
+
     def sensitivity(self, rule: str, layer: str | None = None, **parameters: float) -> SensitivityResult:
         """A sensitivity rule (:func:`rumap.tables.rules.apply_rule`) applied to every cell of one layer.
 

@@ -116,7 +116,7 @@ class TableProtectionSpec:
         from rumap.tables.secondary import suppress_secondary
 
         return suppress_secondary(table.published(self.layer), self.primary(table), protection=self.protection,
-                                  cost=self.cost)
+                                  cost=self.cost, frequencies=table.frequencies(self.layer))
 
     def run(self, frame: pd.DataFrame) -> SecondarySuppression:
         """Build the table from ``frame``, mark its primaries and protect them."""

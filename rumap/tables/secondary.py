@@ -26,7 +26,7 @@ from rumap._validation.constraints import shown
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.tables._attacker import LEVEL_TOL, AttackerModel, protect
+from rumap.tables._attacker import LEVEL_TOL, AttackerModel, SolveLimit, protect
 from rumap.tables.bounds import _bounds_from_equations, _margin_equations, lp_bounds
 from rumap.tables.published import TOTAL_LABEL, PublishedTable
 from rumap.tables.rules import freeze_array_fields
@@ -343,11 +343,16 @@ def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]]
         sequential cheapest-deviation heuristic alone; ``auto``: ``milp`` with
         four fifths of the time, the rest for the repair's pruning.
     time_limit : float, default 30
-        Seconds for the optimisation (the audit comes after).
+        Nominal seconds for the optimisation (the audit comes after), turned
+        into a solve limit that decides when it stops
+        (:class:`rumap.tables._attacker.SolveLimit`, recorded in the result's
+        ``config``), so the pattern does not depend on the machine's speed.
     budget : WorkBudget
         Refuses tables whose subproblems would be too large.
     frequencies : mapping, optional
-        Number of contributors per cell ``{(row, column): count}`` for ``cost="cells"``.
+        Number of contributors per cell ``{(row, column): count}`` for
+        ``cost="cells"``. A cell of count 0 and value 0 is empty: a known
+        zero, published, never a secondary (it would hide nothing).
     external : float, optional
         External bounds known to the attacker, in percent of each cell's value:
         every cell lies within ``external`` % of its value (seed 004's
@@ -411,11 +416,26 @@ def _suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]
     values = table.values.ravel().astype(float)
     check_budget(budget, values.size, equations.shape[0], primaries.size)
     w = cost_weights(labels, values, cost, weights, frequencies)
+    empty = empty_cells(labels, values, frequencies)
+    if empty[primaries].any():
+        row, column = labels[int(primaries[np.argmax(empty[primaries])])]
+        raise InputError(f"primary cell row {row!r}, column {column!r} is empty (no contributor): empty cells are "
+                         "known zeros")
     levels = values[primaries] * protection / 100.0
     share = None if external is None else check_scalar("external", external, PARAMETERS["external_bound"]) / 100.0
-    model = AttackerModel(values, equations, w, network=True, external=share)
+    model = AttackerModel(values, equations, w, network=True, external=share, empty=empty)
     pattern = protect(model, primaries, levels, levels, method=method, time_limit=time_limit)
     low, high = audit(equations, names, values, pattern.suppressed, share)
     return build_result(labels, values, primaries, pattern, low, high, protection,
                         {"cost": "weights" if weights is not None else cost, "time_limit": time_limit,
+                         "solve_limit": SolveLimit.of_seconds(time_limit).to_dict(),
+                         "stopped_on": None if pattern.optimal else pattern.stopped_on,
                          "iterations": pattern.iterations, "cuts": pattern.cuts, "external": external})
+
+
+def empty_cells(labels: Sequence[tuple[str, str]], values: np.ndarray,
+                frequencies: Mapping[tuple[str, str], float] | None) -> np.ndarray:
+    """The cells ``frequencies`` gives no contributor and whose value is 0: known zeros, never suppressed."""
+    if frequencies is None:
+        return np.zeros(values.size, dtype=bool)
+    return np.array([frequencies.get(label, 1.0) == 0 for label in labels], dtype=bool) & (values == 0)

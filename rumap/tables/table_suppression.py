@@ -11,8 +11,12 @@ A solution method is one entry of :data:`TABLE_SUPPRESSION_METHODS`: a function 
 ``optimal`` is the Fischetti-Salazar cutting-plane MILP on HiGHS
 (:func:`rumap.tables._attacker.protect`): the attacker's LPs are solved for
 the master's pattern, each unmet one adds the capacity cut of its dual, until
-the master's pattern protects every primary (proven optimal) or time runs out
-(then the best protecting pattern found and the master's bound: the gap).
+the master's pattern protects every primary (proven optimal) or the work
+limit is spent (then the best protecting pattern found and the master's
+bound: the gap). The solve limit (rounds of cuts, branch-and-bound nodes,
+:class:`rumap.tables._attacker.SolveLimit`) is derived from ``time_limit``
+and decides when the solve stops, never the clock: the same table gives the
+same pattern on any machine, from Python, the command line or the page.
 
 Whatever the method, the pattern is audited before it is returned: each
 primary's attacker interval by LP over the published cells and every equation
@@ -55,7 +59,7 @@ from rumap._validation import Boolean, InstanceOf, ListOf, StrOptions, validate_
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.tables._attacker import LEVEL_TOL, AttackerModel, Pattern, Requirement, protect
+from rumap.tables._attacker import LEVEL_TOL, AttackerModel, Pattern, Requirement, SolveLimit, protect
 from rumap.tables.hierarchy import TOTAL
 from rumap.tables.ndtable import NDTable, example_table
 from rumap.tables.pattern_audit import audit_pattern, pattern_gap
@@ -89,7 +93,8 @@ class SuppressionProblem:
     covers : tuple of (scipy.sparse row, float)
         Constraints c @ x >= r every pattern x must meet (the singleton rules).
     time_limit : float
-        Seconds for the method.
+        Nominal seconds for the method, turned into its solve limit
+        (:meth:`rumap.tables._attacker.SolveLimit.of_seconds`).
     tables : tuple of NDTable
         The tables.
     positions : tuple of ndarray
@@ -183,6 +188,14 @@ class TableSuppression:
         a - LPL and a + UPL.
     protected : ndarray of bool
         Whether each primary's interval covers [a - LPL, a + UPL].
+    config : mapping
+        The options, with ``solve_limit``: the limits that decided when the solve stopped.
+    stopped_on : str, optional
+        None when the method completed (``status`` says whether proven
+        optimal); ``"solve_limit"`` when it stopped on its solve limit, the
+        pattern found by then returned with its gap; ``"time_limit"`` when
+        HiGHS's safety net on wall time cut a master short (see
+        :mod:`rumap.tables._attacker`; not reached in normal runs).
     """
 
     table: NDTable
@@ -201,6 +214,7 @@ class TableSuppression:
     required_max: np.ndarray
     protected: np.ndarray
     config: Mapping[str, Any] = field(default_factory=dict)
+    stopped_on: str | None = None
 
     def __post_init__(self) -> None:
         freeze_array_fields(self)
@@ -240,7 +254,7 @@ class TableSuppression:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"cells": [{"codes", "value", "status"}], "cost", "gap", "method", "status", "optimal", "lower_bound",
-        "protection", "protected", "counts", "audit", "config"}``."""
+        "protection", "protected", "counts", "audit", "config", "stopped_on"}``."""
         dims = self.table.dims
         codes = self.table.cells[list(dims)].to_numpy(dtype=object)
         values = self.table.values
@@ -253,7 +267,7 @@ class TableSuppression:
         return json_safe({"cells": cells, "cost": self.cost, "gap": self.gap, "method": self.method,
                           "status": self.status, "optimal": self.optimal, "lower_bound": self.lower_bound,
                           "protection": self.protection, "protected": self.all_protected, "counts": self.counts(),
-                          "audit": audit, "config": dict(self.config)})
+                          "audit": audit, "config": dict(self.config), "stopped_on": self.stopped_on})
 
 
 @dataclass(frozen=True)
@@ -268,6 +282,8 @@ class LinkedTableSuppression:
         Of the one pattern, a shared cell counted once.
     optimal : bool
     method, status : str
+    stopped_on : str, optional
+        As in :class:`TableSuppression`.
     """
 
     tables: tuple[TableSuppression, ...]
@@ -277,6 +293,7 @@ class LinkedTableSuppression:
     optimal: bool
     method: str
     status: str
+    stopped_on: str | None = None
 
     @property
     def all_protected(self) -> bool:
@@ -296,10 +313,11 @@ class LinkedTableSuppression:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"tables": [{"dims", "cells", ...}], "cost", "gap", "method", "status", "optimal", "lower_bound",
-        "protected"}``: each table's object is :meth:`TableSuppression.to_dict` with its ``dims`` first."""
+        "protected", "stopped_on"}``: each table's object is :meth:`TableSuppression.to_dict` with its ``dims`` first."""
         return json_safe({"tables": [{"dims": list(t.table.dims), **t.to_dict()} for t in self.tables],
                           "cost": self.cost, "gap": self.gap, "method": self.method, "status": self.status,
-                          "optimal": self.optimal, "lower_bound": self.lower_bound, "protected": self.all_protected})
+                          "optimal": self.optimal, "lower_bound": self.lower_bound, "protected": self.all_protected,
+                          "stopped_on": self.stopped_on})
 
 
 def _cell_keys(table: NDTable) -> list[frozenset]:
@@ -406,7 +424,7 @@ def _audited(problem: SuppressionProblem, pattern: Pattern) -> tuple[Pattern, np
     if not np.array_equal(suppressed, pattern.suppressed):
         cost = float(problem.weights @ (suppressed & ~np.isin(np.arange(suppressed.size), problem.primaries)))
         pattern = Pattern(suppressed, cost, pattern.lower_bound, cost <= pattern.lower_bound * (1 + 1e-9) + 1e-9,
-                          pattern.method + "+repair", pattern.iterations, pattern.cuts)
+                          pattern.method + "+repair", pattern.iterations, pattern.cuts, pattern.stopped_on)
     return pattern, low, high, ok
 
 
@@ -442,8 +460,10 @@ def _solve(tables: Sequence[NDTable], masks: Sequence[np.ndarray], protection: f
             lower_bound=float(pattern.lower_bound), gap=float(gap), optimal=bool(pattern.optimal), method=name,
             status=status, protection=float(protection), audit_cells=audit_cells, audit_min=low[j],
             audit_max=high[j], required_min=a - problem.lower[j], required_max=a + problem.upper[j], protected=ok[j],
-            config={"cost": cost, "method": method, "time_limit": time_limit, "singletons": singletons,
-                    "iterations": pattern.iterations, "cuts": pattern.cuts, "linked": len(tables)}))
+            config={"cost": cost, "method": method, "time_limit": time_limit,
+                    "solve_limit": SolveLimit.of_seconds(time_limit).to_dict(), "singletons": singletons,
+                    "iterations": pattern.iterations, "cuts": pattern.cuts, "linked": len(tables)},
+            stopped_on=None if pattern.optimal else pattern.stopped_on))
     return results, pattern, status
 
 
@@ -483,8 +503,12 @@ def suppress_table(table: NDTable, primary_mask: Any, *, protection: float = 10.
         the subtables (:mod:`rumap.tables.subtables`). Default: ``optimal``
         up to :data:`HEURISTIC_ABOVE` non-empty cells, ``heuristic`` above.
     time_limit : float, default 30
-        Seconds for the method (the audit comes after); out of time the best
-        protecting pattern found is returned with its proven gap.
+        Nominal seconds for the method (the audit comes after), turned into a
+        solve limit (master rounds, branch-and-bound nodes:
+        :class:`rumap.tables._attacker.SolveLimit`) that decides when it stops,
+        so the pattern is the same on any machine; out of work the best
+        protecting pattern found is returned with its proven gap
+        (``stopped_on`` ``"solve_limit"``).
     singletons : bool, optional
         Apply tau-Argus's singleton rules, singleton-singleton,
         singleton-multiple and minimum frequency (module notes). Default:
@@ -589,4 +613,4 @@ def suppress_linked_tables(tables: Sequence[NDTable], primary_masks: Sequence[An
     results, pattern, status = _solve(tables, masks, protection, cost, method, time_limit, singletons, budget)
     first = results[0]
     return LinkedTableSuppression(tuple(results), first.cost, first.lower_bound, first.gap, first.optimal,
-                                  first.method, status)
+                                  first.method, status, first.stopped_on)

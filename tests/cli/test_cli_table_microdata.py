@@ -79,6 +79,8 @@ def test_bad_input(files, capsys, tmp_path):
     assert "not both" in _bad(capsys, *base, "--table", folder / "m.csv", "--dims", "nace")
     assert "--hierarchy" in _bad(capsys, *base, "--dims", "nace", "--rule", "threshold", "--threshold", "3",
                                  "--hierarchy", "size=x.hrc")
+    assert "--hierarchy nace=prefixes:1,x: give the code lengths" in _bad(
+        capsys, *base, "--dims", "nace", "--rule", "threshold", "--threshold", "3", "--hierarchy", "nace=prefixes:1,x")
     assert "--primary" in _bad(capsys, *base, "--dims", "nace", "--rule", "threshold", "--threshold", "3",
                                "--primary", "A:B")
     (tmp_path / "w.csv").write_text(",A,Total\nr,1,1\nTotal,1,1\n")

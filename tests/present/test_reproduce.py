@@ -538,17 +538,20 @@ def test_hierarchical_table_from_files(hierarchical_files, hierarchy, kind, valu
     pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
 
 
-def test_hierarchical_table_from_prefixes_or_a_misnamed_file_has_no_command(hierarchical_files):
+@pytest.mark.parametrize(("value", "rule", "parameters"), [(None, "threshold", {}),
+                                                            ("turnover", "dominance", {"n": 2, "k": 0.7}),
+                                                            ("turnover", "p-percent", {"p": 20.0})])
+def test_hierarchical_table_from_prefixes_or_a_misnamed_file_by_any_rule(hierarchical_files, value, rule, parameters):
     f = hierarchical_files
-    reason = ("the command line reads each hierarchy from a file (tau-Argus when named .hrc, else parent,child), "
-              "not from codes' prefixes")
     spec = HierarchicalTableSpec(f["data"], ("nace", "region"), prefixes={"nace": (1, 2)},
-                                 files={"region": (f["txt"], "hrc")}, threshold=4)
-    assert command_or_reason(spec) == (None, reason)
-    assert command_or_reason(HierarchicalTableSpec(f["data"], ("region",), files={"region": (f["txt"], "hrc")}))[1] \
-        == reason
+                                 files={"region": (f["txt"], "hrc")}, value_column=value, threshold=4,
+                                 rule=rule, rule_parameters=parameters)
+    command, _ = command_or_reason(spec)
+    assert "nace=prefixes:1,2" in command and f"region=hrc:{f['txt']}" in command and f"--rule {rule}" in command
     shown = spec.run(f["frame"])
     assert list(shown.table.hierarchy("nace").subtotals) == ["A", "B"]
+    assert shown.counts()["primary"] and shown.counts()["secondary"]  # the case protects something
+    assert json.loads(_command_output(spec, "table")) == json.loads(json.dumps(shown.to_dict()))
     pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
 
 

@@ -130,7 +130,8 @@ def test_table_steps_protect_the_table_as_its_map_does_at_the_value():
     steps = table_steps("region", "marital", "p-percent", {"p": 10.0}, "protection", 20.0, response="income")
     result = apply_plan(frame, ReleasePlan(steps))
     table = table_from_microdata(frame, "region", "marital", response="income")
-    direct = suppress_secondary(table.published(), table.primary("p-percent", p=10.0), protection=20.0)
+    direct = suppress_secondary(table.published(), table.primary("p-percent", p=10.0), protection=20.0,
+                                frequencies=table.frequencies())
     assert sorted(result.table.protection.secondary) == sorted(direct.secondary)
     swept = table_steps("region", "marital", "p-percent", {"p": 10.0}, "rule", 40.0, protection=15.0)
     assert swept[1].parameters["p"] == 40.0 and swept[2].parameters["protection"] == 15.0

@@ -42,7 +42,7 @@ def test_secondary_suppression_releases_the_table_with_suppressed_cells_missing(
     result = apply_plan(data, plan, between="x.csv")
     table = table_from_microdata(data, "region", "size", response="turnover")
     primary = table.primary("p-percent", p=10)
-    expected = suppress_secondary(table.published(), primary, protection=10.0)
+    expected = suppress_secondary(table.published(), primary, protection=10.0, frequencies=table.frequencies())
     released = result.data
     assert list(released.columns) == ["region", *table.published().column_labels, "Total"]
     assert released["region"].tolist() == [*table.published().row_labels, "Total"]

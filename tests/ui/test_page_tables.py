@@ -102,7 +102,8 @@ def test_microdata_table_is_protected_and_audited(page):
     audit = _suppression_frame(page)
     table = table_from_microdata(read_table(BUNDLED_DATA["persons (synthetic, categorical keys)"]), "region",
                                  "marital", response="income")
-    direct = suppress_secondary(table.published(), table.primary("p-percent", p=10), protection=10.0)
+    direct = suppress_secondary(table.published(), table.primary("p-percent", p=10), protection=10.0,
+                                frequencies=table.frequencies())
     assert _metric(page, "secondary cells") == str(len(direct.secondary))
     assert sorted(zip(audit["row"], audit["column"], strict=True)) == sorted([*direct.primary, *direct.secondary])
     assert set(audit["status"]) == {"primary", "secondary"}
@@ -243,3 +244,13 @@ def test_hierarchical_tables_protect_every_level_and_show_a_subtotal(page):
     assert list(view.columns) == ["Total", "divorced", "married", "single", "widowed"]
     assert view.iloc[0].tolist() == pytest.approx(view.iloc[1:].sum().tolist())  # R1 = R10 + R11 + R12
     assert any(d.label == "Protected table (CSV, suppressed cells empty)" for d in page.get("download_button"))
+
+    # a magnitude table's dominance rule; the reproduce panel gives the command of a prefix hierarchy
+    from dashboard.widgets import REPRODUCE_KEY
+
+    page.session_state[f"{REPRODUCE_KEY}_tables_nd"] = True
+    page.selectbox(key="nd_rule").set_value("dominance").run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    command = page.code[0].value
+    assert "--hierarchy region=prefixes:2,3" in command and "--rule dominance --n 1 --k 0.8" in command
+    assert "mask = table.primary_mask('dominance', n=1, k=0.8)" in page.code[1].value
