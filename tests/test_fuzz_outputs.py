@@ -143,7 +143,7 @@ def test_an_existing_output_is_replaced_only_with_overwrite(tmp_path, originals,
     assert not [n for n in after if n.startswith(".")]
 
 
-@pytest.mark.parametrize("case", ["plan-as-out", "plan-as-report", "hierarchy-as-out"])
+@pytest.mark.parametrize("case", ["plan-as-out", "plan-as-report", "hierarchy-as-out", "hierarchy-format-as-out"])
 def test_every_input_and_output_of_a_run_counts(tmp_path, originals, case):
     data = copy_data("release", originals, tmp_path)
     plan = tmp_path / ("plan.json" if case == "plan-as-report" else "plan.csv")
@@ -158,6 +158,9 @@ def test_every_input_and_output_of_a_run_counts(tmp_path, originals, case):
         "hierarchy-as-out": (["table", "suppress", "--microdata", data, "--dims", "sex,region", "--rule", "threshold",
                               "--threshold", "3", "--hierarchy", f"region={hierarchy}", "--out", hierarchy],
                              "is the input --hierarchy"),
+        "hierarchy-format-as-out": (["table", "suppress", "--microdata", data, "--dims", "sex,region", "--rule",
+                                     "threshold", "--threshold", "3", "--hierarchy", f"region=parent_child:{hierarchy}",
+                                     "--out", f"{tmp_path}/./region.csv"], "is the input --hierarchy"),
     }[case]
     before = listing(tmp_path)
     assert_bad_input(run_cli(*argv, "--overwrite"), culprit)

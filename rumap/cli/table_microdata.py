@@ -52,6 +52,17 @@ def _prefix_lengths(dim: str, text: str) -> list[int]:
     return lengths
 
 
+def _hierarchy_file(text: str) -> str | None:
+    """The file a ``--hierarchy DIM=...`` value reads (None for ``DIM=prefixes:L1,L2``, which reads none)."""
+    from rumap.specs.tables import HIERARCHY_FORMATS
+
+    path = text.split("=", 1)[1]
+    kind, colon, rest = path.partition(":")
+    if colon and kind == PREFIXES:
+        return None
+    return rest if colon and kind in HIERARCHY_FORMATS else path
+
+
 def _hierarchies(texts: list[str], dims: list[str], frame: Any) -> dict[str, Any]:
     from rumap.io.data import read_file_bytes
     from rumap.specs.tables import HIERARCHY_FORMATS, prefix_codes
@@ -132,7 +143,7 @@ def run_microdata(args: argparse.Namespace) -> int:
     if args.out is not None:
         paths = _linked_out_paths(args.out, len(args.dims)) if len(args.dims) > 1 else [args.out]
         check_outputs([("--out", path) for path in paths],
-                      [("--microdata", args.microdata), *(("--hierarchy", text.split("=", 1)[1])
+                      [("--microdata", args.microdata), *(("--hierarchy", _hierarchy_file(text))
                                                           for text in args.hierarchy or [] if "=" in text)],
                       args.overwrite)
     dims_lists = _dims_lists(args.dims)
