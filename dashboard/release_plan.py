@@ -34,12 +34,14 @@ from rumap.release.apply import STEP_METHODS, ReleaseResult
 from rumap.release.from_map import (
     KEY_MAP_STEPS,
     TABLE_SWEEPS,
+    decimals_of,
     map_origin,
     recode_step,
     step_from_key_map,
     step_from_spec,
     table_steps,
     with_origin,
+    with_precision,
 )
 from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import ReleaseReport, release_report
@@ -213,6 +215,34 @@ def _step_maker(analysis: Analysis) -> Callable[[float], list[Step]] | None:
                                             seed=int(settings.get("seed", 0)))]
 
 
+def _precision_offer(analysis: Analysis, key: str) -> int | None:
+    """For a map whose step can round its released values, offer the data's decimals; the decimals chosen, or None.
+
+    The released values of noise have every decimal a float holds (a wage in cents comes back with 18); the
+    step's record names the parameter that rounds them (``precision``), and this box offers it at the
+    decimals of the map's columns in the session's data, stating what it does.
+    """
+    spec = analysis.spec
+    if not isinstance(spec, EmpiricalSpec) or not any(
+            r.precision for r in STEP_METHODS.values() if r.map_method == spec.simulation.method):
+        return None
+    data = state.loaded_data()
+    columns = list(spec.data.columns)
+    if data is None or not set(columns) <= set(map(str, data.frame.columns)):
+        return None
+    decimals = decimals_of(data.frame[columns].to_numpy(dtype=float))
+    if decimals is None:
+        return None
+    keep_shown(f"{key}_apply_round", True)
+    if st.checkbox(f"Round the released values to {decimals} decimal{'s' if decimals != 1 else ''}, as the data",
+                   key=f"{key}_apply_round",
+                   help="the map's noise has every decimal a computer keeps; rounding to the data's precision "
+                        "changes each value by at most half a unit of its last decimal"):
+        return decimals
+    st.caption(f"Released with every decimal of the noise, where the data have {decimals}.")
+    return None
+
+
 def apply_controls(analysis: Analysis, key: str) -> None:
     """"Apply": add the map on screen to the release plan, at its recommended value or the point the user picks.
 
@@ -258,13 +288,14 @@ def apply_controls(analysis: Analysis, key: str) -> None:
         st.caption("This map has no recommended value" + (" (none meets its R_max)" if getattr(
             analysis.spec, "max_risk", None) is not None else "") + ": pick the value to apply; the plan says "
                    "it was picked.")
+    decimals = _precision_offer(analysis, key)
     if cols[1].button("Apply", key=f"{key}_apply", help="add this masking to the release plan (Release page)"):
         if value is None:
             st.warning("Pick the value to apply first: this map recommends none.")
             return
         try:
             origin = map_origin(analysis, float(value), chosen, map_fingerprint(analysis))
-            made = with_origin(make(value), origin)
+            made = with_origin(with_precision(make(value), decimals), origin)
         except InputError as exc:
             st.error(str(exc))
             return

@@ -111,6 +111,7 @@ with errors_shown():
                "unchanged data and grows as utility falls: SSE/SST is the share of the variance lost).")
     table(done.after_steps.rename(columns=lambda c: c if c in ("step", "method") else release_plan.measure_label(c)),
           hide_index=True)
+    rows_in = max(int(data.frame.shape[0]), 1)
     checks = release_plan.checks_frame(done.report)
     if not checks.empty:
         st.subheader("Each step beside its map")
@@ -125,6 +126,12 @@ with errors_shown():
             st.markdown(f":red[**Step {i + 1}: {plain(text)}**]")
     for note in done.report.notes:
         st.caption(plain(note))
+    for i, outcome in enumerate(done.result.outcomes):
+        for column, count in (outcome.summary.get("sign_changed") or {}).items():
+            if count:
+                st.warning(f"Step {i + 1}: the noise gave {count:,} value(s) of {plain(column)} the other sign "
+                           f"than the original ({count / rows_in:.1%} of the records), e.g. negative amounts: "
+                           "truncating the map's noise at 0 keeps them in the data's range.")
 
     st.subheader("Downloads")
     cols = st.columns(4)

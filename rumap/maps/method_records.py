@@ -332,6 +332,9 @@ class ReleaseStep:
         (an option that follows the attacked column names one of ``columns``).
     description : str, default ""
         The step in plain words (default: the method's ``description``).
+    precision : str, default ""
+        The parameter that rounds the released values to a number of decimals
+        (the data's precision, offered where the step is applied), if any.
     """
 
     mask: Callable[[np.ndarray, Mapping[str, Any], tuple[str, ...], int | None, WorkBudget],
@@ -339,6 +342,7 @@ class ReleaseStep:
     parameters: Mapping[str, Any] | None = None
     check: Callable[[dict, tuple[str, ...]], dict] | None = None
     description: str = ""
+    precision: str = ""
 
 
 @dataclass(frozen=True)

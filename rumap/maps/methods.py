@@ -202,6 +202,7 @@ _NOISE_STEP = ReleaseStep(
     check=_check_noise_step,
     description="additive noise (plain, correlated, truncated, unequal variance; rounded to the data's decimals "
                 "when asked)",
+    precision="decimals",
 )
 
 

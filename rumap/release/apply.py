@@ -97,7 +97,7 @@ def _record_step(name: str, record: MaskingMethod) -> StepMethod:
     parameters = release.parameters if release.parameters is not None else _record_parameters(record)
     check = release.check if release.check is not None else _record_check(name, record)
     return StepMethod("columns", parameters, not record.deterministic, check, _record_applier(record), name,
-                      release.description or record.description)
+                      release.description or record.description, precision=release.precision)
 
 
 # --- categorical keys ------------------------------------------------------------------------

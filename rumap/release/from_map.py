@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
@@ -23,7 +25,7 @@ from rumap.result import RUMap
 from rumap.specs import Analysis, DataSource, EmpiricalSpec
 
 __all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS", "table_steps", "TABLE_SWEEPS", "map_origin",
-           "with_origin", "recode_step"]
+           "with_origin", "recode_step", "decimals_of", "with_precision"]
 
 #: What a map of a table built from microdata runs over (:mod:`rumap.maps.tables`).
 TABLE_SWEEPS = ("rule", "protection", "base")
@@ -307,6 +309,77 @@ def with_origin(steps: list[Step] | tuple[Step, ...], origin: dict[str, Any]) ->
     from dataclasses import replace
 
     return [replace(step, origin=dict(origin)) for step in steps]
+
+
+#: The most decimals :func:`decimals_of` looks for.
+MOST_DECIMALS = 10
+
+
+@validate_params({"values": InstanceOf(np.ndarray, "an array of numbers")},
+                 example=lambda: {"values": np.array([1.25, 3.5, 10.0])})
+def decimals_of(values: np.ndarray) -> int | None:
+    """The fewest decimals that write every finite value of the data exactly: its precision (cents: 2).
+
+    Parameters
+    ----------
+    values : ndarray
+        The data's values (NaN and infinities are passed over).
+
+    Returns
+    -------
+    int or None
+        From 0 to :data:`MOST_DECIMALS`; None for values with more decimals
+        (measurements of full precision) or no finite value.
+
+    Examples
+    --------
+    >>> decimals_of(np.array([1.25, 3.5, 10.0])), decimals_of(np.array([3.0, 7.0])), decimals_of(np.array([1 / 3]))
+    (2, 0, None)
+    """
+    x = np.asarray(values, dtype=float).ravel()
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        return None
+    for d in range(MOST_DECIMALS + 1):
+        if np.all(np.abs(np.round(x, d) - x) <= 1e-9 * np.maximum(1.0, np.abs(x))):
+            return d
+    return None
+
+
+@validate_params({"steps": InstanceOf((list, tuple), "a list of steps"),
+                  "decimals": [None, InstanceOf(int, "a whole number of decimals")]},
+                 example=lambda: {"steps": [Step("noise", {"lambda2": 1.0}, columns=("a",))], "decimals": 2})
+def with_precision(steps: list[Step] | tuple[Step, ...], decimals: int | None) -> list[Step]:
+    """The steps, each whose method can round its released values rounding them to ``decimals``.
+
+    A step method names the parameter that rounds (:attr:`StepMethod.precision
+    <rumap.release.methods.StepMethod>`, e.g. noise's ``decimals``); the other
+    steps pass unchanged.
+
+    Parameters
+    ----------
+    steps : list of Step
+    decimals : int or None
+        The data's decimals (:func:`decimals_of`); None leaves every step as it is.
+
+    Returns
+    -------
+    list of Step
+
+    Examples
+    --------
+    >>> [s.parameters["decimals"] for s in with_precision([Step("noise", {"lambda2": 1.0}, columns=("a",))], 2)]
+    [2]
+    """
+    from dataclasses import replace
+
+    if decimals is None:
+        return list(steps)
+    out = []
+    for step in steps:
+        name = STEP_METHODS[step.method].precision
+        out.append(replace(step, parameters={**step.parameters, name: decimals}) if name else step)
+    return out
 
 
 @validate_params({"lines": InstanceOf((list, tuple), "a list of recoding lines")},

@@ -68,6 +68,9 @@ class StepMethod:
     stage : {"microdata", "tabulate", "table"}
         What the step takes and gives (:data:`STAGES`): microdata to microdata,
         microdata to a table built from it, or a table to a protected table.
+    precision : str
+        The parameter that rounds the released values to a number of decimals
+        ("" for none).
     """
 
     target: str
@@ -78,6 +81,7 @@ class StepMethod:
     map_method: str | None
     description: str
     stage: str = field(default="microdata")
+    precision: str = ""
 
 
 def _number(name: str, value: Any, parameter: str | None = None) -> float | int:
