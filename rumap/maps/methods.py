@@ -148,10 +148,34 @@ def _noise_step_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> Noi
                      unequal_column=list(names).index(parameters["unequal_column"]), **options)
 
 
+#: Standard deviations of the noise beyond which no normal draw goes (a draw past 10 has probability 1.5e-23).
+_NOISE_REACH = 10.0
+
+
 def _release_noise(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...], seed: int | None,
                    budget: WorkBudget) -> tuple[np.ndarray, dict]:
     spec = _noise_step_spec(parameters, columns)
-    return add_noise(x, parameters[size_parameter(spec.relative)], spec, seed=seed), {}
+    size = size_parameter(spec.relative)
+    _refuse_noise_past_magnitude(x, parameters[size], spec, size, columns)
+    return add_noise(x, parameters[size], spec, seed=seed), {}
+
+
+def _refuse_noise_past_magnitude(x: np.ndarray, lambda2: float, spec: NoiseSpec, size: str,
+                                 columns: Sequence[str]) -> None:
+    """Refuse noise whose draws would pass the largest magnitude of a data value, naming the parameter and column."""
+    from rumap._validation.data import MAX_MAGNITUDE
+
+    x = x.reshape(x.shape[0], -1)
+    factor = max(1.0, spec.unequal_factor) if (spec.unequal_above, spec.unequal_below) != (None, None) else 1.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        sd = np.sqrt(float(lambda2) * factor) * np.sqrt((noise_shape(x, spec) ** 2).sum(axis=1))
+        reach = np.abs(x).max(axis=0) + _NOISE_REACH * sd
+    over = ~(reach <= MAX_MAGNITUDE)
+    if over.any():
+        j = int(np.argmax(over))
+        raise InputError(f"parameter {size} = {lambda2:g} gives column {columns[j]!r} noise of standard deviation "
+                         f"{sd[j]:.3g}: masked values would pass {MAX_MAGNITUDE:.0e}, where sums of squares overflow; "
+                         "ask for less noise")
 
 
 _NOISE_STEP = ReleaseStep(

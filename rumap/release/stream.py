@@ -488,6 +488,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from rumap.release.apply import check_plan_work
     from rumap.release.gathered import GatheredColumns, GatheredSuppression, check_whole_file_work
     from rumap.release.plan import ReleasePlan
 
@@ -501,12 +502,18 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     source = str(path) if source is None else source
     names, n = _file_columns(path, plan, source)
     check_whole_file_work(plan, n, budget)
+    check_plan_work(plan, n, len(names), budget)
     streams: list[Any] = []
     passes = 1
 
     def through(frame: pd.DataFrame, start: int) -> pd.DataFrame:
-        for stream in streams:
-            frame = stream(frame, source, start)
+        try:
+            for stream in streams:
+                frame = stream(frame, source, start)
+        except InputError as exc:  # a chunk's row named in the file: counted from the chunk's first record
+            if start == 0 or "rows counted from record" in str(exc):
+                raise
+            raise InputError(f"{exc} (rows counted from record {start + 1})") from None
         return frame
 
     def counting_pass(i: int, add: Callable[[pd.DataFrame, int], None]) -> None:

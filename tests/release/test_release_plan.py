@@ -94,7 +94,7 @@ def test_the_json_of_a_release_is_a_plan():
      "step 1: unknown key(s) 'sed'"),
     (lambda: read_plan('{"steps": [{"parameters": {}}]}'), "step 1: no method"),
     (lambda: read_plan('{"steps": [{"method": "pram", "parameters": {"theta": 2}, "keys": ["a"]}]}'),
-     "step 1: parameter theta"),
+     "step 1: steps[0].parameters.theta must be a number in [0, 1], got 2.0"),
 ])
 def test_bad_steps_and_plans_raise_input_error(make, fragment):
     with pytest.raises(InputError) as caught:
