@@ -35,13 +35,25 @@ READING = {
 }
 
 
-@pytest.mark.parametrize("case", READING)
+#: name -> (file's text, the message, after "FILE: "): a value that is no weight, wherever it is.
+WEIGHTS = {
+    "text deep in the column": ("sex,w\n" + "".join(f"{'fm'[i % 2]},{10 + i}\n" for i in range(150)) + "m,abc\n",
+                                "weight 'w' must be a number >= 1 in every record, got abc in row 151"),
+    "below 1": ("sex,w\nf,10\nm,0.5\nf,2\n", "weight 'w' must be a number >= 1 in every record, got 0.5 in row 2"),
+}
+#: name -> (file's text, the flags after --data FILE, the message after "FILE: ").
+FILES = {**{f"reading: {name}": (text, ["--keys", "sex,region"], message) for name, (text, message) in READING.items()},
+         **{f"weight: {name}": (text, ["--keys", "sex", "--weight", "w"], message)
+            for name, (text, message) in WEIGHTS.items()}}
+
+
+@pytest.mark.parametrize("case", FILES)
 @pytest.mark.parametrize("engine", ["memory", "scale"])
 def test_both_readers_refuse_a_file_with_one_message(tmp_path, case, engine):
-    text, message = READING[case]
+    text, flags, message = FILES[case]
     path = tmp_path / "data.csv"
     path.write_text(text)
-    assert_bad_input(run_cli("risk", "individual", "--data", path, "--keys", "sex,region", "--engine", engine),
+    assert_bad_input(run_cli("risk", "individual", "--data", path, *flags, "--engine", engine),
                      f"error: {path}: {message}")
 
 
@@ -64,24 +76,6 @@ def test_a_header_longer_than_the_sniffed_bytes_is_read_whole(tmp_path):
     path.write_text(",".join(names) + "\n" + ",".join(["f"] * len(names)) + "\n")
     assert list(read_table(path).columns) == names
     assert scan(path).columns == tuple(names)
-
-
-#: name -> (file's text, the message, after "FILE: "): a value that is no weight, wherever it is.
-WEIGHTS = {
-    "text deep in the column": ("sex,w\n" + "".join(f"{'fm'[i % 2]},{10 + i}\n" for i in range(150)) + "m,abc\n",
-                                "weight 'w' must be a number >= 1 in every record, got abc in row 151"),
-    "below 1": ("sex,w\nf,10\nm,0.5\nf,2\n", "weight 'w' must be a number >= 1 in every record, got 0.5 in row 2"),
-}
-
-
-@pytest.mark.parametrize("case", WEIGHTS)
-@pytest.mark.parametrize("engine", ["memory", "scale"])
-def test_a_bad_weight_is_named_by_its_row_and_value(tmp_path, case, engine):
-    text, message = WEIGHTS[case]
-    path = tmp_path / "data.csv"
-    path.write_text(text)
-    assert_bad_input(run_cli("risk", "individual", "--data", path, "--keys", "sex", "--weight", "w",
-                             "--engine", engine), f"error: {path}: {message}")
 
 
 def test_text_past_the_rows_that_set_a_column_type_is_named(tmp_path, monkeypatch):
