@@ -150,6 +150,10 @@ FLAGS = {
     "noise past the largest magnitude": (["release", "--data", "{csv}", "--out", "{dir}/out.csv", "--method",
                                           "noise", "--columns", "spend", "--lambda2", "1e308"],
                                          ["step 1 (noise): --lambda2 = 1e+308 gives column 'spend' noise"]),
+    "noise past the largest magnitude in chunks": (
+        ["release", "--data", "{parquet}", "--out", "{dir}/out.parquet", "--method", "noise", "--columns", "spend",
+         "--lambda2-frac", "1e308", "--chunk-size", "7"],
+        ["--chunk-size: step 1 (noise): --lambda2-frac = 1e+308 gives column 'spend' noise"]),
     "bands of 1e308 by 10": (["protect", "recode", "--data", "{dir}/big.csv", "--keys", "x,sex", "--band", "x:10",
                               "--out", "{dir}/out.csv"],
                              ["column 'x' has the value 1e+308 in row 2, out of reach of bands of width 10"]),

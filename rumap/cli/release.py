@@ -263,6 +263,14 @@ def step_from_args(args: argparse.Namespace) -> Step:
         raise InputError(message) from None
 
 
+def _named_by_flags(message: str, args: argparse.Namespace) -> str:
+    """A step's message with its parameter named by the flag that gave it (one step), a plan's by its key."""
+    if args.method is not None:
+        for name, (_attribute, flag) in _parameter_flags().items():
+            message = message.replace(f"steps[0].parameters.{name} ", f"{flag} ", 1)
+    return message
+
+
 def _plan(args: argparse.Namespace) -> ReleasePlan:
     from rumap.io.data import read_file_bytes
     from rumap.release.plan import ReleasePlan, read_plan
@@ -345,12 +353,8 @@ def run(args: argparse.Namespace) -> int:
     check_plan_work(plan, frame.shape[0], frame.shape[1], budget, None if args.no_prediction else replicates)
     try:
         result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
-    except InputError as exc:  # one step's parameter named by the flag that gave it, a plan's by its key
-        message = str(exc)
-        if args.method is not None:
-            for name, (_attribute, flag) in _parameter_flags().items():
-                message = message.replace(f"steps[0].parameters.{name} ", f"{flag} ", 1)
-        raise InputError(message) from None
+    except InputError as exc:
+        raise InputError(_named_by_flags(str(exc), args)) from None
     progress.stage("steps applied; the report" + ("" if args.no_prediction else
                                                   f" with each step's map ({replicates} simulated releases)"))
     try:
@@ -427,7 +431,7 @@ def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progre
                                  progress=lambda rows: progress.stage(f"{rows} records written"),
                                  budget=budget_from_args(args), stage=progress.stage)
     except InputError as exc:
-        raise InputError(f"--chunk-size: {exc}") from None
+        raise InputError(f"--chunk-size: {_named_by_flags(str(exc), args)}") from None
     note = (f"applied chunk by chunk ({args.chunk_size} records, {done.chunks} chunks, {done.passes} pass(es) over "
             "the file): no report, risk, utility or predictions (they need the whole file in memory)")
     summary = {"out": str(out), "rows": done.rows, "columns": done.columns, "sha256_in": file_digest(args.data),

@@ -159,9 +159,13 @@ class _NoiseStream:
 
     def __init__(self, step: Step, shape_factor: np.ndarray) -> None:
         from rumap.maps.methods import _noise_step_spec as _noise_spec
+        from rumap.maps.methods import refuse_noise_past_magnitude
+        from rumap.masking.noise import size_parameter
 
         self.step = step
         self.spec = _noise_spec(step.parameters, step.columns)
+        size = size_parameter(self.spec.relative)  # as in memory, before any chunk is masked
+        refuse_noise_past_magnitude(shape_factor, step.parameters[size], self.spec, size, step.columns)
         self.shape_factor = shape_factor
         self.rng = np.random.default_rng(step.seed)
 
@@ -490,6 +494,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
 
     from rumap.release.apply import check_plan_work
     from rumap.release.gathered import GatheredColumns, GatheredSuppression, check_whole_file_work
+    from rumap.release.methods import plan_key
     from rumap.release.plan import ReleasePlan
 
     if not isinstance(plan, ReleasePlan):
@@ -564,7 +569,10 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             covariance = moments.covariance()
         else:  # absolute uncorrelated noise: L = I, no pass
             passes -= 1
-        streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
+        try:
+            streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
+        except InputError as exc:
+            raise InputError(f"step {i + 1} ({step.method}): {plan_key(str(exc), i)}") from None
     written = {name: kind for stream in streams for name, kind in stream.types().items()}
     writer, rows, chunks, schema = None, 0, 0, None
     try:
