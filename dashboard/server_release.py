@@ -28,6 +28,7 @@ from dashboard.server_files import ServerFile, allowed_folder, file_cached, reso
 from dashboard.widgets import number, remembered
 from rumap.errors import InputError
 from rumap.present.reproduce import to_command
+from rumap.release.apply import unreached
 from rumap.release.plan import ReleasePlan
 from rumap.release.spec import ReleaseSpec
 from rumap.release.stream import StreamedRelease, check_streamed, file_digest, release_in_chunks
@@ -134,6 +135,8 @@ def _output(file: ServerFile, folder: Path) -> tuple[Path, str, int]:
 
 def _result(file: ServerFile, plan: ReleasePlan, done: ServerRelease, shown_out: str) -> None:
     st.subheader("Released")
+    for line in unreached(plan.steps, done.done.summaries):  # the file is written, but not protected as asked
+        st.warning(plain(line))
     cols = st.columns(4)
     cols[0].metric("records released", f"{done.done.rows:,}")
     cols[1].metric("columns", f"{done.done.columns:,}")

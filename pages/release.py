@@ -104,6 +104,8 @@ with errors_shown():
     plan = ReleasePlan(tuple(steps))
     with st.spinner("Applying the plan and measuring the released file…"):
         done = release_plan.cached_release(data.digest, data.frame, data.name, plan, out_name)
+    for line in done.report.unreached:  # the file is written, but not protected as the step asked
+        st.warning(plain(line))
 
     st.subheader("Risk and utility after each step")
     st.caption("Measured on the file released after each step against the original data (the report's risk and "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -45,6 +46,25 @@ def test_check_scalar_types_and_ranges():
             check_scalar("n", bad)
     with pytest.raises(InputError, match="finite"):
         check_scalar("mu", float("inf"))
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("k", 10**30, "k must be an integer >= 1 and at most 1e+12, got 1000000000000000000000000000000"),
+    ("record_chunk", 1e30, "record_chunk must be an integer >= 1 and at most 1e+12, got 1000000000000000019884624838656"),
+    ("seed", 2**64, "seed must be an integer >= 0 and at most 1.84467e+19, got 18446744073709551616"),
+    ("k", 0, "k must be an integer >= 1, got 0"),  # below: the ceiling is not mentioned
+])
+def test_an_integer_entry_without_an_upper_bound_has_a_ceiling(name, value, message):
+    assert check_scalar(name, 10**12 if name != "seed" else 2**64 - 1) in (10**12, 2**64 - 1)
+    with pytest.raises(InputError, match=rf"^{re.escape(message)}$"):
+        check_scalar(name, value)
+    assert PARAMETERS[name].describe() in message  # the ceiling is no part of the description
+
+
+def test_every_integer_entry_is_bounded():
+    unbounded = [name for name, entry in PARAMETERS.items()
+                 if entry.kind == "int" and entry.high is None and entry.most is None]
+    assert unbounded == []
 
 
 def test_check_array():

@@ -15,7 +15,7 @@ import numpy as np
 from rumap.errors import InputError
 
 __all__ = ["Arguments", "Constraint", "Interval", "PARAMETERS", "check_scalar", "check_array", "StrOptions", "Boolean",
-           "InstanceOf", "Labels", "BooleanArray", "AnyOf", "SEED", "make_constraint"]
+           "InstanceOf", "Labels", "BooleanArray", "AnyOf", "SEED", "make_constraint", "MAX_RECORDS", "MAX_SEED"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,11 @@ class Interval(Constraint):
         ``(low, high, step)`` of a slider over the parameter: finite ends inside
         the interval, the part of it a reader explores (a page may narrow it to
         its data). ``None``: no slider shows the parameter.
+    most : float, optional
+        A ceiling no real value reaches (:data:`MAX_RECORDS` records, a seed of
+        64 bits), for a parameter whose range has no upper bound of its own: a
+        value above it is refused (a number of 10^30 records would overflow
+        the engines' integers), and :meth:`describe` leaves it out.
     """
 
     kind: str
@@ -84,10 +89,13 @@ class Interval(Constraint):
     closed: str = "both"
     description: str = ""
     slider: tuple[float, float, float] | None = None
+    most: float | None = None
 
     def contains(self, value: float) -> bool:
-        """Whether ``value`` lies in the interval (NaN never does)."""
+        """Whether ``value`` lies in the interval (NaN never does) and at most :attr:`most`."""
         if value is None or (isinstance(value, float) and math.isnan(value)):
+            return False
+        if self.most is not None and value > self.most:
             return False
         if self.low is not None:
             if self.closed in ("both", "left"):
@@ -132,6 +140,8 @@ class Interval(Constraint):
         if self.high is not None:
             inside = self.closed in ("both", "right")
             out.append((self.high + step if step else math.nextafter(self.high, math.inf)) if inside else self.high)
+        if self.most is not None:
+            out.append(self.most + 1 if step else self.most * 2)
         if self.kind == "int":
             out.append((self.low if self.low is not None else 0) + 1.5)
         return out
@@ -150,10 +160,15 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
+#: The most records any parameter counts (a file, a group size, a subsample, a chunk): no file holds more.
+MAX_RECORDS = 10**12
+#: The largest seed: 64 bits.
+MAX_SEED = 2**64 - 1
+
 #: The allowed range of every named parameter of the public API.
 PARAMETERS: dict[str, Interval] = {
     # at least 2: the analytic setting's variance is a sample's, S² (ddof = 1); "records" counts any records
-    "n": Interval("int", 2, None, "left", "number of records of the analytic setting (its variance S² needs 2)"),
+    "n": Interval("int", 2, None, "left", "number of records of the analytic setting (its variance S² needs 2)", most=MAX_RECORDS),
     "sigma2": Interval("float", 0.0, None, "neither", "variance of the original data"),
     "mu": Interval("float", None, None, "neither", "mean of the original data"),
     "tau": Interval("float", None, None, "neither", "the target value"),
@@ -168,13 +183,13 @@ PARAMETERS: dict[str, Interval] = {
                                 "the snooper's tolerable average error, in data units (R_max = 1 / error²)"),
     # tables (rumap.tables.rules, rumap.tables.dominance, rumap.tables.bounds)
     "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule",
-                            slider=(1, 10, 1)),
+                            slider=(1, 10, 1), most=MAX_RECORDS),
     "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule",
                             slider=(0.05, 0.99, 0.001)),
     "rule_percent": Interval("float", 0.0, 100.0, "right",
                              "an accuracy in percent of the p% and pq rules: p, and the pq rule's prior accuracy q",
                              slider=(1.0, 100.0, 1.0)),
-    "threshold": Interval("int", 1, None, "left", "least number of contributors of a non-sensitive cell"),
+    "threshold": Interval("int", 1, None, "left", "least number of contributors of a non-sensitive cell", most=MAX_RECORDS),
     "contributions_n": Interval("int", 2, 100_000, "both", "number N of contributions to a cell",
                                 slider=(2, 60, 1)),
     # the slider's top is the table's own scale: a page narrows it to the cells' magnitude
@@ -190,16 +205,16 @@ PARAMETERS: dict[str, Interval] = {
                                   "threshold above (or below) which records are sensitive"),
     "unequal_factor": Interval("float", 0.0, None, "neither", "noise variance factor for sensitive records"),
     "replicates": Interval("int", 1, 10_000_000, "both", "Monte-Carlo replicates per parameter value"),
-    "seed": Interval("int", 0, None, "both", "random seed"),
-    "subsample": Interval("int", 2, None, "both", "records of each subsample of an empirical map"),
+    "seed": Interval("int", 0, None, "both", "random seed", most=MAX_SEED),
+    "subsample": Interval("int", 2, None, "both", "records of each subsample of an empirical map", most=MAX_RECORDS),
     "subsamples": Interval("int", 2, 1000, "both", "independent subsamples of an empirical map"),
-    "chunk_size": Interval("int", 1, None, "both", "replicates per chunk"),
-    "k": Interval("int", 1, None, "left", "minimum group size of microaggregation"),
+    "chunk_size": Interval("int", 1, None, "both", "replicates per chunk", most=10_000_000),
+    "k": Interval("int", 1, None, "left", "minimum group size of microaggregation", most=MAX_RECORDS),
     "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
-    "records": Interval("int", 1, None, "left", "number of records (one suffices, unlike the analytic setting's n)"),
+    "records": Interval("int", 1, None, "left", "number of records (one suffices, unlike the analytic setting's n)", most=MAX_RECORDS),
     # disclosure risk measures (rumap.risk.linkage, rumap.risk.interval, rumap.risk.identity)
     "tolerance": Interval("float", 0.0, None, "left", "agreement tolerance of numeric keys (standard deviations)"),
-    "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage"),
+    "block_size": Interval("int", 2, None, "left", "records per block of probabilistic linkage", most=MAX_RECORDS),
     "max_iter": Interval("int", 1, 1_000_000, "both", "maximum number of EM iterations"),
     # a width, not a rule's accuracy: the same bound as rule_percent, but its own slider range
     "interval_percent": Interval("float", 0.0, 100.0, "right",
@@ -209,30 +224,31 @@ PARAMETERS: dict[str, Interval] = {
     "a": Interval("float", 0.0, None, "left", "number of acquaintances of the investigator"),
     "f_u": Interval("float", 0.0, 1.0, "both", "fraction of population uniques u / N"),
     "N": Interval("float", 1.0, None, "left", "population size"),
-    "investigators": Interval("int", 1, None, "left", "number of investigators"),
+    "investigators": Interval("int", 1, None, "left", "number of investigators", most=MAX_RECORDS),
     "risk_bound": Interval("float", 0.0, 1.0, "neither", "maximum tolerable identification risk (a probability)"),
     "share_bound": Interval("float", 0.0, 1.0, "right", "maximum tolerable share of the records re-identified"),
     "beta": Interval("float", 0.0, None, "left", "scale parameter of the Poisson-gamma model"),
     "f_a": Interval("float", 0.0, 1.0, "both", "fraction of acquaintances a / N"),
     "band_width": Interval("float", 0.0, None, "neither", "width of the bands of a recoded variable"),
     "theta": Interval("float", 0.0, 1.0, "both", "retention probability of PRAM"),
-    "cells": Interval("int", 1, None, "left", "number of cells k of the key"),
+    "cells": Interval("int", 1, None, "left", "number of cells k of the key", most=MAX_RECORDS),
     "max_size": Interval("int", 1, 64, "both", "the largest size of a minimal sample unique"),
     "dis_fraction": Interval("float", 0.0, 1.0, "neither", "the sampling fraction of the DIS score"),
     "value": Interval("float", None, None, "neither", "a finite number"),
     "weight": Interval("float", 0.0, None, "left", "a non-negative weight"),
     "sampling_weight": Interval("float", 1.0, None, "left", "a sampling weight (records of the population per record)"),
-    "position": Interval("int", 0, None, "left", "a 0-based position in a list (of maps, of curves)"),
-    "group_label": Interval("int", 0, None, "left", "a group label"),
-    "cache_entries": Interval("int", 1, None, "left", "the most results a cache holds"),
-    "record_chunk": Interval("int", 1, None, "left", "records per chunk"),
-    "key_partitions": Interval("int", 1, None, "left", "partitions of the key rows"),
-    "household_partitions": Interval("int", 1, None, "left", "partitions of the households"),
+    "position": Interval("int", 0, None, "left", "a 0-based position in a list (of maps, of curves)", most=MAX_RECORDS),
+    "group_label": Interval("int", 0, None, "left", "a group label", most=MAX_RECORDS),
+    "cache_entries": Interval("int", 1, None, "left", "the most results a cache holds", most=1_000_000),
+    "record_chunk": Interval("int", 1, None, "left", "records per chunk", most=MAX_RECORDS),
+    "key_partitions": Interval("int", 1, None, "left", "partitions of the key rows", most=MAX_RECORDS),
+    "household_partitions": Interval("int", 1, None, "left", "partitions of the households", most=MAX_RECORDS),
+    "plan_steps": Interval("int", 1, 100, "both", "steps of a release plan"),
     "prediction_replicates": Interval("int", 2, 10_000, "both", "simulated releases per step of a prediction band"),
-    "resamples": Interval("int", 10, None, "left", "bootstrap resamples"),
+    "resamples": Interval("int", 10, None, "left", "bootstrap resamples", most=10_000_000),
     "relative_sd": Interval("float", 0.0, 1.0, "both", "the noise's standard deviation, relative"),
     "lambda2_upper": Interval("float", 0.0, None, "neither", "the largest noise variance searched"),
-    "extremes_n": Interval("int", 3, None, "left", "number of records (the extremes' constants need ln ln n)"),
+    "extremes_n": Interval("int", 3, None, "left", "number of records (the extremes' constants need ln ln n)", most=MAX_RECORDS),
     "picture_width": Interval("int", 200, 4000, "both", "the picture's width in pixels"),
     "picture_height": Interval("int", 150, 4000, "both", "the picture's height in pixels"),
     # record linkage and key variables (rumap.risk.linkage.probabilistic, rumap.risk.suda, rumap.risk.keys)
@@ -306,7 +322,8 @@ def check_scalar(name: str, value: Any, constraint: Interval | None = None) -> f
         if math.isinf(value) and (constraint.low is None or constraint.high is None):
             raise InputError(f"{name} must be finite, got {shown(value)}")
     if not constraint.contains(value):
-        raise InputError(f"{name} must be {constraint.describe()}, got {shown(value)}")
+        most = f" and at most {constraint.most:.6g}" if constraint.most is not None and value > constraint.most else ""
+        raise InputError(f"{name} must be {constraint.describe()}{most}, got {shown(value)}")
     return value
 
 

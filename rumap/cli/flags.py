@@ -7,6 +7,8 @@ The flags of the masking methods' grids and options are in their records (:mod:`
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +17,7 @@ from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 from rumap.maps.method_records import grid_values
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "check_needs", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
            "ENGINE_NAMES", "add_engine_flags", "scale_engine", "add_overwrite_flag", "check_output_flags"]
 
@@ -94,6 +96,57 @@ def check_applies(args: argparse.Namespace, scope: dict[str, tuple[str, tuple[st
         if method not in methods and _given(getattr(args, attr, None)):
             names = ", ".join(methods[:-1]) + (" or " if len(methods) > 1 else "") + methods[-1]
             raise InputError(f"{flag} applies to --method {names}, not {method}")
+
+
+@assumes_valid
+def check_needs(options: Sequence[Any], given: Mapping[str, object], flags: Mapping[str, str] | None = None) -> None:
+    """Refuse a method option's flag given without one of the flags it needs (``--unequal-factor`` alone does nothing).
+
+    An option needs those its flag's ``needs`` names or, in a toggle group (``toggle``), one of the group's
+    options that turn it on (a flag that needs no other): unequal noise's factor and column need its threshold.
+
+    Parameters
+    ----------
+    options : sequence of MethodOption
+        The method's options (:attr:`rumap.maps.methods.MaskingMethod.options`).
+    given : mapping
+        Option name -> the value its flag was given (None, False or absent: not given).
+    flags : mapping, optional
+        Option name -> its flag on this command (default: the option's own flag).
+
+    Raises
+    ------
+    InputError
+        Naming the flag and the flags it needs.
+
+    Examples
+    --------
+    >>> from rumap.maps.methods import METHODS
+    >>> check_needs(METHODS["noise"].options, {"unequal_factor": 3.0})
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: --unequal-factor does nothing without --unequal-above or --unequal-below: give one of them or drop --unequal-factor
+    >>> check_needs(METHODS["noise"].options, {"unequal_factor": 3.0, "unequal_above": 10.0})
+    """
+    own = {o.name: o.flag.flag for o in options if o.flag is not None}
+    flags = {**own, **(flags or {})}
+
+    def switch(option: Any) -> bool:
+        return option.flag is not None and not option.flag.needs
+
+    for option in options:
+        if option.name not in flags or not _given(given.get(option.name)):
+            continue
+        if option.flag is not None and option.flag.needs:
+            needs = [o for o in options if o.name in option.flag.needs]
+        elif option.toggle and not switch(option):
+            needs = [o for o in options if o.toggle == option.toggle and switch(o)]
+        else:
+            continue
+        if needs and not any(_given(given.get(o.name)) for o in needs):
+            flag = flags[option.name]
+            wanted = " or ".join(flags[o.name] for o in needs)
+            raise InputError(f"{flag} does nothing without {wanted}: give one of them or drop {flag}")
 
 
 @assumes_valid

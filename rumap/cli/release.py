@@ -21,6 +21,7 @@ from rumap.cli.flags import (
     add_work_limit,
     budget_from_args,
     check_flag,
+    check_needs,
     check_output_flags,
     split_names,
     variable_number,
@@ -244,6 +245,9 @@ def step_from_args(args: argparse.Namespace) -> Step:
         if name not in record.parameters:
             raise InputError(f"{flag} does not apply to --method {args.method}")
         parameters[name] = value
+    if args.method in METHODS:  # an option that does nothing without another (--unequal-factor alone)
+        check_needs(METHODS[args.method].options, parameters,
+                    {name: flag for name, (_attribute, flag) in parameter_flags.items()})
     parameters.update(_text_parameters(args))
     if args.seed is not None:
         check_flag("--seed", "seed", args.seed)
@@ -261,6 +265,14 @@ def step_from_args(args: argparse.Namespace) -> Step:
         for name, (_attribute, flag) in parameter_flags.items():
             message = message.replace(f"parameter {name} ", f"{flag} ", 1)
         raise InputError(message) from None
+
+
+def _named_by_flags(message: str, args: argparse.Namespace) -> str:
+    """A step's message with its parameter named by the flag that gave it (one step), a plan's by its key."""
+    if args.method is not None:
+        for name, (_attribute, flag) in _parameter_flags().items():
+            message = message.replace(f"steps[0].parameters.{name} ", f"{flag} ", 1)
+    return message
 
 
 def _plan(args: argparse.Namespace) -> ReleasePlan:
@@ -320,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
         release_report_html,
         release_report_json,
     )
-    from rumap.release.apply import apply_plan
+    from rumap.release.apply import apply_plan, check_plan_work
     from rumap.release.report import release_report
     from rumap.risk.individual import sampling_weights
 
@@ -362,7 +374,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: step(s) {', '.join(map(str, elsewhere))} of the plan were decided on a map of other data "
               f"than {args.data}: the risk their maps promised does not hold for this file", file=sys.stderr)
     budget = budget_from_args(args)
-    result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
+    # the plan's work with the report's predictions, before any step
+    check_plan_work(plan, frame.shape[0], frame.shape[1], budget, None if args.no_prediction else replicates)
+    try:
+        result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
+    except InputError as exc:
+        raise InputError(_named_by_flags(str(exc), args)) from None
     progress.stage("steps applied; the report" + ("" if args.no_prediction else
                                                   f" with each step's map ({replicates} simulated releases)"))
     try:
@@ -385,7 +402,7 @@ def run(args: argparse.Namespace) -> int:
                "predictions": [{"step": i + 1, "checks": [c.to_dict() for c in s.checks], "note": s.prediction,
                                 "decision": dict(s.decision)} for i, s in enumerate(report.steps)],
                "notes": list(report.notes), "report": str(report_path) if report_path else None,
-               "rumap_version": __version__}
+               "rumap_version": __version__, "unreached": list(report.unreached)}
     if args.json:
         from rumap.cli import print_json
 
@@ -416,6 +433,8 @@ def run(args: argparse.Namespace) -> int:
                 None: f"{table.get('suppressed')} primary cells left out"}[table["protection"]]
         print(f"table: {table['rows']} x {table['columns']} ({table['kind']}), {len(table['primary'])} primary "
               f"cell(s); {done}")
+    for line in report.unreached:
+        print(f"NOT REACHED: {line}")
     for note in report.notes:
         print(f"note: {note}")
     if report_path is not None:
@@ -427,9 +446,10 @@ def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progre
     """``release --chunk-size R``: the plan applied chunk by chunk (:mod:`rumap.release.stream`), the same keys."""
     from rumap import __version__
     from rumap.io.parquet import is_parquet
+    from rumap.release.apply import unreached
     from rumap.release.stream import file_digest, release_in_chunks
 
-    check_flag("--chunk-size", "chunk_size", args.chunk_size)
+    check_flag("--chunk-size", "record_chunk", args.chunk_size)
     if not (is_parquet(args.data) and is_parquet(out)):
         raise InputError("--chunk-size reads a .parquet --data and writes a .parquet --out")
     given = [flag for flag, value in (("--report", args.report), ("--weight", args.weight),
@@ -443,18 +463,21 @@ def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progre
                                  progress=lambda rows: progress.stage(f"{rows} records written"),
                                  budget=budget_from_args(args), stage=progress.stage, overwrite=args.overwrite)
     except InputError as exc:
-        raise InputError(f"--chunk-size: {exc}") from None
+        raise InputError(f"--chunk-size: {_named_by_flags(str(exc), args)}") from None
     note = (f"applied chunk by chunk ({args.chunk_size} records, {done.chunks} chunks, {done.passes} pass(es) over "
             "the file): no report, risk, utility or predictions (they need the whole file in memory)")
     summary = {"out": str(out), "rows": done.rows, "columns": done.columns, "sha256_in": file_digest(args.data),
                "sha256_out": file_digest(out), "steps": [s.to_dict() for s in plan.steps],
                "step_summaries": [dict(summary) for summary in done.summaries], "risk": None, "utility": None, "predictions": [],
-               "notes": [note], "report": None, "rumap_version": __version__}
+               "notes": [note], "report": None, "rumap_version": __version__,
+               "unreached": unreached(plan.steps, done.summaries)}
     if args.json:
         from rumap.cli import print_json
 
         print_json(summary)
         return 0
     print(f"released {done.rows} records of {args.data} to {out} in {len(plan.steps)} step(s)")
+    for line in summary["unreached"]:
+        print(f"NOT REACHED: {line}")
     print(f"note: {note}")
     return 0

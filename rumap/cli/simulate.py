@@ -16,6 +16,7 @@ from rumap.cli.flags import (
     budget_from_args,
     check_applies,
     check_flag,
+    check_needs,
     merge_flags,
     parse_grid,
     split_names,
@@ -236,11 +237,8 @@ def _method_options(args: argparse.Namespace, columns: list[str]) -> dict:
         if option.flag.type is None:
             options[option.name] = bool(value)
         elif value is not None:
-            needs = [o for o in method.options if o.name in option.flag.needs]
-            if needs and all(getattr(args, _attr(o.flag.flag)) is None for o in needs if o.flag is not None):
-                raise InputError(f"{option.flag.flag} needs "
-                                 f"{' or '.join(o.flag.flag for o in needs if o.flag is not None)}")
             options[option.name] = value
+    check_needs(method.options, {o.name: getattr(args, _attr(o.flag.flag)) for o in method.options if o.flag is not None})
     return options
 
 
@@ -342,6 +340,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)
     _check_decision_flags(args)
+    for flag, entry in (("--replicates", "replicates"), ("--seed", "seed"), ("--chunk-size", "chunk_size"),
+                        ("--subsample", "subsample"), ("--subsamples", "subsamples")):
+        value = getattr(args, flag[2:].replace("-", "_"))
+        if value is not None:  # each integer flag against its entry, named as given
+            check_flag(flag, entry, value)
     config = config_from_args(args, columns)
     if is_parquet(args.data):  # the masked columns alone, from a file of any size
         data = read_parquet_numeric(args.data, columns)[0]

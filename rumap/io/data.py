@@ -15,7 +15,6 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,6 +22,7 @@ import pandas as pd
 from rumap._validation import PARAMETERS, InstanceOf, ListOf, NumberArray, StrOptions, validate_params
 from rumap._validation.data import check_magnitude
 from rumap.errors import InputError, optional_module
+from rumap.io.text_rows import check_text_rows, refuse_duplicates, text_head
 from rumap.io.writers import FORMATS_EXTRA, WRITERS, table_bytes, write_bytes, write_files, write_table
 
 __all__ = ["READERS", "MAX_BYTES", "read_file_bytes", "read_table", "read_table_bytes", "numeric_column", "numeric_columns",
@@ -52,22 +52,6 @@ BUNDLED_DATA = {"income (synthetic, Table 1)": _BUNDLED / "income.csv",
                 "survey (synthetic, households and weights)": _BUNDLED / "survey.csv"}
 
 
-
-
-def _refuse_duplicates(names: list[Any]) -> None:
-    """Refuse a header that names a column twice (readers would rename the second one silently)."""
-    seen, twice = set(), []
-    for name in (str(n).strip() for n in names):
-        if name in seen and name not in twice:
-            twice.append(name)
-        seen.add(name)
-    if twice:
-        raise InputError(f"the header names a column more than once: {', '.join(repr(n) for n in twice)}")
-
-
-def _text_header(buffer: io.BytesIO, sep: str) -> list[str]:
-    head = buffer.getvalue()[:65536].decode("utf-8-sig", errors="ignore")
-    return next(csv.reader(io.StringIO(head), delimiter=sep), [])
 
 
 _DECIMAL_COMMA = re.compile(r"^[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+$")  # 420,1576 or 1.234,5
@@ -119,25 +103,35 @@ def number_format(head: str, sep: str) -> tuple[str, str | None]:
 def _read_csv(buffer: io.BytesIO) -> pd.DataFrame:
     # Sniff among the usual delimiters only: a free sniff takes a letter of a
     # one-column header (e.g. the "o" of "income") for the delimiter.
-    head = buffer.getvalue()[:65536].decode("utf-8-sig", errors="ignore")
+    head = text_head(buffer)
     try:
         sep = csv.Sniffer().sniff(head, delimiters=",;\t|").delimiter
     except csv.Error:
         sep = ","
-    _refuse_duplicates(_text_header(buffer, sep))
+    return _read_text(buffer, head, sep)
+
+
+def _read_text(buffer: io.BytesIO, head: str, sep: str) -> pd.DataFrame:
+    names = check_text_rows(buffer, sep)  # the out-of-core reader's check: whole header, no column twice, no ragged row
     decimal, thousands = number_format(head, sep)
-    return pd.read_csv(buffer, sep=sep, encoding="utf-8-sig", decimal=decimal, thousands=thousands)
+    try:
+        frame = pd.read_csv(buffer, sep=sep, encoding="utf-8-sig", decimal=decimal, thousands=thousands)
+    except pd.errors.ParserError:
+        check_text_rows(buffer, sep, exact=True)  # a row too long, beside one too short: named by its line
+        raise
+    if frame.shape[1] != len(names) or not isinstance(frame.index, pd.RangeIndex):
+        check_text_rows(buffer, sep, exact=True)  # pandas takes the surplus leading fields of longer rows as an index
+        raise InputError(f"some rows have more fields than the header's {len(names)} columns")
+    return frame
 
 
 def _read_tsv(buffer: io.BytesIO) -> pd.DataFrame:
-    _refuse_duplicates(_text_header(buffer, "\t"))
-    decimal, thousands = number_format(buffer.getvalue()[:65536].decode("utf-8-sig", errors="ignore"), "\t")
-    return pd.read_csv(buffer, sep="\t", encoding="utf-8-sig", decimal=decimal, thousands=thousands)
+    return _read_text(buffer, text_head(buffer), "\t")
 
 
 def _read_excel(buffer: io.BytesIO) -> pd.DataFrame:
     optional_module("openpyxl", "reading Excel files", FORMATS_EXTRA)
-    _refuse_duplicates(pd.read_excel(buffer, engine="openpyxl", header=None, nrows=1).iloc[0].tolist())
+    refuse_duplicates(pd.read_excel(buffer, engine="openpyxl", header=None, nrows=1).iloc[0].tolist())
     buffer.seek(0)
     return pd.read_excel(buffer, engine="openpyxl")
 
@@ -233,9 +227,6 @@ def read_table_bytes(content: bytes, name: str) -> pd.DataFrame:
         raise InputError(f"{name}: cannot read the file as {suffix}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     if frame.shape[0] == 0 or frame.shape[1] == 0:
         raise InputError(f"{name}: the file has no rows or no columns")
-    if READERS[suffix] in (_read_csv, _read_tsv) and not isinstance(frame.index, pd.RangeIndex):
-        # pandas takes the surplus leading fields of longer rows as an index
-        raise InputError(f"{name}: some rows have more fields than the header's {frame.shape[1]} columns")
     frame.columns = [str(c) for c in frame.columns]
     return frame
 
@@ -417,7 +408,7 @@ def numeric_columns(frame: pd.DataFrame, columns: list[str] | None, source: str 
         under ``"refuse"``, fewer than 2 rows.
     """
     try:
-        _refuse_duplicates(list(frame.columns))
+        refuse_duplicates(list(frame.columns))
     except InputError as exc:
         raise InputError(f"{source}: {exc}") from None
     if columns is None:

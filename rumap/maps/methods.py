@@ -48,7 +48,8 @@ if TYPE_CHECKING:
     from rumap.maps.simulation import _Plan
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
-           "METHODS", "register_method", "registered_methods", "install_methods", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED"]
+           "METHODS", "register_method", "registered_methods", "install_methods", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED",
+           "refuse_noise_past_magnitude"]
 
 
 @assumes_valid
@@ -187,11 +188,59 @@ def _noise_released(x: np.ndarray, masked: np.ndarray, parameters: Mapping[str, 
     return masked, {"sign_changed": {name: int(flipped[:, j].sum()) for j, name in enumerate(columns)}}
 
 
+#: Standard deviations of the noise beyond which no normal draw goes (a draw past 10 has probability 1.5e-23).
+_NOISE_REACH = 10.0
+
+
 def _release_noise(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...], seed: int | None,
                    budget: WorkBudget) -> tuple[np.ndarray, dict]:
     spec = _noise_step_spec(parameters, columns)
-    return _noise_released(x, add_noise(x, parameters[size_parameter(spec.relative)], spec, seed=seed), parameters,
-                          columns)
+    size = size_parameter(spec.relative)
+    refuse_noise_past_magnitude(noise_shape(x.reshape(x.shape[0], -1), spec), parameters[size], spec, size, columns)
+    return _noise_released(x, add_noise(x, parameters[size], spec, seed=seed), parameters, columns)
+
+
+@assumes_valid
+def refuse_noise_past_magnitude(shape: np.ndarray, lambda2: float, spec: NoiseSpec, size: str,
+                                columns: Sequence[str]) -> None:
+    """Refuse noise whose draws would pass the largest magnitude of a data value, naming the parameter and column.
+
+    The in-memory step and the step chunk by chunk (:mod:`rumap.release.stream`) check the same: the noise's
+    standard deviation on each column, from the file's noise shape, times the reach of a normal draw.
+
+    Parameters
+    ----------
+    shape : ndarray, shape (p, p)
+        The noise's factor ``L`` (:func:`rumap.masking.noise.noise_shape`).
+    lambda2 : float
+        The step's size parameter.
+    spec : NoiseSpec
+    size : str
+        The size parameter's name (``lambda2`` or ``lambda2_frac``), for the message.
+    columns : sequence of str
+
+    Raises
+    ------
+    InputError
+
+    Examples
+    --------
+    >>> refuse_noise_past_magnitude(np.eye(1), 1e308, NoiseSpec(), "lambda2", ["income"])
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: parameter lambda2 = 1e+308 gives column 'income' noise of standard deviation 1e+154: masked values would pass 1e+150, where sums of squares overflow; ask for less noise
+    """
+    from rumap._validation.data import MAX_MAGNITUDE
+
+    factor = max(1.0, spec.unequal_factor) if (spec.unequal_above, spec.unequal_below) != (None, None) else 1.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        sd = np.sqrt(float(lambda2) * factor) * np.sqrt((shape ** 2).sum(axis=1))
+    over = ~(_NOISE_REACH * sd <= MAX_MAGNITUDE)
+    if over.any():
+        j = int(np.argmax(over))
+        raise InputError(f"parameter {size} = {lambda2:g} gives column {columns[j]!r} noise of standard deviation "
+                         f"{sd[j]:.3g}: masked values would pass {MAX_MAGNITUDE:.0e}, where sums of squares overflow; "
+                         "ask for less noise")
 
 
 _NOISE_STEP = ReleaseStep(

@@ -34,7 +34,7 @@ from rumap.risk.individual import sampling_weights
 
 __all__ = ["parse_merge", "parse_merges", "recode", "category_text", "unmatched_categories", "band", "top_bottom_code",
            "SuppressionResult", "local_suppression", "pram_matrix", "pram", "PramResult", "perturb_weights", "key_importance",
-           "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
+           "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES", "k_out_of_reach"]
 
 
 def _example() -> dict[str, Any]:
@@ -293,7 +293,15 @@ def band(data: Any, variable: str | int, width: float, origin: float = 0.0, sour
     frame = as_frame(data, source).copy()
     (name,) = select_columns(frame, [variable], source, what="banded")
     values = _numeric_key(frame, name, source, "bands need numbers")
-    low = origin + np.floor((values - origin) / width) * width
+    with np.errstate(over="ignore", invalid="ignore"):
+        low = origin + np.floor((values - origin) / width) * width
+        wrong = ~np.isnan(values) & ~(np.abs((low + width) - low - width) <= 0.01 * width)
+    if wrong.any():  # at this magnitude the numbers step by more than the width: a band's ends would be one number
+        row = int(np.argmax(wrong))
+        raise InputError(f"{source}: column {name!r} has the value {values[row]:g} in row {row + 1}, out of reach of "
+                         f"bands of width {width:g} from {origin:g}: its band's ends would not be two finite numbers "
+                         f"{width:g} apart (floating-point numbers there step by "
+                         f"{np.spacing(abs(float(values[row]))):.3g}); choose another band width or rescale the column")
     integer = float(width).is_integer() and float(origin).is_integer()
 
     def label(lo: float) -> Any:
@@ -514,9 +522,8 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
     if not 1 <= depth <= p:
         raise InputError(f"dimension must be between 1 and the number of keys ({p}), got {dimension!r}")
     rank = key_importance(importance, names, 0.0)
-    if k is not None and k > frame.shape[0]:
-        reason = (f"k = {k} is more than the {frame.shape[0]} records of {source}: no suppression makes a record "
-                  f"{k}-anonymous (a record shares its key with at most {frame.shape[0]}); nothing was suppressed")
+    reason = k_out_of_reach(k, frame.shape[0], source)
+    if reason is not None:
         return SuppressionResult(data=frame, keys=tuple(names), suppressed=np.zeros((frame.shape[0], p), dtype=bool),
                                  k=k, max_risk=max_risk, rounds=0, feasible=False, reason=reason)
     codes = key_codes(frame, names)
@@ -540,6 +547,36 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
             frame.loc[suppressed[:, j], name] = np.nan
     return SuppressionResult(data=frame, keys=tuple(names), suppressed=suppressed, k=k, max_risk=max_risk,
                              rounds=rounds)
+
+
+@assumes_valid
+def k_out_of_reach(k: int | None, n: int, source: str) -> str | None:
+    """Why no suppression of ``n`` records makes them ``k``-anonymous, or None when some can.
+
+    Parameters
+    ----------
+    k : int or None
+        The k of k-anonymity asked for (None: none asked for).
+    n : int
+        The records.
+    source : str
+        Names the data.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> k_out_of_reach(100, 40, "the data")
+    'k = 100 is more than the 40 records of the data: no suppression makes a record 100-anonymous (a record shares its key with at most 40); nothing was suppressed'
+    >>> k_out_of_reach(3, 40, "the data") is None
+    True
+    """
+    if k is None or k <= n:
+        return None
+    return (f"k = {k} is more than the {n} records of {source}: no suppression makes a record "
+            f"{k}-anonymous (a record shares its key with at most {n}); nothing was suppressed")
 
 
 @validate_params({"relative_sd": "relative_sd",

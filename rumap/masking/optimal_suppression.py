@@ -51,7 +51,7 @@ from scipy.sparse import csr_matrix
 from rumap._validation import InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.masking.categorical import SuppressionResult, key_importance, local_suppression
+from rumap.masking.categorical import SuppressionResult, k_out_of_reach, key_importance, local_suppression
 from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes, wildcard_matches
 from rumap.risk.individual import key_frequencies_with_missing
@@ -196,11 +196,11 @@ def optimal_suppression(data: Any, keys: Sequence[str | int], k: int, importance
     if not (cost > 0).all():
         raise InputError("importance costs must be finite numbers > 0")
     n = frame.shape[0]
-    if k > n:
+    reason = k_out_of_reach(k, n, source)
+    if reason is not None:
         return OptimalSuppressionResult(
             data=frame, keys=tuple(names), suppressed=np.zeros((n, p), dtype=bool), k=k, max_risk=None, rounds=0,
-            feasible=False, reason=f"k = {k} is more than the {n} records of {source}: no suppression makes a record "
-                                   f"{k}-anonymous; nothing was suppressed",
+            feasible=False, reason=reason,
             objective=0.0, model_objective=math.nan, model_bound=math.nan, model_gap=math.nan,
             heuristic_objective=math.nan, start="none", restored=0)
     budget.check_work(float(n) * (2**p - 1) * p, f"{n} records x {2**p - 1} combinations of {p} keys")

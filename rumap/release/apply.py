@@ -19,20 +19,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
-from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float
+from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float, plan_key
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
 if TYPE_CHECKING:
     from rumap.release.plan import ReleasePlan, Step
 
 __all__ = ["StepMethod", "STEP_METHODS", "StepOutcome", "ReleaseResult", "apply_step", "apply_plan",
-           "round_trip", "REQUIRED"]
+           "round_trip", "REQUIRED", "unreached", "check_plan_work"]
 
 
 def _replace_columns(frame: pd.DataFrame, names: Sequence[str], values: np.ndarray) -> pd.DataFrame:
@@ -202,7 +202,8 @@ def _apply_suppress(frame: pd.DataFrame, step: Step, source: str, budget: WorkBu
         result = local_suppression(frame, list(step.keys), k=p["k"], importance=importance, source=source,
                                    budget=budget)
     counts = result.to_dict()
-    return result.data, {"suppressed": counts["suppressed"], "per_variable": counts["per_variable"]}
+    return result.data, {"suppressed": counts["suppressed"], "per_variable": counts["per_variable"],
+                         "k_reached": bool(result.feasible), "reason": result.reason}
 
 
 def _check_pram(parameters: dict, names: tuple[str, ...]) -> dict:
@@ -294,6 +295,78 @@ class StepOutcome:
     def to_dict(self) -> dict[str, Any]:
         """The step (a plan entry) and its summary."""
         return {**self.step.to_dict(), "summary": dict(self.summary)}
+
+
+@assumes_valid
+def check_plan_work(plan: ReleasePlan, records: int, columns: int, budget: WorkBudget,
+                    replicates: int | None = None) -> None:
+    """Refuse, before any step, a plan whose steps' work summed passes the budget's work limit.
+
+    A step's work counts each value of the data once (the step's pass over the
+    records and the data's way to the next step: records x columns) and, with
+    predictions, its map's simulated releases of its columns or keys
+    (replicates x records x its columns); the plan's is the sum of its steps'.
+    A step's own kernel checks what it adds (microaggregation's algorithm).
+
+    Parameters
+    ----------
+    plan : ReleasePlan
+    records, columns : int
+        The data's size.
+    budget : WorkBudget
+    replicates : int, optional
+        Simulated releases per step of the report's predictions (None: no prediction).
+
+    Raises
+    ------
+    InputError
+        Naming the steps, the size and the limit.
+
+    Examples
+    --------
+    >>> from rumap.budget import DEFAULT_BUDGET
+    >>> from rumap.release.plan import ReleasePlan, Step
+    >>> plan = ReleasePlan((Step("noise", {"lambda2_frac": 0.1}, columns=["a"]),) * 20)
+    >>> check_plan_work(plan, 10**6, 10, DEFAULT_BUDGET)
+    >>> check_plan_work(plan, 10**6, 10, DEFAULT_BUDGET, replicates=200)
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: the run needs 4.2e+09 steps (20 step(s) x 1000000 records x 10 columns, and 200 simulated releases of each step's columns), over the work limit of 2e+09: ask for less (--work-limit raises the limit on the command line)
+    """
+    total = float(records) * max(columns, 1) * len(plan.steps)
+    what = f"{len(plan.steps)} step(s) x {records} records x {columns} columns"
+    if replicates:
+        total += float(replicates) * records * sum(max(len(step.names), 1) for step in plan.steps)
+        what += f", and {replicates} simulated releases of each step's columns"
+    budget.check_work(total, what)
+
+
+@assumes_valid
+def unreached(steps: Sequence[Step], summaries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What each step whose summary says it did not reach its goal (``"k_reached": false``) did not reach, and why.
+
+    A release goes on past such a step (its file is written), and says so: the command line's JSON and lines,
+    the report and the dashboard show these.
+
+    Parameters
+    ----------
+    steps : sequence of Step
+    summaries : sequence of mapping
+        Each step's summary, in order.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from rumap.release.plan import Step
+    >>> unreached([Step("suppress", {"k": 9}, keys=["sex"])], [{"k_reached": False, "reason": "k = 9 is too many"}])
+    ['step 1 (suppress) did not reach k-anonymity: k = 9 is too many']
+    """
+    return [f"step {i + 1} ({step.method}) did not reach k-anonymity: {summary.get('reason')}"
+            for i, (step, summary) in enumerate(zip(steps, summaries, strict=True))
+            if summary.get("k_reached") is False]
 
 
 @dataclass(frozen=True)
@@ -455,6 +528,7 @@ def apply_plan(frame: pd.DataFrame, plan: ReleasePlan, source: str = "the data",
 
     if not isinstance(plan, ReleasePlan):
         raise InputError(f"plan must be a ReleasePlan, got {type(plan).__name__}")
+    check_plan_work(plan, frame.shape[0], frame.shape[1], budget)
     current, inputs, outcomes = frame, [], []
     for i, step in enumerate(plan.steps):
         if i > 0 and between is not None and isinstance(current, pd.DataFrame):
@@ -463,7 +537,7 @@ def apply_plan(frame: pd.DataFrame, plan: ReleasePlan, source: str = "the data",
         try:
             current, outcome = apply_step(current, step, source, budget)
         except InputError as exc:
-            raise InputError(f"step {i + 1} ({step.method}): {exc}") from None
+            raise InputError(f"step {i + 1} ({step.method}): {plan_key(str(exc), i)}") from None
         outcomes.append(outcome)
     if isinstance(current, TableState):
         return ReleaseResult(current.to_frame(), tuple(outcomes), tuple(inputs), table=current)

@@ -174,6 +174,7 @@ class GatheredSuppression:
         self.categories: list[dict[Any, int]] = [{} for _ in step.names]
         self.codes: np.ndarray | None = np.empty((n, len(step.names)), dtype=np.int32)
         self.suppressed: np.ndarray | None = None
+        self.reason: str | None = None
 
     def gather(self, frame: pd.DataFrame, source: str, start: int) -> None:
         """Code a chunk's key values: each category's number in order of first appearance over the file, -1 missing."""
@@ -187,10 +188,15 @@ class GatheredSuppression:
 
     def compute(self, budget: WorkBudget, source: str) -> None:
         """Run the suppression on the codes; only which values are suppressed is kept."""
+        from rumap.masking.categorical import k_out_of_reach
+
         codes, self.codes = self.codes, None
         p = self.step.parameters
         try:
-            if p["optimal"]:
+            self.reason = k_out_of_reach(int(p["k"]), self.n, source)
+            if self.reason is not None:  # as in memory: no suppression makes a record k-anonymous; nothing suppressed
+                self.suppressed = np.zeros(codes.shape, dtype=bool)
+            elif p["optimal"]:
                 self.suppressed = _optimal(codes, self.step, source, budget)
             else:
                 self.suppressed = _heuristic(codes, self.step, budget)
@@ -227,7 +233,8 @@ class GatheredSuppression:
         """Suppressions in all and per key, as the in-memory step gives them."""
         counts = self.suppressed.sum(axis=0)
         return {"suppressed": int(counts.sum()),
-                "per_variable": {name: int(c) for name, c in zip(self.step.names, counts, strict=True)}}
+                "per_variable": {name: int(c) for name, c in zip(self.step.names, counts, strict=True)},
+                "k_reached": self.reason is None, "reason": self.reason}
 
 
 def _heuristic(codes: np.ndarray, step: Step, budget: WorkBudget) -> np.ndarray:
@@ -236,10 +243,8 @@ def _heuristic(codes: np.ndarray, step: Step, budget: WorkBudget) -> np.ndarray:
     from rumap.masking.suppression_rounds import suppression_rounds
     from rumap.risk.cells import distinct_rows
 
-    n, p = codes.shape
+    p = codes.shape[1]
     k = int(step.parameters["k"])
-    if k > n:  # as in memory: no suppression makes a record k-anonymous; nothing suppressed
-        return np.zeros((n, p), dtype=bool)
     rank = key_importance(step.parameters["importance"] or None, list(step.names), 0.0)
     classes, row = distinct_rows(codes)
     del codes

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import check_scalar
+from rumap._validation import assumes_valid, check_scalar
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from rumap.release.plan import Step
 
-__all__ = ["StepMethod", "REQUIRED", "STAGES"]
+__all__ = ["StepMethod", "REQUIRED", "STAGES", "plan_key"]
 
 #: What a step takes and gives: microdata to microdata, microdata to a table, a table to a table.
 STAGES = ("microdata", "tabulate", "table")
@@ -82,6 +82,30 @@ class StepMethod:
     description: str
     stage: str = field(default="microdata")
     precision: str = ""
+
+
+@assumes_valid
+def plan_key(message: str, index: int) -> str:
+    """A step's message with the parameter it names given by its key in the plan file (``steps[0].parameters.k``).
+
+    Parameters
+    ----------
+    message : str
+        A check's message (``parameter k must be ...``).
+    index : int
+        The step's place in the plan's ``steps`` list (0-based, as the key counts).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> plan_key("parameter k must be an integer >= 1, got 0", 1)
+    'steps[1].parameters.k must be an integer >= 1, got 0'
+    """
+    prefix = "parameter "
+    return f"steps[{index}].parameters.{message[len(prefix):]}" if message.startswith(prefix) else message
 
 
 def _number(name: str, value: Any, parameter: str | None = None) -> float | int:

@@ -18,10 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rumap._validation import InstanceOf, check_scalar, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, check_scalar, validate_params
 from rumap._validation.fields import parse_json
 from rumap.errors import InputError
 from rumap.release.apply import REQUIRED, STEP_METHODS
+from rumap.release.methods import plan_key
 
 __all__ = ["PLAN_FORMAT", "ORIGIN_KEYS", "Step", "ReleasePlan", "read_plan"]
 
@@ -159,7 +160,7 @@ class Step:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "step") -> Step:
+    def from_dict(cls, data: Mapping[str, Any], where: str = "step", index: int | None = None) -> Step:
         """A step from its object in a plan file.
 
         Parameters
@@ -168,6 +169,9 @@ class Step:
             ``method``, ``parameters``, ``columns`` or ``keys``, ``seed``, and ``origin`` when from a map.
         where : str
             The step's place, for messages (``"step 2"``).
+        index : int, optional
+            Its place in the plan file's ``steps`` (0-based): a parameter is then named by its key there
+            (``steps[1].parameters.k``).
 
         Returns
         -------
@@ -185,7 +189,14 @@ class Step:
             return cls(data["method"], data.get("parameters") or {}, data.get("columns"), data.get("keys"),
                        data.get("seed"), data.get("origin"))
         except InputError as exc:
-            raise InputError(f"{where}: {exc}") from None
+            raise InputError(f"{where}: {plan_key(str(exc), index) if index is not None else exc}") from None
+
+
+def _check_step_count(count: int) -> None:
+    """Refuse a plan of more steps than its entry ``plan_steps`` allows, before any step is read or applied."""
+    most = PARAMETERS["plan_steps"].high
+    if count > most:
+        raise InputError(f"steps: a release plan holds at most {most:g} steps, got {count}")
 
 
 @dataclass(frozen=True)
@@ -211,6 +222,7 @@ class ReleasePlan:
             raise InputError(f"steps must be a list of steps, got {type(self.steps).__name__}")
         if not self.steps:
             raise InputError("a release plan needs at least one step")
+        _check_step_count(len(self.steps))
         for i, step in enumerate(self.steps):
             if not isinstance(step, Step):
                 raise InputError(f"step {i + 1} must be a Step, got {type(step).__name__}")
@@ -273,4 +285,5 @@ def read_plan(text: str | bytes) -> ReleasePlan:
         raise InputError("the plan must be an object with a \"steps\" list")
     if "format" in data and data["format"] != PLAN_FORMAT:
         raise InputError(f"not a release plan (expected \"format\": \"{PLAN_FORMAT}\", got {data['format']!r})")
-    return ReleasePlan(tuple(Step.from_dict(entry, f"step {i + 1}") for i, entry in enumerate(data["steps"])))
+    _check_step_count(len(data["steps"]))
+    return ReleasePlan(tuple(Step.from_dict(entry, f"step {i + 1}", i) for i, entry in enumerate(data["steps"])))

@@ -47,7 +47,7 @@ import pandas as pd
 from rumap._validation import DataMatrix, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.release.apply import STEP_METHODS, ReleaseResult
+from rumap.release.apply import STEP_METHODS, ReleaseResult, unreached
 from rumap.release.plan import Step
 from rumap.result import json_safe
 
@@ -165,6 +165,9 @@ class ReleaseReport:
         suppressed cells, the audit interval of each primary, the cost), empty without one.
     notes : tuple of str
         What a reader should know about the plan (steps that share a seed draw the same random numbers).
+    unreached : tuple of str
+        The goals steps did not reach, and why (:func:`rumap.release.apply.unreached`): the released file is
+        not protected as those steps asked.
     """
 
     rows: int
@@ -173,6 +176,7 @@ class ReleaseReport:
     steps: tuple[StepReport, ...] = ()
     table: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    unreached: tuple[str, ...] = ()
 
     def risk(self) -> dict[str, Any]:
         """The risk measures of the released file (numeric and categorical)."""
@@ -202,7 +206,7 @@ class ReleaseReport:
         """Every measure, JSON-ready; no value of the data."""
         return json_safe({"rows": self.rows, "numeric": self.numeric, "categorical": self.categorical,
                           "table": self.table, "steps": [s.to_dict() for s in self.steps], "risk": self.risk(),
-                          "utility": self.utility(), "notes": list(self.notes)})
+                          "utility": self.utility(), "notes": list(self.notes), "unreached": list(self.unreached)})
 
     def to_frame(self) -> pd.DataFrame:
         """One row per check of a step against its map: step, method, measure, value, mean, bands, flag."""
@@ -648,7 +652,7 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
                                   step_decision(outcome.step, checks)))
     table = result.table.summary() if result.table is not None else {}
     return ReleaseReport(int(result.data.shape[0]), numeric, categorical, tuple(reports), table,
-                         _shared_seeds(steps))
+                         _shared_seeds(steps), tuple(unreached(steps, [o.summary for o in result.outcomes])))
 
 
 def _shared_seeds(steps: Sequence[Step]) -> tuple[str, ...]:

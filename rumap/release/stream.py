@@ -173,9 +173,13 @@ class _NoiseStream:
 
     def __init__(self, step: Step, shape_factor: np.ndarray) -> None:
         from rumap.maps.methods import _noise_step_spec as _noise_spec
+        from rumap.maps.methods import refuse_noise_past_magnitude
+        from rumap.masking.noise import size_parameter
 
         self.step = step
         self.spec = _noise_spec(step.parameters, step.columns)
+        size = size_parameter(self.spec.relative)  # as in memory, before any chunk is masked
+        refuse_noise_past_magnitude(shape_factor, step.parameters[size], self.spec, size, step.columns)
         self.shape_factor = shape_factor
         self.restart()
 
@@ -512,7 +516,9 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from rumap.release.apply import check_plan_work
     from rumap.release.gathered import GatheredColumns, GatheredSuppression, check_whole_file_work
+    from rumap.release.methods import plan_key
     from rumap.release.plan import ReleasePlan
 
     if not isinstance(plan, ReleasePlan):
@@ -533,12 +539,18 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     source = str(path) if source is None else source
     names, n = _file_columns(path, plan, source)
     check_whole_file_work(plan, n, budget)
+    check_plan_work(plan, n, len(names), budget)
     streams: list[Any] = []
     passes = 1
 
     def through(frame: pd.DataFrame, start: int) -> pd.DataFrame:
-        for stream in streams:
-            frame = stream(frame, source, start)
+        try:
+            for stream in streams:
+                frame = stream(frame, source, start)
+        except InputError as exc:  # a chunk's row named in the file: counted from the chunk's first record
+            if start == 0 or "rows counted from record" in str(exc):
+                raise
+            raise InputError(f"{exc} (rows counted from record {start + 1})") from None
         return frame
 
     def counting_pass(i: int, add: Callable[[pd.DataFrame, int], None]) -> None:
@@ -589,7 +601,10 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             covariance = moments.covariance()
         else:  # absolute uncorrelated noise: L = I, no pass
             passes -= 1
-        streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
+        try:
+            streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
+        except InputError as exc:
+            raise InputError(f"step {i + 1} ({step.method}): {plan_key(str(exc), i)}") from None
     written = {name: kind for stream in streams for name, kind in stream.types().items()}
     writer, rows, chunks, schema = None, 0, 0, None
     with atomic_outputs(out, flag="out") as (temporary,):

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import PARAMETERS, InstanceOf, assumes_valid, validate_params
-from rumap._validation.constraints import shown
 from rumap.errors import InputError
 from rumap.scale.source import Source, _example_file, polars_module, scan
 
@@ -429,9 +428,9 @@ def weight_checks(weight: str) -> list[pl.Expr]:
     return [_bad_weight(weight).any().alias("bad"), w.sum().alias("total")]
 
 
-def _bad_weight(weight: str) -> pl.Expr:
+def _bad_weight(weight: str, strict: bool = True) -> pl.Expr:
     pl = polars_module()
-    w = pl.col(weight).cast(pl.Float64)
+    w = pl.col(weight).cast(pl.Float64, strict=strict)
     return w.is_null() | w.is_nan() | w.is_infinite() | (w < PARAMETERS["sampling_weight"].low)
 
 
@@ -444,10 +443,13 @@ def _check_weight(source: Source, weight: str, summary: pl.DataFrame | None = No
 
     frame = source.lazy([weight])
     dtype = frame.collect_schema()[weight]
-    if not dtype.is_numeric():
-        first = source.collect(frame.head(1)).to_series().to_list()[:1]
-        got = f"{shown(first[0])} in row 1" if first else f"values of type {dtype}"
-        raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, got {got}")
+    if not dtype.is_numeric():  # read as text: the first value that is no number (or, failing that, no weight)
+        pl = polars_module()
+        number = pl.col(weight).cast(pl.Float64, strict=False)
+        found = source.collect(frame.with_row_index("row").filter(
+            (number.is_null() & pl.col(weight).is_not_null()) | _bad_weight(weight, strict=False)).head(1))
+        where = f"got {found[weight].item()} in row {found['row'].item() + 1}" if found.height else f"got {dtype}"
+        raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, {where}")
     if summary is None:
         summary = source.collect(frame.select(weight_checks(weight)))
     if summary["bad"].item():

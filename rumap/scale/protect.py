@@ -42,7 +42,7 @@ import numpy as np
 from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.masking.categorical import key_importance
+from rumap.masking.categorical import k_out_of_reach, key_importance
 from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, _pram_draw, _pram_shares, pram_matrix
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.frequencies import _codes, _missing_as_null, _prepared, key_frequencies
@@ -343,9 +343,8 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
     table = _FileRows(source, names, [*names, str(household)] if riding else names, weight, chunk_size, partitions,
                       progress)
     n = table.n
-    if k is not None and k > n:
-        reason = (f"k = {k} is more than the {n} records of {source.path}: no suppression makes a record "
-                  f"{k}-anonymous (a record shares its key with at most {n}); nothing was suppressed")
+    reason = k_out_of_reach(k, n, source.path)
+    if reason is not None:
         return FileSuppression(tuple(names), n, k, max_risk, 0, (0,) * len(names), False, reason)
     # codes 0, 1, ... of the categories (every one present in the file), -1 missing; the household's code: -1
     # for a missing identifier, all such records one household (as pandas.factorize)

@@ -160,7 +160,12 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
         columns = []
         for name in touched:
             read = chunk.get_column(name)
-            column, count, old, new = _recoded_column(read, steps[name])
+            try:
+                column, count, old, new = _recoded_column(read, steps[name])
+            except InputError as exc:  # a chunk's row named in the file: counted from the chunk's first record
+                if start == 0:
+                    raise
+                raise InputError(f"{exc} (rows counted from record {start + 1})") from None
             changed[name] += count
             before[name].update(old)
             after[name].update(new)

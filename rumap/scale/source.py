@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from rumap._validation import Boolean, InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError, optional_module
 from rumap.io.outputs import atomic_outputs, check_outputs
+from rumap.io.text_rows import check_text_rows, refuse_duplicates, text_head
 
 if TYPE_CHECKING:
     import polars as pl
@@ -136,11 +138,11 @@ class Source:
         if self.format == "parquet":
             total = self.count()
             for start in range(0, total, chunk_size):
-                yield from _collected([self.lazy(columns).slice(start, chunk_size)], self.path, run=True)
+                yield from _collected([self.lazy(columns).slice(start, chunk_size)], self, run=True)
             return
         pending = None
         for batch in _collected(self.lazy(columns).collect_batches(chunk_size=chunk_size, maintain_order=True),
-                                self.path):
+                                self):
             pending = batch if pending is None else pending.vstack(batch)
             while pending.height >= chunk_size:
                 yield pending.slice(0, chunk_size)
@@ -160,7 +162,7 @@ class Source:
         -------
         polars.DataFrame
         """
-        return next(iter(_collected([frame], self.path, run=True)))
+        return next(iter(_collected([frame], self, run=True)))
 
     def count(self) -> int:
         """The number of records (from the Parquet footer, or a streaming count of a text file).
@@ -173,8 +175,13 @@ class Source:
         return int(self.collect(self.lazy(self.columns[:1]).select(pl.len())).item())
 
 
-def _collected(batches: Any, path: str, run: bool = False) -> Iterator[pl.DataFrame]:
-    """The frames of ``batches`` (collected in the streaming engine when ``run``), a reading error named by ``path``."""
+def _collected(batches: Any, source: Source, run: bool = False) -> Iterator[pl.DataFrame]:
+    """The frames of ``batches`` (collected in the streaming engine when ``run``), a reading error named by the file.
+
+    A text's row too long, or its text among the numbers of a column whose type the first
+    :data:`_CSV_SCHEMA_ROWS` rows set, is named as the in-memory reader names it: the line, or the column,
+    value and row.
+    """
     pl = polars_module()
     try:
         for batch in batches:
@@ -182,18 +189,46 @@ def _collected(batches: Any, path: str, run: bool = False) -> Iterator[pl.DataFr
     except (pl.exceptions.ComputeError, pl.exceptions.SchemaError, pl.exceptions.InvalidOperationError,
             OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"{path}: cannot read the file: {first}") from None
+        if source.format != "parquet":
+            _explain(source, first)
+        raise InputError(f"{source.path}: cannot read the file: {first}") from None
+
+
+_NOT_PARSED = re.compile(r"could not parse `(.*)` as dtype `[^`]*` at column '(.*)' \(column number \d+\)")
+
+
+def _explain(source: Source, error: str) -> None:
+    """Raise the in-memory reader's message for the text reading error ``error`` of Polars, when it has one."""
+    pl = polars_module()
+    if "more fields than" in error:
+        with Path(source.path).open("rb") as handle:
+            try:
+                check_text_rows(handle, source.separator, exact=True)
+            except InputError as exc:
+                raise InputError(f"{source.path}: {exc}") from None
+    found = _NOT_PARSED.match(error)
+    if found is not None:
+        value, column = found.groups()
+        text = pl.scan_csv(source.path, separator=source.separator, null_values=list(NA_STRINGS),
+                           infer_schema=False, encoding="utf8-lossy")
+        rows = text.select(pl.col(column)).with_row_index("row").filter(pl.col(column) == value).head(1)
+        row = rows.collect(engine="streaming")["row"]
+        where = f" in row {row.item() + 1}" if row.len() else ""
+        raise InputError(f"{source.path}: column {column!r} is not numeric (e.g. {value!r}{where})")
 
 
 def _text_separator(path: Path, fmt: str) -> str:
-    if fmt == "tsv":
-        return "\t"
+    """The text's delimiter, once its header and rows pass the in-memory reader's check (:mod:`rumap.io.text_rows`)."""
     with path.open("rb") as handle:
-        head = handle.read(65536).decode("utf-8-sig", errors="ignore")
-    try:  # the usual delimiters only, as the in-memory reader sniffs
-        return csv.Sniffer().sniff(head, delimiters=",;\t|").delimiter
-    except csv.Error:
-        return ","
+        if fmt == "tsv":
+            separator = "\t"
+        else:
+            try:  # the usual delimiters only, as the in-memory reader sniffs
+                separator = csv.Sniffer().sniff(text_head(handle), delimiters=",;\t|").delimiter
+            except csv.Error:
+                separator = ","
+        check_text_rows(handle, separator)
+    return separator
 
 
 def _example_file() -> str:
@@ -210,7 +245,10 @@ def _example_file() -> str:
                   "columns": [None, InstanceOf((list, tuple), "a list of column names")]},
                  example=lambda: {"path": _example_file()})
 def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Source:
-    """A lazy source over a CSV/TSV or Parquet file: nothing is read but its header.
+    """A lazy source over a CSV/TSV or Parquet file: nothing is read but its header (and a text's line breaks).
+
+    A text file passes the in-memory reader's check first (:func:`rumap.io.text_rows.check_text_rows`): its
+    whole header, no column named twice, every row as wide as the header, refused with the same message.
 
     Parameters
     ----------
@@ -226,7 +264,8 @@ def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Sourc
     Raises
     ------
     InputError
-        Missing file, a format the engine does not scan, no such column.
+        Missing file, a format the engine does not scan, no such column, a
+        column named twice, a row with more or fewer fields than the header.
 
     Examples
     --------
@@ -244,7 +283,10 @@ def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Sourc
         raise InputError(f"{name}: no such file" if not file.exists() else f"{name}: not a regular file")
     if file.stat().st_size == 0:
         raise InputError(f"{name}: the file is empty")
-    separator = "," if fmt == "parquet" else _text_separator(file, fmt)
+    try:
+        separator = "," if fmt == "parquet" else _text_separator(file, fmt)
+    except InputError as exc:
+        raise InputError(f"{name}: {exc}") from None
     pl = polars_module()
     frame = (pl.scan_parquet(name) if fmt == "parquet" else
              pl.scan_csv(name, separator=separator, null_values=list(NA_STRINGS), infer_schema_length=_CSV_SCHEMA_ROWS,
@@ -254,8 +296,10 @@ def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Sourc
     except Exception as exc:  # every format has its own errors
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"{name}: cannot read the file: {first}") from None
-    if len(set(names)) != len(names):
-        raise InputError(f"{name}: a column name occurs twice")
+    try:
+        refuse_duplicates(names)
+    except InputError as exc:
+        raise InputError(f"{name}: {exc}") from None
     chosen = names if columns is None else tuple(str(c) for c in columns)
     for column in chosen:
         if column not in names:

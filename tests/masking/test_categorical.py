@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -202,6 +204,18 @@ def test_top_coding_refuses_a_text_column_instead_of_writing_nan():
         top_bottom_code(frame, "region", above=5)
     with pytest.raises(InputError, match="'region' is not numeric"):
         band(frame, "region", 5)
+
+
+@pytest.mark.parametrize(("values", "width", "row"), [([5.0, 1e308], 10.0, 2), ([1e300, -1e300], 1e299, None),
+                                                    ([-1.7e308, 1.0], 1e308, 1), ([3.0, 1e20], 1.0, 2)])
+def test_band_refuses_bands_whose_ends_are_one_number_naming_the_value(values, width, row):
+    frame = pd.DataFrame({"x": values})
+    if row is None:  # wide enough: bands of that width hold the values
+        assert band(frame, "x", width)["x"].notna().all()
+        return
+    with pytest.raises(InputError, match="^" + re.escape(f"f: column 'x' has the value {values[row - 1]:g} in row "
+                                                         f"{row}, out of reach of bands of width {width:g} from 0")):
+        band(frame, "x", width, source="f")
 
 
 def test_band_refuses_a_non_finite_origin():

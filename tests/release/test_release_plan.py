@@ -87,6 +87,13 @@ def test_the_json_of_a_release_is_a_plan():
     (lambda: Step("top_bottom", {"variable": "a", "above": 1, "below": 2}, keys=["a"]), "must not exceed"),
     (lambda: Step("suppress", {"k": 2, "importance": {"a": "high"}}, keys=["a"]), "importance"),
     (lambda: ReleasePlan(()), "at least one step"),
+    (lambda: ReleasePlan((Step("pram", {"theta": 0.5}, keys=["a"]),) * 101),
+     "steps: a release plan holds at most 100 steps, got 101"),
+    (lambda: read_plan(json.dumps({"steps": [{"method": "pram", "parameters": {"theta": 0.5}, "keys": ["a"]}] * 1000})),
+     "steps: a release plan holds at most 100 steps, got 1000"),
+    (lambda: read_plan('{"steps": [{"method": "pram", "parameters": {"theta": 0.5}, "keys": ["a"]}, '
+                       '{"method": "microaggregation", "parameters": {"k": 0}, "columns": ["b"]}]}'),
+     "step 2: steps[1].parameters.k must be an integer >= 1, got 0"),
     (lambda: read_plan("{"), "the plan"),
     (lambda: read_plan('{"steps": {}}'), "steps"),
     (lambda: read_plan('{"format": "rumap-config/1", "steps": []}'), "not a release plan"),
@@ -94,7 +101,7 @@ def test_the_json_of_a_release_is_a_plan():
      "step 1: unknown key(s) 'sed'"),
     (lambda: read_plan('{"steps": [{"parameters": {}}]}'), "step 1: no method"),
     (lambda: read_plan('{"steps": [{"method": "pram", "parameters": {"theta": 2}, "keys": ["a"]}]}'),
-     "step 1: parameter theta"),
+     "step 1: steps[0].parameters.theta must be a number in [0, 1], got 2.0"),
 ])
 def test_bad_steps_and_plans_raise_input_error(make, fragment):
     with pytest.raises(InputError) as caught:

@@ -220,3 +220,12 @@ def test_apply_under_the_map_of_a_table_adds_its_three_steps():
     _goto(at, "release")
     done = at.session_state[release_plan.RELEASED][1]
     assert done.report.table["protection"] == "secondary suppression" and done.report.table["suppressed"] > 0
+
+
+def test_a_step_that_cannot_reach_its_k_is_a_warning_on_the_release_page():
+    at = _goto(_app(), "release")
+    at.session_state[release_plan.PLAN] = [Step("suppress", {"k": 10**6}, keys=["income"])]
+    at.run()
+    warnings = [shown(w.value) for w in at.warning]
+    assert any("step 1 (suppress) did not reach k-anonymity: k = 1000000 is more than the" in w for w in warnings), warnings
+    assert at.get("download_button")  # the file is there, and the page says it is not protected as asked
