@@ -463,12 +463,16 @@ def test_home_figure_5_opens_each_curve_with_the_threshold_crossing():
     assert set(_traces(fig)) == {f"{name}: noise / position / max", f"{name}: noise / position / min"}
     text = " ".join(shown(m.value) for m in at.markdown)
     assert "noise / position / max: reached at λ²/S² = 0.2 (" in text  # by the upper end of its band
+    assert not at.success  # 0.2 leaves the minimum unprotected: never recommended beside it
     at.radio(key="compare_decision").set_value("mean").run()
     text = " ".join(shown(m.value) for m in at.markdown)
     assert "noise / position / max: reached at λ²/S² = 0.15 (" in text  # by the mean, as the paper's figure
     assert "noise / position / min: no λ²/S² on the grid reaches it" in text
     assert "tolerable average error of 5e+03" in text
-    assert "noise / position / max" in shown(at.success[0].value)
+    assert not at.success
+    (warning,) = [shown(w.value) for w in at.warning]
+    assert "no λ²/S² on this grid protects target min (position knowledge) at R ≤ 4e-08" in warning
+    assert "most utility under the bound" not in {t["name"] for t in _figures(at)[0]["data"]}
     at.radio(key="compare_utility_scale").set_value("efficiency").run()
     assert not at.exception and not _errors(at)
     (fig,) = _figures(at)
