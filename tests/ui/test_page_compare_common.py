@@ -91,6 +91,15 @@ def test_compare_overlays_noise_and_microaggregation_on_the_common_measures(kept
             assert f"{name}: reached at" in text and f"= {best:.4g}" in text.split(f"{name}: reached at")[1][:40]
 
 
+def test_compare_of_one_map_opens_on_its_own_measures_and_recommendation(kept):
+    at = _page(kept, "compare")
+    at.multiselect(key="compare_maps").set_value(["micro map"]).run()
+    assert at.selectbox(key="compare_measure").value == _own_measure(kept[1], at)  # not the common ones
+    assert not any("Compared on" in shown(i.value) for i in at.info)
+    own = kept[1].recommendation()
+    assert f"with k = {own.value:.4g} (risk" in shown(at.success[0].value)  # as its page and the command line
+
+
 def test_compare_on_a_methods_own_measures_lists_the_maps_it_leaves_out(kept):
     at = _page(kept, "compare")
     own = _own_measure(kept[0], at)
