@@ -422,7 +422,8 @@ def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
     assert set(lines) == {"noise / index / max", "noise / position / max", "noise / index / p99",
                           "noise / position / p99"}
     assert any(t.get("fill") == "toself" for t in fig["data"])  # confidence bands
-    assert any(c.value.startswith("python -m rumap simulate --data data/income.csv --column income") for c in open_reproduce_panels(at).code)
+    assert any(c.value.startswith("python -m rumap simulate --data data/income.csv --column income")
+               and c.value.endswith("--max-risk 4e-08 --json") for c in open_reproduce_panels(at).code)  # its bound
     at.multiselect(key="em_targets").set_value(["min"]).run()
     assert any("press “Run simulation”" in shown(i.value) for i in at.info)
     at.button(key="em_run").click().run()
