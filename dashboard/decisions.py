@@ -41,13 +41,10 @@ def curve_recommendation(owner: Analysis, m: RUMap, max_risk: float, decision: s
     -------
     Recommendation
     """
-    for i, curve in enumerate(owner.maps):
-        if curve is m:
-            return owner.recommendation(max_risk, decision, index=i)
-    if m.knowledge == "rational" and m.config.get("states"):  # the worst case over the curves of its measure
-        same = tuple(i for i, curve in enumerate(owner.maps) if curve.risk_label == m.risk_label)
-        return owner.recommendation(max_risk, decision, index=same)
-    return recommend([m], max_risk, decision)
+    index = _own_indices(owner, m)
+    if index is None:  # a curve of no map of its own (the common measures)
+        return recommend([m], max_risk, decision)
+    return owner.recommendation(max_risk, decision, index=index[0] if owner.maps[index[0]] is m else index)
 
 
 def scaled_utility(chosen: Recommendation, m: RUMap, scale: str) -> float:
@@ -114,7 +111,8 @@ class MapDecision:
 
 
 def _own_indices(owner: Analysis, m: RUMap) -> tuple[int, ...] | None:
-    """The positions in ``owner.maps`` that curve ``m`` stands for (its worst case: all of one measure)."""
+    """The positions in ``owner.maps`` that curve ``m`` stands for: its own, or for their worst case (the
+    envelope, ``knowledge == "rational"``) every curve of its measure; None for a curve of no map of its own."""
     for i, curve in enumerate(owner.maps):
         if curve is m:
             return (i,)
