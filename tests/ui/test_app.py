@@ -345,8 +345,9 @@ def test_presentation_page_one_slide_per_map_or_per_curve():
     at.button(key="present_next").click().run()
     (fig2,) = _figures(at)
     assert fig2["layout"]["title"]["text"].endswith("population")
-    assert "knows only that the target is from the population" in \
-        [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+    statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+    assert "knows only that the target is from the population" in statement
+    assert "With λ² = 0.2, a snooper" in statement  # the map's one recommendation, not this curve's own (no noise)
 
 
 def test_presentation_starts_from_the_sessions_maximum_tolerable_risk_and_sets_it():
