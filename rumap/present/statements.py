@@ -364,7 +364,10 @@ def recommendation_sentence(analysis: Analysis, max_risk: float | None = None) -
 
 @validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": small_analysis()})
 def map_lines(analysis: Analysis) -> list[str]:
-    """One sentence per map of the analysis (:func:`one_sentence` at each map's own choice).
+    """One sentence per map of the analysis (:func:`one_sentence` at the analysis's one recommendation).
+
+    Each curve is read at the value recommended for every curve (:func:`recommendation_on_curve`); when no
+    value is safe for every curve, at the value where that curve alone first meets the bound, if any.
 
     Parameters
     ----------
@@ -374,7 +377,12 @@ def map_lines(analysis: Analysis) -> list[str]:
     -------
     list of str
     """
-    return [one_sentence(m, map_choice(analysis, i)) for i, m in enumerate(analysis.maps)]
+    lines = []
+    for i, m in enumerate(analysis.maps):
+        choice = recommendation_on_curve(analysis, i)
+        lines.append(one_sentence(m, map_choice(analysis, i) if choice is not None and not choice.reachable
+                                  else choice))
+    return lines
 
 
 @validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": small_analysis()})
