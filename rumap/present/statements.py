@@ -83,9 +83,16 @@ def _as_choice(analysis: Analysis, chosen: Recommendation) -> GridChoice:
                       map_index=max(chosen.map_index, 0))
 
 
-@validate_params({"analysis": InstanceOf(Analysis), "index": "position",
-                  "max_risk": [None, "max_risk"]},
-                 example=lambda: {"analysis": small_analysis(), "index": 0})
+def _check_index(analysis: Analysis, index: int) -> None:
+    if index >= len(analysis.maps):
+        raise InputError(f"index must be a map's position (0 to {len(analysis.maps) - 1}), got {index}")
+
+
+#: The checks of the functions that read one curve of an analysis.
+_ONE_CURVE = {"analysis": InstanceOf(Analysis), "index": "position", "max_risk": [None, "max_risk"]}
+
+
+@validate_params(_ONE_CURVE, example=lambda: {"analysis": small_analysis(), "index": 0})
 def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
     """The parameter of map ``index`` that keeps the most utility with risk at most ``max_risk``.
 
@@ -105,15 +112,12 @@ def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) ->
         (:meth:`rumap.specs.Analysis.recommendation`): for analytic maps the
         exact optimum in the range shown.
     """
-    if index >= len(analysis.maps):
-        raise InputError(f"index must be a map's position (0 to {len(analysis.maps) - 1}), got {index}")
+    _check_index(analysis, index)
     chosen = analysis.recommendation(max_risk, index=index)
     return None if chosen is None else _as_choice(analysis, chosen)
 
 
-@validate_params({"analysis": InstanceOf(Analysis), "index": "position",
-                  "max_risk": [None, "max_risk"]},
-                 example=lambda: {"analysis": small_analysis(), "index": 1})
+@validate_params(_ONE_CURVE, example=lambda: {"analysis": small_analysis(), "index": 1})
 def recommendation_on_curve(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
     """The map's one recommendation (:func:`recommendation`, every curve shown) read on curve ``index``.
 
@@ -142,8 +146,7 @@ def recommendation_on_curve(analysis: Analysis, index: int, max_risk: float | No
     >>> round(choice.value, 6), choice.map, round(choice.risk, 3)
     (0.2, 'population', 0.994)
     """
-    if index >= len(analysis.maps):
-        raise InputError(f"index must be a map's position (0 to {len(analysis.maps) - 1}), got {index}")
+    _check_index(analysis, index)
     m = analysis.maps[index]
     if m.risk_label != analysis.maps[0].risk_label:
         return map_choice(analysis, index, max_risk)
