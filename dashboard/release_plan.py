@@ -534,24 +534,25 @@ def release(frame: pd.DataFrame, source: str, plan: ReleasePlan, out_name: str, 
                    spec.content(result))
 
 
-def cached_release(digest: str, frame: pd.DataFrame, source: str, plan: ReleasePlan, out_name: str) -> Release:
+def cached_release(digest: str, frame: pd.DataFrame, source: str, plan: ReleasePlan, out_name: str,
+                   replicates: int = 50) -> Release:
     """:func:`release`, kept in the session for the same data, plan and file name (one at a time).
 
     Parameters
     ----------
     digest : str
         The data's digest.
-    frame, source, plan, out_name
+    frame, source, plan, out_name, replicates
         As :func:`release`.
 
     Returns
     -------
     Release
     """
-    key = (digest, plan.to_json(), out_name)
+    key = (digest, plan.to_json(), out_name, replicates)
     kept = st.session_state.get(RELEASED)
     if kept is not None and kept[0] == key:
         return kept[1]
-    done = release(frame, source, plan, out_name)
+    done = release(frame, source, plan, out_name, replicates)
     st.session_state[RELEASED] = (key, done)
     return done

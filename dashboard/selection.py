@@ -111,6 +111,9 @@ def knowledge_label(label: str, knowledge: str | None) -> str:
 def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMap], list[str], list[Analysis]]:
     """Widgets that pick kept analyses, a pair of R/U measures and a knowledge state; returns the curves.
 
+    The measures open on those most of the chosen analyses have (their own when they all share them), again
+    whenever the choice of analyses changes.
+
     Parameters
     ----------
     kept : list of Analysis
@@ -130,6 +133,10 @@ def curves_on_common_measures(kept: list[Analysis], key: str) -> tuple[list[RUMa
     if not chosen:
         raise InputError("choose at least one kept map")
     measures = measures_by_coverage(chosen)
+    chosen_now = [a.name for a in chosen]
+    if st.session_state.get(f"{key}_measure_for") != chosen_now:  # other maps: open on the measures they share
+        st.session_state[f"{key}_measure_for"] = chosen_now
+        st.session_state.pop(f"{key}_measure", None)
     state.keep_shown(f"{key}_measure", measures[0])
     measure = st.selectbox("Risk and utility measures", measures, key=f"{key}_measure",
                            help="only curves that measure R and U the same way can be compared; simulated maps "

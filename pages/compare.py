@@ -6,10 +6,18 @@ import numpy as np
 import streamlit as st
 
 from dashboard import state
-from dashboard.decisions import best_choice, curve_recommendation, scaled_utility
+from dashboard.decisions import (
+    best_choice,
+    curve_recommendation,
+    first_bound,
+    map_decisions,
+    measures_note,
+    scaled_utility,
+    unprotected,
+)
 from dashboard.markdown import plain
 from dashboard.provenance import show_kept_sources
-from dashboard.risk_bound import MSE_MEASURE, analysis_key, max_risk_input, spec_key
+from dashboard.risk_bound import MSE_MEASURE, bound_for, max_risk_input, spec_key
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot, remembered, table
 from rumap.maps.common import COMMON_RISK_LABEL
@@ -18,9 +26,6 @@ from rumap.present.figures import UTILITY_SCALES, comparison_figure, utility_on_
 from rumap.present.numbers import format_number, format_risk
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.present.statements import uncertainty_phrase
-
-#: The tolerable share of records re-identified before the user sets one.
-COMMON_FIRST_BOUND = 0.05
 
 st.title("Compare kept maps")
 kept = state.analyses()
@@ -38,14 +43,12 @@ with errors_shown():
     with cols[0]:
         for n, key in enumerate(dict.fromkeys(keys)):  # one bound per risk measure and units: never crossed
             if key == COMMON_RISK_LABEL:  # a share of the records, whatever the method
-                bounds[key] = max_risk_input("compare_max_share", key, default=COMMON_FIRST_BOUND,
+                bounds[key] = max_risk_input("compare_max_share", key, default=first_bound(key, owners, keys),
                                              label="Tolerable share of records re-identified", entry="share_bound")
                 continue
-            own = next((a.max_risk for a, k in zip(owners, keys, strict=True)
-                        if k == key and a.max_risk and analysis_key(a) == key), None)
             label = "Maximum tolerable risk" if n == 0 else f"Maximum tolerable risk ({n + 1})"
             bounds[key] = max_risk_input("compare_max_risk" if n == 0 else f"compare_max_risk_{n}", key,
-                                         default=own, label=label)
+                                         default=first_bound(key, owners, keys), label=label)
     decision = remembered(st.radio, "Judge each value's risk by", "compare_decision", "upper", options=list(DECISIONS),
                           horizontal=True, format_func=lambda d: {"upper": "upper end of its band",
                                                                  "mean": "its mean"}[d],
@@ -54,24 +57,33 @@ with errors_shown():
                        horizontal=True, help="efficiency or a normalised utility puts curves whose utilities differ "
                                              "by orders of magnitude on one scale")
     choices = [curve_recommendation(a, m, bounds[k], decision) for a, m, k in zip(owners, maps, keys, strict=True)]
-    utilities = [scaled_utility(c, m, scale) if c.feasible else float("nan") for c, m in zip(choices, maps,
-                                                                                              strict=True)]
+    decisions = map_decisions(owners, maps, [bounds[k] for k in keys], decision)  # one per map, all its curves
+    utilities = [scaled_utility(d.chosen, maps[d.curve], scale) if d.chosen.feasible else float("nan")
+                 for d in decisions]
     scaled = utility_on_scale(maps, scale)
     log_x = cols[1].checkbox("log utility axis", value=False, key="compare_log_x")
     log_y = cols[2].checkbox("log risk axis", value=True, key="compare_log_y")
-    choice = best_choice(choices, utilities, scaled, names)
+    choice = best_choice(decisions, utilities, scaled, names)
     one_bound = next(iter(bounds.values())) if len(bounds) == 1 else None
+    note = measures_note(decisions, maps, [bound_for(d.owner) for d in decisions])
+    if note:
+        st.info(plain(note), icon=":material/straighten:")
     plot(comparison_figure(scaled, names, log_x=log_x, log_y=log_y, max_risk=one_bound, choice=choice),
          key="compare_map")
     if choice.reachable:
         symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
-        best = choices[choice.map_index]
+        won = next(d for d in decisions if d.curve == choice.map_index)
+        best = won.chosen
         measure = plain(maps[choice.map_index].risk_label)
+        every = f", safe for each of its {len(won.curves)} curves drawn" if len(won.curves) > 1 else ""
         st.success(f"For risk at most {best.max_risk:.4g} ({measure}), the most utility ({choice.utility:.4g}) "
-                   f"comes from **{plain(choice.map)}** with {symbol} = {format_number(best.value)} (risk "
-                   f"{format_number(best.risk)}{', exact' if best.exact else ''}).{uncertainty_phrase(best)}")
-    else:
-        st.warning("No compared map reaches its maximum tolerable risk on its grid.")
+                   f"comes from **{plain(won.owner.name)}** with {symbol} = {format_number(best.value)} (risk "
+                   f"{format_number(best.risk)}{', exact' if best.exact else ''}{every})."
+                   f"{uncertainty_phrase(best)}")
+    missing = [unprotected(d, maps) for d in decisions if not d.chosen.feasible]
+    if missing:
+        head = "" if choice.reachable else "No compared map has a value that keeps all of its curves within its bound. "
+        st.warning(plain(head + "; ".join(missing) + "."))
     for key, bound in bounds.items():
         error = (f" (a tolerable average error of {format_number(error_of_max_risk(bound))} in data units)"
                  if key.startswith(MSE_MEASURE) else "")
@@ -89,9 +101,12 @@ with errors_shown():
                 crossings.append(f"- {plain(name)}: no {symbol} on the grid reaches it (lowest risk "
                                  f"{format_risk(float(np.nanmin(m.risk)))})")
         st.markdown("\n".join(crossings))
-    rows = [{"map": name, "parameter": m.parameter, "best value": c.value, "utility": c.utility, "risk": c.risk,
-             "risk (band's upper end)": c.risk_upper, "efficiency": c.efficiency, "P(risk above the bound)": c.p_exceed,
-             "reaches the bound": c.feasible} for m, name, c in zip(maps, names, choices, strict=True)]
+    recommended = {j: d.chosen.value for d in decisions for j in d.curves}
+    rows = [{"map": name, "parameter": m.parameter, "reaches the bound at": c.value, "utility": c.utility,
+             "risk": c.risk, "risk (band's upper end)": c.risk_upper, "efficiency": c.efficiency,
+             "P(risk above the bound)": c.p_exceed, "reaches the bound": c.feasible,
+             "map's recommendation": recommended[j]}
+            for j, (m, name, c) in enumerate(zip(maps, names, choices, strict=True))]
     table(rows, width="stretch", hide_index=True)
 
 with st.expander("Remove kept maps"):

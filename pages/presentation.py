@@ -12,7 +12,12 @@ from dashboard.risk_bound import analysis_key, bound_for, max_risk_input
 from dashboard.widgets import errors_shown, plot, remembered
 from rumap.present.figures import comparison_figure, presentation_figure
 from rumap.present.glossary import slide_words
-from rumap.present.statements import map_choice, one_sentence, recommendation, recommendation_sentence
+from rumap.present.statements import (
+    one_sentence,
+    recommendation,
+    recommendation_on_curve,
+    recommendation_sentence,
+)
 
 st.html("""<style>
 .stMainBlockContainer p, .stMainBlockContainer li {font-size: 1.6rem; line-height: 1.4;}
@@ -82,9 +87,12 @@ with errors_shown():
         override = bound_block(index, len(slides), analysis)
     if curve is not None:
         m = analysis.maps[curve]
-        choice = None if override is None else map_choice(analysis, curve, max_risk=override)
+        # the map's one recommendation read on this curve, never this curve's own best value alone
+        choice = None if override is None else recommendation_on_curve(analysis, curve, max_risk=override)
         title = f"{analysis.name}: {m.label}" if len(analysis.maps) > 1 else analysis.name
-        statement(one_sentence(m, choice))
+        none_for_the_map = choice is not None and not choice.reachable and m.risk_label == analysis.maps[0].risk_label
+        statement(recommendation_sentence(analysis, max_risk=override) if none_for_the_map
+                  else one_sentence(m, choice))
         fig = presentation_figure(m, choice, title=title, log_x=analysis.spec.log_x, log_y=analysis.spec.log_y)
     else:
         choice = None if override is None else recommendation(analysis, max_risk=override)

@@ -6,6 +6,7 @@ import streamlit as st
 
 from dashboard import release_plan, server_release, state
 from dashboard.markdown import plain
+from dashboard.release_maps import map_replicates
 from dashboard.server_files import server_file_input
 from dashboard.widgets import errors_shown, table
 from rumap.errors import InputError
@@ -18,7 +19,7 @@ from rumap.present.release_report import (
 )
 from rumap.present.reproduce import to_command
 from rumap.release.plan import ReleasePlan
-from rumap.release.spec import ReleaseSpec
+from rumap.release.spec import DEFAULT_REPLICATES, ReleaseSpec
 
 st.title("Release")
 intro = st.empty()  # says what the steps are applied to, once the sidebar has said whether it is a file on the server
@@ -102,8 +103,10 @@ if elsewhere:
 
 with errors_shown():
     plan = ReleasePlan(tuple(steps))
+    own = map_replicates(steps, [*state.analyses(), *filter(None, [state.current("empirical")])], data.name)
+    replicates = own or DEFAULT_REPLICATES  # the maps' own, so that their means are the maps' own
     with st.spinner("Applying the plan and measuring the released file…"):
-        done = release_plan.cached_release(data.digest, data.frame, data.name, plan, out_name)
+        done = release_plan.cached_release(data.digest, data.frame, data.name, plan, out_name, replicates)
     for line in done.report.unreached:  # the file is written, but not protected as the step asked
         st.warning(plain(line))
 
@@ -119,7 +122,13 @@ with errors_shown():
         st.subheader("Each step beside its map")
         st.caption("The released draw's measure beside the map's prediction at the step's value: its mean over "
                    "the simulated releases and the range one release falls in (None: no bound on that side); "
-                   "“outside” flags a draw outside that range.")
+                   "“outside” flags a draw outside that range. "
+                   + (f"The map is simulated again at the step's value with its own seed and {own} replicates, so "
+                      "a measure the map draws (the snooper's risk on its targets) has the mean the map shows "
+                      "there." if own else
+                      f"The map is simulated again at the step's value with {replicates} replicates (the "
+                      "“replicates” column): a map drawn with other replicates shows a mean that differs by "
+                      "Monte-Carlo error."))
         table(checks, hide_index=True)
     for i, s in enumerate(done.report.steps):
         if s.decision:
@@ -149,4 +158,5 @@ with errors_shown():
     st.caption(f"{rows_out} rows, {columns_out} column{'s' if columns_out != 1 else ''}; SHA-256 of the file "
                f"{bytes_digest(done.content)}.")
     st.caption("The same file from the command line, with the downloaded plan and the data file:")
-    st.code(to_command(ReleaseSpec(plan, file_name, out_name)), language="bash", wrap_lines=True)
+    st.code(to_command(ReleaseSpec(plan, file_name, out_name, replicates=replicates)), language="bash",
+            wrap_lines=True)

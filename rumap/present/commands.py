@@ -191,6 +191,8 @@ def _empirical_cli(spec: EmpiricalSpec) -> str:
         parts += ["--chunk-size", str(int(sim["chunk_size"]))]
     if sim.get("subsample"):
         parts += ["--subsample", str(int(sim["subsample"])), "--subsamples", str(int(sim.get("subsamples", 10)))]
+    if spec.max_risk is not None:  # the map's bound: the command prints the recommendation the pages show
+        parts += ["--max-risk", _num(spec.max_risk)]
     parts.append("--json")
     if spec.data.kind == "server" and not _is_parquet(spec.data.name):
         notes.append("the command line reads a CSV or TSV file of at most 200 MB whole: convert a larger one to "
@@ -223,6 +225,7 @@ def _empirical_python(spec: EmpiricalSpec) -> str:
         f"config = SimulationConfig.from_dict(json.loads({config!r}))",
         "result = simulate(data, config)",
         "maps = result.maps",
+        *([f"recommendation = result.recommendation({spec.max_risk!r})"] if spec.max_risk is not None else []),
     ])
 
 

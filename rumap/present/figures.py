@@ -24,6 +24,7 @@ from rumap.present.plotting import (
     PALETTE,
     PARAMETER_SYMBOLS,
     arrange_labels,
+    bound_line,
     fit_axis_titles,
     log_ticks,
     ru_map_figure,
@@ -183,17 +184,21 @@ def comparison_figure(maps: Sequence[RUMap], names: Sequence[str], *, log_x: boo
     """
     named = [replace(m, method=name, knowledge="", target="") for m, name in zip(maps, names, strict=True)]
     fig = _readable_axes(ru_map_figure(named, log_x=log_x, log_y=log_y, max_risk=max_risk))
-    if choice is not None and choice.reachable:
-        symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
-        fig.add_trace(go.Scatter(
-            x=[choice.utility], y=[choice.risk], mode="markers+text", name="most utility under the bound",
-            marker={"symbol": "star", "size": 18, "color": _curve_color(max(choice.map_index, 0)),
-                    "line": {"color": "black", "width": 1}},
-            # the value alone beside the star (coloured like its curve); the map's name is on hover
-            text=[f"{symbol}={format_number(choice.value)}"], textposition="bottom right",
-            hovertext=[f"{choice.map}: {symbol}={format_number(choice.value)}"], hoverinfo="text",
-            meta={"label_priority": 0}))
+    _star(fig, choice, _curve_color(max(choice.map_index, 0)) if choice is not None else "gold")
     return arrange_labels(fig)
+
+
+def _star(fig: go.Figure, choice: GridChoice | None, color: str) -> None:
+    """The recommended point as a star with its value beside it (the map's name on hover)."""
+    if choice is None or not choice.reachable:
+        return
+    symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
+    fig.add_trace(go.Scatter(
+        x=[choice.utility], y=[choice.risk], mode="markers+text", name="most utility under the bound",
+        marker={"symbol": "star", "size": 18, "color": color, "line": {"color": "black", "width": 1}},
+        text=[f"{symbol}={format_number(choice.value)}"], textposition="bottom right",
+        hovertext=[f"{choice.map}: {symbol}={format_number(choice.value)}"], hoverinfo="text",
+        meta={"label_priority": 0}))
 
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)], "title": InstanceOf(str),
@@ -236,10 +241,11 @@ def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_
 
 
 @validate_params({"points": InstanceOf(pd.DataFrame), "frontier": InstanceOf(pd.DataFrame), "log_x": Boolean(),
-                  "log_y": Boolean()},
+                  "log_y": Boolean(), "max_risk": [None, "max_risk"], "choice": [None, InstanceOf(GridChoice)]},
                  example=_pareto_example)
 def pareto_figure(points: pd.DataFrame, frontier: pd.DataFrame, *, log_x: bool = False,
-                  log_y: bool = True, risk_label: str = "R", utility_label: str = "U") -> go.Figure:
+                  log_y: bool = True, risk_label: str = "R", utility_label: str = "U",
+                  max_risk: float | None = None, choice: GridChoice | None = None) -> go.Figure:
     """Every point (grey) and the Pareto frontier (a step line, with each point's map and parameter).
 
     Parameters
@@ -250,6 +256,10 @@ def pareto_figure(points: pd.DataFrame, frontier: pd.DataFrame, *, log_x: bool =
         Logarithmic axes.
     risk_label, utility_label : str
         Axis titles.
+    max_risk : float, optional
+        The maximum tolerable risk, drawn as a dashed line.
+    choice : GridChoice, optional
+        The recommended point, marked with a star (as on Compare).
 
     Returns
     -------
@@ -270,6 +280,9 @@ def pareto_figure(points: pd.DataFrame, frontier: pd.DataFrame, *, log_x: bool =
             hovertemplate="%{text}<br>U = %{x:.4g}<br>R = %{y:.4g}<extra>frontier</extra>"))
     fig.add_trace(go.Scatter(x=front["utility"], y=front["risk"], mode="lines", name="frontier",
                              line={"shape": "hv", "color": "black", "width": 1.5}, hoverinfo="skip"))
+    if max_risk is not None:
+        bound_line(fig, max_risk, log_y)
+    _star(fig, choice, "gold")
     fig.update_layout(template="plotly_white", xaxis_title=utility_label, yaxis_title=risk_label,
                       legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0})
     if log_x:

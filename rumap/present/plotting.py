@@ -29,7 +29,7 @@ from rumap.present.numbers import EXACT_DISCLOSURE, format_number, format_number
 from rumap.result import RUMap
 
 __all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges",
-           "log_ticks", "fit_axis_titles"]
+           "bound_line", "log_ticks", "fit_axis_titles"]
 
 
 #: The curves' colours in drawing order, with the word a text uses for each (one place for both).
@@ -150,12 +150,7 @@ def ru_map_figure(
                 textposition="top right", meta={"label_priority": 1}, textfont={"size": max(font_size - 3, 9), "color": color},
                 customdata=custom[idx], hovertemplate=hover, name=f"{name} markers"))
     if max_risk is not None:
-        fig.add_hline(y=max_risk, line={"dash": "dash", "color": "black"})
-        # an annotation's y on a log axis is log10 of the value (add_hline's own annotation gets this wrong
-        # and stretches the axis to 10 ** max_risk)
-        label_y = math.log10(max_risk) if log_y and max_risk > 0 else max_risk
-        fig.add_annotation(x=0, xref="paper", y=label_y, yref="y", text=f"maximum tolerable risk {format_number(max_risk)}",
-                           showarrow=False, xanchor="left", yanchor="bottom")
+        bound_line(fig, max_risk, log_y)
     for opt in optima or []:
         if not getattr(opt, "reachable", False) or not math.isfinite(opt.utility):
             continue
@@ -282,6 +277,32 @@ def _span(values: np.ndarray, log: bool) -> tuple[float, float] | None:
     lo, hi = float(values.min()), float(values.max())
     pad = 0.06 * (hi - lo) if hi > lo else (0.5 if log else max(abs(lo) * 0.1, 0.5))
     return lo - pad, hi + pad
+
+
+@validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure"), "max_risk": "max_risk", "log_y": Boolean()},
+                 example=lambda: {"fig": go.Figure(go.Scatter(x=[1, 2], y=[3, 4])), "max_risk": 3.5})
+def bound_line(fig: go.Figure, max_risk: float, log_y: bool = False) -> go.Figure:
+    """Draw the maximum tolerable risk as a dashed horizontal line, labelled at the left.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    max_risk : float
+    log_y : bool, default False
+        Whether the risk axis is logarithmic.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The same figure.
+    """
+    fig.add_hline(y=max_risk, line={"dash": "dash", "color": "black"})
+    # an annotation's y on a log axis is log10 of the value (add_hline's own annotation gets this wrong
+    # and stretches the axis to 10 ** max_risk)
+    label_y = math.log10(max_risk) if log_y and max_risk > 0 else max_risk
+    fig.add_annotation(x=0, xref="paper", y=label_y, yref="y", text=f"maximum tolerable risk {format_number(max_risk)}",
+                       showarrow=False, xanchor="left", yanchor="bottom")
+    return fig
 
 
 @validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure"), "max_risk": [None, "max_risk"]},

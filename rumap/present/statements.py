@@ -14,7 +14,7 @@ import numpy as np
 
 from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
-from rumap.maps.analytic import STATES
+from rumap.maps.analytic import STATES, analytic_map
 from rumap.maps.methods import UNMASKED
 from rumap.maps.optimum import Optimum
 from rumap.maps.pareto import GridChoice
@@ -26,7 +26,7 @@ from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap
 from rumap.specs import Analysis
 
-__all__ = ["map_choice", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum", "recommendation",
+__all__ = ["map_choice", "recommendation_on_curve", "one_sentence", "summary_lines", "knowledge_phrase", "describe_optimum", "recommendation",
            "recommendation_sentence", "uncertainty_phrase", "exact_disclosure_phrase", "map_lines", "crossing_lines"]
 
 
@@ -83,9 +83,16 @@ def _as_choice(analysis: Analysis, chosen: Recommendation) -> GridChoice:
                       map_index=max(chosen.map_index, 0))
 
 
-@validate_params({"analysis": InstanceOf(Analysis), "index": "position",
-                  "max_risk": [None, "max_risk"]},
-                 example=lambda: {"analysis": small_analysis(), "index": 0})
+def _check_index(analysis: Analysis, index: int) -> None:
+    if index >= len(analysis.maps):
+        raise InputError(f"index must be a map's position (0 to {len(analysis.maps) - 1}), got {index}")
+
+
+#: The checks of the functions that read one curve of an analysis.
+_ONE_CURVE = {"analysis": InstanceOf(Analysis), "index": "position", "max_risk": [None, "max_risk"]}
+
+
+@validate_params(_ONE_CURVE, example=lambda: {"analysis": small_analysis(), "index": 0})
 def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
     """The parameter of map ``index`` that keeps the most utility with risk at most ``max_risk``.
 
@@ -105,10 +112,55 @@ def map_choice(analysis: Analysis, index: int, max_risk: float | None = None) ->
         (:meth:`rumap.specs.Analysis.recommendation`): for analytic maps the
         exact optimum in the range shown.
     """
-    if index >= len(analysis.maps):
-        raise InputError(f"index must be a map's position (0 to {len(analysis.maps) - 1}), got {index}")
+    _check_index(analysis, index)
     chosen = analysis.recommendation(max_risk, index=index)
     return None if chosen is None else _as_choice(analysis, chosen)
+
+
+@validate_params(_ONE_CURVE, example=lambda: {"analysis": small_analysis(), "index": 1})
+def recommendation_on_curve(analysis: Analysis, index: int, max_risk: float | None = None) -> GridChoice | None:
+    """The map's one recommendation (:func:`recommendation`, every curve shown) read on curve ``index``.
+
+    A slide or a line about one curve shows the value the map recommends, never that curve's own best value
+    (which may leave another curve's target unprotected): the value, and this curve's risk and utility there.
+    A curve of another risk measure than the first's has its own bound and decision (:func:`map_choice`).
+
+    Parameters
+    ----------
+    analysis : Analysis
+    index : int
+        Which of ``analysis.maps``.
+    max_risk : float, optional
+        Default: the analysis's own maximum tolerable risk (``None`` then means no bound and no choice).
+
+    Returns
+    -------
+    GridChoice or None
+        Not reachable when no value is safe for every curve.
+
+    Examples
+    --------
+    >>> from rumap.present.examples import small_analysis
+    >>> from rumap.present.statements import recommendation_on_curve
+    >>> choice = recommendation_on_curve(small_analysis(), 1)  # the population's curve, at the record's value
+    >>> round(choice.value, 6), choice.map, round(choice.risk, 3)
+    (0.2, 'population', 0.994)
+    """
+    _check_index(analysis, index)
+    m = analysis.maps[index]
+    if m.risk_label != analysis.maps[0].risk_label:
+        return map_choice(analysis, index, max_risk)
+    chosen = analysis.recommendation(max_risk)
+    if chosen is None or not chosen.feasible:
+        return None if chosen is None else GridChoice(max_risk=chosen.max_risk, reachable=False)
+    if chosen.exact and analysis.setting is not None:  # the exact optimum lies between the grid's values
+        at = analytic_map([m.knowledge], [chosen.value], analysis.setting)[0]
+        risk, utility = float(at.risk[0]), float(at.utility[0])
+    else:
+        pos = int(np.argmin(np.abs(m.values - chosen.value)))
+        risk, utility = float(m.risk[pos]), float(m.utility[pos])
+    return GridChoice(max_risk=chosen.max_risk, reachable=True, map=m.label, method=m.method, parameter=m.parameter,
+                      value=float(chosen.value), utility=utility, risk=risk, map_index=index)
 
 
 def _efficiency_at(m: RUMap, choice: GridChoice) -> float | None:
@@ -315,7 +367,10 @@ def recommendation_sentence(analysis: Analysis, max_risk: float | None = None) -
 
 @validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": small_analysis()})
 def map_lines(analysis: Analysis) -> list[str]:
-    """One sentence per map of the analysis (:func:`one_sentence` at each map's own choice).
+    """One sentence per map of the analysis (:func:`one_sentence` at the analysis's one recommendation).
+
+    Each curve is read at the value recommended for every curve (:func:`recommendation_on_curve`); when no
+    value is safe for every curve, at the value where that curve alone first meets the bound, if any.
 
     Parameters
     ----------
@@ -325,7 +380,12 @@ def map_lines(analysis: Analysis) -> list[str]:
     -------
     list of str
     """
-    return [one_sentence(m, map_choice(analysis, i)) for i, m in enumerate(analysis.maps)]
+    lines = []
+    for i, m in enumerate(analysis.maps):
+        choice = recommendation_on_curve(analysis, i)
+        lines.append(one_sentence(m, map_choice(analysis, i) if choice is not None and not choice.reachable
+                                  else choice))
+    return lines
 
 
 @validate_params({"analysis": InstanceOf(Analysis)}, example=lambda: {"analysis": small_analysis()})

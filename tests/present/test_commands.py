@@ -78,9 +78,12 @@ def test_simulate_command_reproduces_an_empirical_map_exactly():
     command = cli_command(spec)
     assert command.startswith("python -m rumap simulate --data data/income.csv --column income --method noise "
                               "--lambda2-frac 0.05:1:20 --truncate-below 0 --unequal-above 35000")
+    assert command.endswith("--max-risk 4e-08 --json")  # the map's bound: the command prints its recommendation
     _proc, out = run_cli(*shlex.split(command)[3:], check_json=True)
     analysis = spec.run()
     assert len(out["curves"]) == len(analysis.maps) == 4
+    chosen = analysis.recommendation()
+    assert out["recommendation"]["value"] == chosen.value and out["recommendation"]["feasible"] == chosen.feasible
     for curve, m in zip(out["curves"], analysis.maps, strict=True):
         assert (curve["target"], curve["knowledge"]) == (m.target, m.knowledge)
         np.testing.assert_array_equal(np.array(curve["values"], dtype=float), m.values)
@@ -90,6 +93,7 @@ def test_simulate_command_reproduces_an_empirical_map_exactly():
     exec(python_call(spec), namespace)  # noqa: S102 - the code is ours
     for a, b in zip(namespace["maps"], analysis.maps, strict=True):
         np.testing.assert_array_equal(a.risk, b.risk)
+    assert namespace["recommendation"].value == chosen.value
 
 
 def test_simulate_command_for_microaggregation_and_uneven_grids():

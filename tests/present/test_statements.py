@@ -29,13 +29,20 @@ PAPER = AnalyticSpec(n=200, sigma2=1.0, states=("record", "population", "percent
 def test_paper_sentences():
     analysis = PAPER.run()
     lines = summary_lines(analysis)
-    assert lines.pop(0).startswith("Recommendation: λ² = ")  # first the recommendation, then one line per map
-    assert lines[0] == ("With λ² = 0.2, a snooper who can link the target to its masked record has risk 5 "
-                        "(mean squared error 0.2), at most the tolerable 5, and the data keep utility 167 "
-                        "(83% efficiency).")
-    assert lines[1].startswith("Without any masking, a snooper who knows only that the target is from the "
-                               "population has risk 0.995")
-    assert "99th percentile" in lines[2]
+    assert lines.pop(0).startswith("Recommendation: λ² = 0.304.")  # first the recommendation, then one line per map
+    # every line at the one recommended value (the 99th percentile needs it), never a curve's own best alone
+    assert lines[0] == ("With λ² = 0.304, a snooper who can link the target to its masked record has risk 3.29 "
+                        "(mean squared error 0.304), at most the tolerable 5, and the data keep utility 153 "
+                        "(77% efficiency).")
+    assert lines[1].startswith("With λ² = 0.304, a snooper who knows only that the target is from the "
+                               "population has risk 0.99")
+    assert "99th percentile" in lines[2] and lines[2].startswith("With λ² = 0.304,") and "risk 5 " in lines[2]
+    record = AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), max_risk=5.0).run()
+    assert summary_lines(record)[1].startswith("With λ² = 0.2, a snooper who can link the target to its masked "
+                                               "record has risk 5 (mean squared error 0.2)")  # the paper's Figure 2
+    none = summary_lines(AnalyticSpec(**{**PAPER.__dict__, "states": ("record", "population"), "max_risk": 0.9}).run())
+    assert none[0].startswith("Recommendation: none on this grid")  # then each curve where it alone meets R_max
+    assert none[1].startswith("With λ² = 1.11, a snooper who can link") and none[2].startswith("No λ² on this map")
     assert any("cross at λ² = 0.085" in line for line in lines)
 
 

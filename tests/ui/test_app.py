@@ -120,7 +120,9 @@ def test_home_draws_a_map_and_loads_figure_4():
     assert list(_traces(fig)) == ["record", "population", "percentile", "maximum"]
     star = _traces(fig, "markers+text")["optimum (record)"]
     assert star["x"][0] == pytest.approx(200 / 1.2) and star["y"][0] == pytest.approx(5.0)
-    assert any("λ² = 0.2," in shown(m.value) for m in at.markdown)
+    lines = " ".join(shown(m.value) for m in at.markdown)
+    assert "Recommendation: λ² = 0.304." in lines  # the 99th percentile needs more noise than record knowledge
+    assert "With λ² = 0.304, a snooper who can link" in lines and "With λ² = 0.2," not in lines  # one value
     assert at.text_input(key="analytic_name").value == "Figure 4: adding the maximum"
 
 
@@ -351,8 +353,9 @@ def test_presentation_page_one_slide_per_map_or_per_curve():
     at.button(key="present_next").click().run()
     (fig2,) = _figures(at)
     assert fig2["layout"]["title"]["text"].endswith("population")
-    assert "knows only that the target is from the population" in \
-        [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+    statement = [shown(m.value) for m in at.markdown if "rumap-statement" in m.value][0]
+    assert "knows only that the target is from the population" in statement
+    assert "With λ² = 0.2, a snooper" in statement  # the map's one recommendation, not this curve's own (no noise)
 
 
 def test_presentation_starts_from_the_sessions_maximum_tolerable_risk_and_sets_it():
@@ -428,7 +431,8 @@ def test_empirical_page_runs_the_simulation_and_widgets_change_the_map():
     assert set(lines) == {"noise / index / max", "noise / position / max", "noise / index / p99",
                           "noise / position / p99"}
     assert any(t.get("fill") == "toself" for t in fig["data"])  # confidence bands
-    assert any(c.value.startswith("python -m rumap simulate --data data/income.csv --column income") for c in open_reproduce_panels(at).code)
+    assert any(c.value.startswith("python -m rumap simulate --data data/income.csv --column income")
+               and c.value.endswith("--max-risk 4e-08 --json") for c in open_reproduce_panels(at).code)  # its bound
     at.multiselect(key="em_targets").set_value(["min"]).run()
     assert any("press “Run simulation”" in shown(i.value) for i in at.info)
     at.button(key="em_run").click().run()
@@ -469,12 +473,16 @@ def test_home_figure_5_opens_each_curve_with_the_threshold_crossing():
     assert set(_traces(fig)) == {f"{name}: noise / position / max", f"{name}: noise / position / min"}
     text = " ".join(shown(m.value) for m in at.markdown)
     assert "noise / position / max: reached at λ²/S² = 0.2 (" in text  # by the upper end of its band
+    assert not at.success  # 0.2 leaves the minimum unprotected: never recommended beside it
     at.radio(key="compare_decision").set_value("mean").run()
     text = " ".join(shown(m.value) for m in at.markdown)
     assert "noise / position / max: reached at λ²/S² = 0.15 (" in text  # by the mean, as the paper's figure
     assert "noise / position / min: no λ²/S² on the grid reaches it" in text
     assert "tolerable average error of 5e+03" in text
-    assert "noise / position / max" in shown(at.success[0].value)
+    assert not at.success
+    (warning,) = [shown(w.value) for w in at.warning]
+    assert "no λ²/S² on this grid protects target min (position knowledge) at R ≤ 4e-08" in warning
+    assert "most utility under the bound" not in {t["name"] for t in _figures(at)[0]["data"]}
     at.radio(key="compare_utility_scale").set_value("efficiency").run()
     assert not at.exception and not _errors(at)
     (fig,) = _figures(at)

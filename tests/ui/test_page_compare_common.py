@@ -10,8 +10,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from ui_helpers import shown
 
+from dashboard.risk_bound import BOUNDS
 from dashboard.state import ANALYSES
 from rumap.maps.common import COMMON_RISK_LABEL, COMMON_UTILITY_LABEL
+from rumap.maps.recommend import recommend
 from rumap.maps.simulation import SimulationConfig
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 
@@ -36,9 +38,11 @@ def kept() -> list:
     return [noise, micro, analytic]
 
 
-def _page(kept: list, page: str) -> AppTest:
+def _page(kept: list, page: str, bounds: dict | None = None) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.session_state[ANALYSES] = list(kept)
+    if bounds:
+        at.session_state[BOUNDS] = dict(bounds)
     at.run()
     at.switch_page(f"pages/{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
@@ -67,6 +71,11 @@ def test_compare_overlays_noise_and_microaggregation_on_the_common_measures(kept
     assert info.startswith("2 of 3 chosen maps drawn")
     assert "analytic map" in info and "no masked copies of data" in info
     assert at.number_input(key="compare_max_share").value == pytest.approx(0.05)
+    note = next(shown(i.value) for i in at.info if "Compared on" in shown(i.value))  # not the maps' own: says so
+    assert "Compared on R = share of records re-identified" in note and "measure R and U differently" in note
+    own = kept[1].recommendation()  # what the map's page, the report and the command line give
+    assert own.feasible and f"micro map: its own risk is R = 1 / snooper's MSE (Eq 12); under its own bound " \
+        f"R_max = 1e-06 it recommends k = {own.value:.4g}" in note
     for scale in ("efficiency", "normalised", "as computed"):  # every utility scale applies to the common U
         at.radio(key="compare_utility_scale").set_value(scale).run()
         assert not at.exception and not at.error, [shown(e.value) for e in at.error]
@@ -80,6 +89,15 @@ def test_compare_overlays_noise_and_microaggregation_on_the_common_measures(kept
         if reached.any():
             best = common.values[reached][np.argmax(common.utility[reached])]
             assert f"{name}: reached at" in text and f"= {best:.4g}" in text.split(f"{name}: reached at")[1][:40]
+
+
+def test_compare_of_one_map_opens_on_its_own_measures_and_recommendation(kept):
+    at = _page(kept, "compare")
+    at.multiselect(key="compare_maps").set_value(["micro map"]).run()
+    assert at.selectbox(key="compare_measure").value == _own_measure(kept[1], at)  # not the common ones
+    assert not any("Compared on" in shown(i.value) for i in at.info)
+    own = kept[1].recommendation()
+    assert f"with k = {own.value:.4g} (risk" in shown(at.success[0].value)  # as its page and the command line
 
 
 def test_compare_on_a_methods_own_measures_lists_the_maps_it_leaves_out(kept):
@@ -103,7 +121,13 @@ def _own_measure(analysis, at: AppTest) -> str:
 
 
 def test_pareto_draws_one_frontier_over_both_methods(kept):
-    at = _page(kept, "pareto")
+    at = _page(kept, "pareto", bounds={COMMON_RISK_LABEL: 0.5})
+    (fig,) = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    assert [s["y0"] for s in fig["layout"]["shapes"]] == [0.5]  # the bound Compare judges by
+    chosen = [recommend([a.common], 0.5) for a in kept[:2]]  # the core's rule, on each map's common curve
+    best = max((c for c in chosen if c.feasible), key=lambda c: c.utility)
+    (star,) = [t for t in fig["data"] if t["name"] == "most utility under the bound"]
+    assert (star["x"][0], star["y"][0]) == pytest.approx((best.utility, best.risk))
     frontier = at.dataframe[0].value
     points = sum(len(a.common.values) for a in kept[:2])
     assert f"of {points}" in at.subheader[0].value

@@ -79,3 +79,21 @@ def test_empirical_recommendation_comes_with_its_uncertainty():
     (text,) = [shown(m.value) for m in at.markdown if "Recommendation" in m.value]
     assert text.startswith("**Recommendation: λ²/S² = ")
     assert "chance that its risk exceeds the bound" in text and "smallest safe λ²/S² between" in text
+
+
+def test_curves_drawn_each_on_their_own_share_one_recommendation():
+    """At R_max = 0.3 the 99th percentile is safe from λ² = 2.1, record knowledge nowhere up to 3: no value."""
+    from dashboard.decisions import best_choice, map_decisions, unprotected
+    from rumap.specs import AnalyticSpec
+
+    analysis = AnalyticSpec(n=200, sigma2=1.0, states=("record", "percentile"), lambda2_num=5).run()
+    maps = list(analysis.maps)
+    (d,) = map_decisions([analysis, analysis], maps, [0.3, 0.3])
+    assert d.curves == (0, 1) and not d.chosen.feasible
+    assert analysis.recommendation(0.3, index=1).feasible  # the percentile's curve alone would give a value
+    assert not best_choice([d], [float("nan")], maps, ["a: record", "a: percentile"]).reachable
+    assert "no λ² on this grid protects against the snooper with record knowledge at R ≤ 0.3, so none is " \
+        "recommended" in unprotected(d, maps)
+    (safe,) = map_decisions([analysis, analysis], maps, [5.0, 5.0])
+    assert safe.chosen.value == pytest.approx(analysis.recommendation(5.0).value)  # as every other page
+    assert maps[safe.curve].knowledge == analysis.recommendation(5.0).binding["knowledge"]
