@@ -54,5 +54,7 @@ try:
     page.run()
     resume.set_guard(guard)  # a map kept or a step planned in this run
 finally:  # also when the run stops early or a newer run replaces it
-    resume.save()
-    page_finished(page_run)
+    try:
+        resume.save()
+    finally:
+        page_finished(page_run)

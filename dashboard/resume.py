@@ -160,11 +160,15 @@ def _sweep() -> None:
 
 def save() -> None:
     """Note this session's state worth restoring under its key (at the end of every run)."""
-    key = st.session_state.get(KEY)
     ctx = get_script_run_ctx()
-    if key is None or ctx is None:
+    if ctx is None:
         return
-    values = _copy({k: st.session_state[k] for k in KEPT if k in st.session_state})
+    # read without a yield point: after st.stop() every st.session_state access raises StopException again
+    session = ctx.session_state.filtered_state
+    key = session.get(KEY)
+    if key is None:
+        return
+    values = _copy({k: session[k] for k in KEPT if k in session})
     with _LOCK:
         STORE[key] = Entry(values, ctx.session_id, _clock())
         STORE.move_to_end(key)

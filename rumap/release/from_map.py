@@ -341,7 +341,7 @@ def decimals_of(values: np.ndarray) -> int | None:
     if x.size == 0:
         return None
     for d in range(MOST_DECIMALS + 1):
-        if np.all(np.abs(np.round(x, d) - x) <= 1e-9 * np.maximum(1.0, np.abs(x))):
+        if np.all(np.abs(np.round(x, d) - x) <= 1e-13 * np.maximum(1.0, np.abs(x))):
             return d
     return None
 

@@ -148,3 +148,14 @@ def test_the_closed_sessions_kept_are_bounded_in_number_and_bytes_the_oldest_dro
     assert list(resume.STORE) == ["k3"]
     resume.prune(now=4.0 + resume.LIFETIME + 0.5)
     assert not resume.STORE and resume.GONE[resume._digest("k3")] == "expired"
+
+
+def test_a_run_that_stops_early_is_saved_too():
+    at = _run(AppTest.from_file(APP, default_timeout=180))
+    key = at.query_params[resume.PARAM]
+    _goto(at, "analytic")
+    at.session_state[release_plan.PLAN] = [Step("rankswap", {"swap_percent": 5.0}, columns=["income"], seed=2)]
+    at.multiselect(key="an_states").set_value([]).run()  # the page stops early (st.stop) after the plan was made
+    assert not at.exception and at.info
+    again = _reload(key)
+    assert [s.method for s in again.session_state[release_plan.PLAN]] == ["rankswap"]
