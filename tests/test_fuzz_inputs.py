@@ -206,7 +206,7 @@ def test_a_release_step_that_cannot_reach_its_k_says_so(small):
     assert "k = 100 is more than the 40 records" in summary["step_summaries"][0]["reason"]
     assert summary["unreached"] == [f"step 1 (suppress) did not reach k-anonymity: {summary['step_summaries'][0]['reason']}"]
     lines = run_cli("release", "--data", small["csv"], "--out", out, "--plan", small["infeasible_k"],
-                    "--no-prediction").stdout
+                    "--no-prediction", "--overwrite").stdout
     assert "NOT REACHED: step 1 (suppress) did not reach k-anonymity: k = 100" in lines
     plan = read_plan(Path(small["infeasible_k"]).read_text())
     frame = read_table(small["csv"])

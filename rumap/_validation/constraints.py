@@ -268,7 +268,7 @@ PARAMETERS: dict[str, Interval] = {
     "top_contributions": Interval("int", 2, 50, "both", "largest contributions kept per cell"),
     "replicate_risk": Interval("float", 0.0, None, "left",
                                "a replicate's squared error of the snooper, or its value of a risk measure"),
-    "code_length": Interval("int", 1, None, "left", "the length of a hierarchy level's codes"),
+    "code_length": Interval("int", 1, None, "left", "the length of a hierarchy level's codes", most=1000),
     "rule_parameter": Interval("float", 0.0, None, "neither", "a value of the rule's parameter"),
     # statistical databases (rumap.databases, rumap.maps.databases)
     "camouflage_width": Interval("float", 0.0, 100.0, "right", "the protection width, percent of each value"),

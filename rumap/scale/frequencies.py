@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import PARAMETERS, InstanceOf, assumes_valid, validate_params
+from rumap._validation.constraints import shown
 from rumap.errors import InputError
 from rumap.scale.source import Source, _example_file, polars_module, scan
 
@@ -443,6 +444,10 @@ def _check_weight(source: Source, weight: str, summary: pl.DataFrame | None = No
 
     frame = source.lazy([weight])
     dtype = frame.collect_schema()[weight]
+    if dtype.is_nested():  # lists or structs: no record holds a number
+        first = source.collect(frame.head(1)).to_series().to_list()[:1]
+        got = f"{shown(first[0])} in row 1" if first else f"values of type {dtype}"
+        raise InputError(f"{source.path}: weight {weight!r} must be a number >= 1 in every record, got {got}")
     if not dtype.is_numeric():  # read as text: the first value that is no number (or, failing that, no weight)
         pl = polars_module()
         number = pl.col(weight).cast(pl.Float64, strict=False)
