@@ -9,10 +9,11 @@ other replicates the mean differs by Monte-Carlo error.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rumap.errors import InputError
 from rumap.release.apply import STEP_METHODS
-from rumap.release.from_map import step_from_spec
+from rumap.release.from_map import step_from_spec, with_precision
 from rumap.release.plan import Step
 from rumap.specs import Analysis, EmpiricalSpec
 
@@ -23,12 +24,14 @@ def _made_from(step: Step, analysis: Analysis, data_name: str) -> bool:
     spec = analysis.spec
     if not isinstance(spec, EmpiricalSpec) or spec.data.name != data_name or not analysis.maps:
         return False
+    precision = STEP_METHODS[step.method].precision if step.method in STEP_METHODS else ""
     for value in analysis.maps[0].values.tolist():
         try:
-            if step_from_spec(spec, float(value)) == step:
-                return True
+            made = with_precision([step_from_spec(spec, float(value))], step.parameters.get(precision))[0]
         except InputError:
             continue
+        if replace(made, origin=step.origin) == step:  # the map's step, as Apply stamped and rounded it
+            return True
     return False
 
 

@@ -7,7 +7,7 @@ import pandas as pd
 from dashboard.release_maps import map_replicates
 from rumap.present.examples import income_source
 from rumap.release.apply import apply_plan
-from rumap.release.from_map import step_from_spec
+from rumap.release.from_map import step_from_spec, with_origin, with_precision
 from rumap.release.plan import ReleasePlan, Step
 from rumap.release.report import predict_step
 from rumap.specs import EmpiricalSpec
@@ -21,6 +21,8 @@ def test_a_step_from_a_map_is_predicted_with_the_maps_replicates_and_gives_its_m
     analysis = spec.run(x)
     step = step_from_spec(spec, 0.2)
     assert map_replicates([step], [analysis], source.name) == 30
+    applied = with_origin(with_precision([step], 0), {"choice": "recommended", "map": "m"})  # as Apply stamps it
+    assert map_replicates(applied, [analysis], source.name) == 30
     before = pd.DataFrame({"income": x})
     checks, _ = predict_step(step, before, apply_plan(before, ReleasePlan((step,))).data, replicates=30)
     shown = analysis.maps[[(m.target, m.knowledge) for m in analysis.maps].index(("max", "index"))].risk[1]
