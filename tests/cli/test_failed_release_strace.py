@@ -54,3 +54,23 @@ def test_a_release_failing_in_a_later_chunk_leaves_no_file(tmp_path):
     assert all(path.endswith(".parquet") and "/." in path for path in created)  # hidden temporaries only
     assert renamed == []
     assert list(out.parent.iterdir()) == [] and data.read_bytes() == original
+
+
+def test_a_release_stopped_by_sigterm_leaves_no_file(tmp_path):
+    """An operator's ``kill`` (SIGTERM) mid-way ends the run as an error does: its temporary is removed."""
+    import signal
+    import time
+
+    data, out = tmp_path / "big.parquet", tmp_path / "out" / "released.parquet"
+    out.parent.mkdir()
+    pd.DataFrame({"income": np.random.default_rng(1).lognormal(size=400_000)}).to_parquet(data, index=False)
+    proc = subprocess.Popen([sys.executable, "-m", "rumap", "release", "--data", str(data), "--method", "noise",
+                             "--columns", "income", "--lambda2", "1", "--chunk-size", "200", "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(out.parent.iterdir()) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)  # until the run has begun writing its temporary
+    assert proc.poll() is None, "the release ended before it could be stopped"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM, proc.stderr.read()
+    assert list(out.parent.iterdir()) == []
