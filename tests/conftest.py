@@ -32,7 +32,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 #: file last, as it mixes them with tests that stop Chromium), then the others over about 7 s on a quiet machine.
 LONG_FILES = (
     "tests/ui/test_browser.py", "tests/ui/test_browser_session.py", "tests/ui/test_browser_newcomer.py",
-    "tests/ui/test_release_privacy.py", "tests/ui/test_browser_provenance.py", "tests/ui/test_upload_privacy.py",
+    "tests/ui/test_upload_privacy.py", "tests/ui/test_browser_provenance.py",
     "tests/ui/test_browser_risk_pages.py", "tests/ui/test_browser_release.py", "tests/ui/test_browser_stopped_run.py",
     "tests/ui/test_page_tables.py",
     "tests/ui/test_app.py", "tests/test_docstrings.py", "tests/test_fuzz_cli.py", "tests/ui/test_page_categorical.py",
