@@ -91,6 +91,10 @@ def _optional(label: str, columns: list[str], key: str, default: str | None) -> 
     return None if chosen == NONE else chosen
 
 
+#: The button that applies the sidebar's settings form.
+SETTINGS_APPLY = "cat_settings_apply"
+
+
 def settings_block(columns: list[str]) -> Settings:
     """Keys, weight, household, sensitive variable, k and the unsafe-cell threshold.
 
@@ -101,15 +105,22 @@ def settings_block(columns: list[str]) -> Settings:
     Returns
     -------
     Settings
+
+    The fields are one form: choosing several keys one after the other measures the file once, when the user
+    presses the form's button, not once per key.
     """
-    keys = multiselect("key variables", columns, "cat_keys", [c for c in DEFAULT_KEYS if c in columns] or columns[:3])
-    weight = _optional("sampling weight", columns, "cat_weight", "weight")
-    household = _optional("household identifier", columns, "cat_household", "hh")
-    sensitive = _optional("sensitive variable (l-diversity)", columns, "cat_sensitive", "health")
-    k = int(number("k", "k of k-anonymity", "cat_k", 3,
-                   help="every combination of the key variables must be shared by at least k records"))
-    threshold = int(number("k", "unsafe cell: fewer records than", "cat_threshold", 3,
-                           help="a combination of key values shared by fewer records than this is listed as unsafe"))
+    with st.form("cat_settings", border=False):
+        keys = multiselect("key variables", columns, "cat_keys",
+                           [c for c in DEFAULT_KEYS if c in columns] or columns[:3])
+        weight = _optional("sampling weight", columns, "cat_weight", "weight")
+        household = _optional("household identifier", columns, "cat_household", "hh")
+        sensitive = _optional("sensitive variable (l-diversity)", columns, "cat_sensitive", "health")
+        k = int(number("k", "k of k-anonymity", "cat_k", 3,
+                       help="every combination of the key variables must be shared by at least k records"))
+        threshold = int(number("k", "unsafe cell: fewer records than", "cat_threshold", 3,
+                               help="a combination of key values shared by fewer records than this is listed as "
+                                    "unsafe"))
+        st.form_submit_button("Measure with these settings", key=SETTINGS_APPLY, type="primary", width="stretch")
     return Settings(tuple(keys), weight, household, sensitive, k, threshold)
 
 

@@ -75,7 +75,8 @@ def test_integer_coded_categories_are_recoded_and_the_reproduce_commands_include
     from rumap.risk.suda import suda2
 
     keys = ["hh_size", "sex", "region", "marital"]
-    app.multiselect(key="cat_keys").set_value(keys).run()
+    app.multiselect(key="cat_keys").set_value(keys)
+    app.button(key="cat_settings_apply").click().run()  # the settings form's button measures the file once
     before = float(metric(app, "expected re-identifications"))
     app.text_area(key="cat_recode").input("hh_size: 1, 2 = small\nhh_size: 5, 6, 7 = large\nregion: R99 = x").run()
     assert not app.exception and not app.error, [shown(e.value) for e in app.error]
@@ -141,8 +142,10 @@ def test_suda_searches_every_key_by_default_as_the_command_line_does(app):
     from cli_helpers import run_cli
 
     keys = ["age_band", "sex", "region", "marital", "occupation"]
-    app.multiselect(key="cat_keys").set_value(keys[:1]).run()  # a user who picks the keys one at a time
-    app.multiselect(key="cat_keys").set_value(keys).run()
+    app.multiselect(key="cat_keys").set_value(keys[:1])  # a user who picks the keys one at a time
+    app.button(key="cat_settings_apply").click().run()
+    app.multiselect(key="cat_keys").set_value(keys)
+    app.button(key="cat_settings_apply").click().run()
     assert not app.exception and not app.error
     _proc, summary = run_cli("risk", "suda", "--data", SURVEY, "--keys", ",".join(keys), "--json", check_json=True)
     assert summary["max_size"] == len(keys) and summary["special_uniques"] > 0
@@ -177,3 +180,14 @@ def test_the_k_fields_explain_k_anonymity_not_microaggregation(app):
     helps = {field.label: field.help for field in app.number_input}
     for label in ("k of k-anonymity", "unsafe cell: fewer records than", "largest k"):
         assert helps[label] and "microaggregation" not in helps[label], (label, helps[label])
+
+
+def test_keys_chosen_one_after_another_are_measured_once_the_form_is_sent(app):
+    before = metric(app, "records with f_k < 3")
+    app.multiselect(key="cat_keys").set_value(["sex", "region"]).run()  # chosen, not yet sent: nothing measured
+    assert metric(app, "records with f_k < 3") == before
+    app.multiselect(key="cat_keys").set_value(["sex", "region"])
+    app.button(key="cat_settings_apply").click().run()
+    assert not app.exception and not app.error
+    assert metric(app, "records with f_k < 3") != before
+    assert any("keys: sex, region" in shown(c.value) for c in app.caption)
