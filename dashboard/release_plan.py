@@ -135,6 +135,23 @@ def load_plan(content: bytes) -> ReleasePlan:
     return plan
 
 
+def _shown_parameter(name: str, value: Any) -> str:
+    """``name = value``, a float in short form, a recoding (``{VAR: {old: new}}``) as its groups."""
+    if isinstance(value, float):
+        return f"{name} = {value:g}"
+    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+        groups = []
+        for variable, merge in value.items():
+            members: dict[str, list[str]] = {}
+            for old, new in merge.items():
+                members.setdefault(str(new), []).append(str(old))
+            groups.append(f"{variable}: " + "; ".join(
+                f"{new} ← {', '.join(olds) if len(olds) <= 4 else f'{olds[0]} … {olds[-1]} ({len(olds)} values)'}"
+                for new, olds in members.items()))
+        return f"{name} = {{{' | '.join(groups)}}}"
+    return f"{name} = {value}"
+
+
 def describe(step: Step) -> str:
     """One line: the method, the parameters it uses (not the unset ones), its columns or keys and its seed.
 
@@ -150,8 +167,8 @@ def describe(step: Step) -> str:
     record = METHODS.get(STEP_METHODS[step.method].map_method or "")
     for name in record.idle_options(parameters) if record is not None else ():  # e.g. unequal noise's, unused
         parameters.pop(name, None)
-    shown = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
-                      for k, v in parameters.items() if v is not None and v is not False and v != {})
+    shown = ", ".join(_shown_parameter(k, v) for k, v in parameters.items()
+                      if v is not None and v is not False and v != {})
     names = ", ".join(step.names)
     seed = "" if step.seed is None else f", seed {step.seed}"
     return f"{step.method} ({shown})" + (f" on {names}" if names else "") + seed

@@ -147,3 +147,11 @@ def test_a_plan_decided_on_another_file_is_flagged_and_applied_only_when_confirm
     red = [shown(m.value) for m in at.markdown if m.value.startswith(":red[")]
     assert red and red[0].startswith(":red[**Step 1: Above R_max: snooper max/index (its target, the record of "
                                      "rank 40 in the attacked column"), red
+
+
+def test_a_recoding_step_reads_as_its_groups_not_every_value():
+    from rumap.release.from_map import recode_step
+
+    line = release_plan.describe(recode_step(["age: 18..29 = 18-29", "age: 30..44 = 30-44", "region: n, s = ns"]))
+    assert "age: 18-29 ← 18 … 29 (12 values); 30-44 ← 30 … 44 (15 values) | region: ns ← n, s" in line
+    assert "'19'" not in line
