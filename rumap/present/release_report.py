@@ -54,7 +54,12 @@ def _numeric_section(numeric: dict[str, Any]) -> list[str]:
         {"measure": "interval disclosure, 5% of a standard deviation", "value": numeric["interval_sd"]},
         {"measure": "information loss SSE/SST", "value": numeric["sse_sst"]},
     ])
-    parts = [f"<h2>Numeric columns: {html.escape(', '.join(numeric['columns']))}</h2>", _table(measures)]
+    parts = [f"<h2>Numeric columns: {html.escape(', '.join(numeric['columns']))}</h2>"]
+    held = numeric.get("intruder_columns") or numeric["columns"]
+    parts.append(f"<p>Record linkage and interval disclosure on every numeric column an intruder holds of the "
+                 f"released file, masked or not ({html.escape(', '.join(map(str, held)))}), as the Linkage page "
+                 "measures them; the information loss on the masked columns.</p>")
+    parts.append(_table(measures))
     parts += [f'<p class="note">{html.escape(note)}</p>' for note in numeric.get("notes", [])]
     parts += ["<h3>Relative change of each column's mean and variance</h3>",
               _table(_frame(numeric["columns_changed"], "column").astype({"mean": float, "variance": float}))]

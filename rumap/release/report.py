@@ -227,7 +227,7 @@ def _relative(after: float, before: float) -> float | None:
                  example=lambda: {"original": pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]}),
                                   "released": pd.DataFrame({"a": [1.5, 1.5, 6.0, 6.0]}), "columns": ["a"]})
 def numeric_measures(original: pd.DataFrame, released: pd.DataFrame, columns: Sequence[str],
-                     budget: WorkBudget = DEFAULT_BUDGET) -> dict[str, Any]:
+                     budget: WorkBudget = DEFAULT_BUDGET, intruder: Sequence[str] | None = None) -> dict[str, Any]:
     """Risk and information loss of released numeric columns against the original ones.
 
     Parameters
@@ -239,11 +239,16 @@ def numeric_measures(original: pd.DataFrame, released: pd.DataFrame, columns: Se
         The numeric columns compared.
     budget : WorkBudget
         Limits the linkage's work.
+    intruder : sequence of str, optional
+        The numeric columns an intruder holds of the released file, masked or
+        not (default: ``columns``): record linkage and interval disclosure are
+        measured on them, as the Linkage page measures them by default; the
+        information loss stays on ``columns``.
 
     Returns
     -------
     dict
-        ``linkage``, ``interval_rank``, ``interval_sd``, ``sse_sst`` (None with
+        ``intruder_columns``, ``linkage``, ``interval_rank``, ``interval_sd``, ``sse_sst`` (None with
         the reason in ``notes`` when a column has missing values),
         ``columns_changed`` (per column the relative change of the mean and
         variance) and ``correlations`` (per pair, the change).
@@ -264,13 +269,16 @@ def numeric_measures(original: pd.DataFrame, released: pd.DataFrame, columns: Se
         raise InputError("the original and released files must have the same records")
     x = original[names].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
     y = released[names].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
-    out: dict[str, Any] = {"columns": names, "linkage": None, "interval_rank": None, "interval_sd": None,
-                           "sse_sst": None, "notes": []}
-    complete = np.isfinite(x).all() and np.isfinite(y).all()
+    held = list(dict.fromkeys([*names, *(intruder or ())]))
+    xi = original[held].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    yi = released[held].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    out: dict[str, Any] = {"columns": names, "intruder_columns": held, "linkage": None, "interval_rank": None,
+                           "interval_sd": None, "sse_sst": None, "notes": []}
+    complete = np.isfinite(xi).all() and np.isfinite(yi).all()
     if complete:
-        out["linkage"] = distance_linkage(x, y, budget=budget).linked_correctly
-        out["interval_rank"] = interval_risk(x, y)
-        out["interval_sd"] = sdid_risk(x, y)
+        out["linkage"] = distance_linkage(xi, yi, budget=budget).linked_correctly
+        out["interval_rank"] = interval_risk(xi, yi)
+        out["interval_sd"] = sdid_risk(xi, yi)
         sst = float(((x - x.mean(axis=0)) ** 2).sum())
         out["sse_sst"] = float(((x - y) ** 2).sum()) / sst if sst > 0 else None
     else:
@@ -284,6 +292,12 @@ def numeric_measures(original: pd.DataFrame, released: pd.DataFrame, columns: Se
     out["correlations"] = {f"{names[a]}|{names[b]}": float(change[a, b]) if np.isfinite(change[a, b]) else None
                            for a, b in combinations(range(len(names)), 2)}
     return out
+
+
+def _numeric_in_both(original: pd.DataFrame, released: pd.DataFrame, name: Any) -> bool:
+    """Whether a column is numbers (not booleans) in the original and in the released file."""
+    return all(pd.api.types.is_numeric_dtype(f[name]) and not pd.api.types.is_bool_dtype(f[name])
+               for f in (original, released))
 
 
 def _as_text(frame: pd.DataFrame, name: str) -> np.ndarray:
@@ -634,7 +648,9 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
     columns, keys = _union(microdata_steps, "columns"), _union(microdata_steps, "keys")
     ks = sorted({*ANONYMITY_KS, *(s.parameters["k"] for s in steps if s.method == "suppress")})
     released = result.microdata
-    numeric = numeric_measures(original, released, columns, budget=budget) if columns else {}
+    # an intruder holds every numeric column of the released file, masked or not (as the Linkage page measures)
+    intruder = [c for c in released.columns if c in original.columns and _numeric_in_both(original, released, c)]
+    numeric = numeric_measures(original, released, columns, budget=budget, intruder=intruder) if columns else {}
     categorical = categorical_measures(original, released, keys, weight=weight, ks=ks, budget=budget) \
         if keys else {}
     reports = []

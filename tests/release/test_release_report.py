@@ -286,3 +286,26 @@ def test_the_report_states_the_decision_and_flags_every_target_above_r_max(tmp_p
     written = json.loads((tmp_path / "report.json").read_text())["steps"][0]
     assert written["decision"]["binding"] == {"target": "p99", "knowledge": "index"}
     assert {c["measure"] for c in written["checks"] if c["above_bound"]} == set(snooper)
+
+
+def test_disclosure_is_measured_on_every_numeric_column_an_intruder_holds_as_the_linkage_page_does():
+    from rumap.release.apply import apply_plan
+    from rumap.release.plan import ReleasePlan, Step
+    from rumap.release.report import release_report
+    from rumap.risk.interval import interval_risk
+    from rumap.specs.risk import MaskedRiskSpec
+
+    rng = np.random.default_rng(4)
+    original = pd.DataFrame({"wage": rng.lognormal(3, 0.5, 300), "hours": rng.integers(10, 60, 300).astype(float),
+                             "region": rng.choice(list("NS"), 300)})
+    result = apply_plan(original, ReleasePlan((Step("noise", {"lambda2_frac": 0.5}, columns=["wage"], seed=1),)))
+    numeric = release_report(original, result, replicates=None).numeric
+    assert numeric["columns"] == ["wage"] and numeric["intruder_columns"] == ["wage", "hours"]
+    page = MaskedRiskSpec("original.csv", "masked.csv", keys=("wage", "hours"), method="distance",
+                          aggregation="sum_of_squares", columns=("wage", "hours"), interval_method="rank")
+    assert numeric["linkage"] == page.linkage(original, result.data).linked_correctly  # the Linkage page's figure
+    assert numeric["interval_rank"] == pytest.approx(interval_risk(original[["wage", "hours"]].to_numpy(),
+                                                                   result.data[["wage", "hours"]].to_numpy()))
+    alone = release_report(original.drop(columns="hours"), apply_plan(original.drop(columns="hours"), ReleasePlan(
+        (Step("noise", {"lambda2_frac": 0.5}, columns=["wage"], seed=1),))), replicates=None).numeric
+    assert numeric["linkage"] > alone["linkage"]  # the unmasked hours help the intruder
