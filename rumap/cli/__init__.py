@@ -11,6 +11,7 @@ line on stderr.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import sys
@@ -101,10 +102,41 @@ def build_parser(command: str | None = None, every: bool = False) -> OneLinePars
         if command is None and not every and name in SUMMARIES:
             subparsers.add_parser(name, help=SUMMARIES[name])
             continue
-        module = importlib.import_module(module_name)
-        sub = module.add_parser(subparsers)
-        sub.set_defaults(_run=module.run)
+        sub = importlib.import_module(module_name).add_parser(subparsers)
+        sub.set_defaults(_run=functools.partial(_run_command, module_name))
     return parser
+
+
+def _run_command(module_name: str, args: argparse.Namespace) -> int | None:
+    """Run the subcommand of ``module_name``: its ``run`` as the module holds it at the call."""
+    return importlib.import_module(module_name).run(args)
+
+
+#: The registries a subcommand's parser reads (its flags and choices), by module and name.
+_PARSER_REGISTRIES = (("rumap.maps.methods", "METHODS"), ("rumap.maps.utility", "UTILITIES"),
+                      ("rumap.maps.categorical", "CATEGORICAL_METHODS"), ("rumap.release.apply", "STEP_METHODS"),
+                      ("rumap.risk.measures", "DATASET_RISK_MEASURES"))
+_PARSERS: dict[tuple[Any, ...], OneLineParser] = {}
+
+
+def _registries_state() -> tuple[Any, ...]:
+    """What the loaded registries hold now: each entry's name and record, so that a change rebuilds a parser."""
+    state = []
+    for module_name, name in _PARSER_REGISTRIES:
+        registry = getattr(sys.modules.get(module_name), name, None)
+        state.append(None if registry is None else tuple((key, id(registry[key])) for key in registry))
+    return tuple(state)
+
+
+def _parser(command: str | None, every: bool) -> OneLineParser:
+    """:func:`build_parser`, built once per command and state of the registries (argparse's construction looks up
+    its message catalogues on disk for every argument, so building is most of a short command's time)."""
+    key = (command, every, _registries_state())
+    if key not in _PARSERS:
+        if len(_PARSERS) > 64:
+            _PARSERS.clear()
+        _PARSERS[key] = build_parser(command, every)
+    return _PARSERS[key]
 
 
 @validate_params({"argv": [None, InstanceOf((list, tuple), "a list of arguments")]}, example=lambda: {"argv": ["analytic", "--n", "20", "--sigma2", "1", "--lambda2", "0:1:3", "--state", "record"]})
@@ -124,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     # a command named after an option (``--x analytic ...``) is parsed by its full parser, as it always was
-    parser = build_parser(command, every=command is None and any(arg in SUBCOMMANDS for arg in argv))
+    parser = _parser(command, every=command is None and any(arg in SUBCOMMANDS for arg in argv))
     try:
         args = parser.parse_args(argv)
         return int(args._run(args) or 0)
