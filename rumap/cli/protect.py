@@ -167,7 +167,7 @@ def run_recode(args: argparse.Namespace) -> int:
     -------
     int
     """
-    from rumap.masking.categorical import band, recode, top_bottom_code
+    from rumap.masking.recoding import recode_chunk, recoding_steps
 
     if args.scheduler is not None:
         return _run_on_cluster(args)
@@ -177,19 +177,7 @@ def run_recode(args: argparse.Namespace) -> int:
     keys = split_names(args.keys, "--keys")
     if not (args.merge or args.band or args.top or args.bottom):
         raise InputError("give at least one of --merge, --band, --top, --bottom")
-    protected = frame
-    mapping = merge_flags(args.merge)
-    if mapping:
-        protected = recode(protected, mapping, source=args.data)
-    for text in args.band:
-        variable, width = variable_number(text, "--band")
-        protected = band(protected, variable, check_flag("--band", "band_width", width),
-                         source=args.data)
-    for flag, values in (("--top", args.top), ("--bottom", args.bottom)):
-        for text in values:
-            variable, limit = variable_number(text, flag)
-            limits = {"above": limit} if flag == "--top" else {"below": limit}
-            protected = top_bottom_code(protected, variable, **limits, source=args.data)
+    protected = recode_chunk(frame, recoding_steps(**_recoding_flags(args), source=args.data))  # one chunk
     changed = {c: int((frame[c].astype(str) != protected[c].astype(str)).sum()) for c in frame.columns
                if c in protected.columns and not frame[c].astype(str).equals(protected[c].astype(str))}
     categories = {c: {"before": int(frame[c].nunique()), "after": int(protected[c].nunique())} for c in changed}
