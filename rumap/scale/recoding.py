@@ -112,12 +112,8 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
     source : Source
     out : str or path-like or None
         The ``.parquet`` or ``.csv`` file written (None: count only).
-    mapping : mapping, optional
-        ``{variable: {old category: new category}}`` (:func:`rumap.masking.categorical.recode`).
-    bands : sequence of (variable, width)
-        Bands (:func:`rumap.masking.categorical.band`).
-    top, bottom : sequence of (variable, limit)
-        Top and bottom coding (:func:`rumap.masking.categorical.top_bottom_code`).
+    mapping, bands, top, bottom
+        The recoding, as in :func:`rumap.masking.recoding.recoding_steps`.
     chunk_size : int
     progress : bool
     overwrite : bool
