@@ -91,7 +91,10 @@ def _text_shape(path: Path, separator: str | None, sample: int) -> TableShape | 
                                                 delimiters=",;\t|").delimiter
             except csv.Error:
                 separator = ","
-        names = tuple(next(csv.reader(io.StringIO(header, newline=""), delimiter=separator), []))
+        try:
+            names = tuple(next(csv.reader(io.StringIO(header, newline=""), delimiter=separator), []))
+        except csv.Error:  # the reader names what is wrong with the header
+            return None
         if len(head) >= size:  # read whole: counted
             body = head[end + 1:]
             return TableShape(body.count(b"\n") + (1 if body and not body.endswith(b"\n") else 0), names, True)
