@@ -19,7 +19,7 @@ from rumap.maps.method_records import grid_values
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "check_needs", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
-           "ENGINE_NAMES", "AUTO_MEMORY_BYTES", "add_engine_flags", "scale_engine", "in_memory_refusal", "add_overwrite_flag", "check_output_flags"]
+           "ENGINE_NAMES", "AUTO_MEMORY_BYTES", "add_engine_flags", "scale_engine", "work_refusal", "add_overwrite_flag", "check_output_flags"]
 
 def __getattr__(name: str) -> dict:
     """``GRID_FLAGS`` and ``METHOD_FLAGS``, read from the masking methods' records when first asked for.
@@ -629,15 +629,16 @@ def _can_stream(path: str) -> bool:
 
 
 @assumes_valid
-def in_memory_refusal(message: str, streams: bool = True) -> str:
-    """A work-limit refusal of an in-memory step, with what would work instead of only a larger limit.
+def work_refusal(message: str, scale: bool = True) -> str:
+    """A work-limit refusal with what would work instead of only a larger limit.
 
     Parameters
     ----------
     message : str
         The refusal (:meth:`rumap.budget.WorkBudget.check_work`'s).
-    streams : bool
-        Whether the step can run out of core (``--engine scale``).
+    scale : bool
+        Whether ``--engine scale`` would run the step out of core (an in-memory
+        step that can stream); a coarser key helps every step.
 
     Returns
     -------
@@ -646,10 +647,10 @@ def in_memory_refusal(message: str, streams: bool = True) -> str:
 
     Examples
     --------
-    >>> in_memory_refusal("the run needs 3e+10 steps (x), over the work limit of 2e+09: ask for less")
+    >>> work_refusal("the run needs 3e+10 steps (x), over the work limit of 2e+09: ask for less")
     'the run needs 3e+10 steps (x), over the work limit of 2e+09: ask for less; --engine scale runs it out of core, a chunk at a time, or coarsen a key (protect recode --merge or --band)'
     """
     if "over the work limit" not in message:
         return message
-    return (message + "; " + ("--engine scale runs it out of core, a chunk at a time, or " if streams else "")
+    return (message + "; " + ("--engine scale runs it out of core, a chunk at a time, or " if scale else "")
             + "coarsen a key (protect recode --merge or --band)")

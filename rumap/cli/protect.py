@@ -18,11 +18,11 @@ from rumap.cli.flags import (
     budget_from_args,
     check_flag,
     check_output_flags,
-    in_memory_refusal,
     merge_flags,
     scale_engine,
     split_names,
     variable_number,
+    work_refusal,
 )
 from rumap.errors import InputError
 
@@ -104,7 +104,7 @@ def _finish(args: argparse.Namespace, frame: pd.DataFrame, protected: pd.DataFra
         before = individual_risk(frame, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
         after = individual_risk(protected, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
     except InputError as exc:
-        raise InputError(in_memory_refusal(str(exc), streams=not getattr(args, "optimal", False))) from None
+        raise InputError(work_refusal(str(exc), scale=not getattr(args, "optimal", False))) from None
     if args.out is not None:
         write_table(protected, args.out, "--out", args.overwrite)
     return _report(args, {**summary, "n": int(frame.shape[0])}, lines, before, after)
@@ -250,7 +250,7 @@ def run_suppress(args: argparse.Namespace) -> int:
                                    importance=importance or None, source=args.data, budget=budget_from_args(args),
                                    **_households(args))
     except InputError as exc:
-        raise InputError(in_memory_refusal(_flag_names(str(exc)))) from None
+        raise InputError(work_refusal(_flag_names(str(exc)))) from None
     summary, lines = _suppression_summary(args, result)
     return _finish(args, frame, result.data, keys, summary, lines)
 
@@ -374,7 +374,7 @@ def _out_of_core(args: argparse.Namespace, importance: dict[str, float] | None, 
                                        importance=importance or None, budget=budget_from_args(args),
                                        **_households(args), **chunks, overwrite=True)
             except InputError as exc:
-                raise InputError(_flag_names(str(exc))) from None
+                raise InputError(work_refusal(_flag_names(str(exc)), scale=False)) from None
             summary, lines = _suppression_summary(args, result)
         elif method == "pram":
             result = pram_file(source, keys, args.theta, args.seed, out, **chunks, overwrite=True)

@@ -34,10 +34,10 @@ from rumap.cli.flags import (
     budget_from_args,
     check_flag,
     check_output_flags,
-    in_memory_refusal,
     merge_flags,
     scale_engine,
     split_names,
+    work_refusal,
 )
 from rumap.errors import InputError
 
@@ -441,7 +441,7 @@ def run_individual(args: argparse.Namespace) -> int:
         result = individual_risk(frame, _names(args.keys, "--keys"), weight=args.weight, household=args.household,
                                  k=args.k, source=args.data, budget=budget_from_args(args))
     except InputError as exc:
-        raise InputError(in_memory_refusal(str(exc), streams=not args.merge)) from None
+        raise InputError(work_refusal(str(exc), scale=not args.merge)) from None
     lines = [f"individual risk on {', '.join(result.keys)} ({result.n} records, "
              f"{'weighted' if result.weighted else 'census: risk 1/f_k'})",
              f"expected re-identifications: {result.expected_reidentifications:.4f}",
@@ -595,7 +595,7 @@ def run_suda(args: argparse.Namespace) -> int:
         result = suda2(frame, keys, max_size=args.max_size, dis_fraction=args.dis_fraction, source=args.data,
                        budget=budget_from_args(args))
     except InputError as exc:
-        raise InputError(in_memory_refusal(str(exc), streams=not args.merge)) from None
+        raise InputError(work_refusal(str(exc), scale=not args.merge)) from None
     payload = result.to_dict()
     return _emit(args, payload, _suda_lines(payload, result.score.max(), result.dis_score.max()))
 
@@ -620,9 +620,12 @@ def _suda_scale(args: argparse.Namespace, keys: list[str]) -> int:
     if args.merge:
         raise InputError("--merge goes with --engine memory: the scale engine does not recode keys")
     check_output_flags(args, ("--out",), ("--data",))
-    result = suda_file(scan(args.data), keys, args.out, max_size=args.max_size, dis_fraction=args.dis_fraction,
-                       chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
-                       budget=budget_from_args(args), overwrite=args.overwrite)
+    try:
+        result = suda_file(scan(args.data), keys, args.out, max_size=args.max_size, dis_fraction=args.dis_fraction,
+                           chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
+                           budget=budget_from_args(args), overwrite=args.overwrite)
+    except InputError as exc:
+        raise InputError(work_refusal(str(exc), scale=False)) from None
     payload = result.to_dict()
     lines = _suda_lines(payload, result.max_score, result.max_dis_score,
                         f"; out of core, {result.distinct_rows} distinct key rows")

@@ -69,3 +69,6 @@ def test_refusals_come_before_the_work_and_name_what_would_work(monkeypatch):
     monkeypatch.undo()
     assert_bad_input(run_cli("risk", "individual", "--data", SURVEY, "--keys", KEYS, "--work-limit", "1000"),
                      "over the work limit", "--engine scale runs it out of core", "coarsen a key")
+    refused = run_cli("risk", "suda", "--data", SURVEY, "--keys", KEYS, "--engine", "scale", "--work-limit", "1000")
+    assert_bad_input(refused, "over the work limit", "coarsen a key")
+    assert "--engine scale" not in refused.stderr
