@@ -22,6 +22,7 @@ from rumap.cli.flags import (
     scale_engine,
     split_names,
     variable_number,
+    work_refusal,
 )
 from rumap.errors import InputError
 
@@ -99,8 +100,11 @@ def _finish(args: argparse.Namespace, frame: pd.DataFrame, protected: pd.DataFra
     from rumap.io.data import write_table
     from rumap.risk.individual import individual_risk
 
-    before = individual_risk(frame, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
-    after = individual_risk(protected, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
+    try:
+        before = individual_risk(frame, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
+        after = individual_risk(protected, keys, weight=args.weight, source=args.data, budget=budget_from_args(args))
+    except InputError as exc:
+        raise InputError(work_refusal(str(exc), scale=not getattr(args, "optimal", False))) from None
     if args.out is not None:
         write_table(protected, args.out, "--out", args.overwrite)
     return _report(args, {**summary, "n": int(frame.shape[0])}, lines, before, after)
@@ -163,7 +167,7 @@ def run_recode(args: argparse.Namespace) -> int:
     -------
     int
     """
-    from rumap.masking.categorical import band, recode, top_bottom_code
+    from rumap.masking.recoding import recode_chunk, recoding_steps
 
     if args.scheduler is not None:
         return _run_on_cluster(args)
@@ -173,19 +177,7 @@ def run_recode(args: argparse.Namespace) -> int:
     keys = split_names(args.keys, "--keys")
     if not (args.merge or args.band or args.top or args.bottom):
         raise InputError("give at least one of --merge, --band, --top, --bottom")
-    protected = frame
-    mapping = merge_flags(args.merge)
-    if mapping:
-        protected = recode(protected, mapping, source=args.data)
-    for text in args.band:
-        variable, width = variable_number(text, "--band")
-        protected = band(protected, variable, check_flag("--band", "band_width", width),
-                         source=args.data)
-    for flag, values in (("--top", args.top), ("--bottom", args.bottom)):
-        for text in values:
-            variable, limit = variable_number(text, flag)
-            limits = {"above": limit} if flag == "--top" else {"below": limit}
-            protected = top_bottom_code(protected, variable, **limits, source=args.data)
+    protected = recode_chunk(frame, recoding_steps(**_recoding_flags(args), source=args.data))  # one chunk
     changed = {c: int((frame[c].astype(str) != protected[c].astype(str)).sum()) for c in frame.columns
                if c in protected.columns and not frame[c].astype(str).equals(protected[c].astype(str))}
     categories = {c: {"before": int(frame[c].nunique()), "after": int(protected[c].nunique())} for c in changed}
@@ -226,7 +218,7 @@ def run_suppress(args: argparse.Namespace) -> int:
         if args.optimal:
             raise InputError("--optimal works on one machine: drop --scheduler")
         return _run_on_cluster(args, importance)
-    if scale_engine(args, args.data):
+    if scale_engine(args, args.data, memory_only="--optimal" if args.optimal else None):
         if args.optimal:
             raise InputError("--optimal works in memory: give --engine memory")
         return _run_out_of_core(args, importance)
@@ -258,7 +250,7 @@ def run_suppress(args: argparse.Namespace) -> int:
                                    importance=importance or None, source=args.data, budget=budget_from_args(args),
                                    **_households(args))
     except InputError as exc:
-        raise InputError(_flag_names(str(exc))) from None
+        raise InputError(work_refusal(_flag_names(str(exc)))) from None
     summary, lines = _suppression_summary(args, result)
     return _finish(args, frame, result.data, keys, summary, lines)
 
@@ -342,23 +334,37 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
     The same JSON keys as in memory; the risk before and after is that of
     :func:`rumap.scale.individual_risk` on the file and on ``--out`` (a
     recoded Parquet ``--out`` read as the file's values mapped to codes of
-    the written text, :func:`rumap.scale.recoding.recoded_keys`).
+    the written text, :func:`rumap.scale.recoding.recoded_keys`). Without
+    ``--out``, when ``--engine auto`` chose this path, the records go to a
+    temporary file, removed once the risk after is counted.
     """
+    if args.out is None:
+        if args.engine != "auto":
+            raise InputError("--engine scale writes the protected records to a file: give --out")
+        import os
+        import tempfile
+
+        # --engine auto chose the scale engine for a large file: the risk after is counted on records written here
+        with tempfile.TemporaryDirectory(prefix="rumap-protect-") as folder:
+            return _out_of_core(args, importance, os.path.join(folder, "protected.parquet"))
+    return _out_of_core(args, importance, args.out)
+
+
+def _out_of_core(args: argparse.Namespace, importance: dict[str, float] | None, target: str) -> int:
+    """The out-of-core protection, its records written to ``target`` (``--out``, or a temporary file)."""
     from rumap.io.outputs import atomic_outputs
     from rumap.scale import DEFAULT_CHUNK_SIZE, individual_risk, scan
     from rumap.scale.protect import pram_file, suppress_file
     from rumap.scale.recoding import recode_file, recoded_keys
     from rumap.scale.source import check_out
 
-    if args.out is None:
-        raise InputError("--engine scale writes the protected records to a file: give --out")
-    check_out(args.out, [("--data", args.data)], args.overwrite, "--out")
+    check_out(target, [("--data", args.data)], args.overwrite, "--out")
     keys = split_names(args.keys, "--keys")
     source = scan(args.data)
     chunks = {"chunk_size": args.chunk_size or DEFAULT_CHUNK_SIZE, "progress": not args.quiet}
     method = args.protect_command
     # written beside --out, renamed into place once the risk after is counted on it too
-    with atomic_outputs(args.out, flag="--out") as (temporary,):
+    with atomic_outputs(target, flag="--out") as (temporary,):
         out = str(temporary)
         if method == "suppress":
             if args.k is None and args.max_risk is None:
@@ -368,7 +374,7 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
                                        importance=importance or None, budget=budget_from_args(args),
                                        **_households(args), **chunks, overwrite=True)
             except InputError as exc:
-                raise InputError(_flag_names(str(exc))) from None
+                raise InputError(work_refusal(_flag_names(str(exc)), scale=False)) from None
             summary, lines = _suppression_summary(args, result)
         elif method == "pram":
             result = pram_file(source, keys, args.theta, args.seed, out, **chunks, overwrite=True)

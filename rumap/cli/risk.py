@@ -37,6 +37,7 @@ from rumap.cli.flags import (
     merge_flags,
     scale_engine,
     split_names,
+    work_refusal,
 )
 from rumap.errors import InputError
 
@@ -388,7 +389,7 @@ def run_identity(args: argparse.Namespace) -> int:
     for flag, value in (("--f", args.f), ("--fu", args.fu), ("--investigators", args.investigators)):
         if value is not None:
             raise InputError(f"{flag} goes with the figures form (--f --a --fu), not with --data")
-    if scale_engine(args, args.data):
+    if scale_engine(args, args.data, _names(args.key, "--keys")):
         from rumap.scale import identity_risk, scan
 
         result = identity_risk(scan(args.data), _names(args.key, "--keys"), args.N, args.a, max_risk=args.max_risk,
@@ -429,13 +430,18 @@ def run_individual(args: argparse.Namespace) -> int:
         check_flag("--k", "k", args.k)
     if args.scheduler is not None:
         return _individual_on_cluster(args)
-    if scale_engine(args, args.data):
+    columns = [*_names(args.keys, "--keys"), *(c for c in (args.weight, args.household, args.sensitive) if c)]
+    if (scale_engine(args, args.data, columns, memory_only="--merge" if args.merge else None)
+            or (args.engine == "auto" and args.out is not None and not args.merge)):
         return _individual_scale(args)
     if args.out is not None:
         raise InputError("--out goes with --engine scale (in memory, --json lists every record's values)")
     frame = _recoded(args)
-    result = individual_risk(frame, _names(args.keys, "--keys"), weight=args.weight, household=args.household,
-                             k=args.k, source=args.data, budget=budget_from_args(args))
+    try:
+        result = individual_risk(frame, _names(args.keys, "--keys"), weight=args.weight, household=args.household,
+                                 k=args.k, source=args.data, budget=budget_from_args(args))
+    except InputError as exc:
+        raise InputError(work_refusal(str(exc), scale=not args.merge)) from None
     lines = [f"individual risk on {', '.join(result.keys)} ({result.n} records, "
              f"{'weighted' if result.weighted else 'census: risk 1/f_k'})",
              f"expected re-identifications: {result.expected_reidentifications:.4f}",
@@ -579,13 +585,17 @@ def run_suda(args: argparse.Namespace) -> int:
     keys = _names(args.keys, "--keys")
     if args.max_size is not None and args.max_size > len(keys):
         raise InputError(f"--max-size ({args.max_size}) cannot exceed the number of --keys ({len(keys)})")
-    if scale_engine(args, args.data):
+    if (scale_engine(args, args.data, keys, memory_only="--merge" if args.merge else None)
+            or (args.engine == "auto" and args.out is not None and not args.merge)):
         return _suda_scale(args, keys)
     if args.out is not None:
         raise InputError("--out goes with --engine scale (in memory, --json lists every record's values)")
     frame = _recoded(args)
-    result = suda2(frame, keys, max_size=args.max_size, dis_fraction=args.dis_fraction, source=args.data,
-                   budget=budget_from_args(args))
+    try:
+        result = suda2(frame, keys, max_size=args.max_size, dis_fraction=args.dis_fraction, source=args.data,
+                       budget=budget_from_args(args))
+    except InputError as exc:
+        raise InputError(work_refusal(str(exc), scale=not args.merge)) from None
     payload = result.to_dict()
     return _emit(args, payload, _suda_lines(payload, result.score.max(), result.dis_score.max()))
 
@@ -610,9 +620,12 @@ def _suda_scale(args: argparse.Namespace, keys: list[str]) -> int:
     if args.merge:
         raise InputError("--merge goes with --engine memory: the scale engine does not recode keys")
     check_output_flags(args, ("--out",), ("--data",))
-    result = suda_file(scan(args.data), keys, args.out, max_size=args.max_size, dis_fraction=args.dis_fraction,
-                       chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
-                       budget=budget_from_args(args), overwrite=args.overwrite)
+    try:
+        result = suda_file(scan(args.data), keys, args.out, max_size=args.max_size, dis_fraction=args.dis_fraction,
+                           chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=not args.quiet,
+                           budget=budget_from_args(args), overwrite=args.overwrite)
+    except InputError as exc:
+        raise InputError(work_refusal(str(exc), scale=False)) from None
     payload = result.to_dict()
     lines = _suda_lines(payload, result.max_score, result.max_dis_score,
                         f"; out of core, {result.distinct_rows} distinct key rows")

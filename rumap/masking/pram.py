@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, validate_params
+from rumap._validation import SEED, InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.risk._paired import as_frame, select_columns
 
-__all__ = ["pram_matrix", "pram", "PramResult", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
+__all__ = ["pram_matrix", "pram", "pram_chunk", "PramResult", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
 
 #: Most categories whose PRAM matrix is built as a dense array (c x c numbers; 2,000 -> 32 MB).
 MAX_DENSE_PRAM_CATEGORIES = 2_000
@@ -95,6 +95,57 @@ def _pram_draw(codes: np.ndarray, pi: np.ndarray, theta: float, draws: np.ndarra
     before = np.minimum(np.searchsorted((1.0 - theta) * cumulative, draws, side="left"), last)
     after = np.minimum(np.searchsorted(theta + (1.0 - theta) * cumulative, draws, side="left"), last)
     return np.where(before < codes, before, np.maximum(after, codes))
+
+
+@assumes_valid
+def pram_chunk(codes: np.ndarray, shares: np.ndarray, theta: float, seed: int | np.random.Generator,
+               first: int) -> np.ndarray:
+    """PRAM's one chunk kernel: the released codes of a chunk of one key's codes, each record at its place in the file.
+
+    The whole file in memory (:func:`pram`) is one chunk, a file read in chunks
+    (:func:`rumap.scale.protect.pram_file`, a release plan's streamed step) or
+    a cluster's ranges are many: the draws do not depend on the chunks. Record
+    ``i`` of the chunk takes uniform number ``first + i`` of
+    ``default_rng(seed)``'s stream (PCG64 advanced to it), so the ``j``-th key
+    with a known value of a file of ``n`` records has ``first = j n + start``.
+
+    Parameters
+    ----------
+    codes : ndarray of int
+        Each record's category number in ``shares`` (-1: missing, left missing).
+    shares : ndarray
+        The variable's category shares ``pi`` over the whole file.
+    theta : float
+        Probability that a value is kept.
+    seed : int or numpy.random.Generator
+        The seed of the stream, or a generator whose next ``codes.size`` numbers are the draws.
+    first : int
+        The number of the chunk's first draw in the seed's stream (not used with a generator).
+
+    Returns
+    -------
+    ndarray of int
+        The released codes (-1 where ``codes`` is).
+
+    Examples
+    --------
+    >>> codes = np.array([0, 1, -1, 2, 1])
+    >>> whole = pram_chunk(codes, np.array([0.2, 0.5, 0.3]), 0.4, 7, 10)
+    >>> halves = [pram_chunk(codes[:2], np.array([0.2, 0.5, 0.3]), 0.4, 7, 10),
+    ...           pram_chunk(codes[2:], np.array([0.2, 0.5, 0.3]), 0.4, 7, 12)]
+    >>> whole.tolist() == np.concatenate(halves).tolist(), int(whole[2])
+    (True, -1)
+    """
+    if isinstance(seed, np.random.Generator):
+        draws = seed.random(codes.size)
+    else:
+        generator = np.random.PCG64(seed)
+        generator.advance(first)
+        draws = np.random.Generator(generator).random(codes.size)
+    known = codes >= 0
+    released = codes.copy()
+    released[known] = _pram_draw(codes[known], shares, theta, draws[known])
+    return released
 
 
 @dataclass(frozen=True)
@@ -186,18 +237,20 @@ def pram(data: Any, keys: Sequence[str | int], theta: float, seed: int | np.rand
     """
     frame = as_frame(data, source).copy()
     names = select_columns(frame, keys, source, what="key")
-    rng = np.random.default_rng(seed)
-    changed = np.zeros((frame.shape[0], len(names)), dtype=bool)
+    # an integer seed's stream is read at each record's place, as in a file's chunks; otherwise in turn
+    stream = np.random.default_rng(seed) if seed is None or isinstance(seed, np.random.Generator) else int(seed)
+    n = frame.shape[0]
+    changed = np.zeros((n, len(names)), dtype=bool)
     matrices = {}
+    drawn = 0  # keys with a known value, each drawing n numbers
     for j, name in enumerate(names):
         codes, categories = pd.factorize(frame[name], use_na_sentinel=True)
         known = codes >= 0
         if not known.any():
             continue
         counts = np.bincount(codes[known], minlength=len(categories))
-        draws = rng.random(frame.shape[0])
-        released = codes.copy()
-        released[known] = _pram_draw(codes[known], _pram_shares(counts), float(theta), draws[known])
+        released = pram_chunk(codes, _pram_shares(counts), float(theta), stream, drawn * n)
+        drawn += 1
         changed[:, j] = released != codes
         out = np.full(frame.shape[0], np.nan, dtype=object)
         out[known] = np.asarray(categories, dtype=object)[released[known]]

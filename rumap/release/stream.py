@@ -330,18 +330,15 @@ class _PramStream:
         self.restart()
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.masking.pram import _pram_draw
+        from rumap.masking.pram import pram_chunk
 
         frame = frame.copy()
         theta = float(self.step.parameters["theta"])
         for j, (name, index, values, shares) in enumerate(self.keys):
             codes = index.get_indexer(frame[name].astype(object))
             known = codes >= 0
-            generator = np.random.PCG64(self.seed)
-            generator.advance(j * self.n + start)
-            draws = np.random.Generator(generator).random(len(frame))
             out = np.full(len(frame), np.nan, dtype=object)
-            released = _pram_draw(codes[known], shares, theta, draws[known])
+            released = pram_chunk(codes, shares, theta, self.seed, j * self.n + start)[known]
             self.changed[name] += int((released != codes[known]).sum())
             out[known] = values[released]
             frame[name] = out

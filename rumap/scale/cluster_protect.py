@@ -30,8 +30,8 @@ import numpy as np
 from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.masking.categorical import band, recode, top_bottom_code
 from rumap.masking.pram import _pram_shares
+from rumap.masking.recoding import recoding_steps
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.cluster import _client
 from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions, read_part
@@ -303,19 +303,9 @@ def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
     """
     check_out(out, [("path", path)], overwrite)
     source = scan(path)
-    touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
+    steps = recoding_steps(mapping, bands, top, bottom, source=source.path)
+    touched = list(steps)
     _key_names(source, touched)
-    steps: dict[str, list[Callable[[Any], Any]]] = {name: [] for name in touched}
-    for variable, merges in (mapping or {}).items():
-        steps[variable].append(lambda frame, m={variable: merges}, s=source.path: recode(frame, m, source=s))
-    for variable, width in bands:
-        steps[variable].append(lambda frame, v=variable, w=width, s=source.path: band(frame, v, w, source=s))
-    for variable, limit in top:
-        steps[variable].append(lambda frame, v=variable, x=limit, s=source.path: top_bottom_code(frame, v, above=x,
-                                                                                                 source=s))
-    for variable, limit in bottom:
-        steps[variable].append(lambda frame, v=variable, x=limit, s=source.path: top_bottom_code(frame, v, below=x,
-                                                                                                 source=s))
     n = source.count()
     client, own = _client(scheduler)
     try:

@@ -43,7 +43,7 @@ from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.categorical import k_out_of_reach, key_importance
-from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, _pram_draw, _pram_shares, pram_matrix
+from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, _pram_shares, pram_chunk, pram_matrix
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.frequencies import _codes, _missing_as_null, _prepared, key_frequencies
 from rumap.scale.partitioned import blocks, fits_partitions, folded_rows, partition_count, survey
@@ -491,11 +491,7 @@ def _pram_chunk(chunk: pl.DataFrame, values: Mapping[str, pl.Series], shares: Ma
                                            return_dtype=pl.Int64)
         known = codes.is_not_null().to_numpy()
         codes = codes.fill_null(-1).to_numpy()
-        generator = np.random.PCG64(seed)
-        generator.advance(offset[name] + start)
-        draws = np.random.Generator(generator).random(chunk.height)
-        released = codes.copy()
-        released[known] = _pram_draw(codes[known], shares[name], theta, draws[known])
+        released = pram_chunk(codes, shares[name], theta, seed, offset[name] + start)
         changed[name] = int((released != codes).sum())
         columns.append(categories.gather(pl.Series(np.where(known, released, 0))).alias(name)
                        .zip_with(pl.Series(known), pl.Series([None], dtype=categories.dtype)))

@@ -18,7 +18,8 @@ import numpy as np
 
 from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.errors import InputError
-from rumap.masking.categorical import band, category_text, recode, top_bottom_code
+from rumap.masking.categorical import category_text
+from rumap.masking.recoding import recode_chunk, recoding_steps
 from rumap.scale.protect import _key_names
 from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, check_out, polars_module, scan
 
@@ -55,13 +56,9 @@ def _recoded_column(column: pl.Series, steps: Sequence[Callable[[Any], Any]]
     distinct, records = counted.get_column(column.name), counted.get_column(counted.columns[1]).to_numpy()
     frame = distinct.to_frame().to_pandas()
     try:
-        protected = frame
-        for step in steps:
-            protected = step(protected)
+        protected = recode_chunk(frame, {column.name: steps})
     except InputError:  # the message counts the chunk's records, not its distinct values
-        protected = column.to_frame().to_pandas()
-        for step in steps:
-            protected = step(protected)
+        recode_chunk(column.to_frame().to_pandas(), {column.name: steps})
         raise
     old, new = _as_text(frame[column.name]), _as_text(protected[column.name])
     changed = int(records[np.array([a != b for a, b in zip(old, new, strict=True)], dtype=bool)].sum())
@@ -115,12 +112,8 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
     source : Source
     out : str or path-like or None
         The ``.parquet`` or ``.csv`` file written (None: count only).
-    mapping : mapping, optional
-        ``{variable: {old category: new category}}`` (:func:`rumap.masking.categorical.recode`).
-    bands : sequence of (variable, width)
-        Bands (:func:`rumap.masking.categorical.band`).
-    top, bottom : sequence of (variable, limit)
-        Top and bottom coding (:func:`rumap.masking.categorical.top_bottom_code`).
+    mapping, bands, top, bottom
+        The recoding, as in :func:`rumap.masking.recoding.recoding_steps`.
     chunk_size : int
     progress : bool
     overwrite : bool
@@ -136,22 +129,12 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
     {'region': {'before': 2, 'after': 1}}
     """
     check_out(out, [("source", source.path)], overwrite)
-    touched = list(dict.fromkeys([*(mapping or {}), *(v for v, _ in (*bands, *top, *bottom))]))
+    steps = recoding_steps(mapping, bands, top, bottom, source=source.path)
+    touched = list(steps)
     _key_names(source, touched)
     changed = dict.fromkeys(touched, 0)
     before: dict[str, set] = {name: set() for name in touched}
     after: dict[str, set] = {name: set() for name in touched}
-    steps: dict[str, list[Callable[[Any], Any]]] = {name: [] for name in touched}
-    for variable, merges in (mapping or {}).items():
-        steps[variable].append(lambda frame, m={variable: merges}: recode(frame, m, source=source.path))
-    for variable, width in bands:
-        steps[variable].append(lambda frame, v=variable, w=width: band(frame, v, w, source=source.path))
-    for variable, limit in top:
-        steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, above=x,
-                                                                                  source=source.path))
-    for variable, limit in bottom:
-        steps[variable].append(lambda frame, v=variable, x=limit: top_bottom_code(frame, v, below=x,
-                                                                                  source=source.path))
 
     pl = polars_module()
     pairs: dict[str, pl.DataFrame | None] = dict.fromkeys(touched)
