@@ -97,11 +97,7 @@ RANKS = {
 
 #: Cycles of modules that import each other still, each as its sorted modules (to shrink to nothing).
 ALLOWED_CYCLES: list[list[str]] = [
-    ['rumap.cli.table_microdata', 'rumap.cli.table_protection'],
     ['rumap.maps.categorical', 'rumap.maps.categorical_measures', 'rumap.maps.method_records', 'rumap.maps.methods', 'rumap.maps.simulation', 'rumap.maps.simulation_result', 'rumap.maps.subsample', 'rumap.release.apply', 'rumap.release.methods', 'rumap.release.plan', 'rumap.release.tables'],
-    ['rumap.present.commands', 'rumap.present.reproduce'],
-    ['rumap.release.gathered', 'rumap.release.stream'],
-    ['rumap.tables.subtables', 'rumap.tables.table_suppression'],
 ]
 
 #: Imports of another subpackage's private name still made, as ``importer: name`` (to shrink to nothing).

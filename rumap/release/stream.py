@@ -53,6 +53,7 @@ from rumap._validation import InstanceOf, assumes_valid, make_constraint, valida
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.outputs import atomic_outputs, check_outputs
+from rumap.release.gathered import chunk_values
 from rumap.release.plan import ReleasePlan, Step
 
 if TYPE_CHECKING:
@@ -156,18 +157,6 @@ def file_digest(path: str | os.PathLike) -> str:
     return digest.hexdigest()
 
 
-def _values(frame: pd.DataFrame, step: Step, source: str, start: int) -> np.ndarray:
-    """The step's columns of a chunk as the in-memory release reads them; a message names the chunk's first record."""
-    import pandas as pd
-
-    from rumap.release.apply import _step_values
-
-    try:  # the checks of a file need two rows: a chunk of one is checked as two
-        return _step_values(frame if len(frame) > 1 else pd.concat([frame, frame]), step, source)[:len(frame)]
-    except InputError as exc:
-        raise InputError(f"{exc} (rows counted from record {start + 1})") from None
-
-
 class _NoiseStream:
     """A noise step over the chunks: its noise shape (from the whole file) and its generator, record after record."""
 
@@ -188,7 +177,7 @@ class _NoiseStream:
         from rumap.masking.noise import mask_with, size_parameter, standard_noise
         from rumap.release.apply import _replace_columns
 
-        x = _values(frame, self.step, source, start)
+        x = chunk_values(frame, self.step, source, start)
         scale = float(np.sqrt(self.step.parameters[size_parameter(self.spec.relative)]))
         noise = standard_noise(self.rng, x, self.spec, self.shape_factor)
         released, summary = _noise_released(x, mask_with(x, noise, scale, self.spec), self.step.parameters,
@@ -595,7 +584,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         if spec.relative or (spec.correlated and len(step.columns) > 1):
             moments = _Moments()
             counting_pass(i, lambda frame, start, step=step, moments=moments:
-                          moments.add(_values(frame, step, source, start)))
+                          moments.add(chunk_values(frame, step, source, start)))
             if moments.n < 2:
                 raise InputError(f"{source}: noise needs at least 2 records, got {moments.n}")
             covariance = moments.covariance()
