@@ -34,8 +34,8 @@ from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILI
 from rumap.maps.method_records import grid_values
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification",
            "CategoricalMethod", "CATEGORICAL_METHODS", "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]

@@ -42,9 +42,9 @@ import pandas as pd
 from rumap._validation import PARAMETERS, InstanceOf, check_scalar, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
 from rumap.risk.individual import individual_risk
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["entropy_information_loss", "entropy_utility", "linkage_reidentification", "cramers_v",
            "regression_r2", "CategoricalMeasure", "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]
