@@ -50,7 +50,7 @@ from rumap.masking.noise import SIZE_PARAMETERS, NoiseSpec, add_noise, noise_sha
 
 if TYPE_CHECKING:
     from rumap.budget import WorkBudget
-    from rumap.maps.simulation import _Plan
+    from rumap.maps.method_records import MaskingPlan as _Plan
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
            "METHODS", "register_method", "registered_methods", "install_methods", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED",

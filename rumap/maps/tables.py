@@ -43,8 +43,13 @@ from rumap.tables.published import TOTAL_LABEL, PublishedTable
 from rumap.tables.rules import RULES
 from rumap.tables.secondary import COSTS, suppress_secondary_kernel
 
-__all__ = ["TableOutcome", "TableMeasure", "TABLE_RISKS", "TABLE_UTILITIES", "table_outcome", "rule_map",
+__all__ = ["TableOutcome", "TableMeasure", "TABLE_RISKS", "TABLE_UTILITIES", "TABLE_SWEEPS", "table_outcome", "rule_map",
            "protection_map", "rounding_base_map", "RequirementMet", "meeting_requirement", "default_rounding_base"]
+
+#: What a map of a table built from microdata runs over: the rule's first parameter (:func:`rule_map`), the
+#: protection level of secondary suppression (:func:`protection_map`) or the base of controlled rounding
+#: (:func:`rounding_base_map`).
+TABLE_SWEEPS = ("rule", "protection", "base")
 
 
 # relative slack when comparing an audit interval with the required one
