@@ -19,6 +19,16 @@ def stable_order(values: np.ndarray) -> np.ndarray:
     0.0, since the two are equal), are distributed by 11-bit digits, lowest
     first; a digit all values share is skipped. O(n) time, four arrays of n
     words.
+
+    Parameters
+    ----------
+    values : ndarray of float64
+        Finite values (checked by the caller).
+
+    Returns
+    -------
+    ndarray of int
+        The positions of the values in ascending order, ties in their order.
     """
     return compiled(_radix_order_kernel)(np.ascontiguousarray(values, dtype=np.float64))
 

@@ -52,7 +52,22 @@ QUADRATIC = ("mdav", "mwa")
 
 @assumes_valid
 def chunk_values(frame: pd.DataFrame, step: Step, source: str, start: int) -> np.ndarray:
-    """The step's columns of a chunk as the in-memory release reads them; a message names the chunk's first record."""
+    """The step's columns of a chunk as the in-memory release reads them; a message names the chunk's first record.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The chunk.
+    step : Step
+    source : str
+        The file's name, for messages.
+    start : int
+        The chunk's first record (0-based).
+
+    Returns
+    -------
+    ndarray, shape (records, columns)
+    """
     import pandas as pd
 
     from rumap.release.apply import _step_values
