@@ -35,8 +35,8 @@ from rumap.maps.tables import (
 from rumap.present.plotting import ru_map_figure
 from rumap.present.reproduce import to_python
 from rumap.release.from_map import TABLE_SWEEPS
+from rumap.specs.table_protection import TableMapSpec, TableProtectionSpec
 from rumap.tables.controlled_rounding import controlled_round
-from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 from rumap.tables.published import TOTAL_LABEL, code_order
 from rumap.tables.rules import RULES
 from rumap.tables.secondary import COSTS

@@ -64,7 +64,9 @@ interface and the dashboard show them as they are.
 The package: :mod:`~rumap._validation.constraints` (the table, scalar
 constraints, choices and alternatives), :mod:`~rumap._validation.data` (numeric
 matrices, tables, columns) and :mod:`~rumap._validation.registry` (the
-decorator and the registries). Import every name from ``rumap._validation``.
+decorator and the registries). Import every name from ``rumap._validation``;
+the checks of a release step's parameters, from a plan file, are in
+:mod:`~rumap._validation.steps`.
 """
 
 from rumap._validation.constraints import (

@@ -401,7 +401,7 @@ def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | Non
     from types import SimpleNamespace
 
     from rumap.io.outputs import atomic_outputs
-    from rumap.scale.cluster import _client, cluster_scale_risk
+    from rumap.scale.cluster import cluster_client, cluster_scale_risk
     from rumap.scale.cluster_protect import cluster_pram, cluster_recode, cluster_suppress
     from rumap.scale.source import check_out
 
@@ -416,7 +416,7 @@ def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | Non
     if method == "recode" and not (args.merge or args.band or args.top or args.bottom):
         raise InputError("give at least one of --merge, --band, --top, --bottom")
     check_out(args.out, [("--data", args.data)], args.overwrite, "--out")
-    client, own = _client(args.scheduler)
+    client, own = cluster_client(args.scheduler)
     parts = {"scheduler": client, "chunk_size": args.chunk_size, "progress": not args.quiet}
     try:  # written beside --out, renamed into place once the risk after is counted on it too
         with atomic_outputs(args.out, flag="--out") as (temporary,):

@@ -23,6 +23,10 @@ and ``--out FILE.EXT`` writes one file per table, ``FILE-1.EXT``,
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +39,25 @@ TABLE_METHOD_NAMES = ("optimal", "heuristic")
 
 #: Flags of the 2-D ``--table`` form that the microdata form does not take.
 _TABLE_ONLY = {"primary": "--primary", "contributions": "--contributions", "external": "--external"}
+
+
+@contextlib.contextmanager
+def _native_output_silenced() -> Iterator[None]:
+    """Silence what the MILP solver's native code may write to file descriptor 1 (it would spoil --json)."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
 
 
 #: The forms of ``--hierarchy A=KIND:...`` besides ``A=FILE``: code prefixes, or a file of a named format.
@@ -135,7 +158,6 @@ def run_microdata(args: argparse.Namespace) -> int:
         raise InputError("--microdata needs --dims A,B[,C...]")
     if args.rule is None:
         raise InputError("--microdata needs --rule to mark the primary cells")
-    from rumap.cli.table_protection import _native_output_silenced
     from rumap.io.data import read_table
     from rumap.io.outputs import check_outputs
     from rumap.tables.ndtable import build_table

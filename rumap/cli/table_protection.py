@@ -11,11 +11,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
-import sys
 from collections import Counter
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rumap._validation import PARAMETERS, parse_number
@@ -29,7 +25,7 @@ from rumap.cli.flags import (
     print_frame,
     rule_parameters,
 )
-from rumap.cli.table_microdata import TABLE_METHOD_NAMES
+from rumap.cli.table_microdata import TABLE_METHOD_NAMES, _native_output_silenced
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
@@ -72,25 +68,6 @@ def parse_cell(text: str, table: PublishedTable, what: str = "--primary") -> tup
     shown = text if len(text) <= 80 else text[:77] + "..."
     raise InputError(f"{what} {shown!r} names no cell of the table (rows {sorted(rows)}, columns {sorted(columns)})"
                      if len(rows) + len(columns) <= 40 else f"{what} {shown!r} names no cell of the table")
-
-
-@contextlib.contextmanager
-def _native_output_silenced() -> Iterator[None]:
-    """Silence what the MILP solver's native code may write to file descriptor 1 (it would spoil --json)."""
-    sys.stdout.flush()
-    try:
-        saved = os.dup(1)
-    except OSError:
-        yield
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(devnull)
 
 
 def _primaries_from_rule(args: argparse.Namespace, table: PublishedTable) -> tuple[list[tuple[str, str]],

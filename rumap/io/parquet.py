@@ -43,7 +43,7 @@ def _parquet_module() -> Any:
     return pq
 
 
-def _open(path: str | os.PathLike, source: str) -> Any:
+def open_parquet(path: str | os.PathLike, source: str) -> Any:
     regular_file_size(path, source)
     pq = _parquet_module()
     try:
@@ -91,7 +91,7 @@ def read_parquet_numeric(path: str | os.PathLike, columns: list[str] | None, sou
     rumap.errors.InputError: missing.parquet: no such file
     """
     source = str(path) if isinstance(path, (str, os.PathLike)) and source is None else source
-    handle = _open(path, source)  # a path that is not one is refused by regular_file_size
+    handle = open_parquet(path, source)  # a path that is not one is refused by regular_file_size
     import pyarrow as pa
 
     schema = handle.schema_arrow
@@ -131,7 +131,7 @@ def read_parquet_frame(path: str | os.PathLike, source: str | None = None) -> An
     rumap.errors.InputError: missing.parquet: no such file
     """
     source = str(path) if isinstance(path, (str, os.PathLike)) and source is None else source
-    return _open(path, source).read().to_pandas()
+    return open_parquet(path, source).read().to_pandas()
 
 
 @assumes_valid

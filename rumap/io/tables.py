@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import pandas as pd
 
 from rumap._validation import InstanceOf, parse_number, validate_params
 from rumap.errors import InputError
+from rumap.examples import example_file
 from rumap.io.data import read_table
 from rumap.tables.published import SUPPRESSED_MARKS, PublishedTable
 from rumap.tables.rules import Contributions
@@ -21,20 +21,12 @@ from rumap.tables.rules import Contributions
 __all__ = ["published_table_from_frame", "read_published_table", "contributions_from_frame", "read_contributions"]
 
 
-def _example_file(name: str, text: str) -> Path:
-    """A small public example file (for the validation examples), written once to the temporary folder."""
-    path = Path(tempfile.gettempdir()) / f"rumap-example-{name}"
-    if not path.is_file() or path.read_text() != text:
-        path.write_text(text)
-    return path
-
-
 def _example_table() -> Path:
-    return _example_file("table.csv", "row,c1,c2,Total\na,x,2,5\nb,x,4,5\nTotal,4,6,10\n")
+    return example_file("table.csv", "row,c1,c2,Total\na,x,2,5\nb,x,4,5\nTotal,4,6,10\n")
 
 
 def _example_contributions() -> Path:
-    return _example_file("contributions.csv", "cell,value\nA,59\nA,41\nB,7\n")
+    return example_file("contributions.csv", "cell,value\nA,59\nA,41\nB,7\n")
 
 
 def _parse_entry(value: Any) -> float:

@@ -133,9 +133,9 @@ def resolve_targets(texts: Sequence[str], column: np.ndarray) -> tuple[Target, .
     tuple of Target
     """
     if column.size > _RADIX_FROM:  # the same order in a quarter of the time, once numba's kernel is loaded
-        from rumap.masking.ranks import _stable_order
+        from rumap.masking.ranks import stable_order
 
-        order = _stable_order(column)
+        order = stable_order(column)
     else:
         order = np.argsort(column, kind="stable")
     return tuple(resolve_target(t, column, order) for t in texts)

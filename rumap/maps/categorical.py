@@ -30,12 +30,17 @@ from numpy.typing import ArrayLike
 from rumap._validation import SEED, Grid, InstanceOf, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, CategoricalMeasure
+from rumap.maps.categorical_measures import (
+    CATEGORICAL_RISKS,
+    CATEGORICAL_UTILITIES,
+    CategoricalMeasure,
+    hellinger_utility,
+    pram_reidentification,
+)
 from rumap.maps.method_records import grid_values
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
-from rumap.risk._paired import as_frame, select_columns
-from rumap.risk.cells import cell_frequencies, key_codes
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification",
            "CategoricalMethod", "CATEGORICAL_METHODS", "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]
@@ -193,80 +198,6 @@ def banding_map(data: Any, keys: Sequence[str | int], variable: str | int, width
                  knowledge="key", target=" x ".join(names),
                  config={"keys": names, "variable": name, "source": source, "risk": risk or "global_risk",
                          "utility": utility or "variance"})
-
-
-@validate_params({"source": InstanceOf(str, "a name for messages")},
-                 example=lambda: {"original": _example()["data"], "released": _example()["data"],
-                                  "keys": ["sex", "region"]})
-def hellinger_utility(original: Any, released: Any, keys: Sequence[str | int], source: str = "the data") -> float:
-    """``1 - H``: one minus the Hellinger distance between the two files' tables of the key combination.
-
-    Parameters
-    ----------
-    original, released : DataFrame
-        The same records before and after protection.
-    keys : sequence of str or int
-    source : str
-
-    Returns
-    -------
-    float
-        1 for identical tables, 0 for tables with no cell in common.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> a = pd.DataFrame({"k": ["x", "x", "y", "y"]})
-    >>> hellinger_utility(a, a, ["k"]), round(hellinger_utility(a, pd.DataFrame({"k": ["x"] * 4}), ["k"]), 4)
-    (1.0, 0.4588)
-    """
-    first, second = as_frame(original, source), as_frame(released, source)
-    names = select_columns(first, keys, source, what="key")
-    p = first[names].astype(str).value_counts(normalize=True)
-    q = second[names].astype(str).value_counts(normalize=True)
-    p, q = p.align(q, fill_value=0.0)
-    distance = np.sqrt(0.5 * float(((np.sqrt(p.to_numpy()) - np.sqrt(q.to_numpy())) ** 2).sum()))
-    return float(1.0 - distance)
-
-
-@validate_params({"source": InstanceOf(str, "a name for messages")},
-                 example=lambda: {"original": _example()["data"], "released": _example()["data"],
-                                  "keys": ["sex", "region"]})
-def pram_reidentification(original: Any, released: Any, keys: Sequence[str | int], source: str = "the data") -> float:
-    """Expected share of records re-identified by matching true keys to the released file.
-
-    The intruder knows a target's true key, finds the released records with
-    that key and picks one at random: the target is found with probability
-    ``1 / f_k(released)`` if its own released key is unchanged, else never.
-
-    Parameters
-    ----------
-    original, released : DataFrame
-        The same records before and after protection (same order).
-    keys : sequence of str or int
-    source : str
-
-    Returns
-    -------
-    float
-        ``mean_i [released_i = original_i] / f(released_i)``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> a = pd.DataFrame({"k": ["x", "x", "y"]})
-    >>> pram_reidentification(a, a, ["k"])
-    0.6666666666666666
-    """
-    first, second = as_frame(original, source), as_frame(released, source)
-    names = select_columns(first, keys, source, what="key")
-    if first.shape[0] != second.shape[0]:
-        raise InputError("the original and released files must have the same records")
-    a, b = first[names].astype(str).to_numpy(), second[names].astype(str).to_numpy()
-    same = (a == b).all(axis=1)
-    released = pd.DataFrame(b).fillna("\x00missing")  # a missing value: a category of its own
-    _group, frequency, _known = cell_frequencies(key_codes(released, range(b.shape[1])), range(b.shape[1]))
-    return float(np.mean(same / frequency))
 
 
 @validate_params({"thetas": Grid("theta"), "replicates": "replicates", "seed": SEED, **_MEASURE_CONSTRAINTS,

@@ -14,7 +14,7 @@ Risks (:data:`CATEGORICAL_RISKS`)
   ``k`` times.
 - ``linkage``: record linkage to the original (:func:`linkage_reidentification`).
 - ``key_matching``: the same without suppression, missing values a category of
-  their own (:func:`rumap.maps.categorical.pram_reidentification`, PRAM's default).
+  their own (:func:`pram_reidentification`, PRAM's default).
 
 Utilities (:data:`CATEGORICAL_UTILITIES`)
 
@@ -42,12 +42,13 @@ import pandas as pd
 from rumap._validation import PARAMETERS, InstanceOf, check_scalar, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
 from rumap.risk.individual import individual_risk
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["entropy_information_loss", "entropy_utility", "linkage_reidentification", "cramers_v",
-           "regression_r2", "CategoricalMeasure", "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]
+           "regression_r2", "hellinger_utility", "pram_reidentification", "CategoricalMeasure", "CATEGORICAL_RISKS",
+           "CATEGORICAL_UTILITIES"]
 
 
 def _pair_example() -> dict[str, Any]:
@@ -228,6 +229,78 @@ def linkage_reidentification(original: Any, released: Any, keys: Sequence[str | 
 
 
 @validate_params({"source": InstanceOf(str, "a name for messages")},
+                 example=_pair_example)
+def hellinger_utility(original: Any, released: Any, keys: Sequence[str | int], source: str = "the data") -> float:
+    """``1 - H``: one minus the Hellinger distance between the two files' tables of the key combination.
+
+    Parameters
+    ----------
+    original, released : DataFrame
+        The same records before and after protection.
+    keys : sequence of str or int
+    source : str
+
+    Returns
+    -------
+    float
+        1 for identical tables, 0 for tables with no cell in common.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"k": ["x", "x", "y", "y"]})
+    >>> hellinger_utility(a, a, ["k"]), round(hellinger_utility(a, pd.DataFrame({"k": ["x"] * 4}), ["k"]), 4)
+    (1.0, 0.4588)
+    """
+    first, second = as_frame(original, source), as_frame(released, source)
+    names = select_columns(first, keys, source, what="key")
+    p = first[names].astype(str).value_counts(normalize=True)
+    q = second[names].astype(str).value_counts(normalize=True)
+    p, q = p.align(q, fill_value=0.0)
+    distance = np.sqrt(0.5 * float(((np.sqrt(p.to_numpy()) - np.sqrt(q.to_numpy())) ** 2).sum()))
+    return float(1.0 - distance)
+
+
+@validate_params({"source": InstanceOf(str, "a name for messages")},
+                 example=_pair_example)
+def pram_reidentification(original: Any, released: Any, keys: Sequence[str | int], source: str = "the data") -> float:
+    """Expected share of records re-identified by matching true keys to the released file.
+
+    The intruder knows a target's true key, finds the released records with
+    that key and picks one at random: the target is found with probability
+    ``1 / f_k(released)`` if its own released key is unchanged, else never.
+
+    Parameters
+    ----------
+    original, released : DataFrame
+        The same records before and after protection (same order).
+    keys : sequence of str or int
+    source : str
+
+    Returns
+    -------
+    float
+        ``mean_i [released_i = original_i] / f(released_i)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"k": ["x", "x", "y"]})
+    >>> pram_reidentification(a, a, ["k"])
+    0.6666666666666666
+    """
+    first, second = as_frame(original, source), as_frame(released, source)
+    names = select_columns(first, keys, source, what="key")
+    if first.shape[0] != second.shape[0]:
+        raise InputError("the original and released files must have the same records")
+    a, b = first[names].astype(str).to_numpy(), second[names].astype(str).to_numpy()
+    same = (a == b).all(axis=1)
+    released = pd.DataFrame(b).fillna("\x00missing")  # a missing value: a category of its own
+    _group, frequency, _known = cell_frequencies(key_codes(released, range(b.shape[1])), range(b.shape[1]))
+    return float(np.mean(same / frequency))
+
+
+@validate_params({"source": InstanceOf(str, "a name for messages")},
                  example=lambda: {"data": _pair_example()["original"], "first": "k", "second": "s"})
 def cramers_v(data: Any, first: str | int, second: str | int, source: str = "the data") -> float:
     """Cramer's V of two categorical variables: ``sqrt(chi2 / (n (min(r, c) - 1)))``.
@@ -366,8 +439,6 @@ def _linkage(original, released, keys, *, weight, options, source, budget) -> fl
 
 
 def _key_matching(original, released, keys, *, weight, options, source, budget) -> float:
-    from rumap.maps.categorical import pram_reidentification
-
     return pram_reidentification(original, released, keys, source=source)
 
 
@@ -382,8 +453,6 @@ def _entropy(original, released, keys, *, weight, options, source, budget) -> fl
 
 
 def _hellinger(original, released, keys, *, weight, options, source, budget) -> float:
-    from rumap.maps.categorical import hellinger_utility
-
     return hellinger_utility(original, released, keys, source=source)
 
 

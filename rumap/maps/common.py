@@ -102,9 +102,9 @@ def _common_keys(original: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     z_original = (original - mean) / sd
     if original.shape[1] > 1:
         return mean, sd, z_original, None
-    from rumap.masking.ranks import _stable_order
+    from rumap.masking.ranks import stable_order
 
-    return mean, sd, z_original, _stable_order(z_original[:, 0])
+    return mean, sd, z_original, stable_order(z_original[:, 0])
 
 
 def _linked_shares(original: np.ndarray, masked: np.ndarray,
@@ -152,9 +152,9 @@ def _linked_shares_sorted(z_original: np.ndarray, masked: np.ndarray, mean: floa
     there as ``(masked - mean) / sd``; ``order`` is the stable order of ``z_original``, when already known.
     """
     if order is None:
-        from rumap.masking.ranks import _stable_order
+        from rumap.masking.ranks import stable_order
 
-        order = _stable_order(z_original)
+        order = stable_order(z_original)
     ordered = np.ascontiguousarray(z_original[order])
     return compiled(_linked_share_kernel)(ordered, order, np.ascontiguousarray(masked), float(mean), float(sd),
                                           TIE_RTOL)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -36,10 +36,27 @@ from rumap.errors import InputError
 
 if TYPE_CHECKING:
     from rumap.budget import WorkBudget
-    from rumap.maps.simulation import _Plan
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
-           "Masked", "grid_values"]
+           "Masked", "MaskingPlan", "grid_values"]
+
+
+class MaskingPlan(Protocol):
+    """What a method's masker is given: the engine's plan of a run (:mod:`rumap.maps.simulation` makes it).
+
+    Attributes
+    ----------
+    x : ndarray, shape (n, p)
+        The data, checked.
+    config : SimulationConfig
+        The run's configuration (:class:`rumap.maps.simulation.SimulationConfig`): its grid and options.
+    prepared : object
+        What the method's ``prepare`` made of the data once (None without one).
+    """
+
+    x: np.ndarray
+    config: Any
+    prepared: Any
 
 #: What a masker gives for one grid value: the masked replicates (r, n, p) and their column (means, variances).
 Masked = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
@@ -357,7 +374,7 @@ class MaskingMethod:
         The parameters its grid can be given in; the first whose ``implies``
         the options match is the one a run uses.
     make_masker : callable
-        ``make_masker(plan, replicates) -> masked(j)``: the masked data of each
+        ``make_masker(plan, replicates) -> masked(j)`` (a :class:`MaskingPlan`): the masked data of each
         replicate at grid value ``j``, shape (replicates, n, p), and their
         column means and variances (:func:`rumap.maps.moments.moments`). It
         trusts the plan: the config and data were checked when it was made.
@@ -388,11 +405,11 @@ class MaskingMethod:
 
     description: str
     grids: tuple[GridParameter, ...]
-    make_masker: Callable[[_Plan, np.ndarray], Callable[[int], Masked]]
+    make_masker: Callable[[MaskingPlan, np.ndarray], Callable[[int], Masked]]
     options: tuple[MethodOption, ...] = ()
     preserves_mean: bool = False
     deterministic: bool = False
-    published_lambda2: Callable[[_Plan, int], float] | None = None
+    published_lambda2: Callable[[MaskingPlan, int], float] | None = None
     check_options: Callable[[Mapping[str, Any]], Any] | None = None
     prepare: Callable[[np.ndarray, Mapping[str, Any]], Any] | None = None
     cost: Callable[[int, int, Sequence[float], Mapping[str, Any]], tuple[float, str]] | None = None

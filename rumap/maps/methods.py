@@ -27,6 +27,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import PARAMETERS, Boolean, StrOptions, assumes_valid
+from rumap._validation.steps import REQUIRED
+from rumap._validation.steps import step_choice as _choice
+from rumap._validation.steps import step_flag as _flag
+from rumap._validation.steps import step_member as _member
+from rumap._validation.steps import step_number as _number
+from rumap._validation.steps import step_optional_float as _optional_float
 from rumap.errors import InputError
 from rumap.maps.method_records import (
     Flag,
@@ -41,11 +47,10 @@ from rumap.maps.method_records import (
 from rumap.maps.moments import mask_with_moments, moments
 from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
 from rumap.masking.noise import SIZE_PARAMETERS, NoiseSpec, add_noise, noise_shape, size_parameter, standard_noise
-from rumap.release.methods import REQUIRED, _choice, _flag, _member, _number, _optional_float
 
 if TYPE_CHECKING:
     from rumap.budget import WorkBudget
-    from rumap.maps.simulation import _Plan
+    from rumap.maps.method_records import MaskingPlan as _Plan
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
            "METHODS", "register_method", "registered_methods", "install_methods", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED",
@@ -144,18 +149,18 @@ def _check_noise_step(parameters: dict, names: tuple[str, ...]) -> dict:
     out["decimals"] = decimals
     column = parameters["unequal_column"]
     out["unequal_column"] = names[0] if column is None else _member("unequal_column", column, names, "columns")
-    _noise_step_spec(out, names)  # the options' relations (bounds in order, one unequal threshold)
+    noise_step_spec(out, names)  # the options' relations (bounds in order, one unequal threshold)
     return out
 
 
-def _noise_step_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> NoiseSpec:
+def noise_step_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> NoiseSpec:
     options = {k: parameters[k] for k in _NOISE_STEP_OPTIONS if k != "unequal_column"}
     return NoiseSpec(relative=SIZE_PARAMETERS[True] in parameters,
                      unequal_column=list(names).index(parameters["unequal_column"]), **options)
 
 
-def _noise_released(x: np.ndarray, masked: np.ndarray, parameters: Mapping[str, Any],
-                   columns: Sequence[str]) -> tuple[np.ndarray, dict]:
+def noise_released(x: np.ndarray, masked: np.ndarray, parameters: Mapping[str, Any],
+                  columns: Sequence[str]) -> tuple[np.ndarray, dict]:
     """A noise step's released values, rounded to its ``decimals``, and what the noise did to the values' signs.
 
     Rounding after the noise keeps the data's precision (a wage in cents stays
@@ -194,10 +199,10 @@ _NOISE_REACH = 10.0
 
 def _release_noise(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...], seed: int | None,
                    budget: WorkBudget) -> tuple[np.ndarray, dict]:
-    spec = _noise_step_spec(parameters, columns)
+    spec = noise_step_spec(parameters, columns)
     size = size_parameter(spec.relative)
     refuse_noise_past_magnitude(noise_shape(x.reshape(x.shape[0], -1), spec), parameters[size], spec, size, columns)
-    return _noise_released(x, add_noise(x, parameters[size], spec, seed=seed), parameters, columns)
+    return noise_released(x, add_noise(x, parameters[size], spec, seed=seed), parameters, columns)
 
 
 @assumes_valid
@@ -308,12 +313,12 @@ _NOISE = MaskingMethod(
 
 
 def _microaggregation_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
-    from rumap.masking.microaggregation import _microaggregate
+    from rumap.masking.microaggregation import microaggregate_kernel
 
     opts = plan.config.method_options
 
     def masked(j: int) -> Masked:  # k <= n and the budget of every k were checked when the plan was made
-        result = _microaggregate(plan.x, int(plan.config.values[j]), opts["algorithm"], bool(opts["standardize"]),
+        result = microaggregate_kernel(plan.x, int(plan.config.values[j]), opts["algorithm"], bool(opts["standardize"]),
                                  opts["criterion"])
         data = np.asarray(result.masked, dtype=float).reshape(plan.x.shape)[None]
         return data, moments(data)
@@ -372,13 +377,13 @@ _MICROAGGREGATION = MaskingMethod(
 
 
 def _rankswap_masker(plan: _Plan, reps: np.ndarray) -> Callable[[int], Masked]:
-    from rumap.masking.swapping import _rank_swap
+    from rumap.masking.swapping import rank_swap_kernel
 
     seeds = [np.random.SeedSequence(plan.config.seed, spawn_key=(int(m),)).generate_state(1)[0] for m in reps]
 
     def masked(j: int) -> Masked:
         percent = float(plan.config.values[j])
-        data = np.stack([_rank_swap(plan.x, percent, np.random.default_rng(int(s))) for s in seeds])
+        data = np.stack([rank_swap_kernel(plan.x, percent, np.random.default_rng(int(s))) for s in seeds])
         return data, moments(data)
 
     return masked

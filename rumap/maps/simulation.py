@@ -578,11 +578,11 @@ def simulate(data: ArrayLike, config: SimulationConfig, *, progress: Callable[[i
     """
     x = np.ascontiguousarray(data.reshape(data.shape[0], -1))
     config.check_records(x.shape[0])
-    return _simulate(x, config, progress=progress, client=client, budget=budget)
+    return simulate_kernel(x, config, progress=progress, client=client, budget=budget)
 
 
-def _simulate(x: np.ndarray, config: SimulationConfig, *, progress: Callable[[int, int], None] | None = None,
-              client: Any = None, budget: WorkBudget = DEFAULT_BUDGET) -> SimulationResult:
+def simulate_kernel(x: np.ndarray, config: SimulationConfig, *, progress: Callable[[int, int], None] | None = None,
+                    client: Any = None, budget: WorkBudget = DEFAULT_BUDGET) -> SimulationResult:
     """:func:`simulate` of checked input, trusted: nothing is compared with the number of records again.
 
     ``x`` is a finite (n, p) float array in C order with n >= 2, and ``config``

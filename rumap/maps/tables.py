@@ -37,14 +37,19 @@ from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import RUMap
 from rumap.tables.controlled_rounding import controlled_round
-from rumap.tables.entropy import _count_values, _uniform_risk
+from rumap.tables.entropy import count_values_kernel, uniform_risk_kernel
 from rumap.tables.microdata import MicrodataTable, example_microdata, table_from_microdata
 from rumap.tables.published import TOTAL_LABEL, PublishedTable
 from rumap.tables.rules import RULES
-from rumap.tables.secondary import COSTS, _suppress_secondary
+from rumap.tables.secondary import COSTS, suppress_secondary_kernel
 
-__all__ = ["TableOutcome", "TableMeasure", "TABLE_RISKS", "TABLE_UTILITIES", "table_outcome", "rule_map",
+__all__ = ["TableOutcome", "TableMeasure", "TABLE_RISKS", "TABLE_UTILITIES", "TABLE_SWEEPS", "table_outcome", "rule_map",
            "protection_map", "rounding_base_map", "RequirementMet", "meeting_requirement", "default_rounding_base"]
+
+#: What a map of a table built from microdata runs over: the rule's first parameter (:func:`rule_map`), the
+#: protection level of secondary suppression (:func:`protection_map`) or the base of controlled rounding
+#: (:func:`rounding_base_map`).
+TABLE_SWEEPS = ("rule", "protection", "base")
 
 
 # relative slack when comparing an audit interval with the required one
@@ -92,7 +97,7 @@ class TableOutcome:
     @property
     def possible(self) -> np.ndarray:
         """m: the number of values each entry can take (1 where published)."""
-        return np.where(self.hidden, np.maximum(_count_values(self.low, self.high, self.resolution), 1.0), 1.0)
+        return np.where(self.hidden, np.maximum(count_values_kernel(self.low, self.high, self.resolution), 1.0), 1.0)
 
     @property
     def grand_total(self) -> float:
@@ -119,7 +124,7 @@ class TableMeasure:
 def _max_cell_risk(outcome: TableOutcome) -> float:
     if not outcome.hidden.any():
         return 0.0
-    return float(_uniform_risk(outcome.possible[outcome.hidden]).max())
+    return float(uniform_risk_kernel(outcome.possible[outcome.hidden]).max())
 
 
 def _underprotected(outcome: TableOutcome) -> float:
@@ -280,7 +285,7 @@ def _suppression_outcome(table: PublishedTable, primary: Sequence[tuple[str, str
         outcome = _table_outcome(table, values, values, list(reference), required, resolution)
         return outcome, {"primaries": 0, "secondaries": 0, "suppression_cost": 0.0, "optimal": True, "gap": 0.0,
                          "meets_requirement": _underprotected(outcome) == 0.0}
-    result = _suppress_secondary(table, list(primary), protection=protection, **options)
+    result = suppress_secondary_kernel(table, list(primary), protection=protection, **options)
     suppressed = np.array(result.status) != "published"
     low = np.where(suppressed, result.min, values)
     high = np.where(suppressed, result.max, values)

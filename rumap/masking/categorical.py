@@ -28,9 +28,9 @@ from rumap._validation import SEED, InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.suppression_rounds import suppression_rounds
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import key_codes
 from rumap.risk.individual import sampling_weights
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["parse_merge", "parse_merges", "recode", "category_text", "unmatched_categories", "band", "top_bottom_code",
            "SuppressionResult", "local_suppression", "pram_matrix", "pram", "PramResult", "perturb_weights", "key_importance",

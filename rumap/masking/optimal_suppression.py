@@ -52,9 +52,9 @@ from rumap._validation import InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.masking.categorical import SuppressionResult, k_out_of_reach, key_importance, local_suppression
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes, wildcard_matches
 from rumap.risk.individual import key_frequencies_with_missing
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["OptimalSuppressionResult", "optimal_suppression"]
 

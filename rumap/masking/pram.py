@@ -18,7 +18,7 @@ import pandas as pd
 
 from rumap._validation import SEED, InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
-from rumap.risk._paired import as_frame, select_columns
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["pram_matrix", "pram", "pram_chunk", "PramResult", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
 
@@ -65,7 +65,7 @@ def pram_matrix(frequencies: Sequence[float], theta: float) -> np.ndarray:
     >>> np.allclose(np.array([0.6, 0.4]) @ P, [0.6, 0.4])
     True
     """
-    pi = _pram_shares(frequencies)
+    pi = pram_shares(frequencies)
     if pi.size > MAX_DENSE_PRAM_CATEGORIES:
         raise InputError(f"the PRAM matrix of {pi.size} categories would hold {float(pi.size) ** 2:.3g} numbers, "
                          f"over the limit of {MAX_DENSE_PRAM_CATEGORIES} categories "
@@ -74,7 +74,7 @@ def pram_matrix(frequencies: Sequence[float], theta: float) -> np.ndarray:
     return theta * np.eye(pi.size) + (1.0 - theta) * np.outer(np.ones(pi.size), pi)
 
 
-def _pram_shares(frequencies: Sequence[float]) -> np.ndarray:
+def pram_shares(frequencies: Sequence[float]) -> np.ndarray:
     """The category shares ``pi`` of ``frequencies``, refused unless non-negative, finite and not all 0."""
     pi = np.asarray(frequencies, dtype=float).reshape(-1)
     if pi.size == 0 or not np.isfinite(pi).all() or (pi < 0).any() or pi.sum() <= 0 or not np.isfinite(pi.sum()):
@@ -82,7 +82,7 @@ def _pram_shares(frequencies: Sequence[float]) -> np.ndarray:
     return pi / pi.sum()
 
 
-def _pram_draw(codes: np.ndarray, pi: np.ndarray, theta: float, draws: np.ndarray) -> np.ndarray:
+def pram_draw(codes: np.ndarray, pi: np.ndarray, theta: float, draws: np.ndarray) -> np.ndarray:
     """Released categories of true ``codes`` under ``theta I + (1 - theta) 1 pi^T``, one uniform ``draws`` each.
 
     The released category is the first ``j`` whose cumulative row probability reaches the draw, as inverse-CDF
@@ -144,7 +144,7 @@ def pram_chunk(codes: np.ndarray, shares: np.ndarray, theta: float, seed: int | 
         draws = np.random.Generator(generator).random(codes.size)
     known = codes >= 0
     released = codes.copy()
-    released[known] = _pram_draw(codes[known], shares, theta, draws[known])
+    released[known] = pram_draw(codes[known], shares, theta, draws[known])
     return released
 
 
@@ -249,7 +249,7 @@ def pram(data: Any, keys: Sequence[str | int], theta: float, seed: int | np.rand
         if not known.any():
             continue
         counts = np.bincount(codes[known], minlength=len(categories))
-        released = pram_chunk(codes, _pram_shares(counts), float(theta), stream, drawn * n)
+        released = pram_chunk(codes, pram_shares(counts), float(theta), stream, drawn * n)
         drawn += 1
         changed[:, j] = released != codes
         out = np.full(frame.shape[0], np.nan, dtype=object)

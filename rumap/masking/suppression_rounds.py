@@ -38,7 +38,7 @@ import pandas as pd
 from rumap._validation import assumes_valid
 from rumap.budget import WorkBudget
 from rumap.risk.cells import class_wildcard_frequencies, distinct_rows, pattern_count, safe_cells
-from rumap.risk.individual import _risk
+from rumap.risk.individual import individual_risk_kernel
 
 __all__ = ["suppression_rounds"]
 
@@ -245,7 +245,8 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
         if looking is not None:
             at_risk &= looking
         if max_risk is not None:
-            risk = 1.0 / np.maximum(fk, 1.0) if weights is None else _risk(np.maximum(fk, 1.0), np.maximum(Fk, fk))
+            risk = 1.0 / np.maximum(fk, 1.0) if weights is None \
+                else individual_risk_kernel(np.maximum(fk, 1.0), np.maximum(Fk, fk))
             at_risk |= risk > max_risk
         fk = Fk = None
         rows = np.flatnonzero(at_risk & (current >= 0).any(axis=1))

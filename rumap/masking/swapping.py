@@ -26,7 +26,7 @@ import numpy as np
 
 from rumap._compile import compiled
 from rumap._validation import SEED, DataMatrix, validate_params
-from rumap.masking.ranks import _stable_order
+from rumap.masking.ranks import stable_order
 
 __all__ = ["rank_swap", "swap_window"]
 
@@ -178,10 +178,10 @@ def rank_swap(data: Any, swap_percent: float, seed: int | np.random.Generator | 
     >>> bool(np.array_equal(rank_swap(x, 0.0, seed=3), x))
     True
     """
-    return _rank_swap(data, swap_percent, np.random.default_rng(seed))
+    return rank_swap_kernel(data, swap_percent, np.random.default_rng(seed))
 
 
-def _rank_swap(data: np.ndarray, swap_percent: float, rng: np.random.Generator) -> np.ndarray:
+def rank_swap_kernel(data: np.ndarray, swap_percent: float, rng: np.random.Generator) -> np.ndarray:
     """:func:`rank_swap` of checked input: a finite float array, a percentage in [0, 100], a generator."""
     columns = data.reshape(data.shape[0], -1)
     n = columns.shape[0]
@@ -191,7 +191,7 @@ def _rank_swap(data: np.ndarray, swap_percent: float, rng: np.random.Generator) 
     out = np.empty_like(columns)
     for j in range(columns.shape[1]):  # one column at a time: the memory of the input, the output and a column
         column = np.ascontiguousarray(columns[:, j])
-        order = _stable_order(column)
+        order = stable_order(column)
         partner = _swap_partners(n, window, rng.random(n))
         out[order, j] = column[order[partner]]
     return out.reshape(data.shape)

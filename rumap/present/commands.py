@@ -244,9 +244,7 @@ def cli_command(spec: AnalyticSpec | EmpiricalSpec) -> str:
     -------
     str
     """
-    from rumap.present.reproduce import to_command
-
-    return to_command(spec)
+    return (_analytic_cli if isinstance(spec, AnalyticSpec) else _empirical_cli)(spec)
 
 
 @validate_params({"spec": InstanceOf((AnalyticSpec, EmpiricalSpec), "an AnalyticSpec or EmpiricalSpec")},
@@ -264,6 +262,4 @@ def python_call(spec: AnalyticSpec | EmpiricalSpec) -> str:
     -------
     str
     """
-    from rumap.present.reproduce import to_python
-
-    return to_python(spec)
+    return (_analytic_python if isinstance(spec, AnalyticSpec) else _empirical_python)(spec)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,7 +24,11 @@ from rumap.io.data import BUNDLED_DATA, numeric_column, read_table
 from rumap.maps.method_records import grid_values
 from rumap.specs import Analysis, AnalyticSpec, DataSource, EmpiricalSpec
 
-__all__ = ["Example", "EXAMPLES", "VIEWS", "INCOME_DATA", "income_source", "example_specs", "small_analysis"]
+if TYPE_CHECKING:
+    from rumap.release.report import ReleaseReport
+
+__all__ = ["Example", "EXAMPLES", "VIEWS", "INCOME_DATA", "income_source", "example_specs", "small_analysis",
+           "small_release_report"]
 
 #: Name of the bundled income data set (Table 1) and its column.
 INCOME_DATA = next(iter(BUNDLED_DATA))
@@ -110,6 +115,31 @@ def small_analysis() -> Analysis:
     """
     return AnalyticSpec(n=200, sigma2=1.0, states=("record", "population"), lambda2_num=5, max_risk=5.0).run()
 
+
+
+@assumes_valid
+def small_release_report() -> ReleaseReport:
+    """The report of a one-step release, four values microaggregated in pairs: a small report to try a function on.
+
+    Returns
+    -------
+    ReleaseReport
+        Two predicted releases per step (it runs in a fraction of a second).
+
+    Examples
+    --------
+    >>> [step.step.method for step in small_release_report().steps]
+    ['microaggregation']
+    """
+    import pandas as pd
+
+    from rumap.release.apply import apply_plan
+    from rumap.release.plan import ReleasePlan, Step
+    from rumap.release.report import release_report
+
+    original = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]})
+    released = apply_plan(original, ReleasePlan((Step("microaggregation", {"k": 2}, columns=("a",)),)))
+    return release_report(original, released, replicates=2)
 
 def _income_noise(targets: list[str], knowledge: list[str], unequal: bool = False) -> dict:
     """The simulation configuration of the paper's Section 4: Eq 11, truncated at 0, lambda^2 as a fraction of S^2."""

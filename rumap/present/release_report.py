@@ -11,15 +11,16 @@ import pandas as pd
 
 from rumap import __version__
 from rumap._validation import InstanceOf, validate_params
+from rumap.present.examples import small_release_report
 from rumap.present.report import _CSS, _table
-from rumap.release.report import ReleaseReport, _report_example, release_report
+from rumap.release.report import ReleaseReport
 from rumap.result import json_safe
 
 __all__ = ["release_report_json", "release_report_html", "decision_sentence", "above_sentences"]
 
 
 def _example() -> dict[str, Any]:
-    return {"report": release_report(**_report_example())}
+    return {"report": small_release_report()}
 
 
 @validate_params({"report": InstanceOf(ReleaseReport)}, example=_example)

@@ -4,7 +4,7 @@
 :func:`to_python` a short Python script, for any specification of
 :data:`REPRODUCERS`: an analytic or an empirical map (:mod:`rumap.specs`), a
 release (:class:`rumap.release.spec.ReleaseSpec`), a table built from
-microdata and protected, or its R-U map (:mod:`rumap.tables.protection`),
+microdata and protected, or its R-U map (:mod:`rumap.specs.table_protection`),
 one public function called on a data file (:class:`rumap.specs.calls.CallSpec`,
 whose command is in :data:`CALL_COMMANDS`), one of the Tables page's analyses
 (:mod:`rumap.specs.tables`) or record linkage with interval disclosure
@@ -33,6 +33,7 @@ from rumap.specs import AnalyticSpec, EmpiricalSpec
 from rumap.specs.calls import CallSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
+from rumap.specs.table_protection import TableMapSpec, TableProtectionSpec
 from rumap.specs.tables import (
     DominanceFlawSpec,
     HierarchicalTableSpec,
@@ -42,7 +43,6 @@ from rumap.specs.tables import (
     RuleSpec,
     SuppressedCellsSpec,
 )
-from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
 __all__ = ["REPRODUCERS", "Reproducer", "NoCommandLine", "CALL_COMMANDS", "CallCommand", "to_command", "to_python",
            "command_or_reason", "command_line", "python_script"]
@@ -417,7 +417,7 @@ def command_or_reason(spec: Any) -> tuple[str | None, str]:
 
     Examples
     --------
-    >>> from rumap.tables.protection import TableProtectionSpec
+    >>> from rumap.specs.table_protection import TableProtectionSpec
     >>> command_or_reason(TableProtectionSpec("firms.csv", "region", rule_parameters={"p": 10.0}))
     (None, 'the command line protects a table file, not microdata')
     """

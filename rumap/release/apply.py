@@ -20,12 +20,16 @@ import numpy as np
 import pandas as pd
 
 from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap._validation.steps import step_flag as _flag
+from rumap._validation.steps import step_member as _member
+from rumap._validation.steps import step_number as _number
+from rumap._validation.steps import step_optional_float as _optional_float
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
-from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float, plan_key
+from rumap.release.methods import REQUIRED, StepMethod, plan_key
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
 if TYPE_CHECKING:

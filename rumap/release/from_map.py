@@ -19,6 +19,7 @@ from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 from rumap.maps.recommend import Recommendation
+from rumap.maps.tables import TABLE_SWEEPS
 from rumap.release.apply import STEP_METHODS
 from rumap.release.plan import Step
 from rumap.result import RUMap
@@ -26,9 +27,6 @@ from rumap.specs import Analysis, DataSource, EmpiricalSpec
 
 __all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS", "table_steps", "TABLE_SWEEPS", "map_origin",
            "with_origin", "recode_step", "decimals_of", "with_precision"]
-
-#: What a map of a table built from microdata runs over (:mod:`rumap.maps.tables`).
-TABLE_SWEEPS = ("rule", "protection", "base")
 
 #: The maps of categorical keys (:mod:`rumap.maps.categorical`, by their ``method``) that are release steps:
 #: the step method and the parameter the map's grid runs over.

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
 from rumap.release.plan import ReleasePlan, Step
@@ -44,10 +44,38 @@ from rumap.release.plan import ReleasePlan, Step
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["GatheredColumns", "GatheredSuppression", "check_whole_file_work"]
+__all__ = ["GatheredColumns", "GatheredSuppression", "check_whole_file_work", "chunk_values"]
 
 #: Microaggregation algorithms whose work grows with the square of the records.
 QUADRATIC = ("mdav", "mwa")
+
+
+@assumes_valid
+def chunk_values(frame: pd.DataFrame, step: Step, source: str, start: int) -> np.ndarray:
+    """The step's columns of a chunk as the in-memory release reads them; a message names the chunk's first record.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The chunk.
+    step : Step
+    source : str
+        The file's name, for messages.
+    start : int
+        The chunk's first record (0-based).
+
+    Returns
+    -------
+    ndarray, shape (records, columns)
+    """
+    import pandas as pd
+
+    from rumap.release.apply import _step_values
+
+    try:  # the checks of a file need two rows: a chunk of one is checked as two
+        return _step_values(frame if len(frame) > 1 else pd.concat([frame, frame]), step, source)[:len(frame)]
+    except InputError as exc:
+        raise InputError(f"{exc} (rows counted from record {start + 1})") from None
 
 
 def _example_work() -> dict[str, Any]:
@@ -121,9 +149,7 @@ class GatheredColumns:
 
     def gather(self, frame: pd.DataFrame, source: str, start: int) -> None:
         """Keep a chunk's values of the step's columns (as the steps before it left them)."""
-        from rumap.release.stream import _values
-
-        self.values[start:start + len(frame)] = _values(frame, self.step, source, start)
+        self.values[start:start + len(frame)] = chunk_values(frame, self.step, source, start)
 
     def compute(self, budget: WorkBudget, source: str) -> None:
         """Mask the gathered columns with the record's kernel; only the masked columns are kept."""

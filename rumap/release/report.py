@@ -445,7 +445,7 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
     its value with the number of records, microaggregation's k <= n), so the simulation trusts it."""
     from rumap.io.data import numeric_columns
     from rumap.maps.methods import METHODS
-    from rumap.maps.simulation import SimulationConfig, _simulate
+    from rumap.maps.simulation import SimulationConfig, simulate_kernel
     from rumap.risk.measures import DATASET_RISK_MEASURES
 
     x = DataMatrix(min_rows=2).check("data", numeric_columns(before, list(step.columns), source="the step's data"))
@@ -461,7 +461,7 @@ def _numeric_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, r
                               replicates=replicates, seed=step.seed or 0)
     if not applied:
         config.check_records(x.shape[0])
-    result = _simulate(x, config, budget=budget)
+    result = simulate_kernel(x, config, budget=budget)
     runs = 1 if config.deterministic else replicates
     checks = []
     for name in measures:

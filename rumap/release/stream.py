@@ -53,6 +53,7 @@ from rumap._validation import InstanceOf, assumes_valid, make_constraint, valida
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.outputs import atomic_outputs, check_outputs
+from rumap.release.gathered import chunk_values
 from rumap.release.plan import ReleasePlan, Step
 
 if TYPE_CHECKING:
@@ -156,23 +157,11 @@ def file_digest(path: str | os.PathLike) -> str:
     return digest.hexdigest()
 
 
-def _values(frame: pd.DataFrame, step: Step, source: str, start: int) -> np.ndarray:
-    """The step's columns of a chunk as the in-memory release reads them; a message names the chunk's first record."""
-    import pandas as pd
-
-    from rumap.release.apply import _step_values
-
-    try:  # the checks of a file need two rows: a chunk of one is checked as two
-        return _step_values(frame if len(frame) > 1 else pd.concat([frame, frame]), step, source)[:len(frame)]
-    except InputError as exc:
-        raise InputError(f"{exc} (rows counted from record {start + 1})") from None
-
-
 class _NoiseStream:
     """A noise step over the chunks: its noise shape (from the whole file) and its generator, record after record."""
 
     def __init__(self, step: Step, shape_factor: np.ndarray) -> None:
-        from rumap.maps.methods import _noise_step_spec as _noise_spec
+        from rumap.maps.methods import noise_step_spec as _noise_spec
         from rumap.maps.methods import refuse_noise_past_magnitude
         from rumap.masking.noise import size_parameter
 
@@ -184,14 +173,14 @@ class _NoiseStream:
         self.restart()
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.maps.methods import _noise_released
+        from rumap.maps.methods import noise_released
         from rumap.masking.noise import mask_with, size_parameter, standard_noise
         from rumap.release.apply import _replace_columns
 
-        x = _values(frame, self.step, source, start)
+        x = chunk_values(frame, self.step, source, start)
         scale = float(np.sqrt(self.step.parameters[size_parameter(self.spec.relative)]))
         noise = standard_noise(self.rng, x, self.spec, self.shape_factor)
-        released, summary = _noise_released(x, mask_with(x, noise, scale, self.spec), self.step.parameters,
+        released, summary = noise_released(x, mask_with(x, noise, scale, self.spec), self.step.parameters,
                                            self.step.columns)
         for name, count in summary["sign_changed"].items():
             self.changed[name] += count
@@ -319,14 +308,14 @@ class _PramStream:
     def __init__(self, step: Step, categories: _Categories) -> None:
         import pandas as pd
 
-        from rumap.masking.pram import _pram_shares
+        from rumap.masking.pram import pram_shares
 
         self.step = step
         self.seed = int(np.random.SeedSequence().entropy) if step.seed is None else int(step.seed)
         self.n = categories.n
         drawn = [(name, counts) for name, counts in categories.counts.items() if counts]
         self.keys = [(name, pd.Index(list(counts), dtype=object), np.array(list(counts), dtype=object),
-                      _pram_shares(list(counts.values()))) for name, counts in drawn]
+                      pram_shares(list(counts.values()))) for name, counts in drawn]
         self.restart()
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
@@ -389,7 +378,7 @@ class _Moments:
 
 def _shape_factor(step: Step, covariance: np.ndarray | None, p: int) -> np.ndarray:
     """The step's ``L`` (:func:`rumap.masking.noise.noise_shape`) from the whole file's covariance."""
-    from rumap.maps.methods import _noise_step_spec as _noise_spec
+    from rumap.maps.methods import noise_step_spec as _noise_spec
     from rumap.masking.noise import noise_shape_of_covariance
 
     spec = _noise_spec(step.parameters, step.columns)
@@ -430,18 +419,18 @@ def _batches(path: str | os.PathLike, chunk_size: int, source: str, columns: lis
     """
     import pyarrow.parquet as pq
 
-    from rumap.io.parquet import _open
+    from rumap.io.parquet import open_parquet
 
-    _open(path, source)  # the checks and messages of reading the whole file
+    open_parquet(path, source)  # the checks and messages of reading the whole file
     reader = pq.ParquetFile(path, pre_buffer=False)
     return (batch.to_pandas() for batch in reader.iter_batches(batch_size=chunk_size, columns=columns))
 
 
 def _file_columns(path: str | os.PathLike, plan: ReleasePlan, source: str) -> tuple[list[str], int]:
     """The file's columns and records (from its metadata), refusing a step's column that it lacks."""
-    from rumap.io.parquet import _open
+    from rumap.io.parquet import open_parquet
 
-    reader = _open(path, source)
+    reader = open_parquet(path, source)
     names = list(reader.schema_arrow.names)
     for step in plan.steps:
         missing = [name for name in step.names if name not in names]
@@ -567,7 +556,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         for stream in streams:
             stream.restart()
 
-    from rumap.maps.methods import _noise_step_spec as _noise_spec
+    from rumap.maps.methods import noise_step_spec as _noise_spec
 
     for i, step in enumerate(plan.steps):
         if step.method in ("recode", "top_bottom"):
@@ -592,7 +581,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         if spec.relative or (spec.correlated and len(step.columns) > 1):
             moments = _Moments()
             counting_pass(i, lambda frame, start, step=step, moments=moments:
-                          moments.add(_values(frame, step, source, start)))
+                          moments.add(chunk_values(frame, step, source, start)))
             if moments.n < 2:
                 raise InputError(f"{source}: noise needs at least 2 records, got {moments.n}")
             covariance = moments.covariance()

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from rumap._validation.steps import step_choice as _choice
+from rumap._validation.steps import step_number as _number
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
-from rumap.release.methods import REQUIRED, StepMethod, _choice, _number
+from rumap.release.methods import REQUIRED, StepMethod
 from rumap.tables.controlled_rounding import ControlledRounding, controlled_round
 from rumap.tables.microdata import MicrodataTable, table_from_microdata
 from rumap.tables.published import TOTAL_LABEL

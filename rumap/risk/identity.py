@@ -317,7 +317,7 @@ def key_frequencies(data: Any, key: Sequence[str | int], source: str = "the data
     InputError
         Unknown key columns or missing values in them (named with the row).
     """
-    from rumap.risk._paired import as_frame, select_columns
+    from rumap.risk.paired import as_frame, select_columns
 
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")
@@ -453,7 +453,7 @@ def identity_risk_from_data(data: Any, key: Sequence[str | int], N: float, a: fl
     ----------
     Mokken et al. (1992), Sections 2.2-2.3.
     """
-    from rumap.risk._paired import as_frame, select_columns
+    from rumap.risk.paired import as_frame, select_columns
 
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")
@@ -589,7 +589,7 @@ def recoding_map(data: Any, key: Sequence[str | int], variable: str, widths: Arr
     """
     import pandas as pd
 
-    from rumap.risk._paired import as_frame, select_columns
+    from rumap.risk.paired import as_frame, select_columns
 
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")
@@ -662,7 +662,7 @@ def recoding_total_risk(data: Any, key: Sequence[str | int], variable: str, widt
     if a.size != w.size:
         raise InputError(f"give one number of acquaintances per width: {w.size} widths, {a.size} values of a")
     order = np.argsort(-w, kind="stable")  # coarsest (widest) first
-    from rumap.risk._paired import as_frame, select_columns
+    from rumap.risk.paired import as_frame, select_columns
 
     frame = as_frame(data, source)
     names = select_columns(frame, key, source, what="key")

@@ -32,8 +32,8 @@ import pandas as pd
 from rumap._validation import PARAMETERS, InstanceOf, NumberArray, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes, missing_patterns, wildcard_frequencies, wildcard_matches
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["IndividualRisk", "individual_risk", "key_frequencies_with_missing", "negative_binomial_risk",
            "l_diversity", "MAX_POPULATION", "sampling_weights"]
@@ -151,10 +151,10 @@ def negative_binomial_risk(fk: int, p: float) -> float:
     >>> negative_binomial_risk(3, 1.0)
     0.3333333333333333
     """
-    return float(_risk(np.array([fk]), np.array([fk / p]))[0])
+    return float(individual_risk_kernel(np.array([fk]), np.array([fk / p]))[0])
 
 
-def _risk(fk: np.ndarray, Fk: np.ndarray) -> np.ndarray:
+def individual_risk_kernel(fk: np.ndarray, Fk: np.ndarray) -> np.ndarray:
     """Individual risk per record for frequencies ``fk`` >= 1 and ``Fk`` >= ``fk`` (valid input)."""
     fk = fk.astype(float)
     p = np.clip(fk / Fk, 1e-300, 1.0)
@@ -277,7 +277,7 @@ def individual_risk(data: Any, keys: Sequence[str | int], weight: str | None = N
         raise InputError(f"{source} has no records")
     weights = None if weight is None else sampling_weights(frame, weight, names, source)
     fk, Fk = key_frequencies_with_missing(frame, names, weights, source, budget)
-    risk = 1.0 / fk if weights is None else _risk(fk, np.maximum(Fk, fk))
+    risk = 1.0 / fk if weights is None else individual_risk_kernel(fk, np.maximum(Fk, fk))
     household_risk = household_er = None
     if household is not None:
         (household_name,) = select_columns(frame, [household], source, what="household")

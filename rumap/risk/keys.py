@@ -29,8 +29,8 @@ import pandas as pd
 from rumap._validation import InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["KeyAnalysis", "key_analysis", "unsafe_cells"]
 

@@ -38,8 +38,8 @@ import pandas as pd
 from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.risk._paired import as_frame, select_columns
 from rumap.risk.cells import distinct_rows, key_codes, safe_cells
+from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["DEFAULT_DIS_FRACTION", "DEFAULT_MAX_SIZE", "SudaResult", "minimal_sample_uniques", "searched_size",
            "max_size_choices", "smallest_msu", "suda2", "suda_weights", "variable_table"]
@@ -240,12 +240,12 @@ def minimal_sample_uniques(codes: np.ndarray, max_size: int) -> tuple[np.ndarray
     ([[1, 0], [0, 1], [1, 0]], [2, 2])
     """
     distinct, row = distinct_rows(codes)
-    found, per_variable = _row_msus(distinct, np.bincount(row), max_size)
+    found, per_variable = row_msus(distinct, np.bincount(row), max_size)
     return found[row], per_variable
 
 
-def _row_msus(distinct: np.ndarray, multiplicity: np.ndarray, max_size: int, dtype: type = np.int64
-              ) -> tuple[np.ndarray, np.ndarray]:
+def row_msus(distinct: np.ndarray, multiplicity: np.ndarray, max_size: int, dtype: type = np.int64
+             ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`minimal_sample_uniques` of distinct key rows (-1 missing) with the records of each.
 
     Returns each row's MSUs by size (0 for a row of two records or more: no
@@ -267,9 +267,9 @@ def _row_msus(distinct: np.ndarray, multiplicity: np.ndarray, max_size: int, dty
     return found, per_variable
 
 
-def _row_scores(score: np.ndarray, multiplicity: np.ndarray, variables: int, dis_fraction: float
-                ) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """DIS scores of distinct key rows from their SUDA scores (``found @ suda_weights``, :func:`_row_msus`) and records.
+def row_scores(score: np.ndarray, multiplicity: np.ndarray, variables: int, dis_fraction: float
+               ) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """DIS scores of distinct key rows from their SUDA scores (``found @ suda_weights``, :func:`row_msus`) and records.
 
     Returns each row's SUDA score and DIS score, the file's DIS risk and its
     sample uniques. Only a row of one record has a score, so the sum ``A``
@@ -391,8 +391,8 @@ def suda2(data: Any, keys: Sequence[str | int], max_size: int | None = DEFAULT_M
     budget.check_work(float(subsets) * n, f"{n} records x {subsets} variables over the subsets of up to {size} keys")
     distinct, row = distinct_rows(key_codes(frame, names))
     multiplicity = np.bincount(row)
-    found, per_variable = _row_msus(distinct, multiplicity, size)
-    score, dis_score, dis, uniques = _row_scores(found @ suda_weights(p, size), multiplicity, p, dis_fraction)
+    found, per_variable = row_msus(distinct, multiplicity, size)
+    score, dis_score, dis, uniques = row_scores(found @ suda_weights(p, size), multiplicity, p, dis_fraction)
     counts, score, dis_score = found[row], score[row], dis_score[row]
     variables = variable_table(names, per_variable)
     return SudaResult(keys=tuple(names), max_size=size, dis_fraction=float(dis_fraction), msu_counts=counts,

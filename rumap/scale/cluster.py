@@ -23,8 +23,9 @@ import pandas as pd
 
 from rumap._validation import PARAMETERS, InstanceOf, validate_params
 from rumap.errors import InputError, optional_module
+from rumap.examples import persons_file
 from rumap.risk.cells import class_wildcard_frequencies
-from rumap.risk.individual import _risk
+from rumap.risk.individual import individual_risk_kernel
 
 __all__ = ["ClusterFrequencies", "cluster_key_frequencies", "cluster_individual_risk", "cluster_scale_risk"]
 
@@ -33,13 +34,6 @@ _ONE = "__rumap_one"
 _CONNECT_TIMEOUT = 10
 
 
-def _example_file() -> str:
-    import tempfile
-
-    path = os.path.join(tempfile.mkdtemp(), "persons.csv")
-    pd.DataFrame({"sex": ["f", "f", "m", "m"], "region": ["a", "a", None, "b"], "w": [10, 20, 5, 8]}).to_csv(
-        path, index=False)
-    return path
 
 
 @dataclass(frozen=True)
@@ -68,7 +62,7 @@ class ClusterFrequencies:
         return self.rows.copy()
 
 
-def _client(scheduler: Any) -> tuple[Any, bool]:
+def cluster_client(scheduler: Any) -> tuple[Any, bool]:
     """A Dask client for ``scheduler`` (an address or a client; None for none) and whether it is ours to close."""
     if scheduler is None or not isinstance(scheduler, str):
         return scheduler, False
@@ -99,7 +93,7 @@ def _read(path: str, columns: list[str]) -> Any:
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
                   "keys": InstanceOf((list, tuple), "a list of key columns"),
                   "weight": [None, InstanceOf(str, "a column name")]},
-                 example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "weight": "w"})
+                 example=lambda: {"path": persons_file(), "keys": ["sex", "region"], "weight": "w"})
 def cluster_key_frequencies(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None,
                             scheduler: Any = None) -> ClusterFrequencies:
     """Sample and weighted frequencies of every distinct key row of a file, counted on a Dask cluster.
@@ -120,7 +114,7 @@ def cluster_key_frequencies(path: str | os.PathLike, keys: Sequence[str], weight
 
     Examples
     --------
-    >>> result = cluster_key_frequencies(_example_file(), ["sex", "region"], weight="w")
+    >>> result = cluster_key_frequencies(persons_file(), ["sex", "region"], weight="w")
     >>> result.rows[["sex", "count", "fk", "Fk"]].values.tolist()
     [['f', 2, 2, 30.0], ['m', 1, 2, 13.0], ['m', 1, 2, 13.0]]
     """
@@ -136,7 +130,7 @@ def cluster_key_frequencies(path: str | os.PathLike, keys: Sequence[str], weight
         work.append((~(w >= entry.low) | (w == np.inf)).sum())  # records whose weight is not one (NaN fails >=)
     frame = frame.assign(**{_ONE: 1})
     grouped = frame.groupby(names, dropna=False)[[_ONE] + ([weight] if weight else [])].sum()
-    client, own = _client(scheduler)
+    client, own = cluster_client(scheduler)
     try:
         if client is not None:
             computed = client.gather(client.compute([grouped, *work]))
@@ -167,7 +161,7 @@ _RISK_ARGUMENTS = {"path": InstanceOf((str, os.PathLike), "a file path"),
                    "chunk_size": [None, "record_chunk"]}
 
 
-@validate_params(_RISK_ARGUMENTS, example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
+@validate_params(_RISK_ARGUMENTS, example=lambda: {"path": persons_file(), "keys": ["sex", "region"], "k": 2})
 def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None,
                             k: int | None = None, scheduler: Any = None, household: str | None = None,
                             sensitive: str | None = None, chunk_size: int | None = None) -> dict[str, Any]:
@@ -211,10 +205,10 @@ def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight
 
     Examples
     --------
-    >>> result = cluster_individual_risk(_example_file(), ["sex", "region"], k=2)
+    >>> result = cluster_individual_risk(persons_file(), ["sex", "region"], k=2)
     >>> result["expected_reidentifications"], result["k_anonymity_violations"]
     (2.0, 0)
-    >>> cluster_individual_risk(_example_file(), ["sex"], sensitive="region")["l_diversity_min"]
+    >>> cluster_individual_risk(persons_file(), ["sex"], sensitive="region")["l_diversity_min"]
     1
     """
     if household is not None or sensitive is not None:
@@ -222,7 +216,7 @@ def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight
     frequencies = cluster_key_frequencies(path, keys, weight, scheduler)
     rows = frequencies.rows
     fk, Fk, count = rows["fk"].to_numpy(), rows["Fk"].to_numpy(), rows["count"].to_numpy()
-    risk = 1.0 / fk if not frequencies.weighted else _risk(fk, np.maximum(Fk, fk))
+    risk = 1.0 / fk if not frequencies.weighted else individual_risk_kernel(fk, np.maximum(Fk, fk))
     expected = float((risk * count).sum())
     return {"keys": list(frequencies.keys), "n": frequencies.n, "distinct_rows": int(len(rows)),
             "weighted": frequencies.weighted, "expected_reidentifications": expected,
@@ -244,7 +238,7 @@ def _household_part(path: str, names: list[str], household: str, frequencies: An
     return tuple(_household_sums(chunk, household, risk[frequencies.rows(chunk)])[:4])
 
 
-@validate_params(_RISK_ARGUMENTS, example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "k": 2})
+@validate_params(_RISK_ARGUMENTS, example=lambda: {"path": persons_file(), "keys": ["sex", "region"], "k": 2})
 def cluster_scale_risk(path: str | os.PathLike, keys: Sequence[str], weight: str | None = None, k: int | None = None,
                        scheduler: Any = None, household: str | None = None, sensitive: str | None = None,
                        chunk_size: int | None = None) -> dict[str, Any]:
@@ -267,7 +261,7 @@ def cluster_scale_risk(path: str | os.PathLike, keys: Sequence[str], weight: str
 
     Examples
     --------
-    >>> cluster_scale_risk(_example_file(), ["sex", "region"], k=2)["k_anonymity_violations"]
+    >>> cluster_scale_risk(persons_file(), ["sex", "region"], k=2)["k_anonymity_violations"]
     0
     """
     from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions
@@ -281,7 +275,7 @@ def cluster_scale_risk(path: str | os.PathLike, keys: Sequence[str], weight: str
             raise InputError(f"{source.path}: the {what} {name!r} is also a key")
         if name is not None and name not in source.columns:
             raise InputError(f"{source.path}: no column {name!r}; columns are {', '.join(source.columns)}")
-    client, own = _client(scheduler)
+    client, own = cluster_client(scheduler)
     try:
         frequencies, pairs = cluster_frequencies(source, keys, weight, sensitive, client, chunk_size)
         risk = row_risk(frequencies)

@@ -24,6 +24,7 @@ import numpy as np
 
 from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
+from rumap.examples import persons_file
 from rumap.scale.frequencies import (
     _COUNT,
     _WEIGHT,
@@ -34,7 +35,7 @@ from rumap.scale.frequencies import (
     row_codes,
     wildcard_join,
 )
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, polars_module, scan
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -86,7 +87,7 @@ def read_part(path: str, columns: Sequence[str], start: int, length: int) -> pl.
 
     Examples
     --------
-    >>> read_part(_example_file(), ["sex"], 1, 2)["sex"].to_list()
+    >>> read_part(persons_file(), ["sex"], 1, 2)["sex"].to_list()
     ['f', 'm']
     """
     pl = polars_module()
@@ -223,7 +224,7 @@ def frequencies_of_rows(table: pl.DataFrame, names: Sequence[str], weighted: boo
                   "weight": [None, InstanceOf(str, "a column name")],
                   "sensitive": [None, InstanceOf(str, "a column name")],
                   "chunk_size": [None, "record_chunk"]},
-                 example=lambda: {"source": scan(_example_file()), "keys": ["sex"], "weight": "w"})
+                 example=lambda: {"source": scan(persons_file()), "keys": ["sex"], "weight": "w"})
 def cluster_frequencies(source: Source, keys: Sequence[str], weight: str | None = None,
                         sensitive: str | None = None, client: Any = None, chunk_size: int | None = None
                         ) -> tuple[KeyFrequencies, pl.DataFrame | None]:
@@ -257,7 +258,7 @@ def cluster_frequencies(source: Source, keys: Sequence[str], weight: str | None 
 
     Examples
     --------
-    >>> found, _ = cluster_frequencies(scan(_example_file()), ["sex", "region"], weight="w")
+    >>> found, _ = cluster_frequencies(scan(persons_file()), ["sex", "region"], weight="w")
     >>> found.to_frame()[["sex", "count", "fk", "Fk"]].values.tolist()
     [['f', 2, 2, 30.0], ['m', 1, 2, 13.0], ['m', 1, 2, 13.0]]
     """

@@ -30,10 +30,11 @@ import numpy as np
 from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.masking.pram import _pram_shares
+from rumap.examples import persons_file
+from rumap.masking.pram import pram_shares
 from rumap.masking.recoding import recoding_steps
 from rumap.masking.suppression_rounds import suppression_rounds
-from rumap.scale.cluster import _client
+from rumap.scale.cluster import cluster_client
 from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions, read_part
 from rumap.scale.protect import (
     _INDEX,
@@ -46,7 +47,7 @@ from rumap.scale.protect import (
     _suppression_settings,
 )
 from rumap.scale.recoding import FileRecoding, _recoded_column
-from rumap.scale.source import Progress, _example_file, check_out, chunks_to, polars_module, scan
+from rumap.scale.source import Progress, check_out, chunks_to, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -92,7 +93,7 @@ def _suppressed_part(path: str, columns: list[str], names: list[str], frequencie
                   "household": [None, InstanceOf(str, "a column name")],
                   "household_variables": InstanceOf((list, tuple), "a list of key columns"),
                   "chunk_size": [None, "record_chunk"], "budget": InstanceOf(WorkBudget), "overwrite": Boolean()},
-                 example=lambda: {"path": _example_file(), "keys": ["sex", "region"], "out": None, "k": 3,
+                 example=lambda: {"path": persons_file(), "keys": ["sex", "region"], "out": None, "k": 3,
                                   "progress": False})
 def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os.PathLike | None,
                      k: int | None = None, max_risk: float | None = None, weight: str | None = None,
@@ -121,7 +122,7 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
 
     Examples
     --------
-    >>> result = cluster_suppress(_example_file(), ["sex", "region"], None, k=3, progress=False)
+    >>> result = cluster_suppress(persons_file(), ["sex", "region"], None, k=3, progress=False)
     >>> result.per_variable, result.rounds
     ((4, 1), 3)
     """
@@ -131,7 +132,7 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
     source = scan(path)
     names, depth, rank, shared, riding = _suppression_settings(source, keys, dimension, importance, household,
                                                                household_variables, weight)
-    client, own = _client(scheduler)
+    client, own = cluster_client(scheduler)
     try:
         frequencies = cluster_frequencies(source, [*names, household] if riding else names, weight, None, client,
                                           chunk_size)[0]
@@ -185,7 +186,7 @@ def _pram_part(path: str, columns: list[str], drawn: list[str], categories: dict
                   "keys": InstanceOf((list, tuple), "a list of key columns"), "theta": "theta", "seed": SEED,
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")], "chunk_size": [None, "record_chunk"],
                   "overwrite": Boolean()},
-                 example=lambda: {"path": _example_file(), "keys": ["sex"], "theta": 0.5, "seed": 1, "out": None,
+                 example=lambda: {"path": persons_file(), "keys": ["sex"], "theta": 0.5, "seed": 1, "out": None,
                                   "progress": False})
 def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, seed: int | None,
                  out: str | os.PathLike | None, scheduler: Any = None, chunk_size: int | None = None,
@@ -215,7 +216,7 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
 
     Examples
     --------
-    >>> result = cluster_pram(_example_file(), ["sex"], 1.0, 3, None, progress=False)
+    >>> result = cluster_pram(persons_file(), ["sex"], 1.0, 3, None, progress=False)
     >>> result.changed, result.matrices["sex"][1].tolist()
     ({'sex': 0}, [2, 2])
     """
@@ -227,7 +228,7 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
     source = scan(path)
     names = _key_names(source, keys)
     n = source.count()
-    client, own = _client(scheduler)
+    client, own = cluster_client(scheduler)
     try:
         parts = partitions(n, chunk_size, _workers(client))
         found = list(each_part(client, _first_part, parts, source.path, names))
@@ -241,7 +242,7 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
         del found
         drawn = [name for name in names if categories[name][0].len()]
         offset = {name: j * n for j, name in enumerate(drawn)}  # pram draws n uniforms per key with a known value
-        shares = {name: _pram_shares(categories[name][1]) for name in drawn}
+        shares = {name: pram_shares(categories[name][1]) for name in drawn}
         changes = _written(client, _pram_part, parts, out, "PRAM", progress, source.path, list(source.columns), drawn,
                            {name: categories[name][0] for name in drawn}, shares, float(theta), seed, offset,
                            overwrite=overwrite)
@@ -270,7 +271,7 @@ def _recoded_part(path: str, columns: list[str], touched: list[str], steps: dict
                   "mapping": [None, InstanceOf(Mapping, "variable -> merges")],
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")], "chunk_size": [None, "record_chunk"],
                   "overwrite": Boolean()},
-                 example=lambda: {"path": _example_file(), "out": None, "mapping": {"region": {"a": "ab", "b": "ab"}},
+                 example=lambda: {"path": persons_file(), "out": None, "mapping": {"region": {"a": "ab", "b": "ab"}},
                                   "progress": False})
 def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
                    mapping: Mapping[str, Mapping[Any, Any]] | None = None, bands: Sequence[tuple[str, float]] = (),
@@ -298,7 +299,7 @@ def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
 
     Examples
     --------
-    >>> cluster_recode(_example_file(), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
+    >>> cluster_recode(persons_file(), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
     {'region': {'before': 2, 'after': 1}}
     """
     check_out(out, [("path", path)], overwrite)
@@ -307,7 +308,7 @@ def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
     touched = list(steps)
     _key_names(source, touched)
     n = source.count()
-    client, own = _client(scheduler)
+    client, own = cluster_client(scheduler)
     try:
         found = _written(client, _recoded_part, partitions(n, chunk_size, _workers(client)), out, "global recoding",
                          progress, source.path, list(source.columns), touched, steps, overwrite=overwrite)

@@ -24,7 +24,8 @@ import numpy as np
 from rumap._validation import PARAMETERS, InstanceOf, assumes_valid, validate_params
 from rumap._validation.constraints import shown
 from rumap.errors import InputError
-from rumap.scale.source import Source, _example_file, polars_module, scan
+from rumap.examples import persons_file
+from rumap.scale.source import Source, polars_module, scan
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -508,7 +509,7 @@ def _prepared(source: Source, keys: Sequence[str], weight: str | None, extra: Se
 
 @validate_params({"source": InstanceOf(Source), "keys": InstanceOf((list, tuple), "a list of key columns"),
                   "weight": [None, InstanceOf(str, "a column name")]},
-                 example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "weight": "w"})
+                 example=lambda: {"source": scan(persons_file()), "keys": ["sex", "region"], "weight": "w"})
 def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = None) -> KeyFrequencies:
     """Sample and weighted frequencies of the key values of a file, out of core.
 
@@ -531,7 +532,7 @@ def key_frequencies(source: Source, keys: Sequence[str], weight: str | None = No
 
     Examples
     --------
-    >>> result = key_frequencies(scan(_example_file()), ["sex", "region"], weight="w")
+    >>> result = key_frequencies(scan(persons_file()), ["sex", "region"], weight="w")
     >>> result.to_frame()[["sex", "count", "fk", "Fk"]].to_dict(orient="list")
     {'sex': ['f', 'm', 'm'], 'count': [2, 1, 1], 'fk': [2, 2, 2], 'Fk': [30.0, 13.0, 13.0]}
     >>> result.to_frame()["region"].tolist()

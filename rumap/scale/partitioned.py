@@ -209,8 +209,9 @@ def survey(source: Source, frame: pl.LazyFrame, names: list[str], sensitive: str
 
     Examples
     --------
-    >>> from rumap.scale.source import _example_file, scan
-    >>> found = survey(scan(_example_file()), scan(_example_file()).lazy(), ["sex", "region"], weight="w")
+    >>> from rumap.examples import persons_file
+    >>> from rumap.scale.source import scan
+    >>> found = survey(scan(persons_file()), scan(persons_file()).lazy(), ["sex", "region"], weight="w")
     >>> found.n, [v.to_list() for v in found.values], found.missing, found.distinct
     (4, [['f', 'm'], ['a', 'b']], [0, 1], 3)
     """
@@ -283,8 +284,9 @@ def blocks(source: Source, names: list[str], frame: pl.LazyFrame, weight: str | 
 
     Examples
     --------
-    >>> from rumap.scale.source import _example_file, scan
-    >>> source = scan(_example_file())
+    >>> from rumap.examples import persons_file
+    >>> from rumap.scale.source import scan
+    >>> source = scan(persons_file())
     >>> plan = survey(source, source.lazy(), ["sex", "region"])
     >>> [(b.fk.tolist(), b.Fk.tolist()) for b, _ in blocks(source, ["sex", "region"], source.lazy(), "w", 2, plan)]
     [([2, 2], [13.0, 13.0]), ([2], [30.0]), ([], [])]
@@ -430,8 +432,8 @@ def diversity_pairs(source: Source, frame: pl.LazyFrame, frequencies: KeyFrequen
     Examples
     --------
     >>> from rumap.scale import key_frequencies, scan
-    >>> from rumap.scale.source import _example_file
-    >>> source = scan(_example_file())
+    >>> from rumap.examples import persons_file
+    >>> source = scan(persons_file())
     >>> diversity_pairs(source, source.lazy(), key_frequencies(source, ["sex"]), "region").counts(2).tolist()
     [1, 1]
     """

@@ -42,12 +42,13 @@ import numpy as np
 from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
+from rumap.examples import persons_file
 from rumap.masking.categorical import k_out_of_reach, key_importance
-from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, _pram_shares, pram_chunk, pram_matrix
+from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, pram_chunk, pram_matrix, pram_shares
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.frequencies import _codes, _missing_as_null, _prepared, key_frequencies
 from rumap.scale.partitioned import blocks, fits_partitions, folded_rows, partition_count, survey
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, check_out, polars_module, scan
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, apply_chunks, check_out, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -269,7 +270,7 @@ def _suppression_settings(source: Source, keys: Sequence[str], dimension: int | 
                   "chunk_size": "record_chunk",
                   "partitions": [None, "key_partitions"],
                   "budget": InstanceOf(WorkBudget), "overwrite": Boolean()},
-                 example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None, "k": 3,
+                 example=lambda: {"source": scan(persons_file()), "keys": ["sex", "region"], "out": None, "k": 3,
                                   "progress": False})
 def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None, k: int | None = None,
                   max_risk: float | None = None, weight: str | None = None,
@@ -331,7 +332,7 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
 
     Examples
     --------
-    >>> result = suppress_file(scan(_example_file()), ["sex", "region"], None, k=3, progress=False)
+    >>> result = suppress_file(scan(persons_file()), ["sex", "region"], None, k=3, progress=False)
     >>> result.per_variable, result.rounds
     ((4, 1), 3)
     """
@@ -418,7 +419,7 @@ def _first_appearance(source: Source, name: str) -> tuple[pl.Series, np.ndarray]
                   "theta": "theta", "seed": SEED,
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": "record_chunk", "overwrite": Boolean()},
-                 example=lambda: {"source": scan(_example_file()), "keys": ["sex"], "theta": 0.5, "seed": 1,
+                 example=lambda: {"source": scan(persons_file()), "keys": ["sex"], "theta": 0.5, "seed": 1,
                                   "out": None, "progress": False})
 def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | None, out: str | os.PathLike | None,
               chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True, overwrite: bool = False) -> FilePram:
@@ -447,7 +448,7 @@ def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | Non
 
     Examples
     --------
-    >>> result = pram_file(scan(_example_file()), ["sex"], 1.0, 3, None, progress=False)
+    >>> result = pram_file(scan(persons_file()), ["sex"], 1.0, 3, None, progress=False)
     >>> result.changed, result.matrices["sex"][1].tolist()
     ({'sex': 0}, [2, 2])
     """
@@ -460,7 +461,7 @@ def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | Non
     categories = {name: _first_appearance(source, name) for name in names}
     drawn = [name for name in names if categories[name][0].len()]
     offset = {name: j * n for j, name in enumerate(drawn)}  # pram draws n uniforms per key with a known value
-    shares = {name: _pram_shares(categories[name][1]) for name in drawn}
+    shares = {name: pram_shares(categories[name][1]) for name in drawn}
     changed = dict.fromkeys(names, 0)
 
     def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:

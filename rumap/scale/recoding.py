@@ -18,10 +18,11 @@ import numpy as np
 
 from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.errors import InputError
+from rumap.examples import persons_file
 from rumap.masking.categorical import category_text
 from rumap.masking.recoding import recode_chunk, recoding_steps
 from rumap.scale.protect import _key_names
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, apply_chunks, check_out, polars_module, scan
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, apply_chunks, check_out, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -99,7 +100,7 @@ class FileRecoding:
 @validate_params({"source": InstanceOf(Source), "mapping": [None, InstanceOf(Mapping, "variable -> merges")],
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": "record_chunk", "overwrite": Boolean()},
-                 example=lambda: {"source": scan(_example_file()), "out": None,
+                 example=lambda: {"source": scan(persons_file()), "out": None,
                                   "mapping": {"region": {"a": "ab", "b": "ab"}}, "progress": False})
 def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[str, Mapping[Any, Any]] | None = None,
                 bands: Sequence[tuple[str, float]] = (), top: Sequence[tuple[str, float]] = (),
@@ -125,7 +126,7 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
 
     Examples
     --------
-    >>> recode_file(scan(_example_file()), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
+    >>> recode_file(scan(persons_file()), None, {"region": {"a": "ab", "b": "ab"}}, progress=False).categories
     {'region': {'before': 2, 'after': 1}}
     """
     check_out(out, [("source", source.path)], overwrite)
@@ -194,8 +195,8 @@ class _RecodedKeys(Source):
 
 
 @validate_params({"source": InstanceOf(Source), "recoding": InstanceOf(FileRecoding)},
-                 example=lambda: {"source": scan(_example_file()),
-                                  "recoding": recode_file(scan(_example_file()), None, {"region": {"a": "ab"}},
+                 example=lambda: {"source": scan(persons_file()),
+                                  "recoding": recode_file(scan(persons_file()), None, {"region": {"a": "ab"}},
                                                           progress=False)})
 def recoded_keys(source: Source, recoding: FileRecoding) -> Source | None:
     """The recoded records as :func:`recode_file` wrote them, read from its source with compact integer codes.
@@ -223,7 +224,7 @@ def recoded_keys(source: Source, recoding: FileRecoding) -> Source | None:
 
     Examples
     --------
-    >>> source = scan(_example_file())
+    >>> source = scan(persons_file())
     >>> view = recoded_keys(source, recode_file(source, None, {"region": {"a": "ab", "b": "ab"}}, progress=False))
     >>> view.lazy(["region"]).collect()["region"].to_list()
     [0, 0, None, 0]

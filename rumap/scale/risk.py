@@ -21,6 +21,7 @@ import numpy as np
 
 from rumap._validation import Boolean, InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
+from rumap.examples import persons_file
 from rumap.result import json_safe
 from rumap.risk.identity import IdentityResult
 from rumap.risk.poisson_gamma import BETA_ESTIMATORS
@@ -38,7 +39,6 @@ from rumap.scale.source import (
     DEFAULT_CHUNK_SIZE,
     Progress,
     Source,
-    _example_file,
     apply_chunks,
     check_out,
     chunks_to,
@@ -157,14 +157,14 @@ def row_risk(frequencies: KeyFrequencies) -> np.ndarray:
 
     Examples
     --------
-    >>> row_risk(key_frequencies(scan(_example_file()), ["sex"])).tolist()
+    >>> row_risk(key_frequencies(scan(persons_file()), ["sex"])).tolist()
     [0.5, 0.5]
     """
-    from rumap.risk.individual import _risk
+    from rumap.risk.individual import individual_risk_kernel
 
     if not frequencies.weighted:
         return 1.0 / frequencies.fk
-    return _risk(frequencies.fk, np.maximum(frequencies.Fk, frequencies.fk))
+    return individual_risk_kernel(frequencies.fk, np.maximum(frequencies.Fk, frequencies.fk))
 
 
 @assumes_valid
@@ -191,7 +191,7 @@ def l_diversity_rows(source: Source, frequencies: KeyFrequencies, sensitive: str
 
     Examples
     --------
-    >>> source = scan(_example_file())
+    >>> source = scan(persons_file())
     >>> l_diversity_rows(source, key_frequencies(source, ["sex"]), "region").tolist()
     [1, 1]
     """
@@ -327,7 +327,7 @@ def _household_risk(source: Source, rows: Any, risk: np.ndarray, names: list[str
                   "progress": InstanceOf(bool, "True or False"),
                   "partitions": [None, "key_partitions"],
                   "household_partitions": [None, "household_partitions"], "overwrite": Boolean()},
-                 example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "weight": "w", "k": 2})
+                 example=lambda: {"source": scan(persons_file()), "keys": ["sex", "region"], "weight": "w", "k": 2})
 def individual_risk(source: Source, keys: Sequence[str], weight: str | None = None, household: str | None = None,
                     k: int | None = None, sensitive: str | None = None, out: str | os.PathLike | None = None,
                     chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool = True,
@@ -383,7 +383,7 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
 
     Examples
     --------
-    >>> result = individual_risk(scan(_example_file()), ["sex", "region"], k=2, progress=False)
+    >>> result = individual_risk(scan(persons_file()), ["sex", "region"], k=2, progress=False)
     >>> result.expected_reidentifications, result.k_anonymity_violations
     (2.0, 0)
     """
@@ -477,7 +477,7 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
 @validate_params({"source": InstanceOf(Source), "key": InstanceOf((list, tuple), "a list of key columns"),
                   "N": "N", "a": "a", "max_risk": [None, "risk_bound"], "cells": [None, "cells"],
                   "method": StrOptions(BETA_ESTIMATORS)},
-                 example=lambda: {"source": scan(_example_file()), "key": ["sex"], "N": 1000.0, "a": 10.0})
+                 example=lambda: {"source": scan(persons_file()), "key": ["sex"], "N": 1000.0, "a": 10.0})
 def identity_risk(source: Source, key: Sequence[str], N: float, a: float, max_risk: float | None = None,
                   cells: int | None = None, method: str = "ml") -> IdentityResult:
     """Population uniques and identification risk of a file's key (Mokken et al. 1992), out of core.
@@ -498,7 +498,7 @@ def identity_risk(source: Source, key: Sequence[str], N: float, a: float, max_ri
 
     Examples
     --------
-    >>> identity_risk(scan(_example_file()), ["sex"], N=1000.0, a=10.0).observed_cells
+    >>> identity_risk(scan(persons_file()), ["sex"], N=1000.0, a=10.0).observed_cells
     2
     """
     from rumap.risk.identity import identity_from_frequencies
@@ -564,7 +564,7 @@ class FileFrequencies:
                   "weight": [None, InstanceOf(str, "a column name")],
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": "record_chunk", "partitions": [None, "key_partitions"], "overwrite": Boolean()},
-                 example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None,
+                 example=lambda: {"source": scan(persons_file()), "keys": ["sex", "region"], "out": None,
                                   "progress": False})
 def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None = None,
                      weight: str | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE, partitions: int | None = None,
@@ -605,7 +605,7 @@ def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike
 
     Examples
     --------
-    >>> frequencies_file(scan(_example_file()), ["sex", "region"], weight="w", progress=False).to_dict()["sample_uniques"]
+    >>> frequencies_file(scan(persons_file()), ["sex", "region"], weight="w", progress=False).to_dict()["sample_uniques"]
     0
     """
     check_out(out, [("source", source.path)], overwrite)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from rumap._validation import Boolean, InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError, optional_module
+from rumap.examples import persons_file
 from rumap.io.outputs import atomic_outputs, check_outputs
 from rumap.io.text_rows import check_text_rows, refuse_duplicates, text_head
 
@@ -231,19 +232,11 @@ def _text_separator(path: Path, fmt: str) -> str:
     return separator
 
 
-def _example_file() -> str:
-    import tempfile
-
-    folder = tempfile.mkdtemp()
-    path = os.path.join(folder, "persons.csv")
-    with open(path, "w") as handle:
-        handle.write("sex,region,w\nf,a,10\nf,a,20\nm,,5\nm,b,8\n")
-    return path
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
                   "columns": [None, InstanceOf((list, tuple), "a list of column names")]},
-                 example=lambda: {"path": _example_file()})
+                 example=lambda: {"path": persons_file()})
 def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Source:
     """A lazy source over a CSV/TSV or Parquet file: nothing is read but its header (and a text's line breaks).
 
@@ -269,7 +262,7 @@ def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Sourc
 
     Examples
     --------
-    >>> source = scan(_example_file(), columns=["sex", "region"])
+    >>> source = scan(persons_file(), columns=["sex", "region"])
     >>> source.format, source.columns, source.count()
     ('csv', ('sex', 'region'), 4)
     """
@@ -378,7 +371,7 @@ def progress_to(report: Callable[[str, int, int | None], None]) -> Iterator[None
     --------
     >>> steps = []
     >>> with progress_to(lambda label, done, total: steps.append((label, done))):
-    ...     apply_chunks(scan(_example_file()), lambda chunk, start: None, chunk_size=3, progress=False,
+    ...     apply_chunks(scan(persons_file()), lambda chunk, start: None, chunk_size=3, progress=False,
     ...                  label="reading")
     4
     >>> steps[-1]
@@ -464,7 +457,7 @@ def chunks_to(out: str | os.PathLike | None, inputs: Sequence[tuple[str, Any]] =
                   "columns": [None, InstanceOf((list, tuple), "a list of column names")],
                   "progress": InstanceOf(bool, "True or False"), "label": InstanceOf(str, "a label"),
                   "overwrite": Boolean()},
-                 example=lambda: {"source": scan(_example_file()), "transform": lambda chunk, start: chunk})
+                 example=lambda: {"source": scan(persons_file()), "transform": lambda chunk, start: chunk})
 def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.DataFrame | None],
                  out: str | os.PathLike | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
                  columns: Sequence[str] | None = None, progress: bool = True, label: str = "records",
@@ -506,7 +499,7 @@ def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.Dat
     --------
     >>> import polars as pl
     >>> sizes = []
-    >>> apply_chunks(scan(_example_file()), lambda chunk, start: sizes.append((start, chunk.height)),
+    >>> apply_chunks(scan(persons_file()), lambda chunk, start: sizes.append((start, chunk.height)),
     ...              chunk_size=3, progress=False)
     4
     >>> sizes

@@ -24,11 +24,12 @@ import numpy as np
 from rumap._validation import Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
+from rumap.examples import persons_file
 from rumap.risk.suda import (
     DEFAULT_DIS_FRACTION,
     DEFAULT_MAX_SIZE,
-    _row_msus,
-    _row_scores,
+    row_msus,
+    row_scores,
     searched_size,
     smallest_msu,
     suda_weights,
@@ -39,7 +40,6 @@ from rumap.scale.source import (
     DEFAULT_CHUNK_SIZE,
     Progress,
     Source,
-    _example_file,
     apply_chunks,
     check_out,
     polars_module,
@@ -253,7 +253,7 @@ def _distinct_key_rows(source: Source, keys: Sequence[str], chunk_size: int, pro
 def _per_row(found: np.ndarray, weights: np.ndarray, block: int = 1 << 20) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each row's MSUs (all sizes), smallest MSU size (0 for none) and SUDA score, a block of rows at a time.
 
-    The score is :func:`rumap.risk.suda._row_scores`'s ``found @ weights``
+    The score is :func:`rumap.risk.suda.row_scores`'s ``found @ weights``
     (the same values: integers, exact in float64).
     """
     m = found.shape[0]
@@ -273,7 +273,7 @@ def _per_row(found: np.ndarray, weights: np.ndarray, block: int = 1 << 20) -> tu
                   "out": [None, InstanceOf((str, os.PathLike), "a file path")],
                   "chunk_size": "record_chunk",
                   "budget": InstanceOf(WorkBudget), "overwrite": Boolean()},
-                 example=lambda: {"source": scan(_example_file()), "keys": ["sex", "region"], "out": None,
+                 example=lambda: {"source": scan(persons_file()), "keys": ["sex", "region"], "out": None,
                                   "progress": False})
 def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None = None,
               max_size: int | None = DEFAULT_MAX_SIZE, dis_fraction: float = DEFAULT_DIS_FRACTION,
@@ -317,7 +317,7 @@ def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None
 
     Examples
     --------
-    >>> result = suda_file(scan(_example_file()), ["sex", "region"], progress=False)
+    >>> result = suda_file(scan(persons_file()), ["sex", "region"], progress=False)
     >>> result.sample_uniques, result.special_uniques, result.msus_by_size
     (2, 1, (1, 0))
     """
@@ -333,14 +333,14 @@ def suda_file(source: Source, keys: Sequence[str], out: str | os.PathLike | None
     meter = Progress("SUDA2 on the distinct key rows", enabled=progress)
     codes = rows.codes()
     rows.drop_numbers()
-    found, per_variable = _row_msus(codes, count, size, dtype=_count_type(max(comb(p, k) for k in range(1, size + 1))))
+    found, per_variable = row_msus(codes, count, size, dtype=_count_type(max(comb(p, k) for k in range(1, size + 1))))
     rows.restore_numbers(codes)
     del codes
     meter.update(n, final=True)
     total, smallest, score = _per_row(found, suda_weights(p, size))
     msus_by_size = found.sum(axis=0, dtype=np.int64)
     del found
-    score, dis_score, dis, uniques = _row_scores(score, count, p, float(dis_fraction))
+    score, dis_score, dis, uniques = row_scores(score, count, p, float(dis_fraction))
     if out is not None:
 
         def per_record(chunk: pl.DataFrame, start: int) -> pl.DataFrame:

@@ -461,7 +461,7 @@ class EmpiricalSpec:
         too when :attr:`data` knows it: the run trusts it and compares k with n
         no more (only a source that did not know n is compared here, once).
         """
-        from rumap.maps.simulation import _simulate
+        from rumap.maps.simulation import simulate_kernel
 
         arr = DataMatrix(min_rows=2).check("data", self.data.resolve(data))
         if not self.data.n:
@@ -470,7 +470,7 @@ class EmpiricalSpec:
         def report(done: int, total: int) -> None:
             progress(done / total if total else 1.0)
 
-        result = _simulate(arr, self.config(), progress=None if progress is None else report)
+        result = simulate_kernel(arr, self.config(), progress=None if progress is None else report)
         return Analysis(spec=self, maps=tuple(result.maps), optima=(), replicates=result.replicate_risks,
                         n_records=result.n_records, common=result.common, subsample=result.subsample)
 

@@ -46,11 +46,11 @@ def uniform_risk(values: float | np.ndarray) -> np.ndarray | float:
     ----------
     Domingo-Ferrer, Oganian & Torra, Eq (3).
     """
-    risk = _uniform_risk(values)
+    risk = uniform_risk_kernel(values)
     return float(risk) if risk.ndim == 0 else risk
 
 
-def _uniform_risk(m: np.ndarray) -> np.ndarray:
+def uniform_risk_kernel(m: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore"):
         return 1.0 / np.log2(np.asarray(m, dtype=float))
 
@@ -103,10 +103,10 @@ def count_values(low: np.ndarray | float, high: np.ndarray | float, resolution: 
     -------
     ndarray
     """
-    return _count_values(low, high, resolution)
+    return count_values_kernel(low, high, resolution)
 
 
-def _count_values(low: np.ndarray | float, high: np.ndarray | float, resolution: float) -> np.ndarray:
+def count_values_kernel(low: np.ndarray | float, high: np.ndarray | float, resolution: float) -> np.ndarray:
     lo = np.ceil(np.asarray(low, dtype=float) / resolution - SNAP)
     hi = np.asarray(high, dtype=float) / resolution
     with np.errstate(invalid="ignore"):
@@ -123,12 +123,12 @@ def check_distribution(distribution: Callable[[np.ndarray], Any] | None) -> None
 def cell_risks(low: np.ndarray, high: np.ndarray, resolution: float,
            distribution: Callable[[np.ndarray], Any] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Snap LP bounds to the grid and compute m and DR for every cell."""
-    m = _count_values(low, high, resolution)
+    m = count_values_kernel(low, high, resolution)
     snapped_low = np.ceil(low / resolution - SNAP) * resolution + 0.0  # + 0.0 turns -0.0 into 0.0
     with np.errstate(invalid="ignore"):
         snapped_high = np.where(np.isfinite(high), np.floor(high / resolution + SNAP) * resolution, np.inf)
     if distribution is None:
-        risk = _uniform_risk(np.maximum(m, 1.0)).reshape(-1)
+        risk = uniform_risk_kernel(np.maximum(m, 1.0)).reshape(-1)
         return snapped_low, snapped_high, m, risk
     risk = np.empty(m.size)
     for i in range(m.size):  # a user's distribution per cell

@@ -32,9 +32,9 @@ from rumap._validation import InstanceOf, Table, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
-from rumap.risk._paired import select_columns
 from rumap.risk.cells import cell_frequencies, key_codes
 from rumap.risk.keys import key_analysis
+from rumap.risk.paired import select_columns
 
 __all__ = ["Granularity", "GranularityAnalysis", "granularity", "granularity_analysis", "long_table", "seed_hyper_rows"]
 

@@ -12,7 +12,7 @@ from rumap._validation import PARAMETERS, InstanceOf, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.bounds import TableBounds, suppression_bounds
-from rumap.tables.entropy import _count_values, _uniform_risk
+from rumap.tables.entropy import count_values_kernel, uniform_risk_kernel
 from rumap.tables.published import PublishedTable, paper_table1
 
 __all__ = ["InsiderView", "insider_view", "InsiderBounds", "insider_bounds"]
@@ -115,10 +115,10 @@ def insider_view(cell_min: float, cell_max: float, contribution: float, resoluti
     if own > high:
         raise InputError(f"contribution {own:g} exceeds the cell's largest possible value {high:g}")
     ins_lo, ins_hi = max(low - own, 0.0), high - own
-    m_in = float(_count_values(ins_lo, ins_hi, resolution))
-    m_out = float(_count_values(0.0, high, resolution))
+    m_in = float(count_values_kernel(ins_lo, ins_hi, resolution))
+    m_out = float(count_values_kernel(0.0, high, resolution))
     return InsiderView(low, high, own, ins_lo, ins_hi, 0.0, high, m_in, m_out,
-                       float(_uniform_risk(max(m_in, 1.0))), float(_uniform_risk(max(m_out, 1.0))))
+                       float(uniform_risk_kernel(max(m_in, 1.0))), float(uniform_risk_kernel(max(m_out, 1.0))))
 
 
 @dataclass(frozen=True)

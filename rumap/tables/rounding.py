@@ -19,7 +19,7 @@ import pandas as pd
 from rumap._validation import Boolean, Grid, StrOptions, validate_params
 from rumap.errors import InputError
 from rumap.result import RUMap, json_safe
-from rumap.tables.entropy import SNAP, _uniform_risk
+from rumap.tables.entropy import SNAP, uniform_risk_kernel
 from rumap.tables.published import PublishedTable
 from rumap.tables.rules import freeze_array_fields
 
@@ -168,7 +168,7 @@ def rounding_risk(cells: np.ndarray | PublishedTable, base: float, *, resolution
     first = np.ceil(low / resolution - SNAP) + 0.0
     end = np.ceil(high / resolution - SNAP)
     m = end - first
-    risk = _uniform_risk(np.maximum(m, 1.0)).reshape(original.shape)
+    risk = uniform_risk_kernel(np.maximum(m, 1.0)).reshape(original.shape)
     mse = float(np.mean((rounded - original) ** 2))
     return RoundingRisk(base, original, rounded, first * resolution, (end - 1) * resolution, m, risk, mse)
 

@@ -400,14 +400,15 @@ def suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]]
     >>> float(bounded.min[6]), float(bounded.max[6])  # every cell within 50%: the seed's [18, 26]
     (18.0, 26.0)
     """
-    return _suppress_secondary(table, primary, protection, cost, weights, method, time_limit, budget, frequencies, external)
+    return suppress_secondary_kernel(table, primary, protection, cost, weights, method, time_limit, budget, frequencies,
+                                     external)
 
 
-def _suppress_secondary(table: PublishedTable, primary: Sequence[tuple[str, str]], protection: float = 10.0,
-                        cost: str = "value", weights: Any = None, method: str = "auto", time_limit: float = 30.0,
-                        budget: WorkBudget = DEFAULT_BUDGET,
-                        frequencies: Mapping[tuple[str, str], float] | None = None,
-                        external: float | None = None) -> SecondarySuppression:
+def suppress_secondary_kernel(table: PublishedTable, primary: Sequence[tuple[str, str]], protection: float = 10.0,
+                              cost: str = "value", weights: Any = None, method: str = "auto", time_limit: float = 30.0,
+                              budget: WorkBudget = DEFAULT_BUDGET,
+                              frequencies: Mapping[tuple[str, str], float] | None = None,
+                              external: float | None = None) -> SecondarySuppression:
     """:func:`suppress_secondary` of checked arguments (its kernel: the maps call it once per grid value)."""
     labels = _labels(table)
     equations = check_complete_additive(table)

@@ -41,7 +41,7 @@ from rumap.tables.hierarchy import TOTAL
 
 if TYPE_CHECKING:
     from rumap.tables.ndtable import NDTable
-    from rumap.tables.table_suppression import SuppressionProblem
+    from rumap.tables.suppression_problem import SuppressionProblem
 
 __all__ = ["hitas_subtables", "table_subtables", "subtable_pattern", "line_bound"]
 

@@ -125,14 +125,14 @@ def test_pram_matrix_is_stochastic_and_invariant(frequencies, theta):
 @given(st.lists(st.integers(0, 30), min_size=1, max_size=12).filter(lambda v: sum(v) > 0), st.floats(0.0, 1.0),
        st.integers(0, 2**32 - 1))
 def test_pram_draw_equals_inverse_cdf_sampling_of_the_dense_matrix(counts, theta, seed):
-    from rumap.masking.pram import _pram_draw, _pram_shares
+    from rumap.masking.pram import pram_draw, pram_shares
 
     rng = np.random.default_rng(seed)
     codes = rng.integers(0, len(counts), 400)
     draws = rng.random(400)
     cumulative = np.cumsum(pram_matrix(counts, theta), axis=1)
     dense = np.minimum((draws[:, None] > cumulative[codes]).sum(axis=1), len(counts) - 1)
-    fast = _pram_draw(codes, _pram_shares(counts), theta, draws)
+    fast = pram_draw(codes, pram_shares(counts), theta, draws)
     # the two cumulative sums can differ in the last bits: a draw within 1e-12 of a boundary may go either way
     near = np.abs(draws[:, None] - cumulative[codes]).min(axis=1) < 1e-12
     assert np.array_equal(dense[~near], fast[~near])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rumap.masking.categorical import local_suppression
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.risk.cells import cell_frequencies, wildcard_frequencies
-from rumap.risk.individual import _risk
+from rumap.risk.individual import individual_risk_kernel
 
 
 def _record_rounds(codes, k, max_risk, weights, rank, depth, members=None, shared=()):
@@ -29,7 +29,7 @@ def _record_rounds(codes, k, max_risk, weights, rank, depth, members=None, share
         fk, Fk = wildcard_frequencies(codes, weights)
         at_risk = np.zeros(n, dtype=bool) if k is None else fk < k
         if max_risk is not None:
-            risk = 1.0 / fk if weights is None else _risk(fk, np.maximum(Fk, fk))
+            risk = 1.0 / fk if weights is None else individual_risk_kernel(fk, np.maximum(Fk, fk))
             at_risk |= risk > max_risk
         rows = np.flatnonzero(at_risk & (codes >= 0).any(axis=1))
         if rows.size == 0:

@@ -28,6 +28,7 @@ from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 from rumap.specs.calls import CallSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
+from rumap.specs.table_protection import TableMapSpec, TableProtectionSpec
 from rumap.specs.tables import (
     DominanceFlawSpec,
     HierarchicalTableSpec,
@@ -38,7 +39,6 @@ from rumap.specs.tables import (
     SuppressedCellsSpec,
 )
 from rumap.tables.microdata import example_microdata
-from rumap.tables.protection import TableMapSpec, TableProtectionSpec
 
 #: The specification types the cases below cover: every key of REPRODUCERS.
 COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec, RuleSpec,

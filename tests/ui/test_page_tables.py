@@ -113,7 +113,7 @@ def test_microdata_table_is_protected_and_audited(page):
     from dashboard.code import bundled_path
     from dashboard.widgets import REPRODUCE_KEY
     from rumap.present.reproduce import to_python
-    from rumap.tables.protection import TableProtectionSpec
+    from rumap.specs.table_protection import TableProtectionSpec
 
     page.session_state[f"{REPRODUCE_KEY}_tables_micro_protection"] = True
     page.run()

@@ -208,12 +208,12 @@ def microaggregate(data: Any, k: int, algorithm: str = "mdav", *, standardize: b
         raise InputError(f"k must be at most the number of records n = {n}, got k = {k}")
     budget.check_work(ALGORITHMS[algorithm].cost(n, values.shape[1], k),
                       f"{algorithm} of {n} records x {values.shape[1]} variables, k = {k}")
-    return _microaggregate(values, k, algorithm, standardize, criterion, names, progress)
+    return microaggregate_kernel(values, k, algorithm, standardize, criterion, names, progress)
 
 
-def _microaggregate(values: np.ndarray, k: int, algorithm: str, standardize: bool, criterion: str,
-                    names: Sequence[str] = (),
-                    progress: Callable[[int, int], None] | None = None) -> MicroaggregationResult:
+def microaggregate_kernel(values: np.ndarray, k: int, algorithm: str, standardize: bool, criterion: str,
+                          names: Sequence[str] = (),
+                          progress: Callable[[int, int], None] | None = None) -> MicroaggregationResult:
     """:func:`microaggregate` of checked input: a finite (n, p) float array, ``1 <= k <= n``, known names."""
     n = values.shape[0]
     space = _standardize(values) if standardize else values

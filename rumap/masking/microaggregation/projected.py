@@ -8,7 +8,7 @@ from rumap._compile import compiled
 from rumap.masking.microaggregation.optimal import _optimal_sorted, _runs_from_back
 from rumap.masking.microaggregation.partition import _labels_from_runs
 from rumap.masking.microaggregation.ranking import _first_principal_component
-from rumap.masking.ranks import _stable_order
+from rumap.masking.ranks import stable_order
 
 
 def _optimal_pc1(space: np.ndarray, k: int) -> np.ndarray:
@@ -28,9 +28,9 @@ def _optimal_pc1(space: np.ndarray, k: int) -> np.ndarray:
     programme. With one variable it is "optimal".
     """
     if space.shape[1] == 1:
-        order = _stable_order(space[:, 0])
+        order = stable_order(space[:, 0])
         return _labels_from_runs(order, _optimal_sorted(space[order, 0], k))
-    order = _stable_order(_first_principal_component(space))
+    order = stable_order(_first_principal_component(space))
     ordered = space[order]
     ordered -= ordered.mean(axis=0)
     back = compiled(_optimal_runs_multivariate)(ordered, int(k))

@@ -18,7 +18,7 @@ import pandas as pd
 from rumap._validation import InstanceOf, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.risk._paired import numeric_matrix, paired_frames, select_columns
+from rumap.risk.paired import numeric_matrix, paired_frames, select_columns
 from rumap.risk.ties import TIE_RTOL
 
 __all__ = ["KINDS", "AGGREGATIONS", "STANDARDIZATIONS", "LinkageResult", "distance_linkage", "variable_distance"]

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import Arguments, Table, frame_matrix, resolve_columns
+from rumap._validation import Arguments, Table, assumes_valid, frame_matrix, resolve_columns
 
 __all__ = ["as_frame", "paired_frames", "select_columns", "numeric_matrix"]
 
@@ -23,6 +23,7 @@ _TABLE = Table()
 _FILE = Table(min_rows=2)
 
 
+@assumes_valid
 def as_frame(data: Any, source: str) -> pd.DataFrame:
     """A DataFrame view of ``data``; arrays get columns ``x1 .. xp``.
 
@@ -41,6 +42,7 @@ def as_frame(data: Any, source: str) -> pd.DataFrame:
     return _TABLE.check(source, data)
 
 
+@assumes_valid
 def paired_frames(original: Any, masked: Any, original_name: str = "original",
                   masked_name: str = "masked") -> tuple[pd.DataFrame, pd.DataFrame]:
     """Both files as DataFrames with the same number of rows (at least 2) and the same columns.
@@ -64,6 +66,7 @@ def paired_frames(original: Any, masked: Any, original_name: str = "original",
     return orig, mask[list(orig.columns)]
 
 
+@assumes_valid
 def select_columns(frame: pd.DataFrame, columns: Sequence[str | int] | None, source: str,
                    what: str = "key") -> list[str]:
     """Resolve column names or positions; ``None`` means every column.
@@ -87,6 +90,7 @@ def select_columns(frame: pd.DataFrame, columns: Sequence[str | int] | None, sou
     return resolve_columns(list(frame.columns), columns, source, f"{what} ")
 
 
+@assumes_valid
 def numeric_matrix(frame: pd.DataFrame, columns: Sequence[str], source: str) -> np.ndarray:
     """The columns as a finite float array of shape ``(n, len(columns))``.
 

@@ -7,7 +7,7 @@ table (:func:`rumap.tables.microdata.table_from_microdata`), marks its
 primaries and protects them (:func:`rumap.tables.secondary.suppress_secondary`).
 :class:`TableMapSpec` adds what its R-U map runs over (the rule's first
 parameter, the protection level or the rounding base, of
-:data:`rumap.release.from_map.TABLE_SWEEPS`) and its measures;
+:data:`rumap.maps.tables.TABLE_SWEEPS`) and its measures;
 :meth:`TableMapSpec.run` draws the map (:mod:`rumap.maps.tables`). The dashboard
 and the reproduce code (:mod:`rumap.present.reproduce`) both run these.
 """
@@ -137,7 +137,7 @@ class TableMapSpec:
     protection : TableProtectionSpec
         The table and the values not swept.
     sweep : {"rule", "protection", "base"}
-        What the map runs over (:data:`rumap.release.from_map.TABLE_SWEEPS`).
+        What the map runs over (:data:`rumap.maps.tables.TABLE_SWEEPS`).
     grid : sequence of float
         The swept values.
     risk : str, default "underprotected"
@@ -164,8 +164,7 @@ class TableMapSpec:
     time_limit: float = 5.0
 
     def __post_init__(self) -> None:
-        from rumap.maps.tables import TABLE_RISKS, TABLE_UTILITIES
-        from rumap.release.from_map import TABLE_SWEEPS
+        from rumap.maps.tables import TABLE_RISKS, TABLE_SWEEPS, TABLE_UTILITIES
 
         if not isinstance(self.protection, TableProtectionSpec):
             raise InputError(f"protection must be a TableProtectionSpec, got {type(self.protection).__name__}")
