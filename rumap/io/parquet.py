@@ -22,7 +22,7 @@ from rumap.io.data import numeric_columns, regular_file_size
 from rumap.io.outputs import atomic_outputs, check_outputs
 from rumap.io.writers import FORMATS_EXTRA
 
-__all__ = ["is_parquet", "read_parquet_frame", "read_parquet_numeric", "write_parquet_replacing"]
+__all__ = ["is_parquet", "open_parquet", "read_parquet_frame", "read_parquet_numeric", "write_parquet_replacing"]
 
 
 @assumes_valid
@@ -43,7 +43,20 @@ def _parquet_module() -> Any:
     return pq
 
 
-def _open(path: str | os.PathLike, source: str) -> Any:
+@assumes_valid
+def open_parquet(path: str | os.PathLike, source: str) -> Any:
+    """A Parquet file opened by pyarrow (its footer read), refused with a message naming ``source``.
+
+    Parameters
+    ----------
+    path : str or path-like
+    source : str
+        How messages name the file.
+
+    Returns
+    -------
+    pyarrow.parquet.ParquetFile
+    """
     regular_file_size(path, source)
     pq = _parquet_module()
     try:
@@ -91,7 +104,7 @@ def read_parquet_numeric(path: str | os.PathLike, columns: list[str] | None, sou
     rumap.errors.InputError: missing.parquet: no such file
     """
     source = str(path) if isinstance(path, (str, os.PathLike)) and source is None else source
-    handle = _open(path, source)  # a path that is not one is refused by regular_file_size
+    handle = open_parquet(path, source)  # a path that is not one is refused by regular_file_size
     import pyarrow as pa
 
     schema = handle.schema_arrow
@@ -131,7 +144,7 @@ def read_parquet_frame(path: str | os.PathLike, source: str | None = None) -> An
     rumap.errors.InputError: missing.parquet: no such file
     """
     source = str(path) if isinstance(path, (str, os.PathLike)) and source is None else source
-    return _open(path, source).read().to_pandas()
+    return open_parquet(path, source).read().to_pandas()
 
 
 @assumes_valid
