@@ -1,21 +1,18 @@
-"""A masking method as a step of a release plan: its record, and the checks its parameters share.
+"""A masking method as a step of a release plan: its record, and how a plan file names a parameter.
 
-Every check raises :class:`rumap.errors.InputError` with a message that names
-the parameter (``parameter k must be ...``); the command line puts its flag in
-its place.
+A record's ``check`` checks each parameter with :func:`rumap._validation.check_parameter`, by the
+constraint a public function's would use: its message names the parameter (``parameter k must be ...``);
+:func:`plan_key` gives it the plan file's key, the command line its flag.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from rumap._validation import assumes_valid, check_scalar
+from rumap._validation import assumes_valid
 from rumap.budget import WorkBudget
-from rumap.errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -106,41 +103,3 @@ def plan_key(message: str, index: int) -> str:
     """
     prefix = "parameter "
     return f"steps[{index}].parameters.{message[len(prefix):]}" if message.startswith(prefix) else message
-
-
-def _number(name: str, value: Any, parameter: str | None = None) -> float | int:
-    """A parameter's value checked against its :data:`rumap._validation.PARAMETERS` entry; messages name it."""
-    if isinstance(value, bool):
-        raise InputError(f"parameter {name} must be a number, got {value!r}")
-    try:
-        return check_scalar(parameter or name, value)
-    except InputError as exc:
-        raise InputError(f"parameter {str(exc).replace(parameter or name, name, 1)}") from None
-
-
-def _optional_float(name: str, value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-        raise InputError(f"parameter {name} must be a finite number or null, got {value!r}")
-    return float(value)
-
-
-def _flag(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(f"parameter {name} must be true or false, got {value!r}")
-    return value
-
-
-def _choice(name: str, value: Any, options: Sequence[str]) -> str:
-    if value not in options:
-        raise InputError(f"parameter {name} must be one of {', '.join(options)}, got {value!r}")
-    return str(value)
-
-
-def _member(name: str, value: Any, names: tuple[str, ...], what: str) -> str:
-    if not isinstance(value, str) or value not in names:
-        raise InputError(f"parameter {name} must be one of the step's {what} ({', '.join(names)}), got {value!r}")
-    return value
-
-
