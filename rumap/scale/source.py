@@ -153,7 +153,7 @@ def _collected(batches: Any, source: Source, run: bool = False) -> Iterator[pl.D
     """The frames of ``batches`` (collected in the streaming engine when ``run``), a reading error named by the file.
 
     A text's row too long, or its text among the numbers of a column whose type the first
-    :data:`_CSV_SCHEMA_ROWS` rows set, is named as the in-memory reader names it: the line, or the column,
+    :data:`rumap.io.formats.CSV_SCHEMA_ROWS` rows set, is named as the in-memory reader names it: the line, or the column,
     value and row.
     """
     pl = polars_module()
