@@ -8,6 +8,7 @@ import of a format's reader outside rumap/io fails, naming the module, the line 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +25,10 @@ READER_MODULES = ("pyreadstat", "pyarrow.csv", "pyarrow.dataset")
 NOT_DATA = {("rumap/cli/query.py", "read_bytes"): "a text of queries",
             ("dashboard/static_cache.py", "read_bytes"): "the dashboard's own assets",
             ("dashboard/serve.py", "read_text"): "the pages' source code"}
+
+
+#: Text that a module with a read holds somewhere: only such modules are parsed.
+_CANDIDATE = re.compile("|".join([*sorted(READERS), "open", "pyreadstat", "pyarrow"]))
 
 
 def _modules(root: Path) -> list[Path]:
@@ -44,7 +49,8 @@ def _reads(tree: ast.AST) -> list[tuple[int, str]]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [f"{node.module}.{a.name}" for a in node.names])  # from pyarrow import csv: pyarrow.csv
             found += [(node.lineno, f"import {n}") for n in names if n.startswith(READER_MODULES)]
         if not isinstance(node, ast.Call):
             continue
@@ -67,8 +73,9 @@ def _reads(tree: ast.AST) -> list[tuple[int, str]]:
 
 def reads_outside_io(root: Path) -> list[tuple[str, int, str]]:
     """Each read of a file outside rumap/io under ``root``: its module, line and call."""
-    return sorted((file.relative_to(root).as_posix(), line, call) for file in _modules(root)
-                  for line, call in _reads(ast.parse(file.read_text(encoding="utf-8"))))
+    texts = {file: file.read_text(encoding="utf-8") for file in _modules(root)}
+    return sorted((file.relative_to(root).as_posix(), line, call) for file, text in texts.items()
+                  if _CANDIDATE.search(text) for line, call in _reads(ast.parse(text)))
 
 
 def test_no_data_file_is_read_outside_rumap_io():
@@ -85,10 +92,11 @@ def test_the_scan_finds_each_kind_of_read(tmp_path):
     (tmp_path / "rumap" / "io" / "fine.py").write_text("import pandas as pd\npd.read_csv('x')\n")
     (tmp_path / "rumap" / "engine.py").write_text(
         "import pyreadstat\nimport polars as pl\nfrom pathlib import Path\npl.scan_csv('x')\n"
-        "Path('x').open('rb')\nopen('y', 'w')\nPath('y').open('w')\nread_table('z')\n")
+        "Path('x').open('rb')\nopen('y', 'w')\nPath('y').open('w')\nread_table('z')\nfrom pyarrow import csv\n")
     (tmp_path / "dashboard" / "page.py").write_text("import dask.dataframe as dd\ndd.read_parquet('x')\n"
                                                     "from pathlib import Path\nPath('x').read_bytes()\n")
     assert reads_outside_io(tmp_path) == [("app.py", 1, "open"), ("dashboard/page.py", 2, "read_parquet"),
                                           ("dashboard/page.py", 4, "read_bytes"),
                                           ("rumap/engine.py", 1, "import pyreadstat"),
-                                          ("rumap/engine.py", 4, "scan_csv"), ("rumap/engine.py", 5, ".open")]
+                                          ("rumap/engine.py", 4, "scan_csv"), ("rumap/engine.py", 5, ".open"),
+                                          ("rumap/engine.py", 9, "import pyarrow.csv")]
