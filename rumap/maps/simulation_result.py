@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rumap._validation import assumes_valid
 from rumap.errors import InputError
 from rumap.maps.attacks import publication_effect
 from rumap.maps.recommend import BAND_Z, Recommendation, recommend
@@ -134,6 +135,7 @@ class SimulationResult:
         return json_safe(out)
 
 
+@assumes_valid
 def lambda_publication(maps: Sequence[RUMap], targets: Sequence[str]) -> list[dict[str, Any]]:
     """The effect of publishing lambda: per target with both ``position`` and ``corrected`` maps, their risks' ratio.
 
