@@ -14,7 +14,6 @@ run on the same path, gives it too. The values are kept for the session only (it
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from dashboard import state
@@ -23,7 +22,7 @@ from dashboard.provenance import show_source
 from dashboard.server_files import ServerFile, file_cached, server_file_input
 from dashboard.widgets import multiselect
 from rumap.errors import InputError
-from rumap.io.data import number_format, numeric_columns
+from rumap.io.formats import text_columns
 from rumap.io.parquet import read_parquet_numeric
 from rumap.scale import scan
 from rumap.specs import DataSource
@@ -75,15 +74,7 @@ def read_columns(file: ServerFile, columns: list[str]) -> np.ndarray:
     source = scan(file.path, columns)  # a missing column is refused here, naming the file's columns
     if source.format == "parquet":
         return read_parquet_numeric(file.path, list(columns), source=file.name)[0]
-    with open(file.path, "rb") as handle:
-        head = handle.read(65536).decode("utf-8-sig", errors="ignore")
-    decimal, thousands = number_format(head, source.separator)
-    try:
-        frame = pd.read_csv(file.path, sep=source.separator, encoding="utf-8-sig", decimal=decimal,
-                            thousands=thousands, usecols=list(columns))
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        raise InputError(f"{file.name}: cannot read the file: {str(exc).splitlines()[0]}") from None
-    return numeric_columns(frame[list(columns)], list(columns), source=file.name)
+    return text_columns(file.path, source.separator, list(columns), source=file.name)
 
 
 def server_selection() -> state.Selection | None:

@@ -47,7 +47,14 @@ from dashboard.widget_memory import STORE, init_widget, keep_shown, remember, se
 from rumap import check_varies
 from rumap.errors import InputError
 from rumap.fingerprint import bytes_digest, frame_digest
-from rumap.io.data import BUNDLED_DATA, numeric_column_names, numeric_columns, read_table_bytes, text_among_numbers
+from rumap.io.data import (
+    BUNDLED_DATA,
+    numeric_column_names,
+    numeric_columns,
+    read_file_bytes,
+    read_table_bytes,
+    text_among_numbers,
+)
 from rumap.specs import DataSource
 
 __all__ = ["DATA", "SELECTION", "REFUSED", "LoadedData", "Selection", "Refusal", "load_bytes", "refuse", "refusal",
@@ -180,8 +187,7 @@ def load_bundled(name: str) -> LoadedData:
     LoadedData
     """
     path = BUNDLED_DATA[name]
-    with open(path, "rb") as handle:
-        return load_bytes("bundled", name, handle.read(), filename=path.name)
+    return load_bytes("bundled", name, read_file_bytes(path), filename=path.name)
 
 
 def loaded_data() -> LoadedData | None:

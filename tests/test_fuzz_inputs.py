@@ -79,9 +79,9 @@ def test_a_header_longer_than_the_sniffed_bytes_is_read_whole(tmp_path):
 
 
 def test_text_past_the_rows_that_set_a_column_type_is_named(tmp_path, monkeypatch):
-    import rumap.scale.source as source
+    import rumap.io.formats as formats
 
-    monkeypatch.setattr(source, "_CSV_SCHEMA_ROWS", 5)
+    monkeypatch.setattr(formats, "CSV_SCHEMA_ROWS", 5)
     path = tmp_path / "data.csv"
     path.write_text("sex,w\n" + "".join(f"f,{10 + i}\n" for i in range(20)) + "m,abc\n")
     assert_bad_input(run_cli("risk", "individual", "--data", path, "--keys", "sex", "--weight", "w",

@@ -124,7 +124,7 @@ KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "ruma
          "rumap.release.plan.read_plan", "rumap.release.report.categorical_measures",
          "rumap.release.report.numeric_measures", "rumap.release.report.predict_step",
          "rumap.release.report.release_report", "rumap.release.stream.check_streamed",
-         "rumap.release.stream.file_digest",
+         "rumap.io.formats.file_digest",
          "rumap.tables.hierarchy.flat", "rumap.tables.hierarchy.from_parents", "rumap.tables.hierarchy.from_prefixes",
          "rumap.tables.hierarchy.read_hrc", "rumap.tables.hierarchy.read_parent_child",
          "rumap.tables.jj.instance_from_table", "rumap.tables.jj.read_jj", "rumap.tables.jj.solve_jj",

@@ -103,9 +103,10 @@ from rumap._validation.data import (
 )
 from rumap._validation.numbers import parse_integer, parse_number
 from rumap._validation.registry import ASSUMES_VALID, REGISTRY, Validated, assumes_valid, validate_params
+from rumap._validation.steps import JsonBoolean, StepName, check_parameter
 
 __all__ = ["Interval", "Grid", "NumberArray", "PARAMETERS", "check_scalar", "check_array", "Constraint", "StrOptions",
            "Boolean", "BooleanArray", "InstanceOf", "Labels", "ListOf", "AnyOf", "DataMatrix", "Table", "Columns", "ColumnIndex", "SEED", "Arguments",
            "Validated", "REGISTRY", "ASSUMES_VALID", "validate_params", "assumes_valid", "make_constraint",
            "column_names", "resolve_columns", "check_column_index", "frame_matrix", "check_magnitude", "check_varies", "MAX_MAGNITUDE",
-           "parse_number", "parse_integer"]
+           "parse_number", "parse_integer", "StepName", "JsonBoolean", "check_parameter"]

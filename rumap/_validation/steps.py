@@ -1,24 +1,25 @@
-"""The checks a release step's parameters share, given as a plan file's values: each message names the parameter.
+"""The parameters of a method's record (a release step, a masking method's options), checked by their constraints.
 
-Every check raises :class:`rumap.errors.InputError` with a message that names
-the parameter (``parameter k must be ...``); the command line puts its flag in
-its place, a plan file its key (:func:`rumap.release.methods.plan_key`). The
-masking methods' release steps (:mod:`rumap.maps.methods`) and the release's
-own steps (:mod:`rumap.release`) check with them.
+A record's ``check`` takes a plain dict (a plan file's ``parameters``), not
+the arguments of a call: :func:`check_parameter` checks one value with the
+constraint a :func:`~rumap._validation.validate_params` entry would use (a
+:data:`~rumap._validation.PARAMETERS` name, :class:`StrOptions`,
+:class:`JsonBoolean`, a list of alternatives, :class:`StepName`), so a bad value
+gets the one message it gets anywhere, prefixed ``parameter NAME``; a plan's
+messages then name its key (:func:`rumap.release.methods.plan_key`) and the
+command line its flag.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from rumap._validation.constraints import check_scalar
-from rumap._validation.registry import assumes_valid
+from rumap._validation.constraints import Boolean, StrOptions, make_constraint
 from rumap.errors import InputError
 
-__all__ = ["REQUIRED", "step_number", "step_optional_float", "step_flag", "step_choice", "step_member"]
+__all__ = ["StepName", "JsonBoolean", "check_parameter", "REQUIRED"]
 
 
 class _Required:
@@ -35,44 +36,59 @@ class _Required:
 REQUIRED = _Required()
 
 
-@assumes_valid
-def step_number(name: str, value: Any, parameter: str | None = None) -> float | int:
-    """A parameter's value checked against its :data:`rumap._validation.PARAMETERS` entry; messages name it."""
-    if isinstance(value, bool):
-        raise InputError(f"parameter {name} must be a number, got {value!r}")
+@dataclass(frozen=True, init=False)
+class StepName(StrOptions):
+    """One of the names a step works on: ``StepName(names, "columns")`` or ``StepName(names, "keys")``."""
+
+    what: str
+
+    def __init__(self, options: Iterable[str], what: str) -> None:
+        super().__init__(options)
+        object.__setattr__(self, "what", what)
+
+    def describe(self) -> str:
+        return f"one of the step's {self.what} ({', '.join(self.options)})"
+
+
+@dataclass(frozen=True)
+class JsonBoolean(Boolean):
+    """:class:`Boolean` spelled as a plan or configuration file (JSON) writes it: ``true or false``."""
+
+    def describe(self) -> str:
+        return "true or false"
+
+
+def check_parameter(name: str, value: Any, constraint: Any = None) -> Any:
+    """A record's parameter checked by its constraint, converted; an :class:`InputError` says ``parameter NAME ...``.
+
+    Parameters
+    ----------
+    name : str
+        The parameter, as the record (and a plan file) names it.
+    value : object
+    constraint : constraint or its short form, optional
+        A :data:`~rumap._validation.PARAMETERS` name, a :class:`~rumap._validation.Constraint`, None or a list of
+        alternatives (as :func:`~rumap._validation.validate_params` takes them); default: the entry ``name``.
+
+    Returns
+    -------
+    object
+        The value as the constraint converts it (an ``int`` or ``float`` for a number).
+
+    Examples
+    --------
+    >>> check_parameter("k", 3.0)
+    3
+    >>> check_parameter("k", 0)
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: parameter k must be an integer >= 1, got 0
+    >>> check_parameter("unequal_column", "c", StepName(("a", "b"), "columns"))
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: parameter unequal_column must be one of the step's columns (a, b), got 'c'
+    """
     try:
-        return check_scalar(parameter or name, value)
+        return make_constraint(name if constraint is None else constraint).check(name, value)
     except InputError as exc:
-        raise InputError(f"parameter {str(exc).replace(parameter or name, name, 1)}") from None
-
-
-@assumes_valid
-def step_optional_float(name: str, value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-        raise InputError(f"parameter {name} must be a finite number or null, got {value!r}")
-    return float(value)
-
-
-@assumes_valid
-def step_flag(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(f"parameter {name} must be true or false, got {value!r}")
-    return value
-
-
-@assumes_valid
-def step_choice(name: str, value: Any, options: Sequence[str]) -> str:
-    if value not in options:
-        raise InputError(f"parameter {name} must be one of {', '.join(options)}, got {value!r}")
-    return str(value)
-
-
-@assumes_valid
-def step_member(name: str, value: Any, names: tuple[str, ...], what: str) -> str:
-    if not isinstance(value, str) or value not in names:
-        raise InputError(f"parameter {name} must be one of the step's {what} ({', '.join(names)}), got {value!r}")
-    return value
-
-
+        raise InputError(f"parameter {exc}") from None

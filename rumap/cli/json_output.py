@@ -15,7 +15,7 @@ from rumap.result import RUMap, json_safe
 
 if TYPE_CHECKING:
     from rumap.maps.optimum import Optimum
-    from rumap.maps.simulation import SimulationResult
+    from rumap.specs import Analysis
 
 __all__ = ["curve_dict", "SIMULATION_CURVE_KEYS", "simulation_json", "OPTIMUM_KEYS", "optimum_json"]
 
@@ -58,8 +58,8 @@ def curve_dict(m: RUMap, keys: Mapping[str, str]) -> dict[str, Any]:
 
 
 @assumes_valid
-def simulation_json(result: SimulationResult) -> dict[str, Any]:
-    """The JSON object of ``simulate --json``: ``{"curves": [...], "config": {...}, "n": ...}``.
+def simulation_json(analysis: Analysis) -> dict[str, Any]:
+    """The JSON object of ``simulate --json``: ``{"curves": [...], "config": {...}, "n": ...}``, of an empirical map.
 
     Each curve has the keys of :data:`SIMULATION_CURVE_KEYS`, with the rational
     snooper's best knowledge and the target's value and row where the map has
@@ -68,27 +68,31 @@ def simulation_json(result: SimulationResult) -> dict[str, Any]:
 
     Parameters
     ----------
-    result : SimulationResult
+    analysis : Analysis
+        What :meth:`rumap.specs.EmpiricalSpec.run` gives.
 
     Returns
     -------
     dict
         JSON-ready.
     """
+    from rumap.maps.simulation_result import lambda_publication
+
+    config = analysis.spec.simulation
     curves = []
-    for m in result.maps:
+    for m in analysis.maps:
         curves.append({
             **curve_dict(m, SIMULATION_CURVE_KEYS),
             **({"best_knowledge": m.config["best_state"]} if m.knowledge == "rational" else {}),
             **({"target_value": m.config["target_value"], "target_row": m.config["target_row"]}
                if "target_value" in m.config else {}),
         })
-    out: dict[str, Any] = {"curves": curves, "config": result.config.to_dict(), "n": result.n_records}
-    if result.common is not None:
-        out["common"] = curve_dict(result.common, SIMULATION_CURVE_KEYS)
-    if result.subsample is not None:
-        out["subsample"] = result.subsample.to_dict()
-    publication = result.lambda_publication()
+    out: dict[str, Any] = {"curves": curves, "config": config.to_dict(), "n": analysis.n_records}
+    if analysis.common is not None:
+        out["common"] = curve_dict(analysis.common, SIMULATION_CURVE_KEYS)
+    if analysis.subsample is not None:
+        out["subsample"] = analysis.subsample.to_dict()
+    publication = lambda_publication(analysis.maps, config.targets)
     if publication:
         out["lambda_publication"] = publication
     return json_safe(out)

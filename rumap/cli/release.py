@@ -324,6 +324,7 @@ def run(args: argparse.Namespace) -> int:
     from rumap import __version__
     from rumap.fingerprint import bytes_digest
     from rumap.io.data import WRITERS, read_table, table_bytes, write_files
+    from rumap.io.formats import file_digest
     from rumap.io.parquet import is_parquet, read_parquet_frame
     from rumap.maps.attacks import parse_target
     from rumap.present.release_report import (
@@ -395,7 +396,7 @@ def run(args: argparse.Namespace) -> int:
         files.append(("--report", report_path, text.encode("utf-8")))
     write_files(files, args.overwrite)  # both or neither
     summary = {"out": str(out), "rows": int(result.data.shape[0]), "columns": int(result.data.shape[1]),
-               "sha256_in": bytes_digest(Path(args.data).read_bytes()), "sha256_out": bytes_digest(content),
+               "sha256_in": file_digest(args.data), "sha256_out": bytes_digest(content),
                "steps": [s.to_dict() for s in plan.steps],
                "step_summaries": [dict(o.summary) for o in result.outcomes],
                "risk": report.risk(), "utility": report.utility(),

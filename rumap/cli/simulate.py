@@ -331,7 +331,7 @@ def run(args: argparse.Namespace) -> int:
     from rumap.cli.json_output import simulation_json
     from rumap.io.data import numeric_columns, read_table
     from rumap.io.parquet import is_parquet, read_parquet_numeric
-    from rumap.maps.simulation import simulate
+    from rumap.specs import DataSource, EmpiricalSpec
 
     check_applies(args, flag_scope(), args.method)
     if args.method in CATEGORICAL_METHOD_NAMES:
@@ -351,38 +351,40 @@ def run(args: argparse.Namespace) -> int:
     else:
         data = numeric_columns(read_table(args.data), columns, source=args.data)
     progress = _terminal_progress if sys.stderr.isatty() else Progress(args.progress).counter("replicate-values")
-    result = simulate(data, config, client=args.scheduler, progress=progress, budget=budget_from_args(args))
+    spec = EmpiricalSpec(simulation=config, data=DataSource.of("server", args.data, columns, data),
+                         max_risk=args.max_risk)  # the spec the dashboard builds for a file where it lies
+    analysis = spec.run(data, counts=progress, client=args.scheduler, budget=budget_from_args(args))
     if args.json:
         from rumap.cli import print_json
 
-        out = simulation_json(result)
+        out = simulation_json(analysis)
         out["config"] = {**out["config"], **dict(zip(CONTEXT_KEYS, (args.data, columns), strict=True))}
         if args.max_risk is not None:
-            out["recommendation"] = result.recommendation(args.max_risk, args.decision or "upper").to_dict()
+            out["recommendation"] = analysis.recommendation(decision=args.decision or "upper").to_dict()
         print_json(out)
         return 0
-    first = result.maps[0]
+    first = analysis.maps[0]
     table = pd.DataFrame({config.parameter: first.values, "U": first.utility, "U_se": first.utility_se})
     if first.efficiency is not None:
         table["efficiency"] = first.efficiency
-    for m in result.maps:
+    for m in analysis.maps:
         name = f"{m.target}/{m.knowledge}" if m.target else m.knowledge
         table[f"R[{name}]"] = m.risk
         if m.risk_se is not None:
             table[f"se[{name}]"] = m.risk_se
-    print(f"{config.method} on {', '.join(columns)} (n = {result.n_records}, M = "
+    print(f"{config.method} on {', '.join(columns)} (n = {analysis.n_records}, M = "
           f"{1 if config.deterministic else config.replicates}, seed {config.seed}); U: {first.utility_label}")
-    if result.subsample is not None:
-        sub = result.subsample
+    if analysis.subsample is not None:
+        sub = analysis.subsample
         print(f"estimated on {sub.subsamples} random subsamples of {sub.m} records; U_se and se[...] are "
               f"{sub.method} standard errors: {sub.covers}")
     with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 250):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-    if any(np.isinf(m.risk).any() for m in result.maps) or np.isinf(first.utility).any():
+    if any(np.isinf(m.risk).any() for m in analysis.maps) or np.isinf(first.utility).any():
         print("note: inf means a mean squared error of 0: for R an exact disclosure (the snooper recovers the "
               "target exactly), for U an exact statistic")
     if args.max_risk is not None:
-        print(recommendation_line(result.recommendation(args.max_risk, args.decision or "upper")))
+        print(recommendation_line(analysis.recommendation(decision=args.decision or "upper")))
     return 0
 
 

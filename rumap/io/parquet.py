@@ -22,7 +22,7 @@ from rumap.io.data import numeric_columns, regular_file_size
 from rumap.io.outputs import atomic_outputs, check_outputs
 from rumap.io.writers import FORMATS_EXTRA
 
-__all__ = ["is_parquet", "read_parquet_frame", "read_parquet_numeric", "write_parquet_replacing"]
+__all__ = ["is_parquet", "open_parquet", "read_parquet_frame", "read_parquet_numeric", "write_parquet_replacing"]
 
 
 @assumes_valid
@@ -43,7 +43,20 @@ def _parquet_module() -> Any:
     return pq
 
 
+@assumes_valid
 def open_parquet(path: str | os.PathLike, source: str) -> Any:
+    """A Parquet file opened by pyarrow (its footer read), refused with a message naming ``source``.
+
+    Parameters
+    ----------
+    path : str or path-like
+    source : str
+        How messages name the file.
+
+    Returns
+    -------
+    pyarrow.parquet.ParquetFile
+    """
     regular_file_size(path, source)
     pq = _parquet_module()
     try:

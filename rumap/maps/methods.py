@@ -26,13 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import PARAMETERS, Boolean, StrOptions, assumes_valid
+from rumap._validation import PARAMETERS, Boolean, JsonBoolean, StepName, StrOptions, assumes_valid, check_parameter
 from rumap._validation.steps import REQUIRED
-from rumap._validation.steps import step_choice as _choice
-from rumap._validation.steps import step_flag as _flag
-from rumap._validation.steps import step_member as _member
-from rumap._validation.steps import step_number as _number
-from rumap._validation.steps import step_optional_float as _optional_float
 from rumap.errors import InputError
 from rumap.maps.method_records import (
     Flag,
@@ -137,18 +132,19 @@ def _check_noise_step(parameters: dict, names: tuple[str, ...]) -> dict:
         raise InputError("noise needs one of the parameters lambda2 (a variance) or lambda2_frac (a fraction of "
                          "each column's variance)")
     size = given[0]
-    out: dict[str, Any] = {size: float(_number(size, parameters[size], "lambda2"))}
-    out["correlated"] = _flag("correlated", parameters["correlated"])
+    out: dict[str, Any] = {size: float(check_parameter(size, parameters[size], "lambda2"))}
+    out["correlated"] = check_parameter("correlated", parameters["correlated"], JsonBoolean())
     for name in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
-        out[name] = _optional_float(name, parameters[name])
-    out["unequal_factor"] = float(_number("unequal_factor", parameters["unequal_factor"]))
+        out[name] = check_parameter(name, parameters[name], [None, "value"])
+    out["unequal_factor"] = float(check_parameter("unequal_factor", parameters["unequal_factor"]))
     decimals = parameters["decimals"]
     if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 15):
         raise InputError(f"parameter decimals must be a whole number from 0 to 15 (the released values' decimals) "
                          f"or null, got {decimals!r}")
     out["decimals"] = decimals
     column = parameters["unequal_column"]
-    out["unequal_column"] = names[0] if column is None else _member("unequal_column", column, names, "columns")
+    out["unequal_column"] = (names[0] if column is None else
+                             check_parameter("unequal_column", column, StepName(names, "columns")))
     noise_step_spec(out, names)  # the options' relations (bounds in order, one unequal threshold)
     return out
 
@@ -332,10 +328,10 @@ def _microaggregation_cost(n: int, p: int, values: Sequence[float], options: Map
 
 
 def _check_microaggregation_step(parameters: dict, names: tuple[str, ...]) -> dict:
-    return {"k": int(_number("k", parameters["k"])),
-            "algorithm": _choice("algorithm", parameters["algorithm"], list(ALGORITHMS)),
-            "standardize": _flag("standardize", parameters["standardize"]),
-            "criterion": _choice("criterion", parameters["criterion"], list(CRITERIA))}
+    return {"k": int(check_parameter("k", parameters["k"])),
+            "algorithm": check_parameter("algorithm", parameters["algorithm"], StrOptions(list(ALGORITHMS))),
+            "standardize": check_parameter("standardize", parameters["standardize"], JsonBoolean()),
+            "criterion": check_parameter("criterion", parameters["criterion"], StrOptions(list(CRITERIA)))}
 
 
 def _release_microaggregation(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...],
@@ -397,7 +393,7 @@ def _release_rankswap(x: np.ndarray, parameters: Mapping[str, Any], columns: tup
 
 
 def _check_rankswap_step(parameters: dict, names: tuple[str, ...]) -> dict:
-    return {"swap_percent": float(_number("swap_percent", parameters["swap_percent"]))}
+    return {"swap_percent": float(check_parameter("swap_percent", parameters["swap_percent"]))}
 
 
 _RANKSWAP = MaskingMethod(

@@ -8,9 +8,11 @@ resamples.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rumap._validation import assumes_valid
 from rumap.errors import InputError
 from rumap.maps.attacks import publication_effect
 from rumap.maps.recommend import BAND_Z, Recommendation, recommend
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from rumap.maps.simulation import SimulationConfig
     from rumap.maps.subsample import SubsampleError
 
-__all__ = ["SimulationResult"]
+__all__ = ["SimulationResult", "lambda_publication"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,15 +116,7 @@ class SimulationResult:
 
     def lambda_publication(self) -> list[dict[str, Any]]:
         """Per target with both ``position`` and ``corrected`` maps: ``R(corrected) / R(position)``."""
-        out = []
-        for target in self.config.targets:
-            try:
-                position, corrected = self.map_for(target, "position"), self.map_for(target, "corrected")
-            except InputError:
-                continue
-            ratio, se = publication_effect(position, corrected)
-            out.append({"target": target, "values": position.values, "ratio": ratio, "ratio_se": se})
-        return out
+        return lambda_publication(self.maps, self.config.targets)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain data: ``{"maps": [...], "config": {...}, "n": ..., "common": ..., ...}``.
@@ -139,3 +133,31 @@ class SimulationResult:
         if self.subsample is not None:
             out["subsample"] = self.subsample.to_dict()
         return json_safe(out)
+
+
+@assumes_valid
+def lambda_publication(maps: Sequence[RUMap], targets: Sequence[str]) -> list[dict[str, Any]]:
+    """The effect of publishing lambda: per target with both ``position`` and ``corrected`` maps, their risks' ratio.
+
+    Parameters
+    ----------
+    maps : sequence of RUMap
+        A simulation's maps (:attr:`SimulationResult.maps`, or an empirical analysis's).
+    targets : sequence of str
+        Its targets, in order.
+
+    Returns
+    -------
+    list of dict
+        ``{"target", "values", "ratio", "ratio_se"}``: ``R(corrected) / R(position)`` and its standard error
+        (:func:`rumap.maps.attacks.publication_effect`).
+    """
+    found = {(m.target, m.knowledge): m for m in reversed(list(maps))}  # the first map of each, as map_for finds
+    out = []
+    for target in targets:
+        position, corrected = found.get((target, "position")), found.get((target, "corrected"))
+        if position is None or corrected is None:
+            continue
+        ratio, se = publication_effect(position, corrected)
+        out.append({"target": target, "values": position.values, "ratio": ratio, "ratio_se": se})
+    return out

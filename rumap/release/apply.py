@@ -19,11 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, assumes_valid, validate_params
-from rumap._validation.steps import step_flag as _flag
-from rumap._validation.steps import step_member as _member
-from rumap._validation.steps import step_number as _number
-from rumap._validation.steps import step_optional_float as _optional_float
+from rumap._validation import InstanceOf, JsonBoolean, StepName, assumes_valid, check_parameter, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
@@ -70,10 +66,10 @@ def _record_check(name: str, record: MaskingMethod) -> Callable[[dict, tuple[str
         if len(given) != 1:
             raise InputError(f"{name} needs one of the parameters {' or '.join(g.name for g in record.grids)}")
         grid = given[0]
-        (value,) = grid.check([_number(grid.name, parameters[grid.name], grid.entry)])
+        (value,) = grid.check([check_parameter(grid.name, parameters[grid.name], grid.entry)])
         for option in record.options:
             if option.follows and parameters.get(option.name) is not None:
-                _member(option.name, parameters[option.name], names, "columns")
+                check_parameter(option.name, parameters[option.name], StepName(names, "columns"))
         options, _ = record.map_options({k: v for k, v in parameters.items() if v is not None}, names)
         try:
             checked = record.checked_options(name, options)
@@ -118,7 +114,7 @@ def _check_recode(parameters: dict, names: tuple[str, ...]) -> dict:
                                                                   for a, b in m.items()) for v, m in merge.items()):
         raise InputError("parameter merge must map a variable to {old category: new category} (all text)")
     for variable in merge:
-        _member("merge", variable, names, "keys")
+        check_parameter("merge", variable, StepName(names, "keys"))
     out: dict[str, Any] = {"merge": {v: dict(m) for v, m in merge.items()}}
     if parameters["band_width"] is None:
         if parameters["variable"] is not None:
@@ -127,11 +123,11 @@ def _check_recode(parameters: dict, names: tuple[str, ...]) -> dict:
             raise InputError("recode needs band_width with variable (banding), merge (categories merged), or both")
         out.update(band_width=None, variable=None, origin=0.0)
         return out
-    out["band_width"] = float(_number("band_width", parameters["band_width"]))
+    out["band_width"] = float(check_parameter("band_width", parameters["band_width"]))
     if parameters["variable"] is None:
         raise InputError("parameter band_width needs variable (the numeric key banded)")
-    out["variable"] = _member("variable", parameters["variable"], names, "keys")
-    out["origin"] = _optional_float("origin", parameters["origin"])
+    out["variable"] = check_parameter("variable", parameters["variable"], StepName(names, "keys"))
+    out["origin"] = check_parameter("origin", parameters["origin"], [None, "value"])
     if out["origin"] is None:
         raise InputError("parameter origin must be a finite number")
     return out
@@ -163,9 +159,9 @@ def _apply_recode(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudg
 
 
 def _check_top_bottom(parameters: dict, names: tuple[str, ...]) -> dict:
-    out = {"variable": _member("variable", parameters["variable"], names, "keys"),
-           "above": _optional_float("above", parameters["above"]),
-           "below": _optional_float("below", parameters["below"])}
+    out = {"variable": check_parameter("variable", parameters["variable"], StepName(names, "keys")),
+           "above": check_parameter("above", parameters["above"], [None, "value"]),
+           "below": check_parameter("below", parameters["below"], [None, "value"])}
     if out["above"] is None and out["below"] is None:
         raise InputError("top_bottom needs the parameter above, below or both")
     if out["above"] is not None and out["below"] is not None and out["below"] > out["above"]:
@@ -189,8 +185,9 @@ def _check_suppress(parameters: dict, names: tuple[str, ...]) -> dict:
             for v, c in importance.items()):
         raise InputError("parameter importance must map key variables to finite numbers")
     for variable in importance:
-        _member("importance", variable, names, "keys")
-    return {"k": int(_number("k", parameters["k"])), "optimal": _flag("optimal", parameters["optimal"]),
+        check_parameter("importance", variable, StepName(names, "keys"))
+    return {"k": int(check_parameter("k", parameters["k"])),
+            "optimal": check_parameter("optimal", parameters["optimal"], JsonBoolean()),
             "importance": {v: float(c) for v, c in importance.items()}}
 
 
@@ -211,7 +208,7 @@ def _apply_suppress(frame: pd.DataFrame, step: Step, source: str, budget: WorkBu
 
 
 def _check_pram(parameters: dict, names: tuple[str, ...]) -> dict:
-    return {"theta": float(_number("theta", parameters["theta"]))}
+    return {"theta": float(check_parameter("theta", parameters["theta"]))}
 
 
 def _apply_pram(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:

@@ -1,9 +1,8 @@
-"""A masking method as a step of a release plan: its record; the checks its parameters share are in
-:mod:`rumap._validation.steps`.
+"""A masking method as a step of a release plan: its record, and how a plan file names a parameter.
 
-Every check raises :class:`rumap.errors.InputError` with a message that names
-the parameter (``parameter k must be ...``); the command line puts its flag in
-its place.
+A record's ``check`` checks each parameter with :func:`rumap._validation.check_parameter`, by the
+constraint a public function's would use: its message names the parameter (``parameter k must be ...``);
+:func:`plan_key` gives it the plan file's key, the command line its flag.
 """
 
 from __future__ import annotations

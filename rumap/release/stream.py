@@ -40,11 +40,9 @@ whole-column steps' summaries from their kernels.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,6 +50,7 @@ import numpy as np
 from rumap._validation import InstanceOf, assumes_valid, make_constraint, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
+from rumap.io.formats import file_digest, parquet_batches, parquet_schema
 from rumap.io.outputs import atomic_outputs, check_outputs
 from rumap.release.gathered import chunk_values
 from rumap.release.plan import ReleasePlan, Step
@@ -77,9 +76,6 @@ NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON
 #: The constraints of release_in_chunks' optional arguments.
 _OPTIONAL_NAME = make_constraint([None, InstanceOf(str, "a name for messages")])
 _OPTIONAL_FUNCTION = make_constraint([None, InstanceOf(Callable, "a function")])
-
-#: Bytes read at a time for a file's digest.
-_DIGEST_BLOCK = 1 << 20
 
 
 @validate_params({"plan": InstanceOf(ReleasePlan)},
@@ -118,43 +114,6 @@ def _gathered_method(method: str) -> bool:
     return record is not None and record.release is not None
 
 
-@validate_params({"path": InstanceOf((str, os.PathLike), "a file path")},
-                 example=lambda: {"path": Path(__file__)})
-def file_digest(path: str | os.PathLike) -> str:
-    """SHA-256 of a file's bytes, read a block at a time (:func:`rumap.fingerprint.bytes_digest` of its bytes).
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    str
-        64 hex digits.
-
-    Raises
-    ------
-    InputError
-        The file cannot be read (missing, a folder, no permission).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> from rumap.fingerprint import bytes_digest
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = pathlib.Path(folder) / "f.bin"
-    ...     _ = path.write_bytes(b"abc" * 1000)
-    ...     file_digest(path) == bytes_digest(b"abc" * 1000)
-    True
-    """
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:
-            while block := handle.read(_DIGEST_BLOCK):
-                digest.update(block)
-    except OSError as exc:
-        raise InputError(f"path: cannot read {os.fspath(path)!r} ({exc.strerror or exc})") from None
-    return digest.hexdigest()
 
 
 class _NoiseStream:
@@ -411,21 +370,6 @@ class StreamedRelease:
     summaries: tuple[dict, ...] = ()
 
 
-def _batches(path: str | os.PathLike, chunk_size: int, source: str, columns: list[str] | None = None) -> Any:
-    """The file's records as pandas frames of ``chunk_size`` records, converted as a whole file would be.
-
-    Only ``columns`` when given (all by default). Without pyarrow's read-ahead (``pre_buffer``), which holds
-    several row groups: the memory is that of one row group being decoded and one chunk.
-    """
-    import pyarrow.parquet as pq
-
-    from rumap.io.parquet import open_parquet
-
-    open_parquet(path, source)  # the checks and messages of reading the whole file
-    reader = pq.ParquetFile(path, pre_buffer=False)
-    return (batch.to_pandas() for batch in reader.iter_batches(batch_size=chunk_size, columns=columns))
-
-
 def _file_columns(path: str | os.PathLike, plan: ReleasePlan, source: str) -> tuple[list[str], int]:
     """The file's columns and records (from its metadata), refusing a step's column that it lacks."""
     from rumap.io.parquet import open_parquet
@@ -549,7 +493,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             stage(f"step {i + 1} ({plan.steps[i].method}): a pass over the {n} records for "
                   + {"noise": "its covariance", "pram": "its keys' counts"}.get(plan.steps[i].method, "its columns"))
         start = 0
-        for frame in _batches(path, chunk_size, source, [name for name in names if name in wanted]):
+        for frame in parquet_batches(path, chunk_size, source, [name for name in names if name in wanted]):
             frame = through(frame, start)
             add(frame, start)
             start += len(frame)
@@ -595,7 +539,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     writer, rows, chunks, schema = None, 0, 0, None
     with atomic_outputs(out, flag="out") as (temporary,):
         try:
-            for frame in _batches(path, chunk_size, source):
+            for frame in parquet_batches(path, chunk_size, source):
                 columns = list(frame.columns)
                 table = pa.Table.from_pandas(through(frame, rows)[columns], preserve_index=False)
                 if writer is None:  # a column the steps wrote, all missing in the first chunk: the type of its values
@@ -609,7 +553,7 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
                 if progress is not None:
                     progress(rows)
             if writer is None:  # a file without records: its columns, no rows
-                empty = pq.read_schema(path)
+                empty = parquet_schema(path)
                 writer = pq.ParquetWriter(temporary, empty)
                 columns_out = len(empty)
             else:

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation.steps import step_choice as _choice
-from rumap._validation.steps import step_number as _number
+from rumap._validation import StrOptions, check_parameter
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
 from rumap.release.methods import REQUIRED, StepMethod
@@ -127,14 +126,14 @@ _RULE_PARAMETERS = sorted({name for rule in RULES.values() for name in rule.para
 
 
 def _check_primary(parameters: dict, names: tuple[str, ...]) -> dict:
-    rule = _choice("rule", parameters["rule"], list(RULES))
+    rule = check_parameter("rule", parameters["rule"], StrOptions(list(RULES)))
     own = RULES[rule].parameters
     out: dict[str, Any] = {"rule": rule}
     for name in _RULE_PARAMETERS:
         value = parameters[name]
         if value is not None and name not in own:
             raise InputError(f"parameter {name} is not one of rule {rule}'s ({', '.join(own) or 'none'})")
-        out[name] = None if value is None else _number(name, value, own[name])
+        out[name] = None if value is None else check_parameter(name, value, own[name])
     return out
 
 
@@ -153,9 +152,9 @@ def _needs_primaries(state: TableState, method: str) -> tuple[tuple[str, str], .
 
 
 def _check_suppression(parameters: dict, names: tuple[str, ...]) -> dict:
-    protection = float(_number("protection", parameters["protection"]))
-    time_limit = float(_number("time_limit", parameters["time_limit"]))
-    return {"protection": protection, "cost": _choice("cost", parameters["cost"], list(COSTS)),
+    protection = float(check_parameter("protection", parameters["protection"]))
+    time_limit = float(check_parameter("time_limit", parameters["time_limit"]))
+    return {"protection": protection, "cost": check_parameter("cost", parameters["cost"], StrOptions(list(COSTS))),
             "time_limit": time_limit}
 
 
@@ -170,8 +169,8 @@ def _apply_suppression(state: TableState, step: Step, source: str, budget: WorkB
 
 
 def _check_rounding(parameters: dict, names: tuple[str, ...]) -> dict:
-    time_limit = float(_number("time_limit", parameters["time_limit"]))
-    return {"base": float(_number("base", parameters["base"], "rounding_base")), "time_limit": time_limit}
+    time_limit = float(check_parameter("time_limit", parameters["time_limit"]))
+    return {"base": float(check_parameter("base", parameters["base"], "rounding_base")), "time_limit": time_limit}
 
 
 def _apply_rounding(state: TableState, step: Step, source: str, budget: WorkBudget) -> tuple[TableState, dict]:

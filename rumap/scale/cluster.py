@@ -24,6 +24,7 @@ import pandas as pd
 from rumap._validation import PARAMETERS, InstanceOf, validate_params
 from rumap.errors import InputError, optional_module
 from rumap.examples import persons_file
+from rumap.io.formats import dask_frame
 from rumap.risk.cells import class_wildcard_frequencies
 from rumap.risk.individual import individual_risk_kernel
 
@@ -74,16 +75,7 @@ def cluster_client(scheduler: Any) -> tuple[Any, bool]:
 
 
 def _read(path: str, columns: list[str]) -> Any:
-    dd = optional_module("dask.dataframe", "working on a Dask cluster", "dask")
-    suffix = os.path.splitext(path)[1].lower()
-    if not os.path.isfile(path):
-        raise InputError(f"{path}: no such file")
-    if suffix in (".parquet", ".pq"):
-        frame = dd.read_parquet(path)
-    elif suffix in (".csv", ".txt", ".tsv", ".tab"):
-        frame = dd.read_csv(path, sep="\t" if suffix in (".tsv", ".tab") else ",", dtype=object)
-    else:
-        raise InputError(f"{path}: a Dask cluster reads .parquet or .csv files, not {suffix or '(no extension)'!r}")
+    frame = dask_frame(path)
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise InputError(f"{path}: no column {missing[0]!r}; columns are {', '.join(map(str, frame.columns))}")

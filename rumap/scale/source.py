@@ -14,7 +14,6 @@ reads CSV files with pandas): empty fields and the strings of
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 import re
@@ -28,10 +27,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rumap._validation import Boolean, InstanceOf, assumes_valid, validate_params
-from rumap.errors import InputError, optional_module
+from rumap.errors import InputError
 from rumap.examples import persons_file
+from rumap.io.formats import (
+    NA_STRINGS,
+    SCALE_EXTRA,
+    check_text_file,
+    lazy_frame,
+    polars_module,
+    text_separator,
+)
 from rumap.io.outputs import atomic_outputs, check_outputs
-from rumap.io.text_rows import check_text_rows, refuse_duplicates, text_head
+from rumap.io.text_rows import refuse_duplicates
 
 if TYPE_CHECKING:
     import polars as pl
@@ -39,38 +46,10 @@ if TYPE_CHECKING:
 __all__ = ["Source", "scan", "apply_chunks", "Progress", "progress_to", "SCALE_EXTRA", "DEFAULT_CHUNK_SIZE", "NA_STRINGS",
            "SCAN_FORMATS", "polars_module"]
 
-#: The extra of rumap that installs the engine.
-SCALE_EXTRA = "scale"
 #: Records per chunk of a record-wise pass unless told otherwise.
 DEFAULT_CHUNK_SIZE = 1_000_000
-#: The strings pandas reads as missing in a CSV file (``pandas.read_csv``'s defaults).
-NA_STRINGS = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
-              "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null")
 #: File extension -> format the engine scans.
 SCAN_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".tab": "tsv"}
-#: Rows of a CSV file read to infer its columns' types.
-_CSV_SCHEMA_ROWS = 100_000
-
-
-@assumes_valid
-def polars_module(purpose: str = "working on files larger than memory") -> Any:
-    """The ``polars`` module, or an :class:`~rumap.errors.InputError` naming the extra that installs it.
-
-    Parameters
-    ----------
-    purpose : str
-        What needs it, for the message.
-
-    Returns
-    -------
-    module
-
-    Examples
-    --------
-    >>> polars_module().__name__
-    'polars'
-    """
-    return optional_module("polars", purpose, SCALE_EXTRA)
 
 
 @dataclass(frozen=True)
@@ -109,12 +88,7 @@ class Source:
         -------
         polars.LazyFrame
         """
-        pl = polars_module()
-        if self.format == "parquet":
-            frame = pl.scan_parquet(self.path)
-        else:
-            frame = pl.scan_csv(self.path, separator=self.separator, null_values=list(NA_STRINGS),
-                                infer_schema_length=_CSV_SCHEMA_ROWS, encoding="utf8-lossy")
+        frame = lazy_frame(self.path, self.format, self.separator)
         return frame.select(list(self.columns if columns is None else columns))
 
     def batches(self, chunk_size: int = DEFAULT_CHUNK_SIZE, columns: Sequence[str] | None = None
@@ -180,7 +154,7 @@ def _collected(batches: Any, source: Source, run: bool = False) -> Iterator[pl.D
     """The frames of ``batches`` (collected in the streaming engine when ``run``), a reading error named by the file.
 
     A text's row too long, or its text among the numbers of a column whose type the first
-    :data:`_CSV_SCHEMA_ROWS` rows set, is named as the in-memory reader names it: the line, or the column,
+    :data:`rumap.io.formats.CSV_SCHEMA_ROWS` rows set, is named as the in-memory reader names it: the line, or the column,
     value and row.
     """
     pl = polars_module()
@@ -202,34 +176,18 @@ def _explain(source: Source, error: str) -> None:
     """Raise the in-memory reader's message for the text reading error ``error`` of Polars, when it has one."""
     pl = polars_module()
     if "more fields than" in error:
-        with Path(source.path).open("rb") as handle:
-            try:
-                check_text_rows(handle, source.separator, exact=True)
-            except InputError as exc:
-                raise InputError(f"{source.path}: {exc}") from None
+        try:
+            check_text_file(source.path, source.separator, exact=True)
+        except InputError as exc:
+            raise InputError(f"{source.path}: {exc}") from None
     found = _NOT_PARSED.match(error)
     if found is not None:
         value, column = found.groups()
-        text = pl.scan_csv(source.path, separator=source.separator, null_values=list(NA_STRINGS),
-                           infer_schema=False, encoding="utf8-lossy")
+        text = lazy_frame(source.path, source.format, source.separator, infer=False)
         rows = text.select(pl.col(column)).with_row_index("row").filter(pl.col(column) == value).head(1)
         row = rows.collect(engine="streaming")["row"]
         where = f" in row {row.item() + 1}" if row.len() else ""
         raise InputError(f"{source.path}: column {column!r} is not numeric (e.g. {value!r}{where})")
-
-
-def _text_separator(path: Path, fmt: str) -> str:
-    """The text's delimiter, once its header and rows pass the in-memory reader's check (:mod:`rumap.io.text_rows`)."""
-    with path.open("rb") as handle:
-        if fmt == "tsv":
-            separator = "\t"
-        else:
-            try:  # the usual delimiters only, as the in-memory reader sniffs
-                separator = csv.Sniffer().sniff(text_head(handle), delimiters=",;\t|").delimiter
-            except csv.Error:
-                separator = ","
-        check_text_rows(handle, separator)
-    return separator
 
 
 
@@ -277,13 +235,10 @@ def scan(path: str | os.PathLike, columns: Sequence[str] | None = None) -> Sourc
     if file.stat().st_size == 0:
         raise InputError(f"{name}: the file is empty")
     try:
-        separator = "," if fmt == "parquet" else _text_separator(file, fmt)
+        separator = "," if fmt == "parquet" else text_separator(file, fmt)
     except InputError as exc:
         raise InputError(f"{name}: {exc}") from None
-    pl = polars_module()
-    frame = (pl.scan_parquet(name) if fmt == "parquet" else
-             pl.scan_csv(name, separator=separator, null_values=list(NA_STRINGS), infer_schema_length=_CSV_SCHEMA_ROWS,
-                         encoding="utf8-lossy"))
+    frame = lazy_frame(name, fmt, separator)
     try:
         names = tuple(frame.collect_schema().names())
     except Exception as exc:  # every format has its own errors

@@ -454,12 +454,18 @@ class EmpiricalSpec:
         """The :class:`rumap.maps.simulation.SimulationConfig` (the same as :attr:`simulation`)."""
         return self.simulation
 
-    def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None) -> Analysis:
+    def run(self, data: np.ndarray | None = None, progress: Callable[[float], None] | None = None, *,
+            counts: Callable[[int, int], None] | None = None, client: Any = None,
+            budget: WorkBudget = DEFAULT_BUDGET) -> Analysis:
         """Run the simulation on ``data`` (checked against :attr:`data`) or on the stored values.
 
         The spec was checked when built, against its data's number of records
         too when :attr:`data` knows it: the run trusts it and compares k with n
         no more (only a source that did not know n is compared here, once).
+
+        ``progress`` is told the share done; ``counts`` (the command line's
+        printer) the (replicate, value) pairs done and their total. ``client``
+        and ``budget`` are :func:`rumap.maps.simulation.simulate`'s.
         """
         from rumap.maps.simulation import simulate_kernel
 
@@ -468,9 +474,13 @@ class EmpiricalSpec:
             self.simulation.check_records(arr.shape[0])
 
         def report(done: int, total: int) -> None:
-            progress(done / total if total else 1.0)
+            if progress is not None:
+                progress(done / total if total else 1.0)
+            if counts is not None:
+                counts(done, total)
 
-        result = simulate_kernel(arr, self.config(), progress=None if progress is None else report)
+        told = progress is not None or counts is not None
+        result = simulate_kernel(arr, self.config(), progress=report if told else None, client=client, budget=budget)
         return Analysis(spec=self, maps=tuple(result.maps), optima=(), replicates=result.replicate_risks,
                         n_records=result.n_records, common=result.common, subsample=result.subsample)
 

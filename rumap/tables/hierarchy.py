@@ -16,7 +16,6 @@ is a subtotal, the sum of its children. Three ways to write one:
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
@@ -27,6 +26,7 @@ import pandas as pd
 
 from rumap._validation import PARAMETERS, InstanceOf, Labels, NumberArray, validate_params
 from rumap.errors import InputError
+from rumap.io.formats import text_frame
 from rumap.result import json_safe
 from rumap.tables.published import TOTAL_LABEL, code_order
 
@@ -394,11 +394,7 @@ def read_parent_child(source: Any) -> Hierarchy:
     if isinstance(source, pd.DataFrame):
         frame = source
     else:
-        try:
-            frame = pd.read_csv(io.StringIO(source), dtype=str, keep_default_na=False)
-        except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
-            detail = "it is empty" if isinstance(exc, pd.errors.EmptyDataError) else str(exc).strip().splitlines()[-1]
-            raise InputError(f"source: the parent,child hierarchy cannot be read as CSV: {detail}") from None
+        frame = text_frame(source, "source: the parent,child hierarchy")
     if frame.shape[1] < 2:
         raise InputError("source: a parent,child hierarchy needs two columns: the parent, then the child")
     names = [str(c).strip().lower() for c in frame.columns]

@@ -134,11 +134,11 @@ def test_the_common_curve_is_in_the_json_and_the_analysis(data):
     result = simulate(data, config)
     from rumap.cli.json_output import simulation_json
 
-    assert result.to_dict()["common"]["risk_label"] == simulation_json(result)["common"]["risk_label"] \
-        == COMMON_RISK_LABEL
-    assert len(simulation_json(result)["curves"]) == 1  # the run's own curves stay as they were
     spec = EmpiricalSpec(simulation=config, data=DataSource.of("upload", "x.csv", ["a", "b", "c"], data))
     analysis = spec.run(data)
+    assert result.to_dict()["common"]["risk_label"] == simulation_json(analysis)["common"]["risk_label"] \
+        == COMMON_RISK_LABEL
+    assert len(simulation_json(analysis)["curves"]) == 1  # the run's own curves stay as they were
     assert analysis.common is not None and analysis.renamed("other").common is analysis.common
     assert analysis.to_dict()["common"]["utility_label"] == COMMON_UTILITY_LABEL
 
