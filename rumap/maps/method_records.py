@@ -335,6 +335,15 @@ class ReleaseStep:
     precision : str, default ""
         The parameter that rounds the released values to a number of decimals
         (the data's precision, offered where the step is applied), if any.
+    stream : callable, optional
+        How the step runs on a file chunk by chunk (``stream(step, file)``,
+        :attr:`rumap.release.methods.StepMethod.stream`). Default: its columns
+        gathered from the whole file in one pass and masked in memory by
+        ``mask`` (:func:`rumap.release.gathered.gathered_stream`).
+    file_work : callable, optional
+        ``file_work(parameters, n, p, budget)``: refuses a step whose work on a
+        file of ``n`` records and its ``p`` columns exceeds the budget, before
+        any pass over the file.
     """
 
     mask: Callable[[np.ndarray, Mapping[str, Any], tuple[str, ...], int | None, WorkBudget],
@@ -343,6 +352,12 @@ class ReleaseStep:
     check: Callable[[dict, tuple[str, ...]], dict] | None = None
     description: str = ""
     precision: str = ""
+    stream: Callable[..., Any] | None = None
+    file_work: Callable[[Mapping[str, Any], int, int, WorkBudget], None] | None = None
+
+
+#: Why a masking method's map is not estimated on subsamples, unless its record says otherwise.
+UNKNOWN_ON_SUBSAMPLE = "it is not known to be estimated without bias on a subsample"
 
 
 @dataclass(frozen=True)
@@ -384,6 +399,10 @@ class MaskingMethod:
     release : ReleaseStep, optional
         Its step of a release plan; without one, a map of the method has no
         release step.
+    on_subsample : str or None
+        Why its map is not estimated on random subsamples of a large file
+        (:mod:`rumap.maps.subsample`); None when a subsample's map estimates the
+        file's. Default: :data:`UNKNOWN_ON_SUBSAMPLE`.
     """
 
     description: str
@@ -399,6 +418,7 @@ class MaskingMethod:
     toggles: Mapping[str, Toggle] = field(default_factory=lambda: _EMPTY)
     title: str = ""
     release: ReleaseStep | None = None
+    on_subsample: str | None = UNKNOWN_ON_SUBSAMPLE
 
     __reduce__ = _reduced
 

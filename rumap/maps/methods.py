@@ -243,6 +243,13 @@ def refuse_noise_past_magnitude(shape: np.ndarray, lambda2: float, spec: NoiseSp
                          "ask for less noise")
 
 
+def _noise_file_stream(step: Any, file: Any) -> Any:
+    """Noise on a file: its draws record after record (:func:`rumap.release.stream.noise_stream`)."""
+    from rumap.release.stream import noise_stream
+
+    return noise_stream(step, file)
+
+
 _NOISE_STEP = ReleaseStep(
     _release_noise,
     parameters={"lambda2": None, "lambda2_frac": None, "correlated": False, "truncate_below": None,
@@ -252,6 +259,7 @@ _NOISE_STEP = ReleaseStep(
     description="additive noise (plain, correlated, truncated, unequal variance; rounded to the data's decimals "
                 "when asked)",
     precision="decimals",
+    stream=_noise_file_stream,
 )
 
 
@@ -301,6 +309,7 @@ _NOISE = MaskingMethod(
     check_options=_noise_spec,
     prepare=_noise_prepare,
     release=_NOISE_STEP,
+    on_subsample=None,
 )
 
 
@@ -331,6 +340,22 @@ def _check_microaggregation_step(parameters: dict, names: tuple[str, ...]) -> di
             "algorithm": _choice("algorithm", parameters["algorithm"], list(ALGORITHMS)),
             "standardize": _flag("standardize", parameters["standardize"]),
             "criterion": _choice("criterion", parameters["criterion"], list(CRITERIA))}
+
+
+#: Microaggregation algorithms whose work grows with the square of the records.
+QUADRATIC = ("mdav", "mwa")
+
+
+def _microaggregation_file_work(parameters: Mapping[str, Any], n: int, p: int, budget: WorkBudget) -> None:
+    """Refuse a step whose algorithm's work on ``n`` records of ``p`` columns exceeds ``budget``, naming the
+    algorithms linear in the records for a quadratic one."""
+    name, k = parameters["algorithm"], int(parameters["k"])
+    try:
+        budget.check_work(ALGORITHMS[name].cost(n, p, max(k, 1)), f"{name} of {n} records x {p} variables, k = {k}")
+    except InputError as exc:
+        hint = (f"; {name} is quadratic in the records: the algorithm mdav_partitioned (MDAV within parts of "
+                "1,000 records) or optimal_pc1 is linear" if name in QUADRATIC else "")
+        raise InputError(f"{exc}{hint}") from None
 
 
 def _release_microaggregation(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...],
@@ -364,7 +389,8 @@ _MICROAGGREGATION = MaskingMethod(
     cost=_microaggregation_cost,
     release=ReleaseStep(_release_microaggregation,
                         parameters={"k": REQUIRED, "algorithm": "mdav", "standardize": False, "criterion": "pc1"},
-                        check=_check_microaggregation_step),
+                        check=_check_microaggregation_step, file_work=_microaggregation_file_work),
+    on_subsample="its groups are made of the other records: a subsample's groups are wider than the file's",
 )
 
 
@@ -403,6 +429,7 @@ _RANKSWAP = MaskingMethod(
     preserves_mean=True,
     make_masker=_rankswap_masker,
     release=ReleaseStep(_release_rankswap, parameters={"swap_percent": REQUIRED}, check=_check_rankswap_step),
+    on_subsample="a record's partners lie within p% of the records' ranks: they depend on the other records",
 )
 
 

@@ -91,13 +91,60 @@ def _record_applier(record: MaskingMethod) -> Callable[[pd.DataFrame, Step, str,
     return apply
 
 
+# --- how a step runs on a file and its prediction: the streamed release and the report, imported when used ---
+
+def _stream_gathered(step: Step, file: Any) -> Any:
+    from rumap.release.gathered import gathered_stream
+
+    return gathered_stream(step, file)
+
+
+def _stream_recode(step: Step, file: Any) -> Any:
+    from rumap.release.stream import coding_stream
+
+    return coding_stream(step, file)
+
+
+def _stream_top_bottom(step: Step, file: Any) -> Any:
+    from rumap.release.stream import top_bottom_stream
+
+    return top_bottom_stream(step, file)
+
+
+def _stream_suppress(step: Step, file: Any) -> Any:
+    from rumap.release.gathered import suppression_stream
+
+    return suppression_stream(step, file)
+
+
+def _stream_pram(step: Step, file: Any) -> Any:
+    from rumap.release.stream import pram_stream
+
+    return pram_stream(step, file)
+
+
+def _predict_map(*args: Any, **kwargs: Any) -> tuple:
+    """A masking method of the maps' engine: its empirical map at the step's value."""
+    from rumap.release.report import _numeric_prediction
+
+    return _numeric_prediction(*args, **kwargs)
+
+
+def _predict_pram(*args: Any, **kwargs: Any) -> tuple:
+    from rumap.release.report import _pram_prediction
+
+    return _pram_prediction(*args, **kwargs)
+
+
 def _record_step(name: str, record: MaskingMethod) -> StepMethod:
     """The step method of the masking method ``name`` (:data:`rumap.maps.methods.METHODS`), from its record."""
     release = record.release
     parameters = release.parameters if release.parameters is not None else _record_parameters(record)
     check = release.check if release.check is not None else _record_check(name, record)
     return StepMethod("columns", parameters, not record.deterministic, check, _record_applier(record), name,
-                      release.description or record.description, precision=release.precision)
+                      release.description or record.description, precision=release.precision,
+                      stream=release.stream or _stream_gathered, predictor=_predict_map,
+                      file_work=release.file_work)
 
 
 # --- categorical keys ------------------------------------------------------------------------
@@ -228,12 +275,18 @@ def _known(frame: pd.DataFrame, names: Sequence[str], source: str) -> list[str]:
 _OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "recode": StepMethod("keys", {"band_width": None, "variable": None, "origin": 0.0, "merge": {}}, False,
                          _check_recode, _apply_recode, None,
-                         "global recoding: a numeric key into bands, categories merged"),
+                         "global recoding: a numeric key into bands, categories merged", stream=_stream_recode,
+                         no_prediction="no simulated map (banding's map is exact; merges of categories have no map)"),
     "top_bottom": StepMethod("keys", {"variable": REQUIRED, "above": None, "below": None}, False, _check_top_bottom,
-                             _apply_top_bottom, None, "top and bottom coding"),
+                             _apply_top_bottom, None, "top and bottom coding", stream=_stream_top_bottom,
+                             no_prediction="top and bottom coding has no map"),
     "suppress": StepMethod("keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress,
-                           _apply_suppress, None, "local suppression to k-anonymity (heuristic or optimal)"),
-    "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM"),
+                           _apply_suppress, None, "local suppression to k-anonymity (heuristic or optimal)",
+                           stream=_stream_suppress, anonymity="k",
+                           no_prediction="the map of local suppression is exact: its R at this k is the released "
+                                         "file's global risk"),
+    "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM",
+                       stream=_stream_pram, predictor=_predict_pram),
     **TABLE_STEP_METHODS,
 }
 

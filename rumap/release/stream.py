@@ -3,11 +3,11 @@
 :func:`release_in_chunks` reads ``chunk_size`` records at a time (pyarrow's
 batches, converted to pandas as :func:`rumap.io.parquet.read_parquet_frame`
 converts the whole file), applies every step to the chunk and writes it to the
-output Parquet file before reading the next. Only steps that mask each record
-by itself, with draws that do not depend on the chunks, are streamed
-(:data:`STREAMED`); the others need the whole file and are refused, naming
-why and, where there is one, the command that protects a file out of core
-(:data:`NOT_STREAMED`).
+output Parquet file before reading the next. A step's record says how it runs
+on a file (:attr:`rumap.release.methods.StepMethod.stream`: record by record,
+after a pass that counts, or on its whole columns gathered; :data:`STREAMED`);
+the others need the whole file and are refused, naming why and, where there
+is one, the command that protects a file out of core (:data:`NOT_STREAMED`).
 
 Additive noise draws its normal numbers from ``default_rng(seed)`` record
 after record, as :func:`rumap.masking.noise.add_noise` does, so the released
@@ -58,20 +58,20 @@ from rumap.release.plan import ReleasePlan, Step
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["STREAMED", "NOT_STREAMED", "StreamedRelease", "check_streamed", "release_in_chunks", "file_digest"]
+__all__ = ["StreamedRelease", "FilePass", "check_streamed", "release_in_chunks", "file_digest", "coding_stream",
+           "top_bottom_stream", "pram_stream", "noise_stream"]
 
-#: Step methods applied chunk by chunk: the first four record by record, the others on their columns gathered
-#: from the whole file (:mod:`rumap.release.gathered`), as is any masking method of the maps' engine registered
-#: with a release step.
-STREAMED: tuple[str, ...] = ("noise", "pram", "recode", "top_bottom", "microaggregation", "rankswap", "suppress")
+def __getattr__(name: str) -> Any:
+    """``STREAMED``: the step methods whose record says how they run chunk by chunk (:attr:`StepMethod.stream`);
+    ``NOT_STREAMED``: the others, each with why not (``not_streamed``); both of the methods registered now."""
+    from rumap.release.apply import STEP_METHODS
 
-#: Why the table steps are not: they tabulate the whole file.
-_TABLE_REASON = ("a table's steps tabulate and protect the whole file's table: release the microdata with "
-                 "--chunk-size, then the table steps in memory")
+    if name == "STREAMED":
+        return tuple(method for method, record in STEP_METHODS.items() if record.stream is not None)
+    if name == "NOT_STREAMED":
+        return {method: record.not_streamed for method, record in STEP_METHODS.items() if record.stream is None}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-#: Step methods that are not, and why.
-NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON,
-                                "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON}
 
 #: The constraints of release_in_chunks' optional arguments.
 _OPTIONAL_NAME = make_constraint([None, InstanceOf(str, "a name for messages")])
@@ -103,18 +103,12 @@ def check_streamed(plan: ReleasePlan) -> None:
     ...
     rumap.errors.InputError: step 1 (table) cannot be applied chunk by chunk: a table's steps tabulate and protect the whole file's table: release the microdata with --chunk-size, then the table steps in memory
     """
+    from rumap.release.apply import STEP_METHODS
+
     for i, step in enumerate(plan.steps):
-        if step.method not in STREAMED and not _gathered_method(step.method):
-            why = NOT_STREAMED.get(step.method, "it needs the whole file")
-            raise InputError(f"step {i + 1} ({step.method}) cannot be applied chunk by chunk: {why}")
-
-
-def _gathered_method(method: str) -> bool:
-    """A masking method of the maps' engine with a release step: its columns gathered, masked in memory."""
-    from rumap.maps.methods import METHODS
-
-    record = METHODS.get(method)
-    return record is not None and record.release is not None
+        record = STEP_METHODS[step.method]
+        if record.stream is None:
+            raise InputError(f"step {i + 1} ({step.method}) cannot be applied chunk by chunk: {record.not_streamed}")
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path")},
@@ -247,11 +241,12 @@ class _Distinct:
 class _CodingStream:
     """A recode or top and bottom coding step: each value mapped by itself, a chunk as the in-memory step does.
 
-    Its summary sums the chunks' coded values and merges their distinct categories, before and after.
+    Its summary sums the chunks' coded values (``coded``: top and bottom coding's summary counts them) and
+    merges their distinct categories, before and after.
     """
 
-    def __init__(self, step: Step) -> None:
-        self.step = step
+    def __init__(self, step: Step, coded: bool = False) -> None:
+        self.step, self.coded_summary = step, coded
         p = step.parameters
         changed = {*p.get("merge", {}), *([p["variable"]] if p.get("variable") is not None else [])}
         self.changed = sorted(changed, key=list(step.keys).index)
@@ -278,7 +273,7 @@ class _CodingStream:
         """Values coded above and below (top and bottom coding), each changed key's categories before and after."""
         categories = {name: {"before": self.before[name].count(), "after": self.after[name].count()}
                       for name in self.changed}
-        if self.step.method == "top_bottom":
+        if self.coded_summary:
             return {"coded": dict(self.coded), "categories": categories}
         return {"categories": categories}
 
@@ -401,6 +396,129 @@ def _shape_factor(step: Step, covariance: np.ndarray | None, p: int) -> np.ndarr
     return noise_shape_of_covariance(covariance, spec)
 
 
+class FilePass:
+    """What a step's stream gets of the file (:attr:`rumap.release.methods.StepMethod.stream`).
+
+    Parameters
+    ----------
+    n : int
+        Records of the file.
+    source : str
+        How messages name the file.
+    budget : WorkBudget
+    place : int
+        The step's place in the plan (1-based).
+    counting : callable
+        ``counting(i, add, what)``: one pass over the file through the steps before step ``i`` (0-based).
+    stage : callable(str), optional
+        Told what each pass does.
+
+    Attributes
+    ----------
+    passes : int
+        The passes over the file the step asked for (:meth:`count`).
+    """
+
+    def __init__(self, n: int, source: str, budget: WorkBudget, place: int,
+                 counting: Callable[[int, Callable[[pd.DataFrame, int], None], str], None],
+                 stage: Callable[[str], None] | None) -> None:
+        self.n, self.source, self.budget, self.place = n, source, budget, place
+        self._counting, self._stage = counting, stage
+        self.passes = 0
+
+    def count(self, add: Callable[[pd.DataFrame, int], None], what: str) -> None:
+        """One pass over the file through the steps before this one, each chunk and its first record's place
+        given to ``add``; ``what`` the pass is for, in words (``"its keys' counts"``)."""
+        self.passes += 1
+        self._counting(self.place - 1, add, what)
+
+    def stage(self, text: str) -> None:
+        """Say what the step does now (long work on a large file)."""
+        if self._stage is not None:
+            self._stage(text)
+
+
+@assumes_valid
+def coding_stream(step: Step, file: FilePass) -> _CodingStream:
+    """Global recoding on a file: each value mapped by itself, chunk by chunk.
+
+    Parameters
+    ----------
+    step : Step
+    file : FilePass
+
+    Returns
+    -------
+    stream
+    """
+    return _CodingStream(step)
+
+
+@assumes_valid
+def top_bottom_stream(step: Step, file: FilePass) -> _CodingStream:
+    """Top and bottom coding on a file: each value mapped by itself, the coded values counted.
+
+    Parameters
+    ----------
+    step : Step
+    file : FilePass
+
+    Returns
+    -------
+    stream
+    """
+    return _CodingStream(step, coded=True)
+
+
+@assumes_valid
+def pram_stream(step: Step, file: FilePass) -> _PramStream:
+    """PRAM on a file: one pass counts each key's categories, then the draws at each record's place.
+
+    Parameters
+    ----------
+    step : Step
+    file : FilePass
+
+    Returns
+    -------
+    stream
+    """
+    categories = _Categories(step.keys)
+    file.count(lambda frame, start: categories.add(frame), "its keys' counts")
+    return _PramStream(step, categories)
+
+
+@assumes_valid
+def noise_stream(step: Step, file: FilePass) -> _NoiseStream:
+    """Additive noise on a file: one pass sums the columns' moments when the noise needs their covariance
+    (relative, or correlated over several columns), then the draws record after record.
+
+    Parameters
+    ----------
+    step : Step
+    file : FilePass
+
+    Returns
+    -------
+    stream
+    """
+    from rumap.maps.methods import _noise_step_spec as _noise_spec
+    from rumap.release.methods import plan_key
+
+    spec = _noise_spec(step.parameters, step.columns)
+    covariance = None
+    if spec.relative or (spec.correlated and len(step.columns) > 1):
+        moments = _Moments()
+        file.count(lambda frame, start: moments.add(_values(frame, step, file.source, start)), "its covariance")
+        if moments.n < 2:
+            raise InputError(f"{file.source}: noise needs at least 2 records, got {moments.n}")
+        covariance = moments.covariance()
+    try:
+        return _NoiseStream(step, _shape_factor(step, covariance, len(step.columns)))
+    except InputError as exc:
+        raise InputError(f"step {file.place} ({step.method}): {plan_key(str(exc), file.place - 1)}") from None
+
+
 @dataclass(frozen=True)
 class StreamedRelease:
     """What :func:`release_in_chunks` wrote.
@@ -516,9 +634,8 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from rumap.release.apply import check_plan_work
-    from rumap.release.gathered import GatheredColumns, GatheredSuppression, check_whole_file_work
-    from rumap.release.methods import plan_key
+    from rumap.release.apply import STEP_METHODS, check_plan_work
+    from rumap.release.gathered import check_whole_file_work
     from rumap.release.plan import ReleasePlan
 
     if not isinstance(plan, ReleasePlan):
@@ -553,15 +670,14 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             raise InputError(f"{exc} (rows counted from record {start + 1})") from None
         return frame
 
-    def counting_pass(i: int, add: Callable[[pd.DataFrame, int], None]) -> None:
+    def counting_pass(i: int, add: Callable[[pd.DataFrame, int], None], what: str) -> None:
         """One pass over the file through the steps before step ``i``, each chunk given to ``add``.
 
         Only the columns of the steps up to ``i`` are read: a step reads and writes its own columns only.
         """
         wanted = {name for step in plan.steps[:i + 1] for name in step.names}
         if stage is not None:
-            stage(f"step {i + 1} ({plan.steps[i].method}): a pass over the {n} records for "
-                  + {"noise": "its covariance", "pram": "its keys' counts"}.get(plan.steps[i].method, "its columns"))
+            stage(f"step {i + 1} ({plan.steps[i].method}): a pass over the {n} records for {what}")
         start = 0
         for frame in _batches(path, chunk_size, source, [name for name in names if name in wanted]):
             frame = through(frame, start)
@@ -570,41 +686,10 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         for stream in streams:
             stream.restart()
 
-    from rumap.maps.methods import _noise_step_spec as _noise_spec
-
     for i, step in enumerate(plan.steps):
-        if step.method in ("recode", "top_bottom"):
-            streams.append(_CodingStream(step))
-            continue
-        passes += 1
-        if step.method == "pram":
-            categories = _Categories(step.keys)
-            counting_pass(i, lambda frame, start, categories=categories: categories.add(frame))
-            streams.append(_PramStream(step, categories))
-            continue
-        if step.method != "noise":  # whole columns: gathered in this pass, computed, kept
-            gathered = (GatheredSuppression if step.method == "suppress" else GatheredColumns)(step, n, i + 1)
-            counting_pass(i, lambda frame, start, gathered=gathered: gathered.gather(frame, source, start))
-            if stage is not None:
-                stage(f"step {i + 1} ({step.method}): computing on its {len(step.names)} column(s) in memory")
-            gathered.compute(budget, source)
-            streams.append(gathered)
-            continue
-        spec = _noise_spec(step.parameters, step.columns)
-        covariance = None
-        if spec.relative or (spec.correlated and len(step.columns) > 1):
-            moments = _Moments()
-            counting_pass(i, lambda frame, start, step=step, moments=moments:
-                          moments.add(_values(frame, step, source, start)))
-            if moments.n < 2:
-                raise InputError(f"{source}: noise needs at least 2 records, got {moments.n}")
-            covariance = moments.covariance()
-        else:  # absolute uncorrelated noise: L = I, no pass
-            passes -= 1
-        try:
-            streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
-        except InputError as exc:
-            raise InputError(f"step {i + 1} ({step.method}): {plan_key(str(exc), i)}") from None
+        file = FilePass(n, source, budget, i + 1, counting_pass, stage)
+        streams.append(STEP_METHODS[step.method].stream(step, file))
+        passes += file.passes
     written = {name: kind for stream in streams for name, kind in stream.types().items()}
     writer, rows, chunks, schema = None, 0, 0, None
     with atomic_outputs(out, flag="out") as (temporary,):
