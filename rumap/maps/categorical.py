@@ -361,6 +361,13 @@ class CategoricalMethod:
         (``num`` unused for integers; the page's input of the largest k
         starts at ``stop``). The command line has no default: its grid flag is
         required.
+    label : str
+        The ``method`` its maps carry (:attr:`rumap.result.RUMap.method`);
+        the step of a release plan of the same name
+        (:data:`rumap.release.apply.STEP_METHODS`) applies it at a point of
+        such a map (:func:`rumap.release.from_map.step_from_key_map`).
+    variable : bool
+        Whether its map needs the numeric key it bands (``variable``).
     """
 
     parameter: str
@@ -369,6 +376,8 @@ class CategoricalMethod:
     draw: Callable[..., RUMap]
     description: str
     default_grid: tuple[float, float, int]
+    label: str = ""
+    variable: bool = False
 
     def values(self, start: float | None = None, stop: float | None = None, num: int | None = None) -> list:
         """The grid from ``start`` to ``stop`` with ``num`` values, each :attr:`default_grid`'s when not given.
@@ -417,9 +426,10 @@ def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, sourc
 #: Categorical protections by name (``simulate --method NAME``).
 CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
     "suppress": CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k",
-                                  (1, 5, 5)),
+                                  (1, 5, 5), "local suppression"),
     "recode": CategoricalMethod("band_width", False, False, _draw_banding,
-                                "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5)),
+                                "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5),
+                                "global recoding", variable=True),
     "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
-                              (0.2, 1.0, 5)),
+                              (0.2, 1.0, 5), "pram"),
 }
