@@ -90,6 +90,9 @@ class StepMethod:
     file_work : callable, optional
         ``file_work(parameters, n, p, budget)``: refuses, before any pass over a file of ``n`` records, a step
         whose work on its ``p`` columns gathered exceeds ``budget`` (raises :class:`InputError`).
+    text_flags : tuple of str
+        The flags of ``python -m rumap release`` that give its parameters as text (``--merge``), refused with
+        another ``--method``.
     """
 
     target: str
@@ -107,6 +110,7 @@ class StepMethod:
     no_prediction: str = "no map"
     anonymity: str = ""
     file_work: Callable[[Mapping[str, Any], int, int, WorkBudget], None] | None = None
+    text_flags: tuple[str, ...] = ()
 
 
 @assumes_valid
