@@ -244,8 +244,8 @@ def refuse_noise_past_magnitude(shape: np.ndarray, lambda2: float, spec: NoiseSp
 
 
 def _noise_file_stream(step: Any, file: Any) -> Any:
-    """Noise on a file: its draws record after record (:func:`rumap.release.stream.noise_stream`)."""
-    from rumap.release.stream import noise_stream
+    """Noise on a file: its draws record after record (:func:`rumap.release.chunked.noise_stream`)."""
+    from rumap.release.chunked import noise_stream
 
     return noise_stream(step, file)
 

@@ -25,6 +25,7 @@ from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
+from rumap.release.chunked import coding_stream, pram_stream, top_bottom_stream
 from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float, plan_key
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
@@ -99,28 +100,10 @@ def _stream_gathered(step: Step, file: Any) -> Any:
     return gathered_stream(step, file)
 
 
-def _stream_recode(step: Step, file: Any) -> Any:
-    from rumap.release.stream import coding_stream
-
-    return coding_stream(step, file)
-
-
-def _stream_top_bottom(step: Step, file: Any) -> Any:
-    from rumap.release.stream import top_bottom_stream
-
-    return top_bottom_stream(step, file)
-
-
 def _stream_suppress(step: Step, file: Any) -> Any:
     from rumap.release.gathered import suppression_stream
 
     return suppression_stream(step, file)
-
-
-def _stream_pram(step: Step, file: Any) -> Any:
-    from rumap.release.stream import pram_stream
-
-    return pram_stream(step, file)
 
 
 def _predict_map(*args: Any, **kwargs: Any) -> tuple:
@@ -275,11 +258,11 @@ def _known(frame: pd.DataFrame, names: Sequence[str], source: str) -> list[str]:
 _OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "recode": StepMethod("keys", {"band_width": None, "variable": None, "origin": 0.0, "merge": {}}, False,
                          _check_recode, _apply_recode, None,
-                         "global recoding: a numeric key into bands, categories merged", stream=_stream_recode,
+                         "global recoding: a numeric key into bands, categories merged", stream=coding_stream,
                          text_flags=("--band-variable", "--merge"),
                          no_prediction="no simulated map (banding's map is exact; merges of categories have no map)"),
     "top_bottom": StepMethod("keys", {"variable": REQUIRED, "above": None, "below": None}, False, _check_top_bottom,
-                             _apply_top_bottom, None, "top and bottom coding", stream=_stream_top_bottom,
+                             _apply_top_bottom, None, "top and bottom coding", stream=top_bottom_stream,
                              text_flags=("--top", "--bottom"),
                              no_prediction="top and bottom coding has no map"),
     "suppress": StepMethod("keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress,
@@ -288,7 +271,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
                            no_prediction="the map of local suppression is exact: its R at this k is the released "
                                          "file's global risk"),
     "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM",
-                       stream=_stream_pram, predictor=_predict_pram),
+                       stream=pram_stream, predictor=_predict_pram),
     **TABLE_STEP_METHODS,
 }
 

@@ -111,7 +111,7 @@ def gathered_stream(step: Step, file: Any) -> GatheredColumns:
     Parameters
     ----------
     step : Step
-    file : rumap.release.stream.FilePass
+    file : rumap.release.chunked.FilePass
 
     Returns
     -------
@@ -127,7 +127,7 @@ def suppression_stream(step: Step, file: Any) -> GatheredSuppression:
     Parameters
     ----------
     step : Step
-    file : rumap.release.stream.FilePass
+    file : rumap.release.chunked.FilePass
 
     Returns
     -------
@@ -157,7 +157,7 @@ class GatheredColumns:
 
     def gather(self, frame: pd.DataFrame, source: str, start: int) -> None:
         """Keep a chunk's values of the step's columns (as the steps before it left them)."""
-        from rumap.release.stream import _values
+        from rumap.release.chunked import _values
 
         self.values[start:start + len(frame)] = _values(frame, self.step, source, start)
 

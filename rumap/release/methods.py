@@ -73,7 +73,7 @@ class StepMethod:
         ("" for none).
     stream : callable, optional
         How the step runs on a file chunk by chunk (:func:`rumap.release.stream.release_in_chunks`):
-        ``stream(step, file) -> stream``, where ``file`` (:class:`rumap.release.stream.FilePass`) runs
+        ``stream(step, file) -> stream``, where ``file`` (:class:`rumap.release.chunked.FilePass`) runs
         the passes it needs first (its counts, its whole columns) and the stream masks each chunk
         (``stream(frame, source, start)``, ``restart()``, ``summary()``, ``types()``). None: the step is
         not applied chunk by chunk.
