@@ -24,7 +24,7 @@ which re-exports these types.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from rumap.maps.simulation import _Plan
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
-           "Masked", "grid_values"]
+           "Masked", "grid_values", "LiveTable", "UNKNOWN_ON_SUBSAMPLE"]
 
 #: What a masker gives for one grid value: the masked replicates (r, n, p) and their column (means, variances).
 Masked = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
@@ -354,6 +354,27 @@ class ReleaseStep:
     precision: str = ""
     stream: Callable[..., Any] | None = None
     file_work: Callable[[Mapping[str, Any], int, int, WorkBudget], None] | None = None
+
+
+class LiveTable(Mapping[str, Any]):
+    """A read-only table made from the records registered when it is read (:meth:`table`), so that a method
+    registered since is in it."""
+
+    def table(self) -> dict[str, Any]:
+        """The table as it is now."""
+        raise NotImplementedError
+
+    def __getitem__(self, key: str) -> Any:
+        return self.table()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table())
+
+    def __len__(self) -> int:
+        return len(self.table())
+
+    def __repr__(self) -> str:
+        return repr(self.table())
 
 
 #: Why a masking method's map is not estimated on subsamples, unless its record says otherwise.

@@ -38,7 +38,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,7 @@ import numpy as np
 
 from rumap._validation import assumes_valid
 from rumap.errors import InputError
+from rumap.maps.method_records import LiveTable
 
 if TYPE_CHECKING:
     from rumap.budget import WorkBudget
@@ -62,27 +63,16 @@ ERROR_METHOD = "between-subsample"
 #: The first spawn key of the subsamples' generators (apart from the replicates' keys).
 _SUBSAMPLE_KEY = 1_000_003
 
-class _Registries(Mapping[str, Any]):
+class _Registries(LiveTable):
     """Per registry, a table of names; the masking methods' read from their records when asked
-    (:attr:`rumap.maps.method_records.MaskingMethod.on_subsample`), so that a method registered since is in it."""
+    (:attr:`rumap.maps.method_records.MaskingMethod.on_subsample`)."""
 
     def __init__(self, methods: Callable[[], Any], others: dict[str, Any]) -> None:
         self._methods, self._others = methods, others
 
-    def _table(self) -> dict[str, Any]:
+    def table(self) -> dict[str, Any]:
+        """``method``: the masking methods' entry as their records say now; then the other registries'."""
         return {"method": self._methods(), **self._others}
-
-    def __getitem__(self, kind: str) -> Any:
-        return self._table()[kind]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
-
-    def __repr__(self) -> str:
-        return repr(self._table())
 
 
 def _valid_methods() -> tuple[str, ...]:

@@ -12,7 +12,7 @@ applied at once and its steps applied one release at a time give the same data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
+from rumap.maps.method_records import LiveTable
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
 from rumap.release.chunked import coding_stream, pram_stream, top_bottom_stream
@@ -276,7 +277,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
 }
 
 
-class _StepMethods(Mapping[str, StepMethod]):
+class _StepMethods(LiveTable):
     """A live view: the step of every record of :data:`METHODS` that has a ``release``, then the other steps."""
 
     def __init__(self) -> None:
@@ -293,20 +294,9 @@ class _StepMethods(Mapping[str, StepMethod]):
             out[name] = made[1]
         return out
 
-    def _table(self) -> dict[str, StepMethod]:
+    def table(self) -> dict[str, StepMethod]:
+        """Every step method as registered now."""
         return {**self._masking(), **_OTHER_STEP_METHODS}
-
-    def __getitem__(self, key: str) -> StepMethod:
-        return self._table()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
-
-    def __repr__(self) -> str:
-        return repr(self._table())
 
 
 #: Masking methods as steps of a release plan, by name: a masking method of the maps' engine brings its own
