@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,7 +27,7 @@ from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
 from rumap.maps.method_records import LiveTable
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
-from rumap.release.chunked import coding_stream, pram_stream, top_bottom_stream
+from rumap.release.chunked import coding_stream, pram_stream
 from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float, plan_key
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
@@ -263,7 +264,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
                          text_flags=("--band-variable", "--merge"),
                          no_prediction="no simulated map (banding's map is exact; merges of categories have no map)"),
     "top_bottom": StepMethod("keys", {"variable": REQUIRED, "above": None, "below": None}, False, _check_top_bottom,
-                             _apply_top_bottom, None, "top and bottom coding", stream=top_bottom_stream,
+                             _apply_top_bottom, None, "top and bottom coding", stream=partial(coding_stream, coded=True),
                              text_flags=("--top", "--bottom"),
                              no_prediction="top and bottom coding has no map"),
     "suppress": StepMethod("keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress,

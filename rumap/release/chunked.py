@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from rumap.release.plan import Step
 
-__all__ = ["FilePass", "coding_stream", "top_bottom_stream", "pram_stream", "noise_stream"]
+__all__ = ["FilePass", "coding_stream", "pram_stream", "noise_stream"]
 
 
 def _values(frame: pd.DataFrame, step: Step, source: str, start: int) -> np.ndarray:
@@ -317,35 +317,22 @@ class FilePass:
 
 
 @assumes_valid
-def coding_stream(step: Step, file: FilePass) -> _CodingStream:
-    """Global recoding on a file: each value mapped by itself, chunk by chunk.
+def coding_stream(step: Step, file: FilePass, coded: bool = False) -> _CodingStream:
+    """Global recoding, or top and bottom coding (``coded``: the coded values counted), on a file: each value
+    mapped by itself, chunk by chunk.
 
     Parameters
     ----------
     step : Step
     file : FilePass
+    coded : bool, default False
+        Whether the step's summary counts the values coded above and below (top and bottom coding's does).
 
     Returns
     -------
     stream
     """
-    return _CodingStream(step)
-
-
-@assumes_valid
-def top_bottom_stream(step: Step, file: FilePass) -> _CodingStream:
-    """Top and bottom coding on a file: each value mapped by itself, the coded values counted.
-
-    Parameters
-    ----------
-    step : Step
-    file : FilePass
-
-    Returns
-    -------
-    stream
-    """
-    return _CodingStream(step, coded=True)
+    return _CodingStream(step, coded)
 
 
 @assumes_valid
