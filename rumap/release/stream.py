@@ -105,9 +105,10 @@ def check_streamed(plan: ReleasePlan) -> None:
     from rumap.release.apply import STEP_METHODS
 
     for i, step in enumerate(plan.steps):
-        record = STEP_METHODS[step.method]
-        if record.stream is None:
-            raise InputError(f"step {i + 1} ({step.method}) cannot be applied chunk by chunk: {record.not_streamed}")
+        record = STEP_METHODS.get(step.method)  # None: a method no longer registered
+        if record is None or record.stream is None:
+            why = "it needs the whole file" if record is None else record.not_streamed
+            raise InputError(f"step {i + 1} ({step.method}) cannot be applied chunk by chunk: {why}")
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path")},
