@@ -363,9 +363,9 @@ class CategoricalMethod:
         required.
     label : str
         The ``method`` its maps carry (:attr:`rumap.result.RUMap.method`);
-        the step of a release plan of the same name
-        (:data:`rumap.release.apply.STEP_METHODS`) applies it at a point of
-        such a map (:func:`rumap.release.from_map.step_from_key_map`).
+        the step of a release plan whose record names this map (``key_map``
+        of :data:`rumap.release.apply.STEP_METHODS`) applies it at a point
+        of such a map (:func:`rumap.release.from_map.step_from_key_map`).
     variable : bool
         Whether its map needs the numeric key it bands (``variable``).
     function : callable, optional

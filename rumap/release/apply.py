@@ -24,6 +24,7 @@ from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
+from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.maps.method_records import LiveTable
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
@@ -261,7 +262,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "recode": StepMethod("keys", {"band_width": None, "variable": None, "origin": 0.0, "merge": {}}, False,
                          _check_recode, _apply_recode, None,
                          "global recoding: a numeric key into bands, categories merged", stream=coding_stream,
-                         text_flags=("--band-variable", "--merge"),
+                         text_flags=("--band-variable", "--merge"), key_map=CATEGORICAL_METHODS["recode"],
                          no_prediction="no simulated map (banding's map is exact; merges of categories have no map)"),
     "top_bottom": StepMethod("keys", {"variable": REQUIRED, "above": None, "below": None}, False, _check_top_bottom,
                              _apply_top_bottom, None, "top and bottom coding", stream=partial(coding_stream, coded=True),
@@ -270,10 +271,11 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "suppress": StepMethod("keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress,
                            _apply_suppress, None, "local suppression to k-anonymity (heuristic or optimal)",
                            stream=_stream_suppress, anonymity="k", text_flags=("--importance",),
+                           key_map=CATEGORICAL_METHODS["suppress"],
                            no_prediction="the map of local suppression is exact: its R at this k is the released "
                                          "file's global risk"),
     "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM",
-                       stream=pram_stream, predictor=_predict_pram),
+                       stream=pram_stream, predictor=_predict_pram, key_map=CATEGORICAL_METHODS["pram"]),
     **TABLE_STEP_METHODS,
 }
 

@@ -17,7 +17,6 @@ import numpy as np
 
 from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
-from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.maps.methods import METHODS
 from rumap.maps.recommend import Recommendation
 from rumap.release.apply import STEP_METHODS
@@ -32,16 +31,16 @@ __all__ = ["step_from_spec", "step_from_key_map", "table_steps", "TABLE_SWEEPS",
 TABLE_SWEEPS = ("rule", "protection", "base")
 
 def _key_map_steps() -> dict[str, str]:
-    """The maps of categorical keys that are release steps, by the ``method`` they carry: the step method (a
-    method of :data:`rumap.maps.categorical.CATEGORICAL_METHODS` with a step of its name)."""
-    return {record.label: name for name, record in CATEGORICAL_METHODS.items() if name in STEP_METHODS}
+    """The maps of categorical keys that are release steps, by the ``method`` they carry: the step method whose
+    record names the map (``key_map``)."""
+    return {record.key_map.label: name for name, record in STEP_METHODS.items() if record.key_map is not None}
 
 
 def __getattr__(name: str) -> Any:
     """``KEY_MAP_STEPS``: the maps of categorical keys (by their ``method``) that are release steps, each with
-    its step method and the parameter the map's grid runs over, from the methods' records."""
+    its step method and the parameter the map's grid runs over, from the steps' records."""
     if name == "KEY_MAP_STEPS":
-        return {label: (method, CATEGORICAL_METHODS[method].parameter) for label, method in _key_map_steps().items()}
+        return {label: (method, STEP_METHODS[method].key_map.parameter) for label, method in _key_map_steps().items()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -150,7 +149,7 @@ def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str
         raise InputError(f"the map's method {curve.method!r} has no release step; maps of keys that have one: "
                          f"{', '.join(steps)}")
     method = steps[curve.method]
-    record = CATEGORICAL_METHODS[method]
+    record = STEP_METHODS[method].key_map
     if not math.isfinite(value):
         raise InputError(f"value must be a finite number, got {value!r}")
     if record.integer and value != int(value):

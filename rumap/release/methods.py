@@ -93,6 +93,9 @@ class StepMethod:
     text_flags : tuple of str
         The flags of ``python -m rumap release`` that give its parameters as text (``--merge``), refused with
         another ``--method``.
+    key_map : rumap.maps.categorical.CategoricalMethod, optional
+        The map of categorical keys whose points are this step at a value of the map's parameter
+        (:func:`rumap.release.from_map.step_from_key_map`).
     """
 
     target: str
@@ -111,6 +114,7 @@ class StepMethod:
     anonymity: str = ""
     file_work: Callable[[Mapping[str, Any], int, int, WorkBudget], None] | None = None
     text_flags: tuple[str, ...] = ()
+    key_map: Any = None
 
 
 @assumes_valid
