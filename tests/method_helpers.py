@@ -3,13 +3,15 @@
 Rounding to a base b (``b * round(x / b)``, or down with the option ``down``)
 is deterministic, so its index-knowledge risk has a closed form to test the
 engine's against: ``R = 1 / (tau - Y_t)^2``. Its release step rounds a file's
-columns at one base.
+columns at one base: on a file chunk by chunk, its columns gathered (the
+default), or record by record with ``TOY_BY_RECORD``, whose record says so.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 
@@ -57,11 +59,42 @@ TOY = MaskingMethod(
 )
 
 
+class _ToyStream:
+    """Rounding maps each value by itself: a chunk of a file is rounded as the whole file would be."""
+
+    def __init__(self, step) -> None:
+        self.step = step
+
+    def __call__(self, frame, source, start):
+        out = frame.copy()
+        for name in self.step.columns:
+            out[name] = round_to_base(frame[name].to_numpy(dtype=float), float(self.step.parameters["toy_base"]),
+                                      bool(self.step.parameters["down"]))
+        return out
+
+    def restart(self) -> None:
+        """Nothing drawn, nothing counted."""
+
+    def summary(self) -> dict:
+        return {}
+
+    def types(self) -> dict:
+        return {}
+
+
+def toy_stream(step, file):  # how its step runs on a file: record by record, no pass before the writing one
+    return _ToyStream(step)
+
+
+#: The toy whose release step runs on a file record by record (its record's ``stream``).
+TOY_BY_RECORD = replace(TOY, release=replace(TOY.release, stream=toy_stream))
+
+
 @contextlib.contextmanager
-def toy_registered() -> Iterator[MaskingMethod]:
-    """The toy method registered as ``"toy"`` while the block runs."""
-    register_method("toy", TOY)
+def toy_registered(record: MaskingMethod = TOY) -> Iterator[MaskingMethod]:
+    """The toy method (``record``) registered as ``"toy"`` while the block runs."""
+    register_method("toy", record)
     try:
-        yield TOY
+        yield record
     finally:
         METHODS.pop("toy", None)

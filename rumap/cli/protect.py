@@ -7,6 +7,8 @@ before and after; ``--out`` writes the protected file.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rumap.cli.flags import (
@@ -170,13 +172,12 @@ def run_recode(args: argparse.Namespace) -> int:
     from rumap.masking.recoding import recode_chunk, recoding_steps
 
     if args.scheduler is not None:
-        return _run_on_cluster(args)
+        return _run_on_cluster(args, _RECODE_FILE)
     if scale_engine(args, args.data):
-        return _run_out_of_core(args)
+        return _run_out_of_core(args, _RECODE_FILE)
     frame = _read(args)
     keys = split_names(args.keys, "--keys")
-    if not (args.merge or args.band or args.top or args.bottom):
-        raise InputError("give at least one of --merge, --band, --top, --bottom")
+    _check_recoding(args)
     protected = recode_chunk(frame, recoding_steps(**_recoding_flags(args), source=args.data))  # one chunk
     changed = {c: int((frame[c].astype(str) != protected[c].astype(str)).sum()) for c in frame.columns
                if c in protected.columns and not frame[c].astype(str).equals(protected[c].astype(str))}
@@ -217,11 +218,11 @@ def run_suppress(args: argparse.Namespace) -> int:
     if args.scheduler is not None:
         if args.optimal:
             raise InputError("--optimal works on one machine: drop --scheduler")
-        return _run_on_cluster(args, importance)
+        return _run_on_cluster(args, _SUPPRESS_FILE, importance)
     if scale_engine(args, args.data, memory_only="--optimal" if args.optimal else None):
         if args.optimal:
             raise InputError("--optimal works in memory: give --engine memory")
-        return _run_out_of_core(args, importance)
+        return _run_out_of_core(args, _SUPPRESS_FILE, importance)
     frame = _read(args)
     keys = split_names(args.keys, "--keys")
     if args.optimal:
@@ -295,9 +296,9 @@ def run_pram(args: argparse.Namespace) -> int:
     check_flag("--theta", "theta", args.theta)
     check_flag("--seed", "seed", args.seed)
     if args.scheduler is not None:
-        return _run_on_cluster(args)
+        return _run_on_cluster(args, _PRAM_FILE)
     if scale_engine(args, args.data):
-        return _run_out_of_core(args)
+        return _run_out_of_core(args, _PRAM_FILE)
     frame = _read(args)
     keys = split_names(args.keys, "--keys")
     result = pram(frame, keys, args.theta, seed=args.seed, source=args.data)
@@ -328,7 +329,105 @@ def _recoding_summary(args: argparse.Namespace, keys: list[str], result: Any) ->
         or "nothing changed")]
 
 
-def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | None = None) -> int:
+def _check_goal(args: argparse.Namespace) -> None:
+    """A suppression needs a goal."""
+    if args.k is None and args.max_risk is None:
+        raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
+
+
+def _check_recoding(args: argparse.Namespace) -> None:
+    """A recoding needs something to recode."""
+    if not (args.merge or args.band or args.top or args.bottom):
+        raise InputError("give at least one of --merge, --band, --top, --bottom")
+
+
+def _suppressed_file(function: Callable[..., Any], refusal: Callable[[str], str], args: argparse.Namespace,
+                     data: Any, keys: list[str], out: str, options: dict,
+                     importance: dict[str, float] | None) -> tuple[Any, dict, list[str]]:
+    try:
+        result = function(data, keys, out, k=args.k, max_risk=args.max_risk, weight=args.weight,
+                          importance=importance or None, budget=budget_from_args(args), **_households(args),
+                          **options, overwrite=True)
+    except InputError as exc:
+        raise InputError(refusal(_flag_names(str(exc)))) from None
+    return (result, *_suppression_summary(args, result))
+
+
+def _suppress_file(*arguments: Any) -> tuple[Any, dict, list[str]]:
+    from rumap.scale.protect import suppress_file
+
+    # out of core already: a refusal of the work names a coarser key
+    return _suppressed_file(suppress_file, lambda message: work_refusal(message, scale=False), *arguments)
+
+
+def _suppress_on_cluster(*arguments: Any) -> tuple[Any, dict, list[str]]:
+    from rumap.scale.cluster_protect import cluster_suppress
+
+    return _suppressed_file(cluster_suppress, str, *arguments)
+
+
+def _pram_file(args: argparse.Namespace, data: Any, keys: list[str], out: str, options: dict,
+               importance: dict[str, float] | None) -> tuple[Any, dict, list[str]]:
+    from rumap.scale.protect import pram_file
+
+    result = pram_file(data, keys, args.theta, args.seed, out, **options, overwrite=True)
+    return (result, *_pram_summary(args, result))
+
+
+def _pram_on_cluster(args: argparse.Namespace, data: Any, keys: list[str], out: str, options: dict,
+                     importance: dict[str, float] | None) -> tuple[Any, dict, list[str]]:
+    from rumap.scale.cluster_protect import cluster_pram
+
+    result = cluster_pram(data, keys, args.theta, args.seed, out, **options, overwrite=True)
+    return (result, *_pram_summary(args, result))
+
+
+def _recode_file(args: argparse.Namespace, data: Any, keys: list[str], out: str, options: dict,
+                 importance: dict[str, float] | None) -> tuple[Any, dict, list[str]]:
+    from rumap.scale.recoding import recode_file
+
+    result = recode_file(data, out, **_recoding_flags(args), **options, overwrite=True)
+    return (result, *_recoding_summary(args, keys, result))
+
+
+def _recode_on_cluster(args: argparse.Namespace, data: Any, keys: list[str], out: str, options: dict,
+                       importance: dict[str, float] | None) -> tuple[Any, dict, list[str]]:
+    from rumap.scale.cluster_protect import cluster_recode
+
+    result = cluster_recode(data, out, **_recoding_flags(args), **options, overwrite=True)
+    return (result, *_recoding_summary(args, keys, result))
+
+
+def _recoded_written(source: Any, result: Any, written: Any) -> Any:
+    """A recoded Parquet ``--out`` read as the file's values mapped to codes of the written text (a CSV re-read
+    may type the written text otherwise)."""
+    from rumap.scale.recoding import recoded_keys
+
+    return (recoded_keys(source, result) or written) if written.format == "parquet" else written
+
+
+@dataclass(frozen=True)
+class _FileProtection:
+    """One protection of a file as ``--engine scale`` (``scale``) and ``--scheduler`` (``cluster``) run it.
+
+    ``scale`` and ``cluster``: ``(args, data, keys, out, options, importance) -> (result, summary, lines)``;
+    ``check`` refuses flags that ask for nothing; ``written``: ``(source, result, written)`` -> the written
+    file as the risk after reads it.
+    """
+
+    scale: Callable[..., tuple[Any, dict, list[str]]]
+    cluster: Callable[..., tuple[Any, dict, list[str]]]
+    check: Callable[[argparse.Namespace], None] | None = None
+    written: Callable[[Any, Any, Any], Any] | None = None
+
+
+_SUPPRESS_FILE = _FileProtection(_suppress_file, _suppress_on_cluster, check=_check_goal)
+_PRAM_FILE = _FileProtection(_pram_file, _pram_on_cluster)
+_RECODE_FILE = _FileProtection(_recode_file, _recode_on_cluster, check=_check_recoding, written=_recoded_written)
+
+
+def _run_out_of_core(args: argparse.Namespace, protection: _FileProtection,
+                     importance: dict[str, float] | None = None) -> int:
     """``protect recode|suppress|pram --engine scale``: the file read and written a chunk at a time.
 
     The same JSON keys as in memory; the risk before and after is that of
@@ -346,53 +445,37 @@ def _run_out_of_core(args: argparse.Namespace, importance: dict[str, float] | No
 
         # --engine auto chose the scale engine for a large file: the risk after is counted on records written here
         with tempfile.TemporaryDirectory(prefix="rumap-protect-") as folder:
-            return _out_of_core(args, importance, os.path.join(folder, "protected.parquet"))
-    return _out_of_core(args, importance, args.out)
+            return _out_of_core(args, protection, importance, os.path.join(folder, "protected.parquet"))
+    return _out_of_core(args, protection, importance, args.out)
 
 
-def _out_of_core(args: argparse.Namespace, importance: dict[str, float] | None, target: str) -> int:
+def _out_of_core(args: argparse.Namespace, protection: _FileProtection, importance: dict[str, float] | None,
+                 target: str) -> int:
     """The out-of-core protection, its records written to ``target`` (``--out``, or a temporary file)."""
     from rumap.io.outputs import atomic_outputs
     from rumap.scale import DEFAULT_CHUNK_SIZE, individual_risk, scan
-    from rumap.scale.protect import pram_file, suppress_file
-    from rumap.scale.recoding import recode_file, recoded_keys
     from rumap.scale.source import check_out
 
     check_out(target, [("--data", args.data)], args.overwrite, "--out")
     keys = split_names(args.keys, "--keys")
     source = scan(args.data)
     chunks = {"chunk_size": args.chunk_size or DEFAULT_CHUNK_SIZE, "progress": not args.quiet}
-    method = args.protect_command
     # written beside --out, renamed into place once the risk after is counted on it too
     with atomic_outputs(target, flag="--out") as (temporary,):
         out = str(temporary)
-        if method == "suppress":
-            if args.k is None and args.max_risk is None:
-                raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
-            try:
-                result = suppress_file(source, keys, out, k=args.k, max_risk=args.max_risk, weight=args.weight,
-                                       importance=importance or None, budget=budget_from_args(args),
-                                       **_households(args), **chunks, overwrite=True)
-            except InputError as exc:
-                raise InputError(work_refusal(_flag_names(str(exc)), scale=False)) from None
-            summary, lines = _suppression_summary(args, result)
-        elif method == "pram":
-            result = pram_file(source, keys, args.theta, args.seed, out, **chunks, overwrite=True)
-            summary, lines = _pram_summary(args, result)
-        else:
-            if not (args.merge or args.band or args.top or args.bottom):
-                raise InputError("give at least one of --merge, --band, --top, --bottom")
-            result = recode_file(source, out, **_recoding_flags(args), **chunks, overwrite=True)
-            summary, lines = _recoding_summary(args, keys, result)
+        if protection.check is not None:
+            protection.check(args)
+        result, summary, lines = protection.scale(args, source, keys, out, chunks, importance)
         before = individual_risk(source, keys, weight=args.weight, **chunks)
         written = scan(out)
-        if method == "recode" and written.format == "parquet":  # a CSV re-read may type the written text otherwise
-            written = recoded_keys(source, result) or written
+        if protection.written is not None:
+            written = protection.written(source, result, written)
         after = individual_risk(written, keys, weight=args.weight, **chunks)
     return _report(args, {**summary, "n": before.n}, lines, before, after)
 
 
-def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | None = None) -> int:
+def _run_on_cluster(args: argparse.Namespace, protection: _FileProtection,
+                    importance: dict[str, float] | None = None) -> int:
     """``protect recode|suppress|pram --scheduler ADDR``: counted and transformed on a Dask cluster, written here.
 
     The same JSON keys and records as ``--engine scale``; the risk before and
@@ -402,7 +485,6 @@ def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | Non
 
     from rumap.io.outputs import atomic_outputs
     from rumap.scale.cluster import cluster_client, cluster_scale_risk
-    from rumap.scale.cluster_protect import cluster_pram, cluster_recode, cluster_suppress
     from rumap.scale.source import check_out
 
     if args.out is None:
@@ -410,32 +492,15 @@ def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | Non
     if args.chunk_size is not None:
         check_flag("--chunk-size", "record_chunk", args.chunk_size)
     keys = split_names(args.keys, "--keys")
-    method = args.protect_command
-    if method == "suppress" and args.k is None and args.max_risk is None:
-        raise InputError("give --k (k-anonymity), --max-risk (individual risk) or both")
-    if method == "recode" and not (args.merge or args.band or args.top or args.bottom):
-        raise InputError("give at least one of --merge, --band, --top, --bottom")
+    if protection.check is not None:
+        protection.check(args)
     check_out(args.out, [("--data", args.data)], args.overwrite, "--out")
     client, own = cluster_client(args.scheduler)
     parts = {"scheduler": client, "chunk_size": args.chunk_size, "progress": not args.quiet}
     try:  # written beside --out, renamed into place once the risk after is counted on it too
         with atomic_outputs(args.out, flag="--out") as (temporary,):
             out = str(temporary)
-            if method == "suppress":
-                try:
-                    result = cluster_suppress(args.data, keys, out, k=args.k, max_risk=args.max_risk,
-                                              weight=args.weight, importance=importance or None,
-                                              budget=budget_from_args(args), **_households(args), **parts,
-                                              overwrite=True)
-                except InputError as exc:
-                    raise InputError(_flag_names(str(exc))) from None
-                summary, lines = _suppression_summary(args, result)
-            elif method == "pram":
-                result = cluster_pram(args.data, keys, args.theta, args.seed, out, **parts, overwrite=True)
-                summary, lines = _pram_summary(args, result)
-            else:
-                result = cluster_recode(args.data, out, **_recoding_flags(args), **parts, overwrite=True)
-                summary, lines = _recoding_summary(args, keys, result)
+            result, summary, lines = protection.cluster(args, args.data, keys, out, parts, importance)
             risk = {"weight": args.weight, "scheduler": client, "chunk_size": args.chunk_size}
             before = SimpleNamespace(**cluster_scale_risk(args.data, keys, **risk))
             after = SimpleNamespace(**cluster_scale_risk(out, keys, **risk))
@@ -443,4 +508,3 @@ def _run_on_cluster(args: argparse.Namespace, importance: dict[str, float] | Non
         if own:
             client.close()
     return _report(args, {**summary, "n": before.n}, lines, before, after)
-

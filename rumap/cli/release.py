@@ -180,18 +180,23 @@ def _parameter_flags() -> dict[str, tuple[str, str]]:
         "unequal_column": ("target_column", "--target-column"),
     }
 
-#: Flags that build a parameter of one method from their text.
-_TEXT_FLAGS = {"--band-variable": "recode", "--merge": "recode", "--top": "top_bottom", "--bottom": "top_bottom",
-               "--importance": "suppress"}
+def _text_flags() -> dict[str, str]:
+    """Flags that build a parameter of one method from their text, each with the method whose record names it."""
+    from rumap.release.apply import STEP_METHODS
+
+    return {flag: name for name, record in STEP_METHODS.items() for flag in record.text_flags}
 
 
 def _text_parameters(args: argparse.Namespace) -> dict:
     """The parameters the text flags give (each checked against its method)."""
+    from rumap.release.apply import STEP_METHODS
+
     given = {"--band-variable": args.band_variable, "--merge": args.merge, "--top": args.top,
              "--bottom": args.bottom, "--importance": args.importance}
+    methods = _text_flags()
     for flag, value in given.items():
-        if value not in (None, []) and _TEXT_FLAGS[flag] != args.method:
-            raise InputError(f"{flag} applies to --method {_TEXT_FLAGS[flag]}, not {args.method}")
+        if value not in (None, []) and flag not in STEP_METHODS[args.method].text_flags:
+            raise InputError(f"{flag} applies to --method {methods[flag]}, not {args.method}")
     out: dict = {}
     if args.band_variable is not None:
         out["variable"] = args.band_variable
@@ -286,7 +291,7 @@ def _plan(args: argparse.Namespace) -> ReleasePlan:
     # every flag of the one-step group, from the tables that map them to a step's parameters
     step_flags = [("--columns", "columns"), ("--keys", "keys"), ("--seed", "seed"),
                   *((flag, attribute) for attribute, flag in _parameter_flags().values()),
-                  *((flag, flag.lstrip("-").replace("-", "_")) for flag in _TEXT_FLAGS)]
+                  *((flag, flag.lstrip("-").replace("-", "_")) for flag in _text_flags())]
     stray = [flag for flag, attribute in step_flags if getattr(args, attribute, None) not in (None, False, [])]
     if stray:
         raise InputError(f"{stray[0]} goes with --method (one step); a plan's steps carry their own")

@@ -292,6 +292,18 @@ class CategoricalMethod:
         (``num`` unused for integers; the page's input of the largest k
         starts at ``stop``). The command line has no default: its grid flag is
         required.
+    label : str
+        The ``method`` its maps carry (:attr:`rumap.result.RUMap.method`);
+        the step of a release plan whose record names this map (``key_map``
+        of :data:`rumap.release.apply.STEP_METHODS`) applies it at a point
+        of such a map (:func:`rumap.release.from_map.step_from_key_map`).
+    variable : bool
+        Whether its map needs the numeric key it bands (``variable``).
+    function : callable, optional
+        Its public map function (what a :class:`rumap.specs.calls.CallSpec` of
+        the map calls, reproduced by ``simulate --method NAME``).
+    grid_argument : str
+        The function's argument that takes the grid (``ks``).
     """
 
     parameter: str
@@ -300,6 +312,10 @@ class CategoricalMethod:
     draw: Callable[..., RUMap]
     description: str
     default_grid: tuple[float, float, int]
+    label: str = ""
+    variable: bool = False
+    function: Callable[..., RUMap] | None = None
+    grid_argument: str = ""
 
     def values(self, start: float | None = None, stop: float | None = None, num: int | None = None) -> list:
         """The grid from ``start`` to ``stop`` with ``num`` values, each :attr:`default_grid`'s when not given.
@@ -348,9 +364,10 @@ def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, sourc
 #: Categorical protections by name (``simulate --method NAME``).
 CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
     "suppress": CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k",
-                                  (1, 5, 5)),
+                                  (1, 5, 5), "local suppression", function=suppression_map, grid_argument="ks"),
     "recode": CategoricalMethod("band_width", False, False, _draw_banding,
-                                "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5)),
+                                "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5),
+                                "global recoding", variable=True, function=banding_map, grid_argument="widths"),
     "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
-                              (0.2, 1.0, 5)),
+                              (0.2, 1.0, 5), "pram", function=pram_map, grid_argument="thetas"),
 }

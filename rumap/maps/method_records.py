@@ -24,7 +24,7 @@ which re-exports these types.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from rumap.budget import WorkBudget
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
-           "Masked", "MaskingPlan", "grid_values"]
+           "Masked", "MaskingPlan", "grid_values", "LiveTable", "UNKNOWN_ON_SUBSAMPLE"]
 
 
 class MaskingPlan(Protocol):
@@ -352,6 +352,15 @@ class ReleaseStep:
     precision : str, default ""
         The parameter that rounds the released values to a number of decimals
         (the data's precision, offered where the step is applied), if any.
+    stream : callable, optional
+        How the step runs on a file chunk by chunk (``stream(step, file)``,
+        :attr:`rumap.release.methods.StepMethod.stream`). Default: its columns
+        gathered from the whole file in one pass and masked in memory by
+        ``mask`` (:func:`rumap.release.gathered.gathered_stream`).
+    file_work : callable, optional
+        ``file_work(parameters, n, p, budget)``: refuses a step whose work on a
+        file of ``n`` records and its ``p`` columns exceeds the budget, before
+        any pass over the file.
     """
 
     mask: Callable[[np.ndarray, Mapping[str, Any], tuple[str, ...], int | None, WorkBudget],
@@ -360,6 +369,33 @@ class ReleaseStep:
     check: Callable[[dict, tuple[str, ...]], dict] | None = None
     description: str = ""
     precision: str = ""
+    stream: Callable[..., Any] | None = None
+    file_work: Callable[[Mapping[str, Any], int, int, WorkBudget], None] | None = None
+
+
+class LiveTable(Mapping[str, Any]):
+    """A read-only table made from the records registered when it is read (:meth:`table`), so that a method
+    registered since is in it."""
+
+    def table(self) -> dict[str, Any]:
+        """The table as it is now."""
+        raise NotImplementedError
+
+    def __getitem__(self, key: str) -> Any:
+        return self.table()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table())
+
+    def __len__(self) -> int:
+        return len(self.table())
+
+    def __repr__(self) -> str:
+        return repr(self.table())
+
+
+#: Why a masking method's map is not estimated on subsamples, unless its record says otherwise.
+UNKNOWN_ON_SUBSAMPLE = "it is not known to be estimated without bias on a subsample"
 
 
 @dataclass(frozen=True)
@@ -401,6 +437,10 @@ class MaskingMethod:
     release : ReleaseStep, optional
         Its step of a release plan; without one, a map of the method has no
         release step.
+    on_subsample : str or None
+        Why its map is not estimated on random subsamples of a large file
+        (:mod:`rumap.maps.subsample`); None when a subsample's map estimates the
+        file's. Default: :data:`UNKNOWN_ON_SUBSAMPLE`.
     """
 
     description: str
@@ -416,6 +456,7 @@ class MaskingMethod:
     toggles: Mapping[str, Toggle] = field(default_factory=lambda: _EMPTY)
     title: str = ""
     release: ReleaseStep | None = None
+    on_subsample: str | None = UNKNOWN_ON_SUBSAMPLE
 
     __reduce__ = _reduced
 

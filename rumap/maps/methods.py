@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rumap._validation import PARAMETERS, Boolean, JsonBoolean, StepName, StrOptions, assumes_valid, check_parameter
+from rumap._validation import PARAMETERS, Boolean, JsonBoolean, StrOptions, assumes_valid, check_parameter
 from rumap._validation.steps import REQUIRED
 from rumap.errors import InputError
 from rumap.maps.method_records import (
@@ -40,8 +40,9 @@ from rumap.maps.method_records import (
     Toggle,
 )
 from rumap.maps.moments import mask_with_moments, moments
+from rumap.maps.noise_step import NOISE_STEP, refuse_noise_past_magnitude
 from rumap.masking.microaggregation import ALGORITHMS, CRITERIA, microaggregate
-from rumap.masking.noise import SIZE_PARAMETERS, NoiseSpec, add_noise, noise_shape, size_parameter, standard_noise
+from rumap.masking.noise import NoiseSpec, noise_shape, standard_noise
 
 if TYPE_CHECKING:
     from rumap.budget import WorkBudget
@@ -120,140 +121,6 @@ def _noise_option(name: str, **kwargs: Any) -> MethodOption:
     return MethodOption(name, _NOISE_DEFAULTS[name], **kwargs)
 
 
-# its step of a release plan: one size parameter (a variance or a fraction of each column's), the options by name
-
-_NOISE_STEP_OPTIONS = ("correlated", "truncate_below", "truncate_above", "unequal_above", "unequal_below",
-                       "unequal_factor", "unequal_column")
-
-
-def _check_noise_step(parameters: dict, names: tuple[str, ...]) -> dict:
-    given = [p for p in SIZE_PARAMETERS.values() if parameters.get(p) is not None]
-    if len(given) != 1:
-        raise InputError("noise needs one of the parameters lambda2 (a variance) or lambda2_frac (a fraction of "
-                         "each column's variance)")
-    size = given[0]
-    out: dict[str, Any] = {size: float(check_parameter(size, parameters[size], "lambda2"))}
-    out["correlated"] = check_parameter("correlated", parameters["correlated"], JsonBoolean())
-    for name in ("truncate_below", "truncate_above", "unequal_above", "unequal_below"):
-        out[name] = check_parameter(name, parameters[name], [None, "value"])
-    out["unequal_factor"] = float(check_parameter("unequal_factor", parameters["unequal_factor"]))
-    decimals = parameters["decimals"]
-    if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 15):
-        raise InputError(f"parameter decimals must be a whole number from 0 to 15 (the released values' decimals) "
-                         f"or null, got {decimals!r}")
-    out["decimals"] = decimals
-    column = parameters["unequal_column"]
-    out["unequal_column"] = (names[0] if column is None else
-                             check_parameter("unequal_column", column, StepName(names, "columns")))
-    noise_step_spec(out, names)  # the options' relations (bounds in order, one unequal threshold)
-    return out
-
-
-def noise_step_spec(parameters: Mapping[str, Any], names: Sequence[str]) -> NoiseSpec:
-    options = {k: parameters[k] for k in _NOISE_STEP_OPTIONS if k != "unequal_column"}
-    return NoiseSpec(relative=SIZE_PARAMETERS[True] in parameters,
-                     unequal_column=list(names).index(parameters["unequal_column"]), **options)
-
-
-def noise_released(x: np.ndarray, masked: np.ndarray, parameters: Mapping[str, Any],
-                  columns: Sequence[str]) -> tuple[np.ndarray, dict]:
-    """A noise step's released values, rounded to its ``decimals``, and what the noise did to the values' signs.
-
-    Rounding after the noise keeps the data's precision (a wage in cents stays
-    in cents); the summary counts, per column, the records whose released value
-    has the other sign than the original (a negative wage), so that a release
-    says so rather than leaving it to the reader to find.
-
-    Parameters
-    ----------
-    x : ndarray, shape (n, p)
-        The original values.
-    masked : ndarray, shape (n, p)
-        The values with noise (changed in place when rounded).
-    parameters : mapping
-        The step's checked parameters (``decimals``: None for full precision).
-    columns : sequence of str
-        The columns' names.
-
-    Returns
-    -------
-    released : ndarray
-    summary : dict
-        ``sign_changed``: per column, the records whose sign the noise changed
-        (counts only; they add up over chunks).
-    """
-    decimals = parameters.get("decimals")
-    if decimals is not None:
-        np.round(masked, decimals, out=masked)
-    flipped = ((x > 0) & (masked < 0)) | ((x < 0) & (masked > 0))
-    return masked, {"sign_changed": {name: int(flipped[:, j].sum()) for j, name in enumerate(columns)}}
-
-
-#: Standard deviations of the noise beyond which no normal draw goes (a draw past 10 has probability 1.5e-23).
-_NOISE_REACH = 10.0
-
-
-def _release_noise(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...], seed: int | None,
-                   budget: WorkBudget) -> tuple[np.ndarray, dict]:
-    spec = noise_step_spec(parameters, columns)
-    size = size_parameter(spec.relative)
-    refuse_noise_past_magnitude(noise_shape(x.reshape(x.shape[0], -1), spec), parameters[size], spec, size, columns)
-    return noise_released(x, add_noise(x, parameters[size], spec, seed=seed), parameters, columns)
-
-
-@assumes_valid
-def refuse_noise_past_magnitude(shape: np.ndarray, lambda2: float, spec: NoiseSpec, size: str,
-                                columns: Sequence[str]) -> None:
-    """Refuse noise whose draws would pass the largest magnitude of a data value, naming the parameter and column.
-
-    The in-memory step and the step chunk by chunk (:mod:`rumap.release.stream`) check the same: the noise's
-    standard deviation on each column, from the file's noise shape, times the reach of a normal draw.
-
-    Parameters
-    ----------
-    shape : ndarray, shape (p, p)
-        The noise's factor ``L`` (:func:`rumap.masking.noise.noise_shape`).
-    lambda2 : float
-        The step's size parameter.
-    spec : NoiseSpec
-    size : str
-        The size parameter's name (``lambda2`` or ``lambda2_frac``), for the message.
-    columns : sequence of str
-
-    Raises
-    ------
-    InputError
-
-    Examples
-    --------
-    >>> refuse_noise_past_magnitude(np.eye(1), 1e308, NoiseSpec(), "lambda2", ["income"])
-    Traceback (most recent call last):
-    ...
-    rumap.errors.InputError: parameter lambda2 = 1e+308 gives column 'income' noise of standard deviation 1e+154: masked values would pass 1e+150, where sums of squares overflow; ask for less noise
-    """
-    from rumap._validation.data import MAX_MAGNITUDE
-
-    factor = max(1.0, spec.unequal_factor) if (spec.unequal_above, spec.unequal_below) != (None, None) else 1.0
-    with np.errstate(over="ignore", invalid="ignore"):
-        sd = np.sqrt(float(lambda2) * factor) * np.sqrt((shape ** 2).sum(axis=1))
-    over = ~(_NOISE_REACH * sd <= MAX_MAGNITUDE)
-    if over.any():
-        j = int(np.argmax(over))
-        raise InputError(f"parameter {size} = {lambda2:g} gives column {columns[j]!r} noise of standard deviation "
-                         f"{sd[j]:.3g}: masked values would pass {MAX_MAGNITUDE:.0e}, where sums of squares overflow; "
-                         "ask for less noise")
-
-
-_NOISE_STEP = ReleaseStep(
-    _release_noise,
-    parameters={"lambda2": None, "lambda2_frac": None, "correlated": False, "truncate_below": None,
-                "truncate_above": None, "unequal_above": None, "unequal_below": None, "unequal_factor": 2.0,
-                "unequal_column": None, "decimals": None},
-    check=_check_noise_step,
-    description="additive noise (plain, correlated, truncated, unequal variance; rounded to the data's decimals "
-                "when asked)",
-    precision="decimals",
-)
 
 
 _NOISE = MaskingMethod(
@@ -301,7 +168,8 @@ _NOISE = MaskingMethod(
     published_lambda2=_noise_lambda2,
     check_options=_noise_spec,
     prepare=_noise_prepare,
-    release=_NOISE_STEP,
+    release=NOISE_STEP,
+    on_subsample=None,
 )
 
 
@@ -332,6 +200,22 @@ def _check_microaggregation_step(parameters: dict, names: tuple[str, ...]) -> di
             "algorithm": check_parameter("algorithm", parameters["algorithm"], StrOptions(list(ALGORITHMS))),
             "standardize": check_parameter("standardize", parameters["standardize"], JsonBoolean()),
             "criterion": check_parameter("criterion", parameters["criterion"], StrOptions(list(CRITERIA)))}
+
+
+#: Microaggregation algorithms whose work grows with the square of the records.
+QUADRATIC = ("mdav", "mwa")
+
+
+def _microaggregation_file_work(parameters: Mapping[str, Any], n: int, p: int, budget: WorkBudget) -> None:
+    """Refuse a step whose algorithm's work on ``n`` records of ``p`` columns exceeds ``budget``, naming the
+    algorithms linear in the records for a quadratic one."""
+    name, k = parameters["algorithm"], int(parameters["k"])
+    try:
+        budget.check_work(ALGORITHMS[name].cost(n, p, max(k, 1)), f"{name} of {n} records x {p} variables, k = {k}")
+    except InputError as exc:
+        hint = (f"; {name} is quadratic in the records: the algorithm mdav_partitioned (MDAV within parts of "
+                "1,000 records) or optimal_pc1 is linear" if name in QUADRATIC else "")
+        raise InputError(f"{exc}{hint}") from None
 
 
 def _release_microaggregation(x: np.ndarray, parameters: Mapping[str, Any], columns: tuple[str, ...],
@@ -365,7 +249,8 @@ _MICROAGGREGATION = MaskingMethod(
     cost=_microaggregation_cost,
     release=ReleaseStep(_release_microaggregation,
                         parameters={"k": REQUIRED, "algorithm": "mdav", "standardize": False, "criterion": "pc1"},
-                        check=_check_microaggregation_step),
+                        check=_check_microaggregation_step, file_work=_microaggregation_file_work),
+    on_subsample="its groups are made of the other records: a subsample's groups are wider than the file's",
 )
 
 
@@ -404,6 +289,7 @@ _RANKSWAP = MaskingMethod(
     preserves_mean=True,
     make_masker=_rankswap_masker,
     release=ReleaseStep(_release_rankswap, parameters={"swap_percent": REQUIRED}, check=_check_rankswap_step),
+    on_subsample="a record's partners lie within p% of the records' ranks: they depend on the other records",
 )
 
 

@@ -26,6 +26,7 @@ masked by its own draws and the measure is an average over records (or a
 ratio of such averages) whose value does not depend on how many records the
 file has. :data:`VALID` lists, per registry, what passes and :data:`REFUSED`
 why the rest is refused; a name in neither is refused as not known to be valid.
+A masking method's record says it (``on_subsample``: None, or why not).
 Utilities that are ``1 / MSE`` of a mean (``mean``, ``mean-error``) scale with
 the number of records and are multiplied by ``n / m`` (their MSE is the
 per-record error divided by the records). The common measures of
@@ -37,7 +38,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,7 @@ import numpy as np
 
 from rumap._validation import assumes_valid
 from rumap.errors import InputError
+from rumap.maps.method_records import LiveTable
 
 if TYPE_CHECKING:
     from rumap.budget import WorkBudget
@@ -61,13 +63,36 @@ ERROR_METHOD = "between-subsample"
 #: The first spawn key of the subsamples' generators (apart from the replicates' keys).
 _SUBSAMPLE_KEY = 1_000_003
 
+class _Registries(LiveTable):
+    """Per registry, a table of names; the masking methods' read from their records when asked
+    (:attr:`rumap.maps.method_records.MaskingMethod.on_subsample`)."""
+
+    def __init__(self, methods: Callable[[], Any], others: dict[str, Any]) -> None:
+        self._methods, self._others = methods, others
+
+    def table(self) -> dict[str, Any]:
+        """``method``: the masking methods' entry as their records say now; then the other registries'."""
+        return {"method": self._methods(), **self._others}
+
+
+def _valid_methods() -> tuple[str, ...]:
+    from rumap.maps.methods import METHODS
+
+    return tuple(name for name, record in METHODS.items() if record.on_subsample is None)
+
+
+def _refused_methods() -> dict[str, str]:
+    from rumap.maps.methods import METHODS
+
+    return {name: record.on_subsample for name, record in METHODS.items() if record.on_subsample is not None}
+
+
 #: Per registry, the names whose subsample estimate is an estimate of the whole file's value.
-VALID: dict[str, tuple[str, ...]] = {
-    "method": ("noise",),
+VALID: Mapping[str, tuple[str, ...]] = _Registries(_valid_methods, {
     "knowledge": ("index",),
     "utility": ("mean", "mean-error", "sse"),
     "risk_measure": ("sdid",),
-}
+})
 
 #: Utilities multiplied by n / m: 1 / MSE of a mean, whose MSE is the per-record error over the records.
 UTILITY_SCALED: tuple[str, ...] = ("mean", "mean-error")
@@ -77,11 +102,7 @@ _BIAS_AND_NOISE = ("its MSE adds a bias that does not depend on n to a sampling 
                    "makes the subsample's value the file's")
 
 #: Per registry, why a name is refused under subsampling.
-REFUSED: dict[str, dict[str, str]] = {
-    "method": {
-        "microaggregation": "its groups are made of the other records: a subsample's groups are wider than the file's",
-        "rankswap": "a record's partners lie within p% of the records' ranks: they depend on the other records",
-    },
+REFUSED: Mapping[str, dict[str, str]] = _Registries(_refused_methods, {
     "knowledge": {
         "position": "the order statistic Y_(r) of the masked file depends on the number of records",
         "corrected": "it uses the order statistic Y_(r), which depends on the number of records",
@@ -93,7 +114,7 @@ REFUSED: dict[str, dict[str, str]] = {
                      "interval-disclosure": "its interval spans p% of the records' ranks, a whole number of ranks "
                                             "that for m records is narrower than for n (a bias of order 1/m that "
                                             "the error does not cover)"},
-}
+})
 
 _WHAT = {"method": "method", "knowledge": "knowledge", "utility": "utility", "risk_measure": "risk measure"}
 

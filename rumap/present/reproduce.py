@@ -25,6 +25,7 @@ from typing import Any
 
 from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
+from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.present import reproduce_tables as tables
 from rumap.present.code_text import command_line, python_script
 from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_cli, _empirical_python
@@ -216,14 +217,23 @@ _KEYS = {"keys": _flag("--keys"), "weight": _flag("--weight")}
 _MEASURES = {"risk": _flag("--risk"), "utility": _flag("--utility"), "options": _measure_options}
 
 
-def _categorical_grid(method: str) -> FlagWriter:
-    """The grid flag of a map of :data:`rumap.maps.categorical.CATEGORICAL_METHODS` (``--`` + its parameter)."""
-    def write(values: Any) -> tuple:
-        from rumap.maps.categorical import CATEGORICAL_METHODS
-
-        record = CATEGORICAL_METHODS[method]
-        return _grid("--" + record.parameter.replace("_", "-"), record.integer)(values)
-    return write
+def _categorical_commands() -> dict[str, CallCommand]:
+    """The command of each map of :data:`rumap.maps.categorical.CATEGORICAL_METHODS`, from its record:
+    ``simulate --method NAME``, its grid flag (``--`` + its parameter), ``--replicates`` and ``--seed`` of a
+    simulated map, ``--band-variable`` of a map that bands one."""
+    out = {}
+    for name, record in CATEGORICAL_METHODS.items():
+        if record.function is None:
+            continue
+        flags = {**_KEYS, record.grid_argument: _grid("--" + record.parameter.replace("_", "-"), record.integer),
+                 **_MEASURES}
+        if record.simulated:
+            flags.update(replicates=_flag("--replicates"), seed=_flag("--seed"))
+        if record.variable:
+            flags["variable"] = _flag("--band-variable")
+        out[f"{record.function.__module__}.{record.function.__qualname__}"] = CallCommand(
+            ("simulate", "--method", name), flags)
+    return out
 
 
 @dataclass(frozen=True)
@@ -261,15 +271,7 @@ CALL_COMMANDS: dict[str, CallCommand] = {
     "rumap.risk.suda.suda2": CallCommand(
         ("risk", "suda"), {"keys": _flag("--keys"), "max_size": _flag("--max-size"),
                            "dis_fraction": _flag("--dis-fraction")}),
-    "rumap.maps.categorical.suppression_map": CallCommand(
-        ("simulate", "--method", "suppress"), {**_KEYS, "ks": _categorical_grid("suppress"), **_MEASURES}),
-    "rumap.maps.categorical.pram_map": CallCommand(
-        ("simulate", "--method", "pram"), {**_KEYS, "thetas": _categorical_grid("pram"),
-                                           "replicates": _flag("--replicates"), "seed": _flag("--seed"),
-                                           **_MEASURES}),
-    "rumap.maps.categorical.banding_map": CallCommand(
-        ("simulate", "--method", "recode"), {**_KEYS, "variable": _flag("--band-variable"),
-                                             "widths": _categorical_grid("recode"), **_MEASURES}),
+    **_categorical_commands(),
     "rumap.risk.identity.identity_risk_from_data": CallCommand(
         ("risk", "identity"), {"key": _flag("--keys"), "N": _flag("--N"), "a": _flag("--a"),
                                "max_risk": _flag("--max-risk"), "cells": _flag("--cells"),

@@ -12,8 +12,9 @@ applied at once and its steps applied one release at a time give the same data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,8 +24,11 @@ from rumap._validation import InstanceOf, JsonBoolean, StepName, assumes_valid, 
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
+from rumap.maps.categorical import CATEGORICAL_METHODS
+from rumap.maps.method_records import LiveTable
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
+from rumap.release.chunked import coding_stream, pram_stream
 from rumap.release.methods import REQUIRED, StepMethod, plan_key
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
@@ -91,13 +95,42 @@ def _record_applier(record: MaskingMethod) -> Callable[[pd.DataFrame, Step, str,
     return apply
 
 
+# --- how a step runs on a file and its prediction: the streamed release and the report, imported when used ---
+
+def _stream_gathered(step: Step, file: Any) -> Any:
+    from rumap.release.gathered import gathered_stream
+
+    return gathered_stream(step, file)
+
+
+def _stream_suppress(step: Step, file: Any) -> Any:
+    from rumap.release.gathered import suppression_stream
+
+    return suppression_stream(step, file)
+
+
+def _predict_map(*args: Any, **kwargs: Any) -> tuple:
+    """A masking method of the maps' engine: its empirical map at the step's value."""
+    from rumap.release.report import _numeric_prediction
+
+    return _numeric_prediction(*args, **kwargs)
+
+
+def _predict_pram(*args: Any, **kwargs: Any) -> tuple:
+    from rumap.release.report import _pram_prediction
+
+    return _pram_prediction(*args, **kwargs)
+
+
 def _record_step(name: str, record: MaskingMethod) -> StepMethod:
     """The step method of the masking method ``name`` (:data:`rumap.maps.methods.METHODS`), from its record."""
     release = record.release
     parameters = release.parameters if release.parameters is not None else _record_parameters(record)
     check = release.check if release.check is not None else _record_check(name, record)
     return StepMethod("columns", parameters, not record.deterministic, check, _record_applier(record), name,
-                      release.description or record.description, precision=release.precision)
+                      release.description or record.description, precision=release.precision,
+                      stream=release.stream or _stream_gathered, predictor=_predict_map,
+                      file_work=release.file_work)
 
 
 # --- categorical keys ------------------------------------------------------------------------
@@ -229,17 +262,26 @@ def _known(frame: pd.DataFrame, names: Sequence[str], source: str) -> list[str]:
 _OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "recode": StepMethod("keys", {"band_width": None, "variable": None, "origin": 0.0, "merge": {}}, False,
                          _check_recode, _apply_recode, None,
-                         "global recoding: a numeric key into bands, categories merged"),
+                         "global recoding: a numeric key into bands, categories merged", stream=coding_stream,
+                         text_flags=("--band-variable", "--merge"), key_map=CATEGORICAL_METHODS["recode"],
+                         no_prediction="no simulated map (banding's map is exact; merges of categories have no map)"),
     "top_bottom": StepMethod("keys", {"variable": REQUIRED, "above": None, "below": None}, False, _check_top_bottom,
-                             _apply_top_bottom, None, "top and bottom coding"),
+                             _apply_top_bottom, None, "top and bottom coding", stream=partial(coding_stream, coded=True),
+                             text_flags=("--top", "--bottom"),
+                             no_prediction="top and bottom coding has no map"),
     "suppress": StepMethod("keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress,
-                           _apply_suppress, None, "local suppression to k-anonymity (heuristic or optimal)"),
-    "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM"),
+                           _apply_suppress, None, "local suppression to k-anonymity (heuristic or optimal)",
+                           stream=_stream_suppress, anonymity="k", text_flags=("--importance",),
+                           key_map=CATEGORICAL_METHODS["suppress"],
+                           no_prediction="the map of local suppression is exact: its R at this k is the released "
+                                         "file's global risk"),
+    "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM",
+                       stream=pram_stream, predictor=_predict_pram, key_map=CATEGORICAL_METHODS["pram"]),
     **TABLE_STEP_METHODS,
 }
 
 
-class _StepMethods(Mapping[str, StepMethod]):
+class _StepMethods(LiveTable):
     """A live view: the step of every record of :data:`METHODS` that has a ``release``, then the other steps."""
 
     def __init__(self) -> None:
@@ -256,20 +298,9 @@ class _StepMethods(Mapping[str, StepMethod]):
             out[name] = made[1]
         return out
 
-    def _table(self) -> dict[str, StepMethod]:
+    def table(self) -> dict[str, StepMethod]:
+        """Every step method as registered now."""
         return {**self._masking(), **_OTHER_STEP_METHODS}
-
-    def __getitem__(self, key: str) -> StepMethod:
-        return self._table()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
-
-    def __repr__(self) -> str:
-        return repr(self._table())
 
 
 #: Masking methods as steps of a release plan, by name: a masking method of the maps' engine brings its own

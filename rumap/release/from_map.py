@@ -25,13 +25,21 @@ from rumap.release.plan import Step
 from rumap.result import RUMap
 from rumap.specs import Analysis, DataSource, EmpiricalSpec
 
-__all__ = ["step_from_spec", "step_from_key_map", "KEY_MAP_STEPS", "table_steps", "TABLE_SWEEPS", "map_origin",
+__all__ = ["step_from_spec", "step_from_key_map", "table_steps", "TABLE_SWEEPS", "map_origin",
            "with_origin", "recode_step", "decimals_of", "with_precision"]
 
-#: The maps of categorical keys (:mod:`rumap.maps.categorical`, by their ``method``) that are release steps:
-#: the step method and the parameter the map's grid runs over.
-KEY_MAP_STEPS = {"local suppression": ("suppress", "k"), "global recoding": ("recode", "band_width"),
-                 "pram": ("pram", "theta")}
+def _key_map_steps() -> dict[str, str]:
+    """The maps of categorical keys that are release steps, by the ``method`` they carry: the step method whose
+    record names the map (``key_map``)."""
+    return {record.key_map.label: name for name, record in STEP_METHODS.items() if record.key_map is not None}
+
+
+def __getattr__(name: str) -> Any:
+    """``KEY_MAP_STEPS``: the maps of categorical keys (by their ``method``) that are release steps, each with
+    its step method and the parameter the map's grid runs over, from the steps' records."""
+    if name == "KEY_MAP_STEPS":
+        return {label: (method, STEP_METHODS[method].key_map.parameter) for label, method in _key_map_steps().items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _example_spec() -> EmpiricalSpec:
@@ -100,7 +108,7 @@ def _example_key_map() -> RUMap:
                  example=lambda: {"curve": _example_key_map(), "keys": ["sex", "region"], "value": 0.9})
 def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str | None = None,
                       seed: int = 0) -> Step:
-    """The release step at one value of a map of categorical keys (:data:`KEY_MAP_STEPS`).
+    """The release step at one value of a map of categorical keys (``KEY_MAP_STEPS``).
 
     The maps of :mod:`rumap.maps.categorical` apply the heuristic local
     suppression of :func:`rumap.masking.categorical.local_suppression` at each k,
@@ -134,16 +142,18 @@ def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str
     >>> step_from_key_map(_example_key_map(), ["sex", "region"], 0.9, seed=3).to_dict()
     {'method': 'pram', 'parameters': {'theta': 0.9}, 'keys': ['sex', 'region'], 'seed': 3}
     """
-    if curve.method not in KEY_MAP_STEPS:
+    steps = _key_map_steps()
+    if curve.method not in steps:
         raise InputError(f"the map's method {curve.method!r} has no release step; maps of keys that have one: "
-                         f"{', '.join(KEY_MAP_STEPS)}")
-    method, parameter = KEY_MAP_STEPS[curve.method]
+                         f"{', '.join(steps)}")
+    method = steps[curve.method]
+    record = STEP_METHODS[method].key_map
     if not math.isfinite(value):
         raise InputError(f"value must be a finite number, got {value!r}")
-    if method == "suppress" and value != int(value):
-        raise InputError(f"value must be a whole k for local suppression, got {value!r}")
-    parameters: dict[str, Any] = {parameter: int(value) if method == "suppress" else float(value)}
-    if method == "recode":
+    if record.integer and value != int(value):
+        raise InputError(f"value must be a whole {record.parameter} for {curve.method}, got {value!r}")
+    parameters: dict[str, Any] = {record.parameter: int(value) if record.integer else float(value)}
+    if record.variable:
         if variable is None:
             raise InputError("the banding map needs its variable (the numeric key banded)")
         parameters["variable"] = variable

@@ -44,10 +44,8 @@ from rumap.release.plan import ReleasePlan, Step
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["GatheredColumns", "GatheredSuppression", "check_whole_file_work", "chunk_values"]
-
-#: Microaggregation algorithms whose work grows with the square of the records.
-QUADRATIC = ("mdav", "mwa")
+__all__ = ["GatheredColumns", "GatheredSuppression", "check_whole_file_work", "chunk_values", "gathered_stream",
+           "suppression_stream"]
 
 
 @assumes_valid
@@ -88,7 +86,8 @@ def _example_work() -> dict[str, Any]:
 @validate_params({"plan": InstanceOf(ReleasePlan), "n": "records", "budget": InstanceOf(WorkBudget)},
                  example=_example_work)
 def check_whole_file_work(plan: ReleasePlan, n: int, budget: WorkBudget) -> None:
-    """Refuse, before any pass, a microaggregation step whose algorithm's work on ``n`` records exceeds ``budget``.
+    """Refuse, before any pass, a step whose work on ``n`` records exceeds ``budget`` (its record's ``file_work``:
+    microaggregation's algorithm).
 
     Parameters
     ----------
@@ -113,19 +112,56 @@ def check_whole_file_work(plan: ReleasePlan, n: int, budget: WorkBudget) -> None
     ...
     rumap.errors.InputError: step 1 (microaggregation): the run needs 6.67e+11 steps (mdav of 1000000 records x 2 variables, k = 3), over the work limit of 2e+09: ask for less (--work-limit raises the limit on the command line); mdav is quadratic in the records: the algorithm mdav_partitioned (MDAV within parts of 1,000 records) or optimal_pc1 is linear
     """
-    from rumap.masking.microaggregation import ALGORITHMS
+    from rumap.release.apply import STEP_METHODS
 
     for i, step in enumerate(plan.steps):
-        if step.method != "microaggregation":
+        work = STEP_METHODS[step.method].file_work
+        if work is None:
             continue
-        name, k, p = step.parameters["algorithm"], int(step.parameters["k"]), len(step.names)
         try:
-            budget.check_work(ALGORITHMS[name].cost(n, p, max(k, 1)),
-                              f"{name} of {n} records x {p} variables, k = {k}")
+            work(step.parameters, n, len(step.names), budget)
         except InputError as exc:
-            hint = (f"; {name} is quadratic in the records: the algorithm mdav_partitioned (MDAV within parts of "
-                    "1,000 records) or optimal_pc1 is linear" if name in QUADRATIC else "")
-            raise InputError(f"step {i + 1} (microaggregation): {exc}{hint}") from None
+            raise InputError(f"step {i + 1} ({step.method}): {exc}") from None
+
+
+def _gathered(gathered: GatheredColumns | GatheredSuppression, step: Step, file: Any) -> Any:
+    """One pass gathers the step's columns, then it is computed on them in memory."""
+    file.count(lambda frame, start: gathered.gather(frame, file.source, start), "its columns")
+    file.stage(f"step {file.place} ({step.method}): computing on its {len(step.names)} column(s) in memory")
+    gathered.compute(file.budget, file.source)
+    return gathered
+
+
+@assumes_valid
+def gathered_stream(step: Step, file: Any) -> GatheredColumns:
+    """A masking method of the maps' engine on a file (its record's ``release``): its whole columns gathered.
+
+    Parameters
+    ----------
+    step : Step
+    file : rumap.release.chunked.FilePass
+
+    Returns
+    -------
+    GatheredColumns
+    """
+    return _gathered(GatheredColumns(step, file.n, file.place), step, file)
+
+
+@assumes_valid
+def suppression_stream(step: Step, file: Any) -> GatheredSuppression:
+    """Local suppression on a file: its keys gathered as codes, suppressed in memory.
+
+    Parameters
+    ----------
+    step : Step
+    file : rumap.release.chunked.FilePass
+
+    Returns
+    -------
+    GatheredSuppression
+    """
+    return _gathered(GatheredSuppression(step, file.n, file.place), step, file)
 
 
 class GatheredColumns:

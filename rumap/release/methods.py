@@ -55,6 +55,31 @@ class StepMethod:
     precision : str
         The parameter that rounds the released values to a number of decimals
         ("" for none).
+    stream : callable, optional
+        How the step runs on a file chunk by chunk (:func:`rumap.release.stream.release_in_chunks`):
+        ``stream(step, file) -> stream``, where ``file`` (:class:`rumap.release.chunked.FilePass`) runs
+        the passes it needs first (its counts, its whole columns) and the stream masks each chunk
+        (``stream(frame, source, start)``, ``restart()``, ``summary()``, ``types()``). None: the step is
+        not applied chunk by chunk.
+    not_streamed : str
+        Why not, when ``stream`` is None.
+    predictor : callable, optional
+        ``predictor(before, after, step, replicates, budget, targets, applied=...) -> (checks, how)``: the
+        step's map simulated at its parameter, beside the release (:func:`rumap.release.report.predict_step`).
+    no_prediction : str
+        Why the report has no prediction, when ``predictor`` is None.
+    anonymity : str
+        The parameter that is the k of k-anonymity the step aims at ("" for none): the report measures the
+        released file's k-anonymity at it too.
+    file_work : callable, optional
+        ``file_work(parameters, n, p, budget)``: refuses, before any pass over a file of ``n`` records, a step
+        whose work on its ``p`` columns gathered exceeds ``budget`` (raises :class:`InputError`).
+    text_flags : tuple of str
+        The flags of ``python -m rumap release`` that give its parameters as text (``--merge``), refused with
+        another ``--method``.
+    key_map : rumap.maps.categorical.CategoricalMethod, optional
+        The map of categorical keys whose points are this step at a value of the map's parameter
+        (:func:`rumap.release.from_map.step_from_key_map`).
     """
 
     target: str
@@ -66,6 +91,14 @@ class StepMethod:
     description: str
     stage: str = field(default="microdata")
     precision: str = ""
+    stream: Callable[[Step, Any], Any] | None = None
+    not_streamed: str = "it needs the whole file"
+    predictor: Callable[..., tuple] | None = None
+    no_prediction: str = "no map"
+    anonymity: str = ""
+    file_work: Callable[[Mapping[str, Any], int, int, WorkBudget], None] | None = None
+    text_flags: tuple[str, ...] = ()
+    key_map: Any = None
 
 
 @assumes_valid

@@ -36,7 +36,7 @@ value of the data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
@@ -52,7 +52,7 @@ from rumap.release.plan import Step
 from rumap.result import json_safe
 
 __all__ = ["MeasureCheck", "StepReport", "ReleaseReport", "numeric_measures", "categorical_measures",
-           "predict_step", "release_report", "step_decision", "PREDICTORS", "ANONYMITY_KS", "SNOOPER_TARGETS"]
+           "predict_step", "release_report", "step_decision", "ANONYMITY_KS", "SNOOPER_TARGETS"]
 
 #: The k of the k-anonymity violations the report counts (and each suppression step's own k).
 ANONYMITY_KS = (2, 3, 5)
@@ -487,26 +487,14 @@ def _pram_prediction(before: pd.DataFrame, after: pd.DataFrame, step: Step, repl
     return (check,), f"the map at this theta, {replicates} simulated releases"
 
 
-#: How a step's map is simulated at its parameter, by step method (a step of the maps' engine that is absent gets
-#: ``_numeric_prediction``); methods without a simulated map are absent.
-#: Each is ``predictor(before, after, step, replicates, budget, targets, applied=...)``; ``applied`` says the
-#: step was applied to ``before``, which compared its value with the number of records once.
-PREDICTORS: dict[str, Callable[..., tuple[tuple[MeasureCheck, ...], str]]] = {
-    "noise": _numeric_prediction,
-    "microaggregation": _numeric_prediction,
-    "rankswap": _numeric_prediction,
-    "pram": _pram_prediction,
-}
-
-#: Why a step has no prediction, by method.
-_NO_PREDICTION = {
-    "suppress": "the map of local suppression is exact: its R at this k is the released file's global risk",
-    "recode": "no simulated map (banding's map is exact; merges of categories have no map)",
-    "top_bottom": "top and bottom coding has no map",
-    **dict.fromkeys(("table", "primary", "secondary_suppression", "controlled_rounding"),
-                    "a table's maps run over a rule's parameter, the protection level or the rounding base; "
-                    "the report gives the protected table's audit"),
-}
+def __getattr__(name: str) -> Any:
+    """``PREDICTORS``: how each step method's map is simulated at its parameter, from the records of the methods
+    registered now (:attr:`rumap.release.methods.StepMethod.predictor`); methods without a simulated map are
+    absent. Each is ``predictor(before, after, step, replicates, budget, targets, applied=...)``; ``applied``
+    says the step was applied to ``before``, which compared its value with the number of records once."""
+    if name == "PREDICTORS":
+        return {method: record.predictor for method, record in STEP_METHODS.items() if record.predictor is not None}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @validate_params({"step": InstanceOf(Step), "before": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
@@ -554,13 +542,11 @@ def predict_step(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicat
 
 def _predict(step: Step, before: pd.DataFrame, after: pd.DataFrame, replicates: int, budget: WorkBudget,
              targets: Sequence[str], applied: bool) -> tuple[tuple[MeasureCheck, ...], str]:
-    """:func:`predict_step` of checked arguments (``applied``: as the predictors of :data:`PREDICTORS` take it)."""
-    predictor = PREDICTORS.get(step.method)
-    if predictor is None and STEP_METHODS[step.method].map_method is not None:
-        predictor = _numeric_prediction  # a masking method of the maps' engine: its map, at the step's value
-    if predictor is None:
-        return (), _NO_PREDICTION.get(step.method, "no map")
-    return predictor(before, after, step, replicates, budget, targets, applied=applied)
+    """:func:`predict_step` of checked arguments (``applied``: as the records' predictors take it)."""
+    record = STEP_METHODS[step.method]
+    if record.predictor is None:
+        return (), record.no_prediction
+    return record.predictor(before, after, step, replicates, budget, targets, applied=applied)
 
 
 @validate_params({"step": InstanceOf(Step), "checks": InstanceOf((list, tuple), "a list of MeasureCheck")},
@@ -646,7 +632,8 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
     steps = [o.step for o in result.outcomes]
     microdata_steps = [s for s in steps if STEP_METHODS[s.method].stage == "microdata"]
     columns, keys = _union(microdata_steps, "columns"), _union(microdata_steps, "keys")
-    ks = sorted({*ANONYMITY_KS, *(s.parameters["k"] for s in steps if s.method == "suppress")})
+    ks = sorted({*ANONYMITY_KS, *(s.parameters[STEP_METHODS[s.method].anonymity] for s in steps
+                                  if STEP_METHODS[s.method].anonymity)})
     released = result.microdata
     # an intruder holds every numeric column of the released file, masked or not (as the Linkage page measures)
     intruder = [c for c in released.columns if c in original.columns and _numeric_in_both(original, released, c)]

@@ -3,11 +3,11 @@
 :func:`release_in_chunks` reads ``chunk_size`` records at a time (pyarrow's
 batches, converted to pandas as :func:`rumap.io.parquet.read_parquet_frame`
 converts the whole file), applies every step to the chunk and writes it to the
-output Parquet file before reading the next. Only steps that mask each record
-by itself, with draws that do not depend on the chunks, are streamed
-(:data:`STREAMED`); the others need the whole file and are refused, naming
-why and, where there is one, the command that protects a file out of core
-(:data:`NOT_STREAMED`).
+output Parquet file before reading the next. A step's record says how it runs
+on a file (:attr:`rumap.release.methods.StepMethod.stream`: record by record,
+after a pass that counts, or on its whole columns gathered; :data:`STREAMED`);
+the others need the whole file and are refused, naming why and, where there
+is one, the command that protects a file out of core (:data:`NOT_STREAMED`).
 
 Additive noise draws its normal numbers from ``default_rng(seed)`` record
 after record, as :func:`rumap.masking.noise.add_noise` does, so the released
@@ -52,26 +52,24 @@ from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.formats import file_digest, parquet_batches, parquet_schema
 from rumap.io.outputs import atomic_outputs, check_outputs
-from rumap.release.gathered import chunk_values
 from rumap.release.plan import ReleasePlan, Step
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["STREAMED", "NOT_STREAMED", "StreamedRelease", "check_streamed", "release_in_chunks", "file_digest"]
+__all__ = ["StreamedRelease", "check_streamed", "release_in_chunks", "file_digest"]
 
-#: Step methods applied chunk by chunk: the first four record by record, the others on their columns gathered
-#: from the whole file (:mod:`rumap.release.gathered`), as is any masking method of the maps' engine registered
-#: with a release step.
-STREAMED: tuple[str, ...] = ("noise", "pram", "recode", "top_bottom", "microaggregation", "rankswap", "suppress")
+def __getattr__(name: str) -> Any:
+    """``STREAMED``: the step methods whose record says how they run chunk by chunk (:attr:`StepMethod.stream`);
+    ``NOT_STREAMED``: the others, each with why not (``not_streamed``); both of the methods registered now."""
+    from rumap.release.apply import STEP_METHODS
 
-#: Why the table steps are not: they tabulate the whole file.
-_TABLE_REASON = ("a table's steps tabulate and protect the whole file's table: release the microdata with "
-                 "--chunk-size, then the table steps in memory")
+    if name == "STREAMED":
+        return tuple(method for method, record in STEP_METHODS.items() if record.stream is not None)
+    if name == "NOT_STREAMED":
+        return {method: record.not_streamed for method, record in STEP_METHODS.items() if record.stream is None}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-#: Step methods that are not, and why.
-NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON,
-                                "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON}
 
 #: The constraints of release_in_chunks' optional arguments.
 _OPTIONAL_NAME = make_constraint([None, InstanceOf(str, "a name for messages")])
@@ -100,250 +98,15 @@ def check_streamed(plan: ReleasePlan) -> None:
     ...
     rumap.errors.InputError: step 1 (table) cannot be applied chunk by chunk: a table's steps tabulate and protect the whole file's table: release the microdata with --chunk-size, then the table steps in memory
     """
+    from rumap.release.apply import STEP_METHODS
+
     for i, step in enumerate(plan.steps):
-        if step.method not in STREAMED and not _gathered_method(step.method):
-            why = NOT_STREAMED.get(step.method, "it needs the whole file")
+        record = STEP_METHODS.get(step.method)  # None: a method no longer registered
+        if record is None or record.stream is None:
+            why = "it needs the whole file" if record is None else record.not_streamed
             raise InputError(f"step {i + 1} ({step.method}) cannot be applied chunk by chunk: {why}")
 
 
-def _gathered_method(method: str) -> bool:
-    """A masking method of the maps' engine with a release step: its columns gathered, masked in memory."""
-    from rumap.maps.methods import METHODS
-
-    record = METHODS.get(method)
-    return record is not None and record.release is not None
-
-
-
-
-class _NoiseStream:
-    """A noise step over the chunks: its noise shape (from the whole file) and its generator, record after record."""
-
-    def __init__(self, step: Step, shape_factor: np.ndarray) -> None:
-        from rumap.maps.methods import noise_step_spec as _noise_spec
-        from rumap.maps.methods import refuse_noise_past_magnitude
-        from rumap.masking.noise import size_parameter
-
-        self.step = step
-        self.spec = _noise_spec(step.parameters, step.columns)
-        size = size_parameter(self.spec.relative)  # as in memory, before any chunk is masked
-        refuse_noise_past_magnitude(shape_factor, step.parameters[size], self.spec, size, step.columns)
-        self.shape_factor = shape_factor
-        self.restart()
-
-    def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.maps.methods import noise_released
-        from rumap.masking.noise import mask_with, size_parameter, standard_noise
-        from rumap.release.apply import _replace_columns
-
-        x = chunk_values(frame, self.step, source, start)
-        scale = float(np.sqrt(self.step.parameters[size_parameter(self.spec.relative)]))
-        noise = standard_noise(self.rng, x, self.spec, self.shape_factor)
-        released, summary = noise_released(x, mask_with(x, noise, scale, self.spec), self.step.parameters,
-                                           self.step.columns)
-        for name, count in summary["sign_changed"].items():
-            self.changed[name] += count
-        return _replace_columns(frame, self.step.columns, released)
-
-    def restart(self) -> None:
-        """Back to the first record's draws, for a new pass over the file."""
-        self.rng = np.random.default_rng(self.step.seed)
-        self.changed = dict.fromkeys(self.step.columns, 0)
-
-    def summary(self) -> dict:
-        """The records whose sign the noise changed, summed over the chunks, as in memory."""
-        return {"sign_changed": dict(self.changed)}
-
-    def types(self) -> dict[str, Any]:
-        """Numbers in, numbers out: the chunk's own types."""
-        return {}
-
-
-class _Distinct:
-    """The distinct known values of a column over the chunks (``nunique``): numbers in arrays, others in a set."""
-
-    def __init__(self) -> None:
-        self.arrays: list[np.ndarray] = []
-        self.held = 0
-        self.merged = 0
-        self.objects: set = set()
-
-    def add(self, column: pd.Series) -> None:
-        import pandas as pd
-
-        known = column.dropna()
-        if pd.api.types.is_numeric_dtype(known) and not pd.api.types.is_bool_dtype(known):
-            values = np.unique(known.to_numpy(dtype=float))
-            self.arrays.append(values)
-            self.held += values.size
-            if self.held > 2 * self.merged + 65_536:  # merged now and then: memory about twice the distinct values
-                self._merge()
-        else:
-            self.objects.update(known.unique().tolist())
-
-    def _merge(self) -> None:
-        merged = np.unique(np.concatenate(self.arrays)) if self.arrays else np.empty(0)
-        self.arrays, self.held, self.merged = [merged], merged.size, merged.size
-
-    def count(self) -> int:
-        self._merge()
-        if not self.objects:
-            return int(self.arrays[0].size)
-        return len(self.objects | set(self.arrays[0].tolist()))
-
-
-class _CodingStream:
-    """A recode or top and bottom coding step: each value mapped by itself, a chunk as the in-memory step does.
-
-    Its summary sums the chunks' coded values and merges their distinct categories, before and after.
-    """
-
-    def __init__(self, step: Step) -> None:
-        self.step = step
-        p = step.parameters
-        changed = {*p.get("merge", {}), *([p["variable"]] if p.get("variable") is not None else [])}
-        self.changed = sorted(changed, key=list(step.keys).index)
-        self.restart()
-
-    def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.release.apply import apply_step
-
-        out, outcome = apply_step(frame, self.step, source)
-        for side, count in outcome.summary.get("coded", {}).items():
-            self.coded[side] += count
-        for name in self.changed:
-            self.before[name].add(frame[name])
-            self.after[name].add(out[name])
-        return out
-
-    def restart(self) -> None:
-        """Nothing drawn: the summary's counts start again."""
-        self.coded = {"above": 0, "below": 0}
-        self.before = {name: _Distinct() for name in self.changed}
-        self.after = {name: _Distinct() for name in self.changed}
-
-    def summary(self) -> dict:
-        """Values coded above and below (top and bottom coding), each changed key's categories before and after."""
-        categories = {name: {"before": self.before[name].count(), "after": self.after[name].count()}
-                      for name in self.changed}
-        if self.step.method == "top_bottom":
-            return {"coded": dict(self.coded), "categories": categories}
-        return {"categories": categories}
-
-    def types(self) -> dict[str, Any]:
-        """The Arrow type of the columns it writes (text labels), for a chunk where they are all missing."""
-        import pyarrow as pa
-
-        p = self.step.parameters
-        written = [*p.get("merge", {}), *([p["variable"]] if p.get("variable") is not None else [])]
-        return dict.fromkeys(written, pa.string())
-
-
-class _Categories:
-    """Each key's categories in order of first appearance over the chunks, and their counts."""
-
-    def __init__(self, names: tuple[str, ...]) -> None:
-        self.counts: dict[str, dict[Any, int]] = {name: {} for name in names}
-        self.n = 0
-
-    def add(self, frame: pd.DataFrame) -> None:
-        import pandas as pd
-
-        self.n += len(frame)
-        for name, counts in self.counts.items():
-            codes, categories = pd.factorize(frame[name], use_na_sentinel=True)
-            found = np.bincount(codes[codes >= 0], minlength=len(categories))
-            for category, count in zip(categories, found, strict=True):
-                counts[category] = counts.get(category, 0) + int(count)
-
-
-class _PramStream:
-    """A PRAM step over the chunks: the whole file's categories and counts, and the draws at each record's place.
-
-    Key ``j`` (counting the keys with a known value) and record ``i`` take uniform number ``j n + i`` of
-    ``default_rng(seed)``, as :func:`rumap.masking.pram.pram` draws them for the whole file.
-    """
-
-    def __init__(self, step: Step, categories: _Categories) -> None:
-        import pandas as pd
-
-        from rumap.masking.pram import pram_shares
-
-        self.step = step
-        self.seed = int(np.random.SeedSequence().entropy) if step.seed is None else int(step.seed)
-        self.n = categories.n
-        drawn = [(name, counts) for name, counts in categories.counts.items() if counts]
-        self.keys = [(name, pd.Index(list(counts), dtype=object), np.array(list(counts), dtype=object),
-                      pram_shares(list(counts.values()))) for name, counts in drawn]
-        self.restart()
-
-    def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.masking.pram import pram_chunk
-
-        frame = frame.copy()
-        theta = float(self.step.parameters["theta"])
-        for j, (name, index, values, shares) in enumerate(self.keys):
-            codes = index.get_indexer(frame[name].astype(object))
-            known = codes >= 0
-            out = np.full(len(frame), np.nan, dtype=object)
-            released = pram_chunk(codes, shares, theta, self.seed, j * self.n + start)[known]
-            self.changed[name] += int((released != codes[known]).sum())
-            out[known] = values[released]
-            frame[name] = out
-        return frame
-
-    def restart(self) -> None:
-        """Each chunk's draws are found from its first record: only the summary's counts start again."""
-        self.changed = dict.fromkeys(self.step.keys, 0)
-
-    def summary(self) -> dict:
-        """Values changed per key, as the in-memory step counts them."""
-        return {"changed": dict(self.changed)}
-
-    def types(self) -> dict[str, Any]:
-        """The Arrow type of each drawn key (that of its categories), for a chunk where it is all missing."""
-        import pyarrow as pa
-
-        return {name: pa.array(values).type for name, _, values, _ in self.keys}
-
-
-@dataclass
-class _Moments:
-    """Count, mean and sum of squared deviations (p x p) of chunks, merged as they come (Chan et al.)."""
-
-    n: int = 0
-    mean: np.ndarray | None = None
-    m2: np.ndarray | None = None
-
-    def add(self, x: np.ndarray) -> None:
-        k = x.shape[0]
-        if k == 0:
-            return
-        mean = x.mean(axis=0)
-        centred = x - mean
-        m2 = centred.T @ centred
-        if self.mean is None:
-            self.n, self.mean, self.m2 = k, mean, m2
-            return
-        delta = mean - self.mean
-        total = self.n + k
-        self.m2 = self.m2 + m2 + np.outer(delta, delta) * (self.n * k / total)
-        self.mean = self.mean + delta * (k / total)
-        self.n = total
-
-    def covariance(self) -> np.ndarray:
-        return self.m2 / (self.n - 1)
-
-
-def _shape_factor(step: Step, covariance: np.ndarray | None, p: int) -> np.ndarray:
-    """The step's ``L`` (:func:`rumap.masking.noise.noise_shape`) from the whole file's covariance."""
-    from rumap.maps.methods import noise_step_spec as _noise_spec
-    from rumap.masking.noise import noise_shape_of_covariance
-
-    spec = _noise_spec(step.parameters, step.columns)
-    if covariance is None:  # absolute uncorrelated noise: L = I, no pass
-        return np.eye(p)
-    return noise_shape_of_covariance(covariance, spec)
 
 
 @dataclass(frozen=True)
@@ -446,9 +209,9 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from rumap.release.apply import check_plan_work
-    from rumap.release.gathered import GatheredColumns, GatheredSuppression, check_whole_file_work
-    from rumap.release.methods import plan_key
+    from rumap.release.apply import STEP_METHODS, check_plan_work
+    from rumap.release.chunked import FilePass
+    from rumap.release.gathered import check_whole_file_work
     from rumap.release.plan import ReleasePlan
 
     if not isinstance(plan, ReleasePlan):
@@ -483,15 +246,14 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             raise InputError(f"{exc} (rows counted from record {start + 1})") from None
         return frame
 
-    def counting_pass(i: int, add: Callable[[pd.DataFrame, int], None]) -> None:
+    def counting_pass(i: int, add: Callable[[pd.DataFrame, int], None], what: str) -> None:
         """One pass over the file through the steps before step ``i``, each chunk given to ``add``.
 
         Only the columns of the steps up to ``i`` are read: a step reads and writes its own columns only.
         """
         wanted = {name for step in plan.steps[:i + 1] for name in step.names}
         if stage is not None:
-            stage(f"step {i + 1} ({plan.steps[i].method}): a pass over the {n} records for "
-                  + {"noise": "its covariance", "pram": "its keys' counts"}.get(plan.steps[i].method, "its columns"))
+            stage(f"step {i + 1} ({plan.steps[i].method}): a pass over the {n} records for {what}")
         start = 0
         for frame in parquet_batches(path, chunk_size, source, [name for name in names if name in wanted]):
             frame = through(frame, start)
@@ -500,41 +262,10 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         for stream in streams:
             stream.restart()
 
-    from rumap.maps.methods import noise_step_spec as _noise_spec
-
     for i, step in enumerate(plan.steps):
-        if step.method in ("recode", "top_bottom"):
-            streams.append(_CodingStream(step))
-            continue
-        passes += 1
-        if step.method == "pram":
-            categories = _Categories(step.keys)
-            counting_pass(i, lambda frame, start, categories=categories: categories.add(frame))
-            streams.append(_PramStream(step, categories))
-            continue
-        if step.method != "noise":  # whole columns: gathered in this pass, computed, kept
-            gathered = (GatheredSuppression if step.method == "suppress" else GatheredColumns)(step, n, i + 1)
-            counting_pass(i, lambda frame, start, gathered=gathered: gathered.gather(frame, source, start))
-            if stage is not None:
-                stage(f"step {i + 1} ({step.method}): computing on its {len(step.names)} column(s) in memory")
-            gathered.compute(budget, source)
-            streams.append(gathered)
-            continue
-        spec = _noise_spec(step.parameters, step.columns)
-        covariance = None
-        if spec.relative or (spec.correlated and len(step.columns) > 1):
-            moments = _Moments()
-            counting_pass(i, lambda frame, start, step=step, moments=moments:
-                          moments.add(chunk_values(frame, step, source, start)))
-            if moments.n < 2:
-                raise InputError(f"{source}: noise needs at least 2 records, got {moments.n}")
-            covariance = moments.covariance()
-        else:  # absolute uncorrelated noise: L = I, no pass
-            passes -= 1
-        try:
-            streams.append(_NoiseStream(step, _shape_factor(step, covariance, len(step.columns))))
-        except InputError as exc:
-            raise InputError(f"step {i + 1} ({step.method}): {plan_key(str(exc), i)}") from None
+        file = FilePass(n, source, budget, i + 1, counting_pass, stage)
+        streams.append(STEP_METHODS[step.method].stream(step, file))
+        passes += file.passes
     written = {name: kind for stream in streams for name, kind in stream.types().items()}
     writer, rows, chunks, schema = None, 0, 0, None
     with atomic_outputs(out, flag="out") as (temporary,):

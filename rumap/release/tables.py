@@ -182,17 +182,30 @@ def _apply_rounding(state: TableState, step: Step, source: str, budget: WorkBudg
                                                "max_absolute_deviation": result.max_absolute_deviation}
 
 
+#: Why the table steps are not applied chunk by chunk: they tabulate the whole file.
+_NOT_STREAMED = ("a table's steps tabulate and protect the whole file's table: release the microdata with "
+                 "--chunk-size, then the table steps in memory")
+
+#: Why the report predicts no table step.
+_NO_PREDICTION = ("a table's maps run over a rule's parameter, the protection level or the rounding base; "
+                  "the report gives the protected table's audit")
+
+_WHOLE_TABLE = {"not_streamed": _NOT_STREAMED, "no_prediction": _NO_PREDICTION}
+
 #: The table steps, by name (merged into :data:`rumap.release.apply.STEP_METHODS`).
 TABLE_STEP_METHODS: dict[str, StepMethod] = {
     "table": StepMethod("keys", {"response": None, "shadow": None}, False, _check_table, _apply_table, None,
                         "a table built from the microdata over one or two spanning variables (keys)",
-                        stage="tabulate"),
+                        stage="tabulate", **_WHOLE_TABLE),
     "primary": StepMethod("table", {"rule": REQUIRED, **dict.fromkeys(_RULE_PARAMETERS)}, False, _check_primary,
-                          _apply_primary, None, "the primary cells of the table by a sensitivity rule", stage="table"),
+                          _apply_primary, None, "the primary cells of the table by a sensitivity rule", stage="table",
+                          **_WHOLE_TABLE),
     "secondary_suppression": StepMethod("table", {"protection": 10.0, "cost": "value", "time_limit": 30.0}, False,
                                         _check_suppression, _apply_suppression, None,
-                                        "secondary cell suppression of least cost (HiGHS), audited", stage="table"),
+                                        "secondary cell suppression of least cost (HiGHS), audited", stage="table",
+                                        **_WHOLE_TABLE),
     "controlled_rounding": StepMethod("table", {"base": REQUIRED, "time_limit": 30.0}, False, _check_rounding,
-                                      _apply_rounding, None, "additive controlled rounding to a base", stage="table"),
+                                      _apply_rounding, None, "additive controlled rounding to a base", stage="table",
+                                      **_WHOLE_TABLE),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import subprocess
@@ -159,6 +160,9 @@ def test_the_release_parsers_names_are_the_registries():
     from rumap.release.apply import STEP_METHODS
 
     assert release.STEP_METHOD_NAMES == tuple(m for m, record in STEP_METHODS.items() if record.stage == "microdata")
+    parser_flags = {flag for action in release.add_parser(argparse.ArgumentParser().add_subparsers())._actions
+                    for flag in action.option_strings}
+    assert {flag for record in STEP_METHODS.values() for flag in record.text_flags} <= parser_flags
     assert TARGET_FORMS == attacks.TARGET_FORMS
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_helpers import assert_bad_input, run_cli
-from method_helpers import TOY, round_to_base, toy_registered
+from method_helpers import TOY, TOY_BY_RECORD, round_to_base, toy_registered
 
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS, PARAMETER_SYMBOLS, UNMASKED, register_method
@@ -108,6 +108,28 @@ def test_a_registered_methods_release_step_applies_to_a_file(toy, tmp_path):
     assert_bad_input(run_cli("release", "--data", path, "--out", out, "--method", "rankswap", "--columns", "v",
                              "--swap-percent", "5", "--toy-down"), "--toy-down does not apply to --method rankswap")
     assert "--toy-base" in run_cli("release", "--help").stdout
+
+
+@pytest.mark.parametrize(("record", "passes"), [(TOY, 2), (TOY_BY_RECORD, 1)])
+def test_a_registered_methods_step_runs_on_a_file_chunk_by_chunk_as_its_record_says(record, passes, tmp_path):
+    from rumap.maps.subsample import REFUSED, allowed
+    from rumap.release import report, stream
+    from rumap.release.apply import apply_plan
+    from rumap.release.plan import ReleasePlan, Step
+
+    frame = pd.DataFrame({"id": list("abcde"), "v": X})
+    path, out = tmp_path / "toy.parquet", tmp_path / "released.parquet"
+    frame.to_parquet(path, index=False)
+    with toy_registered(record):
+        assert "toy" in stream.STREAMED and "toy" not in stream.NOT_STREAMED and "toy" in report.PREDICTORS
+        assert allowed("method", list(METHODS)) == ["noise"] and "not known" in REFUSED["method"]["toy"]
+        plan = ReleasePlan((Step("toy", {"toy_base": 3000.0, "down": True}, columns=["v"]),))
+        done = stream.release_in_chunks(path, plan, out, chunk_size=2)
+        in_memory = apply_plan(frame, plan).data
+    assert (done.passes, done.chunks, done.summaries) == (passes, 3, ({},))
+    pd.testing.assert_frame_equal(pd.read_parquet(out), in_memory)
+    np.testing.assert_array_equal(in_memory["v"], round_to_base(X, 3000.0, True))
+    assert "toy" not in stream.STREAMED
 
 
 def test_a_method_name_is_taken_once():

@@ -175,6 +175,23 @@ def release_on(path: str, out: str, steps: list[Step], chunk: int = 150) -> AppT
     return at.run()
 
 
+def test_a_registered_methods_step_releases_a_server_file_as_its_record_streams_it(folders, offered, spill):
+    from method_helpers import TOY_BY_RECORD, round_to_base, toy_registered
+
+    out = folders[0] / "toy.parquet"
+    with toy_registered(TOY_BY_RECORD):  # record by record: no pass before the writing one
+        at = release_on("numbers.parquet", out.name, [Step("toy", {"toy_base": 1000.0}, columns=("income",))])
+        at.button(key="release_server_run").click().run()
+    try:
+        assert not at.exception and not errors(at), errors(at)
+        released, original = pd.read_parquet(out), pd.read_parquet(folders[0] / "numbers.parquet")
+    finally:
+        out.unlink(missing_ok=True)
+    np.testing.assert_array_equal(released["income"], round_to_base(original["income"].to_numpy(), 1000.0, False))
+    assert released[["age", "sex"]].equals(original[["age", "sex"]]) and not any(spill.iterdir())
+    assert {m.label: m.value for m in at.metric}["passes over the file"] == "1"
+
+
 def test_the_release_of_a_server_file_writes_the_chosen_file_only_equal_to_the_release_in_memory(
         folders, offered, spill, tmp_path):
     before = listing(*folders)
