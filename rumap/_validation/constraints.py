@@ -265,6 +265,10 @@ PARAMETERS: dict[str, Interval] = {
     "external_bound": Interval("float", 0.0, 1e6, "neither", "external bound in percent of each cell's value"),
     "granularity_threshold": Interval("float", 0.0, 100.0, "right",
                                       "the index of granularity (percent) at which a hyper-row is unsafe"),
+    "dispersed_frequency": Interval("int", 1, None, "left", "the least frequency of the cells around a dispersed "
+                                    "unit cell", most=1e15),
+    "odd_expected": Interval("float", 0.0, None, "neither", "the least expected frequency of an odd unit cell",
+                             most=1e15),
     "top_contributions": Interval("int", 2, 50, "both", "largest contributions kept per cell"),
     "replicate_risk": Interval("float", 0.0, None, "left",
                                "a replicate's squared error of the snooper, or its value of a risk measure"),
