@@ -245,7 +245,8 @@ def _dispersed_along(counts: np.ndarray, axis: int, ordered: bool, frequency: in
 
 @assumes_valid
 def table_flags(counts: np.ndarray, rules: GranularityRules, ordered: Sequence[bool],
-                shares: Sequence[np.ndarray | None]) -> list[KindFlags]:
+                shares: Sequence[np.ndarray | None], only: Sequence[tuple[int, ...]] | None = None,
+                cells_out: dict | None = None) -> list[KindFlags]:
     """Every kind of hyper-row of a dense frequency table, with each hyper-row's counts and the types it shows.
 
     Parameters
@@ -257,6 +258,11 @@ def table_flags(counts: np.ndarray, rules: GranularityRules, ordered: Sequence[b
         Whether each axis's categories are ordered (in the axis's order).
     shares : sequence of ndarray or None
         A population share of each axis's categories (None: the table's margin).
+    only : sequence of tuple of int, optional
+        The kinds (fixed axes) computed (default every kind).
+    cells_out : dict, optional
+        Filled with each kind's odd and dispersed unit cells: ``{fixed: (odd, dispersed)}``, boolean arrays of
+        the table's shape.
 
     Returns
     -------
@@ -284,23 +290,24 @@ def table_flags(counts: np.ndarray, rules: GranularityRules, ordered: Sequence[b
     unit = counts == 1
     kinds = [fixed for size in range(1, d) for fixed in combinations(range(d), size)] or [()]
     out = []
-    for fixed in kinds:
+    for fixed in kinds if only is None else only:
         free = tuple(a for a in range(d) if a not in fixed)
         cells = (counts > 0).sum(axis=free)
         units = unit.sum(axis=free)
         index = np.where(cells > 0, 100.0 * units / np.maximum(cells, 1), 0.0)
         proportional = (cells > 0) & (index >= rules.level)
-        odd = np.zeros_like(units)
+        odd_cells = np.zeros_like(unit)
         if "odd" in rules.types:
             expected = counts.sum(axis=free, keepdims=True).astype(float)
             for a in free:
                 shape = [1] * d
                 shape[a] = counts.shape[a]
                 expected = expected * margins[a].reshape(shape)
-            odd = (unit & (expected >= rules.odd_expected)).sum(axis=free)
-        dispersed = np.zeros_like(units)
-        if along:
-            dispersed = np.logical_or.reduce([along[a] for a in free]).sum(axis=free)
+            odd_cells = unit & (expected >= rules.odd_expected)
+        dispersed_cells = np.logical_or.reduce([along[a] for a in free]) if along else np.zeros_like(unit)
+        if cells_out is not None:
+            cells_out[fixed] = (odd_cells, dispersed_cells)
+        odd, dispersed = odd_cells.sum(axis=free), dispersed_cells.sum(axis=free)
         unsafe = np.zeros(units.shape, dtype=bool)
         if "proportional" in rules.types:
             unsafe |= proportional
