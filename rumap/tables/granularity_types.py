@@ -128,8 +128,9 @@ def text_values(column: pd.Series) -> pd.Series:
             return str(int(value))
         return str(value)
 
-    out = column.astype(object).map(text, na_action="ignore")
-    return out.where(column.notna(), None)
+    out = column.astype(object).map(text, na_action="ignore").astype(object)
+    out[column.isna().to_numpy()] = None
+    return out
 
 
 @dataclass(frozen=True)
