@@ -25,8 +25,8 @@ from rumap.errors import InputError
 from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
-from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float, plan_key
 from rumap.release.granularity_step import GRANULARITY_STEP
+from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float, plan_key
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
 if TYPE_CHECKING:
