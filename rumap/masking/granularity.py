@@ -79,7 +79,7 @@ class GranularityElimination:
     Parameters
     ----------
     data : DataFrame
-        The protected file: merged categories relabelled (``a+b``, or the
+        The protected file: merged categories relabelled (``a + b``, or the
         hierarchy's parent), suppressed key values missing, keys untouched
         and the other columns as they were.
     keys : tuple of str
@@ -253,7 +253,7 @@ class _State:
         members = self.members(v, g)
         hierarchy = self.hierarchies.get(self.names[v])
         node = hierarchy.node(members) if hierarchy is not None and len(members) > 1 else None
-        return node if node is not None else "+".join(members)
+        return node if node is not None else " + ".join(members)
 
     def axis_shares(self, v: int) -> np.ndarray | None:
         return axis_shares(self.names[v], [self.members(v, g) for g in range(len(self.groups[v]))], self.shares)
@@ -523,6 +523,8 @@ def eliminate_granularity(data: Any, keys: Sequence[str | int], level: float = 5
     skipped: set = set()
     limit = sum(len(c) for c in categories) + int((state.x >= 0).sum()) + 1
     while len(log) < limit:
+        budget.check_work(float(len(log) + 1) * data.shape[0] * len(state.tables),
+                          f"{len(log) + 1} moves x {data.shape[0]} records x {len(state.tables)} tables")
         worst = _worst(state, skipped)
         if worst is None:
             break
