@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from rumap._validation import assumes_valid
 from rumap.cli.flags import budget_from_args, check_flag, split_names
 from rumap.errors import InputError
 
@@ -26,6 +27,7 @@ def _hierarchies(args: argparse.Namespace, keys: list[str], frame: object) -> di
                          .replace("must be DIM=", "must be A=")) from None
 
 
+@assumes_valid
 def run_granularity(args: argparse.Namespace) -> int:
     """``protect granularity``.
 

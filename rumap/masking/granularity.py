@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, StrOptions, Table, validate_params
+from rumap._validation import InstanceOf, StrOptions, Table, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
@@ -148,6 +148,7 @@ class GranularityElimination:
                           "largest_loss": self.largest_loss, "reached": self.reached, "left": list(self.left)})
 
 
+@assumes_valid
 def hierarchy_parents(hierarchy: Any) -> dict[str, str]:
     """A hierarchy as ``{code: parent}`` (``"Total"`` for the top level).
 
