@@ -414,6 +414,14 @@ def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, sourc
                     utility=utility, options=options, weight=weight)
 
 
+def _draw_granularity(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
+                      utility=None, options=None) -> RUMap:
+    from rumap.maps.granularity import granularity_map
+
+    return granularity_map(frame, keys, values, weight=weight, source=source, budget=budget, risk=risk,
+                           utility=utility, options=options)
+
+
 #: Categorical protections by name (``simulate --method NAME``).
 CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
     "suppress": CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k",
@@ -422,4 +430,6 @@ CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
                                 "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5)),
     "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
                               (0.2, 1.0, 5)),
+    "granularity": CategoricalMethod("level", False, False, _draw_granularity,
+                                     "granularity eliminated (Mas), over the critical level", (20.0, 100.0, 5)),
 }

@@ -57,7 +57,7 @@ from rumap.tables.granularity_types import (
     axis_shares,
     category_order,
     dense_counts,
-    key_granularity_types,
+    hyper_row_frame,
     key_tables,
     population_shares,
     table_flags,
@@ -442,6 +442,17 @@ def _released(data: pd.DataFrame, state: _State, texts: list[pd.Series]) -> pd.D
     return out
 
 
+def _types(state: _State) -> GranularityTypes:
+    """The hyper-rows of every table of the file as it stands, with their types."""
+    frames = []
+    for t, table in enumerate(state.tables):
+        rows = hyper_row_frame(state.flags[t][1], [state.names[v] for v in table],
+                               [[state.label(v, g) for g in range(len(state.groups[v]))] for v in table])
+        rows.insert(0, "table", " x ".join(state.names[v] for v in table))
+        frames.append(rows)
+    return GranularityTypes(state.rules, pd.concat(frames, ignore_index=True))
+
+
 def _example() -> dict[str, Any]:
     return {"data": pd.DataFrame({"sex": list("ffmmmfmf"), "age": ["20", "30", "30", "40", "40", "20", "20", "30"]}),
             "keys": ["sex", "age"]}
@@ -515,11 +526,8 @@ def eliminate_granularity(data: Any, keys: Sequence[str | int], level: float = 5
         if variable not in names:
             raise InputError(f"hierarchy: {variable!r} is not a key variable ({', '.join(names)})")
         hierarchies[variable] = _Hierarchy(variable, hierarchy_parents(tree), categories[names.index(variable)])
-    settings = {"level": level, "types": list(rules.types), "dispersed_frequency": dispersed_frequency,
-                "odd_expected": odd_expected, "ordered": list(rules.ordered), "population": population,
-                "source": source, "budget": budget}
-    before = key_granularity_types(data, names, **settings)
     state = _State(texts, names, rules, orders, shares, hierarchies)
+    before = _types(state)
     log: list[dict] = []
     skipped: set = set()
     limit = sum(len(c) for c in categories) + int((state.x >= 0).sum()) + 1
@@ -545,7 +553,7 @@ def eliminate_granularity(data: Any, keys: Sequence[str | int], level: float = 5
         log.append({**move, **({"into": into} if into is not None else {}), "cost": float(cost),
                     "hyper_row": where})
     released = _released(data, state, texts)
-    after = key_granularity_types(released, names, **settings)
+    after = _types(state)
     merged = {}
     for v, name in enumerate(names):
         mapping = {state.labels[v][i]: state.label(v, g) for g, members in enumerate(state.groups[v])

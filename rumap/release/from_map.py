@@ -33,7 +33,7 @@ TABLE_SWEEPS = ("rule", "protection", "base")
 #: The maps of categorical keys (:mod:`rumap.maps.categorical`, by their ``method``) that are release steps:
 #: the step method and the parameter the map's grid runs over.
 KEY_MAP_STEPS = {"local suppression": ("suppress", "k"), "global recoding": ("recode", "band_width"),
-                 "pram": ("pram", "theta")}
+                 "pram": ("pram", "theta"), "granularity elimination": ("granularity", "level")}
 
 
 def _example_spec() -> EmpiricalSpec:
@@ -144,7 +144,9 @@ def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str
         raise InputError(f"value must be a finite number, got {value!r}")
     if method == "suppress" and value != int(value):
         raise InputError(f"value must be a whole k for local suppression, got {value!r}")
-    parameters: dict[str, Any] = {parameter: int(value) if method == "suppress" else float(value)}
+    # a map drawn with the step's other parameters carries them (``config["step_parameters"]``)
+    parameters: dict[str, Any] = {**dict(curve.config.get("step_parameters") or {}),
+                                  parameter: int(value) if method == "suppress" else float(value)}
     if method == "recode":
         if variable is None:
             raise InputError("the banding map needs its variable (the numeric key banded)")

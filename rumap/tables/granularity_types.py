@@ -343,18 +343,25 @@ def hyper_row_frame(kinds: Sequence[KindFlags], variables: Sequence[str],
     DataFrame
         Sorted by index, largest first.
     """
-    rows = []
+    parts = []
     for kind in kinds:
         along = " x ".join(v for a, v in enumerate(variables) if a not in kind.fixed)
-        for position in zip(*np.nonzero(kind.cells > 0), strict=True) if kind.fixed else [()]:
-            fixed = _describe([variables[a] for a in kind.fixed],
-                              [categories[a][i] for a, i in zip(kind.fixed, position, strict=True)])
-            rows.append({"fixed": fixed or "(whole table)", "along": along, "cells": int(kind.cells[position]),
-                         "unit_cells": int(kind.units[position]), "index": float(kind.index[position]),
-                         "proportional": bool(kind.proportional[position]), "odd": int(kind.odd[position]),
-                         "dispersed": int(kind.dispersed[position]), "unsafe": bool(kind.unsafe[position])})
+        where = np.nonzero(kind.cells > 0) if kind.fixed else ()
+        if kind.fixed:
+            labels = [[f"{variables[a]}={categories[a][i]}" for i in codes] for a, codes in zip(kind.fixed, where,
+                                                                                               strict=True)]
+            fixed = [", ".join(parts_) for parts_ in zip(*labels, strict=True)]
+        else:
+            fixed = ["(whole table)"] if int(kind.cells) > 0 else []
+        values = {name: np.asarray(getattr(kind, attribute)) for name, attribute in
+                  (("cells", "cells"), ("unit_cells", "units"), ("index", "index"), ("proportional", "proportional"),
+                   ("odd", "odd"), ("dispersed", "dispersed"), ("unsafe", "unsafe"))}
+        values = {name: (v[where] if kind.fixed else v.reshape(-1)[:len(fixed)]) for name, v in values.items()}
+        parts.append({"fixed": np.array(fixed, dtype=object), "along": np.full(len(fixed), along, dtype=object),
+                      **values})
     columns = ["fixed", "along", "cells", "unit_cells", "index", "proportional", "odd", "dispersed", "unsafe"]
-    frame = pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame({c: np.concatenate([part[c] for part in parts]) for c in columns}) if parts else \
+        pd.DataFrame(columns=columns)
     return frame.sort_values("index", ascending=False, kind="stable").reset_index(drop=True)
 
 
