@@ -1,7 +1,7 @@
 """The Queries & granularity page's elimination of granularity (Mas): the three types, the moves, the map.
 
 The page's Granularity tab measures the index of granularity of the tables of
-2 and 3 keys; this section finds the seed's three types on every hyper-row
+2 and 3 keys; this section finds Mas's three types on every hyper-row
 (:func:`rumap.tables.granularity_types.key_granularity_types`'s rules),
 eliminates them (:func:`rumap.masking.granularity.eliminate_granularity`),
 adds the elimination to the release plan, and draws its R-U map over the
@@ -60,7 +60,7 @@ def elimination_section(file: PageFile, keys: list[str], level: float) -> None:
         The critical index of granularity (percent).
     """
     st.subheader("Types of granularity and their elimination")
-    if not remembered(st.toggle, "Find the seed's three types and eliminate them", "databases_granularity_eliminate",
+    if not remembered(st.toggle, "Find Mas's three types of granularity and eliminate them", "databases_granularity_eliminate",
                       False, help="merges categories or suppresses key values until no hyper-row of the tables of "
                                   "2 and 3 keys is flagged, and draws the R-U map over the level"):
         return

@@ -98,7 +98,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def _add_granularity(sub: argparse._SubParsersAction) -> None:
     """``protect granularity``: Mas's elimination of granularity from the tables of 2 and 3 keys."""
     g = sub.add_parser("granularity", help="merge categories or suppress key values until no hyper-row of the "
-                                            "tables of 2 and 3 keys reaches the level (Mas)")
+                                            "tables of 2 and 3 keys reaches the level, after Mas")
     g.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     g.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables (at least 2)")
     g.add_argument("--level", type=float, default=50.0, metavar="L",

@@ -431,5 +431,5 @@ CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
     "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
                               (0.2, 1.0, 5)),
     "granularity": CategoricalMethod("level", False, False, _draw_granularity,
-                                     "granularity eliminated (Mas), over the critical level", (20.0, 100.0, 5)),
+                                     "granularity eliminated after Mas, over the critical level", (20.0, 100.0, 5)),
 }

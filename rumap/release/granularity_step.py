@@ -89,5 +89,5 @@ GRANULARITY_STEP = StepMethod(
     "keys", {"level": 50.0, "types": list(_TYPES), "moves": "both", "hierarchy": {}, "ordered": None,
              "population": {}, "dispersed_frequency": 5, "odd_expected": 5.0},
     False, _check, _apply, None,
-    "granularity eliminated (Mas): categories merged or key values suppressed until no hyper-row of the tables of "
+    "granularity eliminated after Mas: categories merged or key values suppressed until no hyper-row of the tables of "
     "2 and 3 keys is flagged")
