@@ -503,6 +503,8 @@ _NO_PREDICTION = {
     "suppress": "the map of local suppression is exact: its R at this k is the released file's global risk",
     "recode": "no simulated map (banding's map is exact; merges of categories have no map)",
     "top_bottom": "top and bottom coding has no map",
+    "granularity": "the map of eliminating granularity is exact: at this level its R is the released file's share "
+                   "of records in unit cells",
     **dict.fromkeys(("table", "primary", "secondary_suppression", "controlled_rounding"),
                     "a table's maps run over a rule's parameter, the protection level or the rounding base; "
                     "the report gives the protected table's audit"),
