@@ -63,7 +63,8 @@ __all__ = ["STREAMED", "NOT_STREAMED", "StreamedRelease", "check_streamed", "rel
 #: Step methods applied chunk by chunk: the first four record by record, the others on their columns gathered
 #: from the whole file (:mod:`rumap.release.gathered`), as is any masking method of the maps' engine registered
 #: with a release step.
-STREAMED: tuple[str, ...] = ("noise", "pram", "recode", "top_bottom", "microaggregation", "rankswap", "suppress")
+STREAMED: tuple[str, ...] = ("noise", "pram", "recode", "top_bottom", "microaggregation", "rankswap", "suppress",
+                             "granularity")
 
 #: Why the table steps are not: they tabulate the whole file.
 _TABLE_REASON = ("a table's steps tabulate and protect the whole file's table: release the microdata with "
@@ -516,8 +517,8 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from rumap.release.apply import check_plan_work
-    from rumap.release.gathered import GatheredColumns, GatheredSuppression, check_whole_file_work
+    from rumap.release.apply import STEP_METHODS, check_plan_work
+    from rumap.release.gathered import GatheredColumns, GatheredKeys, GatheredSuppression, check_whole_file_work
     from rumap.release.methods import plan_key
     from rumap.release.plan import ReleasePlan
 
@@ -583,7 +584,8 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
             streams.append(_PramStream(step, categories))
             continue
         if step.method != "noise":  # whole columns: gathered in this pass, computed, kept
-            gathered = (GatheredSuppression if step.method == "suppress" else GatheredColumns)(step, n, i + 1)
+            gathered = (GatheredSuppression if step.method == "suppress" else
+                        GatheredKeys if STEP_METHODS[step.method].target == "keys" else GatheredColumns)(step, n, i + 1)
             counting_pass(i, lambda frame, start, gathered=gathered: gathered.gather(frame, source, start))
             if stage is not None:
                 stage(f"step {i + 1} ({step.method}): computing on its {len(step.names)} column(s) in memory")
