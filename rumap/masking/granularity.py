@@ -137,9 +137,12 @@ class GranularityElimination:
 
     def to_dict(self) -> dict[str, Any]:
         """``moves``, ``index_before``, ``index_after``, ``suppressed`` (total), ``suppressed_per_variable``,
-        ``merged``, ``categories``, ``flagged_before``, ``flagged_after``, ``rules``, ``information_loss``,
-        ``largest_loss``, ``reached``, ``left`` (counts and categories, no record's values)."""
+        ``merged``, ``categories``, ``detected`` (the original's flagged hyper-rows with their types),
+        ``flagged_before``, ``flagged_after``, ``rules``, ``information_loss``, ``largest_loss``, ``reached``,
+        ``left`` (counts and categories, no record's values)."""
+        detected = self.before.hyper_rows[self.before.hyper_rows["unsafe"]].to_dict(orient="records")
         return json_safe({"keys": list(self.keys), "rules": self.rules.to_dict(), "moves": list(self.moves),
+                          "detected": detected,
                           "index_before": self.index_before, "index_after": self.index_after,
                           "flagged_before": self.before.counts(), "flagged_after": self.after.counts(),
                           "suppressed": int(sum(self.suppressed.values())),

@@ -29,7 +29,10 @@ def test_json_moves_and_the_written_file(survey, tmp_path):
     proc, result = run_cli("protect", "granularity", "--data", survey, "--keys", "sex,age,region", "--level", "40",
                            "--out", out, "--json", check_json=True)
     assert {"moves", "index_before", "index_after", "suppressed", "merged", "rules", "risk_before", "risk_after",
-            "reached", "out"} <= set(result)
+            "reached", "out", "detected"} <= set(result)
+    assert len(result["detected"]) == result["flagged_before"]["unsafe"] > 0
+    assert all(row["unsafe"] and {"table", "fixed", "index", "proportional", "odd", "dispersed"} <= set(row)
+               for row in result["detected"])
     assert result["method"] == "granularity" and result["reached"] is True and result["moves"]
     assert set(result["rules"]["rules"]) == {"proportional", "odd", "dispersed"}
     assert max(result["index_before"].values()) >= 40 > max(result["index_after"].values())
