@@ -85,7 +85,7 @@ def elimination_section(file: PageFile, keys: list[str], level: float) -> None:
     for name, rule in result.rules.statements().items():
         st.markdown(f"- **{name}**: {plain(rule)}")
     flagged = result.before.to_frame()
-    flagged = flagged[flagged["unsafe"]]
+    flagged = flagged[flagged["unsafe"]].sort_values("index", ascending=False, kind="stable")
     st.markdown(f"**Hyper-rows flagged** in the file: {len(flagged):,} "
                 f"({', '.join(f'{k} {v}' for k, v in result.before.counts().items() if k != 'unsafe')})")
     st.dataframe(flagged, hide_index=True)
