@@ -111,6 +111,9 @@ def _add_granularity(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--hierarchy", action="append", default=[], metavar="A=FILE",
                    help="merges allowed in A: a tau-Argus .hrc file or a parent,child CSV; only two categories "
                         "under one parent merge (repeatable)")
+    g.add_argument("--population", action="append", default=[], metavar="A=FILE",
+                   help="the population distribution of A that odd cells are judged by: a table of A's categories "
+                        "(first column) and their frequencies (second) (repeatable; default the tables' margins)")
     g.add_argument("--ordered", metavar="A,B,...", help="the ordered keys (default: those whose every category "
                                                          "begins with a number)")
     g.add_argument("--dispersed-frequency", type=int, default=5, metavar="F",

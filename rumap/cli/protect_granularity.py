@@ -27,6 +27,26 @@ def _hierarchies(args: argparse.Namespace, keys: list[str], frame: object) -> di
                          .replace("must be DIM=", "must be A=")) from None
 
 
+def _populations(texts: list[str], keys: list[str]) -> dict:
+    """``--population A=FILE``: each file's first column the categories, its second their frequencies."""
+    from rumap.io.data import read_table
+    from rumap.tables.granularity_types import text_values
+
+    out: dict = {}
+    for text in texts:
+        variable, sep, path = text.partition("=")
+        if not sep or not path or variable not in keys:
+            raise InputError(f"--population must be A=FILE with A one of --keys, got {text!r}")
+        table = read_table(path)
+        if table.shape[1] < 2:
+            raise InputError(f"--population {variable}: {path} needs a column of categories and one of frequencies")
+        categories = text_values(table.iloc[:, 0])
+        if categories.isna().any():
+            raise InputError(f"--population {variable}: {path} has a missing category")
+        out[variable] = dict(zip(categories, table.iloc[:, 1].tolist(), strict=True))
+    return out
+
+
 @assumes_valid
 def run_granularity(args: argparse.Namespace) -> int:
     """``protect granularity``.
@@ -58,6 +78,7 @@ def run_granularity(args: argparse.Namespace) -> int:
     moves = "merge" if args.merge_only else "suppress" if args.suppress_only else "both"
     result = eliminate_granularity(frame, keys, level=level, types=types, moves=moves,
                                    hierarchy=_hierarchies(args, keys, frame) or None, ordered=ordered,
+                                   population=_populations(args.population, keys) or None,
                                    dispersed_frequency=frequency, odd_expected=expected, source=args.data,
                                    budget=budget_from_args(args))
     summary = {"method": "granularity", **result.to_dict()}

@@ -58,6 +58,18 @@ def test_merge_only_with_a_hierarchy_file_and_text_output(survey, tmp_path):
     assert proc.returncode == 0 and "suppress" in proc.stdout and "largest index per table" in proc.stdout
 
 
+def test_odd_cells_by_a_population_file(survey, tmp_path):
+    """A population where people of 50-59 are common: the one 50-59 record (f, c) is an odd unit cell."""
+    population = tmp_path / "ages.csv"
+    population.write_text("age,people\n20-29,10\n30-39,10\n40-49,10\n50-59,1000\n")
+    argv = ["protect", "granularity", "--data", survey, "--keys", "sex,age,region", "--types", "odd", "--json"]
+    _, plain = run_cli(*argv, check_json=True)
+    _, judged = run_cli(*argv, "--population", f"age={population}", check_json=True)
+    assert plain["flagged_before"]["odd"] == 0 < judged["flagged_before"]["odd"]
+    assert judged["rules"]["population"] == ["age"] and judged["reached"]
+    assert_bad_input(run_cli(*argv, "--population", f"nope={population}"), "--population")
+
+
 @pytest.mark.parametrize(("args", "fragment"), [
     (["--level", "0"], "--level"), (["--types", "odd,nobody"], "--types"), (["--keys", "sex"], "2 key"),
     (["--merge-only", "--suppress-only"], "not allowed"), (["--hierarchy", "nope=x.csv"], "--keys"),
