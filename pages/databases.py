@@ -3,7 +3,8 @@
 Three protections from Mas, *Statistical Data Protection Techniques* (EUSTAT), on one file: a confidential numeric
 column answered through confidentiality via camouflage (Gopal & Goes), the
 same column behind an auditor of query sequences (Malvestuto & Moscarini), and
-the index of granularity of the tables of 2 and 3 key variables. A thin layer
+the index of granularity of the tables of 2 and 3 key variables, the seed's three types of granularity
+and their elimination as a release step, with its R-U map over the critical level. A thin layer
 over :mod:`rumap.databases`, :mod:`rumap.maps.databases` and
 :mod:`rumap.tables.granularity`; runs on its own
 (``python -m streamlit run pages/databases.py`` from the project's root).
@@ -18,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.files import PageFile, example_or_upload
+from dashboard.granularity import elimination_section
 from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
@@ -251,6 +253,7 @@ def granularity_tab(file: PageFile) -> None:
     st.dataframe(table.to_frame(), hide_index=True)
     reproduce(call, what="this analysis", key="databases_granularity")
     st.caption(f"Keys: {', '.join(plain(k) for k in keys)}.")
+    elimination_section(file, keys, threshold)
 
 
 st.title("Queries & granularity")

@@ -35,7 +35,8 @@ PUBLIC_MODULES = [m.name for m in pkgutil.walk_packages(rumap.__path__, "rumap."
 
 #: The validated public callables there are now; the count only grows as modules adopt the constraints.
 MINIMUM_VALIDATED = 120
-KNOWN = ("rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "rumap.masking.noise.as_matrix",
+KNOWN = ("rumap.tables.granularity_types.granularity_types", "rumap.tables.granularity_types.key_granularity_types",
+         "rumap.masking.granularity.eliminate_granularity", "rumap.masking.noise.NoiseSpec", "rumap.masking.noise.add_noise", "rumap.masking.noise.as_matrix",
          "rumap.masking.swapping.rank_swap", "rumap.masking.swapping.swap_window",
          "rumap.risk.interval.interval_disclosure", "rumap.risk.interval.interval_risk",
          "rumap.risk.interval.sdid_risk", "rumap.risk.interval.rank_half_width",

@@ -1,4 +1,4 @@
-"""``python -m rumap protect recode|suppress|pram``: protect categorical key variables of a file.
+"""``python -m rumap protect recode|suppress|pram|granularity``: protect categorical key variables of a file.
 
 Each prints what the protection did (counts, never data values) and the risk
 before and after; ``--out`` writes the protected file.
@@ -31,7 +31,7 @@ from rumap.errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
-HELP = "protect categorical key variables: global recoding, local suppression, PRAM"
+HELP = "protect categorical key variables: global recoding, local suppression, PRAM, granularity"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -94,7 +94,47 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     pr.add_argument("--theta", type=float, required=True, help="probability that a value is kept, in [0, 1]")
     pr.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pr.set_defaults(_protect_run=run_pram)
+    _add_granularity(sub)
     return p
+
+
+def _add_granularity(sub: argparse._SubParsersAction) -> None:
+    """``protect granularity``: Mas's elimination of granularity from the tables of 2 and 3 keys."""
+    g = sub.add_parser("granularity", help="merge categories or suppress key values until no hyper-row of the "
+                                            "tables of 2 and 3 keys reaches the level, after Mas")
+    g.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    g.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables (at least 2)")
+    g.add_argument("--level", type=float, default=50.0, metavar="L",
+                   help="index of granularity (percent) no hyper-row may reach (default 50)")
+    g.add_argument("--types", default="proportional,odd,dispersed", metavar="T,...",
+                   help="types eliminated: proportional, odd, dispersed (default all)")
+    moves = g.add_mutually_exclusive_group()
+    moves.add_argument("--merge-only", action="store_true", help="only merge categories")
+    moves.add_argument("--suppress-only", action="store_true", help="only suppress key values")
+    g.add_argument("--hierarchy", action="append", default=[], metavar="A=FILE",
+                   help="merges allowed in A: a tau-Argus .hrc file or a parent,child CSV; only two categories "
+                        "under one parent merge (repeatable)")
+    g.add_argument("--population", action="append", default=[], metavar="A=FILE",
+                   help="the population distribution of A that odd cells are judged by: a table of A's categories "
+                        "(first column) and their frequencies (second) (repeatable; default the tables' margins)")
+    g.add_argument("--ordered", metavar="A,B,...", help="the ordered keys (default: those whose every category "
+                                                         "begins with a number)")
+    g.add_argument("--dispersed-frequency", type=int, default=5, metavar="F",
+                   help="a unit cell is dispersed when its neighbours hold at least F records (default 5)")
+    g.add_argument("--odd-expected", type=float, default=5.0, metavar="E",
+                   help="a unit cell is odd when at least E records are expected in it (default 5)")
+    g.add_argument("--weight", metavar="W", help="sampling weight column (for the risk before and after)")
+    g.add_argument("--out", metavar="FILE", help=f"write the protected file ({', '.join(WRITER_SUFFIXES)})")
+    add_overwrite_flag(g)
+    add_work_limit(g)
+    g.add_argument("--json", action="store_true", help="print one JSON object")
+    g.set_defaults(_protect_run=_run_granularity)
+
+
+def _run_granularity(args: argparse.Namespace) -> int:
+    from rumap.cli.protect_granularity import run_granularity
+
+    return run_granularity(args, _read, _finish)
 
 
 def _finish(args: argparse.Namespace, frame: pd.DataFrame, protected: pd.DataFrame, keys: list[str],

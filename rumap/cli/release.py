@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 # has a release step (rumap.maps.methods.METHODS, a light module), then the steps on categorical keys, so that
 # ``release --help`` starts without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The release
 # modules are imported when the command runs.
-KEY_STEP_NAMES = ("recode", "top_bottom", "suppress", "pram")
+KEY_STEP_NAMES = ("recode", "top_bottom", "suppress", "pram", "granularity")
 
 
 def step_method_names() -> tuple[str, ...]:
@@ -68,6 +68,7 @@ DEFAULT_REPLICATES = 50  # rumap.release.spec.DEFAULT_REPLICATES (tests/cli/test
 _KEY_FLAGS = {
     "theta": ("--theta", float, "pram: probability that a value is kept, in [0, 1]"),
     "band_width": ("--band-width", float, "recode: width of the bands of --band-variable"),
+    "level": ("--level", float, "granularity: the index of granularity (percent) no hyper-row may reach"),
 }
 
 
@@ -95,7 +96,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     step.add_argument("--method", choices=list(step_method_names()),
                       help="the masking method (a table's steps go in a --plan)")
     step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap)")
-    step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram)")
+    step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram, granularity)")
     step.add_argument("--seed", type=int, help="seed of the step's random numbers (default 0)")
     step.add_argument("--lambda2", type=float, help="noise: the noise variance (data units squared)")
     step.add_argument("--lambda2-frac", type=float, help="noise: the noise variance as a fraction of each variable's")

@@ -35,13 +35,13 @@ if TYPE_CHECKING:
 # rumap.risk.measures.DATASET_RISK_MEASURES, rumap.maps.categorical_measures.CATEGORICAL_UTILITIES and
 # CATEGORICAL_RISKS, rumap.maps.recommend.DECISIONS), so that ``simulate --help`` starts without pandas or scipy;
 # ``tests/cli/test_startup.py`` checks they agree. The heavier modules are imported when the command runs.
-CATEGORICAL_METHOD_NAMES = ("suppress", "recode", "pram")
+CATEGORICAL_METHOD_NAMES = ("suppress", "recode", "pram", "granularity")
 KNOWLEDGE_NAMES = ("index", "position", "corrected", "mean")
 DATASET_RISK_NAMES = ("record-linkage", "record-linkage-shared-ties", "probabilistic-linkage", "interval-disclosure",
                       "sdid")
-CATEGORICAL_UTILITY_NAMES = ("kept", "entropy", "hellinger", "cramers_v", "regression", "variance")
+CATEGORICAL_UTILITY_NAMES = ("kept", "entropy", "hellinger", "cramers_v", "regression", "variance", "categories")
 CATEGORICAL_RISK_NAMES = ("global_risk", "expected_reidentifications", "share_above", "k_violations", "linkage",
-                          "key_matching")
+                          "key_matching", "unit_cells")
 DECISION_NAMES = ("upper", "mean")
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
@@ -136,7 +136,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
     p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES],
-                   help="masking method (default noise); suppress, recode and pram protect categorical --keys")
+                   help="masking method (default noise); suppress, recode, pram and granularity protect "
+                        "categorical --keys")
     _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
@@ -148,17 +149,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                         help="repeatable: a dataset-level risk measure as R "
                              f"({', '.join(DATASET_RISK_NAMES) or 'none available'})")
     attack.add_argument("--utility", help=f"{', '.join(UTILITIES)} (default mean, Eq 14); with --method suppress, "
-                                          f"recode or pram: {', '.join(CATEGORICAL_UTILITY_NAMES)} (default: the "
+                                          f"recode, pram or granularity: {', '.join(CATEGORICAL_UTILITY_NAMES)} (default: the "
                                           "method's own)")
     attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")
     attack.add_argument("--response", help="response column of --utility regression (default: the first; "
                                            "required with categorical keys)")
-    categorical = p.add_argument_group("categorical keys (--method suppress, recode, pram)")
+    categorical = p.add_argument_group("categorical keys (--method suppress, recode, pram, granularity)")
     categorical.add_argument("--keys", metavar="A,B,...", help="the categorical key variables")
     categorical.add_argument("--weight", metavar="W", help="sampling weight column (for the individual risk)")
     categorical.add_argument("--theta", metavar="START:STOP:NUM", help="PRAM retention probabilities")
     categorical.add_argument("--band-width", metavar="START:STOP:NUM", help="band widths of --band-variable")
     categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that recode bands")
+    categorical.add_argument("--level", metavar="START:STOP:NUM",
+                             help="critical levels of granularity (percent) of --method granularity")
     categorical.add_argument("--risk", metavar="NAME", choices=list(CATEGORICAL_RISK_NAMES),
                              help=f"R of the map: {', '.join(CATEGORICAL_RISK_NAMES)} (default: global_risk; "
                                   "key_matching for pram)")
@@ -483,7 +486,8 @@ def _run_categorical(args: argparse.Namespace) -> int:
                         risk=args.risk, utility=args.utility, options=options)
     except InputError as exc:  # the grid's argument is the flag here
         message = str(exc)
-        for argument in ("every thetas", "every ks", "every widths", "thetas", "ks", "widths"):
+        for argument in ("every thetas", "every ks", "every widths", "every levels", "thetas", "ks", "widths",
+                         "levels"):
             message = message.replace(argument, f"every value of {flag}", 1) if message.startswith(argument) \
                 else message
         raise InputError(message) from None

@@ -37,6 +37,7 @@ from rumap.maps.categorical_measures import (
     hellinger_utility,
     pram_reidentification,
 )
+from rumap.maps.granularity import granularity_map
 from rumap.maps.method_records import grid_values
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
@@ -361,6 +362,12 @@ def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, sourc
                     utility=utility, options=options, weight=weight)
 
 
+def _draw_granularity(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
+                      utility=None, options=None) -> RUMap:
+    return granularity_map(frame, keys, values, weight=weight, source=source, budget=budget, risk=risk,
+                           utility=utility, options=options)
+
+
 #: Categorical protections by name (``simulate --method NAME``).
 CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
     "suppress": CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k",
@@ -370,4 +377,7 @@ CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
                                 "global recoding", variable=True, function=banding_map, grid_argument="widths"),
     "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
                               (0.2, 1.0, 5), "pram", function=pram_map, grid_argument="thetas"),
+    "granularity": CategoricalMethod("level", False, False, _draw_granularity,
+                                     "granularity eliminated after Mas, over the critical level", (20.0, 100.0, 5),
+                                     "granularity elimination", function=granularity_map, grid_argument="levels"),
 }

@@ -15,6 +15,8 @@ Risks (:data:`CATEGORICAL_RISKS`)
 - ``linkage``: record linkage to the original (:func:`linkage_reidentification`).
 - ``key_matching``: the same without suppression, missing values a category of
   their own (:func:`pram_reidentification`, PRAM's default).
+- ``unit_cells``: the share of released records alone in a cell of some table
+  of 2 or 3 key variables (:func:`rumap.tables.granularity.granularity_analysis`).
 
 Utilities (:data:`CATEGORICAL_UTILITIES`)
 
@@ -28,12 +30,15 @@ Utilities (:data:`CATEGORICAL_UTILITIES`)
   numeric response on the key variables (as categories).
 - ``variance``: the share of a numeric key's variance its released categories
   keep (``1 - SSE / SST``), for recoding into bands.
+- ``categories``: the mean over keys of the share of each key's categories the
+  released file keeps (merged categories count once, missing values not).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -442,6 +447,24 @@ def _key_matching(original, released, keys, *, weight, options, source, budget) 
     return pram_reidentification(original, released, keys, source=source)
 
 
+def _unit_cells(original, released, keys, *, weight, options, source, budget) -> float:
+    names = list(keys)
+    if len(names) < 2:
+        raise InputError(f"the risk 'unit_cells' counts tables of 2 and 3 keys: give at least 2, got {len(names)}")
+    codes = key_codes(released, names, source)
+    alone = np.zeros(released.shape[0], dtype=bool)
+    for size in (2, 3):
+        for columns in combinations(range(len(names)), size):
+            _group, frequency, known = cell_frequencies(codes, columns)
+            alone |= known & (frequency == 1)
+    return float(alone.mean()) if alone.size else 0.0
+
+
+def _categories_kept(original, released, keys, *, weight, options, source, budget) -> float:
+    shares = [released[k].nunique() / max(1, original[k].nunique()) for k in keys]
+    return float(np.mean(shares)) if shares else 1.0
+
+
 def _kept(original, released, keys, *, weight, options, source, budget) -> float:
     before = original[list(keys)].notna().to_numpy()
     after = released[list(keys)].notna().to_numpy()
@@ -488,6 +511,7 @@ CATEGORICAL_RISKS: dict[str, CategoricalMeasure] = {
     "linkage": CategoricalMeasure("R = expected share linked to the original (a suppressed value matches anything)",
                                   _linkage),
     "key_matching": CategoricalMeasure("R = expected share re-identified by key matching", _key_matching),
+    "unit_cells": CategoricalMeasure("R = share of records alone in a cell of a table of 2 or 3 keys", _unit_cells),
 }
 
 #: Utilities U of categorical protection by name (``simulate --utility NAME``).
@@ -498,4 +522,5 @@ CATEGORICAL_UTILITIES: dict[str, CategoricalMeasure] = {
     "cramers_v": CategoricalMeasure("U = 1 - |change of Cramer's V|", _cramers, ("pair",)),
     "regression": CategoricalMeasure("U = 1 - |change of the regression R2|", _regression, ("response",)),
     "variance": CategoricalMeasure("U = share of the variance kept", _variance, ("variable",)),
+    "categories": CategoricalMeasure("U = mean share of each key's categories kept", _categories_kept),
 }

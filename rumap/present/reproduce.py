@@ -289,6 +289,12 @@ CALL_COMMANDS: dict[str, CallCommand] = {
         column_flags=("--value", "--records")),
     "rumap.tables.granularity.granularity_analysis": CallCommand(
         no_command="python -m rumap table granularity takes one table; the procedure is in Python"),
+    "rumap.masking.granularity.eliminate_granularity": CallCommand(
+        ("protect", "granularity"), {"keys": _flag("--keys"), "level": _flag("--level"), "types": _flag("--types"),
+                                     "moves": lambda moves: {"merge": ("--merge-only",),
+                                                             "suppress": ("--suppress-only",)}.get(moves, ()),
+                                     "dispersed_frequency": _flag("--dispersed-frequency"),
+                                     "odd_expected": _flag("--odd-expected")}),
 }
 
 

@@ -29,6 +29,7 @@ from rumap.maps.method_records import LiveTable
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
 from rumap.release.chunked import coding_stream, pram_stream
+from rumap.release.granularity_step import GRANULARITY_STEP
 from rumap.release.methods import REQUIRED, StepMethod, plan_key
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
@@ -277,6 +278,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
                                          "file's global risk"),
     "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM",
                        stream=pram_stream, predictor=_predict_pram, key_map=CATEGORICAL_METHODS["pram"]),
+    "granularity": GRANULARITY_STEP,
     **TABLE_STEP_METHODS,
 }
 

@@ -152,7 +152,9 @@ def step_from_key_map(curve: RUMap, keys: list[str], value: float, variable: str
         raise InputError(f"value must be a finite number, got {value!r}")
     if record.integer and value != int(value):
         raise InputError(f"value must be a whole {record.parameter} for {curve.method}, got {value!r}")
-    parameters: dict[str, Any] = {record.parameter: int(value) if record.integer else float(value)}
+    # a map drawn with the step's other parameters carries them (``config["step_parameters"]``)
+    parameters: dict[str, Any] = {**dict(curve.config.get("step_parameters") or {}),
+                                  record.parameter: int(value) if record.integer else float(value)}
     if record.variable:
         if variable is None:
             raise InputError("the banding map needs its variable (the numeric key banded)")

@@ -25,6 +25,10 @@ pass puts it back, chunk by chunk, at the records' places:
   :func:`rumap.scale.protect.suppress_file` runs them), and the suppressed
   values are kept as one byte per record and key. The optimal suppression runs
   :func:`rumap.masking.optimal_suppression.optimal_suppression` on the codes.
+- another step on categorical keys that needs the whole file (the elimination
+  of granularity): its keys' values as a table of the whole file (objects,
+  so some tens of bytes a value), given to the in-memory step's applier; its
+  released keys are kept.
 
 The released values, and the step's summary, are those of the in-memory
 release of the same plan on the same file.
@@ -44,8 +48,8 @@ from rumap.release.plan import ReleasePlan, Step
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["GatheredColumns", "GatheredSuppression", "check_whole_file_work", "chunk_values", "gathered_stream",
-           "suppression_stream"]
+__all__ = ["GatheredColumns", "GatheredSuppression", "GatheredKeys", "check_whole_file_work", "chunk_values",
+           "gathered_stream", "suppression_stream", "keys_stream"]
 
 
 @assumes_valid
@@ -162,6 +166,23 @@ def suppression_stream(step: Step, file: Any) -> GatheredSuppression:
     GatheredSuppression
     """
     return _gathered(GatheredSuppression(step, file.n, file.place), step, file)
+
+
+@assumes_valid
+def keys_stream(step: Step, file: Any) -> GatheredKeys:
+    """A step on the keys that needs the whole file's table (granularity elimination): its keys gathered, the
+    in-memory step applied, put back chunk by chunk.
+
+    Parameters
+    ----------
+    step : Step
+    file : rumap.release.chunked.FilePass
+
+    Returns
+    -------
+    GatheredKeys
+    """
+    return _gathered(GatheredKeys(step, file.n, file.place), step, file)
 
 
 class GatheredColumns:
@@ -297,6 +318,75 @@ class GatheredSuppression:
         return {"suppressed": int(counts.sum()),
                 "per_variable": {name: int(c) for name, c in zip(self.step.names, counts, strict=True)},
                 "k_reached": self.reason is None, "reason": self.reason}
+
+
+class GatheredKeys:
+    """A step on the keys of the whole file: the keys gathered as a table, the in-memory step applied, put back.
+
+    Parameters
+    ----------
+    step : Step
+        A step on keys whose applier needs only its keys (:data:`rumap.release.apply.STEP_METHODS`).
+    n : int
+        Records of the file.
+    place : int
+        The step's place in the plan (1-based), for messages.
+    """
+
+    def __init__(self, step: Step, n: int, place: int) -> None:
+        self.step, self.place = step, place
+        self.parts: list[pd.DataFrame] = []
+        self.released: pd.DataFrame | None = None
+        self.outcome: dict = {}
+
+    def gather(self, frame: pd.DataFrame, source: str, start: int) -> None:
+        """Keep a chunk's keys (as the steps before it left them)."""
+        self.parts.append(frame[list(self.step.names)].reset_index(drop=True))
+
+    def compute(self, budget: WorkBudget, source: str) -> None:
+        """Apply the step to the gathered keys; only its released keys are kept."""
+        import pandas as pd
+
+        from rumap.release.apply import STEP_METHODS
+
+        keys = pd.concat(self.parts, ignore_index=True) if self.parts else pd.DataFrame(columns=self.step.names)
+        self.parts = []
+        try:
+            released, self.outcome = STEP_METHODS[self.step.method].apply(keys, self.step, source, budget)
+        except InputError as exc:
+            raise InputError(f"step {self.place} ({self.step.method}): {exc}") from None
+        self.released = released[list(self.step.names)]
+
+    def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
+        frame = frame.copy()
+        part = self.released.iloc[start:start + len(frame)]
+        for name in self.step.names:
+            frame[name] = part[name].to_numpy()
+        return frame
+
+    def restart(self) -> None:
+        """Nothing drawn chunk by chunk: nothing to restart."""
+
+    def types(self) -> dict[str, Any]:
+        """The Arrow type of each released key given as text or objects, for a chunk where it is all missing."""
+        import pyarrow as pa
+
+        out = {}
+        for name in self.step.names:
+            column = self.released[name]
+            if column.dtype != object:
+                continue
+            try:
+                kind = pa.array(column.dropna().tolist()).type
+            except (pa.ArrowException, TypeError, ValueError):  # mixed values: the chunks' own types
+                continue
+            if not pa.types.is_null(kind):
+                out[name] = kind
+        return out
+
+    def summary(self) -> dict:
+        """The in-memory step's summary."""
+        return dict(self.outcome)
 
 
 def _heuristic(codes: np.ndarray, step: Step, budget: WorkBudget) -> np.ndarray:

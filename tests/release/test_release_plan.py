@@ -25,6 +25,7 @@ STEPS = (
     Step("suppress", {"k": 3}, keys=["age_band", "sex", "region"]),
     Step("suppress", {"k": 2, "optimal": True, "importance": {"sex": 2}}, keys=["marital", "sex"]),
     Step("pram", {"theta": 0.8}, keys=["occupation"], seed=4),
+    Step("granularity", {"level": 40.0, "types": ["proportional", "odd"]}, keys=["sex", "marital", "region"]),
 )
 
 

@@ -119,6 +119,7 @@ WHOLE_PLANS = {  # plan, passes over the file
     "rankswap": (ReleasePlan((Step("rankswap", {"swap_percent": 10.0}, columns=("a", "b"), seed=2),)), 2),
     "suppress": (ReleasePlan((SUPPRESS,)), 2),
     "suppress-optimal": (ReleasePlan((Step("suppress", {"k": 3, "optimal": True}, keys=("key", "age")),)), 2),
+    "granularity": (ReleasePlan((Step("granularity", {"level": 50.0}, keys=("key", "age")),)), 2),
     # recode -> microaggregation -> noise (its variances from the masked columns) -> suppress -> PRAM -> top/bottom
     "mixed": (ReleasePlan((Step("recode", {"merge": {"key": {"x": "xy", "y": "xy"}}}, keys=("key",)), MICRO,
                            Step("noise", {"lambda2_frac": 0.2}, columns=("a",), seed=3), SUPPRESS,

@@ -84,3 +84,27 @@ def test_reproduce_panels_give_the_page_numbers(app, monkeypatch):
     assert names["result"].answers.to_frame()["guarantee"].tolist() == pytest.approx(page["guarantee"].tolist())
     commands = [c.value for c in open_reproduce_panels(app).code if c.value.startswith("python -m rumap query")]
     assert len(commands) == 2 and all("--records 12" in c for c in commands)
+
+
+def test_granularity_types_are_eliminated_added_to_the_plan_and_mapped(app):
+    from rumap.tables.granularity import granularity_analysis
+
+    assert len(app.get("plotly_chart")) == 2  # the elimination and its map only when asked for
+    app.toggle(key="databases_granularity_eliminate").set_value(True).run()
+    assert not app.exception, app.exception
+    assert any("**proportional**" in m.value and "\\>\\= 50" in m.value for m in app.markdown)
+    moves = frame_with(app, "bits lost")
+    assert len(moves) > 0 and set(moves["move"]) <= {"merge", "suppress"}
+    assert float(metric(app, "largest index after").rstrip("%")) < 50
+    levels = frame_with(app, "records in unit cells")
+    assert list(levels["level"]) == [20.0, 40.0, 60.0, 80.0, 100.0] and len(app.get("plotly_chart")) == 3
+    next(b for b in app.button if b.key == "databases_granularity_apply").click().run()
+    (step,) = app.session_state["rumap_release_plan"]
+    assert step.method == "granularity" and step.parameters["level"] == 50.0
+    assert list(step.keys) == ["sex", "marital", "region"]
+    import pandas as pd
+
+    from rumap.release.apply import apply_step
+
+    released, _ = apply_step(pd.read_csv(ROOT / "data" / "persons.csv"), step)
+    assert granularity_analysis(released, list(step.keys), threshold=50.0).safe
