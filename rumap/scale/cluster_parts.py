@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,7 +40,7 @@ from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, _example_file, polars
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["partitions", "read_part", "each_part", "cluster_frequencies", "frequencies_of_rows"]
+__all__ = ["partitions", "read_part", "each_part", "Ranges", "cluster_frequencies", "frequencies_of_rows"]
 
 @assumes_valid
 def partitions(n: int, chunk_size: int | None, workers: int = 1) -> list[tuple[int, int]]:
@@ -161,6 +162,65 @@ def each_part(client: Any, task: Callable[..., Any], parts: Sequence[tuple[int, 
     finally:
         for future in running:
             future.cancel()
+
+
+def _kernel_part(path: str, columns: list[str], kernel: Callable[[Any, int], tuple[Any, Any]], keep: bool,
+                 start: int, length: int) -> tuple[pl.DataFrame | None, Any]:
+    """A chunk kernel's ``(frame, what)`` over a range the worker reads (the frame only when ``keep``)."""
+    frame, what = kernel(read_part(path, columns, start, length), start)
+    return (frame if keep else None), what
+
+
+@dataclass(frozen=True)
+class Ranges:
+    """A file's record ranges on a cluster: a source of the chunk runner (:func:`rumap.engine.run_chunks`).
+
+    The runner's kernel runs on the workers, each over the range it reads
+    (:func:`read_part`), the results coming back in file order
+    (:func:`each_part`); it is sent once to every worker.
+
+    Parameters
+    ----------
+    client : distributed.Client or None
+        The cluster (None: the ranges run here, one after another).
+    path : str
+        The file every worker reads.
+    columns : tuple of str
+        The columns a range holds.
+    parts : tuple of (int, int)
+        The ranges ``(start, length)`` (:func:`partitions`).
+
+    Examples
+    --------
+    >>> from rumap.engine import run_chunks
+    >>> seen = []
+    >>> run_chunks(Ranges(None, _example_file(), ("sex",), ((0, 3), (3, 1))),
+    ...            lambda chunk, start: (None, chunk["sex"].to_list()), gather=seen.append), seen
+    (ChunkRun(records=4, chunks=2), [['f', 'f', 'm'], ['m']])
+    """
+
+    client: Any
+    path: str
+    columns: tuple[str, ...]
+    parts: tuple[tuple[int, int], ...]
+
+    def map_chunks(self, kernel: Callable[[Any, int], tuple[Any, Any]], keep: bool
+                   ) -> Iterator[tuple[pl.DataFrame | None, Any, int]]:
+        """Each range's ``(frame or None, what, records)``, in file order.
+
+        Parameters
+        ----------
+        kernel : callable
+        keep : bool
+            Whether the workers send the frames back.
+
+        Yields
+        ------
+        tuple
+        """
+        found = each_part(self.client, _kernel_part, self.parts, self.path, list(self.columns), kernel, keep)
+        for (frame, what), (_, length) in zip(found, self.parts, strict=True):
+            yield frame, what, length
 
 
 def _rows_of_part(path: str, names: list[str], by: list[str], weight: str | None, start: int, length: int
