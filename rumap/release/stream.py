@@ -3,7 +3,9 @@
 :func:`release_in_chunks` reads ``chunk_size`` records at a time (pyarrow's
 batches, converted to pandas as :func:`rumap.io.parquet.read_parquet_frame`
 converts the whole file), applies every step to the chunk and writes it to the
-output Parquet file before reading the next. Only steps that mask each record
+output Parquet file before reading the next: the plan's steps, one after
+another, are the chunk kernel of the one chunk runner
+(:func:`rumap.engine.run_chunks`), as are the passes before it. Only steps that mask each record
 by itself, with draws that do not depend on the chunks, are streamed
 (:data:`STREAMED`); the others need the whole file and are refused, naming
 why and, where there is one, the command that protects a file out of core
@@ -51,6 +53,7 @@ import numpy as np
 
 from rumap._validation import InstanceOf, assumes_valid, make_constraint, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.engine import run_chunks
 from rumap.errors import InputError
 from rumap.io.outputs import atomic_outputs, check_outputs
 from rumap.release.plan import ReleasePlan, Step
@@ -330,18 +333,12 @@ class _PramStream:
         self.restart()
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.masking.pram import pram_chunk
+        from rumap.masking.pram import pram_frame_chunk
 
-        frame = frame.copy()
-        theta = float(self.step.parameters["theta"])
-        for j, (name, index, values, shares) in enumerate(self.keys):
-            codes = index.get_indexer(frame[name].astype(object))
-            known = codes >= 0
-            out = np.full(len(frame), np.nan, dtype=object)
-            released = pram_chunk(codes, shares, theta, self.seed, j * self.n + start)[known]
-            self.changed[name] += int((released != codes[known]).sum())
-            out[known] = values[released]
-            frame[name] = out
+        frame, changed = pram_frame_chunk(self.keys, float(self.step.parameters["theta"]), self.seed, self.n, frame,
+                                          start)
+        for name, values in changed.items():
+            self.changed[name] += int(values.sum())
         return frame
 
     def restart(self) -> None:
@@ -559,11 +556,8 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         if stage is not None:
             stage(f"step {i + 1} ({plan.steps[i].method}): a pass over the {n} records for "
                   + {"noise": "its covariance", "pram": "its keys' counts"}.get(plan.steps[i].method, "its columns"))
-        start = 0
-        for frame in _batches(path, chunk_size, source, [name for name in names if name in wanted]):
-            frame = through(frame, start)
-            add(frame, start)
-            start += len(frame)
+        run_chunks(_batches(path, chunk_size, source, [name for name in names if name in wanted]),
+                   lambda frame, start: (None, add(through(frame, start), start)))
         for stream in streams:
             stream.restart()
 
@@ -603,22 +597,27 @@ def release_in_chunks(path: str | os.PathLike, plan: ReleasePlan, out: str | os.
         except InputError as exc:
             raise InputError(f"step {i + 1} ({step.method}): {plan_key(str(exc), i)}") from None
     written = {name: kind for stream in streams for name, kind in stream.types().items()}
-    writer, rows, chunks, schema = None, 0, 0, None
+    writer, schema = None, None
     with atomic_outputs(out, flag="out") as (temporary,):
+
+        def write(table: pa.Table) -> None:
+            nonlocal writer, schema
+            if writer is None:  # a column the steps wrote, all missing in the first chunk: the type of its values
+                schema = pa.schema([field.with_type(written[field.name]) if field.name in written
+                                    and table.column(field.name).null_count == table.num_rows else field
+                                    for field in table.schema])
+                writer = pq.ParquetWriter(temporary, schema)
+            writer.write_table(table.cast(schema))
+
+        def release(frame: pd.DataFrame, start: int) -> tuple[pa.Table, None]:  # the plan's chunk kernel
+            columns = list(frame.columns)
+            return pa.Table.from_pandas(through(frame, start)[columns], preserve_index=False), None
+
         try:
-            for frame in _batches(path, chunk_size, source):
-                columns = list(frame.columns)
-                table = pa.Table.from_pandas(through(frame, rows)[columns], preserve_index=False)
-                if writer is None:  # a column the steps wrote, all missing in the first chunk: the type of its values
-                    schema = pa.schema([field.with_type(written[field.name]) if field.name in written
-                                        and table.column(field.name).null_count == table.num_rows else field
-                                        for field in table.schema])
-                    writer = pq.ParquetWriter(temporary, schema)
-                writer.write_table(table.cast(schema))
-                rows += table.num_rows
-                chunks += 1
-                if progress is not None:
-                    progress(rows)
+            run = run_chunks(_batches(path, chunk_size, source), release, sink=write,
+                             progress=None if progress is None else
+                             (lambda rows, final=False: None if final else progress(rows)))
+            rows, chunks = run.records, run.chunks
             if writer is None:  # a file without records: its columns, no rows
                 empty = pq.read_schema(path)
                 writer = pq.ParquetWriter(temporary, empty)
