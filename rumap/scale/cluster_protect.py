@@ -30,12 +30,13 @@ import numpy as np
 
 from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.engine import run_chunks
 from rumap.errors import InputError
 from rumap.masking.pram import _pram_shares
 from rumap.masking.recoding import recoding_steps
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.cluster import _client
-from rumap.scale.cluster_parts import Ranges, cluster_frequencies, each_part, partitions, read_part
+from rumap.scale.cluster_parts import Ranges, cluster_frequencies, partitions
 from rumap.scale.passes import file_pass
 from rumap.scale.protect import (
     _INDEX,
@@ -147,12 +148,12 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
     return FileSuppression(tuple(names), n, k, max_risk, rounds, per_variable, out=None if out is None else str(out))
 
 
-def _first_part(path: str, names: list[str], start: int, length: int) -> dict[str, pl.DataFrame]:
-    """Each key's categories in a range: their records and first record (numbered in the file)."""
+def _first_chunk(names: list[str], chunk: pl.DataFrame, start: int) -> tuple[None, dict[str, pl.DataFrame]]:
+    """The kernel of PRAM's counting pass: each key's categories in a range, their records and first record."""
     pl = polars_module()
-    chunk = read_part(path, names, start, length).with_row_index(_INDEX, offset=start)
-    return {name: chunk.select(_INDEX, name).drop_nulls(name).group_by(name)
-            .agg(pl.len().alias("count"), pl.col(_INDEX).min()) for name in names}
+    chunk = chunk.with_row_index(_INDEX, offset=start)
+    return None, {name: chunk.select(_INDEX, name).drop_nulls(name).group_by(name)
+                  .agg(pl.len().alias("count"), pl.col(_INDEX).min()) for name in names}
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
@@ -204,7 +205,9 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
     client, own = _client(scheduler)
     try:
         parts = partitions(n, chunk_size, _workers(client))
-        found = list(each_part(client, _first_part, parts, source.path, names))
+        found: list[dict[str, pl.DataFrame]] = []
+        run_chunks(Ranges(client, source.path, tuple(names), tuple(parts)), partial(_first_chunk, names),
+                   gather=found.append)
         categories = {}
         for name in names:
             table = (pl.concat([part[name] for part in found]).group_by(name)
