@@ -4,7 +4,10 @@ The workers read record ranges of the file (:mod:`rumap.scale.cluster_parts`,
 the one-machine engine's reader) and count them; the client decides; the
 workers transform their records and the client writes them to the one file
 asked for, a range at a time in file order (its memory holds one range). The
-files written equal those of :mod:`rumap.scale.protect` (``--engine scale``):
+workers run the one-machine engine's chunk kernels over their ranges through
+the one chunk runner (:func:`rumap.engine.run_chunks` over
+:class:`rumap.scale.cluster_parts.Ranges`), so the files written equal those
+of :mod:`rumap.scale.protect` (``--engine scale``):
 
 - :func:`cluster_suppress`: the distinct key rows are counted on the
   workers, the heuristic's rounds run on them on the client
