@@ -7,7 +7,10 @@ the client needs: the distinct key rows (and key row, sensitive value pairs)
 with their records and weights, a household's sums, or the records
 transformed. :func:`each_part` hands the partitions to the workers and gives
 the results back in file order, a few in flight at a time, so the client
-holds one partition's result at a time. :func:`cluster_frequencies` builds
+holds one partition's result at a time; :class:`Ranges` makes the partitions
+a source of the one chunk runner (:func:`rumap.engine.run_chunks`), whose
+kernel each worker runs over the range it reads: every pass over a cluster's
+ranges goes through it. :func:`cluster_frequencies` builds
 from the workers' distinct rows the :class:`rumap.scale.KeyFrequencies` that
 :func:`rumap.scale.key_frequencies` finds on one machine (a missing value
 matching any category), and the distinct (key row, sensitive value) pairs.
@@ -19,11 +22,13 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap.engine import run_chunks
 from rumap.errors import InputError
 from rumap.scale.frequencies import (
     _COUNT,
@@ -223,12 +228,11 @@ class Ranges:
             yield frame, what, length
 
 
-def _rows_of_part(path: str, names: list[str], by: list[str], weight: str | None, start: int, length: int
-                  ) -> tuple[pl.DataFrame, float]:
-    """A partition's distinct rows of ``by`` with their records and total weight, and its weights' sum."""
+def _rows_of_chunk(path: str, by: list[str], weight: str | None, chunk: pl.DataFrame, start: int
+                   ) -> tuple[None, tuple[pl.DataFrame, float]]:
+    """The kernel of the counting pass: a range's distinct rows of ``by`` with their records and total weight,
+    and its weights' sum."""
     pl = polars_module()
-    columns = [*by, *([weight] if weight is not None else [])]
-    chunk = read_part(path, columns, start, length)
     chunk = chunk.with_columns([pl.col(c).fill_nan(None) for c in by if chunk.schema[c].is_float()])
     sums = [pl.len().alias(_COUNT)]
     total = 0.0
@@ -239,7 +243,7 @@ def _rows_of_part(path: str, names: list[str], by: list[str], weight: str | None
                              f"got {bad[weight].item()} in row {start + bad['row'].item() + 1}")
         total = float(chunk[weight].cast(pl.Float64).sum())
         sums.append(pl.col(weight).cast(pl.Float64).sum().alias(_WEIGHT))
-    return chunk.group_by(by).agg(sums), total
+    return None, (chunk.group_by(by).agg(sums), total)
 
 
 @assumes_valid
@@ -331,10 +335,12 @@ def cluster_frequencies(source: Source, keys: Sequence[str], weight: str | None 
     parts = partitions(source.count(), chunk_size, sum(client.nthreads().values()) if client is not None else 1)
     if not parts:
         raise InputError(f"{source.path} has no records")
-    tables, total = [], 0.0
-    for table, part_total in each_part(client, _rows_of_part, parts, source.path, names, by, weight):
-        tables.append(table)
-        total += part_total
+    found: list[tuple[pl.DataFrame, float]] = []
+    run_chunks(Ranges(client, source.path, (*by, *([weight] if weight is not None else [])), tuple(parts)),
+               partial(_rows_of_chunk, source.path, by, weight), gather=found.append)
+    tables = [table for table, _ in found]
+    total = sum((part_total for _, part_total in found), 0.0)
+    del found
     if weight is not None and not total <= MAX_POPULATION:
         raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
                          f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")
