@@ -86,7 +86,7 @@ def _read_imports(path: Path) -> list[tuple[str, str | None, int]]:
 RANKS = {
     # the foundation: errors, validation, results, digests, the work budget, numba, the fixtures of examples
     **dict.fromkeys(("", "errors", "_validation", "result", "fingerprint", "budget", "_compile", "examples"), 0),
-    "io": 1,
+    **dict.fromkeys(("io", "engine"), 1),  # reading files; the one chunk runner over what they give
     **dict.fromkeys(("masking", "risk", "tables", "databases"), 2),  # the methods and measures
     "maps": 3,
     "scale": 4,
@@ -102,6 +102,7 @@ ALLOWED_CYCLES: list[list[str]] = [
     ['rumap.release.apply', 'rumap.release.chunked', 'rumap.release.gathered', 'rumap.release.granularity_step',
      'rumap.release.methods',
      'rumap.release.plan', 'rumap.release.report', 'rumap.release.tables'],
+    ['rumap.scale.passes', 'rumap.scale.source'],
 ]
 
 #: Imports of another subpackage's private name still made, as ``importer: name`` (to shrink to nothing).

@@ -209,6 +209,7 @@ def run_recode(args: argparse.Namespace) -> int:
     -------
     int
     """
+    from rumap.engine import run_chunks
     from rumap.masking.recoding import recode_chunk, recoding_steps
 
     if args.scheduler is not None:
@@ -218,7 +219,10 @@ def run_recode(args: argparse.Namespace) -> int:
     frame = _read(args)
     keys = split_names(args.keys, "--keys")
     _check_recoding(args)
-    protected = recode_chunk(frame, recoding_steps(**_recoding_flags(args), source=args.data))  # one chunk
+    steps = recoding_steps(**_recoding_flags(args), source=args.data)
+    recoded: list[Any] = []  # the file in memory is the chunk runner's one chunk
+    run_chunks(frame, lambda chunk, start: (recode_chunk(chunk, steps), None), sink=recoded.append)
+    protected = recoded[0]
     changed = {c: int((frame[c].astype(str) != protected[c].astype(str)).sum()) for c in frame.columns
                if c in protected.columns and not frame[c].astype(str).equals(protected[c].astype(str))}
     categories = {c: {"before": int(frame[c].nunique()), "after": int(protected[c].nunique())} for c in changed}

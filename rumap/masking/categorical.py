@@ -26,8 +26,9 @@ import pandas as pd
 
 from rumap._validation import SEED, InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.engine import run_chunks
 from rumap.errors import InputError
-from rumap.masking.suppression_rounds import suppression_rounds
+from rumap.masking.suppression_rounds import blank_chunk, suppression_rounds
 from rumap.risk.cells import key_codes
 from rumap.risk.individual import sampling_weights
 from rumap.risk.paired import as_frame, select_columns
@@ -541,11 +542,10 @@ def local_suppression(data: Any, keys: Sequence[str | int], k: int | None = None
     suppressed, rounds = suppression_rounds(codes, k, max_risk, weights, rank, depth, members, tuple(shared),
                                             budget, progress)
     del codes
-    for j, name in enumerate(names):
-        frame[name] = frame[name].astype(object)
-        if suppressed[:, j].any():
-            frame.loc[suppressed[:, j], name] = np.nan
-    return SuppressionResult(data=frame, keys=tuple(names), suppressed=suppressed, k=k, max_risk=max_risk,
+    blanked: list[pd.DataFrame] = []  # the frame in memory is the runner's one chunk
+    run_chunks(frame, lambda chunk, start: (blank_chunk(chunk, names, suppressed[start:start + len(chunk)],
+                                                        copy=False), None), sink=blanked.append)
+    return SuppressionResult(data=blanked[0], keys=tuple(names), suppressed=suppressed, k=k, max_risk=max_risk,
                              rounds=rounds)
 
 

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from rumap._validation import SEED, InstanceOf, assumes_valid, validate_params
+from rumap.engine import run_chunks
 from rumap.errors import InputError
 from rumap.risk.paired import as_frame, select_columns
 
-__all__ = ["pram_matrix", "pram", "pram_chunk", "PramResult", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
+__all__ = ["pram_matrix", "pram", "pram_chunk", "pram_frame_chunk", "PramResult", "MAX_DENSE_PRAM_CATEGORIES", "MAX_LISTED_PRAM_CATEGORIES"]
 
 #: Most categories whose PRAM matrix is built as a dense array (c x c numbers; 2,000 -> 32 MB).
 MAX_DENSE_PRAM_CATEGORIES = 2_000
@@ -148,6 +150,63 @@ def pram_chunk(codes: np.ndarray, shares: np.ndarray, theta: float, seed: int | 
     return released
 
 
+@assumes_valid
+def pram_frame_chunk(keys: Sequence[tuple[str, pd.Index, np.ndarray, np.ndarray]], theta: float,
+                     seed: int | np.random.Generator, n: int, chunk: pd.DataFrame, start: int
+                     ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """PRAM's chunk kernel on a pandas frame: the records ``start ..`` of ``n`` released, and what changed.
+
+    The frame in memory (:func:`pram`) is one chunk of the runner
+    (:func:`rumap.engine.run_chunks`), a release plan's streamed step
+    (:mod:`rumap.release.stream`) many. The ``j``-th key of ``keys`` draws
+    number ``j n + start + i`` of the seed's stream for record ``i``
+    (:func:`pram_chunk`); a value not among its categories (missing) stays
+    missing, and the keys become objects.
+
+    Parameters
+    ----------
+    keys : sequence of (name, categories, values, shares)
+        Each key with a known value, in order: its categories over the whole
+        file (an object :class:`pandas.Index`, in order of first appearance),
+        the same as an object array, and their shares.
+    theta : float
+        Probability that a value is kept.
+    seed : int or numpy.random.Generator
+        The seed of the stream (or a generator drawn in turn: the whole file as one chunk).
+    n : int
+        Records in the whole file.
+    chunk : DataFrame
+        The records.
+    start : int
+        The chunk's first record in the file (0-based).
+
+    Returns
+    -------
+    tuple
+        The released chunk and ``{key: changed}``, a boolean per record.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"sex": ["f", "m", None, "f"]})
+    >>> keys = [("sex", pd.Index(["f", "m"], dtype=object), np.array(["f", "m"], dtype=object), np.array([0.7, 0.3]))]
+    >>> whole, _ = pram_frame_chunk(keys, 0.5, 3, 4, frame, 0)
+    >>> half, _ = pram_frame_chunk(keys, 0.5, 3, 4, frame.iloc[2:], 2)
+    >>> whole["sex"].iloc[2:].tolist() == half["sex"].tolist(), pd.isna(whole["sex"].iloc[2])
+    (True, True)
+    """
+    frame = chunk.copy()
+    changed = {}
+    for j, (name, categories, values, shares) in enumerate(keys):
+        codes = categories.get_indexer(frame[name].astype(object))
+        known = codes >= 0
+        released = pram_chunk(codes, shares, theta, seed, j * n + start)
+        changed[name] = released != codes
+        out = np.full(len(frame), np.nan, dtype=object)
+        out[known] = values[released[known]]
+        frame[name] = out
+    return frame, changed
+
+
 @dataclass(frozen=True)
 class PramResult:
     """A file after PRAM: the released data and each variable's transition matrix.
@@ -235,25 +294,26 @@ def pram(data: Any, keys: Sequence[str | int], theta: float, seed: int | np.rand
     >>> released["sex"].tolist() == frame["sex"].tolist()
     True
     """
-    frame = as_frame(data, source).copy()
+    frame = as_frame(data, source)
     names = select_columns(frame, keys, source, what="key")
     # an integer seed's stream is read at each record's place, as in a file's chunks; otherwise in turn
     stream = np.random.default_rng(seed) if seed is None or isinstance(seed, np.random.Generator) else int(seed)
-    n = frame.shape[0]
-    changed = np.zeros((n, len(names)), dtype=bool)
-    matrices = {}
-    drawn = 0  # keys with a known value, each drawing n numbers
-    for j, name in enumerate(names):
+    matrices, drawn = {}, []  # the keys with a known value, each drawing n numbers
+    for name in names:
         codes, categories = pd.factorize(frame[name], use_na_sentinel=True)
         known = codes >= 0
         if not known.any():
             continue
         counts = np.bincount(codes[known], minlength=len(categories))
-        released = pram_chunk(codes, pram_shares(counts), float(theta), stream, drawn * n)
-        drawn += 1
-        changed[:, j] = released != codes
-        out = np.full(frame.shape[0], np.nan, dtype=object)
-        out[known] = np.asarray(categories, dtype=object)[released[known]]
-        frame[name] = out
+        drawn.append((name, pd.Index(categories, dtype=object), np.asarray(categories, dtype=object),
+                      pram_shares(counts)))
         matrices[name] = (list(categories), counts)
-    return PramResult(data=frame, keys=tuple(names), theta=float(theta), matrices=matrices, changed=changed)
+    released: list[pd.DataFrame] = []  # the frame is the runner's one chunk
+    changes: dict[str, np.ndarray] = {}
+    run_chunks(frame, partial(pram_frame_chunk, drawn, float(theta), stream, frame.shape[0]), sink=released.append,
+               gather=changes.update)
+    changed = np.zeros((frame.shape[0], len(names)), dtype=bool)
+    for j, name in enumerate(names):
+        if name in changes:
+            changed[:, j] = changes[name]
+    return PramResult(data=released[0], keys=tuple(names), theta=float(theta), matrices=matrices, changed=changed)

@@ -25,12 +25,18 @@ of distinct rows rather than records x combinations:
 
 With households, a household variable blanked in one member is blanked in all
 (records of one class may then part ways: the classes are formed again).
+
+The decided suppressions are put on the records by one chunk kernel,
+:func:`blank_chunk`: the file in memory is one chunk, a file read in chunks, a
+cluster's ranges and a release plan's streamed step are many
+(:func:`rumap.engine.run_chunks`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import comb
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -40,7 +46,7 @@ from rumap.budget import WorkBudget
 from rumap.risk.cells import class_wildcard_frequencies, distinct_rows, pattern_count, safe_cells
 from rumap.risk.individual import individual_risk_kernel
 
-__all__ = ["suppression_rounds"]
+__all__ = ["suppression_rounds", "blank_chunk"]
 
 #: Classes at risk whose choice of a variable is made at once (bounds the float64 scores held).
 _CHOICE_BLOCK = 1 << 16
@@ -296,3 +302,46 @@ def suppression_rounds(codes: np.ndarray, k: int | None, max_risk: float | None,
     for j in range(p):
         suppressed[:, j] = (current[row, j] < 0) & (codes[:, j] >= 0)
     return suppressed, rounds
+
+
+@assumes_valid
+def blank_chunk(chunk: Any, names: Sequence[str], blank: np.ndarray, copy: bool = True) -> Any:
+    """Local suppression's one chunk kernel: a chunk's records with the chosen key values set missing.
+
+    A pandas chunk's keys become objects (text as read, a blank ``NaN``), as
+    :func:`rumap.masking.categorical.local_suppression` leaves them; a Polars
+    chunk's keys keep their type, a blank null.
+
+    Parameters
+    ----------
+    chunk : pandas.DataFrame or polars.DataFrame
+        The records.
+    names : sequence of str
+        The key variables.
+    blank : ndarray of bool, shape (records, len(names))
+        Which of each record's key values are suppressed.
+    copy : bool
+        Blank a copy of a pandas chunk (False: the chunk itself).
+
+    Returns
+    -------
+    DataFrame
+        The chunk with the values blanked.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"sex": ["f", "m"], "region": ["a", "b"]})
+    >>> blank_chunk(frame, ["sex", "region"], np.array([[True, False], [False, False]])).to_dict("list")
+    {'sex': [nan, 'm'], 'region': ['a', 'b']}
+    """
+    if not isinstance(chunk, pd.DataFrame):
+        import polars as pl
+
+        return chunk.with_columns([pl.when(pl.lit(pl.Series(blank[:, j]))).then(None).otherwise(pl.col(name))
+                                   .alias(name) for j, name in enumerate(names) if blank[:, j].any()])
+    frame = chunk.copy() if copy else chunk
+    for j, name in enumerate(names):
+        frame[name] = frame[name].astype(object)
+        if blank[:, j].any():
+            frame.loc[blank[:, j], name] = np.nan
+    return frame

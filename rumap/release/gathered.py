@@ -287,13 +287,9 @@ class GatheredSuppression:
             raise InputError(f"step {self.place} (suppress): {exc}") from None
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        frame = frame.copy()
-        blank = self.suppressed[start:start + len(frame)]
-        for j, name in enumerate(self.step.names):  # as local_suppression leaves the keys: text, a blank missing
-            frame[name] = frame[name].astype(object)
-            if blank[:, j].any():
-                frame.loc[blank[:, j], name] = np.nan
-        return frame
+        from rumap.masking.suppression_rounds import blank_chunk
+
+        return blank_chunk(frame, self.step.names, self.suppressed[start:start + len(frame)])
 
     def restart(self) -> None:
         """Nothing drawn chunk by chunk: nothing to restart."""

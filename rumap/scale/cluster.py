@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -216,18 +217,17 @@ def cluster_individual_risk(path: str | os.PathLike, keys: Sequence[str], weight
             "k_anonymity_violations": None if k is None else int(count[fk < k].sum())}
 
 
-def _household_part(path: str, names: list[str], household: str, frequencies: Any, risk: np.ndarray, start: int,
-                    length: int) -> tuple[np.ndarray, ...]:
-    """A record range's households: their ids, sums of ``log(1 - r)``, members surely identified, and sizes."""
-    from rumap.scale.cluster_parts import read_part
+def _household_chunk(path: str, household: str, frequencies: Any, risk: np.ndarray, chunk: Any, start: int
+                     ) -> tuple[None, tuple[np.ndarray, ...]]:
+    """The kernel of the households' pass: a range's households, their ids, sums of ``log(1 - r)``, members
+    surely identified, and sizes."""
     from rumap.scale.risk import _household_sums
 
-    chunk = read_part(path, [*names, household], start, length)
     ids = chunk.get_column(household)
     if ids.null_count():
         row = start + int(np.argmax(ids.is_null().to_numpy())) + 1
         raise InputError(f"{path}: household {household!r} is missing in row {row}")
-    return tuple(_household_sums(chunk, household, risk[frequencies.rows(chunk)])[:4])
+    return None, tuple(_household_sums(chunk, household, risk[frequencies.rows(chunk)])[:4])
 
 
 @validate_params(_RISK_ARGUMENTS, example=lambda: {"path": persons_file(), "keys": ["sex", "region"], "k": 2})
@@ -256,7 +256,8 @@ def cluster_scale_risk(path: str | os.PathLike, keys: Sequence[str], weight: str
     >>> cluster_scale_risk(persons_file(), ["sex", "region"], k=2)["k_anonymity_violations"]
     0
     """
-    from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions
+    from rumap.engine import run_chunks
+    from rumap.scale.cluster_parts import Ranges, cluster_frequencies, partitions
     from rumap.scale.partitioned import diversity_pairs
     from rumap.scale.risk import _combined, _Totals, row_risk
     from rumap.scale.source import scan
@@ -284,9 +285,11 @@ def cluster_scale_risk(path: str | os.PathLike, keys: Sequence[str], weight: str
         if household is not None:
             frequencies._numbers()  # the rows' look-up made once, here, and sent with them
             workers = sum(client.nthreads().values()) if client is not None else 1
-            partial = list(each_part(client, _household_part, partitions(frequencies.n, chunk_size, workers),
-                                     source.path, list(frequencies.keys), household, frequencies, risk))
-            _, household_risk, size = _combined(partial)
+            found: list[tuple[np.ndarray, ...]] = []
+            run_chunks(Ranges(client, source.path, (*frequencies.keys, household),
+                              tuple(partitions(frequencies.n, chunk_size, workers))),
+                       partial(_household_chunk, source.path, household, frequencies, risk), gather=found.append)
+            _, household_risk, size = _combined(found)
             out["household_expected_reidentifications"] = float(np.dot(size, household_risk))
             out["households"] = int(household_risk.size)
     finally:

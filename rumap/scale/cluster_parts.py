@@ -7,7 +7,10 @@ the client needs: the distinct key rows (and key row, sensitive value pairs)
 with their records and weights, a household's sums, or the records
 transformed. :func:`each_part` hands the partitions to the workers and gives
 the results back in file order, a few in flight at a time, so the client
-holds one partition's result at a time. :func:`cluster_frequencies` builds
+holds one partition's result at a time; :class:`Ranges` makes the partitions
+a source of the one chunk runner (:func:`rumap.engine.run_chunks`), whose
+kernel each worker runs over the range it reads: every pass over a cluster's
+ranges goes through it. :func:`cluster_frequencies` builds
 from the workers' distinct rows the :class:`rumap.scale.KeyFrequencies` that
 :func:`rumap.scale.key_frequencies` finds on one machine (a missing value
 matching any category), and the distinct (key row, sensitive value) pairs.
@@ -18,11 +21,14 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rumap._validation import InstanceOf, assumes_valid, validate_params
+from rumap.engine import run_chunks
 from rumap.errors import InputError
 from rumap.examples import persons_file
 from rumap.scale.frequencies import (
@@ -40,7 +46,7 @@ from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, polars_module, scan
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["partitions", "read_part", "each_part", "cluster_frequencies", "frequencies_of_rows"]
+__all__ = ["partitions", "read_part", "each_part", "Ranges", "cluster_frequencies", "frequencies_of_rows"]
 
 @assumes_valid
 def partitions(n: int, chunk_size: int | None, workers: int = 1) -> list[tuple[int, int]]:
@@ -164,12 +170,70 @@ def each_part(client: Any, task: Callable[..., Any], parts: Sequence[tuple[int, 
             future.cancel()
 
 
-def _rows_of_part(path: str, names: list[str], by: list[str], weight: str | None, start: int, length: int
-                  ) -> tuple[pl.DataFrame, float]:
-    """A partition's distinct rows of ``by`` with their records and total weight, and its weights' sum."""
+def _kernel_part(path: str, columns: list[str], kernel: Callable[[Any, int], tuple[Any, Any]], keep: bool,
+                 start: int, length: int) -> tuple[pl.DataFrame | None, Any]:
+    """A chunk kernel's ``(frame, what)`` over a range the worker reads (the frame only when ``keep``)."""
+    frame, what = kernel(read_part(path, columns, start, length), start)
+    return (frame if keep else None), what
+
+
+@dataclass(frozen=True)
+class Ranges:
+    """A file's record ranges on a cluster: a source of the chunk runner (:func:`rumap.engine.run_chunks`).
+
+    The runner's kernel runs on the workers, each over the range it reads
+    (:func:`read_part`), the results coming back in file order
+    (:func:`each_part`); it is sent once to every worker.
+
+    Parameters
+    ----------
+    client : distributed.Client or None
+        The cluster (None: the ranges run here, one after another).
+    path : str
+        The file every worker reads.
+    columns : tuple of str
+        The columns a range holds.
+    parts : tuple of (int, int)
+        The ranges ``(start, length)`` (:func:`partitions`).
+
+    Examples
+    --------
+    >>> from rumap.engine import run_chunks
+    >>> seen = []
+    >>> run_chunks(Ranges(None, persons_file(), ("sex",), ((0, 3), (3, 1))),
+    ...            lambda chunk, start: (None, chunk["sex"].to_list()), gather=seen.append), seen
+    (ChunkRun(records=4, chunks=2), [['f', 'f', 'm'], ['m']])
+    """
+
+    client: Any
+    path: str
+    columns: tuple[str, ...]
+    parts: tuple[tuple[int, int], ...]
+
+    def map_chunks(self, kernel: Callable[[Any, int], tuple[Any, Any]], keep: bool
+                   ) -> Iterator[tuple[pl.DataFrame | None, Any, int]]:
+        """Each range's ``(frame or None, what, records)``, in file order.
+
+        Parameters
+        ----------
+        kernel : callable
+        keep : bool
+            Whether the workers send the frames back.
+
+        Yields
+        ------
+        tuple
+        """
+        found = each_part(self.client, _kernel_part, self.parts, self.path, list(self.columns), kernel, keep)
+        for (frame, what), (_, length) in zip(found, self.parts, strict=True):
+            yield frame, what, length
+
+
+def _rows_of_chunk(path: str, by: list[str], weight: str | None, chunk: pl.DataFrame, start: int
+                   ) -> tuple[None, tuple[pl.DataFrame, float]]:
+    """The kernel of the counting pass: a range's distinct rows of ``by`` with their records and total weight,
+    and its weights' sum."""
     pl = polars_module()
-    columns = [*by, *([weight] if weight is not None else [])]
-    chunk = read_part(path, columns, start, length)
     chunk = chunk.with_columns([pl.col(c).fill_nan(None) for c in by if chunk.schema[c].is_float()])
     sums = [pl.len().alias(_COUNT)]
     total = 0.0
@@ -180,7 +244,7 @@ def _rows_of_part(path: str, names: list[str], by: list[str], weight: str | None
                              f"got {bad[weight].item()} in row {start + bad['row'].item() + 1}")
         total = float(chunk[weight].cast(pl.Float64).sum())
         sums.append(pl.col(weight).cast(pl.Float64).sum().alias(_WEIGHT))
-    return chunk.group_by(by).agg(sums), total
+    return None, (chunk.group_by(by).agg(sums), total)
 
 
 @assumes_valid
@@ -272,10 +336,12 @@ def cluster_frequencies(source: Source, keys: Sequence[str], weight: str | None 
     parts = partitions(source.count(), chunk_size, sum(client.nthreads().values()) if client is not None else 1)
     if not parts:
         raise InputError(f"{source.path} has no records")
-    tables, total = [], 0.0
-    for table, part_total in each_part(client, _rows_of_part, parts, source.path, names, by, weight):
-        tables.append(table)
-        total += part_total
+    found: list[tuple[pl.DataFrame, float]] = []
+    run_chunks(Ranges(client, source.path, (*by, *([weight] if weight is not None else [])), tuple(parts)),
+               partial(_rows_of_chunk, source.path, by, weight), gather=found.append)
+    tables = [table for table, _ in found]
+    total = sum((part_total for _, part_total in found), 0.0)
+    del found
     if weight is not None and not total <= MAX_POPULATION:
         raise InputError(f"{source.path}: the weights {weight!r} sum to {total:.3g} population units, more than "
                          f"{MAX_POPULATION:.0e}: sampling weights count people or units, so this column is not a weight")

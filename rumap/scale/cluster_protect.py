@@ -4,7 +4,10 @@ The workers read record ranges of the file (:mod:`rumap.scale.cluster_parts`,
 the one-machine engine's reader) and count them; the client decides; the
 workers transform their records and the client writes them to the one file
 asked for, a range at a time in file order (its memory holds one range). The
-files written equal those of :mod:`rumap.scale.protect` (``--engine scale``):
+workers run the one-machine engine's chunk kernels over their ranges through
+the one chunk runner (:func:`rumap.engine.run_chunks` over
+:class:`rumap.scale.cluster_parts.Ranges`), so the files written equal those
+of :mod:`rumap.scale.protect` (``--engine scale``):
 
 - :func:`cluster_suppress`: the distinct key rows are counted on the
   workers, the heuristic's rounds run on them on the client
@@ -22,32 +25,36 @@ files written equal those of :mod:`rumap.scale.protect` (``--engine scale``):
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rumap._validation import SEED, Boolean, InstanceOf, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
+from rumap.engine import run_chunks
 from rumap.errors import InputError
 from rumap.examples import persons_file
 from rumap.masking.pram import pram_shares
 from rumap.masking.recoding import recoding_steps
 from rumap.masking.suppression_rounds import suppression_rounds
 from rumap.scale.cluster import cluster_client
-from rumap.scale.cluster_parts import cluster_frequencies, each_part, partitions, read_part
+from rumap.scale.cluster_parts import Ranges, cluster_frequencies, partitions
+from rumap.scale.passes import file_pass
 from rumap.scale.protect import (
     _INDEX,
     FilePram,
     FileSuppression,
-    _blanked,
+    _add_changes,
     _key_names,
     _pram_chunk,
     _say,
+    _suppressed_chunk,
     _suppression_settings,
 )
-from rumap.scale.recoding import FileRecoding, _recoded_column
-from rumap.scale.source import Progress, check_out, chunks_to, polars_module, scan
+from rumap.scale.recoding import FileRecoding, _recoded_chunk, _RecodingTally
+from rumap.scale.source import check_out, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -59,30 +66,9 @@ def _workers(client: Any) -> int:
     return sum(client.nthreads().values()) if client is not None else 1
 
 
-def _written(client: Any, task: Callable[..., Any], parts: list[tuple[int, int]], out: str | os.PathLike | None,
-             label: str, progress: bool, *shared: Any, overwrite: bool) -> list[Any]:
-    """Each range's ``(frame, what)`` from the workers: the frames appended to ``out`` in file order; the whats.
-
-    The first of ``shared`` is the file's path (every task's first argument), which ``out`` may not be.
-    """
-    meter = Progress(label, enabled=progress)
-    found, done = [], 0
-    with chunks_to(out, [("path", shared[0])], overwrite) as write:
-        for (frame, what), (_, length) in zip(each_part(client, task, parts, *shared, out is not None), parts,
-                                              strict=True):
-            if write is not None:
-                write(frame)
-            found.append(what)
-            done += length
-            meter.update(done)
-    meter.update(done, final=True)
-    return found
-
-
-def _suppressed_part(path: str, columns: list[str], names: list[str], frequencies: Any, blank: np.ndarray,
-                     keep: bool, start: int, length: int) -> tuple[pl.DataFrame | None, None]:
-    chunk = read_part(path, columns, start, length)
-    return (_blanked(chunk, names, blank[frequencies.rows(chunk)]) if keep else None), None
+def _ranges(client: Any, source: Any, n: int, chunk_size: int | None) -> Ranges:
+    """The file's record ranges on the cluster, ``chunk_size`` records each (default: two per worker thread)."""
+    return Ranges(client, source.path, tuple(source.columns), tuple(partitions(n, chunk_size, _workers(client))))
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
@@ -155,9 +141,10 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
                                            first_fk=None if shared else frequencies.fk)
         if out is not None:
             frequencies._numbers()  # the rows' look-up made once, here, and sent with them
-            _written(client, _suppressed_part, partitions(n, chunk_size, _workers(client)), out,
-                     "local suppression", progress, source.path, list(source.columns), names, frequencies, blank,
-                     overwrite=overwrite)
+            file_pass(_ranges(client, source, n, chunk_size),
+                      partial(_suppressed_chunk, names, frequencies.rows, np.packbits(blank, axis=1)), out,
+                      inputs=[("path", source.path)], overwrite=overwrite, progress=progress,
+                      label="local suppression")
     finally:
         if own:
             client.close()
@@ -165,21 +152,12 @@ def cluster_suppress(path: str | os.PathLike, keys: Sequence[str], out: str | os
     return FileSuppression(tuple(names), n, k, max_risk, rounds, per_variable, out=None if out is None else str(out))
 
 
-def _first_part(path: str, names: list[str], start: int, length: int) -> dict[str, pl.DataFrame]:
-    """Each key's categories in a range: their records and first record (numbered in the file)."""
+def _first_chunk(names: list[str], chunk: pl.DataFrame, start: int) -> tuple[None, dict[str, pl.DataFrame]]:
+    """The kernel of PRAM's counting pass: each key's categories in a range, their records and first record."""
     pl = polars_module()
-    chunk = read_part(path, names, start, length).with_row_index(_INDEX, offset=start)
-    return {name: chunk.select(_INDEX, name).drop_nulls(name).group_by(name)
-            .agg(pl.len().alias("count"), pl.col(_INDEX).min()) for name in names}
-
-
-def _pram_part(path: str, columns: list[str], drawn: list[str], categories: dict, shares: dict, theta: float,
-               seed: int, offset: dict, keep: bool, start: int, length: int) -> tuple[pl.DataFrame | None, dict]:
-    """A range's records with PRAM applied (as :func:`rumap.scale.protect.pram_file` does a chunk's), and the changes."""
-    chunk = read_part(path, columns, start, length)
-    released, changed = _pram_chunk(chunk, {name: categories[name] for name in drawn}, shares, theta, seed, offset,
-                                    start)
-    return (released if keep else None), changed
+    chunk = chunk.with_row_index(_INDEX, offset=start)
+    return None, {name: chunk.select(_INDEX, name).drop_nulls(name).group_by(name)
+                  .agg(pl.len().alias("count"), pl.col(_INDEX).min()) for name in names}
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
@@ -231,7 +209,9 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
     client, own = cluster_client(scheduler)
     try:
         parts = partitions(n, chunk_size, _workers(client))
-        found = list(each_part(client, _first_part, parts, source.path, names))
+        found: list[dict[str, pl.DataFrame]] = []
+        run_chunks(Ranges(client, source.path, tuple(names), tuple(parts)), partial(_first_chunk, names),
+                   gather=found.append)
         categories = {}
         for name in names:
             table = (pl.concat([part[name] for part in found]).group_by(name)
@@ -243,28 +223,18 @@ def cluster_pram(path: str | os.PathLike, keys: Sequence[str], theta: float, see
         drawn = [name for name in names if categories[name][0].len()]
         offset = {name: j * n for j, name in enumerate(drawn)}  # pram draws n uniforms per key with a known value
         shares = {name: pram_shares(categories[name][1]) for name in drawn}
-        changes = _written(client, _pram_part, parts, out, "PRAM", progress, source.path, list(source.columns), drawn,
-                           {name: categories[name][0] for name in drawn}, shares, float(theta), seed, offset,
-                           overwrite=overwrite)
+        changed = dict.fromkeys(names, 0)
+        kernel = partial(_pram_chunk, {name: categories[name][0] for name in drawn}, shares, float(theta), seed,
+                         offset)
+        file_pass(Ranges(client, source.path, tuple(source.columns), tuple(parts)), kernel, out,
+                  inputs=[("path", source.path)], overwrite=overwrite, progress=progress, label="PRAM",
+                  gather=lambda counts: _add_changes(changed, counts))
     finally:
         if own:
             client.close()
-    changed = {name: sum(part.get(name, 0) for part in changes) for name in names}
     return FilePram(tuple(names), float(theta), n,
                     {name: (categories[name][0].to_list(), categories[name][1]) for name in drawn}, changed,
                     None if out is None else str(out))
-
-
-def _recoded_part(path: str, columns: list[str], touched: list[str], steps: dict, keep: bool, start: int,
-                  length: int) -> tuple[pl.DataFrame | None, dict]:
-    """A range's records recoded, and per column: records changed, distinct values before and after."""
-    chunk = read_part(path, columns, start, length)
-    replaced, what = [], {}
-    for name in touched:
-        column, count, old, new = _recoded_column(chunk.get_column(name), steps[name])
-        what[name] = (count, old, new)
-        replaced.append(column)
-    return (chunk.with_columns(replaced) if keep else None), what
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
@@ -309,17 +279,12 @@ def cluster_recode(path: str | os.PathLike, out: str | os.PathLike | None,
     _key_names(source, touched)
     n = source.count()
     client, own = cluster_client(scheduler)
+    tally = _RecodingTally(touched)
     try:
-        found = _written(client, _recoded_part, partitions(n, chunk_size, _workers(client)), out, "global recoding",
-                         progress, source.path, list(source.columns), touched, steps, overwrite=overwrite)
+        file_pass(_ranges(client, source, n, chunk_size), partial(_recoded_chunk, touched, steps), out,
+                  inputs=[("path", source.path)], overwrite=overwrite, progress=progress, label="global recoding",
+                  gather=tally.add)
     finally:
         if own:
             client.close()
-    changed = {name: sum(part[name][0] for part in found) for name in touched}
-    before = {name: set().union(*(part[name][1] for part in found)) for name in touched}
-    after = {name: set().union(*(part[name][2] for part in found)) for name in touched}
-    kept = [name for name in touched if changed[name]]
-    return FileRecoding(n, {name: changed[name] for name in kept},
-                        {name: {"before": len(before[name] - {None}), "after": len(after[name] - {None})}
-                         for name in kept},
-                        None if out is None else str(out))
+    return tally.result(n, out)

@@ -1,6 +1,6 @@
 """Protecting the categorical keys of a file larger than memory: local suppression, PRAM, global recoding.
 
-Each reads the file in chunks (:func:`rumap.scale.apply_chunks`) and writes
+Each reads the file in chunks (:func:`rumap.scale.passes.file_pass`) and writes
 the protected records in file order, chunk by chunk; memory holds the file's
 distinct key rows and one chunk. The results equal the in-memory functions'
 (:mod:`rumap.masking.categorical`) on files both can hold:
@@ -35,6 +35,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -45,10 +46,11 @@ from rumap.errors import InputError
 from rumap.examples import persons_file
 from rumap.masking.categorical import k_out_of_reach, key_importance
 from rumap.masking.pram import MAX_LISTED_PRAM_CATEGORIES, pram_chunk, pram_matrix, pram_shares
-from rumap.masking.suppression_rounds import suppression_rounds
+from rumap.masking.suppression_rounds import blank_chunk, suppression_rounds
 from rumap.scale.frequencies import _codes, _missing_as_null, _prepared, key_frequencies
 from rumap.scale.partitioned import blocks, fits_partitions, folded_rows, partition_count, survey
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, apply_chunks, check_out, polars_module, scan
+from rumap.scale.passes import file_pass
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, check_out, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -74,11 +76,15 @@ def _key_names(source: Source, keys: Sequence[str]) -> list[str]:
     return names
 
 
-def _blanked(chunk: pl.DataFrame, names: Sequence[str], blank: np.ndarray) -> pl.DataFrame:
-    """``chunk`` with the values of ``names`` set missing where ``blank`` (records x names) is true."""
-    pl = polars_module()
-    return chunk.with_columns([pl.when(pl.lit(pl.Series(blank[:, j]))).then(None).otherwise(pl.col(name)).alias(name)
-                               for j, name in enumerate(names) if blank[:, j].any()])
+def _suppressed_chunk(names: Sequence[str], rows: Callable[[pl.DataFrame], np.ndarray], marks: np.ndarray,
+                      chunk: pl.DataFrame, start: int) -> tuple[pl.DataFrame, None]:
+    """Local suppression's chunk kernel out of core: each record blanked as its distinct key row was.
+
+    ``rows(chunk)`` finds each record's row; ``marks`` holds each row's suppressed keys, a bit each
+    (:func:`numpy.packbits`). The blanking is :func:`rumap.masking.suppression_rounds.blank_chunk`.
+    """
+    blank = np.unpackbits(marks[rows(chunk)], axis=1, count=len(names)).view(bool)
+    return blank_chunk(chunk, names, blank), None
 
 
 def _small_codes(codes: np.ndarray, categories: int) -> np.ndarray:
@@ -366,10 +372,8 @@ def suppress_file(source: Source, keys: Sequence[str], out: str | os.PathLike | 
         del classes, members
         locate, marks = table.locator(numbers, marks)
         del numbers
-        p = len(names)
-        apply_chunks(source, lambda chunk, start: _blanked(
-            chunk, names, np.unpackbits(marks[locate(chunk)], axis=1, count=p).view(bool)), out,
-                     chunk_size, progress=progress, label="local suppression", overwrite=overwrite)
+        file_pass(source, partial(_suppressed_chunk, names, locate, marks), out, inputs=[("source", source.path)],
+                  overwrite=overwrite, chunk_size=chunk_size, progress=progress, label="local suppression")
     return FileSuppression(tuple(names), n, k, max_risk, rounds, per_variable,
                            out=None if out is None else str(out))
 
@@ -464,26 +468,29 @@ def pram_file(source: Source, keys: Sequence[str], theta: float, seed: int | Non
     shares = {name: pram_shares(categories[name][1]) for name in drawn}
     changed = dict.fromkeys(names, 0)
 
-    def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
-        released, counts = _pram_chunk(chunk, {name: categories[name][0] for name in drawn}, shares, float(theta),
-                                       seed, offset, start)
-        for name, count in counts.items():
-            changed[name] += count
-        return released
-
-    apply_chunks(source, transform, out, chunk_size, progress=progress, label="PRAM", overwrite=overwrite)
+    kernel = partial(_pram_chunk, {name: categories[name][0] for name in drawn}, shares, float(theta), seed, offset)
+    file_pass(source, kernel, out, inputs=[("source", source.path)], overwrite=overwrite, chunk_size=chunk_size,
+              progress=progress, label="PRAM", gather=lambda counts: _add_changes(changed, counts))
     return FilePram(tuple(names), float(theta), n,
                     {name: (categories[name][0].to_list(), categories[name][1]) for name in drawn}, changed,
                     None if out is None else str(out))
 
 
-def _pram_chunk(chunk: pl.DataFrame, values: Mapping[str, pl.Series], shares: Mapping[str, np.ndarray],
-                theta: float, seed: int, offset: Mapping[str, int], start: int) -> tuple[pl.DataFrame, dict[str, int]]:
-    """A chunk's records with PRAM applied to each key of ``values``, and the values each changed.
+def _add_changes(changed: dict[str, int], counts: Mapping[str, int]) -> None:
+    """Add a chunk's values changed per key to ``changed``."""
+    for name, count in counts.items():
+        changed[name] += count
+
+
+def _pram_chunk(values: Mapping[str, pl.Series], shares: Mapping[str, np.ndarray], theta: float, seed: int,
+                offset: Mapping[str, int], chunk: pl.DataFrame, start: int) -> tuple[pl.DataFrame, dict[str, int]]:
+    """PRAM's chunk kernel out of core: a chunk's records with PRAM applied to each key of ``values``, and the
+    values each changed.
 
     Record ``start + i``'s draw for a key is number ``offset[key] + start + i``
-    of ``PCG64(seed)``'s stream, as :func:`rumap.masking.pram.pram` draws it;
-    a missing value stays missing.
+    of ``PCG64(seed)``'s stream, as :func:`rumap.masking.pram.pram` draws it
+    (:func:`rumap.masking.pram.pram_chunk`); a missing value stays missing.
+    A file's chunks and a cluster's ranges run it alike.
     """
     pl = polars_module()
     columns, changed = [], {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,8 +22,9 @@ from rumap.errors import InputError
 from rumap.examples import persons_file
 from rumap.masking.categorical import category_text
 from rumap.masking.recoding import recode_chunk, recoding_steps
+from rumap.scale.passes import file_pass
 from rumap.scale.protect import _key_names
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, apply_chunks, check_out, polars_module, scan
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Source, check_out, polars_module, scan
 
 if TYPE_CHECKING:
     import polars as pl
@@ -65,6 +67,60 @@ def _recoded_column(column: pl.Series, steps: Sequence[Callable[[Any], Any]]
     changed = int(records[np.array([a != b for a, b in zip(old, new, strict=True)], dtype=bool)].sum())
     written = column.replace_strict(distinct, pl.Series(new, dtype=pl.String), return_dtype=pl.String)
     return written, changed, set(old) - {None}, set(new) - {None}
+
+
+def _recoded_chunk(touched: Sequence[str], steps: Mapping[str, Sequence[Callable[[Any], Any]]], chunk: pl.DataFrame,
+                   start: int) -> tuple[pl.DataFrame, dict[str, tuple]]:
+    """Global recoding's chunk kernel out of core: a chunk's records recoded, and per column what it changed.
+
+    A file's chunks and a cluster's ranges run it alike. Per recoded column: the records whose written value
+    changed, the distinct values before and after, and the distinct pairs of value read (a float's NaN as
+    missing) and text written.
+    """
+    pl = polars_module()
+    columns, what = [], {}
+    for name in touched:
+        read = chunk.get_column(name)
+        try:
+            column, count, old, new = _recoded_column(read, steps[name])
+        except InputError as exc:  # a chunk's row named in the file: counted from the chunk's first record
+            if start == 0:
+                raise
+            raise InputError(f"{exc} (rows counted from record {start + 1})") from None
+        columns.append(column)
+        pairs = pl.DataFrame([(read.fill_nan(None) if read.dtype.is_float() else read).alias("old"),
+                              column.alias("new")]).unique()
+        what[name] = (count, old, new, pairs)
+    return chunk.with_columns(columns), what
+
+
+class _RecodingTally:
+    """What the chunks of a recoding changed, added up in file order into a :class:`FileRecoding`."""
+
+    def __init__(self, touched: Sequence[str]) -> None:
+        self.touched = list(touched)
+        self.changed = dict.fromkeys(self.touched, 0)
+        self.before: dict[str, set] = {name: set() for name in self.touched}
+        self.after: dict[str, set] = {name: set() for name in self.touched}
+        self.pairs: dict[str, Any] = dict.fromkeys(self.touched)
+
+    def add(self, what: Mapping[str, tuple]) -> None:
+        """Add a chunk's :func:`_recoded_chunk` counts."""
+        pl = polars_module()
+        for name, (count, old, new, seen) in what.items():
+            self.changed[name] += count
+            self.before[name].update(old)
+            self.after[name].update(new)
+            self.pairs[name] = seen if self.pairs[name] is None else pl.concat([self.pairs[name], seen]).unique()
+
+    def result(self, n: int, out: str | os.PathLike | None) -> FileRecoding:
+        """The recoding of ``n`` records written to ``out``."""
+        kept = [name for name in self.touched if self.changed[name]]
+        return FileRecoding(n, {name: self.changed[name] for name in kept},
+                            {name: {"before": len(self.before[name] - {None}), "after": len(self.after[name] - {None})}
+                             for name in kept},
+                            None if out is None else str(out),
+                            {name: table for name, table in self.pairs.items() if table is not None})
 
 
 @dataclass(frozen=True)
@@ -133,40 +189,11 @@ def recode_file(source: Source, out: str | os.PathLike | None, mapping: Mapping[
     steps = recoding_steps(mapping, bands, top, bottom, source=source.path)
     touched = list(steps)
     _key_names(source, touched)
-    changed = dict.fromkeys(touched, 0)
-    before: dict[str, set] = {name: set() for name in touched}
-    after: dict[str, set] = {name: set() for name in touched}
-
-    pl = polars_module()
-    pairs: dict[str, pl.DataFrame | None] = dict.fromkeys(touched)
-
-    def transform(chunk: pl.DataFrame, start: int) -> pl.DataFrame:
-        columns = []
-        for name in touched:
-            read = chunk.get_column(name)
-            try:
-                column, count, old, new = _recoded_column(read, steps[name])
-            except InputError as exc:  # a chunk's row named in the file: counted from the chunk's first record
-                if start == 0:
-                    raise
-                raise InputError(f"{exc} (rows counted from record {start + 1})") from None
-            changed[name] += count
-            before[name].update(old)
-            after[name].update(new)
-            columns.append(column)
-            seen = pl.DataFrame([(read.fill_nan(None) if read.dtype.is_float() else read).alias("old"),
-                                 column.alias("new")]).unique()
-            pairs[name] = seen if pairs[name] is None else pl.concat([pairs[name], seen]).unique()
-        return chunk.with_columns(columns)
-
-    n = apply_chunks(source, transform, out, chunk_size, progress=progress, label="global recoding",
-                     overwrite=overwrite)
-    kept = [name for name in touched if changed[name]]
-    return FileRecoding(n, {name: changed[name] for name in kept},
-                        {name: {"before": len(before[name] - {None}), "after": len(after[name] - {None})}
-                         for name in kept},
-                        None if out is None else str(out),
-                        {name: table for name, table in pairs.items() if table is not None})
+    tally = _RecodingTally(touched)
+    n = file_pass(source, partial(_recoded_chunk, touched, steps), out, inputs=[("source", source.path)],
+                  overwrite=overwrite, chunk_size=chunk_size, progress=progress, label="global recoding",
+                  gather=tally.add)
+    return tally.result(n, out)
 
 
 @dataclass(frozen=True)

@@ -419,7 +419,8 @@ def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.Dat
                  overwrite: bool = False) -> int:
     """Read ``chunk_size`` records at a time in file order, transform them, write each result before the next read.
 
-    Memory holds one chunk (and what ``transform`` keeps), whatever the file's size.
+    Memory holds one chunk (and what ``transform`` keeps), whatever the file's size. The pass is the one chunk
+    runner's (:func:`rumap.engine.run_chunks`, through :func:`rumap.scale.passes.file_pass`).
 
     Parameters
     ----------
@@ -460,14 +461,8 @@ def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.Dat
     >>> sizes
     [(0, 3), (3, 1)]
     """
-    meter = Progress(label, enabled=progress)
-    done = 0
-    with chunks_to(out, [("source", source.path)], overwrite) as write:
-        for chunk in source.batches(chunk_size, columns):
-            result = transform(chunk, done)
-            done += chunk.height
-            if write is not None and result is not None:
-                write(result)
-            meter.update(done)
-    meter.update(done, final=True)
-    return done
+    from rumap.scale.passes import file_pass
+
+    return file_pass(source, lambda chunk, start: (transform(chunk, start), None), out,
+                     inputs=[("source", source.path)], overwrite=overwrite, chunk_size=chunk_size, columns=columns,
+                     progress=progress, label=label)

@@ -9,6 +9,7 @@ import pytest
 from rumap.errors import InputError
 from rumap.masking.categorical import band, category_text, local_suppression, pram, recode, top_bottom_code
 from rumap.scale import individual_risk, scan
+from rumap.scale.cluster_protect import cluster_pram, cluster_recode, cluster_suppress
 from rumap.scale.protect import pram_file, suppress_file
 from rumap.scale.recoding import FileRecoding, recode_file, recoded_keys
 
@@ -26,13 +27,14 @@ def _read(path) -> pd.DataFrame:
     return pd.read_parquet(path) if str(path).endswith(".parquet") else pd.read_csv(path)
 
 
-@pytest.mark.parametrize(("k", "max_risk", "weight"), [(3, None, None), (None, 0.2, "w")])
-def test_suppression_of_a_file_equals_the_in_memory_suppression(files, tmp_path, k, max_risk, weight):
+@pytest.mark.parametrize(("k", "max_risk", "weight", "chunking"), [(3, None, None, "chunks"),
+                                                                    (None, 0.2, "w", "ranges")])
+def test_suppression_of_a_file_equals_the_in_memory_suppression(files, tmp_path, k, max_risk, weight, chunking):
     path, frame = files
     out = tmp_path / "suppressed.parquet"
     messages = []
-    result = suppress_file(scan(path), KEYS, out, k=k, max_risk=max_risk, weight=weight, importance={"sex": 1.0},
-                           chunk_size=700, progress=False)
+    result = _run(suppress_file, cluster_suppress, chunking, path, KEYS, out, k=k, max_risk=max_risk, weight=weight,
+                  importance={"sex": 1.0}, progress=False)
     expected = local_suppression(frame, KEYS, k=k, max_risk=max_risk, weight=weight, importance={"sex": 1.0},
                                  progress=messages.append)
     written = pd.read_parquet(out)
@@ -88,20 +90,28 @@ def test_suppression_beyond_the_file_is_infeasible_and_writes_nothing(files, tmp
         suppress_file(scan(path), KEYS, None, progress=False)
 
 
-def test_pram_of_a_file_equals_the_in_memory_pram_whatever_the_chunk_size(files, tmp_path):
+#: The chunkings of the one chunk runner a file's protection runs over: the file as one chunk, chunks, ranges.
+CHUNKINGS = {"one chunk": {"chunk_size": 10**6}, "chunks": {"chunk_size": 1234}, "ranges": {"chunk_size": 700}}
+
+
+def _run(function, cluster_function, chunking, path, *args, **options):
+    """``function`` over the file's chunks (or ``cluster_function`` over its ranges, run here)."""
+    if chunking == "ranges":
+        return cluster_function(path, *args, **CHUNKINGS[chunking], **options)
+    return function(scan(path), *args, **CHUNKINGS[chunking], **options)
+
+
+@pytest.mark.parametrize(("files", "chunking"), [("parquet", "one chunk"), ("csv", "chunks"), ("parquet", "ranges")],
+                         indirect=["files"])
+def test_pram_of_a_file_equals_the_in_memory_pram_whatever_the_chunking(files, tmp_path, chunking):
     path, frame = files
     expected = pram(frame, KEYS, 0.6, seed=11)
-    outputs = []
-    for chunk_size in (1234, len(frame)):
-        out = tmp_path / f"pram_{chunk_size}{path.suffix}"
-        result = pram_file(scan(path), KEYS, 0.6, 11, out, chunk_size=chunk_size, progress=False)
-        written = _read(out)
-        for j, key in enumerate(KEYS):
-            assert _text(written[key]) == _text(expected.data[key]), key
-            assert result.changed[key] == int(expected.changed[:, j].sum())
-        outputs.append(written)
-    for written in outputs[1:]:  # the same records, whatever the chunks (row groups differ)
-        pd.testing.assert_frame_equal(written, outputs[0])
+    out = tmp_path / f"pram{path.suffix}"
+    result = _run(pram_file, cluster_pram, chunking, path, KEYS, 0.6, 11, out, progress=False)
+    written = _read(out)
+    for j, key in enumerate(KEYS):
+        assert _text(written[key]) == _text(expected.data[key]), key
+        assert result.changed[key] == int(expected.changed[:, j].sum())
     got, want = result.to_dict(), expected.to_dict()
     for summary in (got, want):  # a CSV's integer column with blanks: pandas reads 1.0, the engine 1
         for matrix in summary["matrices"].values():
@@ -117,12 +127,13 @@ def _written(text: str) -> str:
 
 
 @PARQUET_ONLY
-def test_recoding_of_a_file_equals_the_in_memory_recoding(files, tmp_path):
+@pytest.mark.parametrize("chunking", ["chunks", "ranges"])
+def test_recoding_of_a_file_equals_the_in_memory_recoding(files, tmp_path, chunking):
     path, frame = files
     out = tmp_path / "recoded.csv"
     mapping = {"region": {"east": "east+west", "west": "east+west"}, "status": {"3": "2+"}}
-    result = recode_file(scan(path), out, mapping, bands=[("age", 4)], top=[("w", 25)], bottom=[("hh", 100)],
-                         chunk_size=700, progress=False)
+    result = _run(recode_file, cluster_recode, chunking, path, out, mapping, bands=[("age", 4)], top=[("w", 25)],
+                  bottom=[("hh", 100)], progress=False)
     expected = top_bottom_code(top_bottom_code(band(recode(frame, mapping), "age", 4), "w", above=25), "hh", below=100)
     written = pd.read_csv(out, dtype=str, keep_default_na=False, na_values=[""])
     for column in ["region", "status", "age", "w", "hh"]:

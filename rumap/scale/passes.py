@@ -1,0 +1,73 @@
+"""A record-wise pass of the out-of-core engines: a chunk kernel run over a file's chunks or a cluster's ranges.
+
+:func:`file_pass` runs a kernel through the one chunk runner
+(:func:`rumap.engine.run_chunks`) with what a pass over a file adds: the
+chunks written to ``out`` in file order and renamed into place at the end
+(:func:`rumap.scale.source.chunks_to`), and progress on stderr
+(:class:`rumap.scale.Progress`). The source is a file
+(:class:`rumap.scale.Source`, read here) or a cluster's record ranges
+(:class:`rumap.scale.cluster_parts.Ranges`, read on the workers): the same
+kernel, the same file written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rumap._validation import assumes_valid
+from rumap.engine import run_chunks
+from rumap.engine.runner import Kernel
+from rumap.scale.source import Progress, chunks_to
+
+__all__ = ["file_pass"]
+
+
+@assumes_valid
+def file_pass(source: Any, kernel: Kernel, out: str | os.PathLike | None, *, inputs: Sequence[tuple[str, Any]],
+              overwrite: bool = False, chunk_size: int | None = None, columns: Sequence[str] | None = None,
+              progress: bool = True, label: str = "records", gather: Callable[[Any], None] | None = None) -> int:
+    """Run ``kernel`` over ``source``, write the frames it returns to ``out``; the records read.
+
+    Parameters
+    ----------
+    source : Source or Ranges
+        A file read here ``chunk_size`` records at a time, or a cluster's ranges.
+    kernel : callable
+        ``kernel(chunk, start) -> (frame or None, what)`` (:func:`rumap.engine.run_chunks`).
+    out : str or path-like or None
+        The ``.parquet`` or ``.csv`` file written (None: nothing is written, and a cluster's workers send no
+        frames back).
+    inputs : sequence of (flag, path)
+        The files the run reads, which ``out`` may not be.
+    overwrite : bool
+        Replace an existing ``out``.
+    chunk_size : int, optional
+        Records per chunk of a file.
+    columns : sequence of str, optional
+        The columns a file's chunks hold.
+    progress : bool
+        Report progress on stderr.
+    label : str
+        Names the pass in the progress lines.
+    gather : callable, optional
+        ``gather(what)`` receives each chunk's ``what``, in file order.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from rumap.examples import persons_file
+    >>> from rumap.scale.source import scan
+    >>> seen = []
+    >>> file_pass(scan(persons_file()), lambda chunk, start: (None, (start, chunk.height)), None,
+    ...           inputs=[], chunk_size=3, progress=False, gather=seen.append), seen
+    (4, [(0, 3), (3, 1)])
+    """
+    meter = Progress(label, enabled=progress)
+    with chunks_to(out, inputs, overwrite) as write:
+        return run_chunks(source, kernel, chunk_size=chunk_size, columns=columns, sink=write, gather=gather,
+                          progress=meter.update).records
