@@ -206,6 +206,12 @@ PARAMETERS: dict[str, Interval] = {
     "unequal_factor": Interval("float", 0.0, None, "neither", "noise variance factor for sensitive records"),
     "replicates": Interval("int", 1, 10_000_000, "both", "Monte-Carlo replicates per parameter value"),
     "seed": Interval("int", 0, None, "both", "random seed", most=MAX_SEED),
+    # differential privacy (rumap.privacy): the loss of one release
+    "epsilon": Interval("float", 0.0, 1000.0, "right", "privacy loss epsilon of differential privacy",
+                        slider=(0.05, 20.0, 0.05)),
+    "rho": Interval("float", 0.0, 1000.0, "right", "privacy loss rho of zero-concentrated differential privacy"),
+    "delta": Interval("float", 0.0, 1.0, "neither", "failure probability delta of (epsilon, delta)-differential privacy"),
+    "sensitivity": Interval("float", 0.0, 1e150, "right", "sensitivity: the most one record changes a released value"),
     "subsample": Interval("int", 2, None, "both", "records of each subsample of an empirical map", most=MAX_RECORDS),
     "subsamples": Interval("int", 2, 1000, "both", "independent subsamples of an empirical map"),
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk", most=10_000_000),
