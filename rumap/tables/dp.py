@@ -63,7 +63,9 @@ METHOD = "dp-noise"
 
 def _finest_mask(hierarchies: Sequence[Hierarchy]) -> np.ndarray:
     """The finest cells (every dimension at a leaf code), in C order."""
-    masks = [np.array([False] + [c not in set(h.subtotals) for c in h.codes]) for h in hierarchies]
+    inner = [set(h.subtotals) for h in hierarchies]
+    masks = [np.array([False] + [c not in parents for c in h.codes]) for h, parents in zip(hierarchies, inner,
+                                                                                           strict=True)]
     out = masks[0]
     for mask in masks[1:]:
         out = np.logical_and.outer(out, mask)

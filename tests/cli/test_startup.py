@@ -56,18 +56,22 @@ def test_risk_help_imports_no_heavy_module():
 
 
 def test_table_help_imports_no_heavy_module():
-    for argv in (["table", "--help"], ["table", "suppress", "--help"], ["table", "granularity", "--help"]):
+    for argv in (["table", "--help"], ["table", "suppress", "--help"], ["table", "granularity", "--help"],
+                 ["table", "dp", "--help"]):
         assert _heavy_modules_after(argv) == [], argv
 
 
 def test_the_table_parsers_names_are_the_registries():
     from rumap.cli.flags import RULE_NAMES
+    from rumap.cli.table_dp import MECHANISM_NAMES
     from rumap.cli.table_protection import COST_NAMES
+    from rumap.privacy.accounting import MECHANISMS
     from rumap.tables.rules import RULES
     from rumap.tables.secondary import COSTS
 
     assert RULE_NAMES == tuple(RULES)
     assert COST_NAMES == tuple(COSTS)
+    assert MECHANISM_NAMES == tuple(MECHANISMS)
 
 
 def test_identity_risk_from_figures_imports_no_heavy_module():
