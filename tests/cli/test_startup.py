@@ -72,6 +72,10 @@ def test_the_table_parsers_names_are_the_registries():
     assert RULE_NAMES == tuple(RULES)
     assert COST_NAMES == tuple(COSTS)
     assert MECHANISM_NAMES == tuple(MECHANISMS)
+    from rumap.cli.simulate_dp import DP_TABLE_UTILITY_NAMES
+    from rumap.maps.dp_tables import DP_TABLE_UTILITIES
+
+    assert DP_TABLE_UTILITY_NAMES == tuple(DP_TABLE_UTILITIES)
 
 
 def test_identity_risk_from_figures_imports_no_heavy_module():

@@ -149,3 +149,20 @@ def test_the_loss_is_given_once_and_laplace_takes_no_rho():
         calibrate("laplace", 1.0, rho=1.0)
     with pytest.raises(InputError, match="sensitivity: the discrete-gaussian mechanism"):
         calibrate("discrete-gaussian", 2.5, rho=1.0)
+
+
+def test_the_map_over_epsilon_rises_in_risk_and_utility_and_repeats_from_its_seed(microdata):
+    from rumap.maps.dp_tables import DP_TABLE_MEASURES, dp_table_map
+
+    table = build_table(microdata, ["region", "size"], {"region": HRC})
+    m = dp_table_map(table, [0.1, 1.0, 10.0], replicates=20, seed=3)
+    assert m.parameter == "epsilon" and m.method == "dp-table"
+    assert m.risk[0] < m.risk[1] < m.risk[2] and m.utility[0] < m.utility[1] < m.utility[2]
+    assert all(len(m.config[key]) == 3 for key in (*DP_TABLE_MEASURES, "interval_half_width"))
+    assert m.config["interval_half_width"] == pytest.approx([1.959964 * math.sqrt(2) / e for e in (0.1, 1.0, 10.0)], rel=1e-5)
+    again = dp_table_map(table, [0.1, 1.0, 10.0], replicates=20, seed=3)
+    assert np.array_equal(m.risk, again.risk) and np.array_equal(m.utility, again.utility)
+    units = build_table(microdata.head(12), ["region", "size", "sector"])
+    total = dp_table_map(units, [1.0], utility="total", risk="unit_recovered", replicates=5)
+    assert total.utility[0] == pytest.approx(1 - total.config["total_relative_error"][0])
+    assert total.risk[0] == total.config["unit_recovered"][0]

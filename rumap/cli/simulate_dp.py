@@ -1,0 +1,132 @@
+"""``python -m rumap simulate --method dp-table --dims A,B --epsilon 0.1,0.3,1,3,10``: a DP table's map over epsilon.
+
+The count table of ``--dims`` (with ``--hierarchy`` as in ``table dp``) is
+released ``--replicates`` times at each epsilon (:func:`rumap.maps.dp_tables.dp_table_map`):
+R is the share of its small cells (1 to ``--small`` records) whose true count
+rounding the published value recovers, U one minus the mean relative error of
+its non-empty finest cells (``--utility total``: of the grand total); the JSON's
+``config`` holds every other measure per epsilon (the unit cells' share, the
+attacker's interval of a small cell, the relative errors). ``--max-risk`` adds
+the recommendation, as for every map.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rumap.errors import InputError
+
+#: The methods of ``simulate`` that release a table with differential privacy.
+DP_TABLE_METHOD_NAMES = ("dp-table",)
+
+#: ``--utility`` of ``--method dp-table``: the keys of :data:`rumap.maps.dp_tables.DP_TABLE_UTILITIES`.
+DP_TABLE_UTILITY_NAMES = ("cells", "total")
+
+#: Flags of ``simulate`` that only ``--method dp-table`` takes: attribute -> flag.
+DP_TABLE_FLAGS = {"dims": "--dims", "hierarchy": "--hierarchy", "epsilon": "--epsilon", "mechanism": "--mechanism",
+                  "delta": "--delta", "small": "--small"}
+
+
+def add_dp_table_flags(p: argparse.ArgumentParser) -> None:
+    """Add the flags of ``--method dp-table`` to ``simulate``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+    """
+    from rumap.cli.table_dp import MECHANISM_NAMES
+
+    group = p.add_argument_group("a table released with differential privacy (--method dp-table; rumap[dp])")
+    group.add_argument("--dims", metavar="A,B[,C...]", help="the count table's dimensions (1 to 5 columns of --data)")
+    group.add_argument("--hierarchy", action="append", metavar="A=FILE", help="hierarchy of A, as for 'table dp'")
+    group.add_argument("--epsilon", metavar="E1,E2,...",
+                       help="the privacy losses of the map: a list (0.1,0.3,1,3,10) or START:STOP:NUM")
+    group.add_argument("--mechanism", choices=list(MECHANISM_NAMES), help="the noise (default laplace)")
+    group.add_argument("--delta", type=float, metavar="D", help="Gaussian: the delta of (epsilon, delta)")
+    group.add_argument("--small", type=int, metavar="N", help="cells of 1 to N records are small (default 3)")
+
+
+def _epsilons(text: str) -> list[float]:
+    from rumap._validation import parse_number
+    from rumap.cli.flags import parse_grid
+
+    if ":" in text:
+        return parse_grid(text, "epsilon").tolist()
+    try:
+        return [parse_number(part) for part in text.split(",")]
+    except ValueError:
+        raise InputError(f"--epsilon must be a list of numbers (0.1,0.3,1) or START:STOP:NUM, got {text!r}") from None
+
+
+def run_dp_table(args: argparse.Namespace) -> int:
+    """Run ``simulate --method dp-table``: the map over epsilon, as curve JSON or a table.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    int
+    """
+    from rumap.cli.flags import budget_from_args, check_flag, split_names
+    from rumap.cli.table_microdata import _hierarchies
+
+    if args.dims is None or args.epsilon is None:
+        raise InputError("--method dp-table needs --dims A,B[,C...] and --epsilon E1,E2,...")
+    if args.utility is not None and args.utility not in DP_TABLE_UTILITY_NAMES:
+        raise InputError(f"--utility must be one of {', '.join(DP_TABLE_UTILITY_NAMES)} with --method dp-table, "
+                         f"got {args.utility!r}")
+    for flag, entry, value in (("--replicates", "replicates", args.replicates), ("--seed", "seed", args.seed),
+                               ("--delta", "delta", args.delta), ("--small", "threshold", args.small),
+                               ("--max-risk", "max_risk", args.max_risk)):
+        if value is not None:
+            check_flag(flag, entry, value)
+    if args.decision is not None and args.max_risk is None:
+        raise InputError("--decision needs --max-risk (the bound it decides against)")
+    epsilons = _epsilons(args.epsilon)
+    for value in epsilons:
+        check_flag("--epsilon", "epsilon", value)
+    dims = split_names(args.dims, "--dims")
+    import pandas as pd
+
+    from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
+    from rumap.io.data import read_table
+    from rumap.maps.dp_tables import dp_table_map
+    from rumap.maps.recommend import recommend
+    from rumap.tables.ndtable import build_table
+
+    frame = read_table(args.data)
+    table = build_table(frame, dims, _hierarchies(args.hierarchy or [], dims, frame), None,
+                        budget=budget_from_args(args))
+    try:
+        m = dp_table_map(table, epsilons, mechanism=args.mechanism or "laplace", delta=args.delta,
+                         utility=args.utility or "cells", replicates=args.replicates, seed=args.seed,
+                         small=3 if args.small is None else args.small)
+    except InputError as exc:  # the core names its parameters; here they are flags
+        message = str(exc)
+        raise InputError(message.replace("rho: ", "--mechanism: ", 1) if message.startswith("rho: ")
+                         else message.replace("delta: ", "--delta: ", 1)) from None
+    choice = None if args.max_risk is None else recommend([m], args.max_risk, args.decision or "upper")
+    config = {**m.config, "method": "dp-table", "parameter": "epsilon", "values": m.values.tolist(),
+              "data": args.data}
+    if args.json:
+        from rumap.cli import print_json
+
+        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "config": config, "n": int(frame.shape[0])}
+        if choice is not None:
+            out["recommendation"] = choice.to_dict()
+        print_json(out)
+        return 0
+    from rumap.cli.simulate import recommendation_line
+
+    shown = m.to_frame().drop(columns=["method", "knowledge", "target"])
+    for key in ("unit_recovered", "interval_half_width", "total_relative_error"):
+        shown[key] = m.config[key]
+    print(f"{m.target} noise on {' x '.join(dims)} (n = {frame.shape[0]}, M = {args.replicates}, seed {args.seed}); "
+          f"R: {m.risk_label}; U: {m.utility_label}")
+    with pd.option_context("display.max_rows", None, "display.width", 250):
+        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if choice is not None:
+        print(recommendation_line(choice))
+    return 0
