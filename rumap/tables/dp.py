@@ -222,11 +222,12 @@ class DPTable:
                  for row, v, o, f in zip(codes, self.published, self.original, self.finest, strict=True)]
         postprocessing = ("projection onto non-negative cells with the noisy grand total, then cumulative rounding"
                           if self.counts else None)
-        return json_safe({"cells": cells, "privacy": self.privacy.to_dict(), "method": METHOD,
-                          "sampler": self.sampler, "seed": self.seed, "postprocessing": postprocessing,
-                          "additive": bool(np.abs(self.table.equations() @ self.published).max(initial=0) <= 1e-6
-                                           * max(1.0, float(np.abs(self.published).max(initial=0)))),
+        additive = bool(np.abs(self.table.equations() @ self.published).max(initial=0)
+                        <= 1e-6 * max(1.0, float(np.abs(self.published).max(initial=0))))
+        rest = json_safe({"privacy": self.privacy.to_dict(), "method": METHOD, "sampler": self.sampler,
+                          "seed": self.seed, "postprocessing": postprocessing, "additive": additive,
                           "disclosure": self.disclosure(), "utility": self.utility(), "config": dict(self.config)})
+        return {"cells": cells, **rest}  # the cells are plain finite numbers: json_safe need not walk them
 
 
 def _release_example() -> dict[str, Any]:
