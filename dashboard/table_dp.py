@@ -91,11 +91,12 @@ def settings_block(path: str, frame: pd.DataFrame) -> DPTableSpec:
                               help="Laplace: pure epsilon-DP; Gaussian: rho (zCDP), also stated as (epsilon, delta); "
                                    "the discrete ones add whole numbers (counts only)")
     with c2:
-        epsilon = float(slider("epsilon", "privacy loss epsilon", "dp_epsilon", 1.0))
+        epsilon = float(slider("privacy_loss", "privacy loss epsilon", "dp_epsilon", 1.0))
     delta = None
     if MECHANISMS[mechanism][0] == "make_gaussian":
         with c3:
-            delta = float(number("delta", "delta", "dp_delta", DEFAULT_DELTA, format="%.1e"))
+            delta = float(number("risk_bound", "delta", "dp_delta", DEFAULT_DELTA, format="%.1e",
+                                   help="the chance, at most, that the epsilon guarantee fails"))
     with c4:
         seed = int(number("seed", "seed", "dp_seed", 0, help="the same seed, the same noise"))
     return DPTableSpec(path, tuple(dims), prefixes, {}, None if value == COUNTS else value, bounds, mechanism,

@@ -78,7 +78,7 @@ def run_dp_table(args: argparse.Namespace) -> int:
         raise InputError(f"--utility must be one of {', '.join(DP_TABLE_UTILITY_NAMES)} with --method dp-table, "
                          f"got {args.utility!r}")
     for flag, entry, value in (("--replicates", "replicates", args.replicates), ("--seed", "seed", args.seed),
-                               ("--delta", "delta", args.delta), ("--small", "threshold", args.small),
+                               ("--delta", "risk_bound", args.delta), ("--small", "threshold", args.small),
                                ("--max-risk", "max_risk", args.max_risk)):
         if value is not None:
             check_flag(flag, entry, value)
@@ -86,7 +86,7 @@ def run_dp_table(args: argparse.Namespace) -> int:
         raise InputError("--decision needs --max-risk (the bound it decides against)")
     epsilons = _epsilons(args.epsilon)
     for value in epsilons:
-        check_flag("--epsilon", "epsilon", value)
+        check_flag("--epsilon", "privacy_loss", value)
     dims = split_names(args.dims, "--dims")
     import pandas as pd
 

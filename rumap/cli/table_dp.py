@@ -63,8 +63,8 @@ def run_dp(args: argparse.Namespace) -> int:
         raise InputError("give the privacy loss: --epsilon E or --rho R (Gaussian), one of them")
     if (args.value_column is None) != (args.bounds is None):
         raise InputError("--value-column and --bounds L:U go together (a sum needs the bounds of one contribution)")
-    for flag, parameter, value in (("--epsilon", "epsilon", args.epsilon), ("--rho", "rho", args.rho),
-                                   ("--delta", "delta", args.delta), ("--seed", "seed", args.seed),
+    for flag, parameter, value in (("--epsilon", "privacy_loss", args.epsilon), ("--rho", "privacy_loss", args.rho),
+                                   ("--delta", "risk_bound", args.delta), ("--seed", "seed", args.seed),
                                    ("--small", "threshold", args.small)):
         if value is not None:
             check_flag(flag, parameter, value)

@@ -107,7 +107,7 @@ def _map_example() -> dict[str, Any]:
 
 
 @validate_params({"table": InstanceOf(NDTable, "an NDTable of counts (see rumap.tables.ndtable.build_table)"),
-                  "epsilons": Grid("epsilon"), "mechanism": StrOptions(MECHANISMS), "delta": [None, "delta"],
+                  "epsilons": Grid("privacy_loss"), "mechanism": StrOptions(MECHANISMS), "delta": [None, "risk_bound"],
                   "risk": StrOptions(DP_TABLE_RISKS), "utility": StrOptions(DP_TABLE_UTILITIES),
                   "replicates": "replicates", "seed": SEED, "small": "threshold"},
                  example=_map_example)

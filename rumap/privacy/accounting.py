@@ -109,7 +109,8 @@ def _calibrate_example() -> dict[str, Any]:
 
 
 @validate_params({"mechanism": StrOptions(MECHANISMS), "sensitivity": "sensitivity",
-                  "epsilon": [None, "epsilon"], "rho": [None, "rho"], "delta": [None, "delta"]},
+                  "epsilon": [None, "privacy_loss"], "rho": [None, "privacy_loss"],
+                  "delta": [None, "risk_bound"]},
                  example=_calibrate_example)
 def calibrate(mechanism: str, sensitivity: float, epsilon: float | None = None, rho: float | None = None,
               delta: float | None = None) -> PrivacyLoss:

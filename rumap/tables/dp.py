@@ -326,7 +326,8 @@ def _table_example() -> dict[str, Any]:
                   "value_column": [None, InstanceOf(str, "a column name")],
                   "bounds": [None, InstanceOf((tuple, list), "a pair (L, U) of numbers")],
                   "mechanism": StrOptions(MECHANISMS),
-                  "epsilon": [None, "epsilon"], "rho": [None, "rho"], "delta": [None, "delta"], "seed": SEED,
+                  "epsilon": [None, "privacy_loss"], "rho": [None, "privacy_loss"], "delta": [None, "risk_bound"],
+                  "seed": SEED,
                   "small": "threshold", "budget": InstanceOf(WorkBudget)},
                  example=_table_example)
 def dp_table(frame: pd.DataFrame, dims: Sequence[str] | str, hierarchies: Mapping[str, Any] | None = None,
