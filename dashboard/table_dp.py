@@ -23,7 +23,7 @@ from dashboard.widgets import multiselect, number, plot, remembered, reproduce, 
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
 from rumap.io.writers import table_bytes
-from rumap.maps.dp_tables import dp_table_map
+from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
 from rumap.present.plotting import ru_map_figure
 from rumap.present.privacy import privacy_statement
 from rumap.privacy.accounting import DEFAULT_DELTA, MECHANISMS
@@ -36,6 +36,8 @@ COUNTS = "(counts: a frequency table)"
 MAP_EPSILONS = (0.1, 0.3, 1.0, 3.0, 10.0)
 #: Releases per epsilon of the map.
 MAP_REPLICATES = 20
+#: The threshold rule's n of the suppression map drawn beside it.
+SUPPRESSION_THRESHOLDS = (1, 2, 3, 4, 5)
 
 
 def _prefixes(dims: list[str]) -> dict[str, tuple[int, ...]]:
@@ -153,7 +155,15 @@ def dp_section() -> None:
         m = state.frame_cached(file.frame, "tables", "dp_map", settings,
                                lambda: dp_table_map(release.table, MAP_EPSILONS, mechanism=spec.mechanism,
                                                     delta=spec.delta, replicates=MAP_REPLICATES, seed=spec.seed))
-        plot(ru_map_figure([m], log_x=True), key="tables_dp_map")
+        maps = [m]
+        if remembered(st.toggle, "beside cell suppression (threshold rule, protection 10%)", "dp_beside", False,
+                      help="the same table protected by cell suppression instead, on the same R and U: a small cell "
+                           "is recovered when published or narrowed below 1 by the equations; a suppressed cell "
+                           "loses all of its value"):
+            maps.append(state.frame_cached(file.frame, "tables", "dp_beside", {**settings,
+                                                                               "thresholds": SUPPRESSION_THRESHOLDS},
+                                           lambda: suppression_threshold_map(release.table, SUPPRESSION_THRESHOLDS)))
+        plot(ru_map_figure(maps), key="tables_dp_map")
         out = pd.DataFrame({"epsilon": m.values, "R": m.risk, "U": m.utility,
                             "attacker's interval, half-width": m.config["interval_half_width"],
                             "unit cells recovered": m.config["unit_recovered"]})

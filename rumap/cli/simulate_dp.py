@@ -7,7 +7,10 @@ rounding the published value recovers, U one minus the mean relative error of
 its non-empty finest cells (``--utility total``: of the grand total); the JSON's
 ``config`` holds every other measure per epsilon (the unit cells' share, the
 attacker's interval of a small cell, the relative errors). ``--max-risk`` adds
-the recommendation, as for every map.
+the recommendation, as for every map. ``--beside-suppression 1:5`` adds the
+same table protected by cell suppression over the threshold rule's n, on the
+same R and U (:func:`rumap.maps.dp_tables.suppression_threshold_map`), as a
+second curve.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ DP_TABLE_UTILITY_NAMES = ("cells", "total")
 
 #: Flags of ``simulate`` that only ``--method dp-table`` takes: attribute -> flag.
 DP_TABLE_FLAGS = {"dims": "--dims", "hierarchy": "--hierarchy", "epsilon": "--epsilon", "mechanism": "--mechanism",
-                  "delta": "--delta", "small": "--small"}
+                  "delta": "--delta", "small": "--small", "beside_suppression": "--beside-suppression"}
 
 
 def add_dp_table_flags(p: argparse.ArgumentParser) -> None:
@@ -44,6 +47,9 @@ def add_dp_table_flags(p: argparse.ArgumentParser) -> None:
     group.add_argument("--mechanism", choices=list(MECHANISM_NAMES), help="the noise (default laplace)")
     group.add_argument("--delta", type=float, metavar="D", help="Gaussian: the delta of (epsilon, delta)")
     group.add_argument("--small", type=int, metavar="N", help="cells of 1 to N records are small (default 3)")
+    group.add_argument("--beside-suppression", metavar="START:STOP",
+                       help="add the map of the same table protected by cell suppression over the threshold rule's "
+                            "n (START to STOP), on the same R and U: a second curve on the one plane")
 
 
 def _epsilons(text: str) -> list[float]:
@@ -92,7 +98,7 @@ def run_dp_table(args: argparse.Namespace) -> int:
 
     from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
     from rumap.io.data import read_table
-    from rumap.maps.dp_tables import dp_table_map
+    from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
     from rumap.maps.recommend import recommend
     from rumap.tables.ndtable import build_table
 
@@ -107,6 +113,15 @@ def run_dp_table(args: argparse.Namespace) -> int:
         message = str(exc)
         raise InputError(message.replace("rho: ", "--mechanism: ", 1) if message.startswith("rho: ")
                          else message.replace("delta: ", "--delta: ", 1)) from None
+    thresholds = None
+    if args.beside_suppression is not None:
+        from rumap.cli.flags import parse_grid
+
+        thresholds = parse_grid(args.beside_suppression, "beside_suppression", integer=True)
+        for value in thresholds:
+            check_flag("--beside-suppression", "threshold", int(value))
+    beside = None if thresholds is None else suppression_threshold_map(
+        table, thresholds, utility=args.utility or "cells", small=3 if args.small is None else args.small)
     choice = None if args.max_risk is None else recommend([m], args.max_risk, args.decision or "upper")
     config = {**m.config, "method": "dp-table", "parameter": "epsilon", "values": m.values.tolist(),
               "data": args.data}
@@ -114,6 +129,9 @@ def run_dp_table(args: argparse.Namespace) -> int:
         from rumap.cli import print_json
 
         out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "config": config, "n": int(frame.shape[0])}
+        if beside is not None:
+            out["curves"].append(curve_dict(beside, SIMULATION_CURVE_KEYS))
+            out["beside"] = beside.config
         if choice is not None:
             out["recommendation"] = choice.to_dict()
         print_json(out)
@@ -126,6 +144,11 @@ def run_dp_table(args: argparse.Namespace) -> int:
     print(f"{m.target} noise on {' x '.join(dims)} (n = {frame.shape[0]}, M = {args.replicates}, seed {args.seed}); "
           f"R: {m.risk_label}; U: {m.utility_label}")
     with pd.option_context("display.max_rows", None, "display.width", 250):
+        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if beside is not None:
+        print("beside it, cell suppression (threshold rule, protection 10%) on the same R and U:")
+        shown = beside.to_frame().drop(columns=["method", "knowledge", "target"]).assign(
+            suppressed=beside.config["suppressed"])
         print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if choice is not None:
         print(recommendation_line(choice))

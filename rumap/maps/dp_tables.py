@@ -17,6 +17,13 @@ Every map's ``config`` also holds, per epsilon, the other measures' means
 ``total_relative_error``), the half-width of the attacker's interval of a
 small finest cell (``interval_half_width``, 95%) and the share of the small
 cells whose interval holds their true value (``interval_coverage``).
+
+:func:`suppression_threshold_map` measures the same table protected by cell
+suppression instead (the threshold rule's primaries, secondary suppression
+over every equation) on the same R and U, so that the two maps share one
+plane: a small cell is recovered when it is published or when the attacker's
+LP interval of it is narrower than 1; a suppressed cell's relative error is 1
+(all of it lost), a published one's 0.
 """
 
 from __future__ import annotations
@@ -31,10 +38,11 @@ from rumap._validation import SEED, Grid, InstanceOf, StrOptions, validate_param
 from rumap.errors import InputError
 from rumap.privacy.accounting import MECHANISMS, calibrate
 from rumap.result import RUMap
-from rumap.tables.dp import SMALL_CELL, DPTable, dp_release
+from rumap.tables.dp import SMALL_CELL, DPTable, _finest_mask, dp_release
 from rumap.tables.ndtable import NDTable
 
-__all__ = ["DP_TABLE_RISKS", "DP_TABLE_UTILITIES", "DP_TABLE_MEASURES", "dp_table_map", "release_measures"]
+__all__ = ["DP_TABLE_RISKS", "DP_TABLE_UTILITIES", "DP_TABLE_MEASURES", "dp_table_map", "release_measures",
+           "suppression_threshold_map"]
 
 
 @dataclass(frozen=True)
@@ -46,8 +54,9 @@ class _Measure:
 
 #: R of a DP table's map: a key of :func:`release_measures`, read as it is.
 DP_TABLE_RISKS: dict[str, _Measure] = {
-    "small_recovered": _Measure("R = share of small cells whose count rounding recovers", "small_recovered"),
-    "unit_recovered": _Measure("R = share of one-record cells whose count rounding recovers", "unit_recovered"),
+    "small_recovered": _Measure("R = share of small cells whose true count an intruder recovers", "small_recovered"),
+    "unit_recovered": _Measure("R = share of one-record cells whose true count an intruder recovers",
+                               "unit_recovered"),
 }
 
 #: U of a DP table's map: one minus an error of :func:`release_measures`.
@@ -185,3 +194,77 @@ def dp_table_map(table: NDTable, epsilons: Sequence[float] | np.ndarray, mechani
     return RUMap(parameter="epsilon", values=np.asarray(epsilons, dtype=float), risk=risks, utility=utilities,
                  risk_se=risk_se, utility_se=utility_se, risk_label=r.label, utility_label=u.label,
                  method="dp-table", knowledge="outsider", target=mechanism, config=config)
+
+
+def _suppression_example() -> dict[str, Any]:
+    return {**_map_example(), "thresholds": [2, 4]}
+
+
+@validate_params({"table": InstanceOf(NDTable, "an NDTable of counts (see rumap.tables.ndtable.build_table)"),
+                  "thresholds": Grid("threshold"), "protection": "protection", "risk": StrOptions(DP_TABLE_RISKS),
+                  "utility": StrOptions(DP_TABLE_UTILITIES), "small": "threshold"},
+                 example=_suppression_example)
+def suppression_threshold_map(table: NDTable, thresholds: Sequence[int] | np.ndarray, protection: float = 10.0,
+                              risk: str = "small_recovered", utility: str = "cells", small: int = SMALL_CELL) -> RUMap:
+    """The R-U map of the table protected by cell suppression over the threshold rule's n, on a DP map's R and U.
+
+    Parameters
+    ----------
+    table : NDTable
+        A count table.
+    thresholds : sequence of int
+        The threshold rule's n: cells of fewer records are primaries.
+    protection : float, default 10
+        The protection level P (%) of secondary suppression.
+    risk, utility : str
+        As for :func:`dp_table_map`.
+    small : int, default 3
+
+    Returns
+    -------
+    RUMap
+        ``parameter`` ``"threshold"``, method ``"suppression"``, knowledge ``"outsider"``.
+
+    Examples
+    --------
+    >>> from rumap.tables.ndtable import build_table
+    >>> from rumap.tables.microdata import example_microdata
+    >>> m = suppression_threshold_map(build_table(example_microdata(), ["region", "size"]), [1, 4])
+    >>> m.risk.tolist(), bool(m.utility[0] > m.utility[1])
+    ([1.0, 0.0], True)
+    """
+    from rumap.tables.pattern_audit import audit_pattern
+    from rumap.tables.table_suppression import suppress_table
+
+    if table.response is not None:
+        raise InputError("table: the map is of a count table (its risk is a recovered count)")
+    records = table.frequencies
+    small_cells = (records >= 1) & (records <= small)
+    unit = records == 1
+    finest = _finest_mask(table.hierarchies) & (table.values != 0)
+    equations = table.equations()
+    r, u = DP_TABLE_RISKS[risk], DP_TABLE_UTILITIES[utility]
+    columns: dict[str, list[float]] = {key: [] for key in (*DP_TABLE_MEASURES, "suppressed")}
+    for threshold in np.asarray(thresholds, dtype=int):
+        result = suppress_table(table, table.primary_mask("threshold", threshold=int(threshold)),
+                                protection=protection)
+        suppressed = result.suppressed
+        audited = np.nonzero(small_cells & suppressed)[0]
+        recovered = small_cells & ~suppressed
+        if audited.size:
+            low, high = audit_pattern(table.values, equations, suppressed, audited)
+            recovered[audited] = (high - low) < 1.0
+        measures = {"unit_recovered": float(recovered[unit].mean()) if unit.any() else 0.0,
+                    "small_recovered": float(recovered[small_cells].mean()) if small_cells.any() else 0.0,
+                    "interval_coverage": 1.0,
+                    "cell_relative_error": float(suppressed[finest].mean()) if finest.any() else float("nan"),
+                    "total_relative_error": float(suppressed[0]), "suppressed": float(suppressed.sum())}
+        for key, value in measures.items():
+            columns[key].append(value)
+    risks = columns[r.key]
+    utilities = [1.0 - v if u.complement else v for v in columns[u.key]]
+    config = {"protection": protection, "small": small, "risk": risk, "utility": utility, "dims": list(table.dims),
+              **columns}
+    return RUMap(parameter="threshold", values=np.asarray(thresholds, dtype=float), risk=risks, utility=utilities,
+                 risk_label=r.label, utility_label=u.label, method="suppression", knowledge="outsider",
+                 target="threshold rule", config=config)

@@ -82,11 +82,14 @@ def test_bad_input_is_one_line_naming_the_flag(files, capsys, extra, message):
 def test_simulate_dp_table_maps_epsilon_and_recommends(files, capsys):
     out = _json(capsys, "simulate", "--data", files / "m.csv", "--method", "dp-table", "--dims", "nace,size",
                 "--hierarchy", f"nace={files / 'nace.hrc'}", "--epsilon", "0.1,1,10", "--replicates", "10",
-                "--small", "10", "--max-risk", "0.9", "--json")
+                "--small", "10", "--max-risk", "0.9", "--beside-suppression", "2:3", "--json")
     curve = out["curves"][0]
     assert curve["parameter"] == "epsilon" and curve["values"] == [0.1, 1.0, 10.0] and curve["method"] == "dp-table"
     assert out["config"]["mechanism"] == "laplace" and len(out["config"]["interval_half_width"]) == 3
     assert out["recommendation"]["feasible"] and out["recommendation"]["value"] in curve["values"]
+    beside = out["curves"][1]
+    assert beside["method"] == "suppression" and beside["values"] == [2, 3]
+    assert (beside["risk_label"], beside["utility_label"]) == (curve["risk_label"], curve["utility_label"])
     line = _bad(capsys, "simulate", "--data", files / "m.csv", "--method", "dp-table", "--dims", "nace",
                 "--epsilon", "0.1,x")
     assert "--epsilon must be a list of numbers" in line

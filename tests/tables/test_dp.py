@@ -166,3 +166,16 @@ def test_the_map_over_epsilon_rises_in_risk_and_utility_and_repeats_from_its_see
     total = dp_table_map(units, [1.0], utility="total", risk="unit_recovered", replicates=5)
     assert total.utility[0] == pytest.approx(1 - total.config["total_relative_error"][0])
     assert total.risk[0] == total.config["unit_recovered"][0]
+
+
+def test_suppression_on_the_dp_measures_shares_their_plane(microdata):
+    from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
+
+    table = build_table(microdata.head(20), ["region", "size"])
+    suppressed = suppression_threshold_map(table, [1, 4])
+    noisy = dp_table_map(table, [1.0], replicates=3)
+    assert (suppressed.risk_label, suppressed.utility_label) == (noisy.risk_label, noisy.utility_label)
+    small = (table.frequencies >= 1) & (table.frequencies <= 3)
+    assert small.any() and suppressed.risk.tolist() == [1.0, 0.0]  # all published; every small cell a primary
+    assert suppressed.utility[0] == 1.0 and suppressed.utility[1] < 1.0
+    assert suppressed.config["suppressed"][0] == 0 and suppressed.config["suppressed"][1] >= small.sum()
