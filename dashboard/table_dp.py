@@ -119,12 +119,13 @@ def _results_block(release) -> None:
              "-" if share is None else f"{share:.0%}",
              help="the share of small cells whose true count rounding the published value gives exactly")
     error = utility["cell_relative_error"]
-    d.metric("mean relative error of the cells", "-" if error is None else f"{error:.1%}")
+    d.metric("mean relative error of the cells", "-" if error is None else f"{error:.1%}",
+             help="over the non-empty finest cells: |published - original| / original")
     st.dataframe(release.to_frame().style.format(cell_number, subset=["value", "original"]), hide_index=True,
                  width="stretch")
     if disclosure["audit"]:
-        st.markdown("**What an intruder learns of each small cell** (the published value -+ the 95% spread of its "
-                    "noise):")
+        st.markdown("**What an intruder learns of each small cell**: min..max, the published value -+ the 95% "
+                    "spread of its noise (a count from 0); recovered: rounding the published value gives the count")
         audit = pd.DataFrame([{**row["codes"], **{k: v for k, v in row.items() if k != "codes"}}
                               for row in disclosure["audit"]])
         st.dataframe(audit.style.format(cell_number, subset=["value", "original", "min", "max"]), hide_index=True,

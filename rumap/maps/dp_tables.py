@@ -180,9 +180,8 @@ def dp_table_map(table: NDTable, epsilons: Sequence[float] | np.ndarray, mechani
         frame = {key: np.array([row[key] for row in rows]) for key in DP_TABLE_MEASURES}
         for key in DP_TABLE_MEASURES:
             columns[key].append(float(np.nanmean(frame[key])) if np.isfinite(frame[key]).any() else float("nan"))
-        low, high = release.intervals()  # type: ignore[union-attr]
         small_finest = release.finest & (table.frequencies >= 1) & (table.frequencies <= small)  # type: ignore[union-attr]
-        columns["interval_half_width"].append(float(((high - low) / 2)[small_finest].mean())
+        columns["interval_half_width"].append(float(release.half_widths()[small_finest].mean())  # type: ignore[union-attr]
                                               if small_finest.any() else float("nan"))
         risks.append(columns[r.key][-1])
         risk_se.append(_standard_error(frame[r.key]))

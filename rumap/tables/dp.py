@@ -151,8 +151,8 @@ class DPTable:
         per_cell = NOISE_VARIANCES[self.privacy.mechanism](self.privacy.scale)
         return _sum_up(self.finest.astype(float), self.table.hierarchies) * per_cell
 
-    def intervals(self) -> tuple[np.ndarray, np.ndarray]:
-        """The attacker's interval of every cell: the published value -+ z sd of its noise (``INTERVAL_LEVEL``).
+    def half_widths(self) -> np.ndarray:
+        """Half the width of every cell's attacker's interval: the normal quantile of ``INTERVAL_LEVEL`` x sd.
 
         The noise of a cell is the sum of its finest cells' independent noises;
         its spread is stated by the normal quantile (exact for the Gaussian, an
@@ -160,8 +160,13 @@ class DPTable:
         """
         from scipy.stats import norm
 
-        half = norm.ppf(0.5 + INTERVAL_LEVEL / 2) * np.sqrt(self.noise_variance())
-        return self.published - half, self.published + half
+        return norm.ppf(0.5 + INTERVAL_LEVEL / 2) * np.sqrt(self.noise_variance())
+
+    def intervals(self) -> tuple[np.ndarray, np.ndarray]:
+        """The attacker's interval of every cell: the published value -+ :meth:`half_widths` (a count's from 0)."""
+        half = self.half_widths()
+        low = self.published - half
+        return (np.maximum(low, 0.0) if self.counts else low), self.published + half
 
     def disclosure(self) -> dict[str, Any]:
         """What an intruder learns of the small cells (1 to ``small`` records).
