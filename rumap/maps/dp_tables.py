@@ -196,7 +196,7 @@ def dp_table_map(table: NDTable, epsilons: Sequence[float] | np.ndarray, mechani
 
 
 def _suppression_example() -> dict[str, Any]:
-    return {**_map_example(), "thresholds": [2, 4]}
+    return {"table": _map_example()["table"], "thresholds": [2, 4]}
 
 
 @validate_params({"table": InstanceOf(NDTable, "an NDTable of counts (see rumap.tables.ndtable.build_table)"),
