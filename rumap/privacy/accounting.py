@@ -83,7 +83,9 @@ class PrivacyLoss:
 
 
 def _opendp() -> Any:
-    dp = optional_module("opendp.prelude", "differential privacy", "dp")
+    optional_module("opendp", "differential privacy", "dp")  # the message names the package and the extra
+    import opendp.prelude as dp
+
     dp.enable_features("contrib")
     return dp
 
