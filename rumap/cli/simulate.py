@@ -74,8 +74,8 @@ def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
             add(_attr(grid.flag.flag), grid.flag.flag, (name,))
     for name, method in CATEGORICAL_METHODS.items():
         add(method.parameter, "--" + method.parameter.replace("_", "-"), (name,))
-    for attr, flag in DP_TABLE_FLAGS.items():
-        add(attr, flag, DP_TABLE_METHOD_NAMES)
+    for attr, (flag, methods) in DP_TABLE_FLAGS.items():
+        add(attr, flag, methods)
     return scope
 
 
@@ -140,7 +140,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
     p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *DP_TABLE_METHOD_NAMES],
                    help="masking method (default noise); suppress, recode and pram protect categorical --keys; "
-                        "dp-table releases the count table of --dims with differential privacy, over --epsilon")
+                        "dp-table releases the count table of --dims with differential privacy, mst synthesizes --dims, "
+                        "over --epsilon")
     _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
@@ -342,9 +343,9 @@ def run(args: argparse.Namespace) -> int:
     if args.method in CATEGORICAL_METHOD_NAMES:
         return _run_categorical(args)
     if args.method in DP_TABLE_METHOD_NAMES:
-        from rumap.cli.simulate_dp import run_dp_table
+        from rumap.cli.simulate_dp import run_dp
 
-        return run_dp_table(args)
+        return run_dp(args)
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)

@@ -1,4 +1,4 @@
-"""``python -m rumap simulate --method dp-table --dims A,B --epsilon 0.1,0.3,1,3,10``: a DP table's map over epsilon.
+"""``python -m rumap simulate --method dp-table|mst --dims A,B --epsilon 0.1,0.3,1,3,10``: DP maps over epsilon.
 
 The count table of ``--dims`` (with ``--hierarchy`` as in ``table dp``) is
 released ``--replicates`` times at each epsilon (:func:`rumap.maps.dp_tables.dp_table_map`):
@@ -11,6 +11,11 @@ the recommendation, as for every map. ``--beside-suppression 1:5`` adds the
 same table protected by cell suppression over the threshold rule's n, on the
 same R and U (:func:`rumap.maps.dp_tables.suppression_threshold_map`), as a
 second curve.
+
+``--method mst`` synthesizes the categorical columns of ``--dims`` with MST
+``--replicates`` times at each epsilon (:func:`rumap.maps.mst.mst_map`): R is
+the share of the original's unique combinations a synthetic record reproduces,
+U one minus the mean total variation distance of the 2-way tables.
 """
 
 from __future__ import annotations
@@ -19,15 +24,17 @@ import argparse
 
 from rumap.errors import InputError
 
-#: The methods of ``simulate`` that release a table with differential privacy.
-DP_TABLE_METHOD_NAMES = ("dp-table",)
+#: The methods of ``simulate`` with differential privacy: a table released with noise, MST's synthetic records.
+DP_TABLE_METHOD_NAMES = ("dp-table", "mst")
 
 #: ``--utility`` of ``--method dp-table``: the keys of :data:`rumap.maps.dp_tables.DP_TABLE_UTILITIES`.
 DP_TABLE_UTILITY_NAMES = ("cells", "total")
 
-#: Flags of ``simulate`` that only ``--method dp-table`` takes: attribute -> flag.
-DP_TABLE_FLAGS = {"dims": "--dims", "hierarchy": "--hierarchy", "epsilon": "--epsilon", "mechanism": "--mechanism",
-                  "delta": "--delta", "small": "--small", "beside_suppression": "--beside-suppression"}
+#: Flags of ``simulate`` that only these methods take: attribute -> (flag, methods).
+DP_TABLE_FLAGS = {"dims": ("--dims", DP_TABLE_METHOD_NAMES), "epsilon": ("--epsilon", DP_TABLE_METHOD_NAMES),
+                  "delta": ("--delta", DP_TABLE_METHOD_NAMES), "hierarchy": ("--hierarchy", ("dp-table",)),
+                  "mechanism": ("--mechanism", ("dp-table",)), "small": ("--small", ("dp-table",)),
+                  "beside_suppression": ("--beside-suppression", ("dp-table",))}
 
 
 def add_dp_table_flags(p: argparse.ArgumentParser) -> None:
@@ -39,8 +46,10 @@ def add_dp_table_flags(p: argparse.ArgumentParser) -> None:
     """
     from rumap.cli.table_dp import MECHANISM_NAMES
 
-    group = p.add_argument_group("a table released with differential privacy (--method dp-table; rumap[dp])")
-    group.add_argument("--dims", metavar="A,B[,C...]", help="the count table's dimensions (1 to 5 columns of --data)")
+    group = p.add_argument_group("differential privacy (--method dp-table or mst; rumap[dp])")
+    group.add_argument("--dims", metavar="A,B[,C...]",
+                       help="dp-table: the count table's dimensions (1 to 5 columns of --data); mst: the categorical "
+                            "columns synthesized (two or more)")
     group.add_argument("--hierarchy", action="append", metavar="A=FILE", help="hierarchy of A, as for 'table dp'")
     group.add_argument("--epsilon", metavar="E1,E2,...",
                        help="the privacy losses of the map: a list (0.1,0.3,1,3,10) or START:STOP:NUM")
@@ -64,7 +73,73 @@ def _epsilons(text: str) -> list[float]:
         raise InputError(f"--epsilon must be a list of numbers (0.1,0.3,1) or START:STOP:NUM, got {text!r}") from None
 
 
-def run_dp_table(args: argparse.Namespace) -> int:
+def run_dp(args: argparse.Namespace) -> int:
+    """Run ``simulate --method dp-table`` or ``mst``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    int
+    """
+    return {"dp-table": _run_dp_table, "mst": _run_mst}[args.method](args)
+
+
+def _run_mst(args: argparse.Namespace) -> int:
+    """``simulate --method mst``: MST's synthetic records over epsilon (:func:`rumap.maps.mst.mst_map`)."""
+    from rumap.cli.flags import check_flag, split_names
+
+    if args.dims is None or args.epsilon is None:
+        raise InputError("--method mst needs --dims A,B[,C...] (the columns synthesized) and --epsilon E1,E2,...")
+    if args.utility is not None:
+        raise InputError("--utility does not apply to --method mst (U is 1 - the mean TVD of the 2-way tables)")
+    if args.decision is not None and args.max_risk is None:
+        raise InputError("--decision needs --max-risk (the bound it decides against)")
+    for flag, entry, value in (("--replicates", "replicates", args.replicates), ("--seed", "seed", args.seed),
+                               ("--delta", "risk_bound", args.delta), ("--max-risk", "max_risk", args.max_risk)):
+        if value is not None:
+            check_flag(flag, entry, value)
+    epsilons = _epsilons(args.epsilon)
+    for value in epsilons:
+        check_flag("--epsilon", "privacy_loss", value)
+    columns = split_names(args.dims, "--dims")
+    from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
+    from rumap.io.data import read_table
+    from rumap.maps.mst import mst_map
+    from rumap.maps.recommend import recommend
+
+    frame = read_table(args.data)
+    try:
+        m = mst_map(frame, columns, epsilons, delta=args.delta, replicates=args.replicates, seed=args.seed)
+    except InputError as exc:  # the core names its parameter; here it is the flag
+        message = str(exc)
+        raise InputError(message.replace("columns: ", "--dims: ", 1) if message.startswith("columns: ")
+                         else message) from None
+    choice = None if args.max_risk is None else recommend([m], args.max_risk, args.decision or "upper")
+    if args.json:
+        from rumap.cli import print_json
+
+        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "n": int(frame.shape[0]),
+               "config": {**m.config, "method": "mst", "parameter": "epsilon", "values": m.values.tolist(),
+                          "data": args.data}}
+        if choice is not None:
+            out["recommendation"] = choice.to_dict()
+        print_json(out)
+        return 0
+    from rumap.cli.simulate import recommendation_line
+
+    shown = m.to_frame().drop(columns=["method", "knowledge", "target"]).assign(mean_tvd=m.config["mean_tvd"])
+    print(f"MST synthetic records of {', '.join(columns)} (n = {frame.shape[0]}, M = {args.replicates}, seed "
+          f"{args.seed}; {int(m.config['uniques'])} unique combinations); R: {m.risk_label}; U: {m.utility_label}")
+    print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if choice is not None:
+        print(recommendation_line(choice))
+    return 0
+
+
+def _run_dp_table(args: argparse.Namespace) -> int:
     """Run ``simulate --method dp-table``: the map over epsilon, as curve JSON or a table.
 
     Parameters

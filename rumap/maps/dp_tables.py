@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import SEED, Grid, InstanceOf, StrOptions, validate_params
+from rumap._validation import SEED, Grid, InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.privacy.accounting import MECHANISMS, calibrate
 from rumap.result import RUMap
@@ -70,6 +70,7 @@ DP_TABLE_MEASURES = ("unit_recovered", "small_recovered", "interval_coverage", "
                      "total_relative_error")
 
 
+@assumes_valid
 def release_measures(release: DPTable) -> dict[str, float]:
     """R and U measures of one release: no small (unit) cell recovers none; NaN where an error has no cell.
 

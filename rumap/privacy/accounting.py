@@ -28,7 +28,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rumap._validation import StrOptions, validate_params
+from rumap._validation import StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError, optional_module
 
 __all__ = ["MECHANISMS", "DEFAULT_DELTA", "PrivacyLoss", "calibrate", "opendp_release"]
@@ -180,6 +180,7 @@ def calibrate(mechanism: str, sensitivity: float, epsilon: float | None = None, 
                        float(measurement.map(d_in)))
 
 
+@assumes_valid
 def opendp_release(loss: PrivacyLoss, values: Any) -> Any:
     """The values with the mechanism's noise drawn by OpenDP's own sampler (not reproducible: no seed).
 

@@ -28,6 +28,7 @@ The columns' categories are taken as public (as the codes of a DP table).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,12 @@ def _noisy_max_rho(dp: Any, scale: float) -> float:
     measurement = dp.m.make_noisy_max(atom, dp.linf_distance(T=float), dp.zero_concentrated_divergence(),
                                       scale=float(scale))
     return float(measurement.map(1.0))
+
+
+@functools.lru_cache(maxsize=64)
+def _rho(epsilon: float, delta: float) -> float:
+    """The zCDP rho that OpenDP states as (epsilon, delta) (its binary search, once per pair)."""
+    return float(calibrate("gaussian", 1.0, epsilon=epsilon, delta=delta).rho)  # type: ignore[arg-type]
 
 
 def _distribution(counts: np.ndarray) -> np.ndarray:
@@ -151,7 +158,7 @@ def mst_synthesize(frame: pd.DataFrame, columns: Sequence[str], epsilon: float, 
     delta = DEFAULT_DELTA if delta is None else float(delta)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     dp = _opendp()
-    budget = calibrate("gaussian", 1.0, epsilon=epsilon, delta=delta).rho / 3.0  # type: ignore[operator]
+    budget = _rho(float(epsilon), delta) / 3.0
     d = len(names)
     categories, codes = [], []
     for name in names:

@@ -95,3 +95,15 @@ def test_simulate_dp_table_maps_epsilon_and_recommends(files, capsys):
     assert "--epsilon must be a list of numbers" in line
     assert "--dims applies to --method dp-table" in _bad(capsys, "simulate", "--data", files / "m.csv",
                                                          "--column", "v", "--dims", "nace", "--target", "max")
+
+
+def test_simulate_mst_maps_epsilon(files, capsys):
+    out = _json(capsys, "simulate", "--data", files / "m.csv", "--method", "mst", "--dims", "nace,size",
+                "--epsilon", "0.5,20", "--replicates", "2", "--json")
+    curve = out["curves"][0]
+    assert curve["method"] == "mst" and curve["values"] == [0.5, 20.0] and len(out["config"]["mean_tvd"]) == 2
+    assert "--dims: MST needs two or more" in _bad(capsys, "simulate", "--data", files / "m.csv", "--method", "mst",
+                                                   "--dims", "nace", "--epsilon", "1")
+    assert "--mechanism applies to --method dp-table, not mst" in _bad(
+        capsys, "simulate", "--data", files / "m.csv", "--method", "mst", "--dims", "nace,size", "--epsilon", "1",
+        "--mechanism", "gaussian")

@@ -45,3 +45,11 @@ def test_columns_are_two_or_more_of_the_frame(frame):
         mst_synthesize(frame, ["a"], epsilon=1.0)
     with pytest.raises(InputError, match="columns: no column 'z'"):
         mst_synthesize(frame, ["a", "z"], epsilon=1.0)
+
+
+def test_the_map_over_epsilon_keeps_more_of_the_2_way_tables_as_epsilon_grows(frame):
+    from rumap.maps.mst import mst_map
+
+    m = mst_map(frame.head(200), ["a", "b", "c"], [0.05, 20.0], replicates=2, seed=4)
+    assert m.parameter == "epsilon" and m.method == "mst" and m.utility[0] < m.utility[1]
+    assert m.config["mean_tvd"] == pytest.approx([1 - u for u in m.utility])
