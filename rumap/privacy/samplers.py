@@ -16,8 +16,8 @@ built with (:mod:`rumap.privacy.accounting`):
 
 These are the mechanisms' laws, drawn with floating-point arithmetic (numpy's
 geometric and uniform variates); OpenDP's own samplers are exact in integer
-arithmetic and guard against floating-point attacks. A release without a seed
-can use them (``sampler="opendp"`` in :func:`rumap.tables.dp.dp_release`).
+arithmetic and guard against floating-point attacks; a release without a seed
+uses them (``seed=None`` in :func:`rumap.tables.dp.dp_release`).
 """
 
 from __future__ import annotations
