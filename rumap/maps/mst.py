@@ -103,9 +103,8 @@ def mst_map(frame: pd.DataFrame, columns: Sequence[str], epsilons: Sequence[floa
     uniques = 0.0
     for epsilon, sequence in zip(np.asarray(epsilons, dtype=float), seeds, strict=True):
         rng = np.random.default_rng(sequence)
-        rows = [synthetic_measures(frame, mst_synthesize(frame, columns, float(epsilon), delta, rng,
-                                                         records=int(frame.shape[0])).synthetic, columns)
-                for _ in range(replicates)]
+        rows = [synthetic_measures(frame, mst_synthesize(frame, columns, float(epsilon), delta, rng).synthetic,
+                                   columns) for _ in range(replicates)]  # as many records as MST's noisy count
         r = np.array([row["uniques_reproduced"] for row in rows])
         u = 1.0 - np.array([row["mean_tvd"] for row in rows])
         uniques = rows[0]["uniques"]
