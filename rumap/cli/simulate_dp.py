@@ -21,6 +21,7 @@ U one minus the mean total variation distance of the 2-way tables.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from rumap.errors import InputError
 
@@ -87,123 +88,37 @@ def run_dp(args: argparse.Namespace) -> int:
     return {"dp-table": _run_dp_table, "mst": _run_mst}[args.method](args)
 
 
-def _run_mst(args: argparse.Namespace) -> int:
-    """``simulate --method mst``: MST's synthetic records over epsilon (:func:`rumap.maps.mst.mst_map`)."""
+def _checked(args: argparse.Namespace, needs: str, *extra: tuple[str, str, object]) -> tuple[list[str], list[float]]:
+    """The columns of ``--dims`` and the grid of ``--epsilon``, every shared flag checked against its entry."""
     from rumap.cli.flags import check_flag, split_names
 
     if args.dims is None or args.epsilon is None:
-        raise InputError("--method mst needs --dims A,B[,C...] (the columns synthesized) and --epsilon E1,E2,...")
-    if args.utility is not None:
-        raise InputError("--utility does not apply to --method mst (U is 1 - the mean TVD of the 2-way tables)")
-    if args.decision is not None and args.max_risk is None:
-        raise InputError("--decision needs --max-risk (the bound it decides against)")
+        raise InputError(f"--method {args.method} needs --dims A,B[,C...] ({needs}) and --epsilon E1,E2,...")
     for flag, entry, value in (("--replicates", "replicates", args.replicates), ("--seed", "seed", args.seed),
-                               ("--delta", "risk_bound", args.delta), ("--max-risk", "max_risk", args.max_risk)):
+                               ("--delta", "risk_bound", args.delta), ("--max-risk", "max_risk", args.max_risk),
+                               *extra):
         if value is not None:
             check_flag(flag, entry, value)
+    if args.decision is not None and args.max_risk is None:
+        raise InputError("--decision needs --max-risk (the bound it decides against)")
     epsilons = _epsilons(args.epsilon)
     for value in epsilons:
         check_flag("--epsilon", "privacy_loss", value)
-    columns = split_names(args.dims, "--dims")
+    return split_names(args.dims, "--dims"), epsilons
+
+
+def _report(args: argparse.Namespace, m: Any, n: int, head: str, shown: Any, beside: Any = None) -> int:
+    """Print the map (and a second curve beside it) as curve JSON or a table, with ``--max-risk``'s recommendation."""
     from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
-    from rumap.io.data import read_table
-    from rumap.maps.mst import mst_map
     from rumap.maps.recommend import recommend
 
-    frame = read_table(args.data)
-    try:
-        m = mst_map(frame, columns, epsilons, delta=args.delta, replicates=args.replicates, seed=args.seed)
-    except InputError as exc:  # the core names its parameter; here it is the flag
-        message = str(exc)
-        raise InputError(message.replace("columns: ", "--dims: ", 1) if message.startswith("columns: ")
-                         else message) from None
     choice = None if args.max_risk is None else recommend([m], args.max_risk, args.decision or "upper")
     if args.json:
         from rumap.cli import print_json
 
-        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "n": int(frame.shape[0]),
-               "config": {**m.config, "method": "mst", "parameter": "epsilon", "values": m.values.tolist(),
+        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "n": n,
+               "config": {**m.config, "method": args.method, "parameter": "epsilon", "values": m.values.tolist(),
                           "data": args.data}}
-        if choice is not None:
-            out["recommendation"] = choice.to_dict()
-        print_json(out)
-        return 0
-    from rumap.cli.simulate import recommendation_line
-
-    shown = m.to_frame().drop(columns=["method", "knowledge", "target"]).assign(mean_tvd=m.config["mean_tvd"])
-    print(f"MST synthetic records of {', '.join(columns)} (n = {frame.shape[0]}, M = {args.replicates}, seed "
-          f"{args.seed}; {int(m.config['uniques'])} unique combinations); R: {m.risk_label}; U: {m.utility_label}")
-    print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-    if choice is not None:
-        print(recommendation_line(choice))
-    return 0
-
-
-def _run_dp_table(args: argparse.Namespace) -> int:
-    """Run ``simulate --method dp-table``: the map over epsilon, as curve JSON or a table.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-
-    Returns
-    -------
-    int
-    """
-    from rumap.cli.flags import budget_from_args, check_flag, split_names
-    from rumap.cli.table_microdata import _hierarchies
-
-    if args.dims is None or args.epsilon is None:
-        raise InputError("--method dp-table needs --dims A,B[,C...] and --epsilon E1,E2,...")
-    if args.utility is not None and args.utility not in DP_TABLE_UTILITY_NAMES:
-        raise InputError(f"--utility must be one of {', '.join(DP_TABLE_UTILITY_NAMES)} with --method dp-table, "
-                         f"got {args.utility!r}")
-    for flag, entry, value in (("--replicates", "replicates", args.replicates), ("--seed", "seed", args.seed),
-                               ("--delta", "risk_bound", args.delta), ("--small", "threshold", args.small),
-                               ("--max-risk", "max_risk", args.max_risk)):
-        if value is not None:
-            check_flag(flag, entry, value)
-    if args.decision is not None and args.max_risk is None:
-        raise InputError("--decision needs --max-risk (the bound it decides against)")
-    epsilons = _epsilons(args.epsilon)
-    for value in epsilons:
-        check_flag("--epsilon", "privacy_loss", value)
-    dims = split_names(args.dims, "--dims")
-    import pandas as pd
-
-    from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
-    from rumap.io.data import read_table
-    from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
-    from rumap.maps.recommend import recommend
-    from rumap.tables.ndtable import build_table
-
-    frame = read_table(args.data)
-    table = build_table(frame, dims, _hierarchies(args.hierarchy or [], dims, frame), None,
-                        budget=budget_from_args(args))
-    try:
-        m = dp_table_map(table, epsilons, mechanism=args.mechanism or "laplace", delta=args.delta,
-                         utility=args.utility or "cells", replicates=args.replicates, seed=args.seed,
-                         small=3 if args.small is None else args.small)
-    except InputError as exc:  # the core names its parameters; here they are flags
-        message = str(exc)
-        raise InputError(message.replace("rho: ", "--mechanism: ", 1) if message.startswith("rho: ")
-                         else message.replace("delta: ", "--delta: ", 1)) from None
-    thresholds = None
-    if args.beside_suppression is not None:
-        from rumap.cli.flags import parse_grid
-
-        thresholds = parse_grid(args.beside_suppression, "beside_suppression", integer=True)
-        for value in thresholds:
-            check_flag("--beside-suppression", "threshold", int(value))
-    beside = None if thresholds is None else suppression_threshold_map(
-        table, thresholds, utility=args.utility or "cells", small=3 if args.small is None else args.small)
-    choice = None if args.max_risk is None else recommend([m], args.max_risk, args.decision or "upper")
-    config = {**m.config, "method": "dp-table", "parameter": "epsilon", "values": m.values.tolist(),
-              "data": args.data}
-    if args.json:
-        from rumap.cli import print_json
-
-        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "config": config, "n": int(frame.shape[0])}
         if beside is not None:
             out["curves"].append(curve_dict(beside, SIMULATION_CURVE_KEYS))
             out["beside"] = beside.config
@@ -213,18 +128,68 @@ def _run_dp_table(args: argparse.Namespace) -> int:
         return 0
     from rumap.cli.simulate import recommendation_line
 
-    shown = m.to_frame().drop(columns=["method", "knowledge", "target"])
-    for key in ("unit_recovered", "interval_half_width", "total_relative_error"):
-        shown[key] = m.config[key]
-    print(f"{m.target} noise on {' x '.join(dims)} (n = {frame.shape[0]}, M = {args.replicates}, seed {args.seed}); "
-          f"R: {m.risk_label}; U: {m.utility_label}")
-    with pd.option_context("display.max_rows", None, "display.width", 250):
-        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print(f"{head} (n = {n}, M = {args.replicates}, seed {args.seed}); R: {m.risk_label}; U: {m.utility_label}")
+    print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if beside is not None:
         print("beside it, cell suppression (threshold rule, protection 10%) on the same R and U:")
-        shown = beside.to_frame().drop(columns=["method", "knowledge", "target"]).assign(
-            suppressed=beside.config["suppressed"])
-        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        print(beside.to_frame().drop(columns=["method", "knowledge", "target"])
+              .assign(suppressed=beside.config["suppressed"]).to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if choice is not None:
         print(recommendation_line(choice))
     return 0
+
+
+def _run_mst(args: argparse.Namespace) -> int:
+    """``simulate --method mst``: MST's synthetic records over epsilon (:func:`rumap.maps.mst.mst_map`)."""
+    if args.utility is not None:
+        raise InputError("--utility does not apply to --method mst (U is 1 - the mean TVD of the 2-way tables)")
+    columns, epsilons = _checked(args, "the columns synthesized")
+    from rumap.io.data import read_table
+    from rumap.maps.mst import mst_map
+
+    frame = read_table(args.data)
+    try:
+        m = mst_map(frame, columns, epsilons, delta=args.delta, replicates=args.replicates, seed=args.seed)
+    except InputError as exc:  # the core names its parameter; here it is the flag
+        message = str(exc)
+        raise InputError(message.replace("columns: ", "--dims: ", 1) if message.startswith("columns: ")
+                         else message) from None
+    shown = m.to_frame().drop(columns=["method", "knowledge", "target"]).assign(mean_tvd=m.config["mean_tvd"])
+    return _report(args, m, int(frame.shape[0]), f"MST synthetic records of {', '.join(columns)}; "
+                   f"{int(m.config['uniques'])} unique combinations", shown)
+
+
+def _run_dp_table(args: argparse.Namespace) -> int:
+    """``simulate --method dp-table``: the map over epsilon, and cell suppression's beside it."""
+    from rumap.cli.flags import budget_from_args, check_flag, parse_grid
+    from rumap.cli.table_microdata import _hierarchies
+
+    if args.utility is not None and args.utility not in DP_TABLE_UTILITY_NAMES:
+        raise InputError(f"--utility must be one of {', '.join(DP_TABLE_UTILITY_NAMES)} with --method dp-table, "
+                         f"got {args.utility!r}")
+    dims, epsilons = _checked(args, "the table's dimensions", ("--small", "threshold", args.small))
+    from rumap.io.data import read_table
+    from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
+    from rumap.tables.ndtable import build_table
+
+    frame = read_table(args.data)
+    table = build_table(frame, dims, _hierarchies(args.hierarchy or [], dims, frame), None,
+                        budget=budget_from_args(args))
+    small = 3 if args.small is None else args.small
+    try:
+        m = dp_table_map(table, epsilons, mechanism=args.mechanism or "laplace", delta=args.delta,
+                         utility=args.utility or "cells", replicates=args.replicates, seed=args.seed, small=small)
+    except InputError as exc:  # the core names its parameters; here they are flags
+        message = str(exc)
+        raise InputError(message.replace("rho: ", "--mechanism: ", 1) if message.startswith("rho: ")
+                         else message.replace("delta: ", "--delta: ", 1)) from None
+    beside = None
+    if args.beside_suppression is not None:
+        thresholds = parse_grid(args.beside_suppression, "beside_suppression", integer=True)
+        for value in thresholds:
+            check_flag("--beside-suppression", "threshold", int(value))
+        beside = suppression_threshold_map(table, thresholds, utility=args.utility or "cells", small=small)
+    shown = m.to_frame().drop(columns=["method", "knowledge", "target"])
+    for key in ("unit_recovered", "interval_half_width", "total_relative_error"):
+        shown[key] = m.config[key]
+    return _report(args, m, int(frame.shape[0]), f"{m.target} noise on {' x '.join(dims)}", shown, beside)
