@@ -90,6 +90,12 @@ _EXPORTS: dict[str, str] = {
     "suppress_linked_tables": "rumap.tables.table_suppression",
     "read_jj": "rumap.tables.jj",
     "write_jj": "rumap.tables.jj",
+    # differential privacy: OpenDP's accounting of a mechanism, a table released with noise, its map over epsilon
+    "calibrate": "rumap.privacy.accounting",
+    "PrivacyLoss": "rumap.privacy.accounting",
+    "dp_table": "rumap.tables.dp",
+    "DPTable": "rumap.tables.dp",
+    "dp_table_map": "rumap.maps.dp_tables",
     # from map to release: a plan of masking steps, applied, and the report of what was released
     "Step": "rumap.release.plan",
     "ReleasePlan": "rumap.release.plan",

@@ -159,6 +159,7 @@ def _base(files: dict[str, str]) -> dict[str, list[str]]:
         "table-suppress-rule": ["table", "suppress", "--table", files["table_complete"], "--contributions",
                                 files["contributions_cells"], "--rule", "p-percent", "--p", "10"],
         "table-round": ["table", "round", "--table", files["table_complete"], "--base", "5"],
+        "table-dp": ["table", "dp", "--microdata", files["good"], "--dims", "region", "--epsilon", "1", "--seed", "1"],
         "release-noise": ["release", "--data", files["good"], "--out", files["release_out"], "--method", "noise",
                           "--columns", "income", "--lambda2-frac", "0.1", "--no-prediction"],
         "release-pram": ["release", "--data", files["good"], "--out", files["release_out"], "--method", "pram",
@@ -267,6 +268,12 @@ def _flag_values(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
         "table-round": {"--table": [*bad_files, files["table_good"], files["table_bad"], files["table_complete_bad"]],
                         "--base": BAD_POSITIVE, "--time-limit": ["0", "-1", "abc", "nan"],
                         "--work-limit": ["0", "nan", "1"]},
+        "table-dp": {"--microdata": bad_files, "--dims": ["nope", "", ",", "region,region"],
+                     "--epsilon": [*BAD_POSITIVE, "1e308"], "--rho": ["1"], "--delta": BAD_FRACTIONS,
+                     "--mechanism": ["magic"], "--value-column": ["nope", "region", "income"],
+                     "--bounds": ["abc", "5:1", "nan:1", "1e400:2", ""], "--seed": ["-1", "abc", "1.5", "1e400"],
+                     "--small": ["0", "abc"], "--hierarchy": ["region", "nope=x.hrc", "region=prefixes:x"],
+                     "--out": [files["directory"], "x.unknown"], "--work-limit": ["0", "nan"]},
         "release-noise": {"--data": [*bad_files, files["text_in_numbers"]], "--columns": ["nope", "region", "", ","],
                           "--lambda2-frac": [*BAD_NUMBERS, "-1", *HUGE], "--lambda2": [*BAD_NUMBERS, "-1", *HUGE],
                           "--seed": ["-1", "abc", "1.5", "1e400", "\u0661"], "--replicates": ["abc", "1.5", "1e308", "\u0661", "-1", "0", "2"],
@@ -296,6 +303,7 @@ REQUIRED = {"analytic": ("--lambda2", "--state", "--sigma2"), "analytic-data": (
             "query-audit": ("--data", "--value"), "granularity": ("--table",),
             "table-suppress": ("--table", "--primary"),
             "table-suppress-rule": ("--rule", "--contributions"), "table-round": ("--table", "--base"),
+            "table-dp": ("--microdata", "--dims", "--epsilon"),
             "release-noise": ("--data", "--out", "--columns", "--method"), "release-pram": ("--keys", "--method"),
             "release-plan": ("--plan", "--data")}
 

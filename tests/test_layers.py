@@ -87,7 +87,7 @@ RANKS = {
     # the foundation: errors, validation, results, digests, the work budget, numba, the fixtures of examples
     **dict.fromkeys(("", "errors", "_validation", "result", "fingerprint", "budget", "_compile", "examples"), 0),
     **dict.fromkeys(("io", "engine"), 1),  # reading files; the one chunk runner over what they give
-    **dict.fromkeys(("masking", "risk", "tables", "databases"), 2),  # the methods and measures
+    **dict.fromkeys(("masking", "risk", "tables", "databases", "privacy"), 2),  # the methods and measures
     "maps": 3,
     "scale": 4,
     "specs": 5,

@@ -21,9 +21,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-OPTIONAL = ("streamlit", "kaleido", "dask", "distributed", "pyreadstat", "pyarrow", "openpyxl")
+OPTIONAL = ("streamlit", "kaleido", "dask", "distributed", "pyreadstat", "pyarrow", "openpyxl", "opendp")
 EXTRAS = {"app": {"streamlit", "kaleido"}, "dask": {"dask", "distributed"},
-          "formats": {"pyreadstat", "pyarrow", "openpyxl"}, "scale": {"polars", "pyarrow"}}
+          "formats": {"pyreadstat", "pyarrow", "openpyxl"}, "scale": {"polars", "pyarrow"},
+          "dp": {"opendp"}}
 #: The environment of the installed interpreter: without PYTHONPATH, which could put the source tree first.
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
 
@@ -47,8 +48,9 @@ def test_core_dependencies_and_extras_are_declared():
         assert {_name(r) for r in extras[extra]} == names
     pinned = {_name(line) for line in (ROOT / "requirements.txt").read_text().splitlines()
               if line.strip() and not line.startswith("#")}
-    # llvmlite: numba's compiler; polars-runtime-32: polars' compiled engine; each pinned to match
-    assert pinned == CORE.union(*EXTRAS.values()) | {"llvmlite", "polars-runtime-32"}
+    # llvmlite: numba's compiler; polars-runtime-32: polars' compiled engine; deprecated and wrapt: OpenDP's one
+    # dependency and its own; each pinned to match
+    assert pinned == CORE.union(*EXTRAS.values()) | {"llvmlite", "polars-runtime-32", "deprecated", "wrapt"}
 
 
 @pytest.fixture(scope="module")

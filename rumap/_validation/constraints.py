@@ -182,8 +182,7 @@ PARAMETERS: dict[str, Interval] = {
     "tolerable_error": Interval("float", 0.0, None, "neither",
                                 "the snooper's tolerable average error, in data units (R_max = 1 / error²)"),
     # tables (rumap.tables.rules, rumap.tables.dominance, rumap.tables.bounds)
-    "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule",
-                            slider=(1, 10, 1), most=MAX_RECORDS),
+    "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule", slider=(1, 10, 1), most=MAX_RECORDS),
     "dominance_k": Interval("float", 0.0, 1.0, "right", "fraction of the cell total in the (n,k)-dominance rule",
                             slider=(0.05, 0.99, 0.001)),
     "rule_percent": Interval("float", 0.0, 100.0, "right",
@@ -206,6 +205,8 @@ PARAMETERS: dict[str, Interval] = {
     "unequal_factor": Interval("float", 0.0, None, "neither", "noise variance factor for sensitive records"),
     "replicates": Interval("int", 1, 10_000_000, "both", "Monte-Carlo replicates per parameter value"),
     "seed": Interval("int", 0, None, "both", "random seed", most=MAX_SEED),
+    "privacy_loss": Interval("float", 0.0, 1000.0, "right", "privacy loss of a release: epsilon (DP), or rho (zero-concentrated DP)", slider=(0.05, 20.0, 0.05)),
+    "sensitivity": Interval("float", 0.0, 1e150, "right", "sensitivity: the most one record changes a released value"),
     "subsample": Interval("int", 2, None, "both", "records of each subsample of an empirical map", most=MAX_RECORDS),
     "subsamples": Interval("int", 2, 1000, "both", "independent subsamples of an empirical map"),
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk", most=10_000_000),

@@ -22,6 +22,7 @@ from rumap.cli.flags import (
     split_names,
 )
 from rumap.cli.progress import Progress, add_progress_flag
+from rumap.cli.simulate_dp import DP_TABLE_FLAGS, DP_TABLE_METHOD_NAMES, add_dp_table_flags
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
@@ -73,6 +74,8 @@ def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
             add(_attr(grid.flag.flag), grid.flag.flag, (name,))
     for name, method in CATEGORICAL_METHODS.items():
         add(method.parameter, "--" + method.parameter.replace("_", "-"), (name,))
+    for attr, (flag, methods) in DP_TABLE_FLAGS.items():
+        add(attr, flag, methods)
     return scope
 
 
@@ -135,9 +138,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--columns", help="several numeric columns, comma-separated (the first is attacked unless "
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
-    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES],
+    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *DP_TABLE_METHOD_NAMES],
                    help="masking method (default noise); suppress, recode, pram and granularity protect "
-                        "categorical --keys")
+                        "categorical --keys; dp-table releases the count table of --dims with differential privacy, "
+                        "mst synthesizes --dims, over --epsilon")
     _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
@@ -170,6 +174,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     categorical.add_argument("--anonymity-k", type=int, metavar="K", help="the k of --risk k_violations")
     categorical.add_argument("--pair", metavar="A,B", help="the two variables of --utility cramers_v")
     add_merge_flag(categorical, ", applied to --data first")
+    add_dp_table_flags(p)
     decision = p.add_argument_group("recommendation")
     decision.add_argument("--max-risk", type=float, metavar="R",
                           help="maximum tolerable risk, in the units of the map's R: adds the recommended value "
@@ -339,6 +344,10 @@ def run(args: argparse.Namespace) -> int:
     check_applies(args, flag_scope(), args.method)
     if args.method in CATEGORICAL_METHOD_NAMES:
         return _run_categorical(args)
+    if args.method in DP_TABLE_METHOD_NAMES:
+        from rumap.cli.simulate_dp import run_dp
+
+        return run_dp(args)
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)

@@ -9,7 +9,8 @@ Sub-subcommands:
 - ``dominance-flaw``: Lemma 1 and Constructions 1-2 of Domingo-Ferrer & Torra
   (2004) for given n, k and number of contributions N;
 - ``suppress`` and ``round``: secondary cell suppression and controlled
-  rounding of a complete table (:mod:`rumap.cli.table_protection`).
+  rounding of a complete table (:mod:`rumap.cli.table_protection`);
+- ``dp``: a table released with differential privacy (:mod:`rumap.cli.table_dp`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import argparse
 from collections.abc import Callable
 
 from rumap.cli.flags import RULE_NAMES, add_rule_flags, print_frame, rule_parameters
+from rumap.cli.table_dp import add_dp_parser, run_dp
 from rumap.cli.table_granularity import add_granularity_parser, run_granularity
 from rumap.cli.table_protection import add_parsers as add_protection_parsers
 from rumap.cli.table_protection import run_round, run_suppress
@@ -107,6 +109,7 @@ RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "granularity": run_granularity,
     "suppress": run_suppress,
     "round": run_round,
+    "dp": run_dp,
 }
 
 
@@ -158,6 +161,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     d.add_argument("--json", action="store_true", help="print one JSON object")
     add_granularity_parser(commands)
     add_protection_parsers(commands)
+    add_dp_parser(commands)
     return p
 
 

@@ -32,6 +32,7 @@ from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_c
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, EmpiricalSpec
 from rumap.specs.calls import CallSpec
+from rumap.specs.dp_tables import DPTableSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.table_protection import TableMapSpec, TableProtectionSpec
@@ -347,6 +348,7 @@ REPRODUCERS: dict[type, Reproducer] = {
     LinkedTablesSpec: Reproducer(tables.linked_python, no_command=tables.BUILT_IN),
     RoundingMapSpec: Reproducer(tables.rounding_python, no_command=tables.NO_ROUNDING_MAP),
     HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command),
+    DPTableSpec: Reproducer(tables.dp_python, tables.dp_command),
     MaskedRiskSpec: Reproducer(tables.masked_risk_python, tables.masked_risk_command, tables.NOTHING_CHOSEN),
     ScaleRiskSpec: Reproducer(tables.scale_risk_python, tables.scale_risk_command),
 }

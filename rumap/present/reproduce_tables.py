@@ -10,6 +10,7 @@ rumap).
 from __future__ import annotations
 
 from rumap.present.code_text import command_line, python_script
+from rumap.specs.dp_tables import DPTableSpec
 from rumap.specs.risk import EXAMPLE_NOISE_SEED, MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.tables import (
@@ -172,10 +173,9 @@ def masked_risk_command(spec: MaskedRiskSpec) -> str | None:
     return "\n".join(commands) or None
 
 
-def hierarchical_python(spec: HierarchicalTableSpec) -> str:
-    """The Python of a :class:`~rumap.specs.tables.HierarchicalTableSpec`."""
-    imports: dict[str, list[str]] = {"rumap.io.data": ["read_table"], "rumap.tables.ndtable": ["build_table"],
-                                     "rumap.tables.table_suppression": ["suppress_table"]}
+def _hierarchy_lines(spec: HierarchicalTableSpec | DPTableSpec, imports: dict[str, list[str]]) -> list[str]:
+    """The lines that read the microdata and each dimension's hierarchy (its imports added to ``imports``)."""
+    imports["rumap.io.data"] = ["read_table"]
     lines = [f"frame = read_table({spec.data!r})", "hierarchies = {}"]
     for dim, lengths in spec.prefixes.items():
         imports["rumap.specs.tables"] = ["prefix_codes"]
@@ -186,6 +186,25 @@ def hierarchical_python(spec: HierarchicalTableSpec) -> str:
         imports["pathlib"] = ["Path"]
         imports.setdefault("rumap.tables.hierarchy", []).append(reader)
         lines.append(f"hierarchies[{dim!r}] = {reader}(Path({name!r}).read_text(encoding='utf-8-sig'))")
+    return lines
+
+
+def _hierarchy_flags(spec: HierarchicalTableSpec | DPTableSpec) -> list[object]:
+    """``--microdata``, ``--dims`` and ``--hierarchy`` of every kind (a file, its format, code prefixes)."""
+    parts: list[object] = ["--microdata", spec.data, "--dims", ",".join(spec.dims)]
+    for dim, lengths in spec.prefixes.items():
+        parts += ["--hierarchy", f"{dim}=prefixes:{','.join(str(n) for n in lengths)}"]
+    for dim, (name, kind) in spec.files.items():
+        named = name.lower().endswith(".hrc") == (kind == "hrc")
+        parts += ["--hierarchy", f"{dim}={name}" if named else f"{dim}={kind}:{name}"]
+    return parts
+
+
+def hierarchical_python(spec: HierarchicalTableSpec) -> str:
+    """The Python of a :class:`~rumap.specs.tables.HierarchicalTableSpec`."""
+    imports: dict[str, list[str]] = {"rumap.tables.ndtable": ["build_table"],
+                                     "rumap.tables.table_suppression": ["suppress_table"]}
+    lines = _hierarchy_lines(spec, imports)
     lines += [f"table = build_table(frame, {list(spec.dims)!r}, hierarchies, {spec.value_column!r})",
               f"mask = table.primary_mask({spec.rule!r}{_keywords(spec.primary_parameters())})",
               f"result = suppress_table(table, mask, protection={spec.protection!r}, cost={spec.cost!r}, "
@@ -195,18 +214,41 @@ def hierarchical_python(spec: HierarchicalTableSpec) -> str:
 
 def hierarchical_command(spec: HierarchicalTableSpec) -> str:
     """The ``table suppress --microdata`` command: ``--hierarchy`` of every kind (a file, its format, code prefixes)."""
-    parts: list[object] = ["table", "suppress", "--microdata", spec.data, "--dims", ",".join(spec.dims)]
-    for dim, lengths in spec.prefixes.items():
-        parts += ["--hierarchy", f"{dim}=prefixes:{','.join(str(n) for n in lengths)}"]
-    for dim, (name, kind) in spec.files.items():
-        named = name.lower().endswith(".hrc") == (kind == "hrc")
-        parts += ["--hierarchy", f"{dim}={name}" if named else f"{dim}={kind}:{name}"]
+    parts: list[object] = ["table", "suppress", *_hierarchy_flags(spec)]
     if spec.value_column is not None:
         parts += ["--value-column", spec.value_column]
     rule_flags = [word for name, value in spec.primary_parameters().items() for word in (f"--{name}", value)]
     parts += ["--rule", spec.rule, *rule_flags, "--protection", spec.protection, "--cost", spec.cost]
     if spec.method is not None:
         parts += ["--method", spec.method]
+    return command_line(*parts, "--json")
+
+
+def _dp_loss(spec: DPTableSpec) -> dict[str, object]:
+    return {name: value for name, value in (("epsilon", spec.epsilon), ("rho", spec.rho), ("delta", spec.delta))
+            if value is not None}
+
+
+def dp_python(spec: DPTableSpec) -> str:
+    """The Python of a :class:`~rumap.specs.dp_tables.DPTableSpec`: :func:`rumap.tables.dp.dp_table`."""
+    imports: dict[str, list[str]] = {"rumap.tables.dp": ["dp_table"]}
+    lines = _hierarchy_lines(spec, imports)
+    bounds = None if spec.bounds is None else tuple(spec.bounds)
+    lines += [f"result = dp_table(frame, {list(spec.dims)!r}, hierarchies, {spec.value_column!r}, {bounds!r}, "
+              f"mechanism={spec.mechanism!r}{_keywords(_dp_loss(spec))}, seed={spec.seed!r})",
+              "print(result.to_frame())"]
+    return python_script(imports, lines)
+
+
+def dp_command(spec: DPTableSpec) -> str:
+    """The ``table dp`` command of a :class:`~rumap.specs.dp_tables.DPTableSpec`."""
+    parts: list[object] = ["table", "dp", *_hierarchy_flags(spec)]
+    if spec.value_column is not None and spec.bounds is not None:
+        parts += ["--value-column", spec.value_column, f"--bounds={spec.bounds[0]!r}:{spec.bounds[1]!r}"]
+    parts += ["--mechanism", spec.mechanism, *(word for name, value in _dp_loss(spec).items()
+                                               for word in (f"--{name}", value))]
+    if spec.seed is not None:
+        parts += ["--seed", spec.seed]
     return command_line(*parts, "--json")
 
 

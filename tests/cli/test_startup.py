@@ -57,18 +57,26 @@ def test_risk_help_imports_no_heavy_module():
 
 
 def test_table_help_imports_no_heavy_module():
-    for argv in (["table", "--help"], ["table", "suppress", "--help"], ["table", "granularity", "--help"]):
+    for argv in (["table", "--help"], ["table", "suppress", "--help"], ["table", "granularity", "--help"],
+                 ["table", "dp", "--help"]):
         assert _heavy_modules_after(argv) == [], argv
 
 
 def test_the_table_parsers_names_are_the_registries():
     from rumap.cli.flags import RULE_NAMES
+    from rumap.cli.table_dp import MECHANISM_NAMES
     from rumap.cli.table_protection import COST_NAMES
+    from rumap.privacy.accounting import MECHANISMS
     from rumap.tables.rules import RULES
     from rumap.tables.secondary import COSTS
 
     assert RULE_NAMES == tuple(RULES)
     assert COST_NAMES == tuple(COSTS)
+    assert MECHANISM_NAMES == tuple(MECHANISMS)
+    from rumap.cli.simulate_dp import DP_TABLE_UTILITY_NAMES
+    from rumap.maps.dp_tables import DP_TABLE_UTILITIES
+
+    assert DP_TABLE_UTILITY_NAMES == tuple(DP_TABLE_UTILITIES)
 
 
 def test_identity_risk_from_figures_imports_no_heavy_module():

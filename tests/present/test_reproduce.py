@@ -26,6 +26,7 @@ from rumap.release.plan import ReleasePlan, Step
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 from rumap.specs.calls import CallSpec
+from rumap.specs.dp_tables import DPTableSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.table_protection import TableMapSpec, TableProtectionSpec
@@ -43,7 +44,7 @@ from rumap.tables.microdata import example_microdata
 #: The specification types the cases below cover: every key of REPRODUCERS.
 COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec, RuleSpec,
            DominanceFlawSpec, SuppressedCellsSpec, RedesignSpec, LinkedTablesSpec, RoundingMapSpec, MaskedRiskSpec,
-           HierarchicalTableSpec, ScaleRiskSpec}
+           HierarchicalTableSpec, ScaleRiskSpec, DPTableSpec}
 
 
 def _command_output(spec, subcommand: str, line: int = 0):
@@ -551,6 +552,18 @@ def test_hierarchical_table_from_prefixes_or_a_misnamed_file_by_any_rule(hierarc
     shown = spec.run(f["frame"])
     assert list(shown.table.hierarchy("nace").subtotals) == ["A", "B"]
     assert shown.counts()["primary"] and shown.counts()["secondary"]  # the case protects something
+    assert json.loads(_command_output(spec, "table")) == json.loads(json.dumps(shown.to_dict()))
+    pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
+
+
+@pytest.mark.parametrize(("value", "bounds", "mechanism", "loss"), [
+    (None, None, "discrete-gaussian", {"rho": 0.5}), ("turnover", (-5.0, 60.5), "laplace", {"epsilon": 2.0})])
+def test_a_dp_table_from_files_and_prefixes(hierarchical_files, value, bounds, mechanism, loss):
+    pytest.importorskip("opendp")
+    f = hierarchical_files
+    spec = DPTableSpec(f["data"], ("nace", "region"), prefixes={"nace": (1, 2)}, files={"region": (f["txt"], "hrc")},
+                       value_column=value, bounds=bounds, mechanism=mechanism, seed=9, **loss)
+    shown = spec.run(f["frame"])
     assert json.loads(_command_output(spec, "table")) == json.loads(json.dumps(shown.to_dict()))
     pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
 

@@ -29,7 +29,7 @@ def _markdown_with(at, fragment: str) -> str:
 def test_runs_without_exception_or_error(page):
     assert not page.exception
     assert [shown(e.value) for e in page.error] == []
-    assert len(page.tabs) == 8
+    assert len(page.tabs) == 9
     assert _metric(page, "r (Lemma 1)") == "0.900010"  # Example 2: n = 1, k = 0.369, N = 3
     assert _metric(page, "tail of X_ns (not sensitive)") == "0.298896"
     assert _metric(page, "largest cell risk") == "0.1154"  # Table 1: 1/log2 407
@@ -70,6 +70,16 @@ def test_rule_choice_changes_sensitive_cells(page):
     assert "1 of 2 cells sensitive" in _markdown_with(page, "cells sensitive")
     spec = RuleSpec("p-percent", {"p": 10.0}, "c.csv", "cell", "amount")
     assert [c.value for c in page.code] == [to_command(spec), to_python(spec)]
+
+
+def test_a_dp_release_states_its_privacy_in_words(page):
+    page.selectbox(key="dp_mechanism").set_value("gaussian")
+    page.toggle(key="dp_run").set_value(True).run()
+    assert not page.exception and [shown(e.value) for e in page.error] == []
+    assert any("zero-concentrated" in shown(i.value) and "1 in a million" in shown(i.value) for i in page.info)
+    assert any("probability of any published result by at most a factor of 2.7" in shown(i.value)
+               for i in page.info)  # epsilon = 1 at delta = 1e-6
+    assert _metric(page, "cells") and _metric(page, "small cells recovered (1-3 records)").endswith("%")
 
 
 def test_insider_contribution_changes_the_range(page):
