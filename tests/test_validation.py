@@ -272,7 +272,7 @@ def test_the_protection_level_is_one_entry_that_every_table_function_reads():
                        "protection_map", "rounding_base_map", "table_steps"}
     assert readers <= {"suppress_secondary", "suppress_secondary_linked", "table_outcome", "rule_map",
                        "protection_map", "rounding_base_map", "table_steps", "suppress_table",
-                       "suppress_linked_tables", "instance_from_table"}
+                       "suppress_linked_tables", "instance_from_table", "suppression_threshold_map"}
 
 
 @pytest.mark.parametrize("parameter", ["time_limit", "theta"])

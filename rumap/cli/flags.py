@@ -17,7 +17,7 @@ from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 from rumap.maps.method_records import grid_values
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "check_applies", "check_needs", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "recommendation_line", "check_applies", "check_needs", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
            "ENGINE_NAMES", "AUTO_MEMORY_BYTES", "add_engine_flags", "scale_engine", "work_refusal", "add_overwrite_flag", "check_output_flags"]
 
@@ -654,3 +654,26 @@ def work_refusal(message: str, scale: bool = True) -> str:
         return message
     return (message + "; " + ("--engine scale runs it out of core, a chunk at a time, or " if scale else "")
             + "coarsen a key (protect recode --merge or --band)")
+
+
+@assumes_valid
+def recommendation_line(r: Any) -> str:
+    """The recommendation in the table output: the value and its uncertainty, or why there is none.
+
+    Parameters
+    ----------
+    r : rumap.maps.recommend.Recommendation
+
+    Returns
+    -------
+    str
+    """
+    head = f"recommendation (R_max = {r.max_risk:g}, decision {r.decision}): "
+    if not r.feasible:
+        return head + "none: " + r.reason
+    text = head + f"{r.parameter} = {r.value:g} (R = {r.risk:.4g}, upper {r.risk_upper:.4g}, U = {r.utility:.4g}"
+    text += f", efficiency {r.efficiency:.1%})" if r.efficiency is not None else ")"
+    if r.p_exceed is not None and r.value_interval is not None:
+        text += (f"; P(risk above the bound) = {r.p_exceed:.3f}, smallest safe value in "
+                 f"[{r.value_interval[0]:g}, {r.value_interval[1]:g}] (95%)")
+    return text

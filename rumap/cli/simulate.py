@@ -19,6 +19,7 @@ from rumap.cli.flags import (
     check_needs,
     merge_flags,
     parse_grid,
+    recommendation_line,
     split_names,
 )
 from rumap.cli.progress import Progress, add_progress_flag
@@ -28,7 +29,6 @@ from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
 
 if TYPE_CHECKING:
-    from rumap.maps.recommend import Recommendation
     from rumap.maps.simulation import SimulationConfig
 
 # The parser's choices and help: the masking methods' and utilities' registries themselves (their modules are light),
@@ -406,28 +406,6 @@ def _check_decision_flags(args: argparse.Namespace) -> None:
         check_flag("--max-risk", "max_risk", args.max_risk)
     elif args.decision is not None:
         raise InputError("--decision needs --max-risk (the bound it decides against)")
-
-
-def recommendation_line(r: Recommendation) -> str:
-    """The recommendation in the table output: the value and its uncertainty, or why there is none.
-
-    Parameters
-    ----------
-    r : Recommendation
-
-    Returns
-    -------
-    str
-    """
-    head = f"recommendation (R_max = {r.max_risk:g}, decision {r.decision}): "
-    if not r.feasible:
-        return head + "none: " + r.reason
-    text = head + f"{r.parameter} = {r.value:g} (R = {r.risk:.4g}, upper {r.risk_upper:.4g}, U = {r.utility:.4g}"
-    text += f", efficiency {r.efficiency:.1%})" if r.efficiency is not None else ")"
-    if r.p_exceed is not None and r.value_interval is not None:
-        text += (f"; P(risk above the bound) = {r.p_exceed:.3f}, smallest safe value in "
-                 f"[{r.value_interval[0]:g}, {r.value_interval[1]:g}] (95%)")
-    return text
 
 
 def _categorical_options(args: argparse.Namespace) -> dict:

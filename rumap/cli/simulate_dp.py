@@ -126,7 +126,6 @@ def _report(args: argparse.Namespace, m: Any, n: int, head: str, shown: Any, bes
             out["recommendation"] = choice.to_dict()
         print_json(out)
         return 0
-    from rumap.cli.simulate import recommendation_line
 
     print(f"{head} (n = {n}, M = {args.replicates}, seed {args.seed}); R: {m.risk_label}; U: {m.utility_label}")
     print(shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
@@ -135,6 +134,8 @@ def _report(args: argparse.Namespace, m: Any, n: int, head: str, shown: Any, bes
         print(beside.to_frame().drop(columns=["method", "knowledge", "target"])
               .assign(suppressed=beside.config["suppressed"]).to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if choice is not None:
+        from rumap.cli.flags import recommendation_line
+
         print(recommendation_line(choice))
     return 0
 

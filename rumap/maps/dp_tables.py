@@ -38,7 +38,7 @@ from rumap._validation import SEED, Grid, InstanceOf, StrOptions, assumes_valid,
 from rumap.errors import InputError
 from rumap.privacy.accounting import MECHANISMS, calibrate
 from rumap.result import RUMap
-from rumap.tables.dp import SMALL_CELL, DPTable, _finest_mask, dp_release
+from rumap.tables.dp import SMALL_CELL, DPTable, dp_release, finest_mask
 from rumap.tables.ndtable import NDTable
 
 __all__ = ["DP_TABLE_RISKS", "DP_TABLE_UTILITIES", "DP_TABLE_MEASURES", "dp_table_map", "release_measures",
@@ -241,7 +241,7 @@ def suppression_threshold_map(table: NDTable, thresholds: Sequence[int] | np.nda
     records = table.frequencies
     small_cells = (records >= 1) & (records <= small)
     unit = records == 1
-    finest = _finest_mask(table.hierarchies) & (table.values != 0)
+    finest = finest_mask(table.hierarchies) & (table.values != 0)
     equations = table.equations()
     r, u = DP_TABLE_RISKS[risk], DP_TABLE_UTILITIES[utility]
     columns: dict[str, list[float]] = {key: [] for key in (*DP_TABLE_MEASURES, "suppressed")}

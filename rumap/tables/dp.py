@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, Labels, StrOptions, Table, validate_params
+from rumap._validation import SEED, InstanceOf, Labels, StrOptions, Table, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.privacy.accounting import MECHANISMS, PrivacyLoss, calibrate, opendp_release
@@ -61,8 +61,20 @@ INTERVAL_LEVEL = 0.95
 METHOD = "dp-noise"
 
 
-def _finest_mask(hierarchies: Sequence[Hierarchy]) -> np.ndarray:
-    """The finest cells (every dimension at a leaf code), in C order."""
+@assumes_valid
+def finest_mask(hierarchies: Sequence[Hierarchy]) -> np.ndarray:
+    """The finest cells (every dimension at a leaf code), in C order.
+
+    Parameters
+    ----------
+    hierarchies : sequence of Hierarchy
+        The table's dimensions.
+
+    Returns
+    -------
+    ndarray of bool
+        One entry per cell of the table, True for a finest cell.
+    """
     inner = [set(h.subtotals) for h in hierarchies]
     masks = [np.array([False] + [c not in parents for c in h.codes]) for h, parents in zip(hierarchies, inner,
                                                                                            strict=True)]
@@ -284,7 +296,7 @@ def dp_release(table: NDTable, loss: PrivacyLoss, seed: int | np.random.Generato
     if loss.discrete and not counts:
         raise InputError(f"loss: the {loss.mechanism} mechanism adds integer noise, for counts; a sum takes "
                          f"{' or '.join(m for m, (_, discrete) in MECHANISMS.items() if not discrete)}")
-    finest = _finest_mask(table.hierarchies)
+    finest = finest_mask(table.hierarchies)
     true_finest = values[finest]
     if seed is None:
         noisy_finest = np.asarray(opendp_release(loss, np.rint(true_finest) if loss.discrete else true_finest),
