@@ -194,6 +194,15 @@ PARAMETERS: dict[str, Interval] = {
                                 slider=(2, 60, 1)),
     # the slider's top is the table's own scale: a page narrows it to the cells' magnitude
     "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b", slider=(2.0, 1e150, 1.0)),
+    # the cell key method's perturbation tables (rumap.tables.ptable)
+    "ckm_max_perturbation": Interval("int", 1, 49, "both", "largest absolute perturbation D of the cell key method",
+                                     slider=(1, 10, 1)),
+    "ckm_variance": Interval("float", 0.0, None, "neither", "variance V of the cell key method's perturbation",
+                             slider=(0.1, 10.0, 0.1)),
+    "ckm_js": Interval("int", 0, 1000, "both", "small counts 1..js the cell key method never publishes",
+                       slider=(0, 5, 1)),
+    "ckm_step": Interval("int", 1, 49, "both", "steps per unit between a magnitude ptable's perturbations"),
+    "ckm_optim": Interval("int", 1, 4, "both", "ptable's optimisation variant (4: variance exactly V)"),
     "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
     "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
     "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),
