@@ -9,7 +9,9 @@ Sub-subcommands:
 - ``dominance-flaw``: Lemma 1 and Constructions 1-2 of Domingo-Ferrer & Torra
   (2004) for given n, k and number of contributions N;
 - ``suppress`` and ``round``: secondary cell suppression and controlled
-  rounding of a complete table (:mod:`rumap.cli.table_protection`).
+  rounding of a complete table (:mod:`rumap.cli.table_protection`);
+- ``ckm``: a frequency table perturbed by the cell key method
+  (:mod:`rumap.cli.table_ckm`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 from collections.abc import Callable
 
 from rumap.cli.flags import RULE_NAMES, add_rule_flags, print_frame, rule_parameters
+from rumap.cli.table_ckm import add_ckm_parser, run_ckm
 from rumap.cli.table_granularity import add_granularity_parser, run_granularity
 from rumap.cli.table_protection import add_parsers as add_protection_parsers
 from rumap.cli.table_protection import run_round, run_suppress
@@ -107,6 +110,7 @@ RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "granularity": run_granularity,
     "suppress": run_suppress,
     "round": run_round,
+    "ckm": run_ckm,
 }
 
 
@@ -158,6 +162,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     d.add_argument("--json", action="store_true", help="print one JSON object")
     add_granularity_parser(commands)
     add_protection_parsers(commands)
+    add_ckm_parser(commands)
     return p
 
 
