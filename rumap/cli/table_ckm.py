@@ -77,8 +77,9 @@ def _ptable(args: argparse.Namespace) -> PTable:
         text = str(exc)
         for name, flag in (("D ", "--max-perturbation "), ("V ", "--variance "), ("js ", "--js ")):
             if text.startswith(name):
-                text = flag + text[len(name):]
-        raise InputError(text) from None
+                raise InputError(flag + text[len(name):]) from None
+        raise InputError(f"--max-perturbation {args.max_perturbation} --variance {args.variance:g} --js {args.js}: "
+                         + text.split(": ", 1)[-1]) from None
 
 
 def run_ckm(args: argparse.Namespace) -> int:

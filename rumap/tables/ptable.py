@@ -88,7 +88,7 @@ class PTable:
         return json_safe({"params": dict(self.params), "rows": self.rows.to_dict(orient="records")})
 
 
-def _solve_row(v: np.ndarray, variance: float, lower: np.ndarray, mono: bool, optim: int) -> np.ndarray:
+def _solve_row(v: np.ndarray, variance: float, lower: np.ndarray, mono: bool, optim: int, i: float) -> np.ndarray:
     """The maximum-entropy probabilities of perturbations ``v`` (ptable's ``pt_optim_entropy``)."""
     from scipy.optimize import minimize
 
@@ -121,9 +121,10 @@ def _solve_row(v: np.ndarray, variance: float, lower: np.ndarray, mono: bool, op
     res = minimize(entropy, x0, jac=True, method="SLSQP", bounds=list(zip(lower, np.ones(n), strict=True)),
                    constraints=constraints, options={"ftol": 1e-16, "maxiter": 2000})
     x = np.clip(res.x, lower, 1.0)
-    if abs(x.sum() - 1.0) > 1e-9 or abs(v @ x) > 1e-7 or (optim != 4 and v2 @ x > variance + 1e-7):
-        raise InputError(f"the perturbation table cannot be built for these parameters (V={variance:g}): "
-                         "try another variance")
+    if abs(x.sum() - 1.0) > 1e-10 or abs(v @ x) > 1e-9 or (optim != 4 and v2 @ x > variance + 1e-9):
+        raise InputError(f"V={variance:g}: no distribution of the perturbation of a count i = {i:g} has mean 0 "
+                         f"and variance {'' if optim == 4 else 'at most '}V with every probability at least "
+                         f"{EPSILON:g} (as ptable refuses it): try another variance, D or js")
     return x
 
 
@@ -205,7 +206,7 @@ def create_ptable(D: int, V: float, js: int = 0, *, pstay: float | None = None, 
         if pstay is not None:
             lower[v == 0] = max(float(pstay), EPSILON)
         for _ in range(MAX_ROUNDS):
-            p = _solve_row(v, float(V), lower, mono, optim)
+            p = _solve_row(v, float(V), lower, mono, optim, i)
             if round(float(p @ (v * v)), 3) == V or i in blocked or pstay is None:
                 break
             lower[v == 0] = np.maximum(lower[v == 0] - 0.05, EPSILON)
