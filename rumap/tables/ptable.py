@@ -88,8 +88,133 @@ class PTable:
         return json_safe({"params": dict(self.params), "rows": self.rows.to_dict(orient="records")})
 
 
+def _pooled(s: np.ndarray) -> np.ndarray:
+    """The labels of the blocks of the non-decreasing (isotonic) fit of ``s`` by pooling adjacent violators."""
+    sums: list[float] = []
+    sizes: list[int] = []
+    for x in s:
+        sums.append(float(x))
+        sizes.append(1)
+        while len(sums) > 1 and sums[-2] / sizes[-2] > sums[-1] / sizes[-1]:
+            top, size = sums.pop(), sizes.pop()
+            sums[-1] += top
+            sizes[-1] += size
+    return np.repeat(np.arange(len(sizes)), sizes)
+
+
+def _dual_solution(v: np.ndarray, variance: float, lower: np.ndarray, equality: bool, m: int) -> np.ndarray | None:
+    """The maximum-entropy p, by Newton's method on the convex dual.
+
+    With multipliers (mu, a, lam) of sum p = 1, mean 0 and the variance, the
+    optimum is p = max(lower, exp(s)) with s = mu - 1 + a v - lam v^2, s made
+    non-decreasing over its first ``m + 1`` entries (the monotony condition up
+    to v = 0) by pooling adjacent violators, which gives each pooled block the
+    mean of its s. The dual sum_k f_k(s_k) - mu + lam V is minimised over
+    lam >= 0 (any lam when the variance is an equality). None when Newton's
+    method does not converge (an infeasible row).
+    """
+    phi = np.vstack([np.ones(v.size), v, -v * v])
+    log_lower = np.log(lower)
+    target = np.array([1.0, 0.0, -variance])
+
+    def dual(theta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+        s = theta @ phi - 1.0
+        phi_eff = phi
+        if m:
+            labels = _pooled(s[:m + 1])
+            if labels[-1] < m:
+                sizes = np.bincount(labels)
+                s = s.copy()
+                s[:m + 1] = (np.bincount(labels, s[:m + 1]) / sizes)[labels]
+                phi_eff = phi.copy()
+                for r in range(3):
+                    phi_eff[r, :m + 1] = (np.bincount(labels, phi[r, :m + 1]) / sizes)[labels]
+        free = s > log_lower
+        e = np.exp(np.minimum(s, 700.0))
+        p = np.where(free, e, lower)
+        value = float(np.where(free, e, lower * (s - log_lower + 1.0)).sum() - theta @ target)
+        grad = phi @ p - target
+        hess = (phi_eff * np.where(free, e, 0.0)) @ phi_eff.T
+        return value, grad, hess, p
+
+    # lam = 0 first: when that optimum's variance is within V the variance constraint is slack
+    for active in ((0, 1), (0, 1, 2)) if not equality else ((0, 1, 2),):
+        theta = np.array([1.0 - np.log(v.size), 0.0, 0.0])
+        idx = list(active)
+        for _ in range(200):
+            value, grad, hess, p = dual(theta)
+            g = grad[idx]
+            if np.abs(g).max() < 1e-13:
+                break
+            step = np.linalg.lstsq(hess[np.ix_(idx, idx)], g, rcond=None)[0]
+            t = 1.0
+            while t > 1e-12:
+                trial = theta.copy()
+                trial[idx] -= t * step
+                if dual(trial)[0] <= value - 1e-4 * t * float(g @ step):
+                    break
+                t *= 0.5
+            if t <= 1e-12:
+                break
+            theta = trial
+        value, grad, hess, p = dual(theta)
+        if np.abs(grad[idx]).max() > 1e-11:
+            continue
+        if len(idx) == 2 and phi[2] @ p >= -variance - 1e-12:
+            return p
+        if len(idx) == 3 and (equality or theta[2] >= 0):
+            return p
+    return None
+
+
 def _solve_row(v: np.ndarray, variance: float, lower: np.ndarray, mono: bool, optim: int, i: float) -> np.ndarray:
-    """The maximum-entropy probabilities of perturbations ``v`` (ptable's ``pt_optim_entropy``)."""
+    """The maximum-entropy probabilities of perturbations ``v`` (ptable's ``pt_optim_entropy``).
+
+    An infeasible row (found by a linear programme) is refused; the dual's
+    solution is the optimum; SLSQP on the primal is the fallback should
+    Newton's method on the dual not converge.
+    """
+    n = v.size
+    v2 = v * v
+    zero = np.flatnonzero(v == 0)
+    m = int(zero[0]) if mono and zero.size else 0
+    x = np.zeros(n)
+    if _feasible(v, variance, lower, m, optim == 4):
+        x = _dual_solution(v, variance, lower, optim == 4, m)
+        if x is None or (m and np.any(np.diff(x[:m + 1]) < -1e-13)):
+            x = _primal_solution(v, variance, lower, m, optim == 4, x)
+        x = np.clip(x, lower, 1.0)
+    if abs(x.sum() - 1.0) > 1e-10 or abs(v @ x) > 1e-9 or (optim != 4 and v2 @ x > variance + 1e-9) or (
+            optim == 4 and abs(v2 @ x - variance) > 1e-9) or n < 2:
+        raise InputError(f"V={variance:g}: no distribution of the perturbation of a count i = {i:g} has mean 0 "
+                         f"and variance {'' if optim == 4 else 'at most '}V with every probability at least "
+                         f"{EPSILON:g} (as ptable refuses it): try another variance, D or js")
+    return x
+
+
+def _feasible(v: np.ndarray, variance: float, lower: np.ndarray, m: int, equality: bool) -> bool:
+    """Whether some p >= lower with sum 1, mean 0 (monotone over the first m + 1) has variance V or less
+    (exactly V when ``equality``): the least (and largest) variance by a linear programme."""
+    from scipy.optimize import linprog
+
+    n = v.size
+    a_ub = np.zeros((m, n))
+    a_ub[np.arange(m), np.arange(m)] = 1.0
+    a_ub[np.arange(m), np.arange(1, m + 1)] = -1.0
+    bounds = list(zip(lower, np.ones(n), strict=True))
+    eq = np.vstack([np.ones(n), v])
+    ok = []
+    for sign in (1.0, -1.0) if equality else (1.0,):
+        res = linprog(sign * v * v, A_ub=a_ub if m else None, b_ub=np.zeros(m) if m else None, A_eq=eq,
+                      b_eq=[1.0, 0.0], bounds=bounds, method="highs")
+        ok.append(res.status == 0 and (sign * res.fun <= variance + 1e-12 if sign > 0 else
+                                       -res.fun >= variance - 1e-12))
+    return all(ok)
+
+
+def _primal_solution(v: np.ndarray, variance: float, lower: np.ndarray, m: int, equality: bool,
+                     start: np.ndarray | None) -> np.ndarray:
+    """Maximum entropy by SLSQP, p not decreasing over the first ``m + 1`` perturbations (up to v = 0)."""
     from scipy.optimize import minimize
 
     n = v.size
@@ -97,16 +222,10 @@ def _solve_row(v: np.ndarray, variance: float, lower: np.ndarray, mono: bool, op
     constraints: list[dict[str, Any]] = [
         {"type": "eq", "fun": lambda x: np.array([x.sum() - 1.0, v @ x]),
          "jac": lambda x: np.vstack([np.ones(n), v])},
+        {"type": "eq" if equality else "ineq", "fun": lambda x: np.array([variance - v2 @ x]),
+         "jac": lambda x: -v2[None, :]},
     ]
-    if optim == 4:
-        constraints.append({"type": "eq", "fun": lambda x: np.array([v2 @ x - variance]),
-                            "jac": lambda x: v2[None, :]})
-    else:
-        constraints.append({"type": "ineq", "fun": lambda x: np.array([variance - v2 @ x]),
-                            "jac": lambda x: -v2[None, :]})
-    zero = np.flatnonzero(v == 0)
-    if mono and zero.size and zero[0] > 0:
-        m = int(zero[0])
+    if m:
         jac = np.zeros((m, n))
         jac[np.arange(m), np.arange(m)] = -1.0
         jac[np.arange(m), np.arange(1, m + 1)] = 1.0
@@ -117,15 +236,10 @@ def _solve_row(v: np.ndarray, variance: float, lower: np.ndarray, mono: bool, op
         lx = np.log(x) / ln2
         return float(x @ lx), lx + 1.0 / ln2
 
-    x0 = np.clip(np.full(n, 1.0 / n), lower, 1.0)
+    x0 = np.clip(np.full(n, 1.0 / n) if start is None else start, lower, 1.0)
     res = minimize(entropy, x0, jac=True, method="SLSQP", bounds=list(zip(lower, np.ones(n), strict=True)),
                    constraints=constraints, options={"ftol": 1e-16, "maxiter": 2000})
-    x = np.clip(res.x, lower, 1.0)
-    if abs(x.sum() - 1.0) > 1e-10 or abs(v @ x) > 1e-9 or (optim != 4 and v2 @ x > variance + 1e-9):
-        raise InputError(f"V={variance:g}: no distribution of the perturbation of a count i = {i:g} has mean 0 "
-                         f"and variance {'' if optim == 4 else 'at most '}V with every probability at least "
-                         f"{EPSILON:g} (as ptable refuses it): try another variance, D or js")
-    return x
+    return res.x
 
 
 def _parameters_check(D: int, V: float, js: int, table: str, step: int, icat: Sequence[int] | None) -> list[int]:
