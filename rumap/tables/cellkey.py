@@ -89,7 +89,7 @@ def cell_keys(key_sums: np.ndarray, integer: bool) -> np.ndarray:
 
 
 @validate_params({"ptable": InstanceOf(PTable, "a PTable (see rumap.tables.ptable.create_ptable)")},
-                 example=lambda: {"counts": [0, 1, 5], "keys": [0.2, 0.7, 0.1], "ptable": create_ptable(2, 1.0, 1)})
+                 example=lambda: {"counts": [0, 1, 5], "keys": [0.2, 0.7, 0.1], "ptable": create_ptable(3, 1.08, 1)})
 def lookup_perturbation(counts: Sequence[float], keys: Sequence[float], ptable: PTable) -> np.ndarray:
     """The perturbation of each cell of count ``counts`` and cell key ``keys`` (cellKey's ``lookup_freq``).
 
@@ -108,7 +108,7 @@ def lookup_perturbation(counts: Sequence[float], keys: Sequence[float], ptable: 
 
     Examples
     --------
-    >>> pt = create_ptable(2, 1.0, 1)
+    >>> pt = create_ptable(3, 1.08, 1)
     >>> lookup_perturbation([0, 1, 1], [0.3, 0.3, 0.7], pt).tolist()
     [0.0, -1.0, 1.0]
     """
@@ -223,7 +223,7 @@ class CellKeyTable:
 @validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
                   "ptable": InstanceOf(PTable, "a PTable (see rumap.tables.ptable.create_ptable)"), "seed": SEED},
                  example=lambda: {"frame": pd.DataFrame({"a": ["x", "y", "x"], "rk": [0.1, 0.5, 0.25]}),
-                                  "dims": ["a"], "ptable": create_ptable(2, 1.0, 1), "record_key": "rk"})
+                                  "dims": ["a"], "ptable": create_ptable(3, 1.08, 1), "record_key": "rk"})
 def cellkey_table(frame: pd.DataFrame, dims: Sequence[str] | str, ptable: PTable,
                   hierarchies: Mapping[str, Any] | None = None, *, record_key: str | None = None,
                   seed: int | np.random.Generator | None = None, weight: str | None = None) -> CellKeyTable:
@@ -259,7 +259,7 @@ def cellkey_table(frame: pd.DataFrame, dims: Sequence[str] | str, ptable: PTable
     Examples
     --------
     >>> frame = pd.DataFrame({"a": ["x", "y", "x"], "rk": [0.1, 0.5, 0.25]})
-    >>> t = cellkey_table(frame, ["a"], create_ptable(2, 1.0, 1), record_key="rk")
+    >>> t = cellkey_table(frame, ["a"], create_ptable(3, 1.08, 1), record_key="rk")
     >>> [round(float(k), 2) for k in t.cell_key]
     [0.85, 0.35, 0.5]
     """

@@ -257,7 +257,7 @@ def _parameters_check(D: int, V: float, js: int, table: str, step: int, icat: Se
 @validate_params({"D": "ckm_max_perturbation", "V": "ckm_variance", "js": "ckm_js",
                   "table": StrOptions(("cnts", "nums")), "step": "ckm_step", "mono": Boolean(),
                   "optim": "ckm_optim"},
-                 example=lambda: {"D": 2, "V": 1.0, "js": 1})
+                 example=lambda: {"D": 3, "V": 1.08, "js": 1})
 def create_ptable(D: int, V: float, js: int = 0, *, pstay: float | None = None, optim: int = 1, mono: bool = True,
                   table: str = "cnts", step: int = 1, icat: Sequence[int] | None = None) -> PTable:
     """The perturbation table of ptable's ``create_cnt_ptable`` (or ``create_num_ptable``) for D, V, js.
@@ -295,10 +295,10 @@ def create_ptable(D: int, V: float, js: int = 0, *, pstay: float | None = None, 
 
     Examples
     --------
-    >>> pt = create_ptable(D=2, V=1.0, js=1)
+    >>> pt = create_ptable(D=3, V=1.08, js=1)
     >>> [float(i) for i in pt.classes]
-    [0.0, 1.0, 2.0, 3.0, 4.0]
-    >>> bool((pt.moments()["variance"] <= 1.0 + 1e-6).all())
+    [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    >>> bool((pt.moments()["variance"] <= 1.08 + 1e-6).all())
     True
     """
     if table == "cnts":
@@ -336,7 +336,7 @@ def create_ptable(D: int, V: float, js: int = 0, *, pstay: float | None = None, 
 
 
 @validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame")},
-                 example=lambda: {"frame": create_ptable(2, 1.0, 1).to_frame()})
+                 example=lambda: {"frame": create_ptable(3, 1.08, 1).to_frame()})
 def read_ptable(frame: pd.DataFrame, source: str = "ptable") -> PTable:
     """A perturbation table from a frame with ptable's columns (as ``ptable::pt_export`` or ``@pTable`` writes them).
 
