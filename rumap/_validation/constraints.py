@@ -219,6 +219,8 @@ PARAMETERS: dict[str, Interval] = {
     "subsamples": Interval("int", 2, 1000, "both", "independent subsamples of an empirical map"),
     "chunk_size": Interval("int", 1, None, "both", "replicates per chunk", most=10_000_000),
     "k": Interval("int", 1, None, "left", "minimum group size of microaggregation", most=MAX_RECORDS),
+    "swaprate": Interval("float", 0.0, 1.0, "both", "least share of households swapped by targeted record swapping",
+                         slider=(0.0, 0.5, 0.01)),
     "swap_percent": Interval("float", 0.0, 100.0, "both", "rank-swapping window, percent of the records"),
     "records": Interval("int", 1, None, "left", "number of records (one suffices, unlike the analytic setting's n)", most=MAX_RECORDS),
     # disclosure risk measures (rumap.risk.linkage, rumap.risk.interval, rumap.risk.identity)
