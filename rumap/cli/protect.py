@@ -1,4 +1,4 @@
-"""``python -m rumap protect recode|suppress|pram``: protect categorical key variables of a file.
+"""``python -m rumap protect recode|suppress|pram|swap``: protect categorical key variables of a file.
 
 Each prints what the protection did (counts, never data values) and the risk
 before and after; ``--out`` writes the protected file.
@@ -28,7 +28,7 @@ from rumap.errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
-HELP = "protect categorical key variables: global recoding, local suppression, PRAM"
+HELP = "protect categorical key variables: global recoding, local suppression, PRAM, targeted swapping"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -91,6 +91,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     pr.add_argument("--theta", type=float, required=True, help="probability that a value is kept, in [0, 1]")
     pr.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pr.set_defaults(_protect_run=run_pram)
+    from rumap.cli.protect_swap import add_swap_parser
+
+    add_swap_parser(sub)
     return p
 
 
