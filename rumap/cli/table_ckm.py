@@ -14,12 +14,13 @@ key and perturbation), how far totals are from the sums of their children
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rumap.cli.flags import WRITER_SUFFIXES, add_overwrite_flag, print_frame
+from rumap.cli.flags import WRITER_SUFFIXES, add_engine_flags, add_overwrite_flag, print_frame, scale_engine
 from rumap.errors import InputError
 
 if TYPE_CHECKING:
+    from rumap.tables.cellkey import CellKeyTable
     from rumap.tables.ptable import PTable
 
 
@@ -56,6 +57,7 @@ def add_ckm_parser(commands: argparse._SubParsersAction) -> None:
                    help=f"write the published table ({', '.join(WRITER_SUFFIXES)})")
     add_overwrite_flag(c)
     c.add_argument("--json", action="store_true", help="print one JSON object")
+    add_engine_flags(c)
 
 
 def _ptable(args: argparse.Namespace) -> PTable:
@@ -80,6 +82,30 @@ def _ptable(args: argparse.Namespace) -> PTable:
                 raise InputError(flag + text[len(name):]) from None
         raise InputError(f"--max-perturbation {args.max_perturbation} --variance {args.variance:g} --js {args.js}: "
                          + text.split(": ", 1)[-1]) from None
+
+
+def _check_columns(args: argparse.Namespace, columns: Any) -> None:
+    for flag, column in (("--record-key", args.record_key), ("--weight", args.weight)):
+        if column is not None and column not in columns:
+            raise InputError(f"{flag}: no column {column!r} in {args.microdata}")
+
+
+def _out_of_core(args: argparse.Namespace, dims: list[str], ptable: PTable) -> CellKeyTable:
+    """The table of a file larger than memory (the scale engine): record keys from ``--record-key``."""
+    from rumap.cli.table_microdata import _hierarchies
+    from rumap.scale.cellkey import cellkey_table_file
+    from rumap.scale.source import scan
+
+    if args.record_key is None:
+        raise InputError("the scale engine (--engine scale, or a file over the in-memory limit) reads the record "
+                         "keys: give --record-key COLUMN")
+    source = scan(args.microdata)
+    _check_columns(args, source.columns)
+    codes = source.collect(source.lazy([d for d in dims if d in source.columns]).unique()).to_pandas() \
+        if args.hierarchy else None
+    hierarchies = _hierarchies(args.hierarchy or [], dims, codes)
+    return cellkey_table_file(args.microdata, dims, ptable, hierarchies, record_key=args.record_key,
+                              weight=args.weight)
 
 
 def run_ckm(args: argparse.Namespace) -> int:
@@ -109,13 +135,14 @@ def run_ckm(args: argparse.Namespace) -> int:
                       args.overwrite)
     ptable = _ptable(args)
     dims = split_names(args.dims, "--dims")
-    frame = read_table(args.microdata)
-    for flag, column in (("--record-key", args.record_key), ("--weight", args.weight)):
-        if column is not None and column not in frame.columns:
-            raise InputError(f"{flag}: no column {column!r} in {args.microdata}")
-    hierarchies = _hierarchies(args.hierarchy or [], dims, frame)
-    result = cellkey_table(frame, dims, ptable, hierarchies, record_key=args.record_key, seed=args.seed,
-                           weight=args.weight)
+    if scale_engine(args, args.microdata):
+        result = _out_of_core(args, dims, ptable)
+    else:
+        frame = read_table(args.microdata)
+        _check_columns(args, frame.columns)
+        hierarchies = _hierarchies(args.hierarchy or [], dims, frame)
+        result = cellkey_table(frame, dims, ptable, hierarchies, record_key=args.record_key, seed=args.seed,
+                               weight=args.weight)
     if args.out is not None:
         from rumap.io.writers import write_table
 

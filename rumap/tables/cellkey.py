@@ -26,13 +26,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, validate_params
+from rumap._validation import SEED, InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.tables.ndtable import NDTable, build_table
 from rumap.tables.ptable import PTable, create_ptable
 
-__all__ = ["record_keys", "cell_keys", "lookup_perturbation", "CellKeyTable", "cellkey_table"]
+__all__ = ["record_keys", "cell_keys", "lookup_perturbation", "CellKeyTable", "cellkey_table", "perturbed_table"]
 
 #: Digits of drawn record keys (cellKey's and tau-Argus' default).
 KEY_DIGITS = 8
@@ -81,6 +81,7 @@ def _integer_keys(keys: np.ndarray) -> np.ndarray | None:
     return None
 
 
+@assumes_valid
 def cell_keys(key_sums: np.ndarray, integer: bool) -> np.ndarray:
     """Cell keys from the sums of their records' keys (times 10^8 when ``integer``): the fractional parts."""
     if integer:
@@ -274,14 +275,42 @@ def cellkey_table(frame: pd.DataFrame, dims: Sequence[str] | str, ptable: PTable
     work = frame.drop(columns=[c for c in (record_key,) if c is not None])
     work = work.assign(__key=scaled if scaled is not None else keys)
     table = build_table(work, dims, hierarchies, "__key", top=2)
-    ck = cell_keys(table.values, scaled is not None)
+    weighted = None if weight is None else build_table(frame, dims, hierarchies, weight, top=2).values
+    config = {"record_key": record_key, "seed": seed if record_key is None and isinstance(seed, int) else None,
+              "weight": weight}
+    return perturbed_table(table, table.frequencies, table.values, scaled is not None, ptable, weighted, config)
+
+
+@assumes_valid
+def perturbed_table(table: NDTable, counts: np.ndarray, key_sums: np.ndarray, integer: bool, ptable: PTable,
+                    weighted: np.ndarray | None, config: Mapping[str, Any]) -> CellKeyTable:
+    """The :class:`CellKeyTable` of cells with these record counts and sums of record keys.
+
+    Parameters
+    ----------
+    table : NDTable
+        The table's cells (its codes and hierarchies).
+    counts : ndarray
+        Records per cell.
+    key_sums : ndarray
+        Sums of the cells' record keys (times 10^8 when ``integer``).
+    integer : bool
+    ptable : PTable
+    weighted : ndarray or None
+        Weighted counts per cell.
+    config : mapping
+        What made it.
+
+    Returns
+    -------
+    CellKeyTable
+    """
+    ck = cell_keys(np.asarray(key_sums, dtype=float), integer)
     names = list(table.dims)
-    counted = table.cells[names].assign(value=table.frequencies, frequency=table.frequencies)
+    counts = np.rint(np.asarray(counts, dtype=float))
+    counted = table.cells[names].assign(value=counts, frequency=counts.astype(np.int64))
     counts_table = NDTable(table.dims, table.hierarchies, counted, None, table.config)
-    weighted = None
-    if weight is not None:
-        weighted = build_table(frame, dims, hierarchies, weight, top=2).values
-    v = lookup_perturbation(counts_table.frequencies, ck, ptable)
-    config = {"dims": names, "record_key": record_key, "seed": seed if record_key is None and isinstance(seed, int) else None,
-              "weight": weight, "hierarchies": table.config.get("hierarchies", {}), "ptable": dict(ptable.params)}
+    v = lookup_perturbation(counts, ck, ptable)
+    config = {"dims": names, **dict(config), "hierarchies": table.config.get("hierarchies", {}),
+              "ptable": dict(ptable.params)}
     return CellKeyTable(counts_table, ck, v, ptable, weighted, config)

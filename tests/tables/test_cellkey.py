@@ -143,3 +143,17 @@ def test_cli_table_ckm(tmp_path):
     assert_bad_input(run_cli(*base, "--max-perturbation", "2", "--variance", "1", "--record-key", "nope"),
                      "--record-key", "nope")
     assert_bad_input(run_cli(*base, "--max-perturbation", "2", "--variance", "-1"), "--variance")
+
+
+def test_out_of_core_equals_in_memory():
+    from rumap.scale.cellkey import cellkey_table_file
+
+    micro = pd.read_csv(DATA / "micro.csv")
+    hierarchies = {"region": read_hrc((DATA / "region.hrc").read_text())}
+    pt = create_ptable(5, 3.0, 2)
+    scaled = cellkey_table_file(DATA / "micro.csv", ["region", "age"], pt, hierarchies, record_key="rk", weight="w")
+    memory = cellkey_table(micro, ["region", "age"], pt, hierarchies, record_key="rk", weight="w")
+    pd.testing.assert_frame_equal(scaled.to_frame(True), memory.to_frame(True))
+    proc = run_cli("table", "ckm", "--microdata", str(DATA / "micro.csv"), "--dims", "region", "--engine", "scale",
+                   "--max-perturbation", "3", "--variance", "1", "--seed", "1")
+    assert_bad_input(proc, "--record-key")
