@@ -71,7 +71,9 @@ _TABLE_REASON = ("a table's steps tabulate and protect the whole file's table: r
 
 #: Step methods that are not, and why.
 NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON,
-                                "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON}
+                                "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON,
+                                "cell_key": "the cell key method tabulates the whole file: run table ckm (its scale "
+                                            "engine reads a file of any size)"}
 
 #: The constraints of release_in_chunks' optional arguments.
 _OPTIONAL_NAME = make_constraint([None, InstanceOf(str, "a name for messages")])
