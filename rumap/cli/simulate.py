@@ -22,6 +22,7 @@ from rumap.cli.flags import (
     split_names,
 )
 from rumap.cli.progress import Progress, add_progress_flag
+from rumap.cli.simulate_ckm import TABLE_MAP_METHOD_NAMES, add_ckm_flags, run_ckm_map
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
@@ -135,8 +136,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--columns", help="several numeric columns, comma-separated (the first is attacked unless "
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
-    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES],
-                   help="masking method (default noise); suppress, recode and pram protect categorical --keys")
+    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES],
+                   help="masking method (default noise); suppress, recode and pram protect categorical --keys; "
+                        "ckm perturbs a table of --dims by the cell key method")
     _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
@@ -186,6 +188,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                            help="independent subsamples of --subsample (default 10)")
     add_work_limit(run_group)
     add_progress_flag(run_group)
+    add_ckm_flags(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -336,6 +339,8 @@ def run(args: argparse.Namespace) -> int:
     check_applies(args, flag_scope(), args.method)
     if args.method in CATEGORICAL_METHOD_NAMES:
         return _run_categorical(args)
+    if args.method in TABLE_MAP_METHOD_NAMES:
+        return run_ckm_map(args)
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)
