@@ -166,7 +166,8 @@ def ckm_map(frame: pd.DataFrame, dims: Sequence[str], variances: Sequence[float]
 
     Examples
     --------
-    >>> m = ckm_map(**ckm_map.example())
+    >>> frame = pd.DataFrame({"a": list("xxyzz"), "b": list("pqpqp")})
+    >>> m = ckm_map(frame, ["a", "b"], [0.5, 2.0], max_perturbation=3, replicates=2, seed=1)
     >>> m.parameter, m.values.tolist()
     ('variance', [0.5, 2.0])
     """
