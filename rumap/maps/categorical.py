@@ -32,6 +32,7 @@ from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, CategoricalMeasure
 from rumap.maps.method_records import grid_values
+from rumap.maps.swap_map import draw_swap
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
 from rumap.risk._paired import as_frame, select_columns
@@ -422,4 +423,6 @@ CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
                                 "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5)),
     "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
                               (0.2, 1.0, 5)),
+    "swap": CategoricalMethod("swaprate", False, True, draw_swap,
+                              "targeted record swapping of households, over the swap rate", (0.01, 0.1, 5)),
 }
