@@ -78,8 +78,8 @@ def swap_map(data: pd.DataFrame, keys: Sequence[str], swaprates: Sequence[float]
     Examples
     --------
     >>> m = swap_map(**_example())
-    >>> m.parameter, float(m.utility[0])
-    ('swaprate', 1.0)
+    >>> m.parameter, m.values.tolist(), bool((m.utility <= 1).all())
+    ('swaprate', [0.0, 1.0], True)
     """
     values = np.asarray(swaprates, dtype=float)
     names = [*hierarchy, *[k_ for k_ in keys if k_ not in hierarchy]]
