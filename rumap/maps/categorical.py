@@ -30,7 +30,12 @@ from numpy.typing import ArrayLike
 from rumap._validation import SEED, Grid, InstanceOf, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, CategoricalMeasure
+from rumap.maps.categorical_measures import (
+    CATEGORICAL_RISKS,
+    CATEGORICAL_UTILITIES,
+    CategoricalMeasure,
+    replicated_measures,
+)
 from rumap.maps.method_records import grid_values
 from rumap.maps.swap_map import draw_swap
 from rumap.masking.categorical import band, local_suppression, pram
@@ -323,18 +328,11 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
                       f"{frame.shape[0]} records x {len(names)} keys x {replicates} replicates x {values.size} values")
     r_measure, u_measure = _measures(risk, utility, "key_matching", "hellinger")
     settings = {"weight": weight, "options": _measure_options(options), "source": source, "budget": budget}
-    seeds = np.random.SeedSequence(seed).spawn(values.size)
-    risk_values = np.empty((values.size, replicates))
-    utility_values = np.empty((values.size, replicates))
-    for i, theta in enumerate(values):
-        rng = np.random.default_rng(seeds[i])
-        for m in range(replicates):
-            released = pram(frame, names, float(theta), seed=rng, source=source).data
-            risk_values[i, m] = r_measure.compute(frame, released, names, **settings)
-            utility_values[i, m] = u_measure.compute(frame, released, names, **settings)
-    se = (lambda a: a.std(axis=1, ddof=1) / np.sqrt(replicates)) if replicates > 1 else (lambda a: np.zeros(values.size))
-    return RUMap(parameter="theta", values=values, risk=risk_values.mean(axis=1), utility=utility_values.mean(axis=1),
-                 risk_se=se(risk_values), utility_se=se(utility_values), risk_label=r_measure.label,
+    risk_mean, utility_mean, risk_se, utility_se = replicated_measures(
+        frame, names, values, replicates, seed,
+        lambda theta, rng: pram(frame, names, theta, seed=rng, source=source).data, r_measure, u_measure, settings)
+    return RUMap(parameter="theta", values=values, risk=risk_mean, utility=utility_mean, risk_se=risk_se,
+                 utility_se=utility_se, risk_label=r_measure.label,
                  utility_label=u_measure.label, method="pram", knowledge="key", target=" x ".join(names),
                  config={"keys": names, "replicates": replicates, "seed": seed, "source": source,
                          "risk": risk or "key_matching", "utility": utility or "hellinger"})

@@ -22,7 +22,7 @@ import pandas as pd
 from rumap._validation import SEED, Grid, InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
+from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES, replicated_measures
 from rumap.masking.targeted_swap import _example as _swap_example
 from rumap.masking.targeted_swap import targeted_swap
 from rumap.result import RUMap
@@ -92,19 +92,12 @@ def swap_map(data: pd.DataFrame, keys: Sequence[str], swaprates: Sequence[float]
     r_measure = CATEGORICAL_RISKS[risk or "key_matching"]
     u_measure = CATEGORICAL_UTILITIES[utility or "hellinger"]
     settings = {"weight": weight, "options": dict(options or {}), "source": source, "budget": budget}
-    seeds = np.random.SeedSequence(seed).spawn(values.size)
-    risk_values = np.empty((values.size, replicates))
-    utility_values = np.empty((values.size, replicates))
-    for i, rate in enumerate(values):
-        rng = np.random.default_rng(seeds[i])
-        for m in range(replicates):
-            released = targeted_swap(data, hierarchy, keys, household, similar, carry_along=carry_along, k=k,
-                                     swaprate=float(rate), seed=rng).data
-            risk_values[i, m] = r_measure.compute(data, released, names, **settings)
-            utility_values[i, m] = u_measure.compute(data, released, names, **settings)
-    se = (lambda a: a.std(axis=1, ddof=1) / np.sqrt(replicates)) if replicates > 1 else (lambda a: np.zeros(values.size))
-    return RUMap(parameter="swaprate", values=values, risk=risk_values.mean(axis=1),
-                 utility=utility_values.mean(axis=1), risk_se=se(risk_values), utility_se=se(utility_values),
+    risk_mean, utility_mean, risk_se, utility_se = replicated_measures(
+        data, names, values, replicates, seed,
+        lambda rate, rng: targeted_swap(data, hierarchy, keys, household, similar, carry_along=carry_along, k=k,
+                                        swaprate=rate, seed=rng).data, r_measure, u_measure, settings)
+    return RUMap(parameter="swaprate", values=values, risk=risk_mean, utility=utility_mean, risk_se=risk_se,
+                 utility_se=utility_se,
                  risk_label=r_measure.label, utility_label=u_measure.label, method="swap", knowledge="key",
                  target=" x ".join(names),
                  config={"keys": list(keys), "hierarchy": list(hierarchy), "household": household,
