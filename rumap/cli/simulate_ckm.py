@@ -62,7 +62,7 @@ def _variances(text: str | None) -> list[float]:
             value = float(part)
         except ValueError:
             raise InputError(f"--variance: {part.strip()!r} is not a number") from None
-        values.append(float(check_flag("--variance", "ckm_variance", value)))
+        values.append(float(check_flag("--variance", "lambda2", value)))
     return values
 
 

@@ -32,7 +32,7 @@ def _check_cell_key(parameters: dict, names: tuple[str, ...]) -> dict:
         raise InputError(f"parameter record_key must be a column name or null, got {record_key!r}")
     return {"max_perturbation": int(_number("max_perturbation", parameters["max_perturbation"],
                                             "ckm_max_perturbation")),
-            "variance": float(_number("variance", parameters["variance"], "ckm_variance")),
+            "variance": float(_number("variance", parameters["variance"], "lambda2")),
             "js": int(_number("js", parameters["js"], "ckm_js")), "record_key": record_key}
 
 

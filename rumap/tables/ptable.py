@@ -254,9 +254,8 @@ def _parameters_check(D: int, V: float, js: int, table: str, step: int, icat: Se
     return list(range(1, ncat + 1))
 
 
-@validate_params({"D": "ckm_max_perturbation", "V": "ckm_variance", "js": "ckm_js",
-                  "table": StrOptions(("cnts", "nums")), "step": "ckm_step", "mono": Boolean(),
-                  "optim": "ckm_optim"},
+@validate_params({"D": "ckm_max_perturbation", "V": "lambda2", "js": "ckm_js",
+                  "table": StrOptions(("cnts", "nums")), "step": "ckm_max_perturbation", "mono": Boolean()},
                  example=lambda: {"D": 3, "V": 1.08, "js": 1})
 def create_ptable(D: int, V: float, js: int = 0, *, pstay: float | None = None, optim: int = 1, mono: bool = True,
                   table: str = "cnts", step: int = 1, icat: Sequence[int] | None = None) -> PTable:
@@ -301,6 +300,8 @@ def create_ptable(D: int, V: float, js: int = 0, *, pstay: float | None = None, 
     >>> bool((pt.moments()["variance"] <= 1.08 + 1e-6).all())
     True
     """
+    if isinstance(optim, bool) or optim not in (1, 2, 3, 4):
+        raise InputError(f"optim must be 1, 2, 3 or 4, got {optim!r}")
     if table == "cnts":
         step = 1
     elif js:

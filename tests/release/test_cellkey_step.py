@@ -23,5 +23,5 @@ def test_cell_key_step_releases_the_published_table():
     direct = cellkey_table(micro, ["region", "sex"], create_ptable(3, 1.08, 1), record_key="rk")
     pd.testing.assert_frame_equal(result.data.reset_index(drop=True), direct.to_frame())
     assert result.outcomes[0].summary["cells"] == direct.table.size
-    with pytest.raises(InputError, match="parameter variance must be a number > 0"):
+    with pytest.raises(InputError, match="parameter variance must be a number >= 0"):
         apply_plan(micro, ReleasePlan((Step("cell_key", {**params, "variance": -1}, keys=("sex",)),)))
