@@ -506,7 +506,7 @@ def _run_categorical(args: argparse.Namespace) -> int:
     text = getattr(args, method.parameter)
     if text is None:
         raise InputError(f"--method {args.method} needs {flag} (the grid of {method.parameter})")
-    if ":" not in text:  # one value or a list, each checked as the parameter
+    if "," in text and ":" not in text:  # a list of values, each checked as the parameter
         values = np.array([check_flag(flag, method.parameter, _number_of(flag, part)) for part in text.split(",")])
     else:
         values = parse_grid(text, method.parameter, integer=method.integer, budget=budget_from_args(args))
