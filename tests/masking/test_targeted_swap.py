@@ -93,3 +93,13 @@ def test_cli_protect_swap(tmp_path):
     assert_bad_input(run_cli(*base, "--similar", "hsize,"), "--similar")
     assert_bad_input(run_cli(*base[:-1], "1.5", "--similar", "hsize"), "--swaprate")
     json.dumps(doc)
+
+
+def test_carry_along_moves_with_the_geography():
+    frame = PERSONS.assign(office=PERSONS["district"].astype(str) + "-office")
+    result = _swap(4, frame, carry_along=["office"])
+    out = result.data
+    assert (out["office"] == out["district"].astype(str) + "-office").all()
+    assert int((out["office"] != frame["office"]).sum()) == result.to_dict()["records_swapped"] > 0
+    with pytest.raises(InputError, match="carry_along: 'district' is already a hierarchy variable"):
+        _swap(4, frame, carry_along=["district"])
