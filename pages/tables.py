@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.table_ckm import ckm_section
 from dashboard.table_flaw import flaw_section
 from dashboard.table_hierarchies import hierarchical_section
 from dashboard.table_linked import linked_section
@@ -29,6 +30,7 @@ SECTIONS = {
     "Rounding R-U map": rounding_section,
     "From microdata": microdata_section,
     "Hierarchical tables": hierarchical_section,
+    "Cell key method": ckm_section,
 }
 
 st.title("Tables: sensitivity rules and a posteriori disclosure risk")

@@ -285,6 +285,8 @@ CALL_COMMANDS: dict[str, CallCommand] = {
     "rumap.databases.audit.audit_queries": CallCommand(
         ("query", "audit"), {"queries": _repeated("--query"), "protection": _flag("--protection")},
         column_flags=("--value", "--records")),
+    "rumap.tables.cellkey.cell_key_method": CallCommand(
+        no_command="python -m rumap table ckm --microdata FILE --dims ... gives it (its microdata flag is not --data)"),
     "rumap.tables.granularity.granularity_analysis": CallCommand(
         no_command="python -m rumap table granularity takes one table; the procedure is in Python"),
 }

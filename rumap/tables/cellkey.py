@@ -32,7 +32,8 @@ from rumap.result import json_safe
 from rumap.tables.ndtable import NDTable, build_table
 from rumap.tables.ptable import PTable, create_ptable
 
-__all__ = ["record_keys", "cell_keys", "lookup_perturbation", "CellKeyTable", "cellkey_table", "perturbed_table"]
+__all__ = ["record_keys", "cell_keys", "lookup_perturbation", "CellKeyTable", "cellkey_table", "perturbed_table",
+           "cell_key_method"]
 
 #: Digits of drawn record keys (cellKey's and tau-Argus' default).
 KEY_DIGITS = 8
@@ -314,3 +315,33 @@ def perturbed_table(table: NDTable, counts: np.ndarray, key_sums: np.ndarray, in
     config = {"dims": names, **dict(config), "hierarchies": table.config.get("hierarchies", {}),
               "ptable": dict(ptable.params)}
     return CellKeyTable(counts_table, ck, v, ptable, weighted, config)
+
+
+@validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "max_perturbation": "ckm_max_perturbation",
+                  "variance": "lambda2", "js": "ckm_js", "seed": SEED},
+                 example=lambda: {"frame": pd.DataFrame({"a": ["x", "y", "x"]}), "dims": ["a"], "max_perturbation": 3,
+                                  "variance": 1.08, "js": 1, "seed": 1})
+def cell_key_method(frame: pd.DataFrame, dims: Sequence[str], max_perturbation: int, variance: float, js: int = 0,
+                    *, record_key: str | None = None, seed: int | None = None,
+                    weight: str | None = None) -> CellKeyTable:
+    """:func:`cellkey_table` with the perturbation table of D, V and js (:func:`rumap.tables.ptable.create_ptable`).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    dims : sequence of str
+    max_perturbation : int
+        D.
+    variance : float
+        V.
+    js : int, default 0
+    record_key : str, optional
+    seed : int, optional
+    weight : str, optional
+
+    Returns
+    -------
+    CellKeyTable
+    """
+    ptable = create_ptable(max_perturbation, variance, js)
+    return cellkey_table(frame, dims, ptable, record_key=record_key, seed=seed, weight=weight)

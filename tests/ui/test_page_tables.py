@@ -29,7 +29,7 @@ def _markdown_with(at, fragment: str) -> str:
 def test_runs_without_exception_or_error(page):
     assert not page.exception
     assert [shown(e.value) for e in page.error] == []
-    assert len(page.tabs) == 8
+    assert len(page.tabs) == 9
     assert _metric(page, "r (Lemma 1)") == "0.900010"  # Example 2: n = 1, k = 0.369, N = 3
     assert _metric(page, "tail of X_ns (not sensitive)") == "0.298896"
     assert _metric(page, "largest cell risk") == "0.1154"  # Table 1: 1/log2 407
@@ -254,3 +254,11 @@ def test_hierarchical_tables_protect_every_level_and_show_a_subtotal(page):
     command = page.code[0].value
     assert "--hierarchy region=prefixes:2,3" in command and "--rule dominance --n 1 --k 0.8" in command
     assert "mask = table.primary_mask('dominance', n=1, k=0.8)" in page.code[1].value
+
+
+def test_cell_key_method_publishes_a_perturbed_table_and_says_it_is_not_additive(page):
+    published = _markdown_with(page, "Published table")
+    assert "15 cells over sex x marital" in published and "totals differ from the sum of their children" in published
+    page.number_input(key="ckm_v").set_value(3.0)
+    page.number_input(key="ckm_js").set_value(3).run()
+    assert any("no distribution of the perturbation" in shown(e.value) for e in page.error)
