@@ -389,7 +389,7 @@ def swap_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     if not hierarchy or household == NONE:
         st.info("Choose the geographic variables and the household identifier.")
         return
-    replicates = int(number("replicates", "replicates", "cat_swap_replicates", 5))
+    replicates = int(number("replicates", "replicates", "cat_swap_replicates", 3))
     rates = CATEGORICAL_METHODS["swap"].values()
     keys = [k for k in s.keys if k not in hierarchy]
     call = _call(file, s, "rumap.maps.swap_map.swap_map", keys=keys, swaprates=rates, hierarchy=list(hierarchy),
