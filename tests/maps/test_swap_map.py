@@ -31,7 +31,7 @@ def test_cli_simulate_swap():
     swap = ("--method", "swap", "--hierarchy", "region,district", "--household", "hid", "--similar", "hsize")
     _, doc = run_cli(*base, *swap, "--swaprate", "0.01,0.05,0.1", "--max-risk", "0.5", "--json", check_json=True)
     assert doc["curves"][0]["values"] == [0.01, 0.05, 0.1] and doc["recommendation"]["value"] is not None
-    assert_bad_input(run_cli(*base, "--method", "swap", "--swaprate", "0.1", "--household", "hid", "--similar",
+    assert_bad_input(run_cli(*base, "--method", "swap", "--swaprate", "0.05,0.1", "--household", "hid", "--similar",
                              "hsize"), "hierarchy")
     assert_bad_input(run_cli(*base, *swap, "--swaprate", "1.5"), "--swaprate")
     assert_bad_input(run_cli(*base, "--method", "pram", "--theta", "0.5", "--household", "hid"), "--household",
