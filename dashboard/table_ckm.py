@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard import state
 from dashboard.files import example_or_upload
 from dashboard.markdown import plain
 from dashboard.provenance import show_page_file
@@ -55,7 +56,7 @@ def ckm_section() -> None:
     spec = CallSpec("rumap.tables.cellkey.cell_key_method", file.name,
                     {"dims": list(dims), "max_perturbation": int(d), "variance": float(v), "js": int(js),
                      "seed": int(seed)}, source=file.name)
-    result = spec.run(file.frame)
+    result = state.frame_cached(file.frame, "tables", "ckm", dict(spec.arguments), lambda: spec.run(file.frame))
     plot(ptable_figure(result.ptable), key="tables_ckm_ptable")
     add = result.additivity()
     published = result.to_frame()
