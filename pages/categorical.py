@@ -365,6 +365,48 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
           "cat_banding")
 
 
+def swap_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
+    """The simulated R-U map of targeted record swapping over the swap rate.
+
+    Parameters
+    ----------
+    file : File
+    s : Settings
+    frame : DataFrame
+    m : Measures
+    """
+    columns = [str(c) for c in frame.columns]
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        hierarchy = remembered(st.multiselect, "geography, top level first", "cat_swap_hierarchy",
+                               [c for c in ("region",) if c in columns], options=columns)
+    with c2:
+        household = selectbox("household identifier", [NONE, *columns], "cat_swap_household",
+                              "hh" if "hh" in columns else NONE)
+    with c3:
+        similar = remembered(st.multiselect, "similarity variables (the partner agrees on them)", "cat_swap_similar",
+                             [c for c in ("hh_size",) if c in columns], options=columns)
+    if not hierarchy or household == NONE:
+        st.info("Choose the geographic variables and the household identifier.")
+        return
+    replicates = int(number("replicates", "replicates", "cat_swap_replicates", 3))
+    rates = CATEGORICAL_METHODS["swap"].values()
+    keys = [k for k in s.keys if k not in hierarchy]
+    call = _call(file, s, "rumap.maps.swap_map.swap_map", keys=keys, swaprates=rates, hierarchy=list(hierarchy),
+                 household=household, similar=[list(similar)], replicates=replicates, seed=0, weight=s.weight,
+                 risk=m.risk, utility=m.utility, options=m.options)
+    ru = state.frame_cached(frame, "categorical", "swap", {"keys": keys, "rates": rates, "replicates": replicates,
+                                                         "hierarchy": list(hierarchy), "household": household,
+                                                         "similar": list(similar), **_measured(m),
+                                                         "weight": s.weight},
+                            lambda: call.apply(frame))
+    _show_map(ru, "cat_swap_chart", "Targeted swapping exchanges the geography of every household holding a record "
+              "whose keys fewer than 3 records share in its area, and of random others up to the swap rate, with a "
+              "household of another area that agrees on the similarity variables.",
+              " Bands: 95% over the replicates.")
+    reproduce(call, command_caption="Command line (prints the curve as JSON):", key="categorical_swap")
+
+
 def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:
     """SUDA2's special uniques: every record's minimal sample uniques, SUDA score and DIS score.
 
@@ -449,13 +491,15 @@ with errors_shown():
     combinations_block(source, settings, working)
     st.subheader("R-U maps of the protections")
     chosen = measures_block(working, settings)
-    suppression, pram_, banding, special = st.tabs(["Local suppression map", "PRAM map", "Banding map",
-                                                    "Special uniques (SUDA2)"])
+    suppression, pram_, banding, swap, special = st.tabs(["Local suppression map", "PRAM map", "Banding map",
+                                                          "Targeted swapping map", "Special uniques (SUDA2)"])
     with suppression, errors_shown():
         suppression_tab(source, settings, working, chosen)
     with pram_, errors_shown():
         pram_tab(source, settings, working, chosen)
     with banding, errors_shown():
         banding_tab(source, settings, working, chosen)
+    with swap, errors_shown():
+        swap_tab(source, settings, working, chosen)
     with special, errors_shown():
         suda_tab(source, settings, working)

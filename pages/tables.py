@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.table_ckm import ckm_section
 from dashboard.table_dp import dp_section
 from dashboard.table_flaw import flaw_section
 from dashboard.table_hierarchies import hierarchical_section
@@ -31,6 +32,7 @@ SECTIONS = {
     "From microdata": microdata_section,
     "Hierarchical tables": hierarchical_section,
     "Differential privacy": dp_section,
+    "Cell key method": ckm_section,
 }
 
 st.title("Tables: sensitivity rules and a posteriori disclosure risk")

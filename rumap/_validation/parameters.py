@@ -39,6 +39,9 @@ PARAMETERS: dict[str, Interval] = {
                                 slider=(2, 60, 1)),
     # the slider's top is the table's own scale: a page narrows it to the cells' magnitude
     "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b", slider=(2.0, 1e150, 1.0)),
+    "ckm_max_perturbation": Interval("int", 1, 49, "both", "largest perturbation D of the cell key method"),
+    "ckm_js": Interval("int", 0, 1000, "both", "the largest count js never published by the cell key method"),
+    "swaprate": Interval("float", 0.0, 1.0, "both", "the share of households swapped"),
     "resolution": Interval("float", 0.0, None, "neither", "smallest step between cell values"),
     "own_contribution": Interval("float", 0.0, None, "left", "the insider's own contribution to the cell"),
     "time_limit": Interval("float", 0.0, 86400.0, "right", "time limit in seconds"),

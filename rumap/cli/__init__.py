@@ -44,7 +44,8 @@ SUMMARIES: dict[str, str] = {
     "simulate": "empirical R-U map: simulate masking of a data file and the snooper's attacks",
     "microaggregate": "microaggregate numeric columns (groups of at least k records) and report the information loss",
     "risk": "disclosure risk: record linkage, interval disclosure, identity (population uniques)",
-    "protect": "protect categorical key variables: global recoding, local suppression, PRAM, granularity",
+    "protect": "protect categorical key variables: global recoding, local suppression, PRAM, granularity, "
+               "targeted swapping",
     "query": "database queries: answers with a guarantee (camouflage) and an auditor of query sequences",
     "release": "apply a release plan (or one masking step) to a data file: the protected file and a report",
 }

@@ -1,4 +1,4 @@
-"""``python -m rumap protect recode|suppress|pram|granularity``: protect categorical key variables of a file.
+"""``python -m rumap protect recode|suppress|pram|granularity|swap``: protect categorical key variables of a file.
 
 Each prints what the protection did (counts, never data values) and the risk
 before and after; ``--out`` writes the protected file.
@@ -31,7 +31,7 @@ from rumap.errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
-HELP = "protect categorical key variables: global recoding, local suppression, PRAM, granularity"
+HELP = "protect categorical key variables: global recoding, local suppression, PRAM, granularity, targeted swapping"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -95,6 +95,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     pr.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pr.set_defaults(_protect_run=run_pram)
     _add_granularity(sub)
+    from rumap.cli.protect_swap import add_swap_parser
+
+    add_swap_parser(sub).set_defaults(_protect_run=_run_swap)
     return p
 
 
@@ -129,6 +132,12 @@ def _add_granularity(sub: argparse._SubParsersAction) -> None:
     add_work_limit(g)
     g.add_argument("--json", action="store_true", help="print one JSON object")
     g.set_defaults(_protect_run=_run_granularity)
+
+
+def _run_swap(args: argparse.Namespace) -> int:
+    from rumap.cli.protect_swap import run_swap
+
+    return run_swap(args, _read, _finish)
 
 
 def _run_granularity(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from rumap.cli.flags import (
     split_names,
 )
 from rumap.cli.progress import Progress, add_progress_flag
+from rumap.cli.simulate_ckm import TABLE_MAP_METHOD_NAMES, add_ckm_flags, run_ckm_map
 from rumap.cli.simulate_dp import DP_TABLE_FLAGS, DP_TABLE_METHOD_NAMES, add_dp_table_flags
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
@@ -36,7 +37,11 @@ if TYPE_CHECKING:
 # rumap.risk.measures.DATASET_RISK_MEASURES, rumap.maps.categorical_measures.CATEGORICAL_UTILITIES and
 # CATEGORICAL_RISKS, rumap.maps.recommend.DECISIONS), so that ``simulate --help`` starts without pandas or scipy;
 # ``tests/cli/test_startup.py`` checks they agree. The heavier modules are imported when the command runs.
-CATEGORICAL_METHOD_NAMES = ("suppress", "recode", "pram", "granularity")
+CATEGORICAL_METHOD_NAMES = ("suppress", "recode", "pram", "granularity", "swap")
+#: Flags of one categorical method only: attribute -> (flag, method) (the swap's parameters besides its grid).
+CATEGORICAL_METHOD_FLAGS = {"household": ("--household", "swap"), "similar": ("--similar", "swap"),
+                            "carry_along": ("--carry-along", "swap"), "swap_k": ("--swap-k", "swap"),
+                            "hierarchy": ("--hierarchy", "swap")}
 KNOWLEDGE_NAMES = ("index", "position", "corrected", "mean")
 DATASET_RISK_NAMES = ("record-linkage", "record-linkage-shared-ties", "probabilistic-linkage", "interval-disclosure",
                       "sdid")
@@ -76,6 +81,10 @@ def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
         add(method.parameter, "--" + method.parameter.replace("_", "-"), (name,))
     for attr, (flag, methods) in DP_TABLE_FLAGS.items():
         add(attr, flag, methods)
+    for attr in ("dims", "hierarchy"):  # the table of the cell key method's map, as dp-table's
+        add(attr, "--" + attr, TABLE_MAP_METHOD_NAMES)
+    for attr, (flag, name) in CATEGORICAL_METHOD_FLAGS.items():
+        add(attr, flag, (name,))
     return scope
 
 
@@ -138,10 +147,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--columns", help="several numeric columns, comma-separated (the first is attacked unless "
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
-    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *DP_TABLE_METHOD_NAMES],
-                   help="masking method (default noise); suppress, recode, pram and granularity protect "
+    p.add_argument("--method", default="noise",
+                   choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES],
+                   help="masking method (default noise); suppress, recode, pram, granularity and swap protect "
                         "categorical --keys; dp-table releases the count table of --dims with differential privacy, "
-                        "mst synthesizes --dims, over --epsilon")
+                        "mst synthesizes --dims, over --epsilon; ckm perturbs a table of --dims by the cell key method")
     _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
@@ -158,7 +168,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")
     attack.add_argument("--response", help="response column of --utility regression (default: the first; "
                                            "required with categorical keys)")
-    categorical = p.add_argument_group("categorical keys (--method suppress, recode, pram, granularity)")
+    categorical = p.add_argument_group("categorical keys (--method suppress, recode, pram, granularity, swap; swap's "
+                                       "geography in --hierarchy A,B,C)")
     categorical.add_argument("--keys", metavar="A,B,...", help="the categorical key variables")
     categorical.add_argument("--weight", metavar="W", help="sampling weight column (for the individual risk)")
     categorical.add_argument("--theta", metavar="START:STOP:NUM", help="PRAM retention probabilities")
@@ -166,6 +177,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that recode bands")
     categorical.add_argument("--level", metavar="START:STOP:NUM",
                              help="critical levels of granularity (percent) of --method granularity")
+    categorical.add_argument("--swaprate", metavar="START:STOP:NUM", help="swap: the swap rates (or R1,R2,...)")
+    categorical.add_argument("--household", metavar="H", help="swap: the household identifier")
+    categorical.add_argument("--similar", metavar="S[+T][,S2...]", help="swap: similarity sets tried in order")
+    categorical.add_argument("--carry-along", metavar="X,...", help="swap: household variables swapped with the "
+                                                                      "geography")
+    categorical.add_argument("--swap-k", type=int, metavar="K", help="swap: a record is at risk where fewer than K "
+                                                                     "share its keys in its area (default 3)")
     categorical.add_argument("--risk", metavar="NAME", choices=list(CATEGORICAL_RISK_NAMES),
                              help=f"R of the map: {', '.join(CATEGORICAL_RISK_NAMES)} (default: global_risk; "
                                   "key_matching for pram)")
@@ -194,6 +212,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                            help="independent subsamples of --subsample (default 10)")
     add_work_limit(run_group)
     add_progress_flag(run_group)
+    add_ckm_flags(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -348,6 +367,8 @@ def run(args: argparse.Namespace) -> int:
         from rumap.cli.simulate_dp import run_dp
 
         return run_dp(args)
+    if args.method in TABLE_MAP_METHOD_NAMES:
+        return run_ckm_map(args)
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)
@@ -433,6 +454,33 @@ def _categorical_options(args: argparse.Namespace) -> dict:
         options["pair"] = tuple(pair)
     if args.response is not None:
         options["response"] = args.response
+    return {**options, **_swap_options(args)}
+
+
+def _number_of(flag: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(f"{flag}: {text.strip()!r} is not a number") from None
+
+
+def _swap_options(args: argparse.Namespace) -> dict:
+    """The swap's parameters from their flags (``--hierarchy A,B,C`` once: the geography, top level first)."""
+    from rumap.cli.protect_swap import _similar_sets
+
+    options: dict = {}
+    if args.household is not None:
+        options["household"] = args.household
+    if args.similar is not None:
+        options["similar"] = _similar_sets(args.similar)
+    if args.carry_along is not None:
+        options["carry_along"] = split_names(args.carry_along, "--carry-along")
+    if args.swap_k is not None:
+        options["swap_k"] = check_flag("--swap-k", "k", args.swap_k)
+    if args.hierarchy and options:
+        if len(args.hierarchy) > 1 or "=" in args.hierarchy[0]:
+            raise InputError("--hierarchy of swap is given once: the geographic variables A,B,C, top level first")
+        options["hierarchy"] = split_names(args.hierarchy[0], "--hierarchy")
     return options
 
 
@@ -453,7 +501,10 @@ def _run_categorical(args: argparse.Namespace) -> int:
     text = getattr(args, method.parameter)
     if text is None:
         raise InputError(f"--method {args.method} needs {flag} (the grid of {method.parameter})")
-    values = parse_grid(text, method.parameter, integer=method.integer, budget=budget_from_args(args))
+    if "," in text and ":" not in text:  # a list of values, each checked as the parameter
+        values = np.array([check_flag(flag, method.parameter, _number_of(flag, part)) for part in text.split(",")])
+    else:
+        values = parse_grid(text, method.parameter, integer=method.integer, budget=budget_from_args(args))
     for name in ("replicates", "seed"):
         check_flag(f"--{name}", name, getattr(args, name))
     options = _categorical_options(args)

@@ -11,6 +11,8 @@ Sub-subcommands:
 - ``suppress`` and ``round``: secondary cell suppression and controlled
   rounding of a complete table (:mod:`rumap.cli.table_protection`);
 - ``dp``: a table released with differential privacy (:mod:`rumap.cli.table_dp`).
+- ``ckm``: a frequency table perturbed by the cell key method
+  (:mod:`rumap.cli.table_ckm`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import argparse
 from collections.abc import Callable
 
 from rumap.cli.flags import RULE_NAMES, add_rule_flags, print_frame, rule_parameters
+from rumap.cli.table_ckm import add_ckm_parser, run_ckm
 from rumap.cli.table_dp import add_dp_parser, run_dp
 from rumap.cli.table_granularity import add_granularity_parser, run_granularity
 from rumap.cli.table_protection import add_parsers as add_protection_parsers
@@ -110,6 +113,7 @@ RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "suppress": run_suppress,
     "round": run_round,
     "dp": run_dp,
+    "ckm": run_ckm,
 }
 
 
@@ -162,6 +166,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     add_granularity_parser(commands)
     add_protection_parsers(commands)
     add_dp_parser(commands)
+    add_ckm_parser(commands)
     return p
 
 

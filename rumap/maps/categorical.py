@@ -36,9 +36,11 @@ from rumap.maps.categorical_measures import (
     CategoricalMeasure,
     hellinger_utility,
     pram_reidentification,
+    replicated_measures,
 )
 from rumap.maps.granularity import granularity_map
 from rumap.maps.method_records import grid_values
+from rumap.maps.swap_map import draw_swap
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
 from rumap.risk.paired import as_frame, select_columns
@@ -254,18 +256,11 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
                       f"{frame.shape[0]} records x {len(names)} keys x {replicates} replicates x {values.size} values")
     r_measure, u_measure = _measures(risk, utility, "key_matching", "hellinger")
     settings = {"weight": weight, "options": _measure_options(options), "source": source, "budget": budget}
-    seeds = np.random.SeedSequence(seed).spawn(values.size)
-    risk_values = np.empty((values.size, replicates))
-    utility_values = np.empty((values.size, replicates))
-    for i, theta in enumerate(values):
-        rng = np.random.default_rng(seeds[i])
-        for m in range(replicates):
-            released = pram(frame, names, float(theta), seed=rng, source=source).data
-            risk_values[i, m] = r_measure.compute(frame, released, names, **settings)
-            utility_values[i, m] = u_measure.compute(frame, released, names, **settings)
-    se = (lambda a: a.std(axis=1, ddof=1) / np.sqrt(replicates)) if replicates > 1 else (lambda a: np.zeros(values.size))
-    return RUMap(parameter="theta", values=values, risk=risk_values.mean(axis=1), utility=utility_values.mean(axis=1),
-                 risk_se=se(risk_values), utility_se=se(utility_values), risk_label=r_measure.label,
+    risk_mean, utility_mean, risk_se, utility_se = replicated_measures(
+        frame, names, values, replicates, seed,
+        lambda theta, rng: pram(frame, names, theta, seed=rng, source=source).data, r_measure, u_measure, settings)
+    return RUMap(parameter="theta", values=values, risk=risk_mean, utility=utility_mean, risk_se=risk_se,
+                 utility_se=utility_se, risk_label=r_measure.label,
                  utility_label=u_measure.label, method="pram", knowledge="key", target=" x ".join(names),
                  config={"keys": names, "replicates": replicates, "seed": seed, "source": source,
                          "risk": risk or "key_matching", "utility": utility or "hellinger"})
@@ -380,4 +375,7 @@ CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
     "granularity": CategoricalMethod("level", False, False, _draw_granularity,
                                      "granularity eliminated after Mas, over the critical level", (20.0, 100.0, 5),
                                      "granularity elimination", function=granularity_map, grid_argument="levels"),
+    "swap": CategoricalMethod("swaprate", False, True, draw_swap,
+                              "targeted record swapping of households, over the swap rate", (0.01, 0.1, 5),
+                              "targeted record swapping"),
 }

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import PARAMETERS, InstanceOf, check_scalar, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, assumes_valid, check_scalar, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.risk.cells import cell_frequencies, key_codes
@@ -524,3 +524,46 @@ CATEGORICAL_UTILITIES: dict[str, CategoricalMeasure] = {
     "variance": CategoricalMeasure("U = share of the variance kept", _variance, ("variable",)),
     "categories": CategoricalMeasure("U = mean share of each key's categories kept", _categories_kept),
 }
+
+
+@assumes_valid
+def replicated_measures(original: pd.DataFrame, names: Sequence[str], values: np.ndarray, replicates: int,
+                        seed: Any, release: Callable[[float, np.random.Generator], pd.DataFrame],
+                        risk: CategoricalMeasure, utility: CategoricalMeasure, settings: dict
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """R and U of a random protection at each value, the means over replicates and their standard errors.
+
+    Parameters
+    ----------
+    original : DataFrame
+    names : sequence of str
+        The keys measured.
+    values : ndarray
+        The grid.
+    replicates : int
+    seed : int or None
+        Each value's draws come from its own child of ``SeedSequence(seed)``.
+    release : callable
+        ``release(value, rng) -> released frame``.
+    risk, utility : CategoricalMeasure
+    settings : dict
+        The measures' keyword arguments.
+
+    Returns
+    -------
+    risk, utility, risk_se, utility_se : ndarray
+    """
+    seeds = np.random.SeedSequence(seed).spawn(values.size)
+    risk_values = np.empty((values.size, replicates))
+    utility_values = np.empty((values.size, replicates))
+    for i, value in enumerate(values):
+        rng = np.random.default_rng(seeds[i])
+        for m in range(replicates):
+            released = release(float(value), rng)
+            risk_values[i, m] = risk.compute(original, released, names, **settings)
+            utility_values[i, m] = utility.compute(original, released, names, **settings)
+    if replicates > 1:
+        return (risk_values.mean(axis=1), utility_values.mean(axis=1),
+                risk_values.std(axis=1, ddof=1) / np.sqrt(replicates),
+                utility_values.std(axis=1, ddof=1) / np.sqrt(replicates))
+    return risk_values.mean(axis=1), utility_values.mean(axis=1), np.zeros(values.size), np.zeros(values.size)

@@ -288,6 +288,15 @@ CALL_COMMANDS: dict[str, CallCommand] = {
     "rumap.databases.audit.audit_queries": CallCommand(
         ("query", "audit"), {"queries": _repeated("--query"), "protection": _flag("--protection")},
         column_flags=("--value", "--records")),
+    "rumap.maps.swap_map.swap_map": CallCommand(
+        ("simulate", "--method", "swap"), {**_KEYS, "swaprates": _grid("--swaprate", False),
+                                           "hierarchy": _flag("--hierarchy"), "household": _flag("--household"),
+                                           "similar": lambda sets: ("--similar", ",".join("+".join(s) for s in sets)),
+                                           "carry_along": lambda names: _flag("--carry-along")(list(names) or None),
+                                           "k": _flag("--swap-k"), "replicates": _flag("--replicates"),
+                                           "seed": _flag("--seed"), **_MEASURES}),
+    "rumap.tables.cellkey.cell_key_method": CallCommand(
+        no_command="python -m rumap table ckm --microdata FILE --dims ... gives it (its microdata flag is not --data)"),
     "rumap.tables.granularity.granularity_analysis": CallCommand(
         no_command="python -m rumap table granularity takes one table; the procedure is in Python"),
     "rumap.masking.granularity.eliminate_granularity": CallCommand(

@@ -28,6 +28,7 @@ from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.maps.method_records import LiveTable
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
+from rumap.release.cellkey_step import CELLKEY_STEP_METHODS
 from rumap.release.chunked import coding_stream, pram_stream
 from rumap.release.granularity_step import GRANULARITY_STEP
 from rumap.release.methods import REQUIRED, StepMethod, plan_key
@@ -280,6 +281,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
                        stream=pram_stream, predictor=_predict_pram, key_map=CATEGORICAL_METHODS["pram"]),
     "granularity": GRANULARITY_STEP,
     **TABLE_STEP_METHODS,
+    **CELLKEY_STEP_METHODS,
 }
 
 

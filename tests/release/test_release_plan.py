@@ -32,7 +32,7 @@ STEPS = (
 def test_every_step_method_on_microdata_has_a_step_here():
     assert {s.method for s in STEPS} == {m for m, r in STEP_METHODS.items() if r.stage == "microdata"}
     assert set(STEP_METHODS) == {s.method for s in STEPS} | {"table", "primary", "secondary_suppression",
-                                                             "controlled_rounding"}  # the tables' steps
+                                                             "controlled_rounding", "cell_key"}  # the tables' steps
 
 
 def test_plan_round_trips_to_the_same_bytes():

@@ -52,7 +52,8 @@ def test_runs_on_the_bundled_survey(app):
     assert "cat_server" not in [field.key for field in app.text_input]  # no file on the server unless offered
     assert metric(app, "expected re-identifications") == f"{expected.expected_reidentifications:.2f}"
     assert metric(app, "records with f_k < 3") == f"{expected.k_anonymity_violations:,}"
-    assert len(app.get("plotly_chart")) == 2  # suppression and PRAM maps; banding needs a numeric key
+    assert len(app.get("plotly_chart")) == 3  # suppression, PRAM and swapping maps; banding needs a numeric key
+    assert any("Targeted swapping exchanges the geography" in c.value for c in app.caption)
     assert any("Banding needs a numeric key" in shown(i.value) for i in app.info)
     assert any(c.value.startswith("python -m rumap risk individual") for c in open_reproduce_panels(app).code)
 

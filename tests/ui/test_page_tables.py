@@ -264,3 +264,11 @@ def test_hierarchical_tables_protect_every_level_and_show_a_subtotal(page):
     command = page.code[0].value
     assert "--hierarchy region=prefixes:2,3" in command and "--rule dominance --n 1 --k 0.8" in command
     assert "mask = table.primary_mask('dominance', n=1, k=0.8)" in page.code[1].value
+
+
+def test_cell_key_method_publishes_a_perturbed_table_and_says_it_is_not_additive(page):
+    published = _markdown_with(page, "Published table")
+    assert "15 cells over sex x marital" in published and "totals differ from the sum of their children" in published
+    page.number_input(key="ckm_v").set_value(3.0)
+    page.number_input(key="ckm_js").set_value(3).run()
+    assert any("no distribution of the perturbation" in shown(e.value) for e in page.error)
