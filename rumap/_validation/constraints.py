@@ -257,6 +257,13 @@ PARAMETERS: dict[str, Interval] = {
     "convergence_tolerance": Interval("float", 0.0, None, "neither", "convergence tolerance"),
     "key_variables": Interval("int", 1, 64, "both", "the number of key variables"),
     "key_dimension": Interval("int", 1, 10, "both", "the largest number of key variables combined"),
+    # synthetic data (rumap.synthesis, rumap.risk.synthetic)
+    "minbucket": Interval("int", 1, None, "left", "the fewest original records in a leaf of CART synthesis",
+                          most=MAX_RECORDS),
+    "shrinkage": Interval("float", 0.0, 1.0, "both", "shrinkage of the copula's correlation towards the identity"),
+    "copies": Interval("int", 1, 1000, "both", "the number m of synthetic copies"),
+    "synthetic_rows": Interval("int", 1, None, "left", "records of each synthetic copy", most=MAX_RECORDS),
+    "holdout_share": Interval("float", 0.0, 1.0, "neither", "share of the records held out of the generator's fit"),
     # tables (rumap.tables, rumap.maps.tables)
     "cell_value": Interval("float", 0.0, None, "left", "a non-negative cell of a table"),
     "contribution": Interval("float", 0.0, None, "left", "a respondent's contribution to a cell"),
