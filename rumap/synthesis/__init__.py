@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import SEED, InstanceOf, ListOf, StrOptions, check_scalar, validate_params
+from rumap._validation import InstanceOf, ListOf, StrOptions, check_scalar, validate_params
 from rumap.errors import InputError
 from rumap.synthesis.cart import fit_cart
 from rumap.synthesis.columns import chosen_columns
