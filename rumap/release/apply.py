@@ -26,6 +26,7 @@ from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
 from rumap.maps.methods import METHODS, MaskingMethod
 from rumap.masking.categorical import band, local_suppression, pram, recode, top_bottom_code
 from rumap.release.methods import REQUIRED, StepMethod, _flag, _member, _number, _optional_float, plan_key
+from rumap.release.synthesis import SYNTHESIS_STEP_METHODS
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
 if TYPE_CHECKING:
@@ -234,6 +235,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "suppress": StepMethod("keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress,
                            _apply_suppress, None, "local suppression to k-anonymity (heuristic or optimal)"),
     "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM"),
+    **SYNTHESIS_STEP_METHODS,
     **TABLE_STEP_METHODS,
 }
 

@@ -71,7 +71,9 @@ _TABLE_REASON = ("a table's steps tabulate and protect the whole file's table: r
 
 #: Step methods that are not, and why.
 NOT_STREAMED: dict[str, str] = {"table": _TABLE_REASON, "primary": _TABLE_REASON,
-                                "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON}
+                                "secondary_suppression": _TABLE_REASON, "controlled_rounding": _TABLE_REASON,
+                                "synthesize": "synthesis fits its generator on every record of the file: release "
+                                              "a file that fits in memory, or a sample of it"}
 
 #: The constraints of release_in_chunks' optional arguments.
 _OPTIONAL_NAME = make_constraint([None, InstanceOf(str, "a name for messages")])

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
+from rumap._validation import assumes_valid
 from rumap.synthesis.columns import level_codes
 
 __all__ = ["propensity_design", "logistic_probabilities", "pmse_of"]
@@ -36,6 +37,7 @@ MAX_NEWTON = 200
 NEWTON_TOLERANCE = 1e-13
 
 
+@assumes_valid
 def propensity_design(original: pd.DataFrame, release: pd.DataFrame, names: Sequence[str],
                       categorical: Sequence[bool]) -> tuple[np.ndarray, np.ndarray]:
     """The main-effects design of the stacked files (intercept first) and the labels (0 original, 1 release).
@@ -85,6 +87,7 @@ def _log_likelihood(eta: np.ndarray, y: np.ndarray) -> float:
     return float(np.sum(y * eta - np.logaddexp(0.0, eta)))
 
 
+@assumes_valid
 def logistic_probabilities(design: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """The fitted probabilities of an unpenalised logistic regression, by Newton's method with step halving.
 
@@ -134,6 +137,7 @@ def logistic_probabilities(design: np.ndarray, labels: np.ndarray) -> np.ndarray
     return expit(eta)
 
 
+@assumes_valid
 def pmse_of(design: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     """``pMSE`` and ``S_pMSE`` of a stacked design (:func:`propensity_design`).
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from rumap._validation import assumes_valid
 from rumap.errors import optional_module
 from rumap.synthesis.columns import column_kinds, level_codes
 
@@ -115,6 +116,7 @@ def _fit_leaves(x: np.ndarray, y: np.ndarray, categorical: bool, minbucket: int,
     return _Leaves(tree, order, start, count)
 
 
+@assumes_valid
 def fit_cart(frame: pd.DataFrame, minbucket: int, rng: np.random.Generator) -> CartModel:
     """The sequential trees of ``frame``'s columns, in their order (checked data: the caller validates).
 

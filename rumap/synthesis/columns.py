@@ -14,11 +14,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from rumap._validation import assumes_valid
 from rumap.errors import InputError
 
 __all__ = ["is_categorical", "column_kinds", "level_codes", "chosen_columns"]
 
 
+@assumes_valid
 def is_categorical(series: pd.Series) -> bool:
     """Whether a column is categorical: anything but numbers (booleans are categorical).
 
@@ -39,6 +41,7 @@ def is_categorical(series: pd.Series) -> bool:
     return pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series)
 
 
+@assumes_valid
 def column_kinds(frame: pd.DataFrame, columns: Sequence[str]) -> tuple[bool, ...]:
     """For each of ``columns`` of ``frame``, whether it is categorical.
 
@@ -58,6 +61,7 @@ def _text(value: object) -> str:
     return str(value)
 
 
+@assumes_valid
 def level_codes(series: pd.Series, levels: Sequence | None = None) -> tuple[np.ndarray, list]:
     """A categorical column's integer codes and its levels (sorted as text; a missing value is a level, last).
 
@@ -94,6 +98,7 @@ def level_codes(series: pd.Series, levels: Sequence | None = None) -> tuple[np.n
     return codes, levels
 
 
+@assumes_valid
 def chosen_columns(frame: pd.DataFrame, columns: Sequence[str] | None, source: str = "the data") -> list[str]:
     """The columns named (default: every column of ``frame``), each checked to be there.
 

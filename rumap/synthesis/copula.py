@@ -29,6 +29,7 @@ import pandas as pd
 from scipy.special import ndtr, ndtri
 from scipy.stats import rankdata
 
+from rumap._validation import assumes_valid
 from rumap.synthesis.columns import column_kinds, level_codes
 
 __all__ = ["CopulaModel", "fit_copula"]
@@ -128,6 +129,7 @@ def _factor(scores: np.ndarray, shrinkage: float) -> np.ndarray:
     return v * np.sqrt(np.clip(w, 0.0, None))
 
 
+@assumes_valid
 def fit_copula(frame: pd.DataFrame, shrinkage: float, rng: np.random.Generator | None = None) -> CopulaModel:
     """The Gaussian copula of ``frame``'s columns (checked data: the caller validates).
 

@@ -25,6 +25,8 @@ STEPS = (
     Step("suppress", {"k": 3}, keys=["age_band", "sex", "region"]),
     Step("suppress", {"k": 2, "optimal": True, "importance": {"sex": 2}}, keys=["marital", "sex"]),
     Step("pram", {"theta": 0.8}, keys=["occupation"], seed=4),
+    Step("synthesize", {"generator": "copula"}, columns=["weight", "hh", "region", "hh_size", "age", "age_band", "sex",
+                                                         "marital", "occupation", "health"], seed=5),
 )
 
 
