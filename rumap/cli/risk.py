@@ -219,17 +219,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run_synthetic(args: argparse.Namespace) -> int:
-    """``risk synthetic``: the measures of ``--release`` against ``--original`` (:mod:`rumap.cli.risk_synthetic`).
+    """``risk synthetic``, run by :func:`rumap.cli.risk_synthetic.run`, imported only then.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed flags of ``risk synthetic``.
-
-    Returns
-    -------
-    int
-        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+        The parsed flags; returns the exit code.
     """
     from rumap.cli.risk_synthetic import run
 

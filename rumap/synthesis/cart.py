@@ -63,17 +63,7 @@ class CartModel:
     leaves: tuple = field(repr=False)
 
     def draw(self, rows: int, rng: np.random.Generator) -> pd.DataFrame:
-        """One synthetic copy of ``rows`` records.
-
-        Parameters
-        ----------
-        rows : int
-        rng : numpy.random.Generator
-
-        Returns
-        -------
-        DataFrame
-        """
+        """A synthetic copy: ``rows`` records, each column's value that of an original record of its leaf."""
         n, p = self.predictors.shape
         picked = np.empty((rows, p), dtype=np.int64)  # the original record whose value each synthetic one takes
         picked[:, 0] = rng.integers(0, n, size=rows)
