@@ -263,6 +263,7 @@ PARAMETERS: dict[str, Interval] = {
     "shrinkage": Interval("float", 0.0, 1.0, "both", "shrinkage of the copula's correlation towards the identity"),
     "copies": Interval("int", 1, 1000, "both", "the number m of synthetic copies"),
     "synthetic_rows": Interval("int", 1, None, "left", "records of each synthetic copy", most=MAX_RECORDS),
+    "holdout_share": Interval("float", 0.0, 1.0, "neither", "share of the records held out of the generator's fit"),
     # tables (rumap.tables, rumap.maps.tables)
     "cell_value": Interval("float", 0.0, None, "left", "a non-negative cell of a table"),
     "contribution": Interval("float", 0.0, None, "left", "a respondent's contribution to a cell"),
