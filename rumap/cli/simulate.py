@@ -22,6 +22,7 @@ from rumap.cli.flags import (
     split_names,
 )
 from rumap.cli.progress import Progress, add_progress_flag
+from rumap.cli.synthesize import GENERATOR_NAMES, GENERATOR_PARAMETERS
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
@@ -43,6 +44,11 @@ CATEGORICAL_UTILITY_NAMES = ("kept", "entropy", "hellinger", "cramers_v", "regre
 CATEGORICAL_RISK_NAMES = ("global_risk", "expected_reidentifications", "share_above", "k_violations", "linkage",
                           "key_matching")
 DECISION_NAMES = ("upper", "mean")
+# rumap.maps.synthetic.SYNTHETIC_RISKS and SYNTHETIC_UTILITIES (the generators: rumap.cli.synthesize).
+SYNTHETIC_RISK_NAMES = ("dcr_share", "nndr", "membership_advantage", "repu", "disco", "linkage")
+SYNTHETIC_UTILITY_NAMES = ("pmse", "common")
+#: Flags of simulate that the generators' maps read too (attribute, flag), besides their own.
+_SYNTHETIC_SHARED = (("columns", "--columns"), ("keys", "--keys"), ("risk", "--risk"), ("target", "--target"))
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
 
@@ -73,6 +79,10 @@ def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
             add(_attr(grid.flag.flag), grid.flag.flag, (name,))
     for name, method in CATEGORICAL_METHODS.items():
         add(method.parameter, "--" + method.parameter.replace("_", "-"), (name,))
+    for name, (parameter, _kind, _default) in GENERATOR_PARAMETERS.items():
+        add(parameter, f"--{parameter}", (name,))
+    for attr, flag in (*_SYNTHETIC_SHARED, ("holdout_share", "--holdout-share"), ("copies", "--copies")):
+        add(attr, flag, GENERATOR_NAMES)
     return scope
 
 
@@ -135,8 +145,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--columns", help="several numeric columns, comma-separated (the first is attacked unless "
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
-    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES],
-                   help="masking method (default noise); suppress, recode and pram protect categorical --keys")
+    p.add_argument("--method", default="noise", choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *GENERATOR_NAMES],
+                   help="masking method (default noise); suppress, recode and pram protect categorical --keys; "
+                        "cart and copula synthesise the file")
     _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
@@ -159,14 +170,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     categorical.add_argument("--theta", metavar="START:STOP:NUM", help="PRAM retention probabilities")
     categorical.add_argument("--band-width", metavar="START:STOP:NUM", help="band widths of --band-variable")
     categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that recode bands")
-    categorical.add_argument("--risk", metavar="NAME", choices=list(CATEGORICAL_RISK_NAMES),
+    categorical.add_argument("--risk", metavar="NAME",
+                             choices=list(dict.fromkeys([*CATEGORICAL_RISK_NAMES, *SYNTHETIC_RISK_NAMES])),
                              help=f"R of the map: {', '.join(CATEGORICAL_RISK_NAMES)} (default: global_risk; "
-                                  "key_matching for pram)")
+                                  f"key_matching for pram); with cart or copula: {', '.join(SYNTHETIC_RISK_NAMES)} "
+                                  "(default dcr_share)")
     categorical.add_argument("--risk-threshold", type=float, metavar="T",
                              help="individual risk above which a record counts (--risk share_above)")
     categorical.add_argument("--anonymity-k", type=int, metavar="K", help="the k of --risk k_violations")
     categorical.add_argument("--pair", metavar="A,B", help="the two variables of --utility cramers_v")
     add_merge_flag(categorical, ", applied to --data first")
+    synthetic = p.add_argument_group("synthetic data (--method cart, copula; --columns, --keys, --risk, --utility "
+                                     f"{'|'.join(SYNTHETIC_UTILITY_NAMES)}, --target of disco)")
+    for name, (parameter, _kind, _default) in GENERATOR_PARAMETERS.items():
+        synthetic.add_argument(f"--{parameter}", metavar="START:STOP:NUM|A,B,...", help=f"{name}: the grid of {parameter}")
+    synthetic.add_argument("--holdout-share", type=float, metavar="F",
+                           help="share of the records each replicate holds out of the generator's fit (default 0.5)")
+    synthetic.add_argument("--copies", type=int, metavar="M", help="synthetic files per fit (default 1)")
     decision = p.add_argument_group("recommendation")
     decision.add_argument("--max-risk", type=float, metavar="R",
                           help="maximum tolerable risk, in the units of the map's R: adds the recommended value "
@@ -336,6 +356,11 @@ def run(args: argparse.Namespace) -> int:
     check_applies(args, flag_scope(), args.method)
     if args.method in CATEGORICAL_METHOD_NAMES:
         return _run_categorical(args)
+    if args.method in GENERATOR_NAMES:
+        from rumap.cli.simulate_synthetic import run_synthetic
+
+        _check_decision_flags(args)
+        return run_synthetic(args)
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)

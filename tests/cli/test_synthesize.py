@@ -54,7 +54,19 @@ def test_risk_synthetic_prints_every_measure_its_inputs_allow(files):
     assert copy["dcr_share"] == 1.0 and copy["linkage"] == 1.0
 
 
+def test_simulate_maps_a_generator_with_a_recommendation(files):
+    out = run_cli("simulate", "--data", files / "train.csv", "--method", "cart", "--minbucket", "1,30",
+                  "--replicates", "3", "--max-risk", "0.7", "--json", check_json=True)[1]
+    curve = out["curves"][0]
+    assert (curve["method"], curve["parameter"], curve["values"]) == ("cart", "minbucket", [1.0, 30.0])
+    assert curve["risk"][0] > curve["risk"][1] and out["config"]["holdout_share"] == 0.5 and out["n"] == 60
+    assert out["recommendation"]["value"] == 30.0
+
+
 @pytest.mark.parametrize(("args", "fragment"), [
+    (("simulate", "--method", "cart", "--minbucket", "5", "--risk", "global_risk"), "--risk must be one of"),
+    (("simulate", "--method", "copula", "--shrinkage", "0:1:3", "--risk", "disco"), "needs --keys"),
+    (("simulate", "--method", "noise", "--minbucket", "5"), "--minbucket applies to --method cart"),
     (("synthesize", "--method", "copula", "--minbucket", "3"), "--minbucket"),
     (("synthesize", "--method", "cart", "--minbucket", "0"), "--minbucket must be"),
     (("synthesize", "--method", "cart", "--copies", "0"), "--copies must be"),
@@ -64,5 +76,6 @@ def test_risk_synthetic_prints_every_measure_its_inputs_allow(files):
 def test_bad_flags_are_one_line(files, args, fragment):
     train = str(files / "train.csv")
     args = [a.format(train=train) for a in args]
-    where = ["--data", train, "--out", str(files / "x.csv")] if args[0] == "synthesize" else ["--original", train]
+    where = {"synthesize": ["--data", train, "--out", str(files / "x.csv")], "simulate": ["--data", train],
+             "risk": ["--original", train]}[args[0]]
     assert_bad_input(run_cli(*args, *where), fragment)
