@@ -10,7 +10,11 @@ part (and the holdout) by a risk of :data:`SYNTHETIC_RISKS` and a utility of
 map's are the replicates' means with their Monte-Carlo standard errors. Every
 replicate uses one split for every value, so that the curve's steps compare
 values, not splits. The map is a :class:`rumap.result.RUMap` like every other
-empirical map, ``knowledge`` the risk measure's name.
+empirical map, ``knowledge`` the risk measure's name. With ``risk="linkage"`` and
+``utility="common"`` it carries the common measures of every masking map
+(:mod:`rumap.maps.common`, on the numeric columns without missing values, the
+synthetic file against the records it was fitted on), so that comparisons and
+Pareto frontiers overlay it with masking maps.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import pandas as pd
 
 from rumap._validation import InstanceOf, ListOf, StrOptions, check_array, validate_params
 from rumap.errors import InputError
+from rumap.maps.common import COMMON_RISK_LABEL, COMMON_UTILITY_LABEL
 from rumap.result import RUMap
 from rumap.risk import synthetic as measures
 from rumap.synthesis import GENERATORS
@@ -103,13 +108,13 @@ SYNTHETIC_RISKS: dict[str, SyntheticMeasure] = {
                              lambda c: measures.repu(c.fit, c.copy, c.keys), ("keys",)),
     "disco": SyntheticMeasure("R = DiSCO (% of the fitted records whose target is disclosed correctly)",
                               lambda c: measures.disco(c.fit, c.copy, c.keys, c.target), ("keys", "target")),
-    "linkage": SyntheticMeasure("R = share of records re-identified (distance linkage, row by row)", _linkage),
+    "linkage": SyntheticMeasure(COMMON_RISK_LABEL, _linkage),
 }
 
 #: The utilities of a synthetic map, by name (``--utility``).
 SYNTHETIC_UTILITIES: dict[str, SyntheticMeasure] = {
     "pmse": SyntheticMeasure("U = 1 − pMSE / c(1 − c) (propensity score, main effects)", _pmse_utility),
-    "common": SyntheticMeasure("U = 1 − relative change of means, variances, correlations", _common),
+    "common": SyntheticMeasure(COMMON_UTILITY_LABEL, _common),
 }
 
 

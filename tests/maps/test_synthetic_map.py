@@ -36,6 +36,16 @@ def test_every_measure_maps(data, risk, utility):
     assert np.isfinite(m.risk).all() and np.isfinite(m.utility).all() and m.config["copies"] == 2
 
 
+def test_on_the_common_measures_it_overlays_a_masking_map(data):
+    from rumap.maps.common import common_map
+    from rumap.maps.pareto import pareto_frontier
+
+    synthetic = synthetic_map(data, "copula", [0.0, 1.0], risk="linkage", utility="common", replicates=2)
+    masked = common_map("noise", "lambda2", np.array([0.0, 1.0]), np.array([[[1.0, 1.0], [0.2, 0.5]]] * 2))
+    frontier = pareto_frontier([synthetic, masked])
+    assert set(frontier["method"]) <= {"copula", "noise"} and len(frontier) >= 1
+
+
 @pytest.mark.parametrize(("kwargs", "fragment"), [
     ({"risk": "repu"}, "needs keys"),
     ({"holdout_share": 0.999}, "fewer than two"),
