@@ -60,8 +60,9 @@ def test_every_scoped_flag_is_refused_for_every_method_it_does_not_apply_to():
     from rumap.cli.flags import check_applies
     from rumap.cli.simulate import flag_scope
     from rumap.maps.categorical import CATEGORICAL_METHODS
+    from rumap.synthesis import GENERATORS
 
-    methods = [*METHODS, *CATEGORICAL_METHODS]
+    methods = [*METHODS, *CATEGORICAL_METHODS, *GENERATORS]
     checked = 0
     for attr, (flag, scope) in flag_scope().items():
         assert scope and set(scope) <= set(methods), attr
