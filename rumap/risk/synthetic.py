@@ -74,6 +74,49 @@ def _columns(frames: Sequence[pd.DataFrame], columns: Sequence[str] | None, labe
     return names
 
 
+@dataclass(frozen=True)
+class _Records:
+    """A file's records as the distance reads them: scaled numeric coordinates and categorical codes."""
+
+    numeric: np.ndarray
+    codes: np.ndarray
+
+
+def _records(frames: Sequence[pd.DataFrame], columns: Sequence[str] | None) -> list[_Records]:
+    """Each file's :class:`_Records`, the codes of a categorical column shared by the files."""
+    names = _columns(frames, columns, [f"file {i + 1}" for i in range(len(frames))])
+    sizes = np.cumsum([0] + [len(f) for f in frames])
+    stacked = pd.concat([f[names] for f in frames], ignore_index=True)
+    parts, codes = [np.zeros((sizes[-1], 1))], []
+    for name, cat in zip(names, _kinds(frames, names), strict=True):
+        if cat:
+            codes.append(level_codes(stacked[name])[0])
+            continue
+        values = stacked[name].to_numpy(dtype=float)
+        if np.isinf(values).any():
+            row = int(np.flatnonzero(np.isinf(values))[0])
+            which = int(np.searchsorted(sizes, row, side="right")) - 1
+            raise InputError(f"file {which + 1}: column {name!r} row {row - sizes[which] + 1}: an infinite value")
+        original = values[: sizes[1]]
+        present = original[~np.isnan(original)]
+        sd = float(np.std(present, ddof=1)) if present.size > 1 else 0.0
+        sd = sd if sd > 0 else 1.0
+        missing = np.isnan(values)
+        fill = float(present.mean()) if present.size else 0.0
+        parts.append(np.where(missing, fill, values)[:, None] / sd)
+        if missing.any():
+            parts.append(np.column_stack([~missing, missing]) * _HALF)
+    numeric = np.hstack(parts if len(parts) == 1 else parts[1:]).astype(float)
+    code = np.column_stack(codes) if codes else np.zeros((sizes[-1], 0), dtype=np.int64)
+    return [_Records(numeric[sizes[i]:sizes[i + 1]], code[sizes[i]:sizes[i + 1]]) for i in range(len(frames))]
+
+
+def _one_hot(records: Sequence[_Records]) -> list[np.ndarray]:
+    levels = [max(int(r.codes[:, j].max(initial=-1)) for r in records) + 1 for j in range(records[0].codes.shape[1])]
+    return [np.hstack([r.numeric, *((r.codes[:, [j]] == np.arange(m)[None, :]) * _HALF for j, m in enumerate(levels))])
+            for r in records]
+
+
 @validate_params({"frames": ListOf(pd.DataFrame, "a list of pandas DataFrames"), "columns": _NAMES},
                  example=lambda: {"frames": [pd.DataFrame({"a": [1.0, 3.0], "b": ["x", "y"]})]})
 def record_coordinates(frames: Sequence[pd.DataFrame], columns: Sequence[str] | None = None) -> list[np.ndarray]:
@@ -99,38 +142,66 @@ def record_coordinates(frames: Sequence[pd.DataFrame], columns: Sequence[str] | 
     >>> round(float(np.sum((a[0] - b[0]) ** 2)), 12)  # same x, another category
     1.0
     """
-    names = _columns(frames, columns, [f"file {i + 1}" for i in range(len(frames))])
-    sizes = np.cumsum([0] + [len(f) for f in frames])
-    stacked = pd.concat([f[names] for f in frames], ignore_index=True)
-    parts = []
-    for name, cat in zip(names, _kinds(frames, names), strict=True):
-        if cat:
-            codes, levels = level_codes(stacked[name])
-            parts.append((codes[:, None] == np.arange(len(levels))[None, :]) * _HALF)
-            continue
-        values = stacked[name].to_numpy(dtype=float)
-        if np.isinf(values).any():
-            row = int(np.flatnonzero(np.isinf(values))[0])
-            which = int(np.searchsorted(sizes, row, side="right")) - 1
-            raise InputError(f"file {which + 1}: column {name!r} row {row - sizes[which] + 1}: an infinite value")
-        original = values[: sizes[1]]
-        present = original[~np.isnan(original)]
-        sd = float(np.std(present, ddof=1)) if present.size > 1 else 0.0
-        sd = sd if sd > 0 else 1.0
-        missing = np.isnan(values)
-        fill = float(present.mean()) if present.size else 0.0
-        parts.append(np.where(missing, fill, values)[:, None] / sd)
-        if missing.any():
-            parts.append(np.column_stack([~missing, missing]) * _HALF)
-    matrix = np.hstack(parts).astype(float)
-    return [matrix[sizes[i]:sizes[i + 1]] for i in range(len(frames))]
+    return _one_hot(_records(frames, columns))
 
 
-def _nearest(reference: np.ndarray, points: np.ndarray, k: int = 1) -> np.ndarray:
+#: Most pairs of distinct categorical combinations (release x reference) searched group by group; past it, the
+#: categories are one-hot coordinates of one KD-tree.
+MAX_GROUP_PAIRS = 4_000_000
+
+
+def _tree_nearest(reference: np.ndarray, points: np.ndarray, k: int) -> np.ndarray:
     from scipy.spatial import cKDTree
 
     distance, _ = cKDTree(reference).query(points, k=k, workers=-1)
-    return np.asarray(distance, dtype=float)
+    return np.asarray(distance, dtype=float).reshape(len(points), k)
+
+
+def _nearest(reference: _Records, points: _Records, k: int = 1) -> np.ndarray:
+    """The distances of each point to its ``k`` nearest reference records, shape (n_points,) or (n_points, k).
+
+    With categorical columns, the reference records are grouped by their combination of categories, a KD-tree
+    on the numeric coordinates of each group; a point's groups are searched by the number ``h`` of categories
+    that differ, fewest first, each only while ``h`` is below the ``k``-th best squared distance so far.
+    """
+    from scipy.spatial import cKDTree
+
+    if points.codes.shape[1] == 0:
+        out = _tree_nearest(reference.numeric, points.numeric, k)
+        return out[:, 0] if k == 1 else out
+    ref_combos, ref_group = np.unique(reference.codes, axis=0, return_inverse=True)
+    pts_combos, pts_group = np.unique(points.codes, axis=0, return_inverse=True)
+    if len(ref_combos) * len(pts_combos) > MAX_GROUP_PAIRS:
+        ref, pts = _one_hot([reference, points])
+        out = _tree_nearest(ref, pts, k)
+        return out[:, 0] if k == 1 else out
+    ref_order = np.argsort(ref_group.ravel(), kind="stable")
+    ref_bounds = np.searchsorted(ref_group.ravel()[ref_order], np.arange(len(ref_combos) + 1))
+    pts_order = np.argsort(pts_group.ravel(), kind="stable")
+    pts_bounds = np.searchsorted(pts_group.ravel()[pts_order], np.arange(len(pts_combos) + 1))
+    trees: dict[int, Any] = {}
+    best = np.full((len(points.numeric), k), np.inf)  # squared distances, ascending
+    for q in range(len(pts_combos)):
+        rows = pts_order[pts_bounds[q]:pts_bounds[q + 1]]
+        at = points.numeric[rows]
+        found = best[rows]
+        differ = (pts_combos[q][None, :] != ref_combos).sum(axis=1)
+        for g in np.argsort(differ, kind="stable"):
+            need = found[:, -1] > differ[g]  # the points this group (and any with more differences) may improve
+            if not need.any():
+                break
+            if g not in trees:
+                trees[g] = cKDTree(reference.numeric[ref_order[ref_bounds[g]:ref_bounds[g + 1]]])
+            tree = trees[g]
+            kk = min(k, tree.n)
+            worst = found[need, -1].max()
+            bound = np.sqrt(worst - differ[g]) * (1 + 1e-12) if np.isfinite(worst) else np.inf
+            d, _ = tree.query(at[need], k=kk, distance_upper_bound=bound)
+            squared = np.asarray(d, dtype=float).reshape(int(need.sum()), kk) ** 2 + differ[g]
+            found[need] = np.sort(np.hstack([found[need], squared]), axis=1)[:, :k]
+        best[rows] = found
+    out = np.sqrt(best)
+    return out[:, 0] if k == 1 else out
 
 
 def _example() -> dict[str, Any]:
@@ -165,7 +236,7 @@ def dcr_share(original: pd.DataFrame, release: pd.DataFrame, holdout: pd.DataFra
     >>> dcr_share(x, x, pd.DataFrame({"a": [10.0, 20.0]}))
     1.0
     """
-    o, r, h = record_coordinates([original, release, holdout], columns)
+    o, r, h = _records([original, release, holdout], columns)
     to_original, to_holdout = _nearest(o, r) ** 2, _nearest(h, r) ** 2
     nearer = to_original < to_holdout * (1.0 - TIE_RTOL)
     farther = to_holdout < to_original * (1.0 - TIE_RTOL)
@@ -197,7 +268,7 @@ def nndr(original: pd.DataFrame, release: pd.DataFrame, columns: Sequence[str] |
     """
     if len(original) < 2:
         raise InputError("original: nndr needs at least two records")
-    o, r = record_coordinates([original, release], columns)
+    o, r = _records([original, release], columns)
     distance = _nearest(o, r, k=2)
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = np.where(distance[:, 1] > 0, distance[:, 0] / np.where(distance[:, 1] > 0, distance[:, 1], 1.0), 0.0)
@@ -230,7 +301,7 @@ def membership_advantage(original: pd.DataFrame, release: pd.DataFrame, holdout:
     >>> membership_advantage(x, x, pd.DataFrame({"a": [1.5, 2.5]}))
     1.0
     """
-    o, r, h = record_coordinates([original, release, holdout], columns)
+    o, r, h = _records([original, release, holdout], columns)
     d_original, d_holdout = _nearest(r, o), _nearest(r, h)
     median = np.median(np.r_[d_original, d_holdout])
     return float(np.mean(d_original < median) - np.mean(d_holdout < median))

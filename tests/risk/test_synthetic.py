@@ -170,3 +170,15 @@ def test_every_combination_of_inputs_gives_its_measures(files):
         assert (m["repu"] is None) == (keys is None)
         assert (m["disco"] is None) == (target is None)
         assert m["linkage"] is None  # the release has another number of records: no pairs
+
+
+def test_the_search_by_groups_of_categories_equals_one_tree_of_one_hot_coordinates(monkeypatch):
+    from rumap.risk import synthetic
+
+    rng = np.random.default_rng(9)
+    original, release = _frame(rng, 300), _frame(rng, 200)
+    original.loc[::7, "x"] = np.nan
+    grouped = [nndr(original, release), dcr_share(original, release, release.iloc[::-1])]
+    monkeypatch.setattr(synthetic, "MAX_GROUP_PAIRS", 0)
+    assert [nndr(original, release), dcr_share(original, release, release.iloc[::-1])] == pytest.approx(grouped,
+                                                                                                         abs=1e-12)
