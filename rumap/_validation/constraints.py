@@ -179,8 +179,7 @@ PARAMETERS: dict[str, Interval] = {
     "grid_num": Interval("int", 1, 1_000_000, "both", "number of grid values"),
     "work_limit": Interval("float", 1.0, 1e18, "both", "a work limit (elementary steps)"),
     "shape": Interval("float", 0.0, None, "neither", "shape parameter of the data's distribution family"),
-    "tolerable_error": Interval("float", 0.0, None, "neither",
-                                "the snooper's tolerable average error, in data units (R_max = 1 / error²)"),
+    "tolerable_error": Interval("float", 0.0, None, "neither", "the snooper's tolerable average error, in data units (R_max = 1 / error²)"),
     # tables (rumap.tables.rules, rumap.tables.dominance, rumap.tables.bounds)
     "dominance_n": Interval("int", 1, None, "left", "number of largest contributions in the (n,k)-dominance rule",
                             slider=(1, 10, 1), most=MAX_RECORDS),
@@ -257,12 +256,9 @@ PARAMETERS: dict[str, Interval] = {
     "convergence_tolerance": Interval("float", 0.0, None, "neither", "convergence tolerance"),
     "key_variables": Interval("int", 1, 64, "both", "the number of key variables"),
     "key_dimension": Interval("int", 1, 10, "both", "the largest number of key variables combined"),
-    # synthetic data (rumap.synthesis, rumap.risk.synthetic)
-    "minbucket": Interval("int", 1, None, "left", "the fewest original records in a leaf of CART synthesis",
-                          most=MAX_RECORDS),
+    "minbucket": Interval("int", 1, None, "left", "the fewest original records in a leaf of CART synthesis", most=MAX_RECORDS),
     "shrinkage": Interval("float", 0.0, 1.0, "both", "shrinkage of the copula's correlation towards the identity"),
     "copies": Interval("int", 1, 1000, "both", "the number m of synthetic copies"),
-    "synthetic_rows": Interval("int", 1, None, "left", "records of each synthetic copy", most=MAX_RECORDS),
     "holdout_share": Interval("float", 0.0, 1.0, "neither", "share of the records held out of the generator's fit"),
     # tables (rumap.tables, rumap.maps.tables)
     "cell_value": Interval("float", 0.0, None, "left", "a non-negative cell of a table"),
@@ -270,11 +266,9 @@ PARAMETERS: dict[str, Interval] = {
     "possible_values": Interval("float", 1.0, None, "left", "a number m of possible values"),
     "dominance_ratio": Interval("float", 0.0, 1.0, "both", "ratio r of Lemma 1"),
     "external_bound": Interval("float", 0.0, 1e6, "neither", "external bound in percent of each cell's value"),
-    "granularity_threshold": Interval("float", 0.0, 100.0, "right",
-                                      "the index of granularity (percent) at which a hyper-row is unsafe"),
+    "granularity_threshold": Interval("float", 0.0, 100.0, "right", "the index of granularity (percent) at which a hyper-row is unsafe"),
     "top_contributions": Interval("int", 2, 50, "both", "largest contributions kept per cell"),
-    "replicate_risk": Interval("float", 0.0, None, "left",
-                               "a replicate's squared error of the snooper, or its value of a risk measure"),
+    "replicate_risk": Interval("float", 0.0, None, "left", "a replicate's squared error of the snooper, or its value of a risk measure"),
     "code_length": Interval("int", 1, None, "left", "the length of a hierarchy level's codes", most=1000),
     "rule_parameter": Interval("float", 0.0, None, "neither", "a value of the rule's parameter"),
     # statistical databases (rumap.databases, rumap.maps.databases)

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         if name != args.method and getattr(args, parameter) is not None:
             raise InputError(f"--{parameter} is a parameter of --method {name}, not of {args.method}")
     check_output_flags(args, ("--out",), ("--data",))
-    for flag, parameter, value in (("--copies", "copies", args.copies), ("--rows", "synthetic_rows", args.rows),
+    for flag, parameter, value in (("--copies", "copies", args.copies), ("--rows", "records", args.rows),
                                    ("--seed", "seed", args.seed)):
         if value is not None:
             check_flag(flag, parameter, value)

@@ -105,7 +105,7 @@ def _example() -> dict[str, Any]:
 
 
 @validate_params({"data": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "method": StrOptions(GENERATORS),
-                  "columns": [None, ListOf(str, "a list of column names")], "copies": "copies", "rows": [None, "synthetic_rows"],
+                  "columns": [None, ListOf(str, "a list of column names")], "copies": "copies", "rows": [None, "records"],
                   "seed": [None, "seed"], "source": InstanceOf(str, "a name for messages")},
                  example=_example)
 def synthesize(data: pd.DataFrame, method: str, columns: Sequence[str] | None = None, parameter: Any = None,
