@@ -22,6 +22,7 @@ from dashboard.server_files import notice as server_notice
 from dashboard.widgets import errors_shown, multiselect, number, remembered, reproduce, selectbox, slider
 from rumap.errors import InputError
 from rumap.io.data import BUNDLED_DATA, numeric_column_names, read_table
+from rumap.present.synthetic_measures import measures_markdown
 from rumap.risk.interval import DEFAULT_P, INTERVAL_METHODS
 from rumap.risk.linkage import AGGREGATIONS, LINKAGE_METHODS
 from rumap.specs.risk import MaskedRiskSpec, example_masked
@@ -222,6 +223,12 @@ st.title("Disclosure risk: record linkage and interval disclosure")
 st.caption("Domingo-Ferrer & Torra (2004), Sections 2.1-2.3: share of masked records linked to their own "
            "original (distance-based or Fellegi-Sunter), and share of original values inside an interval "
            "around their masked value.")
+with st.expander("Measures of a synthetic (or any) release against its original, explained"):
+    st.markdown("`python -m rumap risk synthetic --original F --release G [--holdout H] [--keys A,B] [--target T]` "
+                "prints each of them. The distance between two records: the square root of the sum over numeric "
+                "columns of ((x - y) / s)², s the original's standard deviation, plus the number of categorical "
+                "columns that differ.")
+    st.markdown(measures_markdown())
 
 with errors_shown():
     with st.sidebar:

@@ -179,7 +179,7 @@ def test_a_chunked_release_whose_later_chunk_is_bad_leaves_nothing(tmp_path, ori
 
 #: A function each scale protection calls once per chunk, made to fail on the second.
 CHUNK_STEPS = {"pram": "rumap.scale.protect._pram_chunk", "recode": "rumap.scale.recoding._recoded_column",
-               "suppress": "rumap.scale.protect._blanked"}
+               "suppress": "rumap.scale.protect._suppressed_chunk"}
 
 
 @pytest.mark.parametrize("method", list(CHUNK_STEPS))

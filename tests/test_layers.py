@@ -87,7 +87,7 @@ RANKS = {
     # the foundation: errors, validation, results, digests, the work budget, numba, the fixtures of examples
     **dict.fromkeys(("", "errors", "_validation", "result", "fingerprint", "budget", "_compile", "examples"), 0),
     **dict.fromkeys(("io", "engine"), 1),  # reading files; the one chunk runner over what they give
-    **dict.fromkeys(("masking", "risk", "tables", "databases", "privacy"), 2),  # the methods and measures
+    **dict.fromkeys(("masking", "risk", "tables", "databases", "privacy", "synthesis"), 2),  # the methods and measures
     "maps": 3,
     "scale": 4,
     "specs": 5,
@@ -101,7 +101,7 @@ ALLOWED_CYCLES: list[list[str]] = [
     ['rumap.maps.simulation', 'rumap.maps.simulation_result', 'rumap.maps.subsample'],
     ['rumap.release.apply', 'rumap.release.cellkey_step', 'rumap.release.chunked', 'rumap.release.gathered', 'rumap.release.granularity_step',
      'rumap.release.methods',
-     'rumap.release.plan', 'rumap.release.report', 'rumap.release.tables'],
+     'rumap.release.plan', 'rumap.release.report', 'rumap.release.synthesis', 'rumap.release.tables'],
     ['rumap.scale.passes', 'rumap.scale.source'],
 ]
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OPTIONAL = ("streamlit", "kaleido", "dask", "distributed", "pyreadstat", "pyarrow", "openpyxl", "opendp")
 EXTRAS = {"app": {"streamlit", "kaleido"}, "dask": {"dask", "distributed"},
           "formats": {"pyreadstat", "pyarrow", "openpyxl"}, "scale": {"polars", "pyarrow"},
-          "dp": {"opendp"}}
+          "dp": {"opendp"}, "synthesis": {"scikit-learn"}}
 #: The environment of the installed interpreter: without PYTHONPATH, which could put the source tree first.
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
 
@@ -50,7 +50,7 @@ def test_core_dependencies_and_extras_are_declared():
               if line.strip() and not line.startswith("#")}
     # llvmlite: numba's compiler; polars-runtime-32: polars' compiled engine; deprecated and wrapt: OpenDP's one
     # dependency and its own; each pinned to match
-    assert pinned == CORE.union(*EXTRAS.values()) | {"llvmlite", "polars-runtime-32", "deprecated", "wrapt"}
+    assert pinned == CORE.union(*EXTRAS.values()) | {"llvmlite", "polars-runtime-32", "deprecated", "wrapt", "joblib"}
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,7 @@ SUBCOMMANDS: dict[str, str] = {
     "protect": "rumap.cli.protect",
     "query": "rumap.cli.query",
     "release": "rumap.cli.release",
+    "synthesize": "rumap.cli.synthesize",
 }
 
 #: Subcommand name -> its one-line help (the module's ``HELP``), for the list of commands without importing them.
@@ -48,6 +49,8 @@ SUMMARIES: dict[str, str] = {
                "targeted swapping",
     "query": "database queries: answers with a guarantee (camouflage) and an auditor of query sequences",
     "release": "apply a release plan (or one masking step) to a data file: the protected file and a report",
+    "synthesize": "synthetic data: fit a generator (sequential CART, Gaussian copula) on a data file and write "
+                  "synthetic records",
 }
 
 

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 # ``release --help`` starts without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The release
 # modules are imported when the command runs.
 KEY_STEP_NAMES = ("recode", "top_bottom", "suppress", "pram", "granularity")
+#: The synthesis step (rumap.release.synthesis), after them.
+SYNTHESIS_STEP_NAMES = ("synthesize",)
 
 
 def step_method_names() -> tuple[str, ...]:
@@ -47,7 +49,8 @@ def step_method_names() -> tuple[str, ...]:
     -------
     tuple of str
     """
-    return (*(name for name, method in METHODS.items() if method.release is not None), *KEY_STEP_NAMES)
+    return (*(name for name, method in METHODS.items() if method.release is not None), *KEY_STEP_NAMES,
+            *SYNTHESIS_STEP_NAMES)
 
 
 def __getattr__(name: str) -> tuple[str, ...]:
@@ -69,6 +72,9 @@ _KEY_FLAGS = {
     "theta": ("--theta", float, "pram: probability that a value is kept, in [0, 1]"),
     "band_width": ("--band-width", float, "recode: width of the bands of --band-variable"),
     "level": ("--level", float, "granularity: the index of granularity (percent) no hyper-row may reach"),
+    "generator": ("--generator", str, "synthesize: the generator, cart (default) or copula"),
+    "minbucket": ("--minbucket", int, "synthesize: cart's fewest original records in a leaf (default 5)"),
+    "shrinkage": ("--shrinkage", float, "synthesize: copula's shrinkage of the correlation, in [0, 1] (default 0)"),
 }
 
 
@@ -95,7 +101,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     step = p.add_argument_group("one step instead of --plan")
     step.add_argument("--method", choices=list(step_method_names()),
                       help="the masking method (a table's steps go in a --plan)")
-    step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap)")
+    step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap); "
+                      "synthesize: every column, in the order of synthesis")
     step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram, granularity)")
     step.add_argument("--seed", type=int, help="seed of the step's random numbers (default 0)")
     step.add_argument("--lambda2", type=float, help="noise: the noise variance (data units squared)")

@@ -14,6 +14,8 @@
     python -m rumap risk keys --data FILE --keys A,B,... [--dimension D] [--threshold T] [--json]
     python -m rumap risk suda --data FILE --keys A,B,... [--max-size M] [--dis-fraction F]
         [--merge VAR:A,B=NEW ...] [--engine auto|memory|scale] [--chunk-size N] [--out FILE] [--quiet] [--json]
+    python -m rumap risk synthetic --original FILE --release FILE [--holdout FILE] [--columns A,B,...]
+        [--keys A,B,...] [--target T] [--json]
     python -m rumap risk frequencies --data FILE --keys A,B,... [--weight W] [--chunk-size N] [--out FILE]
         [--quiet] [--json]
 
@@ -199,7 +201,35 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     add_overwrite_flag(table)
     table.add_argument("--json", action="store_true", help="print one JSON object")
     table.set_defaults(_risk_run=run_frequencies)
+
+    synthetic = sub.add_parser("synthetic", help="a release (synthetic or masked) against its original: distance to "
+                               "closest record, nndr, membership, repu, DiSCO, pMSE",
+                               description="Every measure of rumap.risk.synthetic that the inputs allow, as one "
+                                           "object (a measure that needs a holdout, keys or a target is null "
+                                           "without them).")
+    synthetic.add_argument("--original", required=True, help="the original file (the records the release was made from)")
+    synthetic.add_argument("--release", required=True, help="the released file: synthetic, masked or any release")
+    synthetic.add_argument("--holdout", help="original records the generator did not see (dcr_share, membership)")
+    synthetic.add_argument("--columns", metavar="A,B,...", help="the columns compared (default: every column of "
+                           "--original)")
+    synthetic.add_argument("--keys", metavar="A,B,...", help="the intruder's key variables (repu, disco)")
+    synthetic.add_argument("--target", metavar="T", help="the sensitive variable of disco (with --keys)")
+    synthetic.add_argument("--json", action="store_true", help="print one JSON object")
+    synthetic.set_defaults(_risk_run=run_synthetic)
     return p
+
+
+def run_synthetic(args: argparse.Namespace) -> int:
+    """``risk synthetic``, run by :func:`rumap.cli.risk_synthetic.run`, imported only then.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags; returns the exit code.
+    """
+    from rumap.cli.risk_synthetic import run
+
+    return run(args)
 
 
 def run_frequencies(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ from rumap.cli.flags import (
 from rumap.cli.progress import Progress, add_progress_flag
 from rumap.cli.simulate_ckm import TABLE_MAP_METHOD_NAMES, add_ckm_flags, run_ckm_map
 from rumap.cli.simulate_dp import DP_TABLE_FLAGS, DP_TABLE_METHOD_NAMES, add_dp_table_flags
+from rumap.cli.synthesize import GENERATOR_NAMES, GENERATOR_PARAMETERS
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
@@ -49,6 +50,11 @@ CATEGORICAL_UTILITY_NAMES = ("kept", "entropy", "hellinger", "cramers_v", "regre
 CATEGORICAL_RISK_NAMES = ("global_risk", "expected_reidentifications", "share_above", "k_violations", "linkage",
                           "key_matching", "unit_cells")
 DECISION_NAMES = ("upper", "mean")
+# rumap.maps.synthetic.SYNTHETIC_RISKS and SYNTHETIC_UTILITIES (the generators: rumap.cli.synthesize).
+SYNTHETIC_RISK_NAMES = ("dcr_share", "nndr", "membership_advantage", "repu", "disco", "linkage")
+SYNTHETIC_UTILITY_NAMES = ("pmse", "common")
+#: Flags of simulate that the generators' maps read too (attribute, flag), besides their own.
+_SYNTHETIC_SHARED = (("columns", "--columns"), ("keys", "--keys"), ("risk", "--risk"), ("target", "--target"))
 
 HELP = "empirical R-U map: simulate masking of a data file and the snooper's attacks"
 
@@ -85,6 +91,10 @@ def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
         add(attr, "--" + attr, TABLE_MAP_METHOD_NAMES)
     for attr, (flag, name) in CATEGORICAL_METHOD_FLAGS.items():
         add(attr, flag, (name,))
+    for name, (parameter, _kind, _default) in GENERATOR_PARAMETERS.items():
+        add(parameter, f"--{parameter}", (name,))
+    for attr, flag in (*_SYNTHETIC_SHARED, ("holdout_share", "--holdout-share"), ("copies", "--copies")):
+        add(attr, flag, GENERATOR_NAMES)
     return scope
 
 
@@ -148,10 +158,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
     p.add_argument("--method", default="noise",
-                   choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES],
+                   choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES,
+                            *GENERATOR_NAMES],
                    help="masking method (default noise); suppress, recode, pram, granularity and swap protect "
                         "categorical --keys; dp-table releases the count table of --dims with differential privacy, "
-                        "mst synthesizes --dims, over --epsilon; ckm perturbs a table of --dims by the cell key method")
+                        "mst synthesizes --dims, over --epsilon; ckm perturbs a table of --dims by the cell key method; "
+                        "cart and copula synthesise the file")
     _add_method_flags(p, p.add_argument_group("parameter grid (one, by method)"))
     attack = p.add_argument_group("snooper and utility")
     attack.add_argument("--target", action="append", metavar="TARGET",
@@ -184,15 +196,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                                                       "geography")
     categorical.add_argument("--swap-k", type=int, metavar="K", help="swap: a record is at risk where fewer than K "
                                                                      "share its keys in its area (default 3)")
-    categorical.add_argument("--risk", metavar="NAME", choices=list(CATEGORICAL_RISK_NAMES),
+    categorical.add_argument("--risk", metavar="NAME",
+                             choices=list(dict.fromkeys([*CATEGORICAL_RISK_NAMES, *SYNTHETIC_RISK_NAMES])),
                              help=f"R of the map: {', '.join(CATEGORICAL_RISK_NAMES)} (default: global_risk; "
-                                  "key_matching for pram)")
+                                  f"key_matching for pram); with cart or copula: {', '.join(SYNTHETIC_RISK_NAMES)} "
+                                  "(default dcr_share)")
     categorical.add_argument("--risk-threshold", type=float, metavar="T",
                              help="individual risk above which a record counts (--risk share_above)")
     categorical.add_argument("--anonymity-k", type=int, metavar="K", help="the k of --risk k_violations")
     categorical.add_argument("--pair", metavar="A,B", help="the two variables of --utility cramers_v")
     add_merge_flag(categorical, ", applied to --data first")
     add_dp_table_flags(p)
+    synthetic = p.add_argument_group("synthetic data (--method cart, copula; --columns, --keys, --risk, --utility "
+                                     f"{'|'.join(SYNTHETIC_UTILITY_NAMES)}, --target of disco)")
+    for name, (parameter, _kind, _default) in GENERATOR_PARAMETERS.items():
+        synthetic.add_argument(f"--{parameter}", metavar="START:STOP:NUM|A,B,...", help=f"{name}: the grid of {parameter}")
+    synthetic.add_argument("--holdout-share", type=float, metavar="F",
+                           help="share of the records each replicate holds out of the generator's fit (default 0.5)")
+    synthetic.add_argument("--copies", type=int, metavar="M", help="synthetic files per fit (default 1)")
     decision = p.add_argument_group("recommendation")
     decision.add_argument("--max-risk", type=float, metavar="R",
                           help="maximum tolerable risk, in the units of the map's R: adds the recommended value "
@@ -369,6 +390,11 @@ def run(args: argparse.Namespace) -> int:
         return run_dp(args)
     if args.method in TABLE_MAP_METHOD_NAMES:
         return run_ckm_map(args)
+    if args.method in GENERATOR_NAMES:
+        from rumap.cli.simulate_synthetic import run_synthetic
+
+        _check_decision_flags(args)
+        return run_synthetic(args)
     if not args.target:
         raise InputError("give at least one --target (the record the snooper attacks)")
     columns = _columns(args)

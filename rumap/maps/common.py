@@ -40,6 +40,7 @@ import numpy as np
 from rumap._compile import compiled
 from rumap._validation import DataMatrix, assumes_valid, validate_params
 from rumap.result import RUMap
+from rumap.risk.information_loss import information_loss_batch
 from rumap.risk.ties import TIE_RTOL
 
 __all__ = ["COMMON_REPLICATES", "COMMON_RISK", "COMMON_RISK_LABEL", "COMMON_UTILITY_LABEL", "COMMON_KNOWLEDGE",
@@ -51,44 +52,8 @@ COMMON_REPLICATES = 10
 COMMON_RISK = "record-linkage-shared-ties"
 COMMON_RISK_LABEL = "R = share of records re-identified (distance linkage)"
 COMMON_UTILITY_LABEL = "U = 1 − relative change of means, variances, correlations"
-#: A relative change of a statistic within this is rounding, not a change.
-ROUNDING = 1e-12
 #: The ``knowledge`` of a common curve (the intruder links records on every chosen column).
 COMMON_KNOWLEDGE = "common measures"
-
-
-def _capped_change(masked: np.ndarray, original: np.ndarray) -> np.ndarray:
-    """``min(1, |s' - s| / |s|)`` elementwise; where ``s == 0``: 0 if ``s'`` is 0 too, else 1.
-
-    A change within rounding (``1e-12`` of the statistic) is no change: unmasked data lose nothing.
-    """
-    scale = np.abs(original)
-    change = np.abs(masked - original)
-    change = np.where(change <= ROUNDING * scale, 0.0, change)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(scale > 0, change / np.where(scale > 0, scale, 1.0), np.where(change > 0, 1.0, 0.0))
-    return np.minimum(1.0, np.nan_to_num(ratio, nan=1.0))  # a correlation undefined in the masked data: lost
-
-
-def _correlations(data: np.ndarray) -> np.ndarray:
-    """The upper-triangle correlations of (r, n, p) data, shape (r, p(p-1)/2)."""
-    centred = data - data.mean(axis=1, keepdims=True)
-    cov = np.einsum("rni,rnj->rij", centred, centred)
-    sd = np.sqrt(np.einsum("rii->ri", cov))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        corr = cov / (sd[:, :, None] * sd[:, None, :])
-    iu = np.triu_indices(data.shape[2], k=1)
-    return corr[:, iu[0], iu[1]]
-
-
-def _loss_batch(original: np.ndarray, masked: np.ndarray) -> np.ndarray:
-    """The information loss ``IL`` of each of (r, n, p) masked copies of (n, p) ``original``, shape (r,)."""
-    x = original[None]
-    groups = [_capped_change(masked.mean(axis=1), x.mean(axis=1)).mean(axis=1),
-              _capped_change(masked.var(axis=1, ddof=1), x.var(axis=1, ddof=1)).mean(axis=1)]
-    if original.shape[1] > 1:
-        groups.append(_capped_change(_correlations(masked), _correlations(x)).mean(axis=1))
-    return np.mean(groups, axis=0)
 
 
 def _common_keys(original: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
@@ -266,7 +231,7 @@ def common_stats(original: np.ndarray, masked: np.ndarray, keys: tuple | None = 
     array([[1., 1.],
            [0., 1.]])
     """
-    return np.column_stack([_linked_shares(original, masked, keys), 1.0 - _loss_batch(original, masked)])
+    return np.column_stack([_linked_shares(original, masked, keys), 1.0 - information_loss_batch(original, masked)])
 
 
 def _loss_example() -> dict[str, Any]:
@@ -304,7 +269,7 @@ def information_loss(original: np.ndarray, masked: np.ndarray) -> float:
     >>> information_loss(x, x + [0.0, 0.25])  # column 2's mean 2.5 -> 2.75: (0 + 0.1) / 2 for means, / 3 groups
     0.016666666666666666
     """
-    return float(_loss_batch(np.asarray(original, dtype=float), np.asarray(masked, dtype=float)[None])[0])
+    return float(information_loss_batch(np.asarray(original, dtype=float), np.asarray(masked, dtype=float)[None])[0])
 
 
 @assumes_valid

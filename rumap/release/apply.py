@@ -32,6 +32,7 @@ from rumap.release.cellkey_step import CELLKEY_STEP_METHODS
 from rumap.release.chunked import coding_stream, pram_stream
 from rumap.release.granularity_step import GRANULARITY_STEP
 from rumap.release.methods import REQUIRED, StepMethod, plan_key
+from rumap.release.synthesis import SYNTHESIS_STEP_METHODS
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
 if TYPE_CHECKING:
@@ -280,6 +281,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM",
                        stream=pram_stream, predictor=_predict_pram, key_map=CATEGORICAL_METHODS["pram"]),
     "granularity": GRANULARITY_STEP,
+    **SYNTHESIS_STEP_METHODS,
     **TABLE_STEP_METHODS,
     **CELLKEY_STEP_METHODS,
 }

@@ -637,6 +637,7 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
     released = result.microdata
     # an intruder holds every numeric column of the released file, masked or not (as the Linkage page measures)
     intruder = [c for c in released.columns if c in original.columns and _numeric_in_both(original, released, c)]
+    columns = [c for c in columns if _numeric_in_both(original, released, c)]  # a synthesis step names every column
     numeric = numeric_measures(original, released, columns, budget=budget, intruder=intruder) if columns else {}
     categorical = categorical_measures(original, released, keys, weight=weight, ks=ks, budget=budget) \
         if keys else {}

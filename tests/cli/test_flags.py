@@ -62,8 +62,9 @@ def test_every_scoped_flag_is_refused_for_every_method_it_does_not_apply_to():
     from rumap.cli.simulate_ckm import TABLE_MAP_METHOD_NAMES
     from rumap.cli.simulate_dp import DP_TABLE_METHOD_NAMES
     from rumap.maps.categorical import CATEGORICAL_METHODS
+    from rumap.synthesis import GENERATORS
 
-    methods = [*METHODS, *CATEGORICAL_METHODS, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES]
+    methods = [*METHODS, *CATEGORICAL_METHODS, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES, *GENERATORS]
     checked = 0
     for attr, (flag, scope) in flag_scope().items():
         assert scope and set(scope) <= set(methods), attr

@@ -179,3 +179,16 @@ def test_release_default_replicates_agree_with_the_spec():
     from rumap.release.spec import DEFAULT_REPLICATES as SPEC_DEFAULT
 
     assert DEFAULT_REPLICATES == SPEC_DEFAULT
+
+
+def test_the_synthesize_parsers_names_are_the_generators():
+    from rumap.cli.simulate import SYNTHETIC_RISK_NAMES, SYNTHETIC_UTILITY_NAMES
+    from rumap.cli.synthesize import GENERATOR_NAMES, GENERATOR_PARAMETERS
+    from rumap.maps.synthetic import SYNTHETIC_RISKS, SYNTHETIC_UTILITIES
+    from rumap.synthesis import GENERATORS
+
+    assert GENERATOR_NAMES == tuple(GENERATORS) == tuple(GENERATOR_PARAMETERS)
+    assert (SYNTHETIC_RISK_NAMES, SYNTHETIC_UTILITY_NAMES) == (tuple(SYNTHETIC_RISKS), tuple(SYNTHETIC_UTILITIES))
+    for name, (parameter, kind, default) in GENERATOR_PARAMETERS.items():
+        record = GENERATORS[name]
+        assert (parameter, kind is int, default) == (record.parameter, record.integer, record.default), name

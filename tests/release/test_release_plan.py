@@ -26,6 +26,8 @@ STEPS = (
     Step("suppress", {"k": 2, "optimal": True, "importance": {"sex": 2}}, keys=["marital", "sex"]),
     Step("pram", {"theta": 0.8}, keys=["occupation"], seed=4),
     Step("granularity", {"level": 40.0, "types": ["proportional", "odd"]}, keys=["sex", "marital", "region"]),
+    Step("synthesize", {"generator": "copula"}, columns=["weight", "hh", "region", "hh_size", "age", "age_band", "sex",
+                                                         "marital", "occupation", "health"], seed=5),
 )
 
 

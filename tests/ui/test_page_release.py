@@ -229,3 +229,13 @@ def test_a_step_that_cannot_reach_its_k_is_a_warning_on_the_release_page():
     warnings = [shown(w.value) for w in at.warning]
     assert any("step 1 (suppress) did not reach k-anonymity: k = 1000000 is more than the" in w for w in warnings), warnings
     assert at.get("download_button")  # the file is there, and the page says it is not protected as asked
+
+
+def test_the_release_page_releases_a_synthetic_file():
+    at = _app()
+    at.session_state[release_plan.PLAN] = [Step("synthesize", {"generator": "copula"}, columns=["income"], seed=1)]
+    _goto(at, "release")
+    released = at.session_state[release_plan.RELEASED][1]
+    original = read_table(INCOME)["income"]
+    assert len(released.result.data) == len(original) and not released.result.data["income"].equals(original)
+    assert any("synthesize (generator = copula)" in shown(m.value) for m in at.markdown)

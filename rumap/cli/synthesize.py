@@ -1,0 +1,108 @@
+"""``python -m rumap synthesize``: fit a synthetic-data generator on a data file and write synthetic records.
+
+::
+
+    python -m rumap synthesize --data FILE --method cart|copula [--columns A,B,...] [--minbucket M]
+        [--shrinkage S] [--copies m] [--rows N] [--seed S] --out FILE [--overwrite] [--json]
+
+With ``--copies`` m > 1 the file holds the m copies one after the other, after
+a first column ``copy`` (1 to m).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rumap.cli.flags import WRITER_SUFFIXES, add_overwrite_flag, check_flag, check_output_flags, split_names
+from rumap.errors import InputError
+
+# The parser is built from these names alone (``synthesize --help`` starts without pandas); tests/cli/test_startup.py
+# checks they are rumap.synthesis.GENERATORS' names and their parameters.
+GENERATOR_NAMES = ("cart", "copula")
+#: Each generator's parameter, its flag's type and default (the generator's record holds them).
+GENERATOR_PARAMETERS = {"cart": ("minbucket", int, 5), "copula": ("shrinkage", float, 0.0)}
+
+HELP = "synthetic data: fit a generator (sequential CART, Gaussian copula) on a data file and write synthetic records"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``synthesize`` subcommand and its flags.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The main parser's subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    p = subparsers.add_parser("synthesize", help=HELP, description=HELP)
+    p.add_argument("--data", required=True, help="the original data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
+    p.add_argument("--method", required=True, choices=list(GENERATOR_NAMES),
+                   help="cart: sequential CART as synthpop's default; copula: a Gaussian copula of the ranks")
+    p.add_argument("--columns", metavar="A,B,...",
+                   help="the columns to synthesise, in the order of synthesis (default: every column)")
+    for method, (name, kind, default) in GENERATOR_PARAMETERS.items():
+        p.add_argument(f"--{name}", type=kind, metavar=name.upper(),
+                       help=f"{method}'s parameter (default {default:g})")
+    p.add_argument("--copies", type=int, default=1, help="the number m of synthetic files (default 1)")
+    p.add_argument("--rows", type=int, help="records of each copy (default: those of --data)")
+    p.add_argument("--seed", type=int, help="random seed: the same seed writes the same bytes")
+    p.add_argument("--out", required=True, metavar="SYNTHETIC.csv",
+                   help=f"the synthetic file ({', '.join(WRITER_SUFFIXES)})")
+    add_overwrite_flag(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """Synthesise ``--data`` and write ``--out``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags of ``synthesize``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
+    """
+    from rumap.fingerprint import bytes_digest
+    from rumap.io.data import read_table
+    from rumap.io.writers import write_table
+    from rumap.synthesis import GENERATORS, synthesize
+
+    record = GENERATORS[args.method]
+    for name, (parameter, _, _) in GENERATOR_PARAMETERS.items():
+        if name != args.method and getattr(args, parameter) is not None:
+            raise InputError(f"--{parameter} is a parameter of --method {name}, not of {args.method}")
+    check_output_flags(args, ("--out",), ("--data",))
+    for flag, parameter, value in (("--copies", "copies", args.copies), ("--rows", "records", args.rows),
+                                   ("--seed", "seed", args.seed)):
+        if value is not None:
+            check_flag(flag, parameter, value)
+    value = getattr(args, record.parameter)
+    if value is not None:
+        check_flag(f"--{record.parameter}", record.parameter, value)
+    frame = read_table(args.data)
+    columns = split_names(args.columns, "--columns") if args.columns else None
+    result = synthesize(frame, args.method, columns, value, copies=args.copies, rows=args.rows, seed=args.seed,
+                        source=args.data)
+    table = result.to_frame()
+    content = write_table(table, args.out, "--out", args.overwrite)
+    summary = {"out": str(args.out), "rows": int(table.shape[0]), "method": result.method,
+               "parameters": result.parameters, "seed": result.seed, "copies": len(result.copies),
+               "sha256_out": bytes_digest(content)}
+    if args.json:
+        from rumap.cli import print_json
+
+        print_json(summary)
+        return 0
+    parameters = ", ".join(f"{k} = {v:g}" for k, v in result.parameters.items())
+    print(f"{args.method} synthesis ({parameters}), {len(result.copies)} cop{'y' if len(result.copies) == 1 else 'ies'}"
+          f" of {result.copies[0].shape[0]} records, seed {result.seed}")
+    print(f"synthetic data written to {args.out}")
+    return 0
