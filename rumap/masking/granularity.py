@@ -66,8 +66,9 @@ from rumap.tables.granularity_types import (
 
 __all__ = ["GranularityElimination", "eliminate_granularity", "MOVES", "hierarchy_parents"]
 
-#: Which moves the elimination may make.
+#: Which moves the elimination may make: both, merges of categories only, or suppressions of key values only.
 MOVES = ("both", "merge", "suppress")
+_MERGE, _SUPPRESS = MOVES[1:]
 
 _TOTAL = "Total"
 
@@ -354,7 +355,7 @@ def _suppressions(state: _State, t: int, k: int, position: tuple[int, ...]) -> l
         before = _loss(state.x[:, v], y)
         y[records] = -1
         out.append((_loss(state.x[:, v], y) - before, {"move": "suppress", "variable": state.names[v],
-                                                        "values": int(records.size)}, ("suppress", v, records)))
+                                                        "values": int(records.size)}, (_SUPPRESS, v, records)))
     return out
 
 
@@ -411,13 +412,13 @@ def _merges(state: _State, t: int, k: int, position: tuple[int, ...]) -> list[tu
                 helps = (not bool(after.unsafe[moved])) or int(after.units[moved]) < int(kind.units[position])
                 move = {"move": "merge", "variable": state.names[v],
                         "categories": [state.label(v, i), state.label(v, j)]}
-                out.append((float(cost), move, ("merge", v, i, j), helps))
+                out.append((float(cost), move, (_MERGE, v, i, j), helps))
     return out
 
 
 def _apply(state: _State, action: tuple) -> str | None:
     """Make a move; the merged group's new name, for a merge."""
-    if action[0] == "suppress":
+    if action[0] == _SUPPRESS:
         _kind, v, records = action
         state.y[records, v] = -1
     else:
@@ -431,7 +432,7 @@ def _apply(state: _State, action: tuple) -> str | None:
     for t, table in enumerate(state.tables):
         if v in table:
             state.refresh(t)
-    return state.label(v, i) if action[0] == "merge" else None
+    return state.label(v, i) if action[0] == _MERGE else None
 
 
 def _released(data: pd.DataFrame, state: _State, texts: list[pd.Series]) -> pd.DataFrame:
@@ -542,9 +543,9 @@ def eliminate_granularity(data: Any, keys: Sequence[str | int], level: float = 5
             break
         t, k, position = worst
         where = _hyper_row(state, t, k, position)
-        merges = _merges(state, t, k, position) if moves != "suppress" else []
+        merges = _merges(state, t, k, position) if moves != _SUPPRESS else []
         candidates = [(c, m, a) for c, m, a, helps in merges if helps]
-        if moves != "merge":
+        if moves != _MERGE:
             candidates += _suppressions(state, t, k, position)
         elif not candidates:
             candidates = [(c, m, a) for c, m, a, _helps in merges]

@@ -32,7 +32,6 @@ missing value of one of a table's variables is in none of that table's cells.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -46,6 +45,7 @@ from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.risk.paired import select_columns
+from rumap.tables.category_order import category_order, starts_with_number, text_values
 from rumap.tables.granularity import long_table, seed_hyper_rows
 
 __all__ = ["TYPES", "GranularityRules", "GranularityTypes", "KindFlags", "granularity_types", "key_granularity_types",
@@ -57,81 +57,6 @@ TYPES = ("proportional", "odd", "dispersed")
 
 #: Most cells of one dense table of 2 or 3 key variables.
 MAX_TABLE_CELLS = 5_000_000
-
-_NUMBER = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)")
-
-
-@assumes_valid
-def starts_with_number(value: Any) -> bool:
-    """Whether a category begins with a number (``"5-19"``, ``"66+"``, ``3``): an ordered variable's by default.
-
-    Parameters
-    ----------
-    value : object
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> starts_with_number("20-34"), starts_with_number("66+"), starts_with_number("female")
-    (True, True, False)
-    """
-    return _NUMBER.match(str(value)) is not None
-
-
-@assumes_valid
-def category_order(categories: Sequence[Any]) -> list[str]:
-    """Categories as text in their natural order: by a leading number first (``"5-19"`` before ``"20-34"``), then
-    as text.
-
-    Parameters
-    ----------
-    categories : sequence
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> category_order(["66+", "20-34", "5-19", "b", "a"])
-    ['5-19', '20-34', '66+', 'a', 'b']
-    """
-    def key(text: str) -> tuple:
-        found = _NUMBER.match(text)
-        return (0, float(found.group(0)), text) if found else (1, 0.0, text)
-
-    return sorted({str(c) for c in categories}, key=key)
-
-
-@assumes_valid
-def text_values(column: pd.Series) -> pd.Series:
-    """A key's values as text (``3`` for a whole number read as 3.0), missing values kept missing.
-
-    Parameters
-    ----------
-    column : Series
-
-    Returns
-    -------
-    Series of object
-
-    Examples
-    --------
-    >>> text_values(pd.Series([3.0, None, 2.5])).tolist()
-    ['3', None, '2.5']
-    """
-    def text(value: Any) -> str:
-        if isinstance(value, float) and value.is_integer():
-            return str(int(value))
-        return str(value)
-
-    out = column.astype(object).map(text, na_action="ignore").astype(object)
-    out[column.isna().to_numpy()] = None
-    return out
-
 
 @dataclass(frozen=True)
 class GranularityRules:
