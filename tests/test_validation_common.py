@@ -119,7 +119,7 @@ KNOWN = ("rumap.tables.granularity_types.granularity_types", "rumap.tables.granu
          "rumap.risk.identity.recoding_map",
          "rumap.risk.identity.recoding_total_risk",
          # the release, hierarchies, JJ files, n-D tables, the scale engine and the recommendation (issue 41)
-         "rumap.release.apply.apply_plan", "rumap.release.apply.apply_step", "rumap.release.apply.round_trip",
+         "rumap.release.apply.apply_plan", "rumap.release.step_apply.apply_step", "rumap.release.apply.round_trip",
          "rumap.release.from_map.step_from_key_map", "rumap.release.from_map.step_from_spec",
          "rumap.release.from_map.table_steps", "rumap.release.gathered.check_whole_file_work",
          "rumap.release.plan.read_plan", "rumap.release.report.categorical_measures",

@@ -4,3 +4,6 @@
 - :mod:`rumap.release.apply`: one record per masking method as a step, and applying a plan;
 - :mod:`rumap.release.report`: the released file measured against the original, beside the maps' predictions.
 """
+
+# The registry of step methods first: a step checks itself against it (rumap.release.methods.step_methods).
+from rumap.release import apply as _apply  # noqa: F401

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,7 +23,7 @@ import pandas as pd
 from rumap._validation import InstanceOf, JsonBoolean, StepName, assumes_valid, check_parameter, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
-from rumap.io.data import numeric_columns, read_table_bytes, table_bytes
+from rumap.io.data import read_table_bytes, table_bytes
 from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.maps.method_records import LiveTable
 from rumap.maps.methods import METHODS, MaskingMethod
@@ -31,29 +31,14 @@ from rumap.masking.categorical import band, local_suppression, pram, recode, top
 from rumap.release.cellkey_step import CELLKEY_STEP_METHODS
 from rumap.release.chunked import coding_stream, pram_stream
 from rumap.release.granularity_step import GRANULARITY_STEP
-from rumap.release.methods import REQUIRED, StepMethod, plan_key
+from rumap.release.methods import REQUIRED, StepMethod, plan_key, use_step_methods
+from rumap.release.plan import ReleasePlan, Step
+from rumap.release.step_apply import StepOutcome, _known, _replace_columns, _step_values, apply_step
 from rumap.release.synthesis import SYNTHESIS_STEP_METHODS
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
-if TYPE_CHECKING:
-    from rumap.release.plan import ReleasePlan, Step
-
 __all__ = ["StepMethod", "STEP_METHODS", "StepOutcome", "ReleaseResult", "apply_step", "apply_plan",
            "round_trip", "REQUIRED", "unreached", "check_plan_work"]
-
-
-def _replace_columns(frame: pd.DataFrame, names: Sequence[str], values: np.ndarray) -> pd.DataFrame:
-    """A copy of ``frame`` with ``names`` replaced by the columns of ``values``, every other column as it was."""
-    out = frame.copy()
-    for j, name in enumerate(names):
-        out[name] = values[:, j]
-    return out
-
-
-def _step_values(frame: pd.DataFrame, step: Step, source: str) -> np.ndarray:
-    # C order, as the maps' engine gets its data: MWA's groups can depend on the memory layout (ties broken
-    # by sums in another order), and a step must mask as its map does
-    return np.ascontiguousarray(numeric_columns(frame, list(step.columns), source=source))
 
 
 # --- a masking method of the maps' engine: its step from its record ----------------------------
@@ -114,13 +99,13 @@ def _stream_suppress(step: Step, file: Any) -> Any:
 
 def _predict_map(*args: Any, **kwargs: Any) -> tuple:
     """A masking method of the maps' engine: its empirical map at the step's value."""
-    from rumap.release.report import _numeric_prediction
+    from rumap.release.prediction import _numeric_prediction
 
     return _numeric_prediction(*args, **kwargs)
 
 
 def _predict_pram(*args: Any, **kwargs: Any) -> tuple:
-    from rumap.release.report import _pram_prediction
+    from rumap.release.prediction import _pram_prediction
 
     return _pram_prediction(*args, **kwargs)
 
@@ -253,13 +238,6 @@ def _apply_pram(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget
     return result.data, {"changed": changed}
 
 
-def _known(frame: pd.DataFrame, names: Sequence[str], source: str) -> list[str]:
-    missing = [n for n in names if n not in frame.columns]
-    if missing:
-        raise InputError(f"{source}: no column {missing[0]!r}; columns are {', '.join(map(str, frame.columns))}")
-    return list(names)
-
-
 #: The steps that are no masking method of the maps' engine, by name (tables' steps in
 #: :data:`rumap.release.tables.TABLE_STEP_METHODS`).
 _OTHER_STEP_METHODS: dict[str, StepMethod] = {
@@ -313,26 +291,7 @@ class _StepMethods(LiveTable):
 #: (its record's ``release``, :class:`rumap.maps.method_records.ReleaseStep`, under its name, when
 #: :func:`rumap.maps.methods.register_method` adds it); the others are one entry each.
 STEP_METHODS: Mapping[str, StepMethod] = _StepMethods()
-
-
-@dataclass(frozen=True)
-class StepOutcome:
-    """What one step did: the step and its counts (never data values).
-
-    Parameters
-    ----------
-    step : Step
-    summary : dict
-        Method-specific counts and measures (groups and SSE/SST of
-        microaggregation, suppressions per variable, PRAM's changed values...).
-    """
-
-    step: Step
-    summary: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The step (a plan entry) and its summary."""
-        return {**self.step.to_dict(), "summary": dict(self.summary)}
+use_step_methods(STEP_METHODS)
 
 
 @assumes_valid
@@ -448,66 +407,6 @@ class ReleaseResult:
                              for i, o in enumerate(self.outcomes)])
 
 
-@validate_params({"frame": InstanceOf((pd.DataFrame, TableState), "a pandas DataFrame or a TableState"),
-                  "source": InstanceOf(str, "a name for messages"), "budget": InstanceOf(WorkBudget)},
-                 example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0]}),
-                                  "step": _example_step()})
-def apply_step(frame: pd.DataFrame | TableState, step: Step, source: str = "the data",
-               budget: WorkBudget = DEFAULT_BUDGET) -> tuple[pd.DataFrame, StepOutcome]:
-    """Apply one step to a data set: the protected data and what the step did.
-
-    Parameters
-    ----------
-    frame : DataFrame or TableState
-        The data; the step's columns or keys must be among its columns.
-    step : Step
-        A step of a release plan (:class:`rumap.release.plan.Step`); a table's
-        steps after the ``table`` step take and give a :class:`TableState`.
-    source : str
-        The data's name, for messages.
-    budget : WorkBudget
-        Limits the work of the methods that check it.
-
-    Returns
-    -------
-    data : DataFrame
-        The protected data, every column in its place.
-    outcome : StepOutcome
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from rumap.release.plan import Step
-    >>> step = Step("microaggregation", {"k": 2}, columns=("a",))
-    >>> data, outcome = apply_step(pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0], "b": list("wxyz")}), step)
-    >>> data["a"].tolist(), data["b"].tolist(), outcome.summary["groups"]
-    ([1.5, 1.5, 6.0, 6.0], ['w', 'x', 'y', 'z'], 2)
-    """
-    from rumap.release.plan import Step
-
-    if not isinstance(step, Step):
-        raise InputError(f"step must be a Step, got {type(step).__name__}")
-    record = STEP_METHODS[step.method]
-    on_table = isinstance(frame, TableState)
-    if on_table != (record.stage == "table"):
-        raise InputError(f"{step.method} works on a table: a table step first" if record.stage == "table"
-                         else f"{step.method} works on microdata: it comes before the table step")
-    if on_table:
-        out, summary = record.apply(frame, step, source, budget)
-        return out, StepOutcome(step, summary)
-    _known(frame, step.names, source)
-    out, summary = record.apply(frame, step, source, budget)
-    if record.stage == "tabulate":
-        return out, StepOutcome(step, summary)
-    return out[list(frame.columns)], StepOutcome(step, summary)
-
-
-def _example_step() -> Step:
-    from rumap.release.plan import Step
-
-    return Step("microaggregation", {"k": 2}, columns=("a",))
-
-
 @validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "name": InstanceOf(str, "a file name")},
                  example=lambda: {"frame": pd.DataFrame({"a": [1.0, 2.5]}), "name": "released.csv"})
 def round_trip(frame: pd.DataFrame, name: str) -> pd.DataFrame:
@@ -562,8 +461,6 @@ def apply_plan(frame: pd.DataFrame, plan: ReleasePlan, source: str = "the data",
     >>> sorted(result.data["a"].tolist()), len(result.outcomes)
     ([1.5, 1.5, 6.0, 6.0], 2)
     """
-    from rumap.release.plan import ReleasePlan
-
     if not isinstance(plan, ReleasePlan):
         raise InputError(f"plan must be a ReleasePlan, got {type(plan).__name__}")
     check_plan_work(plan, frame.shape[0], frame.shape[1], budget)
@@ -583,6 +480,4 @@ def apply_plan(frame: pd.DataFrame, plan: ReleasePlan, source: str = "the data",
 
 
 def _example_plan() -> ReleasePlan:
-    from rumap.release.plan import ReleasePlan
-
-    return ReleasePlan((_example_step(),))
+    return ReleasePlan((Step("microaggregation", {"k": 2}, columns=("a",)),))

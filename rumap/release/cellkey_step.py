@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from rumap.budget import WorkBudget
-    from rumap.release.plan import Step
+    from rumap.release.methods import Step
 
 __all__ = ["CELLKEY_STEP_METHODS"]
 

@@ -22,7 +22,7 @@ from rumap.errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from rumap.release.plan import Step
+    from rumap.release.methods import Step
 
 __all__ = ["FilePass", "coding_stream", "pram_stream"]
 
@@ -75,7 +75,7 @@ class _CodingStream:
         self.restart()
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.release.apply import apply_step
+        from rumap.release.step_apply import apply_step
 
         out, outcome = apply_step(frame, self.step, source)
         for side, count in outcome.summary.get("coded", {}).items():
@@ -221,7 +221,7 @@ class FilePass:
 
     def replace(self, frame: pd.DataFrame, columns: tuple[str, ...], released: np.ndarray) -> pd.DataFrame:
         """The chunk with ``columns`` replaced by ``released``, each keeping its type as the in-memory step does."""
-        from rumap.release.apply import _replace_columns
+        from rumap.release.step_apply import _replace_columns
 
         return _replace_columns(frame, columns, released)
 

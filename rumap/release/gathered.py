@@ -43,6 +43,7 @@ import numpy as np
 from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
+from rumap.release.methods import step_methods
 from rumap.release.plan import ReleasePlan, Step
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def chunk_values(frame: pd.DataFrame, step: Step, source: str, start: int) -> np
     """
     import pandas as pd
 
-    from rumap.release.apply import _step_values
+    from rumap.release.step_apply import _step_values
 
     try:  # the checks of a file need two rows: a chunk of one is checked as two
         return _step_values(frame if len(frame) > 1 else pd.concat([frame, frame]), step, source)[:len(frame)]
@@ -116,10 +117,8 @@ def check_whole_file_work(plan: ReleasePlan, n: int, budget: WorkBudget) -> None
     ...
     rumap.errors.InputError: step 1 (microaggregation): the run needs 6.67e+11 steps (mdav of 1000000 records x 2 variables, k = 3), over the work limit of 2e+09: ask for less (--work-limit raises the limit on the command line); mdav is quadratic in the records: the algorithm mdav_partitioned (MDAV within parts of 1,000 records) or optimal_pc1 is linear
     """
-    from rumap.release.apply import STEP_METHODS
-
     for i, step in enumerate(plan.steps):
-        work = STEP_METHODS[step.method].file_work
+        work = step_methods()[step.method].file_work
         if work is None:
             continue
         try:
@@ -223,7 +222,7 @@ class GatheredColumns:
         self.masked = np.asarray(masked, dtype=float)
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.release.apply import _replace_columns
+        from rumap.release.step_apply import _replace_columns
 
         return _replace_columns(frame, self.step.columns, self.masked[start:start + len(frame)])
 
@@ -343,12 +342,10 @@ class GatheredKeys:
         """Apply the step to the gathered keys; only its released keys are kept."""
         import pandas as pd
 
-        from rumap.release.apply import STEP_METHODS
-
         keys = pd.concat(self.parts, ignore_index=True) if self.parts else pd.DataFrame(columns=self.step.names)
         self.parts = []
         try:
-            released, self.outcome = STEP_METHODS[self.step.method].apply(keys, self.step, source, budget)
+            released, self.outcome = step_methods()[self.step.method].apply(keys, self.step, source, budget)
         except InputError as exc:
             raise InputError(f"step {self.place} ({self.step.method}): {exc}") from None
         self.released = released[list(self.step.names)]

@@ -21,7 +21,7 @@ from rumap.release.methods import StepMethod
 if TYPE_CHECKING:
     import pandas as pd
 
-    from rumap.release.plan import Step
+    from rumap.release.methods import Step
 
 __all__ = ["GRANULARITY_STEP"]
 

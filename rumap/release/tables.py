@@ -27,7 +27,7 @@ from rumap.tables.rules import RULES
 from rumap.tables.secondary import COSTS, SecondarySuppression, suppress_secondary
 
 if TYPE_CHECKING:
-    from rumap.release.plan import Step
+    from rumap.release.methods import Step
 
 __all__ = ["TableState", "TABLE_STEP_METHODS"]
 
