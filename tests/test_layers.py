@@ -102,7 +102,6 @@ ALLOWED_CYCLES: list[list[str]] = [
     ['rumap.release.apply', 'rumap.release.cellkey_step', 'rumap.release.chunked', 'rumap.release.gathered', 'rumap.release.granularity_step',
      'rumap.release.methods',
      'rumap.release.plan', 'rumap.release.report', 'rumap.release.synthesis', 'rumap.release.tables'],
-    ['rumap.scale.passes', 'rumap.scale.source'],
 ]
 
 #: Imports of another subpackage's private name still made, as ``importer: name`` (to shrink to nothing).

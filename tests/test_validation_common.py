@@ -136,7 +136,7 @@ KNOWN = ("rumap.tables.granularity_types.granularity_types", "rumap.tables.granu
          "rumap.scale.cluster_protect.cluster_suppress", "rumap.scale.frequencies.key_frequencies",
          "rumap.scale.frequencies.row_codes", "rumap.scale.protect.pram_file", "rumap.scale.protect.suppress_file",
          "rumap.scale.recoding.recode_file", "rumap.scale.recoding.recoded_keys", "rumap.scale.risk.frequencies_file",
-         "rumap.scale.risk.identity_risk", "rumap.scale.risk.individual_risk", "rumap.scale.source.apply_chunks",
+         "rumap.scale.risk.identity_risk", "rumap.scale.risk.individual_risk", "rumap.scale.passes.apply_chunks",
          "rumap.scale.source.scan", "rumap.scale.suda.suda_file",
          "rumap.maps.recommend.ReplicateRisk", "rumap.maps.recommend.recommend",
          "rumap.maps.recommend.recommend_exact", "rumap.maps.recommend.max_risk_of_error",
