@@ -98,7 +98,6 @@ RANKS = {
 
 #: Cycles of modules that import each other still, each as its sorted modules (to shrink to nothing).
 ALLOWED_CYCLES: list[list[str]] = [
-    ['rumap.maps.simulation', 'rumap.maps.simulation_result', 'rumap.maps.subsample'],
     ['rumap.release.apply', 'rumap.release.cellkey_step', 'rumap.release.chunked', 'rumap.release.gathered', 'rumap.release.granularity_step',
      'rumap.release.methods',
      'rumap.release.plan', 'rumap.release.report', 'rumap.release.synthesis', 'rumap.release.tables'],
