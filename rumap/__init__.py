@@ -49,7 +49,7 @@ _EXPORTS: dict[str, str] = {
     "recommend": "rumap.maps.recommend",
     "recommend_exact": "rumap.maps.recommend",
     # empirical maps: the simulation engine, its masking methods, attacks and utilities
-    "SimulationConfig": "rumap.maps.simulation",
+    "SimulationConfig": "rumap.maps.simulation_config",
     "SimulationResult": "rumap.maps.simulation_result",
     "simulate": "rumap.maps.simulation",
     "METHODS": "rumap.maps.methods",
