@@ -104,7 +104,7 @@ _EXPORTS: dict[str, str] = {
     "release_report": "rumap.release.report",
     # reading data and presenting results
     "read_table": "rumap.io.data",
-    "read_published_table": "rumap.io.tables",
+    "read_published_table": "rumap.tables.table_files",
     "describe_optimum": "rumap.present.statements",
     "report_html": "rumap.present.report",
 }

@@ -108,8 +108,6 @@ ALLOWED_PRIVATE: list[str] = []
 
 #: Imports of a higher subpackage still made, as ``importer: module`` (to shrink to nothing).
 ALLOWED_UPWARD: list[str] = [
-    'rumap.io.tables: rumap.tables.published',
-    'rumap.io.tables: rumap.tables.rules',
 ]
 
 
