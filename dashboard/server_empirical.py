@@ -5,7 +5,7 @@ by themselves (:func:`rumap.io.parquet.read_parquet_numeric`, what ``python -m r
 reads); a CSV or TSV file is parsed as the upload is (the same separator, decimal mark and reader), keeping
 those columns only. The memory is n records x the chosen columns as floats (twice while they are checked),
 never the file's other columns. The subsamples are drawn from these columns by the core
-(:func:`rumap.maps.subsample.simulate_subsampled`), as for an upload: the targets (``max``, ``p99``) are found
+(:func:`rumap.maps.simulation.simulate_subsampled`), as for an upload: the targets (``max``, ``p99``) are found
 in the whole column, which is why the columns are read whole rather than a row sample. So the map equals the
 one computed on the same columns loaded in memory with the same seed, and the reproduce panel's command,
 run on the same path, gives it too. The values are kept for the session only (its cache in memory).

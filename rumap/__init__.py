@@ -49,7 +49,7 @@ _EXPORTS: dict[str, str] = {
     "recommend": "rumap.maps.recommend",
     "recommend_exact": "rumap.maps.recommend",
     # empirical maps: the simulation engine, its masking methods, attacks and utilities
-    "SimulationConfig": "rumap.maps.simulation",
+    "SimulationConfig": "rumap.maps.simulation_config",
     "SimulationResult": "rumap.maps.simulation_result",
     "simulate": "rumap.maps.simulation",
     "METHODS": "rumap.maps.methods",
@@ -97,14 +97,14 @@ _EXPORTS: dict[str, str] = {
     "DPTable": "rumap.tables.dp",
     "dp_table_map": "rumap.maps.dp_tables",
     # from map to release: a plan of masking steps, applied, and the report of what was released
-    "Step": "rumap.release.plan",
+    "Step": "rumap.release.methods",
     "ReleasePlan": "rumap.release.plan",
     "read_plan": "rumap.release.plan",
     "apply_plan": "rumap.release.apply",
     "release_report": "rumap.release.report",
     # reading data and presenting results
     "read_table": "rumap.io.data",
-    "read_published_table": "rumap.io.tables",
+    "read_published_table": "rumap.tables.table_files",
     "describe_optimum": "rumap.present.statements",
     "report_html": "rumap.present.report",
 }

@@ -98,8 +98,6 @@ RANKS = {
 
 #: Cycles of modules that import each other still, each as its sorted modules (to shrink to nothing).
 ALLOWED_CYCLES: list[list[str]] = [
-    ['rumap.maps.simulation', 'rumap.maps.simulation_result', 'rumap.maps.subsample'],
-    ['rumap.scale.passes', 'rumap.scale.source'],
 ]
 
 #: Imports of another subpackage's private name still made, as ``importer: name`` (to shrink to nothing).
@@ -107,8 +105,6 @@ ALLOWED_PRIVATE: list[str] = []
 
 #: Imports of a higher subpackage still made, as ``importer: module`` (to shrink to nothing).
 ALLOWED_UPWARD: list[str] = [
-    'rumap.io.tables: rumap.tables.published',
-    'rumap.io.tables: rumap.tables.rules',
 ]
 
 

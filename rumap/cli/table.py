@@ -32,9 +32,9 @@ HELP = "tables: sensitivity rules, the dominance rule's flaw, LP bounds and risk
 
 
 def _run_bounds(args: argparse.Namespace) -> int:
-    from rumap.io.tables import read_published_table
     from rumap.tables.bounds import suppression_bounds
     from rumap.tables.insider import insider_bounds
+    from rumap.tables.table_files import read_published_table
 
     table = read_published_table(args.table)
     insider_args = (args.insider_row, args.insider_column, args.contribution)
@@ -67,8 +67,8 @@ def _run_bounds(args: argparse.Namespace) -> int:
 
 
 def _run_rules(args: argparse.Namespace) -> int:
-    from rumap.io.tables import read_contributions
     from rumap.tables.rules import apply_rule
+    from rumap.tables.table_files import read_contributions
 
     contributions = read_contributions(args.contributions, args.cell_column, args.value_column)
     result = apply_rule(contributions, rule=args.rule, **rule_parameters(args))

@@ -72,8 +72,8 @@ def parse_cell(text: str, table: PublishedTable, what: str = "--primary") -> tup
 
 def _primaries_from_rule(args: argparse.Namespace, table: PublishedTable) -> tuple[list[tuple[str, str]],
                                                                                  dict[tuple[str, str], float]]:
-    from rumap.io.tables import read_contributions
     from rumap.tables.rules import apply_rule
+    from rumap.tables.table_files import read_contributions
 
     contributions = read_contributions(args.contributions, args.cell_column, args.value_column or "value")
     result = apply_rule(contributions, rule=args.rule, **rule_parameters(args))
@@ -104,8 +104,8 @@ def run_suppress(args: argparse.Namespace) -> int:
                         ("--overwrite", args.overwrite or None)):
         if value is not None:
             raise InputError(f"{flag} goes with --microdata, not --table")
-    from rumap.io.tables import read_published_table
     from rumap.tables.secondary import suppress_secondary
+    from rumap.tables.table_files import read_published_table
 
     table = read_published_table(args.table)
     budget = budget_from_args(args)
@@ -150,8 +150,8 @@ def run_round(args: argparse.Namespace) -> int:
     -------
     int
     """
-    from rumap.io.tables import read_published_table
     from rumap.tables.controlled_rounding import controlled_round
+    from rumap.tables.table_files import read_published_table
 
     table = read_published_table(args.table)
     budget = budget_from_args(args)

@@ -29,13 +29,14 @@ Duncan, Keller-McNulty & Stokes (2001), section 4 (Eq 11-14, Figures 5-7).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -45,8 +46,8 @@ from rumap._compile import load_compiler
 from rumap._validation import (
     DataMatrix,
     InstanceOf,
+    assumes_valid,
     check_column_index,
-    check_scalar,
     validate_params,
 )
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
@@ -54,8 +55,6 @@ from rumap.errors import InputError, optional_module
 from rumap.maps.attacks import (
     Target,
     attack_squared_errors,
-    check_knowledge,
-    parse_target,
     rational_envelope,
     resolve_targets,
     risk_estimate,
@@ -64,20 +63,20 @@ from rumap.maps.attacks import (
 from rumap.maps.common import COMMON_REPLICATES, _common_keys, common_map, common_stats
 from rumap.maps.methods import METHODS, install_methods, registered_methods
 from rumap.maps.recommend import ReplicateRisk
+from rumap.maps.simulation_config import SimulationConfig, _risk_measures
 from rumap.maps.simulation_result import SimulationResult
-from rumap.maps.subsample import check_subsample_size, check_subsampling, simulate_subsampled
+from rumap.maps.subsample import UTILITY_SCALED, SubsampleError, check_subsample_size, subsample_rows
 from rumap.maps.utility import (
     UTILITIES,
     Reference,
-    check_utility,
     make_reference,
     utility_efficiency,
     utility_estimate,
     utility_label,
 )
-from rumap.result import RUMap, json_safe
+from rumap.result import RUMap
 
-__all__ = ["SimulationConfig", "SimulationResult", "simulate", "RISK_LABEL"]
+__all__ = ["SimulationConfig", "SimulationResult", "simulate", "simulate_subsampled", "RISK_LABEL"]
 
 RISK_LABEL = "R = 1 / snooper's MSE (Eq 12)"
 
@@ -88,206 +87,8 @@ _CHUNK_VALUES = 2_000_000
 _CONNECT_TIMEOUT = 10
 #: Most threads of a local run (each holds a few chunk-sized arrays).
 _MAX_THREADS = 8
-
-
-def _risk_measures() -> dict[str, Any]:
-    """:data:`rumap.risk.measures.DATASET_RISK_MEASURES`, imported when a run names one (it imports pandas)."""
-    from rumap.risk.measures import DATASET_RISK_MEASURES
-
-    return DATASET_RISK_MEASURES
-
-
-def _names(field: str, value: Any) -> tuple[str, ...]:
-    """A name or a list of names, as a tuple; anything else is bad input naming the field."""
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    raise InputError(f"{field} must be a name or a list of names, got {value!r}")
-
-
-# --- configuration -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SimulationConfig:
-    """Everything that defines an empirical R-U map, so that a run can be repeated.
-
-    Parameters
-    ----------
-    method : str, default "noise"
-        A key of :data:`rumap.maps.methods.METHODS` (``"noise"``,
-        ``"microaggregation"``, ``"rankswap"`` or a registered method).
-    values : sequence of float
-        The grid of the method's parameter (its record's ``grids``): ``lambda2``
-        (noise; a fraction of each variable's variance with
-        ``method_options["relative"]``), ``k`` (microaggregation) or the swap
-        percentage (rank swapping), each within its ``PARAMETERS`` entry.
-    method_options : mapping
-        The method's options (its record's ``options``), each checked now.
-        Noise: the fields of :class:`rumap.masking.noise.NoiseSpec` (``relative``,
-        ``correlated``, ``truncate_below``, ``truncate_above``,
-        ``unequal_above``, ``unequal_below``, ``unequal_factor``,
-        ``unequal_column``). Microaggregation: ``algorithm`` (default
-        ``"mdav"``), ``standardize`` (False), ``criterion`` (``"pc1"``).
-    targets : sequence of str
-        ``"max"``, ``"min"``, ``"pXX"``, ``"row:I"`` (:func:`rumap.maps.attacks.parse_target`).
-    knowledge : sequence of str
-        Keys of :data:`rumap.maps.attacks.KNOWLEDGE`.
-    target_column : int, default 0
-        The column the snooper attacks.
-    utility : str, default "mean"
-        A key of :data:`rumap.maps.utility.UTILITIES`.
-    utility_options : mapping
-        ``quantiles`` (for ``"quantiles"``), ``response`` (for ``"regression"``).
-    replicates : int, default 200
-        M, masked data sets per parameter value (1 is used for deterministic methods).
-    seed : int, default 0
-    chunk_size : int, optional
-        Replicates per chunk; default about 4 million values per array. It
-        changes memory and speed, never the results.
-    risk_measures : sequence of str
-        Keys of :data:`rumap.risk.measures.DATASET_RISK_MEASURES`; each adds a map.
-    rational : bool, default False
-        Add, per target, the rational snooper's envelope over the knowledge states.
-    subsample : int, optional
-        m: the map of simple random subsamples of m records, not of every record
-        (:mod:`rumap.maps.subsample` says what it allows and what its SEs cover).
-    subsamples : int, default 10
-        B, the independent subsamples whose spread gives the standard errors.
-    """
-
-    method: str = "noise"
-    values: tuple = ()
-    method_options: Mapping[str, Any] = field(default_factory=dict)
-    targets: tuple = ("max",)
-    knowledge: tuple = ("index", "position")
-    target_column: int = 0
-    utility: str = "mean"
-    utility_options: Mapping[str, Any] = field(default_factory=dict)
-    replicates: int = 200
-    seed: int = 0
-    chunk_size: int | None = None
-    risk_measures: tuple = ()
-    rational: bool = False
-    subsample: int | None = None
-    subsamples: int = 10
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.method, str) or self.method not in METHODS:
-            raise InputError(f"unknown method {self.method!r}; choose from {', '.join(METHODS)}")
-        spec = METHODS[self.method]
-        if self.method_options is not None and not isinstance(self.method_options, Mapping):
-            raise InputError(f"method_options must be an object of option: value, got {self.method_options!r}")
-        if self.utility_options is not None and not isinstance(self.utility_options, Mapping):
-            raise InputError(f"utility_options must be an object of option: value, got {self.utility_options!r}")
-        options = spec.checked_options(self.method, dict(self.method_options or {}))
-        object.__setattr__(self, "method_options", options)
-        object.__setattr__(self, "values", spec.grid(options).check(self.values))
-        targets = tuple(str(t) for t in _names("targets", self.targets))
-        knowledge = list(_names("knowledge", self.knowledge))
-        measures = _names("risk_measures", self.risk_measures)
-        known = _risk_measures() if measures else {}
-        for m in measures:
-            if m not in known:
-                raise InputError(f"unknown risk measure {m!r}; choose from {', '.join(known) or '(none)'}")
-        if not targets and not measures:
-            raise InputError("give at least one target (or a dataset risk measure)")
-        for target in targets:
-            parse_target(target)
-        object.__setattr__(self, "targets", tuple(dict.fromkeys(targets)))
-        object.__setattr__(self, "knowledge", check_knowledge(knowledge) if targets else tuple(knowledge))
-        object.__setattr__(self, "risk_measures", tuple(dict.fromkeys(measures)))
-        if "corrected" in self.knowledge and spec.published_lambda2 is None:
-            publishing = " or ".join(repr(name) for name, m in METHODS.items() if m.published_lambda2 is not None)
-            raise InputError(f"knowledge 'corrected' needs a published noise variance: it applies to method {publishing}")
-        measure = check_utility(self.utility)
-        object.__setattr__(self, "utility_options", dict(self.utility_options or {}))
-        stray = sorted(set(self.utility_options) - set(measure.options))
-        if stray:
-            raise InputError(f"utility option(s) {', '.join(map(repr, stray))} do not apply to utility "
-                             f"{self.utility!r}; it takes {', '.join(map(repr, measure.options)) or 'none'}")
-        object.__setattr__(self, "replicates", check_scalar("replicates", self.replicates))
-        object.__setattr__(self, "seed", check_scalar("seed", self.seed))
-        if self.chunk_size is not None:
-            object.__setattr__(self, "chunk_size", check_scalar("chunk_size", self.chunk_size))
-        if isinstance(self.target_column, bool) or not isinstance(self.target_column, (int, np.integer)) \
-                or self.target_column < 0:
-            raise InputError(f"target_column must be a column index >= 0, got {self.target_column!r}")
-        object.__setattr__(self, "rational", bool(self.rational))
-        object.__setattr__(self, "subsamples", check_scalar("subsamples", self.subsamples))
-        if self.subsample is not None:
-            object.__setattr__(self, "subsample", check_scalar("subsample", self.subsample))
-            check_subsampling(self)
-
-    @property
-    def parameter(self) -> str:
-        """The name of the masking parameter: ``lambda2``, ``lambda2_frac``, ``k`` or ``swap_percent``."""
-        return METHODS[self.method].parameter(self.method_options)
-
-    def check_records(self, n_records: int) -> None:
-        """Refuse a grid that data of ``n_records`` records cannot take (microaggregation's k > n), or subsamples
-        of as many records as the data.
-
-        Parameters
-        ----------
-        n_records : int
-            The number of records of the data the config will mask.
-        """
-        METHODS[self.method].grid(self.method_options).check_records(self.values, n_records)
-        if self.subsample is not None:
-            check_subsample_size(self.subsample, n_records)
-
-    @property
-    def deterministic(self) -> bool:
-        """Whether the masking has no randomness (then one replicate suffices)."""
-        return METHODS[self.method].deterministic
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary; :meth:`from_dict` rebuilds the same config."""
-        out = asdict(self)
-        out["method_options"] = dict(self.method_options)
-        out["utility_options"] = dict(self.utility_options)
-        if self.subsample is None:  # every record: no subsampling keys
-            del out["subsample"], out["subsamples"]
-        return json_safe(out)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], ignore: Collection[str] = ()) -> SimulationConfig:
-        """Rebuild a config from :meth:`to_dict` output.
-
-        Parameters
-        ----------
-        data : mapping
-            The output of :meth:`to_dict`, possibly with more keys.
-        ignore : collection of str
-            Keys that a caller added and that are not part of a config (the
-            command line adds where the data came from); other unknown keys are
-            refused.
-
-        Returns
-        -------
-        SimulationConfig
-        """
-        if not isinstance(data, Mapping):
-            raise InputError(f"a simulation config must be an object, got {type(data).__name__}")
-        names = {f.name for f in fields(cls)}
-        data = {k: v for k, v in data.items() if k not in ignore}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise InputError(f"unknown simulation config key(s): {', '.join(map(repr, unknown))}")
-        values = dict(data)
-        for key in ("values", "targets", "knowledge", "risk_measures"):
-            if key in values and isinstance(values[key], list):
-                values[key] = tuple(values[key])
-        options = values.get("utility_options") or {}
-        if not isinstance(options, Mapping):
-            raise InputError(f"utility_options must be an object of option: value, got {options!r}")
-        options = dict(options)
-        if isinstance(options.get("quantiles"), list):
-            options["quantiles"] = tuple(options["quantiles"])
-        values["utility_options"] = options
-        return cls(**values)
+#: The first spawn key of the subsamples' generators (apart from the replicates' keys).
+_SUBSAMPLE_KEY = 1_000_003
 
 
 # --- the plan that chunks share --------------------------------------------------------------
@@ -625,3 +426,111 @@ def _simulate_checked(x: np.ndarray, config: SimulationConfig, progress: Callabl
         outputs = _run_dask(plan, units, progress, total, client)
     return _assemble(plan, outputs, time.perf_counter() - start)
 
+
+# --- a map estimated on subsamples (rumap.maps.subsample) ------------------------------------
+
+
+def _combine(maps: list, risks: list, scale: float) -> tuple[dict[str, np.ndarray], Any]:
+    """The mean over subsamples of one map's curves, their between-subsample SEs and the pooled replicates."""
+    b = len(maps)
+    util = np.array([mp.utility for mp in maps]) * scale
+    with np.errstate(invalid="ignore"):
+        out = {"utility": util.mean(axis=0), "utility_se": util.std(axis=0, ddof=1) / math.sqrt(b)}
+    samples = [r.samples for r in risks]
+    per = np.array([s.mean(axis=0) for s in samples])  # (B, g): each subsample's MSE or mean risk
+    centre = per.mean(axis=0)
+    spread = per.std(axis=0, ddof=1) / math.sqrt(b)
+    if risks[0].reciprocal:  # R = 1 / MSE, its SE by the delta method
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out["risk"] = np.where(centre > 0, 1.0 / np.where(centre > 0, centre, 1.0), np.inf)
+            out["risk_se"] = np.where(centre > 0, spread / np.where(centre > 0, centre, 1.0) ** 2, 0.0)
+    else:
+        out["risk"], out["risk_se"] = centre, spread
+    if maps[0].efficiency is not None:
+        out["efficiency"] = np.array([mp.efficiency for mp in maps]).mean(axis=0)
+    return out, ReplicateRisk(np.concatenate(samples), reciprocal=risks[0].reciprocal)
+
+
+@assumes_valid
+def simulate_subsampled(x: np.ndarray, config: SimulationConfig, *,
+                        progress: Callable[[int, int], None] | None = None, client: Any = None,
+                        budget: WorkBudget | None = None) -> SimulationResult:
+    """The map of ``config`` estimated on ``config.subsamples`` subsamples of ``config.subsample`` records.
+
+    Called by :func:`simulate` when ``config.subsample`` is set, on data it
+    has checked; :mod:`rumap.maps.subsample` says what the standard errors
+    cover.
+
+    Parameters
+    ----------
+    x : ndarray, shape (n, p)
+        The whole file's data, checked.
+    config : SimulationConfig
+        With ``subsample`` (m < n) and ``subsamples`` (B).
+    progress : callable(done, total), optional
+        Over the B runs together.
+    client : dask.distributed.Client or str, optional
+        Where each subsample's replicates run.
+    budget : WorkBudget, optional
+        Checked once for the B subsamples' work together.
+
+    Returns
+    -------
+    SimulationResult
+        ``n_records`` is n; each map's ``risk_se`` and ``utility_se`` are
+        between-subsample standard errors; ``subsample`` says how.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rumap.maps.simulation import SimulationConfig, simulate
+    >>> x = np.random.default_rng(1).normal(size=2000)
+    >>> cfg = SimulationConfig(values=(0.5,), knowledge=("index",), replicates=20, subsample=200, subsamples=4)
+    >>> result = simulate(x, cfg)
+    >>> result.n_records, result.subsample.m, result.subsample.subsamples, result.subsample.method
+    (2000, 200, 4, 'between-subsample')
+    """
+    start = time.perf_counter()
+    budget = DEFAULT_BUDGET if budget is None else budget
+    n, p = x.shape
+    m, b = int(config.subsample), int(config.subsamples)
+    check_subsample_size(m, n)
+    check_column_index("target_column", config.target_column, p)
+    targets = resolve_targets(config.targets, x[:, config.target_column]) if config.targets else ()
+    kept = np.array(list(dict.fromkeys(t.record for t in targets)), dtype=np.int64)
+    if kept.size >= m:
+        raise InputError(f"subsample: {m} records cannot hold the {kept.size} targets' records and others")
+    place = {int(r): i for i, r in enumerate(kept)}
+    one = dataclasses.replace(config, subsample=None, targets=tuple(f"row:{place[t.record] + 1}" for t in targets))
+    _check_budget((m * b, p), one, budget)
+    root = np.random.SeedSequence(config.seed, spawn_key=(_SUBSAMPLE_KEY,))
+    results = []
+    for i, child in enumerate(root.spawn(b)):
+        rng = np.random.default_rng(child)
+        rows = subsample_rows(n, m, kept, rng)
+        seed = int(child.generate_state(1, np.uint32)[0])
+        report = None if progress is None else (lambda done, total, i=i: progress(i * total + done, b * total))
+        part = x[rows]
+        if np.any(np.ptp(part, axis=0) == 0):
+            raise InputError(f"subsample {i + 1}: a column is constant in its {m} records: take a larger subsample")
+        # the common measures' record linkage depends on n: not measured on a subsample
+        results.append(_simulate_checked(part, dataclasses.replace(one, seed=seed), report, client, start,
+                                         common=False))
+    scale = n / m if config.utility in UTILITY_SCALED else 1.0
+    run_config = config.to_dict()
+    by_row: dict[str, list] = {}
+    for t in targets:  # two targets on one record share the subsample's row
+        by_row.setdefault(f"row:{place[t.record] + 1}", []).append(t)
+    maps, pooled = [], []
+    for j, first in enumerate(results[0].maps):
+        curves, replicate = _combine([r.maps[j] for r in results], [r.replicate_risks[j] for r in results], scale)
+        for t in by_row.get(first.target, [None]):
+            own = dict(run_config)
+            if t is not None:
+                own.update({"target_row": t.record + 1, "target_rank": t.rank, "target_value": t.value})
+            maps.append(dataclasses.replace(first, **curves, target="" if t is None else t.name, config=own))
+            pooled.append(replicate)
+    info = SubsampleError(m=m, n=n, subsamples=b, utility_scale=scale)
+    return SimulationResult(maps=maps, config=config, n_records=n, n_columns=p,
+                            elapsed=time.perf_counter() - start, replicate_risks=tuple(pooled), common=None,
+                            subsample=info)

@@ -21,7 +21,7 @@ from rumap.result import RUMap, json_safe
 if TYPE_CHECKING:
     import pandas as pd
 
-    from rumap.maps.simulation import SimulationConfig
+    from rumap.maps.simulation_config import SimulationConfig
     from rumap.maps.subsample import SubsampleError
 
 __all__ = ["SimulationResult", "lambda_publication"]

@@ -36,11 +36,9 @@ per-record error divided by the records). The common measures of
 from __future__ import annotations
 
 import dataclasses
-import math
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -48,20 +46,14 @@ from rumap._validation import assumes_valid
 from rumap.errors import InputError
 from rumap.maps.method_records import LiveTable
 
-if TYPE_CHECKING:
-    from rumap.budget import WorkBudget
-    from rumap.maps.simulation import SimulationConfig, SimulationResult
-
 __all__ = ["SubsampleError", "VALID", "REFUSED", "UTILITY_SCALED", "SUGGESTED_RECORDS", "allowed",
-           "check_subsample_size", "check_subsampling", "error_sentence", "simulate_subsampled", "subsample_rows"]
+           "check_subsample_size", "error_sentence", "subsample_rows"]
 
 #: From this many records a map of the whole file is slow enough that subsampling is worth suggesting.
 SUGGESTED_RECORDS = 1_000_000
 
 #: How the stated standard error is estimated.
 ERROR_METHOD = "between-subsample"
-#: The first spawn key of the subsamples' generators (apart from the replicates' keys).
-_SUBSAMPLE_KEY = 1_000_003
 
 class _Registries(LiveTable):
     """Per registry, a table of names; the masking methods' read from their records when asked
@@ -140,7 +132,7 @@ def allowed(kind: str, names: list[str] | tuple[str, ...]) -> list[str]:
     Returns
     -------
     list of str
-        Those :func:`check_subsampling` does not refuse.
+        Those :func:`rumap.maps.simulation_config.check_subsampling` does not refuse.
 
     Examples
     --------
@@ -202,42 +194,6 @@ def check_subsample_size(m: int, n: int) -> None:
     """
     if m >= n:
         raise InputError(f"subsample: {m} records is not fewer than the data's {n}: map the whole data instead")
-
-
-@assumes_valid
-def check_subsampling(config: SimulationConfig) -> None:
-    """Refuse a config whose map a subsample does not estimate, naming each refused choice.
-
-    Parameters
-    ----------
-    config : SimulationConfig
-        A config with ``subsample`` set.
-
-    Raises
-    ------
-    InputError
-        Naming the method, knowledge states, utility, risk measures (or the
-        rational snooper) that a subsample cannot estimate, and why.
-
-    Examples
-    --------
-    >>> from rumap.maps.simulation import SimulationConfig
-    >>> SimulationConfig(values=(1.0,), knowledge=("index",), subsample=500).subsample
-    500
-    >>> SimulationConfig(values=(1.0,), knowledge=("index", "position"), subsample=500)
-    Traceback (most recent call last):
-    ...
-    rumap.errors.InputError: subsample: knowledge 'position' cannot be estimated on a subsample: the order statistic Y_(r) of the masked file depends on the number of records
-    """
-    chosen = [("method", config.method), *(("knowledge", k) for k in config.knowledge),
-              ("utility", config.utility), *(("risk_measure", r) for r in config.risk_measures)]
-    reasons = [f"{_WHAT[kind]} {name!r} cannot be estimated on a subsample: {why}"
-               for kind, name in chosen if (why := _refusal(kind, name)) is not None]
-    if config.rational:
-        reasons.append("the rational snooper cannot be estimated on a subsample: it needs knowledge states other "
-                       "than 'index'")
-    if reasons:
-        raise InputError("subsample: " + "; ".join(reasons))
 
 
 @dataclass(frozen=True)
@@ -303,117 +259,3 @@ def subsample_rows(n: int, m: int, kept: np.ndarray, rng: np.random.Generator) -
     # the j-th row that is not kept: j plus the kept rows at or before it
     drawn = drawn + np.searchsorted(kept - np.arange(kept.size), drawn, side="right")
     return np.concatenate([np.asarray(kept, dtype=np.int64), drawn])
-
-
-def _combine(maps: list, risks: list, scale: float) -> tuple[dict[str, np.ndarray], Any]:
-    """The mean over subsamples of one map's curves, their between-subsample SEs and the pooled replicates."""
-    from rumap.maps.recommend import ReplicateRisk
-
-    b = len(maps)
-    util = np.array([mp.utility for mp in maps]) * scale
-    with np.errstate(invalid="ignore"):
-        out = {"utility": util.mean(axis=0), "utility_se": util.std(axis=0, ddof=1) / math.sqrt(b)}
-    samples = [r.samples for r in risks]
-    per = np.array([s.mean(axis=0) for s in samples])  # (B, g): each subsample's MSE or mean risk
-    centre = per.mean(axis=0)
-    spread = per.std(axis=0, ddof=1) / math.sqrt(b)
-    if risks[0].reciprocal:  # R = 1 / MSE, its SE by the delta method
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out["risk"] = np.where(centre > 0, 1.0 / np.where(centre > 0, centre, 1.0), np.inf)
-            out["risk_se"] = np.where(centre > 0, spread / np.where(centre > 0, centre, 1.0) ** 2, 0.0)
-    else:
-        out["risk"], out["risk_se"] = centre, spread
-    if maps[0].efficiency is not None:
-        out["efficiency"] = np.array([mp.efficiency for mp in maps]).mean(axis=0)
-    return out, ReplicateRisk(np.concatenate(samples), reciprocal=risks[0].reciprocal)
-
-
-@assumes_valid
-def simulate_subsampled(x: np.ndarray, config: SimulationConfig, *,
-                        progress: Callable[[int, int], None] | None = None, client: Any = None,
-                        budget: WorkBudget | None = None) -> SimulationResult:
-    """The map of ``config`` estimated on ``config.subsamples`` subsamples of ``config.subsample`` records.
-
-    Called by :func:`rumap.maps.simulation.simulate` when ``config.subsample``
-    is set, on data it has checked; see the module's text for what the
-    standard errors cover.
-
-    Parameters
-    ----------
-    x : ndarray, shape (n, p)
-        The whole file's data, checked.
-    config : SimulationConfig
-        With ``subsample`` (m < n) and ``subsamples`` (B).
-    progress : callable(done, total), optional
-        Over the B runs together.
-    client : dask.distributed.Client or str, optional
-        Where each subsample's replicates run.
-    budget : WorkBudget, optional
-        Checked once for the B subsamples' work together.
-
-    Returns
-    -------
-    SimulationResult
-        ``n_records`` is n; each map's ``risk_se`` and ``utility_se`` are
-        between-subsample standard errors; ``subsample`` says how.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from rumap.maps.simulation import SimulationConfig, simulate
-    >>> x = np.random.default_rng(1).normal(size=2000)
-    >>> cfg = SimulationConfig(values=(0.5,), knowledge=("index",), replicates=20, subsample=200, subsamples=4)
-    >>> result = simulate(x, cfg)
-    >>> result.n_records, result.subsample.m, result.subsample.subsamples, result.subsample.method
-    (2000, 200, 4, 'between-subsample')
-    """
-    from rumap._validation import check_column_index
-    from rumap.budget import DEFAULT_BUDGET
-    from rumap.maps.attacks import resolve_targets
-    from rumap.maps.simulation import SimulationResult, _check_budget, _simulate_checked
-
-    start = time.perf_counter()
-    budget = DEFAULT_BUDGET if budget is None else budget
-    n, p = x.shape
-    m, b = int(config.subsample), int(config.subsamples)
-    check_subsample_size(m, n)
-    check_column_index("target_column", config.target_column, p)
-    targets = resolve_targets(config.targets, x[:, config.target_column]) if config.targets else ()
-    kept = np.array(list(dict.fromkeys(t.record for t in targets)), dtype=np.int64)
-    if kept.size >= m:
-        raise InputError(f"subsample: {m} records cannot hold the {kept.size} targets' records and others")
-    place = {int(r): i for i, r in enumerate(kept)}
-    one = dataclasses.replace(config, subsample=None, targets=tuple(f"row:{place[t.record] + 1}" for t in targets))
-    _check_budget((m * b, p), one, budget)
-    root = np.random.SeedSequence(config.seed, spawn_key=(_SUBSAMPLE_KEY,))
-    results = []
-    for i, child in enumerate(root.spawn(b)):
-        rng = np.random.default_rng(child)
-        rows = subsample_rows(n, m, kept, rng)
-        seed = int(child.generate_state(1, np.uint32)[0])
-        report = None if progress is None else (lambda done, total, i=i: progress(i * total + done, b * total))
-        part = x[rows]
-        if np.any(np.ptp(part, axis=0) == 0):
-            raise InputError(f"subsample {i + 1}: a column is constant in its {m} records: take a larger subsample")
-        # the common measures' record linkage depends on n: not measured on a subsample
-        results.append(_simulate_checked(part, dataclasses.replace(one, seed=seed), report, client, start,
-                                         common=False))
-    scale = n / m if config.utility in UTILITY_SCALED else 1.0
-    run_config = config.to_dict()
-    by_row: dict[str, list] = {}
-    for t in targets:  # two targets on one record share the subsample's row
-        by_row.setdefault(f"row:{place[t.record] + 1}", []).append(t)
-    maps, pooled = [], []
-    for j, first in enumerate(results[0].maps):
-        curves, replicate = _combine([r.maps[j] for r in results], [r.replicate_risks[j] for r in results], scale)
-        for t in by_row.get(first.target, [None]):
-            own = dict(run_config)
-            if t is not None:
-                own.update({"target_row": t.record + 1, "target_rank": t.rank, "target_value": t.value})
-            maps.append(dataclasses.replace(first, **curves, target="" if t is None else t.name, config=own))
-            pooled.append(replicate)
-    info = SubsampleError(m=m, n=n, subsamples=b, utility_scale=scale)
-    return SimulationResult(maps=maps, config=config, n_records=n, n_columns=p,
-                            elapsed=time.perf_counter() - start, replicate_risks=tuple(pooled), common=None,
-                            subsample=info)
-

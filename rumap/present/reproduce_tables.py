@@ -38,7 +38,7 @@ def _table(data: str | None, example: str) -> tuple[dict[str, list[str]], list[s
     """The imports and the line that give ``table``: the example, or the file's published table."""
     if data is None:
         return {"rumap.tables.published": [example]}, [f"table = {example}()"]
-    return {"rumap.io.tables": ["read_published_table"]}, [f"table = read_published_table({data!r})"]
+    return {"rumap.tables.table_files": ["read_published_table"]}, [f"table = read_published_table({data!r})"]
 
 
 def _keywords(parameters: dict) -> str:
@@ -51,7 +51,7 @@ def rules_python(spec: RuleSpec) -> str:
         imports = {"rumap.tables.rules": ["apply_rule", "example_contributions"]}
         first = "contributions = example_contributions()"
     else:
-        imports = {"rumap.tables.rules": ["apply_rule"], "rumap.io.tables": ["read_contributions"]}
+        imports = {"rumap.tables.rules": ["apply_rule"], "rumap.tables.table_files": ["read_contributions"]}
         first = f"contributions = read_contributions({spec.data!r}, {spec.cell_column!r}, {spec.value_column!r})"
     return python_script(imports, [first, f"result = apply_rule(contributions, rule={spec.rule!r}"
                                           f"{_keywords(dict(spec.parameters))})", "print(result.to_frame())"])

@@ -9,6 +9,7 @@ with progress on stderr. The results equal the in-memory path's
 """
 
 from rumap.scale.frequencies import KeyFrequencies, key_frequencies, row_codes, wildcard_join
+from rumap.scale.passes import apply_chunks
 from rumap.scale.risk import (
     FileFrequencies,
     ScaleRisk,
@@ -18,7 +19,7 @@ from rumap.scale.risk import (
     l_diversity_rows,
     row_risk,
 )
-from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, apply_chunks, progress_to, scan
+from rumap.scale.source import DEFAULT_CHUNK_SIZE, Progress, Source, progress_to, scan
 
 __all__ = ["Source", "scan", "apply_chunks", "Progress", "progress_to", "DEFAULT_CHUNK_SIZE", "KeyFrequencies", "key_frequencies",
            "wildcard_join", "row_codes", "ScaleRisk", "individual_risk", "row_risk", "l_diversity_rows",

@@ -35,11 +35,11 @@ from rumap.scale.partitioned import (
     partition_count,
     survey,
 )
+from rumap.scale.passes import apply_chunks
 from rumap.scale.source import (
     DEFAULT_CHUNK_SIZE,
     Progress,
     Source,
-    apply_chunks,
     check_out,
     chunks_to,
     polars_module,

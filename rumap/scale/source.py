@@ -3,7 +3,7 @@
 The out-of-core engine is Polars (its lazy and streaming engine): a
 :class:`Source` names a file and its columns without reading it; group-bys
 over it run in Polars' streaming engine, and record-wise work goes through
-:func:`apply_chunks`, which reads ``chunk_size`` records at a time in file
+:func:`rumap.scale.passes.apply_chunks`, which reads ``chunk_size`` records at a time in file
 order, transforms them and writes each chunk before reading the next. No
 pandas frame of the whole file is ever built.
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rumap._validation import Boolean, InstanceOf, assumes_valid, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.errors import InputError
 from rumap.examples import persons_file
 from rumap.io.formats import (
@@ -43,7 +43,7 @@ from rumap.io.text_rows import refuse_duplicates
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["Source", "scan", "apply_chunks", "Progress", "progress_to", "SCALE_EXTRA", "DEFAULT_CHUNK_SIZE", "NA_STRINGS",
+__all__ = ["Source", "scan", "Progress", "progress_to", "SCALE_EXTRA", "DEFAULT_CHUNK_SIZE", "NA_STRINGS",
            "SCAN_FORMATS", "polars_module"]
 
 #: Records per chunk of a record-wise pass unless told otherwise.
@@ -324,6 +324,7 @@ def progress_to(report: Callable[[str, int, int | None], None]) -> Iterator[None
 
     Examples
     --------
+    >>> from rumap.scale.passes import apply_chunks
     >>> steps = []
     >>> with progress_to(lambda label, done, total: steps.append((label, done))):
     ...     apply_chunks(scan(persons_file()), lambda chunk, start: None, chunk_size=3, progress=False,
@@ -405,64 +406,3 @@ def chunks_to(out: str | os.PathLike | None, inputs: Sequence[tuple[str, Any]] =
         finally:
             if "writer" in state:
                 state["writer"].close()
-
-
-@validate_params({"source": InstanceOf(Source), "out": [None, InstanceOf((str, os.PathLike), "a file path")],
-                  "chunk_size": "record_chunk",
-                  "columns": [None, InstanceOf((list, tuple), "a list of column names")],
-                  "progress": InstanceOf(bool, "True or False"), "label": InstanceOf(str, "a label"),
-                  "overwrite": Boolean()},
-                 example=lambda: {"source": scan(persons_file()), "transform": lambda chunk, start: chunk})
-def apply_chunks(source: Source, transform: Callable[[pl.DataFrame, int], pl.DataFrame | None],
-                 out: str | os.PathLike | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
-                 columns: Sequence[str] | None = None, progress: bool = True, label: str = "records",
-                 overwrite: bool = False) -> int:
-    """Read ``chunk_size`` records at a time in file order, transform them, write each result before the next read.
-
-    Memory holds one chunk (and what ``transform`` keeps), whatever the file's size. The pass is the one chunk
-    runner's (:func:`rumap.engine.run_chunks`, through :func:`rumap.scale.passes.file_pass`).
-
-    Parameters
-    ----------
-    source : Source
-        From :func:`scan`.
-    transform : callable
-        ``transform(chunk, start)`` with ``chunk`` a Polars DataFrame of the
-        records ``start .. start + len(chunk) - 1`` (0-based); returns the
-        frame to write, or None.
-    out : str or path-like, optional
-        A ``.parquet`` or ``.csv`` file the transformed chunks are written to
-        in order (default: nothing is written), renamed into place only once
-        every chunk is written: a failure leaves no part of it. It may not be
-        the source's file.
-    chunk_size : int
-        Records per chunk.
-    columns : sequence of str, optional
-        The columns read (default: the source's).
-    progress : bool
-        Report progress on stderr.
-    label : str
-        Names the pass in the progress lines.
-    overwrite : bool
-        Replace an existing ``out`` (default: refuse it).
-
-    Returns
-    -------
-    int
-        The number of records read.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> sizes = []
-    >>> apply_chunks(scan(persons_file()), lambda chunk, start: sizes.append((start, chunk.height)),
-    ...              chunk_size=3, progress=False)
-    4
-    >>> sizes
-    [(0, 3), (3, 1)]
-    """
-    from rumap.scale.passes import file_pass
-
-    return file_pass(source, lambda chunk, start: (transform(chunk, start), None), out,
-                     inputs=[("source", source.path)], overwrite=overwrite, chunk_size=chunk_size, columns=columns,
-                     progress=progress, label=label)

@@ -36,11 +36,11 @@ from rumap.risk.suda import (
     variable_table,
 )
 from rumap.scale.frequencies import _encoding, _fits, _key_values, _number, _prepared, key_frequencies
+from rumap.scale.passes import apply_chunks
 from rumap.scale.source import (
     DEFAULT_CHUNK_SIZE,
     Progress,
     Source,
-    apply_chunks,
     check_out,
     polars_module,
     scan,

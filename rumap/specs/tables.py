@@ -80,7 +80,7 @@ class _Plain:
 
 
 def _published(frame: pd.DataFrame | None, data: str | None, example: Any) -> PublishedTable:
-    from rumap.io.tables import published_table_from_frame
+    from rumap.tables.table_files import published_table_from_frame
 
     if data is None:
         return example()
@@ -118,8 +118,8 @@ class RuleSpec(_Plain):
 
     def contributions(self, frame: pd.DataFrame | None = None) -> Contributions:
         """The contributions: the example's, or those of the file's table ``frame``."""
-        from rumap.io.tables import contributions_from_frame
         from rumap.tables.rules import example_contributions
+        from rumap.tables.table_files import contributions_from_frame
 
         if self.data is None:
             return example_contributions()

@@ -173,7 +173,7 @@ def _check_multiples(table: PublishedTable, resolution: float) -> None:
                          f"{column!r}) is not a multiple of it; cells take values in steps of the resolution")
 
 
-@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.published_table_from_frame)"), "resolution": "resolution"},
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.tables.table_files.published_table_from_frame)"), "resolution": "resolution"},
                  example=lambda: {"table": paper_table1()})
 def suppression_bounds(table: PublishedTable, *, resolution: float = 1.0,
                        distribution: Callable[[np.ndarray], Any] | None = None,

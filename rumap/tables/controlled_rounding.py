@@ -124,7 +124,7 @@ class ControlledRounding:
                           "gap": self.gap, "method": "milp"})
 
 
-@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.read_published_table)"),
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.tables.table_files.read_published_table)"),
                   "base": "rounding_base", "resolution": "resolution",
                   "time_limit": "time_limit",
                   "budget": InstanceOf(WorkBudget)},

@@ -159,7 +159,7 @@ class InsiderBounds:
                           "view": self.view.to_dict()})
 
 
-@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.published_table_from_frame)"), "contribution": PARAMETERS["own_contribution"], "resolution": "resolution"},
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.tables.table_files.published_table_from_frame)"), "contribution": PARAMETERS["own_contribution"], "resolution": "resolution"},
                  example=lambda: {"table": paper_table1(), "row": "5", "column": "5", "contribution": 50.0})
 def insider_bounds(table: PublishedTable, row: str, column: str, contribution: float, *,
                    resolution: float = 1.0) -> InsiderBounds:

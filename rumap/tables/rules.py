@@ -7,7 +7,7 @@ applied to every cell at once (numpy over the contributions, no loop over
 respondents) and says for each cell whether it is sensitive and why.
 
 The input is microdata: one contribution per row with the cell it falls in
-(:func:`rumap.io.tables.contributions_from_frame` reads a table with columns ``cell`` and
+(:func:`rumap.tables.table_files.contributions_from_frame` reads a table with columns ``cell`` and
 ``value``).
 """
 

@@ -305,7 +305,7 @@ def worked_example_table() -> PublishedTable:
     return PublishedTable.from_cells(cells, ["Activity I", "Activity II", "Activity III"], ["A", "B", "C"])
 
 
-@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.io.tables.read_published_table)"),
+@validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable (see rumap.tables.table_files.read_published_table)"),
                   "primary": InstanceOf((list, tuple), "a list of (row, column) label pairs"),
                   "protection": "protection",
                   "cost": StrOptions(COSTS), "method": StrOptions(SUPPRESSION_METHODS),

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from table_helpers import TABLE1, TABLE1_COMPLETE
 
 from rumap.errors import InputError
-from rumap.io.tables import read_published_table
 from rumap.tables.bounds import suppression_bounds
 from rumap.tables.published import PublishedTable, paper_table1
+from rumap.tables.table_files import read_published_table
 
 
 def test_paper_table1_bounds_and_risk():

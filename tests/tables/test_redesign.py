@@ -7,9 +7,9 @@ import pytest
 from table_helpers import TABLE1_COMPLETE, TABLE2
 
 from rumap.errors import InputError
-from rumap.io.tables import read_published_table
 from rumap.tables.published import PublishedTable, paper_table1
 from rumap.tables.redesign import merge_categories, redesign_bounds
+from rumap.tables.table_files import read_published_table
 
 
 def test_merge_rows_gives_paper_table2():

@@ -179,9 +179,9 @@ def test_the_rounding_base_starts_from_the_table_s_scale(page):
 
 
 def test_the_rounding_map_s_largest_base_follows_the_table(page):
-    from rumap.io.tables import published_table_from_frame
     from rumap.maps.tables import default_rounding_base
     from rumap.tables.published import paper_table1_completed
+    from rumap.tables.table_files import published_table_from_frame
 
     assert page.slider(key="rounding_max_base").value == 10 * default_rounding_base(paper_table1_completed()) == 100
     cells = [[2_410_000, 1_870_000, 3_020_000], [960_000, 4_400_000, 2_750_000]]

@@ -1,5 +1,11 @@
-"""Reading tables from files: a published table (row labels first, totals last, ``x`` for a suppressed
-cell), and the contributions of respondents to the cells of a magnitude table."""
+"""Tables from files: a published table (row labels first, totals last, ``x`` for a suppressed cell), and the
+contributions of respondents to the cells of a magnitude table.
+
+The file itself is read by :func:`rumap.io.data.read_table` (every read of a data file is in :mod:`rumap.io`);
+this module makes the table's objects (:class:`rumap.tables.published.PublishedTable`,
+:class:`rumap.tables.rules.Contributions`) of the frame it gives, naming the file, row and column of a bad
+entry.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading published tables (rumap/io/tables.py): labels, totals, x for a suppressed cell."""
+"""Reading published tables (rumap/tables/table_files.py): labels, totals, x for a suppressed cell."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from table_helpers import TABLE1
 
 from rumap.errors import InputError
-from rumap.io.tables import contributions_from_frame, published_table_from_frame
+from rumap.tables.table_files import contributions_from_frame, published_table_from_frame
 
 
 def test_reading_errors_name_row_and_column():
