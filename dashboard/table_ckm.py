@@ -56,6 +56,9 @@ def ckm_section() -> None:
     spec = CallSpec("rumap.tables.cellkey.cell_key_method", file.name,
                     {"dims": list(dims), "max_perturbation": int(d), "variance": float(v), "js": int(js),
                      "seed": int(seed)}, source=file.name)
+    if not remembered(st.toggle, "publish the table by the cell key method", "ckm_run", False):
+        st.info("Choose the dimensions, D, V and js, then publish the table.")
+        return
     result = state.frame_cached(file.frame, "tables", "ckm", dict(spec.arguments), lambda: spec.run(file.frame))
     plot(ptable_figure(result.ptable), key="tables_ckm_ptable")
     add = result.additivity()

@@ -375,6 +375,11 @@ def swap_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     frame : DataFrame
     m : Measures
     """
+    if not remembered(st.toggle, "Draw the map of targeted swapping (households swapped between areas)",
+                      "cat_swap_draw", False):
+        st.caption("Targeted swapping exchanges the geography of households at risk with households of other areas "
+                   "that agree on the similarity variables; its map is simulated when asked.")
+        return
     columns = [str(c) for c in frame.columns]
     c1, c2, c3 = st.columns(3)
     with c1:

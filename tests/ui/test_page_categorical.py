@@ -45,6 +45,15 @@ def app(first_session) -> AppTest:
     return at
 
 
+def test_the_map_of_targeted_swapping_is_drawn_when_asked(app):
+    app.toggle(key="cat_swap_draw").set_value(True).run()
+    assert not app.exception and not app.error
+    assert len(app.get("plotly_chart")) == 3  # suppression, PRAM and swapping maps
+    assert any("Targeted swapping exchanges the geography" in c.value for c in app.caption)
+    assert any(c.value.startswith("python -m rumap simulate") and "--method swap" in c.value
+               for c in open_reproduce_panels(app).code)
+
+
 def test_runs_on_the_bundled_survey(app):
     expected = individual_risk(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"],
                                weight="weight", household="hh", k=3)
@@ -52,8 +61,8 @@ def test_runs_on_the_bundled_survey(app):
     assert "cat_server" not in [field.key for field in app.text_input]  # no file on the server unless offered
     assert metric(app, "expected re-identifications") == f"{expected.expected_reidentifications:.2f}"
     assert metric(app, "records with f_k < 3") == f"{expected.k_anonymity_violations:,}"
-    assert len(app.get("plotly_chart")) == 3  # suppression, PRAM and swapping maps; banding needs a numeric key
-    assert any("Targeted swapping exchanges the geography" in c.value for c in app.caption)
+    assert len(app.get("plotly_chart")) == 2  # suppression and PRAM maps; banding needs a numeric key
+    assert any("its map is simulated when asked" in c.value for c in app.caption)
     assert any("Banding needs a numeric key" in shown(i.value) for i in app.info)
     assert any(c.value.startswith("python -m rumap risk individual") for c in open_reproduce_panels(app).code)
 
