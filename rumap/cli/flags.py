@@ -17,7 +17,7 @@ from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
 from rumap.maps.method_records import grid_values
 
-__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "recommendation_line", "check_applies", "check_needs", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
+__all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "recommendation_line", "print_map", "check_applies", "check_needs", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
            "ENGINE_NAMES", "AUTO_MEMORY_BYTES", "add_engine_flags", "scale_engine", "work_refusal", "add_overwrite_flag", "check_output_flags"]
 
@@ -677,3 +677,44 @@ def recommendation_line(r: Any) -> str:
         text += (f"; P(risk above the bound) = {r.p_exceed:.3f}, smallest safe value in "
                  f"[{r.value_interval[0]:g}, {r.value_interval[1]:g}] (95%)")
     return text
+
+
+@assumes_valid
+def print_map(args: Any, m: Any, extra: dict, heading: str, choice: Any) -> int:
+    """Print a map of ``simulate`` as its other methods do: ``--json`` (the curve, ``extra``'s keys, the
+    recommendation), or ``heading``, the curve's table and the recommendation's line.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed flags (``json``).
+    m : rumap.result.RUMap
+    extra : dict
+        The JSON's keys after ``curves`` (``config``, ``n``).
+    heading : str
+        The table's first line.
+    choice : rumap.maps.recommend.Recommendation or None
+
+    Returns
+    -------
+    int
+        0.
+    """
+    if args.json:
+        from rumap.cli import print_json
+        from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
+
+        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], **extra}
+        if choice is not None:
+            out["recommendation"] = choice.to_dict()
+        print_json(out)
+        return 0
+    import pandas as pd
+
+    print(heading)
+    with pd.option_context("display.max_rows", None, "display.width", 250):
+        print(m.to_frame().drop(columns=["method", "knowledge", "target"], errors="ignore")
+              .to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if choice is not None:
+        print(recommendation_line(choice))
+    return 0

@@ -110,26 +110,9 @@ def run_ckm_map(args: argparse.Namespace) -> int:
         raise InputError(text.replace("variances: ", "--variance: ", 1) if text.startswith("variances: ")
                          else text) from None
     choice = None if args.max_risk is None else recommend([m], args.max_risk, args.decision or "upper")
-    if args.json:
-        from rumap.cli import print_json
-        from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
+    from rumap.cli.flags import print_map
 
-        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)],
-               "config": {"method": "ckm", "parameter": "variance", "data": args.data, **m.config},
-               "n": int(frame.shape[0])}
-        if choice is not None:
-            out["recommendation"] = choice.to_dict()
-        print_json(out)
-        return 0
-    import pandas as pd
-
-    from rumap.cli.flags import recommendation_line
-
-    print(f"the cell key method on {' x '.join(dims)} (n = {frame.shape[0]}, D = {args.max_perturbation}, "
-          f"js = {args.js}); R: {m.risk_label}; U: {m.utility_label}")
-    with pd.option_context("display.max_rows", None, "display.width", 250):
-        print(m.to_frame().drop(columns=["method", "knowledge", "target"], errors="ignore")
-              .to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-    if choice is not None:
-        print(recommendation_line(choice))
-    return 0
+    return print_map(args, m, {"config": {"method": "ckm", "parameter": "variance", "data": args.data, **m.config},
+                               "n": int(frame.shape[0])},
+                     f"the cell key method on {' x '.join(dims)} (n = {frame.shape[0]}, D = {args.max_perturbation}, "
+                     f"js = {args.js}); R: {m.risk_label}; U: {m.utility_label}", choice)

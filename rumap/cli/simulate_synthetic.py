@@ -44,9 +44,7 @@ def run_synthetic(args: argparse.Namespace) -> int:
     int
         The exit code: 0 on success (bad input raises :class:`~rumap.errors.InputError`, exit 2).
     """
-    import pandas as pd
 
-    from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
     from rumap.io.data import read_table
     from rumap.maps.recommend import recommend
     from rumap.maps.synthetic import synthetic_map
@@ -88,21 +86,8 @@ def run_synthetic(args: argparse.Namespace) -> int:
     n = int(frame.shape[0])
     config = {**m.config, "data": args.data}
     choice = None if args.max_risk is None else recommend([m], args.max_risk, args.decision or "upper", n_records=n)
-    if args.json:
-        from rumap.cli import print_json
+    from rumap.cli.flags import print_map
 
-        out = {"curves": [curve_dict(m, SIMULATION_CURVE_KEYS)], "config": config, "n": n}
-        if choice is not None:
-            out["recommendation"] = choice.to_dict()
-        print_json(out)
-        return 0
-    from rumap.cli.flags import recommendation_line
-
-    print(f"{args.method} synthesis of {args.data} (n = {n}, holdout {holdout:g}); R: {m.risk_label}; "
-          f"U: {m.utility_label}")
-    with pd.option_context("display.max_rows", None, "display.width", 250):
-        print(m.to_frame().drop(columns=["method", "knowledge", "target"], errors="ignore")
-              .to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-    if choice is not None:
-        print(recommendation_line(choice))
-    return 0
+    return print_map(args, m, {"config": config, "n": n},
+                     f"{args.method} synthesis of {args.data} (n = {n}, holdout {holdout:g}); R: {m.risk_label}; "
+                     f"U: {m.utility_label}", choice)
