@@ -145,28 +145,66 @@ class SharedChromium:
 
 #: The script's state that Streamlit shows on the app's root: ``initial``, ``running``, ``notRunning``...
 _SCRIPT_STATE = 'document.querySelector(\'[data-testid="stApp"]\')?.dataset.testScriptState'
-#: How long the run an action starts may take to show in that state (the server's answer).
+#: How long the run an action starts may take to show (the server's answer), when no run has shown yet.
 _RUN_START_MS = 400
+#: How long the app must stay idle after a run before the wait ends: a run that starts another
+#: (``st.rerun``, a fragment, a rerun requested by a widget drawn in the run) starts within it.
+_SETTLE_MS = 150
+
+#: Counts, in ``window.__rumapRuns``, every change of the app's script state to anything but
+#: ``notRunning``: a run is seen even when it is over before the test looks (a fast page, a quick widget).
+RUN_COUNTER = """
+(() => {
+  window.__rumapRuns = 0;
+  new MutationObserver(records => {
+    for (const record of records) {
+      if (record.target.dataset && record.target.dataset.testScriptState !== 'notRunning') window.__rumapRuns++;
+    }
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+})();
+"""
+
+
+def new_context(chromium: SharedChromium, **options):
+    """A new browser context (a new session when it opens the app) that counts the app's runs."""
+    context = chromium.browser.new_context(**options)
+    context.add_init_script(RUN_COUNTER)
+    return context
 
 
 def wait_idle(pg, timeout_ms: float) -> None:
     """Wait until the app has finished running its script (its navigation drawn, not running, no status widget).
 
-    The run that the last action started shows in the app's ``data-test-script-state`` once the server
-    answers: the wait goes on as soon as it does, or after 400 ms if none shows (an action that starts no
-    run, or a run over before it was seen), then lasts until the script is no longer running.
+    In a context from :func:`new_context` the wait knows whether a run has started since the last wait:
+    it waits up to 400 ms for one (an action that starts no run costs that), then until the script is no
+    longer running and has stayed so for 150 ms with no new run. Elsewhere it waits up to 400 ms for the
+    state to leave ``notRunning``, then until it is back, then 300 ms.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     pg.wait_for_selector('[data-testid="stApp"]')
     pg.get_by_test_id("stSidebarNav").get_by_text("Home", exact=True).wait_for()  # st.navigation has run
+    idle = (f"() => {_SCRIPT_STATE} === 'notRunning'"
+            ' && !document.querySelector(\'[data-testid="stStatusWidget"]\')')
+    if pg.evaluate("() => window.__rumapRuns") is None:
+        try:
+            pg.wait_for_function(f"() => {_SCRIPT_STATE} !== 'notRunning'", timeout=_RUN_START_MS)
+        except PlaywrightTimeout:
+            pass
+        pg.wait_for_function(idle, timeout=timeout_ms)
+        pg.wait_for_timeout(300)
+        return
     try:
-        pg.wait_for_function(f"() => {_SCRIPT_STATE} !== 'notRunning'", timeout=_RUN_START_MS)
+        pg.wait_for_function("() => window.__rumapRuns > (window.__rumapSeen || 0)", timeout=_RUN_START_MS)
     except PlaywrightTimeout:
         pass
-    pg.wait_for_function(f"() => {_SCRIPT_STATE} === 'notRunning'"
-                         ' && !document.querySelector(\'[data-testid="stStatusWidget"]\')', timeout=timeout_ms)
-    pg.wait_for_timeout(300)
+    while True:
+        pg.wait_for_function(idle, timeout=timeout_ms)
+        runs = pg.evaluate("() => window.__rumapRuns")
+        pg.wait_for_timeout(_SETTLE_MS)
+        if pg.evaluate(f"() => window.__rumapRuns === {runs} && ({idle})()"):
+            break
+    pg.evaluate(f"() => {{ window.__rumapSeen = {runs}; }}")
 
 
 def open_app(chromium: SharedChromium, url: str, timeout_ms: float, on_request=None, **context_options):
@@ -174,7 +212,7 @@ def open_app(chromium: SharedChromium, url: str, timeout_ms: float, on_request=N
 
     ``on_request`` is called with every request of the context; ``context_options`` go to ``new_context``.
     """
-    context = chromium.browser.new_context(**context_options)
+    context = new_context(chromium, **context_options)
     if on_request is not None:
         context.on("request", on_request)
     pg = context.new_page()

@@ -27,33 +27,37 @@ settings.register_profile("explore", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
-#: The test files that take longest, longest first within each group (measured with ``-n 2 --dist loadfile -v``):
-#: those over about 7 s on a quiet machine that run in this process, then the browser tests (one Chromium per
-#: worker, started once if they run one after another; the Tables page's file last, as it mixes them with tests
-#: that stop Chromium). The first ones compile numba's kernels (cached on disk): on a fresh clone the browser
-#: tests' server then finds them compiled, rather than compiling them at the lowest priority within a page's
-#: timeout, as it did when the browser files came first.
-LONG_FILES = (
-    "tests/ui/test_app.py", "tests/test_docstrings.py", "tests/test_fuzz_cli.py", "tests/ui/test_page_categorical.py",
-    "tests/ui/test_background.py", "tests/ui/test_session_data.py", "tests/release/test_release_report.py",
-    "tests/maps/test_table_maps.py", "tests/ui/test_page_release.py", "tests/release/test_release_apply.py",
-    "tests/cli/test_release.py", "tests/maps/test_categorical_measures.py", "tests/ui/test_page_pattern.py",
-    "tests/ui/test_serve.py", "tests/ui/test_page_databases.py", "tests/test_fuzz_outputs.py",
-    "tests/ui/test_apply_decided.py", "tests/ui/test_session_resume.py", "tests/test_fuzz_files.py",
+#: The test files that drive Chromium: one work unit, run one after another on one worker, which starts
+#: the app's server and Chromium once for all of them (spread over both workers, each started both, and
+#: Chromium again after every file of tests without it).
+BROWSER_FILES = (
     "tests/ui/test_browser.py", "tests/ui/test_browser_session.py", "tests/ui/test_browser_newcomer.py",
-    "tests/ui/test_upload_privacy.py", "tests/ui/test_browser_provenance.py",
-    "tests/ui/test_browser_risk_pages.py", "tests/ui/test_browser_release.py", "tests/ui/test_browser_stopped_run.py",
-    "tests/ui/test_page_tables.py",
+    "tests/ui/test_browser_provenance.py", "tests/ui/test_browser_risk_pages.py", "tests/ui/test_browser_release.py",
+    "tests/ui/test_browser_stopped_run.py", "tests/ui/test_upload_privacy.py", "tests/ui/test_page_tables.py",
+)
+BROWSER_UNIT = "browser tests"
+
+#: The work units that take longest, longest first (measured with ``-n 2 --dist loadfile -v``): the app's
+#: page tests, the browser tests, then the files over about 4 s on a quiet machine. Handed out first, the
+#: short files at the end even out the two workers' ends.
+LONG_FILES = (
+    "tests/ui/test_app.py", BROWSER_UNIT, "tests/test_docstrings.py", "tests/ui/test_page_categorical.py",
+    "tests/ui/test_session_data.py", "tests/test_validation_common.py", "tests/ui/test_page_release.py",
+    "tests/ui/test_page_databases.py", "tests/test_fuzz_cli.py", "tests/ui/test_page_pattern.py",
+    "tests/ui/test_background.py", "tests/tables/test_secondary.py", "tests/release/test_release_report.py",
+    "tests/scale/test_scale_protect.py", "tests/maps/test_table_maps.py", "tests/release/test_release_apply.py",
+    "tests/cli/test_release.py", "tests/maps/test_categorical_measures.py", "tests/ui/test_serve.py",
+    "tests/test_fuzz_outputs.py", "tests/ui/test_apply_decided.py", "tests/ui/test_session_resume.py",
+    "tests/test_fuzz_files.py",
 )
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """With ``--dist loadfile``: the long files first (:data:`LONG_FILES`), then the others as pytest-xdist orders them.
+    """With ``--dist loadfile``: the browser files as one unit, the long units first, then the others.
 
     pytest-xdist hands out the files with the most tests first, so the long files of a few browser tests came
-    last, one worker running them while the other, done, waited. Handed out first, the short files at the end
-    even out the two workers' ends.
+    last, one worker running them while the other, done, waited.
     """
     if config.getoption("dist") != "loadfile":
         return None
@@ -61,6 +65,10 @@ def pytest_xdist_make_scheduler(config, log):
 
     class LongFilesFirst(LoadFileScheduling):
         _ordered = False
+
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return BROWSER_UNIT if scope in BROWSER_FILES else scope
 
         def _assign_work_unit(self, node) -> None:
             if not self._ordered:

@@ -62,7 +62,11 @@ def _main(pg):
 
 
 def _choose(pg, label: str, option: str) -> None:
-    """Pick ``option`` in the selectbox labelled ``label`` (its list opens again if a rerun closed it)."""
+    """Pick ``option`` in the selectbox labelled ``label`` (its list opens again if a rerun closed it).
+
+    The list opens in the browser, with no answer from the server to wait for: when it has not opened
+    within 2 s the click was lost (the box took the focus only) and is made again.
+    """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     box = pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
@@ -70,7 +74,7 @@ def _choose(pg, label: str, option: str) -> None:
         box.click()
         choice = pg.get_by_role("option", name=option, exact=True)
         try:
-            choice.wait_for(timeout=10_000)
+            choice.wait_for(timeout=2_000)
         except PlaywrightTimeout:
             pg.keyboard.press("Escape")
             _idle(pg)

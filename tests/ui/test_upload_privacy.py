@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser_helpers import nav_link, start_streamlit, stop_streamlit, wait_idle
+from browser_helpers import nav_link, new_context, start_streamlit, stop_streamlit, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("upload_privacy")]
 
@@ -139,7 +139,7 @@ def test_release_of_an_upload_is_never_written_to_a_file(traced_server, chromium
     """
     start = traced_server.log.stat().st_size
     content = marked_csv(RELEASE_ROWS, 3)
-    context = chromium.browser.new_context(accept_downloads=True)
+    context = new_context(chromium, accept_downloads=True)
     try:
         page = context.new_page()
         page.set_default_timeout(RELEASE_TIMEOUT_MS)
