@@ -425,7 +425,7 @@ def individual_risk(source: Source, keys: Sequence[str], weight: str | None = No
         parts = blocks(source, names, frame, weight, count_of, plan, sensitive)
     totals = _Totals(k)
     kept: list[tuple[np.ndarray, ...]] = []
-    meter = Progress(f"key rows in {count_of} partitions" if plan is not None else "key rows", enabled=progress)
+    meter = Progress("key rows", count_of if plan is not None else 1, enabled=progress, unit="partition(s)")
     for done, (block, block_diversity) in enumerate(parts):
         block_risk = row_risk(block)
         totals.add(block, block_risk, block_diversity)
@@ -624,7 +624,7 @@ def frequencies_file(source: Source, keys: Sequence[str], out: str | os.PathLike
     if parts is None:
         count_of = 1
         parts = [(key_frequencies(source, keys, weight), None)]
-    meter = Progress(f"key rows in {count_of} partitions", enabled=progress)
+    meter = Progress("key rows", count_of, enabled=progress, unit="partition(s)")
     summary: dict[str, Any] = {}
     with chunks_to(out, [("source", source.path)], overwrite) as write:
         for done, (block, _) in enumerate(parts):

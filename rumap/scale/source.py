@@ -268,16 +268,19 @@ class Progress:
         False writes nothing.
     every : float
         Seconds between lines.
+    unit : str
+        What is counted (``records``, ``partitions``...).
     """
 
-    def __init__(self, label: str, total: int | None = None, enabled: bool = True, every: float = 1.0) -> None:
-        self.label, self.total, self.enabled, self.every = label, total, enabled, every
+    def __init__(self, label: str, total: int | None = None, enabled: bool = True, every: float = 1.0,
+                 unit: str = "records") -> None:
+        self.label, self.total, self.enabled, self.every, self.unit = label, total, enabled, every, unit
         self.start = time.perf_counter()
         self.last = -math.inf
         self.shown = -1
 
     def update(self, done: int, final: bool = False) -> None:
-        """Report ``done`` records (always when ``final``, unless just reported).
+        """Report ``done`` records, or other units (always when ``final``, unless just reported).
 
         Parameters
         ----------
@@ -294,7 +297,7 @@ class Progress:
         if not self.enabled:
             return
         share = f" ({100.0 * done / self.total:.0f}%)" if self.total else ""
-        print(f"{self.label}: {done:,} records{share}, {now - self.start:.1f} s", file=sys.stderr, flush=True)
+        print(f"{self.label}: {done:,} {self.unit}{share}, {now - self.start:.1f} s", file=sys.stderr, flush=True)
 
 
 #: The receiver of this context's progress (:func:`progress_to`), besides or instead of stderr.
