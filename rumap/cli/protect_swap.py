@@ -54,7 +54,22 @@ def add_swap_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return sw
 
 
-def _similar_sets(text: str) -> list[list[str]]:
+def similar_sets(text: str) -> list[list[str]]:
+    """The similarity sets of ``--similar`` (``S[+T][,S2...]``), each a list of variables.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of list of str
+
+    Examples
+    --------
+    >>> similar_sets("hsize+ageband,hsize")
+    [['hsize', 'ageband'], ['hsize']]
+    """
     sets = []
     for part in text.split(","):
         names = [name.strip() for name in part.split("+")]
@@ -87,7 +102,7 @@ def run_swap(args: argparse.Namespace, read: Callable[[argparse.Namespace], Any]
     hierarchy = split_names(args.hierarchy, "--hierarchy")
     keys = split_names(args.keys, "--keys")
     carry = split_names(args.carry_along, "--carry-along") if args.carry_along else []
-    sets = _similar_sets(args.similar)
+    sets = similar_sets(args.similar)
     frame = read(args)
     flags = {}
     for flag, cols in (("--keys", keys), ("--household", [args.household]), ("--hierarchy", hierarchy),
