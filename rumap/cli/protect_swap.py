@@ -79,6 +79,28 @@ def similar_sets(text: str) -> list[list[str]]:
     return sets
 
 
+def swap_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The swap's ``household``, ``similar`` and ``carry_along`` from the flags given of ``--household``,
+    ``--similar`` and ``--carry-along`` (``simulate --method swap`` and ``release --method swap``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    dict
+    """
+    out: dict[str, Any] = {}
+    if args.household is not None:
+        out["household"] = args.household
+    if args.similar is not None:
+        out["similar"] = similar_sets(args.similar)
+    if args.carry_along is not None:
+        out["carry_along"] = split_names(args.carry_along, "--carry-along")
+    return out
+
+
 def run_swap(args: argparse.Namespace, read: Callable[[argparse.Namespace], Any], finish: Callable[..., int]) -> int:
     """``protect swap``: targeted record swapping.
 

@@ -241,14 +241,9 @@ def _text_parameters(args: argparse.Namespace) -> dict:
         out["importance"] = importance
     if args.hierarchy is not None:
         out["hierarchy"] = split_names(args.hierarchy, "--hierarchy")
-    if args.household is not None:
-        out["household"] = args.household
-    if args.similar is not None:
-        from rumap.cli.protect_swap import similar_sets
+    from rumap.cli.protect_swap import swap_flags
 
-        out["similar"] = similar_sets(args.similar)
-    if args.carry_along is not None:
-        out["carry_along"] = split_names(args.carry_along, "--carry-along")
+    out.update(swap_flags(args))
     return out
 
 
