@@ -203,7 +203,7 @@ def _out_of_core(args: argparse.Namespace, dims: list[str], ptable: PTable) -> C
                               weight=args.weight)
 
 
-def _magnitude_table(args: argparse.Namespace, dims: list[str], ptable: PTable) -> CellKeyTable:
+def _magnitude_table(args: argparse.Namespace, dims: list[str], ptable: PTable, params: Any) -> CellKeyTable:
     """The magnitude table of ``--value-column``, in memory."""
     from rumap.cli.flags import check_flag
     from rumap.cli.table_microdata import _hierarchies
@@ -214,7 +214,6 @@ def _magnitude_table(args: argparse.Namespace, dims: list[str], ptable: PTable) 
     if args.engine == "scale":
         raise InputError("--value-column: the scale engine builds frequency tables only; a magnitude table is "
                          "built in memory (--engine memory)")
-    params = _magnitude(args)
     if args.sensitive_frequency is not None:
         check_flag("--sensitive-frequency", "threshold", args.sensitive_frequency)
     frame = read_table(args.microdata)
@@ -259,10 +258,11 @@ def run_ckm(args: argparse.Namespace) -> int:
                       [("--microdata", args.microdata), ("--ptable", args.ptable),
                        *(("--hierarchy", _hierarchy_file(text)) for text in args.hierarchy or [] if "=" in text)],
                       args.overwrite)
+    params = _magnitude(args) if args.value_column is not None else None  # checked before the ptable is built
     ptable = _ptable(args)
     dims = split_names(args.dims, "--dims")
-    if args.value_column is not None:
-        result = _magnitude_table(args, dims, ptable)
+    if params is not None:
+        result = _magnitude_table(args, dims, ptable, params)
     elif scale_engine(args, args.microdata):
         result = _out_of_core(args, dims, ptable)
     else:

@@ -18,18 +18,20 @@ from rumap.release.plan import ReleasePlan, Step
 from rumap.release.report import predict_step
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "swap"
-PERSONS = pd.read_csv(DATA / "persons.csv")
+PERSONS = pd.read_csv(DATA / "persons.csv").query("hid < 120")  # 120 households in 2 regions, 6 districts
 PARAMETERS = {"hierarchy": ["region", "district"], "household": "hid", "similar": [["hsize", "region"], ["hsize"]],
               "k": 3, "swaprate": 0.1}
 
 
 def test_a_plans_swap_step_writes_the_bytes_protect_swap_writes(tmp_path):
+    persons = tmp_path / "persons.csv"
+    PERSONS.to_csv(persons, index=False)
     plan = tmp_path / "plan.json"
     plan.write_text(ReleasePlan((Step("swap", PARAMETERS, keys=["sex", "age"], seed=4),)).to_json())
     released, swapped = tmp_path / "released.csv", tmp_path / "swapped.csv"
-    _, doc = run_cli("release", "--data", DATA / "persons.csv", "--plan", plan, "--out", released, "--json",
+    _, doc = run_cli("release", "--data", persons, "--plan", plan, "--out", released, "--json",
                      "--no-prediction", check_json=True)
-    _, alone = run_cli("protect", "swap", "--data", DATA / "persons.csv", "--hierarchy", "region,district",
+    _, alone = run_cli("protect", "swap", "--data", persons, "--hierarchy", "region,district",
                        "--keys", "sex,age", "--household", "hid", "--similar", "hsize+region,hsize", "--k", "3",
                        "--swaprate", "0.1", "--seed", "4", "--out", swapped, "--json", check_json=True)
     assert released.read_bytes() == swapped.read_bytes()
@@ -38,7 +40,7 @@ def test_a_plans_swap_step_writes_the_bytes_protect_swap_writes(tmp_path):
     assert {k: summary[k] for k in ("swapped_households", "records_swapped", "levels", "unswapped_at_risk")} == \
         {k: alone[k] for k in ("swapped_households", "records_swapped", "levels", "unswapped_at_risk")}
     # one step from the flags of `release` is the same step
-    flags = run_cli("release", "--data", DATA / "persons.csv", "--method", "swap", "--keys", "sex,age",
+    flags = run_cli("release", "--data", persons, "--method", "swap", "--keys", "sex,age",
                     "--hierarchy", "region,district", "--household", "hid", "--similar", "hsize+region,hsize",
                     "--k", "3", "--swaprate", "0.1", "--seed", "4", "--out", tmp_path / "flags.csv", "--json",
                     "--no-prediction", check_json=True)[1]
