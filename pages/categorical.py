@@ -409,7 +409,9 @@ def swap_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
               "whose keys fewer than 3 records share in its area, and of random others up to the swap rate, with a "
               "household of another area that agrees on the similarity variables.",
               " Bands: 95% over the replicates.")
-    reproduce(call, command_caption="Command line (prints the curve as JSON):", key="categorical_swap")
+    _keep(file, s, ru, "targeted swapping", {"keys": keys, "rates": rates, "replicates": replicates, "seed": 0,
+                                             "hierarchy": list(hierarchy), "household": household,
+                                             "similar": list(similar), **_measured(m)}, call, "cat_swap")
 
 
 def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:

@@ -41,6 +41,13 @@ PARAMETERS: dict[str, Interval] = {
     "rounding_base": Interval("float", 0.0, None, "neither", "rounding base b", slider=(2.0, 1e150, 1.0)),
     "ckm_max_perturbation": Interval("int", 1, 49, "both", "largest perturbation D of the cell key method"),
     "ckm_js": Interval("int", 0, 1000, "both", "the largest count js never published by the cell key method"),
+    "ckm_top_k": Interval("int", 1, 6, "both", "the largest contributions the cell key method's magnitude "
+                                               "perturbation scales"),
+    "ckm_percentage": Interval("float", 0.0, 1.0, "both", "a percentage (as a fraction) of the cell key method's "
+                                                         "magnitude perturbation"),
+    "ckm_flex_point": Interval("float", 0.0, 1e150, "neither", "the flex point of the cell key method's flex function"),
+    "ckm_flex_exponent": Interval("float", 1.0, 1e6, "both", "the exponent q of the cell key method's flex function"),
+    "ckm_mu_c": Interval("float", 0.0, 1e6, "both", "the extra protection of a sensitive cell's perturbation"),
     "swaprate": Interval("float", 0.0, 1.0, "both", "the share of households swapped"),
     "minbucket": Interval("int", 1, None, "left", "the fewest original records in a leaf of CART synthesis",
                           most=MAX_RECORDS),

@@ -54,7 +54,22 @@ def add_swap_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return sw
 
 
-def _similar_sets(text: str) -> list[list[str]]:
+def similar_sets(text: str) -> list[list[str]]:
+    """The similarity sets of ``--similar`` (``S[+T][,S2...]``), each a list of variables.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of list of str
+
+    Examples
+    --------
+    >>> similar_sets("hsize+ageband,hsize")
+    [['hsize', 'ageband'], ['hsize']]
+    """
     sets = []
     for part in text.split(","):
         names = [name.strip() for name in part.split("+")]
@@ -62,6 +77,28 @@ def _similar_sets(text: str) -> list[list[str]]:
             raise InputError(f"--similar {text}: a similarity set is empty; give S[+T][,S2...]")
         sets.append(names)
     return sets
+
+
+def swap_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The swap's ``household``, ``similar`` and ``carry_along`` from the flags given of ``--household``,
+    ``--similar`` and ``--carry-along`` (``simulate --method swap`` and ``release --method swap``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    dict
+    """
+    out: dict[str, Any] = {}
+    if args.household is not None:
+        out["household"] = args.household
+    if args.similar is not None:
+        out["similar"] = similar_sets(args.similar)
+    if args.carry_along is not None:
+        out["carry_along"] = split_names(args.carry_along, "--carry-along")
+    return out
 
 
 def run_swap(args: argparse.Namespace, read: Callable[[argparse.Namespace], Any], finish: Callable[..., int]) -> int:
@@ -87,7 +124,7 @@ def run_swap(args: argparse.Namespace, read: Callable[[argparse.Namespace], Any]
     hierarchy = split_names(args.hierarchy, "--hierarchy")
     keys = split_names(args.keys, "--keys")
     carry = split_names(args.carry_along, "--carry-along") if args.carry_along else []
-    sets = _similar_sets(args.similar)
+    sets = similar_sets(args.similar)
     frame = read(args)
     flags = {}
     for flag, cols in (("--keys", keys), ("--household", [args.household]), ("--hierarchy", hierarchy),

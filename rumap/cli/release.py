@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 # has a release step (rumap.maps.methods.METHODS, a light module), then the steps on categorical keys, so that
 # ``release --help`` starts without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The release
 # modules are imported when the command runs.
-KEY_STEP_NAMES = ("recode", "top_bottom", "suppress", "pram", "granularity")
+KEY_STEP_NAMES = ("recode", "top_bottom", "suppress", "pram", "granularity", "swap")
 #: The synthesis step (rumap.release.synthesis), after them.
 SYNTHESIS_STEP_NAMES = ("synthesize",)
 
@@ -72,6 +72,7 @@ _KEY_FLAGS = {
     "theta": ("--theta", float, "pram: probability that a value is kept, in [0, 1]"),
     "band_width": ("--band-width", float, "recode: width of the bands of --band-variable"),
     "level": ("--level", float, "granularity: the index of granularity (percent) no hyper-row may reach"),
+    "swaprate": ("--swaprate", float, "swap: least share of households swapped (default 0.05)"),
     "generator": ("--generator", str, "synthesize: the generator, cart (default) or copula"),
     "minbucket": ("--minbucket", int, "synthesize: cart's fewest original records in a leaf (default 5)"),
     "shrinkage": ("--shrinkage", float, "synthesize: copula's shrinkage of the correlation, in [0, 1] (default 0)"),
@@ -103,11 +104,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                       help="the masking method (a table's steps go in a --plan)")
     step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap); "
                       "synthesize: every column, in the order of synthesis")
-    step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram, granularity)")
+    step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram, granularity, "
+                      "swap)")
     step.add_argument("--seed", type=int, help="seed of the step's random numbers (default 0)")
     step.add_argument("--lambda2", type=float, help="noise: the noise variance (data units squared)")
     step.add_argument("--lambda2-frac", type=float, help="noise: the noise variance as a fraction of each variable's")
-    step.add_argument("--k", type=int, help="microaggregation: least group size; suppress: the k of k-anonymity")
+    step.add_argument("--k", type=int, help="microaggregation: least group size; suppress: the k of k-anonymity; "
+                      "swap: a record is at risk where fewer than K share its keys in its area (default 3)")
     step.add_argument("--swap-percent", type=float, help="rankswap: the window, %% of the records")
     for flag, kind, text in _KEY_FLAGS.values():
         step.add_argument(flag, type=kind, help=text)
@@ -132,6 +135,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     step.add_argument("--bottom", metavar="VAR:LIMIT", help="top_bottom: values of VAR below LIMIT become '<LIMIT'")
     step.add_argument("--optimal", action="store_true", help="suppress: the least costly suppression (HiGHS)")
     step.add_argument("--importance", metavar="VAR:VALUE,...", help="suppress: importance of the keys")
+    step.add_argument("--hierarchy", metavar="A,B,C", help="swap: geographic variables, top level first")
+    step.add_argument("--household", metavar="H", help="swap: household identifier column")
+    step.add_argument("--similar", metavar="S[+T][,S2...]",
+                      help="swap: similarity sets tried in order, comma-separated; a set's variables joined by +")
+    step.add_argument("--carry-along", metavar="X,...", help="swap: household variables swapped with the geography")
     _add_record_flags(step)
     report = p.add_argument_group("report")
     report.add_argument("--weight", metavar="W", help="sampling weight column (risk on the categorical keys)")
@@ -200,7 +208,8 @@ def _text_parameters(args: argparse.Namespace) -> dict:
     from rumap.release.apply import STEP_METHODS
 
     given = {"--band-variable": args.band_variable, "--merge": args.merge, "--top": args.top,
-             "--bottom": args.bottom, "--importance": args.importance}
+             "--bottom": args.bottom, "--importance": args.importance, "--hierarchy": args.hierarchy,
+             "--household": args.household, "--similar": args.similar, "--carry-along": args.carry_along}
     methods = _text_flags()
     for flag, value in given.items():
         if value not in (None, []) and flag not in STEP_METHODS[args.method].text_flags:
@@ -230,6 +239,11 @@ def _text_parameters(args: argparse.Namespace) -> dict:
             variable, value = variable_number(part, "--importance")
             importance[variable] = value
         out["importance"] = importance
+    if args.hierarchy is not None:
+        out["hierarchy"] = split_names(args.hierarchy, "--hierarchy")
+    from rumap.cli.protect_swap import swap_flags
+
+    out.update(swap_flags(args))
     return out
 
 

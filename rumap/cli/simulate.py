@@ -492,15 +492,9 @@ def _number_of(flag: str, text: str) -> float:
 
 def _swap_options(args: argparse.Namespace) -> dict:
     """The swap's parameters from their flags (``--hierarchy A,B,C`` once: the geography, top level first)."""
-    from rumap.cli.protect_swap import _similar_sets
+    from rumap.cli.protect_swap import swap_flags
 
-    options: dict = {}
-    if args.household is not None:
-        options["household"] = args.household
-    if args.similar is not None:
-        options["similar"] = _similar_sets(args.similar)
-    if args.carry_along is not None:
-        options["carry_along"] = split_names(args.carry_along, "--carry-along")
+    options: dict = swap_flags(args)
     if args.swap_k is not None:
         options["swap_k"] = check_flag("--swap-k", "k", args.swap_k)
     if args.hierarchy and options:

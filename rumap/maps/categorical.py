@@ -377,5 +377,5 @@ CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
                                      "granularity elimination", function=granularity_map, grid_argument="levels"),
     "swap": CategoricalMethod("swaprate", False, True, draw_swap,
                               "targeted record swapping of households, over the swap rate", (0.01, 0.1, 5),
-                              "targeted record swapping"),
+                              "swap"),
 }

@@ -73,7 +73,8 @@ def swap_map(data: pd.DataFrame, keys: Sequence[str], swaprates: Sequence[float]
     Returns
     -------
     RUMap
-        Parameter ``swaprate``; method ``swap``.
+        Parameter ``swaprate``; method ``swap``; ``config["step_parameters"]`` the release step's other
+        parameters (:func:`rumap.release.from_map.step_from_key_map`).
 
     Examples
     --------
@@ -103,7 +104,10 @@ def swap_map(data: pd.DataFrame, keys: Sequence[str], swaprates: Sequence[float]
                  config={"keys": list(keys), "hierarchy": list(hierarchy), "household": household,
                          "similar": [list(s) for s in similar], "carry_along": list(carry_along), "k": k,
                          "replicates": replicates, "seed": seed, "source": source,
-                         "risk": risk or "key_matching", "utility": utility or "hellinger"})
+                         "risk": risk or "key_matching", "utility": utility or "hellinger",
+                         "step_parameters": {"hierarchy": list(hierarchy), "household": household,
+                                             "similar": [list(s) for s in similar],
+                                             "carry_along": list(carry_along), "k": k}})
 
 
 @assumes_valid

@@ -34,6 +34,7 @@ from rumap.release.granularity_step import GRANULARITY_STEP
 from rumap.release.methods import REQUIRED, StepMethod, plan_key, use_step_methods
 from rumap.release.plan import ReleasePlan, Step
 from rumap.release.step_apply import StepOutcome, _known, _replace_columns, _step_values, apply_step
+from rumap.release.swap_step import SWAP_STEP
 from rumap.release.synthesis import SYNTHESIS_STEP_METHODS
 from rumap.release.tables import TABLE_STEP_METHODS, TableState
 
@@ -259,6 +260,7 @@ _OTHER_STEP_METHODS: dict[str, StepMethod] = {
     "pram": StepMethod("keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM",
                        stream=pram_stream, predictor=_predict_pram, key_map=CATEGORICAL_METHODS["pram"]),
     "granularity": GRANULARITY_STEP,
+    "swap": SWAP_STEP,
     **SYNTHESIS_STEP_METHODS,
     **TABLE_STEP_METHODS,
     **CELLKEY_STEP_METHODS,

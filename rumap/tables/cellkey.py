@@ -165,6 +165,9 @@ class CellKeyTable:
         The cells' original weighted counts, for a weighted table.
     config : mapping
         The inputs.
+    values : ndarray or None
+        A magnitude table's original cell values (sums); None for a frequency table
+        (:mod:`rumap.tables.cellkey_nums`).
     """
 
     table: NDTable
@@ -173,6 +176,7 @@ class CellKeyTable:
     ptable: PTable
     weighted: np.ndarray | None = None
     config: Mapping[str, Any] = field(default_factory=dict)
+    values: np.ndarray | None = None
 
     @property
     def counts(self) -> np.ndarray:
@@ -181,7 +185,10 @@ class CellKeyTable:
 
     @property
     def published(self) -> np.ndarray:
-        """The published values: n + v, or (n + v) times the mean weight for a weighted table."""
+        """The published values: n + v, or (n + v) times the mean weight for a weighted table; a magnitude
+        table's original values plus their perturbations."""
+        if self.values is not None:
+            return self.values + self.perturbation
         counts = self.counts + self.perturbation
         if self.weighted is None:
             return counts
@@ -211,13 +218,16 @@ class CellKeyTable:
                           "max_relative": float(rel.max()) if rel.size else 0.0})
 
     def to_frame(self, original: bool = False) -> pd.DataFrame:
-        """One row per cell: the codes, the published value, and with ``original`` the count, key and v."""
+        """One row per cell: the codes, the published value, and with ``original`` the count (a magnitude table's
+        ``sum`` too), key and v."""
         frame = self.table.cells[list(self.table.dims)].copy()
         frame["value"] = self.published
         if original:
             frame["count"] = self.counts.astype(np.int64)
             if self.weighted is not None:
                 frame["weighted"] = self.weighted
+            if self.values is not None:
+                frame["sum"] = self.values
             frame["cell_key"] = self.cell_key
             frame["perturbation"] = self.perturbation
         return frame

@@ -14,6 +14,8 @@ from rumap.release.plan import PLAN_FORMAT, ReleasePlan, Step, read_plan
 
 #: One step of every method, with parameters as a user writes them (defaults left out).
 STEPS = (
+    Step("swap", {"hierarchy": ["region"], "household": "hh", "similar": [["hh_size"]], "swaprate": 0.05},
+         keys=["age_band", "sex"], seed=6),  # first: its geography is one per household in the original only
     Step("noise", {"lambda2_frac": 0.1}, columns=["weight", "hh_size"], seed=1),
     Step("noise", {"lambda2": 4.0, "correlated": True, "truncate_below": 0.0, "unequal_above": 1000.0,
                    "unequal_column": "weight"}, columns=["hh_size", "weight"], seed=2),

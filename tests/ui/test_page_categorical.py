@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from ui_helpers import open_reproduce_panels, shown
 
+from dashboard import release_plan
 from dashboard.state import CACHE
 from rumap.risk.individual import individual_risk
 
@@ -52,6 +53,12 @@ def test_the_map_of_targeted_swapping_is_drawn_when_asked(app):
     assert any("Targeted swapping exchanges the geography" in c.value for c in app.caption)
     assert any(c.value.startswith("python -m rumap simulate") and "--method swap" in c.value
                for c in open_reproduce_panels(app).code)
+    app.session_state["cat_swap_apply_value"] = 0.1  # the rate picked (the map recommends none)
+    app.button(key="cat_swap_apply").click().run()  # Apply: the swap at this rate is the plan's step
+    (step,) = app.session_state[release_plan.PLAN]
+    assert (step.method, step.parameters["swaprate"], step.parameters["hierarchy"], step.parameters["household"],
+            step.parameters["similar"], step.seed) == ("swap", 0.1, ["region"], "hh", [["hh_size"]], 0)
+    assert "region" not in step.keys and step.origin["map"].startswith("targeted swapping")
 
 
 def test_runs_on_the_bundled_survey(app):

@@ -1,0 +1,103 @@
+"""Targeted record swapping as a step of a release plan: its parameters, their check, its applier and prediction.
+
+The step runs :func:`rumap.masking.targeted_swap.targeted_swap` with the
+step's keys as the key variables of the risk, as ``python -m rumap protect
+swap`` does with the same parameters and seed (the same file, to the byte)::
+
+    {"method": "swap", "keys": ["sex", "age_band"], "seed": 1,
+     "parameters": {"hierarchy": ["region", "district"], "household": "hid", "similar": [["hsize"]],
+                    "carry_along": [], "k": 3, "swaprate": 0.05}}
+
+``similar`` lists the similarity sets tried in order, each a list of
+variables. Its summary holds counts only: the households and records
+swapped per level and the households at risk left unswapped, with why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rumap._validation import ListOf, check_parameter
+from rumap.errors import InputError
+from rumap.maps.categorical import CATEGORICAL_METHODS
+from rumap.release.methods import REQUIRED, StepMethod
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rumap.budget import WorkBudget
+    from rumap.release.methods import Step
+
+__all__ = ["SWAP_STEP"]
+
+def _names(name: str, value: Any, least: int) -> list[str]:
+    """A parameter that lists column names: each non-empty text, none twice, at least ``least`` of them."""
+    names = [v.strip() for v in check_parameter(name, value, ListOf(str, "a list of column names", least))]
+    if not all(names):
+        raise InputError(f"parameter {name} holds an empty column name")
+    if len(set(names)) != len(names):
+        raise InputError(f"parameter {name} names a column twice: {', '.join(names)}")
+    return names
+
+
+def _check(parameters: dict, names: tuple[str, ...]) -> dict:
+    household = parameters["household"]
+    if not isinstance(household, str) or not household.strip():
+        raise InputError(f"parameter household must be a column name, got {household!r}")
+    similar = check_parameter("similar", parameters["similar"], ListOf((list, tuple), "a list of lists of column names"))
+    return {"hierarchy": _names("hierarchy", parameters["hierarchy"], 1), "household": household.strip(),
+            "similar": [_names(f"similar[{i}]", s, 1) for i, s in enumerate(similar)],
+            "carry_along": _names("carry_along", parameters["carry_along"], 0),
+            "k": int(check_parameter("k", parameters["k"])),
+            "swaprate": float(check_parameter("swaprate", parameters["swaprate"]))}
+
+
+def _columns(parameters: dict, keys: Sequence[str]) -> list[tuple[str, str]]:
+    """Every column the step reads, each with the parameter that names it."""
+    p = parameters
+    return [*(("keys", c) for c in keys), ("household", p["household"]), *(("hierarchy", c) for c in p["hierarchy"]),
+            *(("similar", c) for s in p["similar"] for c in s), *(("carry_along", c) for c in p["carry_along"])]
+
+
+def _apply(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    from rumap.masking.targeted_swap import targeted_swap
+
+    p = step.parameters
+    for name, column in _columns(p, step.keys):
+        if column not in frame.columns:
+            raise InputError(f"{'' if name == 'keys' else 'parameter '}{name}: no column {column!r} in {source}")
+    result = targeted_swap(frame, p["hierarchy"], list(step.keys), p["household"], p["similar"],
+                           carry_along=p["carry_along"], k=p["k"], swaprate=p["swaprate"], seed=step.seed)
+    summary = {name: value for name, value in result.to_dict().items() if name != "config"}
+    return result.data, summary
+
+
+def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int, budget: WorkBudget,
+             targets: Sequence[str] = (), applied: bool = False) -> tuple[tuple, str]:
+    """Key matching on the geography and the keys, of this release beside the swap's map at its rate."""
+    from rumap.maps.categorical_measures import pram_reidentification
+    from rumap.maps.swap_map import swap_map
+    from rumap.release.prediction import _check
+
+    p = step.parameters
+    m = swap_map(before, list(step.keys), [p["swaprate"]], hierarchy=p["hierarchy"], household=p["household"],
+                 similar=p["similar"], carry_along=p["carry_along"], k=p["k"], replicates=replicates,
+                 seed=step.seed or 0, budget=budget)
+    names = [*p["hierarchy"], *[k for k in step.keys if k not in p["hierarchy"]]]
+    check = _check("key_matching", pram_reidentification(before, after, names), float(m.risk[0]),
+                   float(m.risk_se[0]), replicates)
+    return (check,), f"the map at this swap rate, {replicates} simulated releases"
+
+
+#: The ``swap`` step (:data:`rumap.release.apply.STEP_METHODS`).
+SWAP_STEP = StepMethod(
+    "keys", {"hierarchy": REQUIRED, "household": REQUIRED, "similar": REQUIRED, "carry_along": [], "k": 3,
+             "swaprate": 0.05},
+    True, _check, _apply, None,
+    "targeted record swapping: households at risk (and others up to the swap rate) exchange their geography with "
+    "similar households of other areas",
+    not_streamed="targeted swapping pairs households anywhere in the file: it needs every household's keys and "
+                 "geography at once (run it in memory)",
+    predictor=_predict, text_flags=("--hierarchy", "--household", "--similar", "--carry-along"),
+    key_map=CATEGORICAL_METHODS["swap"])
