@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rumap.cli.engine import add_engine_flags, scale_engine, work_refusal
 from rumap.cli.flags import (
     WRITER_SUFFIXES,
-    add_engine_flags,
     add_merge_flag,
     add_overwrite_flag,
     add_work_limit,
@@ -21,10 +21,8 @@ from rumap.cli.flags import (
     check_flag,
     check_output_flags,
     merge_flags,
-    scale_engine,
     split_names,
     variable_number,
-    work_refusal,
 )
 from rumap.errors import InputError
 

@@ -28,8 +28,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from rumap.cli.engine import add_engine_flags, scale_engine, work_refusal
 from rumap.cli.flags import (
-    add_engine_flags,
     add_merge_flag,
     add_overwrite_flag,
     add_work_limit,
@@ -37,9 +37,7 @@ from rumap.cli.flags import (
     check_flag,
     check_output_flags,
     merge_flags,
-    scale_engine,
     split_names,
-    work_refusal,
 )
 from rumap.errors import InputError
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from rumap.cli.flags import WRITER_SUFFIXES, add_engine_flags, add_overwrite_flag, print_frame, scale_engine
+from rumap.cli.engine import add_engine_flags, scale_engine
+from rumap.cli.flags import WRITER_SUFFIXES, add_overwrite_flag, print_frame
 from rumap.errors import InputError
 
 if TYPE_CHECKING:

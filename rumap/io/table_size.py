@@ -8,7 +8,7 @@ metadata (exact), a delimited text's header, and its rows counted in a sample of
 its first bytes and extrapolated to the file's size (exact when the sample
 holds the whole file). :func:`in_memory_bytes` turns them into the memory the
 in-memory engine would take for the columns a step uses, which is what the
-command line's ``--engine auto`` decides from (:func:`rumap.cli.flags.scale_engine`).
+command line's ``--engine auto`` decides from (:func:`rumap.cli.engine.scale_engine`).
 """
 
 from __future__ import annotations

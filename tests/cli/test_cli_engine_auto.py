@@ -7,9 +7,9 @@ import argparse
 import pytest
 from cli_helpers import ROOT, assert_bad_input, run_cli
 
-import rumap.cli.flags as flags
+import rumap.cli.engine as engine
 import rumap.io.data
-from rumap.cli.flags import scale_engine
+from rumap.cli.engine import scale_engine
 
 pytest.importorskip("polars")
 
@@ -30,12 +30,12 @@ def _auto(**given) -> argparse.Namespace:
     (10**9, None, None, 500, True),  # --chunk-size asks for chunks
 ])
 def test_auto_decides_from_rows_times_columns_used(monkeypatch, limit, columns, memory_only, chunk_size, scale):
-    monkeypatch.setattr(flags, "AUTO_MEMORY_BYTES", limit)
+    monkeypatch.setattr(engine, "AUTO_MEMORY_BYTES", limit)
     assert scale_engine(_auto(chunk_size=chunk_size), SURVEY, columns, memory_only) is scale
 
 
 def test_the_default_command_runs_out_of_core_when_the_step_is_large(monkeypatch):
-    monkeypatch.setattr(flags, "AUTO_MEMORY_BYTES", 1000)
+    monkeypatch.setattr(engine, "AUTO_MEMORY_BYTES", 1000)
     _, auto = run_cli("risk", "individual", "--data", SURVEY, "--keys", KEYS, "--quiet", "--json", check_json=True)
     _, memory = run_cli("risk", "individual", "--data", SURVEY, "--keys", KEYS, "--engine", "memory", "--json",
                         check_json=True)
@@ -49,7 +49,7 @@ def test_the_default_command_runs_out_of_core_when_the_step_is_large(monkeypatch
 def test_protection_without_out_runs_out_of_core_on_a_temporary_file(monkeypatch):
     flags_ = ["protect", "suppress", "--data", SURVEY, "--keys", KEYS, "--k", "3", "--json"]
     _, memory = run_cli(*flags_, "--engine", "memory", check_json=True)
-    monkeypatch.setattr(flags, "AUTO_MEMORY_BYTES", 1000)
+    monkeypatch.setattr(engine, "AUTO_MEMORY_BYTES", 1000)
     proc, auto = run_cli(*flags_, check_json=True)
     assert "records" in proc.stderr  # the scale engine's progress
     assert sorted(auto) == sorted(memory) and "out" not in auto
