@@ -27,8 +27,22 @@ def test_a_plan_synthesises_every_column():
     assert result.outcomes[0].summary["synthesised"] == ["x", "s", "k"]
     assert not result.data["x"].isin(data["x"]).all()  # new values, not the original records
     assert apply_plan(data, plan).data.equals(result.data)
-    with pytest.raises(InputError, match="name them all.*'s'"):
-        apply_plan(data, ReleasePlan((Step("synthesize", {}, columns=["x"]),)))
+    first = apply_plan(data, ReleasePlan((Step("synthesize", {}, columns=["x"]),)))  # x first, the others after
+    assert first.outcomes[0].summary["synthesised"] == ["x", "s", "k"]
+    every = apply_plan(data, ReleasePlan((Step.from_dict({"method": "synthesize", "seed": 4,
+                                                          "parameters": {"generator": "copula", "shrinkage": 0.5}}),)))
+    assert every.outcomes[0].summary["synthesised"] == ["s", "x", "k"] and list(every.data.columns) == ["s", "x", "k"]
+    assert "columns" not in every.outcomes[0].step.to_dict()
+
+
+def test_the_report_sets_the_release_beside_its_map():
+    from rumap.release.report import release_report
+
+    data = pd.DataFrame(np.random.default_rng(2).normal(size=(60, 2)), columns=["a", "b"])
+    result = apply_plan(data, ReleasePlan((Step("synthesize", {"generator": "cart", "minbucket": 10}, seed=1),)))
+    checks = release_report(data, result, replicates=3).steps[0].checks
+    assert [c.measure for c in checks] == ["nndr", "pmse", "linkage", "common"]
+    assert all(c.replicates == 3 and c.draw_band[0] <= c.mean <= c.draw_band[1] for c in checks)
 
 
 @pytest.mark.parametrize(("parameters", "fragment"), [
