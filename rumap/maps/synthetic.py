@@ -64,11 +64,14 @@ class SyntheticMeasure:
     needs : tuple of str
         ``"keys"``, ``"target"``: what the map must be given; ``"holdout"``: a release is measured with
         records the generator did not see (a map always has them).
+    bound : float, optional
+        A risk's maximum tolerable value a page starts from (in its units).
     """
 
     label: str
     measure: Callable[[_Copy], float]
     needs: tuple[str, ...] = ()
+    bound: float | None = None
 
 
 def _numeric_complete(c: _Copy) -> list[str]:
@@ -100,17 +103,17 @@ def _pmse_utility(c: _Copy) -> float:
 #: The risks of a synthetic map, by name (``--risk``).
 SYNTHETIC_RISKS: dict[str, SyntheticMeasure] = {
     "dcr_share": SyntheticMeasure("R = share of synthetic records nearer the fitted records than the holdout (DCR)",
-                                  lambda c: measures.dcr_share(c.fit, c.copy, c.holdout, c.names), ("holdout",)),
+                                  lambda c: measures.dcr_share(c.fit, c.copy, c.holdout, c.names), ("holdout",), 0.6),
     "nndr": SyntheticMeasure("R = 1 − NNDR (median nearest / second-nearest distance to the fitted records)",
-                             lambda c: 1.0 - measures.nndr(c.fit, c.copy, c.names)),
+                             lambda c: 1.0 - measures.nndr(c.fit, c.copy, c.names), bound=0.5),
     "membership_advantage": SyntheticMeasure(
         "R = membership advantage (fitted records guessed members − holdout records guessed members)",
-        lambda c: measures.membership_advantage(c.fit, c.copy, c.holdout, c.names), ("holdout",)),
+        lambda c: measures.membership_advantage(c.fit, c.copy, c.holdout, c.names), ("holdout",), 0.1),
     "repu": SyntheticMeasure("R = replicated uniques (% of the fitted records)",
-                             lambda c: measures.repu(c.fit, c.copy, c.keys), ("keys",)),
+                             lambda c: measures.repu(c.fit, c.copy, c.keys), ("keys",), 1.0),
     "disco": SyntheticMeasure("R = DiSCO (% of the fitted records whose target is disclosed correctly)",
-                              lambda c: measures.disco(c.fit, c.copy, c.keys, c.target), ("keys", "target")),
-    "linkage": SyntheticMeasure(COMMON_RISK_LABEL, _linkage),
+                              lambda c: measures.disco(c.fit, c.copy, c.keys, c.target), ("keys", "target"), 1.0),
+    "linkage": SyntheticMeasure(COMMON_RISK_LABEL, _linkage, bound=0.05),
 }
 
 #: The utilities of a synthetic map, by name (``--utility``).
