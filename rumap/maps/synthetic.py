@@ -9,7 +9,8 @@ part (and the holdout) by a risk of :data:`SYNTHETIC_RISKS` and a utility of
 :data:`SYNTHETIC_UTILITIES`; a replicate's R and U are the copies' means, and the
 map's are the replicates' means with their Monte-Carlo standard errors. Every
 replicate uses one split for every value, so that the curve's steps compare
-values, not splits. The map is a :class:`rumap.result.RUMap` like every other
+values, not splits; a replicate's draws at a value depend on the seed and the
+value, not on the rest of the grid. The map is a :class:`rumap.result.RUMap` like every other
 empirical map, ``knowledge`` the risk measure's name. With ``risk="linkage"`` and
 ``utility="common"`` it carries the common measures of every masking map
 (:mod:`rumap.maps.common`, on the numeric columns without missing values, the
@@ -296,7 +297,7 @@ def _sweep(data: pd.DataFrame, method: str, values: Sequence[float], pairs: Sequ
         r, j = task
         order = splits[r]
         fit, holdout = frame.iloc[order[held:]].reset_index(drop=True), frame.iloc[order[:held]].reset_index(drop=True)
-        rng = np.random.default_rng([int(seeds[r].generate_state(1)[0]), j])
+        rng = np.random.default_rng([int(seeds[r].generate_state(1)[0]), int(np.float64(grid[j]).view(np.uint64))])
         model = record.fit(fit, grid[j].item(), rng)
         measured = []
         for _ in range(copies):

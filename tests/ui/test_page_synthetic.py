@@ -3,12 +3,20 @@ the generators' and measures' records, the map is kept with its common curve, Ap
 
 from __future__ import annotations
 
+import io
+import json
+
+import numpy as np
+import pandas as pd
 from ui_helpers import app_test, goto, open_reproduce_panels, shown
 
-from dashboard.release_plan import PLAN
+from dashboard.release_plan import PLAN, RELEASED
 from dashboard.state import ANALYSES
+from rumap.io.data import BUNDLED_DATA, read_table
+from rumap.maps.common import COMMON_RISK_LABEL, COMMON_UTILITY_LABEL
 from rumap.maps.methods import METHODS
 from rumap.maps.synthetic import SYNTHETIC_RISKS, SYNTHETIC_UTILITIES
+from rumap.specs import EmpiricalSpec
 from rumap.synthesis import GENERATORS
 
 
@@ -45,3 +53,36 @@ def test_the_empirical_page_maps_a_generator_keeps_it_and_applies_it():
     assert not at.exception and not _errors(at), _errors(at)
     (step,) = at.session_state[PLAN]
     assert step.method == "synthesize" and step.parameters["minbucket"] == 40
+    assert step.columns == ("income",) and step.origin["map"].startswith("cart synthesis")
+
+    # a microaggregation map of the same data, kept beside it: Compare overlays both on the common measures
+    micro = EmpiricalSpec(simulation={"method": "microaggregation", "values": [2, 5], "targets": ["max"],
+                                      "knowledge": ["index"], "replicates": 2, "seed": 1},
+                          data=kept.spec.data).run(_income())
+    at.session_state[ANALYSES] = [kept, micro.renamed("micro map")]
+    goto(at, "compare")
+    at.multiselect(key="compare_maps").set_value(["cart map", "micro map"]).run()
+    assert not _errors(at), _errors(at)
+    assert at.selectbox(key="compare_measure").value == f"R: {COMMON_RISK_LABEL} | U: {COMMON_UTILITY_LABEL}"
+    (figure,) = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    drawn = {t["name"] for t in figure["data"] if t.get("mode") == "lines"}
+    assert any(n.startswith("cart map") for n in drawn) and any(n.startswith("micro map") for n in drawn), drawn
+
+    goto(at, "release")
+    assert not _errors(at), _errors(at)
+    checks = at.dataframe[-1].value
+    synthesised = checks[checks["method"] == "synthesize"]
+    assert synthesised["measure"].tolist() == ["nndr", "pmse", "linkage", "common"]
+    done = at.session_state[RELEASED][1]
+    released = pd.read_csv(io.BytesIO(done.content))
+    original = _income_frame()
+    assert list(released.columns) == ["income"] and len(released) == len(original)
+    assert not released["income"].equals(original["income"])
+
+
+def _income_frame() -> pd.DataFrame:
+    return read_table(BUNDLED_DATA["income (synthetic, Table 1)"])
+
+
+def _income() -> np.ndarray:
+    return _income_frame()[["income"]].to_numpy(float)
