@@ -53,3 +53,15 @@ def test_the_report_sets_the_release_beside_its_map():
 def test_bad_parameters_are_refused(parameters, fragment):
     with pytest.raises(InputError, match=fragment):
         Step("synthesize", parameters, columns=["x"])
+
+
+def test_release_synthesizes_every_column_without_columns(tmp_path):
+    from cli_helpers import run_cli
+
+    data = pd.DataFrame({"x": np.arange(20.0), "s": list("ab") * 10})
+    data.to_csv(tmp_path / "d.csv", index=False)
+    proc = run_cli("release", "--data", tmp_path / "d.csv", "--method", "synthesize", "--minbucket", "5",
+                   "--out", tmp_path / "o.csv", "--no-prediction", "--json")
+    assert proc.returncode == 0, proc.stderr
+    released = pd.read_csv(tmp_path / "o.csv")
+    assert list(released.columns) == ["x", "s"] and len(released) == 20
