@@ -67,12 +67,15 @@ class SyntheticMeasure:
         records the generator did not see (a map always has them).
     bound : float, optional
         A risk's maximum tolerable value a page starts from (in its units).
+    short : str
+        The axis's value in a few words, for a table's row (default: the measure's name).
     """
 
     label: str
     measure: Callable[[_Copy], float]
     needs: tuple[str, ...] = ()
     bound: float | None = None
+    short: str = ""
 
 
 def _numeric_complete(c: _Copy) -> list[str]:
@@ -106,7 +109,8 @@ SYNTHETIC_RISKS: dict[str, SyntheticMeasure] = {
     "dcr_share": SyntheticMeasure("R = share of synthetic records nearer the fitted records than the holdout (DCR)",
                                   lambda c: measures.dcr_share(c.fit, c.copy, c.holdout, c.names), ("holdout",), 0.6),
     "nndr": SyntheticMeasure("R = 1 − NNDR (median nearest / second-nearest distance to the fitted records)",
-                             lambda c: 1.0 - measures.nndr(c.fit, c.copy, c.names), bound=0.5),
+                             lambda c: 1.0 - measures.nndr(c.fit, c.copy, c.names), bound=0.5,
+                             short="1 − nndr"),
     "membership_advantage": SyntheticMeasure(
         "R = membership advantage (fitted records guessed members − holdout records guessed members)",
         lambda c: measures.membership_advantage(c.fit, c.copy, c.holdout, c.names), ("holdout",), 0.1),
@@ -119,7 +123,8 @@ SYNTHETIC_RISKS: dict[str, SyntheticMeasure] = {
 
 #: The utilities of a synthetic map, by name (``--utility``).
 SYNTHETIC_UTILITIES: dict[str, SyntheticMeasure] = {
-    "pmse": SyntheticMeasure("U = 1 − pMSE / c(1 − c) (propensity score, main effects)", _pmse_utility),
+    "pmse": SyntheticMeasure("U = 1 − pMSE / c(1 − c) (propensity score, main effects)", _pmse_utility,
+                             short="1 − pmse / c(1 − c)"),
     "common": SyntheticMeasure(COMMON_UTILITY_LABEL, _common),
 }
 

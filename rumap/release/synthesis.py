@@ -67,10 +67,11 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
     """The release's measures beside the generator's map at the step's parameter, simulated ``replicates`` times.
 
     The measures are those that need neither a holdout nor keys: ``nndr`` and ``pmse``, and the common
-    ``linkage`` and ``common`` (:mod:`rumap.maps.synthetic`). The map's copies are fitted on half of the
-    records (its holdout share), the release on all of them.
+    ``linkage`` and ``common`` (:mod:`rumap.maps.synthetic`), each named by its axis (``1 − nndr (R)``). The
+    map's copies are fitted on half of the records (its holdout share), the release on all of them; with the
+    map's seed, replicates, holdout share and one copy, a measure the map draws has the map's mean there.
     """
-    from rumap.maps.synthetic import measure_synthetic, synthetic_maps
+    from rumap.maps.synthetic import SYNTHETIC_RISKS, SYNTHETIC_UTILITIES, measure_synthetic, synthetic_maps
     from rumap.release.prediction import _check
     from rumap.synthesis import GENERATORS
 
@@ -82,10 +83,11 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
     runs = max(int(replicates), 2)
     checks = []
     for m in synthetic_maps(original, generator, [value], "nndr", "pmse", runs, columns=names, seed=step.seed or 0):
-        for measure, mean, se in ((m.knowledge, m.risk[0], m.risk_se[0]),
-                                  (m.config["utility"], m.utility[0], m.utility_se[0])):
-            checks.append(_check(measure, measure_synthetic(original, release, measure, names), float(mean),
-                                 float(se), runs))
+        for measure, records, axis, mean, se in ((m.knowledge, SYNTHETIC_RISKS, "R", m.risk[0], m.risk_se[0]),
+                                                 (m.config["utility"], SYNTHETIC_UTILITIES, "U", m.utility[0],
+                                                  m.utility_se[0])):
+            checks.append(_check(f"{records[measure].short or measure} ({axis})",
+                                 measure_synthetic(original, release, measure, names), float(mean), float(se), runs))
     return tuple(checks), (f"the map at {record.parameter} = {value:g}, {runs} synthetic releases, each fitted on "
                            "half of the records")
 

@@ -41,7 +41,7 @@ def test_the_report_sets_the_release_beside_its_map():
     data = pd.DataFrame(np.random.default_rng(2).normal(size=(60, 2)), columns=["a", "b"])
     result = apply_plan(data, ReleasePlan((Step("synthesize", {"generator": "cart", "minbucket": 10}, seed=1),)))
     checks = release_report(data, result, replicates=3).steps[0].checks
-    assert [c.measure for c in checks] == ["nndr", "pmse", "linkage", "common"]
+    assert [c.measure for c in checks] == ["1 − nndr (R)", "1 − pmse / c(1 − c) (U)", "linkage (R)", "common (U)"]
     assert all(c.replicates == 3 and c.draw_band[0] <= c.mean <= c.draw_band[1] for c in checks)
 
 

@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 from ui_helpers import app_test, goto, open_reproduce_panels, shown
 
 from dashboard.release_plan import PLAN, RELEASED
@@ -72,7 +73,9 @@ def test_the_empirical_page_maps_a_generator_keeps_it_and_applies_it():
     assert not _errors(at), _errors(at)
     checks = at.dataframe[-1].value
     synthesised = checks[checks["method"] == "synthesize"]
-    assert synthesised["measure"].tolist() == ["nndr", "pmse", "linkage", "common"]
+    assert synthesised["measure"].tolist() == ["1 − nndr (R)", "1 − pmse / c(1 − c) (U)", "linkage (R)", "common (U)"]
+    means = synthesised.set_index("measure")["map mean"]  # the map's own seed and replicates: its own means
+    assert means["linkage (R)"] == pytest.approx(kept.common.risk[1]) and synthesised["replicates"].eq(2).all()
     done = at.session_state[RELEASED][1]
     released = pd.read_csv(io.BytesIO(done.content))
     original = _income_frame()
