@@ -14,9 +14,8 @@ from dataclasses import replace
 
 from rumap.errors import InputError
 from rumap.release.apply import STEP_METHODS
-from rumap.release.from_map import step_from_spec, with_precision
+from rumap.release.from_map import step_from_spec, step_from_synthetic, with_precision
 from rumap.release.plan import Step
-from rumap.release.synthesis import step_from_synthetic
 from rumap.specs import Analysis, EmpiricalSpec
 from rumap.specs.synthetic import SyntheticSpec
 

@@ -39,6 +39,7 @@ from rumap.release.from_map import (
     recode_step,
     step_from_key_map,
     step_from_spec,
+    step_from_synthetic,
     table_steps,
     with_origin,
     with_precision,
@@ -46,7 +47,6 @@ from rumap.release.from_map import (
 from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import ReleaseReport, release_report
 from rumap.release.spec import ReleaseSpec
-from rumap.release.synthesis import step_from_synthetic
 from rumap.specs import Analysis, EmpiricalSpec
 from rumap.specs.synthetic import SyntheticSpec
 

@@ -219,6 +219,17 @@ def synthetic_maps(data: pd.DataFrame, method: str, values: Sequence[float], ris
     return maps[0], maps[-1]
 
 
+def _measure_example() -> dict[str, Any]:
+    data = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [2.0, 1.0, 4.0, 3.0]})
+    return {"original": data, "release": data, "measure": "linkage"}
+
+
+@validate_params({"original": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
+                  "release": InstanceOf(pd.DataFrame, "a pandas DataFrame"),
+                  "measure": StrOptions([*SYNTHETIC_RISKS, *SYNTHETIC_UTILITIES]),
+                  "columns": [None, ListOf(str, "a list of column names")],
+                  "keys": [None, ListOf(str, "a list of key names")], "target": [None, InstanceOf(str, "a column")],
+                  "source": InstanceOf(str, "a name for messages")}, example=_measure_example)
 def measure_synthetic(original: pd.DataFrame, release: pd.DataFrame, measure: str,
                       columns: Sequence[str] | None = None, keys: Sequence[str] | None = None,
                       target: str | None = None, source: str = "the data") -> float:
@@ -250,10 +261,7 @@ def measure_synthetic(original: pd.DataFrame, release: pd.DataFrame, measure: st
     >>> round(measure_synthetic(data, data, "linkage"), 3)
     1.0
     """
-    record = {**SYNTHETIC_RISKS, **SYNTHETIC_UTILITIES}.get(measure)
-    if record is None:
-        raise InputError(f"measure must be one of {', '.join([*SYNTHETIC_RISKS, *SYNTHETIC_UTILITIES])}, "
-                         f"got {measure!r}")
+    record = {**SYNTHETIC_RISKS, **SYNTHETIC_UTILITIES}[measure]
     given = {"keys": keys, "target": target, "holdout": None}
     for need in record.needs:
         if given[need] is None:

@@ -469,8 +469,7 @@ def command_or_reason(spec: Any) -> tuple[str | None, str]:
 
     Examples
     --------
-    >>> from rumap.specs.synthetic import SyntheticSpec
-from rumap.specs.table_protection import TableProtectionSpec
+    >>> from rumap.specs.table_protection import TableProtectionSpec
     >>> command_or_reason(TableProtectionSpec("firms.csv", "region", rule_parameters={"p": 10.0}))
     (None, 'the command line protects a table file, not microdata')
     """

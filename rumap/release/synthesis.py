@@ -22,9 +22,10 @@ from rumap.release.methods import Step, StepMethod
 if TYPE_CHECKING:
     import pandas as pd
 
-    from rumap.specs.synthetic import SyntheticSpec
+__all__ = ["SYNTHESIS_STEP_METHODS", "SYNTHESIS"]
 
-__all__ = ["SYNTHESIS_STEP_METHODS", "step_from_synthetic"]
+#: The synthesis step's name.
+SYNTHESIS = "synthesize"
 
 #: The generators' names and parameters, as :data:`rumap.synthesis.GENERATORS` holds them (imported when a step
 #: is checked or applied; ``tests/release/test_synthesis_step.py`` checks they agree).
@@ -92,44 +93,9 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
                            "half of the records")
 
 
-def step_from_synthetic(spec: SyntheticSpec, value: float) -> Step:
-    """The synthesis step at one value of a synthetic map's parameter: its generator, columns and seed.
-
-    Parameters
-    ----------
-    spec : SyntheticSpec
-        The map (:mod:`rumap.specs.synthetic`).
-    value : float
-        The generator's parameter (a whole number for an integer one).
-
-    Returns
-    -------
-    Step
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from rumap.specs import DataSource
-    >>> from rumap.specs.synthetic import SyntheticSpec
-    >>> spec = SyntheticSpec("cart", (5, 20), DataSource.of("upload", "d.csv", ["a", "b"], np.zeros((4, 2))))
-    >>> step_from_synthetic(spec, 20.0).to_dict()
-    {'method': 'synthesize', 'parameters': {'generator': 'cart', 'minbucket': 20, 'shrinkage': None}, \
-'columns': ['a', 'b'], 'seed': 0}
-    """
-    from rumap.synthesis import GENERATORS
-
-    record = GENERATORS[spec.method]
-    if record.integer:
-        if float(value) != int(value):
-            raise InputError(f"value must be a whole {record.parameter}, got {value!r}")
-        value = int(value)
-    return Step("synthesize", {"generator": spec.method, record.parameter: value}, columns=tuple(spec.data.columns),
-                seed=spec.seed)
-
-
 #: The synthesis step by name.
 SYNTHESIS_STEP_METHODS: dict[str, StepMethod] = {
-    "synthesize": StepMethod("columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())},
+    SYNTHESIS: StepMethod("columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())},
                              True, _check, _apply, None,
                              "synthetic data: every column drawn by a generator fitted on the data (cart, copula)",
                              predictor=_predict, every_column=True,

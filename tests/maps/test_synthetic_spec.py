@@ -10,8 +10,8 @@ import pytest
 
 from rumap.errors import InputError
 from rumap.maps.synthetic import measure_synthetic, synthetic_map
+from rumap.release.from_map import step_from_synthetic
 from rumap.release.plan import Step
-from rumap.release.synthesis import step_from_synthetic
 from rumap.specs import DataSource
 from rumap.specs.synthetic import SyntheticSpec
 
