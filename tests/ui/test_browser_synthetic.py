@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from browser_helpers import nav_link, open_app, wait_idle
+from browser_helpers import choose, nav_link, open_app, wait_idle
 
 from rumap.io.data import BUNDLED_DATA, read_table
 
@@ -35,22 +35,7 @@ def _open(pg, title: str) -> None:
 
 
 def _choose(pg, label: str, option: str) -> None:
-    """Pick ``option`` in the selectbox labelled ``label`` (a click the box took as focus only is made again)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    box = pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
-    for _ in range(3):
-        box.click()
-        choice = pg.get_by_role("option", name=option, exact=True)
-        try:
-            choice.wait_for(timeout=2_000)
-        except PlaywrightTimeout:
-            pg.keyboard.press("Escape")
-            _idle(pg)
-            continue
-        choice.click()
-        break
-    _idle(pg)
+    choose(pg, label, option, TIMEOUT_MS)
 
 
 def _fill(pg, label: str, value: str) -> None:
@@ -86,6 +71,7 @@ def test_a_cart_map_beside_microaggregation_applied_and_released(app_server, chr
 
         _choose(pg, "Method", "cart")
         _choose(pg, "Risk of the synthetic data", "linkage")
+        _fill(pg, "replicates (random splits)", "5")
         _run_and_keep(pg, "cart map")
         assert "Kept maps: micro map; cart map" in main.inner_text()
         pg.screenshot(path=str(SHOTS / "synthetic_empirical.png"), full_page=True)
