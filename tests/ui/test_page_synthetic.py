@@ -28,33 +28,31 @@ def _errors(at) -> list[str]:
 def test_the_empirical_page_maps_a_generator_keeps_it_and_applies_it():
     at = goto(app_test(), "empirical")
     assert at.selectbox(key="em_method").options == [*METHODS, *GENERATORS]
-    at.selectbox(key="em_method").set_value("cart").run()
+    at.selectbox(key="em_method").set_value("copula").run()
     assert not at.exception and not _errors(at), _errors(at)
     assert at.selectbox(key="em_syn_risk").options == list(SYNTHETIC_RISKS)
     assert at.selectbox(key="em_syn_utility").options == list(SYNTHETIC_UTILITIES)
-    assert at.number_input(key="em_syn_cart_start").value == GENERATORS["cart"].grid[0]
+    assert at.number_input(key="em_syn_copula_start").value == GENERATORS["copula"].grid[0]
     at.selectbox(key="em_syn_risk").set_value("repu").run()  # a risk that needs keys offers them
     assert at.multiselect(key="em_syn_keys").value
     at.selectbox(key="em_syn_risk").set_value("dcr_share")
-    at.number_input(key="em_syn_cart_start").set_value(10)
-    at.number_input(key="em_syn_cart_stop").set_value(40)
-    at.number_input(key="em_syn_cart_num").set_value(2)
+    at.number_input(key="em_syn_copula_num").set_value(2)
     at.number_input(key="em_syn_replicates").set_value(2).run()
     at.button(key="em_run").click().run()
     assert not at.exception and not _errors(at), _errors(at)
     assert len(at.get("plotly_chart")) == 1
     codes = [c.value for c in open_reproduce_panels(at).code]
-    assert any("simulate" in c and "--method cart --minbucket 10,40" in c for c in codes), codes
-    at.text_input(key="empirical_name").set_value("cart map").run()
+    assert any("simulate" in c and "--method copula --shrinkage 0.0,1.0" in c for c in codes), codes
+    at.text_input(key="empirical_name").set_value("copula map").run()
     at.button(key="empirical_keep").click().run()
     (kept,) = at.session_state[ANALYSES]
-    assert kept.maps[0].values.tolist() == [10.0, 40.0] and kept.common is not None
-    at.selectbox(key="empirical_apply_value").set_value(40.0).run()
+    assert kept.maps[0].values.tolist() == [0.0, 1.0] and kept.common is not None
+    at.selectbox(key="empirical_apply_value").set_value(1.0).run()
     at.button(key="empirical_apply").click().run()
     assert not at.exception and not _errors(at), _errors(at)
     (step,) = at.session_state[PLAN]
-    assert step.method == "synthesize" and step.parameters["minbucket"] == 40
-    assert step.columns == ("income",) and step.origin["map"].startswith("cart synthesis")
+    assert step.method == "synthesize" and step.parameters["shrinkage"] == 1.0
+    assert step.columns == ("income",) and step.origin["map"].startswith("copula synthesis")
 
     # a microaggregation map of the same data, kept beside it: Compare overlays both on the common measures
     micro = EmpiricalSpec(simulation={"method": "microaggregation", "values": [2, 5], "targets": ["max"],
@@ -62,12 +60,12 @@ def test_the_empirical_page_maps_a_generator_keeps_it_and_applies_it():
                           data=kept.spec.data).run(_income())
     at.session_state[ANALYSES] = [kept, micro.renamed("micro map")]
     goto(at, "compare")
-    at.multiselect(key="compare_maps").set_value(["cart map", "micro map"]).run()
+    at.multiselect(key="compare_maps").set_value(["copula map", "micro map"]).run()
     assert not _errors(at), _errors(at)
     assert at.selectbox(key="compare_measure").value == f"R: {COMMON_RISK_LABEL} | U: {COMMON_UTILITY_LABEL}"
     (figure,) = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
     drawn = {t["name"] for t in figure["data"] if t.get("mode") == "lines"}
-    assert any(n.startswith("cart map") for n in drawn) and any(n.startswith("micro map") for n in drawn), drawn
+    assert any(n.startswith("copula map") for n in drawn) and any(n.startswith("micro map") for n in drawn), drawn
 
     goto(at, "release")
     assert not _errors(at), _errors(at)
