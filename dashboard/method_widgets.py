@@ -8,6 +8,7 @@ is the one its record describes. No method is named here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ from rumap.maps.methods import METHODS, GridParameter, MethodOption
 
 
 def method_settings(x: np.ndarray, prefix: str, attacked: int = 0,
-                    offered: list[str] | None = None) -> tuple[str, list, dict]:
+                    offered: list[str] | None = None, also: Mapping[str, str] | None = None) -> tuple[str, list, dict]:
     """The masking method, its grid of parameter values and its options, from the method's record.
 
     Parameters
@@ -31,18 +32,24 @@ def method_settings(x: np.ndarray, prefix: str, attacked: int = 0,
         The attacked column: what an option that follows it takes.
     offered : list of str, optional
         The methods to offer (default: every registered method).
+    also : mapping, optional
+        Other choices offered after them (name -> description), whose widgets the page draws itself:
+        for one of them, no grid and no options are drawn.
 
     Returns
     -------
     method : str
     values : list
-        The grid parameter's values.
+        The grid parameter's values (empty for a choice of ``also``).
     options : dict
         The method's options (``SimulationConfig.method_options``).
     """
     names = list(METHODS) if offered is None else offered
-    name = selectbox("Method", names, f"{prefix}method", "noise",
-                     help="; ".join(f"{key}: {METHODS[key].description}" for key in names))
+    words = {**{key: METHODS[key].description for key in names}, **dict(also or {})}
+    name = selectbox("Method", list(words), f"{prefix}method", "noise",
+                     help="; ".join(f"{key}: {text}" for key, text in words.items()))
+    if name not in METHODS:
+        return name, [], {}
     method = METHODS[name]
     chooses_grid = {key for grid in method.grids for key in grid.implies}
     options: dict = {}

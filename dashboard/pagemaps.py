@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rumap.result import RUMap, json_safe
-from rumap.specs import Analysis
+from rumap.specs import SPEC_KINDS, Analysis
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,8 @@ def page_analysis(maps: Sequence[RUMap], spec: PageMapSpec) -> Analysis:
 
 
 def is_reproducible(analysis: Analysis) -> bool:
-    """Whether an analysis's specification loads back from a configuration file (not a page's map).
+    """Whether an analysis's specification loads back from a configuration file (a kind of
+    :data:`rumap.specs.SPEC_KINDS`; not a page's map or a synthetic map).
 
     Parameters
     ----------
@@ -105,4 +106,4 @@ def is_reproducible(analysis: Analysis) -> bool:
     -------
     bool
     """
-    return not isinstance(analysis.spec, PageMapSpec)
+    return isinstance(analysis.spec, tuple(SPEC_KINDS.values()))

@@ -1,7 +1,8 @@
 """The maps the release plan's steps were applied from, so that the Release page predicts a step as its map does.
 
 A step applied from an empirical map (:func:`rumap.release.from_map.step_from_spec`) has the map's method,
-options, columns and seed. The simulation engine's draws at a value do not depend on the rest of the grid,
+options, columns and seed; one applied from a synthetic map
+(:func:`rumap.release.synthesis.step_from_synthetic`) its generator, columns and seed. The simulation engine's draws at a value do not depend on the rest of the grid,
 so the step's map simulated again with the map's replicates gives the map's own mean at that value; with
 other replicates the mean differs by Monte-Carlo error.
 """
@@ -13,9 +14,10 @@ from dataclasses import replace
 
 from rumap.errors import InputError
 from rumap.release.apply import STEP_METHODS
-from rumap.release.from_map import step_from_spec, with_precision
+from rumap.release.from_map import step_from_spec, step_from_synthetic, with_precision
 from rumap.release.plan import Step
 from rumap.specs import Analysis, EmpiricalSpec
+from rumap.specs.synthetic import SyntheticSpec
 
 __all__ = ["map_replicates"]
 
@@ -32,6 +34,19 @@ def _made_from(step: Step, analysis: Analysis, data_name: str) -> bool:
             continue
         if replace(made, origin=step.origin) == step:  # the map's step, as Apply stamped and rounded it
             return True
+    return False
+
+
+def _synthesised_from(step: Step, analysis: Analysis, data_name: str) -> bool:
+    spec = analysis.spec
+    if not isinstance(spec, SyntheticSpec) or spec.data.name != data_name:
+        return False
+    for value in spec.values:
+        try:
+            if replace(step_from_synthetic(spec, float(value)), origin=step.origin) == step:
+                return True
+        except InputError:
+            continue
     return False
 
 
@@ -55,6 +70,10 @@ def map_replicates(steps: Sequence[Step], analyses: Sequence[Analysis], data_nam
     """
     counts = set()
     for step in steps:
+        synthetic = [a.spec.replicates for a in analyses if _synthesised_from(step, a, data_name)]
+        if synthetic:  # a synthesis step applied from a synthetic map: predicted with its replicates too
+            counts.add(max(synthetic))
+            continue
         if STEP_METHODS[step.method].map_method is None:
             continue
         found = [a.spec.simulation for a in analyses if _made_from(step, a, data_name)]

@@ -39,6 +39,7 @@ from rumap.release.from_map import (
     recode_step,
     step_from_key_map,
     step_from_spec,
+    step_from_synthetic,
     table_steps,
     with_origin,
     with_precision,
@@ -47,6 +48,7 @@ from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import ReleaseReport, release_report
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import Analysis, EmpiricalSpec
+from rumap.specs.synthetic import SyntheticSpec
 
 PLAN = "rumap_release_plan"
 HISTORY = "rumap_release_history"
@@ -210,6 +212,8 @@ def _step_maker(analysis: Analysis) -> Callable[[float], list[Step]] | None:
         return None
     if isinstance(spec, EmpiricalSpec):
         return lambda value: [step_from_spec(spec, value)]
+    if isinstance(spec, SyntheticSpec):
+        return lambda value: [step_from_synthetic(spec, value)]
     settings = getattr(spec, "settings", {}) or {}
     if len(analysis.maps) != 1:
         return None

@@ -6,11 +6,12 @@ import numpy as np
 import streamlit as st
 
 from dashboard import jobs, server_empirical, state
-from dashboard.markdown import plain_list
+from dashboard.markdown import plain, plain_list
 from dashboard.method_widgets import data_defaults, method_settings
 from dashboard.progress import ThrottledProgress
 from dashboard.provenance import show_session_data
 from dashboard.risk_bound import MSE_MEASURE, bound_key, data_units, max_risk_input, prefill_for_data, set_bound
+from dashboard.synthetic_widgets import generator_names, synthetic_settings, synthetic_spec
 from dashboard.widgets import errors_shown, keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from dashboard.words import show_glossary, show_plain_language, show_terms
 from rumap.errors import InputError
@@ -23,8 +24,10 @@ from rumap.present.figures import analysis_figure
 from rumap.present.glossary import both_names
 from rumap.present.numbers import readable_risks
 from rumap.present.report import csv_text
+from rumap.present.synthetic_measures import measures_markdown
 from rumap.risk.measures import DATASET_RISK_MEASURES
 from rumap.specs import EmpiricalSpec
+from rumap.synthesis import GENERATORS
 
 #: The page's name for its runs and the map it shows.
 PAGE = "empirical"
@@ -71,8 +74,8 @@ def subsample_block(n: int, forced: bool = False) -> dict:
             "subsamples": int(number("subsamples", "subsamples B", "em_subsamples", 10))}
 
 
-def masking_block(sel: state.Selection, subsampled: bool = False, chosen_where: str = "on the Data page"
-                  ) -> tuple[str, list, dict]:
+def masking_block(sel: state.Selection, subsampled: bool = False, chosen_where: str = "on the Data page",
+                  also: dict[str, str] | None = None) -> tuple[str, list, dict]:
     """The masking method, its grid of parameter values and its options (drawn from the method's record).
 
     Parameters
@@ -83,6 +86,8 @@ def masking_block(sel: state.Selection, subsampled: bool = False, chosen_where: 
         Offer only the methods a subsample estimates.
     chosen_where : str
         Where the variables are chosen, for the caption.
+    also : dict, optional
+        The synthetic-data generators offered after the masking methods (name -> description).
 
     Returns
     -------
@@ -94,7 +99,7 @@ def masking_block(sel: state.Selection, subsampled: bool = False, chosen_where: 
     """
     st.header("Masking")
     method, values, options = method_settings(sel.values, PREFIX, int(st.session_state.get("em_target_column", 0)),
-                                              allowed("method", list(METHODS)) if subsampled else None)
+                                              allowed("method", list(METHODS)) if subsampled else None, also)
     st.caption(f"Variables: {plain_list(sel.source.columns)} (choose them {chosen_where}).")
     return method, values, options
 
@@ -203,26 +208,32 @@ if st.session_state.get("rumap_empirical_prefilled_for") != sel.source.digest:  
 with st.sidebar:
     sampling = subsample_block(x.shape[0], forced=on_server is not None)
     method, values, options = masking_block(sel, bool(sampling),
-                                            "on the Data page" if on_server is None else "above, for the file")
-    risk = risk_block(sel, bool(sampling))
-    by_targets = risk["by_targets"]
-    attacked = int(risk["target_column"])
-    prefill_for_data(sel.source.digest, float(np.std(x[:, attacked], ddof=1)), attacked)
-    run_settings = simulation_block(by_targets, data_units(sel.source.digest, attacked), list(risk["risk_measures"]),
-                                    bool(sampling))
+                                            "on the Data page" if on_server is None else "above, for the file",
+                                            None if sampling else generator_names())
+    synthetic = synthetic_settings(list(sel.source.columns), method) if method in GENERATORS else None
+    if synthetic is None:
+        risk = risk_block(sel, bool(sampling))
+        by_targets = risk["by_targets"]
+        attacked = int(risk["target_column"])
+        prefill_for_data(sel.source.digest, float(np.std(x[:, attacked], ddof=1)), attacked)
+        run_settings = simulation_block(by_targets, data_units(sel.source.digest, attacked),
+                                        list(risk["risk_measures"]), bool(sampling))
 
 with errors_shown():
-    if by_targets and (not risk["targets"] or not risk["knowledge"]):
+    if synthetic is not None:
+        spec = synthetic_spec(sel, synthetic)
+    elif by_targets and (not risk["targets"] or not risk["knowledge"]):
         raise InputError("choose at least one target and one knowledge state")
-    if not by_targets and not risk["risk_measures"]:
+    if synthetic is None and not by_targets and not risk["risk_measures"]:
         raise InputError("choose at least one dataset risk measure")
-    config = {"method": method, "values": values, "method_options": options, "targets": list(risk["targets"]),
-              "knowledge": list(risk["knowledge"]), "target_column": int(risk["target_column"]),
-              "utility": run_settings["utility"], "replicates": run_settings["replicates"],
-              "seed": run_settings["seed"], "risk_measures": list(risk["risk_measures"]), **sampling}
-    spec = EmpiricalSpec(simulation=config, data=sel.source, max_risk=float(run_settings["max_risk"]),
-                         log_x=run_settings["log_x"], log_y=run_settings["log_y"])
-    spec.config()  # validates now, so a bad setting shows before the run
+    if synthetic is None:
+        config = {"method": method, "values": values, "method_options": options, "targets": list(risk["targets"]),
+                  "knowledge": list(risk["knowledge"]), "target_column": int(risk["target_column"]),
+                  "utility": run_settings["utility"], "replicates": run_settings["replicates"],
+                  "seed": run_settings["seed"], "risk_measures": list(risk["risk_measures"]), **sampling}
+        spec = EmpiricalSpec(simulation=config, data=sel.source, max_risk=float(run_settings["max_risk"]),
+                             log_x=run_settings["log_x"], log_y=run_settings["log_y"])
+        spec.config()  # validates now, so a bad setting shows before the run
 
     run = st.button("Run simulation", type="primary", key="em_run")
     if run and state.is_cached(spec):
@@ -266,19 +277,27 @@ with errors_shown():
 
     if analysis is None:
         st.info("Set the masking and the snooper in the sidebar, then press “Run simulation”.")
-        st.subheader("Knowledge states chosen")
-        show_terms(["risk", *risk["knowledge"]])
+        if synthetic is None:
+            st.subheader("Knowledge states chosen")
+            show_terms(["risk", *risk["knowledge"]])
         st.stop()
 
     plot(analysis_figure(analysis), key="empirical_map")
-    if analysis.spec.simulation.risk_measures:
+    simulated = analysis.spec.simulation if isinstance(analysis.spec, EmpiricalSpec) else None
+    if simulated is None:
+        st.caption(f"R_max = {analysis.max_risk:.4g} ({plain(analysis.maps[0].risk_label)}). Each replicate fits "
+                   "the generator on part of the records and measures its synthetic copies against them and "
+                   "against the records held out.")
+        with st.expander("What the measures of synthetic data mean"):
+            st.markdown(measures_markdown())
+    elif simulated.risk_measures:
         st.caption(f"R_max = {analysis.max_risk:.4g} (a share of the records).")
     else:
         st.caption(f"R_max = {analysis.max_risk:.4g} (an average error of {error_of_max_risk(analysis.max_risk):.4g}).")
     if analysis.subsample is not None:
         st.caption(error_sentence(analysis.subsample.to_dict()))
     show_plain_language(analysis)
-    knowledge = list(analysis.spec.simulation.knowledge)
+    knowledge = list(simulated.knowledge) if simulated is not None else []
     if knowledge:
         st.subheader("Knowledge states of this map")
         st.markdown("The snooper estimates the target value τ from one masked data set Y; over M replicates the "

@@ -207,6 +207,29 @@ def wait_idle(pg, timeout_ms: float) -> None:
     pg.evaluate(f"() => {{ window.__rumapSeen = {runs}; }}")
 
 
+def choose(pg, label: str, option: str, timeout_ms: float) -> None:
+    """Pick ``option`` in the selectbox labelled ``label`` (its list opens again if a rerun closed it).
+
+    The list opens in the browser, with no answer from the server to wait for: when it has not opened
+    within 2 s the click was lost (the box took the focus only) and is made again.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    box = pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    for _ in range(3):
+        box.click()
+        choice = pg.get_by_role("option", name=option, exact=True)
+        try:
+            choice.wait_for(timeout=2_000)
+        except PlaywrightTimeout:
+            pg.keyboard.press("Escape")
+            wait_idle(pg, timeout_ms)
+            continue
+        choice.click()
+        break
+    wait_idle(pg, timeout_ms)
+
+
 def open_app(chromium: SharedChromium, url: str, timeout_ms: float, on_request=None, **context_options):
     """A new browser context on the app (a new session), its page loaded and idle; returns the context and page.
 

@@ -103,7 +103,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     step.add_argument("--method", choices=list(step_method_names()),
                       help="the masking method (a table's steps go in a --plan)")
     step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap); "
-                      "synthesize: every column, in the order of synthesis")
+                      "synthesize: the columns synthesised first, in order (default: every column; the others follow)")
     step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram, granularity, "
                       "swap)")
     step.add_argument("--seed", type=int, help="seed of the step's random numbers (default 0)")
@@ -282,9 +282,9 @@ def step_from_args(args: argparse.Namespace) -> Step:
     if getattr(args, other.lstrip("-")) is not None:
         raise InputError(f"--method {args.method} protects {target.lstrip('-')}: give {target}, not {other}")
     text = getattr(args, target.lstrip("-"))
-    if text is None:
+    if text is None and not record.every_column:
         raise InputError(f"--method {args.method} needs {target}")
-    names = split_names(text, target)
+    names = None if text is None else split_names(text, target)
     try:
         return Step(args.method, parameters, seed=args.seed, **{target.lstrip("-"): names})
     except InputError as exc:  # a parameter's message names the flag that gave it

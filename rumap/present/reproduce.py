@@ -28,13 +28,14 @@ from rumap.errors import InputError
 from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.present import reproduce_tables as tables
 from rumap.present.code_text import command_line, python_script
-from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_cli, _empirical_python
+from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_cli, _empirical_python, data_path
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, EmpiricalSpec
 from rumap.specs.calls import CallSpec
 from rumap.specs.dp_tables import DPTableSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
+from rumap.specs.synthetic import SyntheticSpec
 from rumap.specs.table_protection import TableMapSpec, TableProtectionSpec
 from rumap.specs.tables import (
     DominanceFlawSpec,
@@ -342,10 +343,42 @@ def _call_python(spec: CallSpec) -> str:
     return python_script(imports, [f"{given} = {read}", f"result = {spec.name}({given}{arguments})"])
 
 
+def _synthetic_arguments(spec: SyntheticSpec) -> dict[str, Any]:
+    return {"risk": spec.risk, "utility": spec.utility, "replicates": spec.replicates,
+            "holdout_share": spec.holdout_share, "copies": spec.copies,
+            **({"keys": list(spec.keys)} if spec.keys else {}), **({"target": spec.target} if spec.target else {}),
+            "seed": spec.seed}
+
+
+def _synthetic_python(spec: SyntheticSpec) -> str:
+    columns = list(spec.data.columns)
+    arguments = "".join(f", {name}={value!r}" for name, value in _synthetic_arguments(spec).items())
+    lines = [f"data = read_table({data_path(spec.data)!r})",
+             f"result = synthetic_map(data, {spec.method!r}, {list(spec.values)!r}{arguments}, columns={columns!r})"]
+    imports = {"rumap.io.data": ["read_table"], "rumap.maps.synthetic": ["synthetic_map"]}
+    if spec.max_risk is not None:
+        imports["rumap.maps.recommend"] = ["recommend"]
+        lines.append(f"recommendation = recommend([result], {spec.max_risk!r}, n_records=len(data))")
+    return python_script(imports, lines)
+
+
+def _synthetic_command(spec: SyntheticSpec) -> str:
+    values = ",".join(str(v) if isinstance(v, int) else repr(float(v)) for v in spec.values)
+    parts: list[object] = ["simulate", "--data", data_path(spec.data), "--method",
+                           spec.method, f"--{spec.parameter.replace('_', '-')}", values,
+                           "--columns", ",".join(spec.data.columns)]
+    for name, value in _synthetic_arguments(spec).items():
+        parts += [f"--{name.replace('_', '-')}", ",".join(value) if isinstance(value, list) else value]
+    if spec.max_risk is not None:
+        parts += ["--max-risk", spec.max_risk]
+    return command_line(*parts, "--json")
+
+
 #: How the code of each type of specification is written.
 REPRODUCERS: dict[type, Reproducer] = {
     AnalyticSpec: Reproducer(_analytic_python, _analytic_cli),
     EmpiricalSpec: Reproducer(_empirical_python, _empirical_cli),
+    SyntheticSpec: Reproducer(_synthetic_python, _synthetic_command),
     ReleaseSpec: Reproducer(_release_python, _release_command),
     TableProtectionSpec: Reproducer(_protection_python, no_command=NO_MICRODATA_TABLE),
     TableMapSpec: Reproducer(_table_map_python, no_command=NO_MICRODATA_TABLE),

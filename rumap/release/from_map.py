@@ -22,10 +22,12 @@ from rumap.maps.recommend import Recommendation
 from rumap.maps.tables import TABLE_SWEEPS
 from rumap.release.apply import STEP_METHODS
 from rumap.release.plan import Step
+from rumap.release.synthesis import SYNTHESIS
 from rumap.result import RUMap
 from rumap.specs import Analysis, DataSource, EmpiricalSpec
+from rumap.specs.synthetic import SyntheticSpec
 
-__all__ = ["step_from_spec", "step_from_key_map", "table_steps", "TABLE_SWEEPS", "map_origin",
+__all__ = ["step_from_spec", "step_from_synthetic", "step_from_key_map", "table_steps", "TABLE_SWEEPS", "map_origin",
            "with_origin", "recode_step", "decimals_of", "with_precision"]
 
 def _key_map_steps() -> dict[str, str]:
@@ -234,6 +236,42 @@ def _example_analysis() -> Analysis:
     curve = RUMap(parameter="k", values=[2, 3], risk=[0.4, 0.1], utility=[0.9, 0.7], method="microaggregation",
                   target="max", knowledge="index")
     return Analysis(spec=_example_spec(), maps=(curve,))
+
+
+@validate_params({"spec": InstanceOf(SyntheticSpec, "a SyntheticSpec"),
+                  "value": InstanceOf((int, float), "a number")},
+                 example=lambda: {"spec": SyntheticSpec("cart", (5,), DataSource.of("upload", "d.csv", ["a"],
+                                                                                    np.zeros(4))), "value": 5})
+def step_from_synthetic(spec: SyntheticSpec, value: float) -> Step:
+    """The synthesis step at one value of a synthetic map's parameter: its generator, columns and seed.
+
+    Parameters
+    ----------
+    spec : SyntheticSpec
+        The map (:mod:`rumap.specs.synthetic`): its generator, columns and seed.
+    value : float
+        The generator's parameter (a whole number for an integer one).
+
+    Returns
+    -------
+    Step
+
+    Examples
+    --------
+    >>> spec = SyntheticSpec("cart", (5, 20), DataSource.of("upload", "d.csv", ["a", "b"], np.zeros((4, 2))))
+    >>> step_from_synthetic(spec, 20.0).to_dict()
+    {'method': 'synthesize', 'parameters': {'generator': 'cart', 'minbucket': 20, 'shrinkage': None}, \
+'columns': ['a', 'b'], 'seed': 0}
+    """
+    from rumap.synthesis import GENERATORS
+
+    record = GENERATORS[spec.method]
+    if record.integer:
+        if float(value) != int(value):
+            raise InputError(f"value must be a whole {record.parameter}, got {value!r}")
+        value = int(value)
+    return Step(SYNTHESIS, {"generator": spec.method, record.parameter: value}, columns=tuple(spec.data.columns),
+                seed=spec.seed)
 
 
 @validate_params({"analysis": InstanceOf(Analysis), "value": InstanceOf((int, float), "a number"),

@@ -84,6 +84,8 @@ class StepMethod:
     key_map : rumap.maps.categorical.CategoricalMethod, optional
         The map of categorical keys whose points are this step at a value of the map's parameter
         (:func:`rumap.release.from_map.step_from_key_map`).
+    every_column : bool
+        A step that names no columns takes every column of the data (its ``columns`` may be left out).
     """
 
     target: str
@@ -103,6 +105,7 @@ class StepMethod:
     file_work: Callable[[Mapping[str, Any], int, int, WorkBudget], None] | None = None
     text_flags: tuple[str, ...] = ()
     key_map: Any = None
+    every_column: bool = False
 
 
 @assumes_valid
@@ -246,10 +249,11 @@ class Step:
             given, other = ("columns", "keys") if record.target == "columns" else ("keys", "columns")
             if getattr(self, other) is not None:
                 raise InputError(f"method {self.method} protects {given}, not {other}")
-            if getattr(self, given) is None:
+            if getattr(self, given) is None and not record.every_column:
                 raise InputError(f"method {self.method} needs {given}")
-            names = _names(getattr(self, given), given)
-            object.__setattr__(self, given, names)
+            names = () if getattr(self, given) is None else _names(getattr(self, given), given)
+            if names:
+                object.__setattr__(self, given, names)
         if not isinstance(self.parameters, Mapping):
             raise InputError(f"parameters must be an object of name: value, got {self.parameters!r}")
         unknown = sorted(set(self.parameters) - set(record.parameters))

@@ -407,11 +407,12 @@ def step_decision(step: Step, checks: Sequence[MeasureCheck] = ()) -> dict[str, 
     return out
 
 
-def _union(steps: Sequence[Step], target: str) -> list[str]:
+def _union(steps: Sequence[Step], target: str, every: Sequence[str] = ()) -> list[str]:
+    """The names the steps on ``target`` name (``every``, the data's columns, for a step that names none)."""
     names: dict[str, None] = {}
     for step in steps:
         if STEP_METHODS[step.method].target == target:
-            names.update(dict.fromkeys(step.names))
+            names.update(dict.fromkeys(step.names or every))
     return list(names)
 
 
@@ -452,7 +453,7 @@ def release_report(original: pd.DataFrame, result: ReleaseResult, weight: str | 
     """
     steps = [o.step for o in result.outcomes]
     microdata_steps = [s for s in steps if STEP_METHODS[s.method].stage == "microdata"]
-    columns, keys = _union(microdata_steps, "columns"), _union(microdata_steps, "keys")
+    columns, keys = _union(microdata_steps, "columns", list(original.columns)), _union(microdata_steps, "keys")
     ks = sorted({*ANONYMITY_KS, *(s.parameters[STEP_METHODS[s.method].anonymity] for s in steps
                                   if STEP_METHODS[s.method].anonymity)})
     released = result.microdata

@@ -2,10 +2,10 @@
 
 The step ``synthesize`` fits a generator of :data:`rumap.synthesis.GENERATORS`
 (parameter ``generator``, default ``cart``) on the data it is applied to and
-releases one synthetic copy of as many records. Its ``columns`` are every
-column of the data, in the order of synthesis (a step changes no column it does
-not name, and synthesis replaces them all, so that no original record is
-released). Its parameters are the generator and each
+releases one synthetic copy of as many records. Every column of the data is
+synthesised, so that no original value is released: the step's ``columns``
+(optional; those of the map it was applied from) are synthesised first, in
+their order, and the data's other columns follow in theirs. Its parameters are the generator and each
 generator's own parameter (``minbucket``, ``shrinkage``; null: the generator's
 default; a parameter of another generator is refused).
 """
@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING, Any
 from rumap._validation import StrOptions, check_parameter
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
-from rumap.release.methods import StepMethod
+from rumap.release.methods import Step, StepMethod
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from rumap.release.methods import Step
+__all__ = ["SYNTHESIS_STEP_METHODS", "SYNTHESIS"]
 
-__all__ = ["SYNTHESIS_STEP_METHODS"]
+#: The synthesis step's name.
+SYNTHESIS = "synthesize"
 
 #: The generators' names and parameters, as :data:`rumap.synthesis.GENERATORS` holds them (imported when a step
 #: is checked or applied; ``tests/release/test_synthesis_step.py`` checks they agree).
@@ -53,10 +54,7 @@ def _apply(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> 
     generator = step.parameters["generator"]
     parameter = GENERATORS[generator].parameter
     order = list(step.names)
-    left = [str(c) for c in frame.columns if str(c) not in order]
-    if left:
-        raise InputError(f"synthesize replaces every column: name them all in its columns, in the order of "
-                         f"synthesis ({len(left)} not named, the first {left[0]!r})")
+    order += [str(c) for c in frame.columns if str(c) not in order]
     budget.check_work(float(frame.shape[0]) * max(len(order), 1) * max(frame.shape[0].bit_length(), 1),
                       f"synthesis of {frame.shape[0]} records x {len(order)} columns")
     result = synthesize(frame.rename(columns=str), generator, order, step.parameters.get(parameter),
@@ -65,13 +63,42 @@ def _apply(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> 
     return copy, {"generator": generator, **result.parameters, "rows": int(copy.shape[0]), "synthesised": order}
 
 
+def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int, budget: WorkBudget,
+             targets: Any = (), applied: bool = False) -> tuple[tuple, str]:
+    """The release's measures beside the generator's map at the step's parameter, simulated ``replicates`` times.
+
+    The measures are those that need neither a holdout nor keys: ``nndr`` and ``pmse``, and the common
+    ``linkage`` and ``common`` (:mod:`rumap.maps.synthetic`), each named by its axis (``1 − nndr (R)``). The
+    map's copies are fitted on half of the records (its holdout share), the release on all of them; with the
+    map's seed, replicates, holdout share and one copy, a measure the map draws has the map's mean there.
+    """
+    from rumap.maps.synthetic import SYNTHETIC_RISKS, SYNTHETIC_UTILITIES, measure_synthetic, synthetic_maps
+    from rumap.release.prediction import _check
+    from rumap.synthesis import GENERATORS
+
+    generator = step.parameters["generator"]
+    record = GENERATORS[generator]
+    value = record.check(step.parameters.get(record.parameter))
+    names = list(step.names) or [str(c) for c in before.columns]
+    original, release = before.rename(columns=str), after.rename(columns=str)
+    runs = max(int(replicates), 2)
+    checks = []
+    for m in synthetic_maps(original, generator, [value], "nndr", "pmse", runs, columns=names, seed=step.seed or 0):
+        for measure, records, axis, mean, se in ((m.knowledge, SYNTHETIC_RISKS, "R", m.risk[0], m.risk_se[0]),
+                                                 (m.config["utility"], SYNTHETIC_UTILITIES, "U", m.utility[0],
+                                                  m.utility_se[0])):
+            checks.append(_check(f"{records[measure].short or measure} ({axis})",
+                                 measure_synthetic(original, release, measure, names), float(mean), float(se), runs))
+    return tuple(checks), (f"the map at {record.parameter} = {value:g}, {runs} synthetic releases, each fitted on "
+                           "half of the records")
+
+
 #: The synthesis step by name.
 SYNTHESIS_STEP_METHODS: dict[str, StepMethod] = {
-    "synthesize": StepMethod("columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())},
+    SYNTHESIS: StepMethod("columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())},
                              True, _check, _apply, None,
                              "synthetic data: every column drawn by a generator fitted on the data (cart, copula)",
+                             predictor=_predict, every_column=True,
                              not_streamed="synthesis fits its generator on every record of the file: release a file "
-                                          "that fits in memory, or a sample of it",
-                             no_prediction="a synthetic file's measures are in its report (risk synthetic): its map "
-                                           "is simulate --method cart or copula"),
+                                          "that fits in memory, or a sample of it"),
 }

@@ -43,6 +43,12 @@ class Generator:
         What the generator does, in words.
     integer : bool
         Whether the parameter is an integer.
+    grid : tuple
+        The default grid of its map: the smallest and largest value and how many (a page's inputs start there).
+    geometric : bool
+        Whether the grid's values are spaced by a constant factor (else evenly).
+    label : str
+        The parameter in words, for a page's inputs.
     """
 
     fit: Callable[[pd.DataFrame, Any, np.random.Generator], Any]
@@ -50,6 +56,26 @@ class Generator:
     default: float
     description: str
     integer: bool = False
+    grid: tuple[float, float, int] = (0.0, 1.0, 5)
+    geometric: bool = False
+    label: str = ""
+
+    def values(self, start: float, stop: float, count: int) -> list:
+        """The grid from ``start`` to ``stop`` with ``count`` values (fewer when integers coincide).
+
+        Examples
+        --------
+        >>> GENERATORS["cart"].values(5, 320, 4), GENERATORS["copula"].values(0, 1, 3)
+        ([5, 20, 80, 320], [0.0, 0.5, 1.0])
+        """
+        count = max(int(count), 1)
+        if self.geometric and start > 0:
+            points = np.geomspace(float(start), float(stop), count)
+        else:
+            points = np.linspace(float(start), float(stop), count)
+        if self.integer:
+            return [int(v) for v in dict.fromkeys(np.round(points).astype(int).tolist())]
+        return [float(v) for v in np.round(points, 12)]
 
     def check(self, value: Any) -> float | int:
         """The parameter's value checked against its entry (the default for ``None``)."""
@@ -60,9 +86,11 @@ class Generator:
 GENERATORS: dict[str, Generator] = {
     "cart": Generator(fit_cart, "minbucket", 5,
                       "sequential CART (synthpop): each column drawn from the original values of a tree's leaf",
-                      integer=True),
+                      integer=True, grid=(5, 320, 4), geometric=True,
+                      label="minbucket (fewest records in a leaf)"),
     "copula": Generator(fit_copula, "shrinkage", 0.0,
-                        "Gaussian copula of the columns' ranks, its correlation shrunk towards the identity"),
+                        "Gaussian copula of the columns' ranks, its correlation shrunk towards the identity",
+                        grid=(0.0, 1.0, 5), label="shrinkage of the correlation"),
 }
 
 

@@ -29,6 +29,7 @@ from rumap.specs.calls import CallSpec
 from rumap.specs.dp_tables import DPTableSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
+from rumap.specs.synthetic import SyntheticSpec
 from rumap.specs.table_protection import TableMapSpec, TableProtectionSpec
 from rumap.specs.tables import (
     DominanceFlawSpec,
@@ -44,7 +45,7 @@ from rumap.tables.microdata import example_microdata
 #: The specification types the cases below cover: every key of REPRODUCERS.
 COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec, RuleSpec,
            DominanceFlawSpec, SuppressedCellsSpec, RedesignSpec, LinkedTablesSpec, RoundingMapSpec, MaskedRiskSpec,
-           HierarchicalTableSpec, ScaleRiskSpec, DPTableSpec}
+           HierarchicalTableSpec, ScaleRiskSpec, DPTableSpec, SyntheticSpec}
 
 
 def _command_output(spec, subcommand: str, line: int = 0):
@@ -103,6 +104,21 @@ def test_empirical_map(tmp_path, subsampled):
     shown = spec.run(x)
     _assert_same_curves(json.loads(_command_output(spec, "simulate"))["curves"], shown.maps)
     _assert_same_maps(_python_namespace(spec)["maps"], shown.maps)
+
+
+def test_synthetic_map(tmp_path):
+    x = np.column_stack([np.linspace(1.0, 30.0, 30) ** 1.3, np.cos(np.arange(30.0))])
+    path = tmp_path / "tiny data.csv"
+    pd.DataFrame(x, columns=["v", "w"]).to_csv(path, index=False)
+    spec = SyntheticSpec("cart", (3, 9), DataSource.of("upload", str(path), ["v", "w"], x), replicates=2, seed=4,
+                         max_risk=0.7)
+    shown = spec.run(x)
+    printed = json.loads(_command_output(spec, "simulate"))
+    _assert_same_curves(printed["curves"], shown.maps)
+    assert printed["recommendation"]["value"] == shown.recommendation().value
+    namespace = _python_namespace(spec)
+    _assert_same_maps([namespace["result"]], shown.maps)
+    assert namespace["recommendation"].value == shown.recommendation().value
 
 
 def test_empirical_map_of_a_file_on_the_server(tmp_path):

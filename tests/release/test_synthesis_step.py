@@ -27,8 +27,22 @@ def test_a_plan_synthesises_every_column():
     assert result.outcomes[0].summary["synthesised"] == ["x", "s", "k"]
     assert not result.data["x"].isin(data["x"]).all()  # new values, not the original records
     assert apply_plan(data, plan).data.equals(result.data)
-    with pytest.raises(InputError, match="name them all.*'s'"):
-        apply_plan(data, ReleasePlan((Step("synthesize", {}, columns=["x"]),)))
+    first = apply_plan(data, ReleasePlan((Step("synthesize", {}, columns=["x"]),)))  # x first, the others after
+    assert first.outcomes[0].summary["synthesised"] == ["x", "s", "k"]
+    every = apply_plan(data, ReleasePlan((Step.from_dict({"method": "synthesize", "seed": 4,
+                                                          "parameters": {"generator": "copula", "shrinkage": 0.5}}),)))
+    assert every.outcomes[0].summary["synthesised"] == ["s", "x", "k"] and list(every.data.columns) == ["s", "x", "k"]
+    assert "columns" not in every.outcomes[0].step.to_dict()
+
+
+def test_the_report_sets_the_release_beside_its_map():
+    from rumap.release.report import release_report
+
+    data = pd.DataFrame(np.random.default_rng(2).normal(size=(60, 2)), columns=["a", "b"])
+    result = apply_plan(data, ReleasePlan((Step("synthesize", {"generator": "cart", "minbucket": 10}, seed=1),)))
+    checks = release_report(data, result, replicates=3).steps[0].checks
+    assert [c.measure for c in checks] == ["1 − nndr (R)", "1 − pmse / c(1 − c) (U)", "linkage (R)", "common (U)"]
+    assert all(c.replicates == 3 and c.draw_band[0] <= c.mean <= c.draw_band[1] for c in checks)
 
 
 @pytest.mark.parametrize(("parameters", "fragment"), [
@@ -39,3 +53,15 @@ def test_a_plan_synthesises_every_column():
 def test_bad_parameters_are_refused(parameters, fragment):
     with pytest.raises(InputError, match=fragment):
         Step("synthesize", parameters, columns=["x"])
+
+
+def test_release_synthesizes_every_column_without_columns(tmp_path):
+    from cli_helpers import run_cli
+
+    data = pd.DataFrame({"x": np.arange(20.0), "s": list("ab") * 10})
+    data.to_csv(tmp_path / "d.csv", index=False)
+    proc = run_cli("release", "--data", tmp_path / "d.csv", "--method", "synthesize", "--minbucket", "5",
+                   "--out", tmp_path / "o.csv", "--no-prediction", "--json")
+    assert proc.returncode == 0, proc.stderr
+    released = pd.read_csv(tmp_path / "o.csv")
+    assert list(released.columns) == ["x", "s"] and len(released) == 20

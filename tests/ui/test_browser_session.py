@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from browser_helpers import nav_link, open_app, wait_idle
+from browser_helpers import choose, nav_link, open_app, wait_idle
 
 from rumap.io.data import BUNDLED_DATA
 
@@ -62,26 +62,7 @@ def _main(pg):
 
 
 def _choose(pg, label: str, option: str) -> None:
-    """Pick ``option`` in the selectbox labelled ``label`` (its list opens again if a rerun closed it).
-
-    The list opens in the browser, with no answer from the server to wait for: when it has not opened
-    within 2 s the click was lost (the box took the focus only) and is made again.
-    """
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    box = pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
-    for _ in range(3):
-        box.click()
-        choice = pg.get_by_role("option", name=option, exact=True)
-        try:
-            choice.wait_for(timeout=2_000)
-        except PlaywrightTimeout:
-            pg.keyboard.press("Escape")
-            _idle(pg)
-            continue
-        choice.click()
-        break
-    _idle(pg)
+    choose(pg, label, option, TIMEOUT_MS)
 
 
 def _fill(pg, label: str, value: str) -> None:
