@@ -6,7 +6,9 @@ A thin layer over :class:`rumap.specs.dp_tables.DPTableSpec` and
 the bounds of one contribution, the mechanism and the privacy loss; the page
 states the privacy in words (:func:`rumap.present.privacy.privacy_statement`),
 shows the published table beside the original, what an intruder learns of the
-small cells and the errors, the R-U map over epsilon, the download and the code.
+small cells and the errors, the R-U map over epsilon (kept like the other maps,
+with its curve on the measures every protection of a count table shares,
+:mod:`rumap.maps.table_common`), the download and the code.
 """
 
 from __future__ import annotations
@@ -17,15 +19,18 @@ import streamlit as st
 from dashboard import state
 from dashboard.files import example_or_upload
 from dashboard.markdown import plain
+from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
 from dashboard.table_protection import cell_number
-from dashboard.widgets import multiselect, number, plot, remembered, reproduce, selectbox, slider
+from dashboard.widgets import keep_controls, multiselect, number, plot, remembered, reproduce, selectbox, slider
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
 from rumap.io.writers import table_bytes
 from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
+from rumap.maps.table_common import table_common_curve
 from rumap.present.plotting import ru_map_figure
 from rumap.present.privacy import privacy_statement
+from rumap.present.reproduce import to_python
 from rumap.privacy.accounting import DEFAULT_DELTA, MECHANISMS
 from rumap.specs.dp_tables import DPTableSpec
 from rumap.tables.ndtable import MAX_DIMS
@@ -169,4 +174,15 @@ def dp_section() -> None:
                             "attacker's interval, half-width": m.config["interval_half_width"],
                             "unit cells recovered": m.config["unit_recovered"]})
         st.dataframe(out, hide_index=True, width="stretch")
-        st.caption(f"{MAP_REPLICATES} releases per epsilon. R: {m.risk_label}; U: {m.utility_label}.")
+        st.caption(f"{MAP_REPLICATES} releases per epsilon. R: {m.risk_label}; U: {m.utility_label}. Kept, the map "
+                   "also carries the measures every protection of a count table shares (share of small counts "
+                   "recovered exactly, relative error of cells and totals): Compare overlays it with "
+                   "suppression's and the cell key method's maps of the table.")
+        python = (f"from rumap.maps.dp_tables import dp_table_map\n\n{to_python(spec)}\n"
+                  f"m = dp_table_map(result.table, {list(MAP_EPSILONS)!r}, mechanism={spec.mechanism!r}, "
+                  f"delta={spec.delta!r}, replicates={MAP_REPLICATES}, seed={spec.seed!r})\nprint(m.to_frame())\n")
+        kept = PageMapSpec(page="tables", label=f"DP noise over epsilon, {file.name}: {' x '.join(spec.dims)}",
+                           settings={"file": file.name,
+                                     "fingerprint": state.file_fingerprint(file.frame, file.session), **settings},
+                           python=python)
+        keep_controls(page_analysis([m], kept, common=table_common_curve(m)), "tables_dp")
