@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from dashboard.risk_bound import analysis_key, stored_bound
 from rumap.errors import InputError
 from rumap.maps.common import COMMON_KNOWLEDGE, COMMON_RISK_LABEL
-from rumap.maps.table_common import TABLE_COMMON_KNOWLEDGE, TABLE_COMMON_RISK_LABEL, TABLE_COMMON_WORDS
 from rumap.maps.pareto import GridChoice
 from rumap.maps.recommend import Recommendation, recommend
+from rumap.maps.table_common import TABLE_COMMON_KNOWLEDGE, TABLE_COMMON_RISK_LABEL, TABLE_COMMON_WORDS
 from rumap.present.numbers import format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap

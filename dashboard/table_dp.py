@@ -139,6 +139,16 @@ def _results_block(release) -> None:
                        file_name="dp_table.csv", mime="text/csv", key="dp_download", on_click="ignore")
 
 
+def _keep_block(file, spec: DPTableSpec, settings: dict, m, label: str, call: str, key: str) -> None:
+    """Keep one map of the released table, with the Python that draws it and its curve on the shared measures."""
+    python = (f"from rumap.maps.dp_tables import {call.split('(')[0]}\n\n{to_python(spec)}\nm = {call}\n"
+              "print(m.to_frame())\n")
+    kept = PageMapSpec(page="tables", label=f"{label}, {file.name}: {' x '.join(spec.dims)}",
+                       settings={"file": file.name, "fingerprint": state.file_fingerprint(file.frame, file.session),
+                                 **settings}, python=python)
+    keep_controls(page_analysis([m], kept, common=table_common_curve(m)), key)
+
+
 def dp_section() -> None:
     """Build a table from microdata and release it with differential privacy; its map over epsilon."""
     st.subheader("Differential privacy: noise instead of suppression or rounding")
@@ -162,10 +172,11 @@ def dp_section() -> None:
                                lambda: dp_table_map(release.table, MAP_EPSILONS, mechanism=spec.mechanism,
                                                     delta=spec.delta, replicates=MAP_REPLICATES, seed=spec.seed))
         maps = [m]
-        if remembered(st.toggle, "beside cell suppression (threshold rule, protection 10%)", "dp_beside", False,
+        beside = remembered(st.toggle, "beside cell suppression (threshold rule, protection 10%)", "dp_beside", False,
                       help="the same table protected by cell suppression instead, on the same R and U: a small cell "
                            "is recovered when published or narrowed below 1 by the equations; a suppressed cell "
-                           "loses all of its value"):
+                           "loses all of its value")
+        if beside:
             maps.append(state.frame_cached(file.frame, "tables", "dp_beside", {**settings,
                                                                                "thresholds": SUPPRESSION_THRESHOLDS},
                                            lambda: suppression_threshold_map(release.table, SUPPRESSION_THRESHOLDS)))
@@ -174,15 +185,16 @@ def dp_section() -> None:
                             "attacker's interval, half-width": m.config["interval_half_width"],
                             "unit cells recovered": m.config["unit_recovered"]})
         st.dataframe(out, hide_index=True, width="stretch")
-        st.caption(f"{MAP_REPLICATES} releases per epsilon. R: {m.risk_label}; U: {m.utility_label}. Kept, the map "
+        st.caption(f"{MAP_REPLICATES} releases per epsilon. R: {m.risk_label}; U: {m.utility_label}. Kept, each map "
                    "also carries the measures every protection of a count table shares (share of small counts "
-                   "recovered exactly, relative error of cells and totals): Compare overlays it with "
-                   "suppression's and the cell key method's maps of the table.")
-        python = (f"from rumap.maps.dp_tables import dp_table_map\n\n{to_python(spec)}\n"
-                  f"m = dp_table_map(result.table, {list(MAP_EPSILONS)!r}, mechanism={spec.mechanism!r}, "
-                  f"delta={spec.delta!r}, replicates={MAP_REPLICATES}, seed={spec.seed!r})\nprint(m.to_frame())\n")
-        kept = PageMapSpec(page="tables", label=f"DP noise over epsilon, {file.name}: {' x '.join(spec.dims)}",
-                           settings={"file": file.name,
-                                     "fingerprint": state.file_fingerprint(file.frame, file.session), **settings},
-                           python=python)
-        keep_controls(page_analysis([m], kept, common=table_common_curve(m)), "tables_dp")
+                   "recovered exactly, relative error of cells and totals): Compare overlays it with the other "
+                   "protections' maps of the table (the cell key method's, suppression's).")
+        _keep_block(file, spec, settings, m, "DP noise over epsilon",
+                    f"dp_table_map(result.table, {list(MAP_EPSILONS)!r}, mechanism={spec.mechanism!r}, "
+                    f"delta={spec.delta!r}, replicates={MAP_REPLICATES}, seed={spec.seed!r})", "tables_dp")
+        if beside:
+            st.markdown("**The suppression map** (threshold rule's n, protection 10%)")
+            _keep_block(file, spec, {**settings, "thresholds": SUPPRESSION_THRESHOLDS}, maps[1],
+                        "cell suppression over n",
+                        f"suppression_threshold_map(result.table, {list(SUPPRESSION_THRESHOLDS)!r})",
+                        "tables_dp_suppression")
