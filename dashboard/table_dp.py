@@ -13,6 +13,8 @@ with its curve on the measures every protection of a count table shares,
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
@@ -26,13 +28,12 @@ from dashboard.widgets import keep_controls, multiselect, number, plot, remember
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
 from rumap.io.writers import table_bytes
-from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
 from rumap.maps.table_common import table_common_curve
 from rumap.present.plotting import ru_map_figure
 from rumap.present.privacy import privacy_statement
-from rumap.present.reproduce import to_python
+from rumap.present.reproduce import to_command, to_python
 from rumap.privacy.accounting import DEFAULT_DELTA, MECHANISMS
-from rumap.specs.dp_tables import DPTableSpec
+from rumap.specs.dp_tables import DPTableMapSpec, DPTableSpec
 from rumap.tables.ndtable import MAX_DIMS
 
 EXAMPLE = "persons (synthetic, categorical keys)"
@@ -139,13 +140,15 @@ def _results_block(release) -> None:
                        file_name="dp_table.csv", mime="text/csv", key="dp_download", on_click="ignore")
 
 
-def _keep_block(file, spec: DPTableSpec, settings: dict, m, label: str, call: str, key: str) -> None:
-    """Keep one map of the released table, with the Python that draws it and its curve on the shared measures."""
-    python = (f"from rumap.maps.dp_tables import {call.split('(')[0]}\n\n{to_python(spec)}\nm = {call}\n"
-              "print(m.to_frame())\n")
-    kept = PageMapSpec(page="tables", label=f"{label}, {file.name}: {' x '.join(spec.dims)}",
+def _keep_block(file, spec: DPTableMapSpec, settings: dict, m, label: str, key: str) -> None:
+    """Keep one map of the released table, with the code that draws it and its curve on the shared measures."""
+    try:
+        command = to_command(spec)
+    except InputError:
+        command = None
+    kept = PageMapSpec(page="tables", label=f"{label}, {file.name}: {' x '.join(spec.table.dims)}",
                        settings={"file": file.name, "fingerprint": state.file_fingerprint(file.frame, file.session),
-                                 **settings}, python=python)
+                                 **settings}, python=to_python(spec), command=command)
     keep_controls(page_analysis([m], kept, common=table_common_curve(m)), key)
 
 
@@ -168,9 +171,9 @@ def dp_section() -> None:
     reproduce(spec, what="this release", key="tables_dp")
     if release.counts and remembered(st.toggle, "R-U map over epsilon", "dp_map", False):
         settings = {**spec.to_dict(), "epsilons": MAP_EPSILONS, "replicates": MAP_REPLICATES}
-        m = state.frame_cached(file.frame, "tables", "dp_map", settings,
-                               lambda: dp_table_map(release.table, MAP_EPSILONS, mechanism=spec.mechanism,
-                                                    delta=spec.delta, replicates=MAP_REPLICATES, seed=spec.seed))
+        map_spec = DPTableMapSpec(spec, MAP_EPSILONS, MAP_REPLICATES)
+        beside_spec = replace(map_spec, thresholds=SUPPRESSION_THRESHOLDS, curve="suppression")
+        m = state.frame_cached(file.frame, "tables", "dp_map", settings, lambda: map_spec.run(file.frame))
         maps = [m]
         beside = remembered(st.toggle, "beside cell suppression (threshold rule, protection 10%)", "dp_beside", False,
                       help="the same table protected by cell suppression instead, on the same R and U: a small cell "
@@ -179,7 +182,7 @@ def dp_section() -> None:
         if beside:
             maps.append(state.frame_cached(file.frame, "tables", "dp_beside", {**settings,
                                                                                "thresholds": SUPPRESSION_THRESHOLDS},
-                                           lambda: suppression_threshold_map(release.table, SUPPRESSION_THRESHOLDS)))
+                                           lambda: beside_spec.run(file.frame)))
         plot(ru_map_figure(maps), key="tables_dp_map")
         out = pd.DataFrame({"epsilon": m.values, "R": m.risk, "U": m.utility,
                             "attacker's interval, half-width": m.config["interval_half_width"],
@@ -189,12 +192,10 @@ def dp_section() -> None:
                    "also carries the measures every protection of a count table shares (share of small counts "
                    "recovered exactly, relative error of cells and totals): Compare overlays it with the other "
                    "protections' maps of the table (the cell key method's, suppression's).")
-        _keep_block(file, spec, settings, m, "DP noise over epsilon",
-                    f"dp_table_map(result.table, {list(MAP_EPSILONS)!r}, mechanism={spec.mechanism!r}, "
-                    f"delta={spec.delta!r}, replicates={MAP_REPLICATES}, seed={spec.seed!r})", "tables_dp")
+        reproduce(replace(map_spec, thresholds=SUPPRESSION_THRESHOLDS) if beside else map_spec,
+                  key="tables_dp_map", what="this map")
+        _keep_block(file, map_spec, settings, m, "DP noise over epsilon", "tables_dp")
         if beside:
             st.markdown("**The suppression map** (threshold rule's n, protection 10%)")
-            _keep_block(file, spec, {**settings, "thresholds": SUPPRESSION_THRESHOLDS}, maps[1],
-                        "cell suppression over n",
-                        f"suppression_threshold_map(result.table, {list(SUPPRESSION_THRESHOLDS)!r})",
-                        "tables_dp_suppression")
+            _keep_block(file, beside_spec, {**settings, "thresholds": SUPPRESSION_THRESHOLDS}, maps[1],
+                        "cell suppression over n", "tables_dp_suppression")
