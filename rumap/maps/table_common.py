@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.result import RUMap
 
 __all__ = ["SMALL", "TABLE_COMMON_RISK_LABEL", "TABLE_COMMON_UTILITY_LABEL", "TABLE_COMMON_KNOWLEDGE",
@@ -50,6 +50,7 @@ TABLE_COMMON_WORDS = (f"R is the share of the table's small counts (cells and to
 COMMON_KEYS = ("common_risk", "common_utility", "common_risk_se", "common_utility_se")
 
 
+@assumes_valid
 def table_common_stats(counts: np.ndarray, recovered: np.ndarray, error: np.ndarray) -> tuple[float, float]:
     """The common risk and utility of one protected count table (module notes).
 
@@ -85,6 +86,7 @@ def table_common_stats(counts: np.ndarray, recovered: np.ndarray, error: np.ndar
     return risk, float(1.0 - relative.mean())
 
 
+@assumes_valid
 def common_columns(stats: Sequence[np.ndarray]) -> dict[str, list[float]]:
     """The config entries of :data:`COMMON_KEYS` from each value's replicates of :func:`table_common_stats`.
 

@@ -41,4 +41,5 @@ def test_the_cell_key_and_dp_maps_are_kept_with_their_shared_curves():
         assert a.common.risk.tolist() == own.config["common_risk"]
         assert np.all((a.common.utility > 0) & (a.common.utility <= 1))
     assert dp.common.risk.tolist() == dp.maps[0].risk.tolist()  # DP's own R is the shared one
-    assert "dp_table_map(result.table, [0.1, 0.3, 1.0, 3.0, 10.0]" in dp.spec.python
+    assert "m = dp_table_map(table, [0.1, 0.3, 1.0, 3.0, 10.0]" in dp.spec.python  # the code that draws it
+    assert dp.spec.command.startswith("python -m rumap simulate --method dp-table")
