@@ -20,10 +20,10 @@ from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
 from dashboard.widgets import keep_controls, number, plot, remembered, reproduce
-from rumap.maps.table_common import table_common_curve
+from rumap.maps.table_common import SMALL, table_common_curve
 from rumap.present.plotting import ru_map_figure
 from rumap.present.ptable_figure import ptable_figure
-from rumap.present.reproduce import to_python
+from rumap.present.reproduce import command_or_reason, to_python
 from rumap.specs.calls import CallSpec
 
 EXAMPLE = "persons (synthetic, categorical keys)"
@@ -53,7 +53,7 @@ def map_block(file: PageFile, arguments: dict) -> None:
     ru = state.frame_cached(file.frame, "tables", "ckm_map", dict(spec.arguments), lambda: spec.run(file.frame))
     plot(ru_map_figure([ru]), key="tables_ckm_map")
     out = pd.DataFrame({"V": ru.values, "R": ru.risk, "U": ru.utility,
-                        "small counts recovered (1-3)": ru.config["common_risk"],
+                        f"small counts recovered (1-{SMALL})": ru.config["common_risk"],
                         "relative error kept (cells and totals)": ru.config["common_utility"]})
     st.dataframe(out, hide_index=True, width="stretch")
     st.caption(f"{MAP_REPLICATES} draws of the record keys per V. R: {ru.risk_label}; U: {ru.utility_label}. "
@@ -62,7 +62,7 @@ def map_block(file: PageFile, arguments: dict) -> None:
     reproduce(spec, key="tables_ckm_map", what="this map")
     kept = PageMapSpec(page="tables", label=f"cell key method over V, {file.name}: {' x '.join(arguments['dims'])}",
                        settings={"file": file.name, "fingerprint": state.file_fingerprint(file.frame, file.session),
-                                 **spec.arguments}, python=to_python(spec))
+                                 **spec.arguments}, python=to_python(spec), command=command_or_reason(spec)[0])
     keep_controls(page_analysis([ru], kept, common=table_common_curve(ru)), "tables_ckm")
 
 

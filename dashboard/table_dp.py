@@ -31,7 +31,7 @@ from rumap.io.writers import table_bytes
 from rumap.maps.table_common import table_common_curve
 from rumap.present.plotting import ru_map_figure
 from rumap.present.privacy import privacy_statement
-from rumap.present.reproduce import to_command, to_python
+from rumap.present.reproduce import command_or_reason, to_python
 from rumap.privacy.accounting import DEFAULT_DELTA, MECHANISMS
 from rumap.specs.dp_tables import DPTableMapSpec, DPTableSpec
 from rumap.tables.ndtable import MAX_DIMS
@@ -142,13 +142,9 @@ def _results_block(release) -> None:
 
 def _keep_block(file, spec: DPTableMapSpec, settings: dict, m, label: str, key: str) -> None:
     """Keep one map of the released table, with the code that draws it and its curve on the shared measures."""
-    try:
-        command = to_command(spec)
-    except InputError:
-        command = None
     kept = PageMapSpec(page="tables", label=f"{label}, {file.name}: {' x '.join(spec.table.dims)}",
                        settings={"file": file.name, "fingerprint": state.file_fingerprint(file.frame, file.session),
-                                 **settings}, python=to_python(spec), command=command)
+                                 **settings}, python=to_python(spec), command=command_or_reason(spec)[0])
     keep_controls(page_analysis([m], kept, common=table_common_curve(m)), key)
 
 

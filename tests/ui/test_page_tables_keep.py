@@ -43,3 +43,4 @@ def test_the_cell_key_and_dp_maps_are_kept_with_their_shared_curves():
     assert dp.common.risk.tolist() == dp.maps[0].risk.tolist()  # DP's own R is the shared one
     assert "m = dp_table_map(table, [0.1, 0.3, 1.0, 3.0, 10.0]" in dp.spec.python  # the code that draws it
     assert dp.spec.command.startswith("python -m rumap simulate --method dp-table")
+    assert ckm.spec.command.startswith("python -m rumap simulate --method ckm")
