@@ -55,3 +55,6 @@ def test_compare_overlays_the_three_protections_of_a_table_on_their_shared_measu
         assert rows[a.name]["reaches the bound"] == chosen.feasible
         if chosen.feasible:
             assert rows[a.name]["reaches the bound at"] == pytest.approx(chosen.value)
+    at.switch_page("pages/pareto.py").run()  # Pareto: the same curves, judged by the bound set on Compare
+    assert not at.exception and not at.error, [shown(e.value) for e in at.error]
+    assert any("R_max = 0.2 (R = share of small counts" in shown(c.value) for c in at.caption)
