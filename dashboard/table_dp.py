@@ -172,9 +172,9 @@ def dp_section() -> None:
         m = state.frame_cached(file.frame, "tables", "dp_map", settings, lambda: map_spec.run(file.frame))
         maps = [m]
         beside = remembered(st.toggle, "beside cell suppression (threshold rule, protection 10%)", "dp_beside", False,
-                      help="the same table protected by cell suppression instead, on the same R and U: a small cell "
-                           "is recovered when published or narrowed below 1 by the equations; a suppressed cell "
-                           "loses all of its value")
+                            help="the same table protected by cell suppression instead, on the same R and U: a small "
+                                 "cell is recovered when published or narrowed below 1 by the equations; a suppressed "
+                                 "cell loses all of its value")
         if beside:
             maps.append(state.frame_cached(file.frame, "tables", "dp_beside", {**settings,
                                                                                "thresholds": SUPPRESSION_THRESHOLDS},
