@@ -42,24 +42,6 @@ def _tab(pg, name: str):
     return pg.get_by_test_id("stMain").get_by_role("tabpanel", name=name)
 
 
-def _choose(pg, panel, label: str, option: str) -> None:
-    """Pick ``option`` in the panel's selectbox labelled exactly ``label`` (the click is made again if lost)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    box = panel.get_by_test_id("stSelectbox").filter(has=pg.get_by_text(label, exact=True)).first
-    for _ in range(3):
-        box.click()
-        choice = pg.get_by_role("option", name=option, exact=True)
-        try:
-            choice.wait_for(timeout=2_000)
-        except PlaywrightTimeout:
-            pg.keyboard.press("Escape")
-            continue
-        choice.click()
-        break
-    _idle(pg)
-
-
 def _switch(pg, panel, label: str) -> None:
     panel.get_by_text(label, exact=True).click()
     _idle(pg)
