@@ -16,6 +16,7 @@ from rumap.errors import InputError
 from rumap.maps.common import COMMON_KNOWLEDGE, COMMON_RISK_LABEL
 from rumap.maps.pareto import GridChoice
 from rumap.maps.recommend import Recommendation, recommend
+from rumap.maps.table_common import TABLE_COMMON_KNOWLEDGE, TABLE_COMMON_RISK_LABEL, TABLE_COMMON_WORDS
 from rumap.present.numbers import format_number
 from rumap.present.plotting import PARAMETER_SYMBOLS
 from rumap.result import RUMap
@@ -23,6 +24,35 @@ from rumap.specs import Analysis
 
 #: The tolerable share of records re-identified (the common measures' R) before the user sets one.
 COMMON_FIRST_BOUND = 0.05
+
+
+@dataclass(frozen=True)
+class SharedMeasure:
+    """A risk that maps of different methods share, a share whatever the data: how Compare asks for its bound.
+
+    Attributes
+    ----------
+    label : str
+        The bound's input label.
+    first_bound : float
+        The bound before the user sets one.
+    words : str
+        What the compared maps measure, in words ("" to say nothing).
+    """
+
+    label: str
+    first_bound: float
+    words: str = ""
+
+
+#: The shared risks, by risk label: the masking methods' common measures, and those of protected count tables.
+SHARED_MEASURES = {
+    COMMON_RISK_LABEL: SharedMeasure("Tolerable share of records re-identified", COMMON_FIRST_BOUND),
+    TABLE_COMMON_RISK_LABEL: SharedMeasure("Tolerable share of small counts recovered exactly", 0.2,
+                                           TABLE_COMMON_WORDS),
+}
+#: The knowledge of a curve on shared measures (not a snooper's state of a map of its own).
+SHARED_KNOWLEDGE = (COMMON_KNOWLEDGE, TABLE_COMMON_KNOWLEDGE)
 
 
 def curve_recommendation(owner: Analysis, m: RUMap, max_risk: float, decision: str = "upper") -> Recommendation:
@@ -189,7 +219,7 @@ def unprotected(d: MapDecision, maps: list[RUMap]) -> str:
     if binding.get("target"):  # a snooper of one target: the one no value protects
         return (f"{d.owner.name}: no {symbol} on this grid protects target {binding['target']} "
                 f"({binding.get('knowledge') or 'any'} knowledge) at R ≤ {bound}, so none is recommended")
-    if binding.get("knowledge") and binding["knowledge"] != COMMON_KNOWLEDGE:  # an analytic map's state
+    if binding.get("knowledge") and binding["knowledge"] not in SHARED_KNOWLEDGE:  # an analytic map's state
         return (f"{d.owner.name}: no {symbol} on this grid protects against the snooper with "
                 f"{binding['knowledge']} knowledge at R ≤ {bound}, so none is recommended")
     if binding:
@@ -256,8 +286,8 @@ def first_bound(key: str, owners: list[Analysis], keys: list[str]) -> float | No
     float or None
         None when no compared analysis of that measure has a bound.
     """
-    if key == COMMON_RISK_LABEL:  # a share of the records, whatever the method
-        return COMMON_FIRST_BOUND
+    if key in SHARED_MEASURES:  # a share, whatever the method
+        return SHARED_MEASURES[key].first_bound
     return next((a.max_risk for a, k in zip(owners, keys, strict=True)
                  if k == key and a.max_risk and analysis_key(a) == key), None)
 

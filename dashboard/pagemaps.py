@@ -76,7 +76,7 @@ class PageMapSpec:
                           "log_x": self.log_x, "log_y": self.log_y})
 
 
-def page_analysis(maps: Sequence[RUMap], spec: PageMapSpec) -> Analysis:
+def page_analysis(maps: Sequence[RUMap], spec: PageMapSpec, common: RUMap | None = None) -> Analysis:
     """The analysis a page keeps for its map(s).
 
     Parameters
@@ -85,13 +85,16 @@ def page_analysis(maps: Sequence[RUMap], spec: PageMapSpec) -> Analysis:
         The curves the page drew.
     spec : PageMapSpec
         How it drew them.
+    common : RUMap, optional
+        The same map on measures that maps of other methods share (e.g.
+        :func:`rumap.maps.table_common.table_common_curve`), so that Compare overlays them.
 
     Returns
     -------
     Analysis
         Named after ``spec.label``, without optima.
     """
-    return Analysis(spec=spec, maps=tuple(maps))
+    return Analysis(spec=spec, maps=tuple(maps), common=common)
 
 
 def is_reproducible(analysis: Analysis) -> bool:

@@ -3,24 +3,67 @@
 A thin layer over :class:`rumap.specs.calls.CallSpec` of
 :func:`rumap.tables.cellkey.cell_key_method`: the perturbation table of D, V
 and js (R's ptable), each cell's perturbation picked by its cell key, the
-published table and how far its totals are from the sums of their children.
+published table and how far its totals are from the sums of their children;
+its R-U map over V (:func:`rumap.maps.cellkey_map.ckm_map`), kept like the
+other maps with its curve on the measures every protection of a count table
+shares (:mod:`rumap.maps.table_common`).
 """
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from dashboard import state
-from dashboard.files import example_or_upload
+from dashboard.files import PageFile, example_or_upload
 from dashboard.markdown import plain
+from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
-from dashboard.widgets import number, plot, remembered, reproduce
+from dashboard.widgets import keep_controls, number, plot, remembered, reproduce
+from rumap.maps.table_common import SMALL, table_common_curve
+from rumap.present.plotting import ru_map_figure
 from rumap.present.ptable_figure import ptable_figure
+from rumap.present.reproduce import command_or_reason, to_python
 from rumap.specs.calls import CallSpec
 
 EXAMPLE = "persons (synthetic, categorical keys)"
 #: Columns with at most this many codes are offered as dimensions.
 MAX_CODES = 50
+#: The variances V of the map (each needs a perturbation table for the chosen D and js).
+MAP_VARIANCES = (1.1, 1.5, 2.0, 3.0, 4.0)
+#: Draws of the record keys per V.
+MAP_REPLICATES = 10
+
+
+def map_block(file: PageFile, arguments: dict) -> None:
+    """The R-U map over V of the table just published, kept with its curve on the common table measures.
+
+    Parameters
+    ----------
+    file : PageFile
+        The microdata.
+    arguments : dict
+        The published table's dims, D, js and seed.
+    """
+    grid = list(MAP_VARIANCES)
+    spec = CallSpec("rumap.maps.cellkey_map.ckm_map", file.name,
+                    {"dims": list(arguments["dims"]), "variances": grid,
+                     "max_perturbation": arguments["max_perturbation"], "js": arguments["js"],
+                     "replicates": MAP_REPLICATES, "seed": arguments["seed"]}, source=file.name)
+    ru = state.frame_cached(file.frame, "tables", "ckm_map", dict(spec.arguments), lambda: spec.run(file.frame))
+    plot(ru_map_figure([ru]), key="tables_ckm_map")
+    out = pd.DataFrame({"V": ru.values, "R": ru.risk, "U": ru.utility,
+                        f"small counts recovered (1-{SMALL})": ru.config["common_risk"],
+                        "relative error kept (cells and totals)": ru.config["common_utility"]})
+    st.dataframe(out, hide_index=True, width="stretch")
+    st.caption(f"{MAP_REPLICATES} draws of the record keys per V. R: {ru.risk_label}; U: {ru.utility_label}. "
+               "Kept, the map also carries the measures every protection of a count table shares (the last two "
+               "columns): Compare overlays it with suppression's and differential privacy's maps of the table.")
+    reproduce(spec, key="tables_ckm_map", what="this map")
+    kept = PageMapSpec(page="tables", label=f"cell key method over V, {file.name}: {' x '.join(arguments['dims'])}",
+                       settings={"file": file.name, "fingerprint": state.file_fingerprint(file.frame, file.session),
+                                 **spec.arguments}, python=to_python(spec), command=command_or_reason(spec)[0])
+    keep_controls(page_analysis([ru], kept, common=table_common_curve(ru)), "tables_ckm")
 
 
 def ckm_section() -> None:
@@ -39,7 +82,7 @@ def ckm_section() -> None:
     if not candidates:
         st.info(f"No column has {MAX_CODES} codes or fewer to span the table.")
         return
-    default = [c for c in ("sex", "marital") if c in candidates] or candidates[:1]
+    default = [c for c in ("region", "marital") if c in candidates] or candidates[:1]  # the same table as the other tabs
     dims = remembered(st.multiselect, "dimensions", "ckm_dims", default, options=candidates, max_selections=3)
     if not dims:
         st.info("Choose one to three dimensions.")
@@ -70,3 +113,6 @@ def ckm_section() -> None:
     changed = int((result.perturbation != 0).sum())
     st.caption(f"{changed} of {result.table.size} cells perturbed; original counts are not shown.")
     reproduce(spec, key="tables_ckm", what="this table")
+    if remembered(st.toggle, "R-U map over the variance V", "ckm_map", False,
+                  help=f"V = {', '.join(f'{v:g}' for v in MAP_VARIANCES)}, {MAP_REPLICATES} draws of the keys each"):
+        map_block(file, dict(spec.arguments))

@@ -6,10 +6,14 @@ A thin layer over :class:`rumap.specs.dp_tables.DPTableSpec` and
 the bounds of one contribution, the mechanism and the privacy loss; the page
 states the privacy in words (:func:`rumap.present.privacy.privacy_statement`),
 shows the published table beside the original, what an intruder learns of the
-small cells and the errors, the R-U map over epsilon, the download and the code.
+small cells and the errors, the R-U map over epsilon (kept like the other maps,
+with its curve on the measures every protection of a count table shares,
+:mod:`rumap.maps.table_common`), the download and the code.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
@@ -17,17 +21,19 @@ import streamlit as st
 from dashboard import state
 from dashboard.files import example_or_upload
 from dashboard.markdown import plain
+from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.provenance import show_page_file
 from dashboard.table_protection import cell_number
-from dashboard.widgets import multiselect, number, plot, remembered, reproduce, selectbox, slider
+from dashboard.widgets import keep_controls, multiselect, number, plot, remembered, reproduce, selectbox, slider
 from rumap.errors import InputError
 from rumap.io.data import numeric_column_names
 from rumap.io.writers import table_bytes
-from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
+from rumap.maps.table_common import table_common_curve
 from rumap.present.plotting import ru_map_figure
 from rumap.present.privacy import privacy_statement
+from rumap.present.reproduce import command_or_reason, to_python
 from rumap.privacy.accounting import DEFAULT_DELTA, MECHANISMS
-from rumap.specs.dp_tables import DPTableSpec
+from rumap.specs.dp_tables import DPTableMapSpec, DPTableSpec
 from rumap.tables.ndtable import MAX_DIMS
 
 EXAMPLE = "persons (synthetic, categorical keys)"
@@ -134,6 +140,14 @@ def _results_block(release) -> None:
                        file_name="dp_table.csv", mime="text/csv", key="dp_download", on_click="ignore")
 
 
+def _keep_block(file, spec: DPTableMapSpec, settings: dict, m, label: str, key: str) -> None:
+    """Keep one map of the released table, with the code that draws it and its curve on the shared measures."""
+    kept = PageMapSpec(page="tables", label=f"{label}, {file.name}: {' x '.join(spec.table.dims)}",
+                       settings={"file": file.name, "fingerprint": state.file_fingerprint(file.frame, file.session),
+                                 **settings}, python=to_python(spec), command=command_or_reason(spec)[0])
+    keep_controls(page_analysis([m], kept, common=table_common_curve(m)), key)
+
+
 def dp_section() -> None:
     """Build a table from microdata and release it with differential privacy; its map over epsilon."""
     st.subheader("Differential privacy: noise instead of suppression or rounding")
@@ -153,20 +167,31 @@ def dp_section() -> None:
     reproduce(spec, what="this release", key="tables_dp")
     if release.counts and remembered(st.toggle, "R-U map over epsilon", "dp_map", False):
         settings = {**spec.to_dict(), "epsilons": MAP_EPSILONS, "replicates": MAP_REPLICATES}
-        m = state.frame_cached(file.frame, "tables", "dp_map", settings,
-                               lambda: dp_table_map(release.table, MAP_EPSILONS, mechanism=spec.mechanism,
-                                                    delta=spec.delta, replicates=MAP_REPLICATES, seed=spec.seed))
+        map_spec = DPTableMapSpec(spec, MAP_EPSILONS, MAP_REPLICATES)
+        beside_spec = replace(map_spec, thresholds=SUPPRESSION_THRESHOLDS, curve="suppression")
+        m = state.frame_cached(file.frame, "tables", "dp_map", settings, lambda: map_spec.run(file.frame))
         maps = [m]
-        if remembered(st.toggle, "beside cell suppression (threshold rule, protection 10%)", "dp_beside", False,
-                      help="the same table protected by cell suppression instead, on the same R and U: a small cell "
-                           "is recovered when published or narrowed below 1 by the equations; a suppressed cell "
-                           "loses all of its value"):
+        beside = remembered(st.toggle, "beside cell suppression (threshold rule, protection 10%)", "dp_beside", False,
+                            help="the same table protected by cell suppression instead, on the same R and U: a small "
+                                 "cell is recovered when published or narrowed below 1 by the equations; a suppressed "
+                                 "cell loses all of its value")
+        if beside:
             maps.append(state.frame_cached(file.frame, "tables", "dp_beside", {**settings,
                                                                                "thresholds": SUPPRESSION_THRESHOLDS},
-                                           lambda: suppression_threshold_map(release.table, SUPPRESSION_THRESHOLDS)))
+                                           lambda: beside_spec.run(file.frame)))
         plot(ru_map_figure(maps), key="tables_dp_map")
         out = pd.DataFrame({"epsilon": m.values, "R": m.risk, "U": m.utility,
                             "attacker's interval, half-width": m.config["interval_half_width"],
                             "unit cells recovered": m.config["unit_recovered"]})
         st.dataframe(out, hide_index=True, width="stretch")
-        st.caption(f"{MAP_REPLICATES} releases per epsilon. R: {m.risk_label}; U: {m.utility_label}.")
+        st.caption(f"{MAP_REPLICATES} releases per epsilon. R: {m.risk_label}; U: {m.utility_label}. Kept, each map "
+                   "also carries the measures every protection of a count table shares (share of small counts "
+                   "recovered exactly, relative error of cells and totals): Compare overlays it with the other "
+                   "protections' maps of the table (the cell key method's, suppression's).")
+        reproduce(replace(map_spec, thresholds=SUPPRESSION_THRESHOLDS) if beside else map_spec,
+                  key="tables_dp_map", what="this map")
+        _keep_block(file, map_spec, settings, m, "DP noise over epsilon", "tables_dp")
+        if beside:
+            st.markdown("**The suppression map** (threshold rule's n, protection 10%)")
+            _keep_block(file, beside_spec, {**settings, "thresholds": SUPPRESSION_THRESHOLDS}, maps[1],
+                        "cell suppression over n", "tables_dp_suppression")

@@ -25,6 +25,7 @@ from dashboard.provenance import show_page_file
 from dashboard.table_download import marked_download
 from dashboard.widgets import keep_controls, number, plot, remembered, reproduce, selectbox
 from rumap.io.data import numeric_column_names
+from rumap.maps.table_common import table_common_curve
 from rumap.maps.table_grids import PROTECTION_GRID, rounding_base_grid, rule_grid
 from rumap.maps.tables import (
     TABLE_RISKS,
@@ -206,7 +207,12 @@ def map_block(file: PageFile, s: TableProtectionSpec, table, primary: list) -> N
     kept = PageMapSpec(page="tables", label=f"{sweep} map, {file.name}: {s.rule}",
                        settings={"file": file.name, "fingerprint": state.file_fingerprint(file.frame, file.session),
                                  **settings}, python=to_python(spec))
-    keep_controls(page_analysis([ru], kept), "tables_micro")
+    common = table_common_curve(ru)
+    if common is not None:
+        st.caption("Kept, this map also carries the measures every protection of a count table shares (share of "
+                   "small counts recovered exactly, relative error of cells and totals): Compare overlays it with "
+                   "the cell key method's and differential privacy's maps of the table.")
+    keep_controls(page_analysis([ru], kept, common=common), "tables_micro")
 
 
 def microdata_section() -> None:

@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.decisions import (
+    SHARED_MEASURES,
     best_choice,
     curve_recommendation,
     first_bound,
@@ -20,7 +21,6 @@ from dashboard.provenance import show_kept_sources
 from dashboard.risk_bound import MSE_MEASURE, bound_for, max_risk_input, spec_key
 from dashboard.selection import curves_on_common_measures
 from dashboard.widgets import errors_shown, plot, remembered, table
-from rumap.maps.common import COMMON_RISK_LABEL
 from rumap.maps.recommend import DECISIONS, error_of_max_risk
 from rumap.present.figures import UTILITY_SCALES, comparison_figure, utility_on_scale
 from rumap.present.numbers import format_number, format_risk
@@ -42,9 +42,9 @@ with errors_shown():
     bounds: dict[str, float] = {}
     with cols[0]:
         for n, key in enumerate(dict.fromkeys(keys)):  # one bound per risk measure and units: never crossed
-            if key == COMMON_RISK_LABEL:  # a share of the records, whatever the method
+            if key in SHARED_MEASURES:  # a share, whatever the method
                 bounds[key] = max_risk_input("compare_max_share", key, default=first_bound(key, owners, keys),
-                                             label="Tolerable share of records re-identified", entry="share_bound")
+                                             label=SHARED_MEASURES[key].label, entry="share_bound")
                 continue
             label = "Maximum tolerable risk" if n == 0 else f"Maximum tolerable risk ({n + 1})"
             bounds[key] = max_risk_input("compare_max_risk" if n == 0 else f"compare_max_risk_{n}", key,
@@ -68,6 +68,9 @@ with errors_shown():
     note = measures_note(decisions, maps, [bound_for(d.owner) for d in decisions])
     if note:
         st.info(plain(note), icon=":material/straighten:")
+    words = {SHARED_MEASURES[m.risk_label].words for m in maps if m.risk_label in SHARED_MEASURES} - {""}
+    for line in sorted(words):
+        st.caption(plain(line))
     plot(comparison_figure(scaled, names, log_x=log_x, log_y=log_y, max_risk=one_bound, choice=choice),
          key="compare_map")
     if choice.reachable:

@@ -32,6 +32,7 @@ import pandas as pd
 
 from rumap._validation import SEED, InstanceOf, StrOptions, validate_params
 from rumap.errors import InputError
+from rumap.maps.table_common import SMALL, common_columns, table_common_stats
 from rumap.result import RUMap
 from rumap.tables.cellkey import CellKeyTable, cellkey_table, lookup_perturbation
 from rumap.tables.ndtable import TOTAL
@@ -124,6 +125,16 @@ def ckm_utility(result: CellKeyTable, utility: str = "absolute") -> float:
     return float(1.0 / (1.0 + deviation.mean()))
 
 
+def _common(result: CellKeyTable) -> tuple[float, float]:
+    """The measures every protection of a count table shares (:mod:`rumap.maps.table_common`): a small count is
+    recovered when published unperturbed or by differencing."""
+    recovered = result.perturbation == 0
+    small = np.flatnonzero((result.counts >= 1) & (result.counts <= SMALL))
+    if small.size:
+        recovered[small] |= _differenced(result, small)
+    return table_common_stats(result.counts, recovered, np.abs(result.perturbation))
+
+
 @validate_params({"frame": InstanceOf(pd.DataFrame, "a pandas DataFrame"), "max_perturbation": "ckm_max_perturbation",
                   "js": "ckm_js", "replicates": "replicates", "seed": SEED, "risk": StrOptions(tuple(CKM_RISKS)),
                   "utility": StrOptions(tuple(CKM_UTILITIES))},
@@ -156,7 +167,8 @@ def ckm_map(frame: pd.DataFrame, dims: Sequence[str], variances: Sequence[float]
     Returns
     -------
     RUMap
-        Parameter ``variance``; method ``ckm``.
+        Parameter ``variance``; method ``ckm``; ``config`` also holds the measures every protection of a
+        count table shares (:mod:`rumap.maps.table_common`).
 
     Raises
     ------
@@ -179,6 +191,7 @@ def ckm_map(frame: pd.DataFrame, dims: Sequence[str], variances: Sequence[float]
     risk_values = np.zeros((values.size, draws))
     utility_values = np.zeros((values.size, draws))
     key_seeds = rng.integers(0, 2**63, size=draws)
+    common = np.zeros((values.size, draws, 2))
     for i, v in enumerate(values):
         try:
             ptable = create_ptable(max_perturbation, float(v), js)
@@ -189,10 +202,12 @@ def ckm_map(frame: pd.DataFrame, dims: Sequence[str], variances: Sequence[float]
                                    seed=None if record_key is not None else int(key_seeds[m]))
             risk_values[i, m] = ckm_risk(result, risk)
             utility_values[i, m] = ckm_utility(result, utility)
+            common[i, m] = _common(result)
     se = (lambda a: a.std(axis=1, ddof=1) / np.sqrt(draws)) if draws > 1 else (lambda a: np.zeros(values.size))
     return RUMap(parameter="variance", values=values, risk=risk_values.mean(axis=1),
                  utility=utility_values.mean(axis=1), risk_se=se(risk_values), utility_se=se(utility_values),
                  risk_label=CKM_RISKS[risk], utility_label=CKM_UTILITIES[utility], method="ckm", knowledge="table",
                  target=" x ".join(dims),
                  config={"dims": list(dims), "max_perturbation": max_perturbation, "js": js, "record_key": record_key,
-                         "replicates": draws, "seed": seed, "risk": risk, "utility": utility})
+                         "replicates": draws, "seed": seed, "risk": risk, "utility": utility,
+                         **common_columns(list(common))})

@@ -36,6 +36,7 @@ import numpy as np
 
 from rumap._validation import SEED, Grid, InstanceOf, StrOptions, assumes_valid, validate_params
 from rumap.errors import InputError
+from rumap.maps.table_common import SMALL, common_columns, table_common_stats
 from rumap.privacy.accounting import MECHANISMS, calibrate
 from rumap.result import RUMap
 from rumap.tables.dp import SMALL_CELL, DPTable, dp_release, finest_mask
@@ -149,7 +150,8 @@ def dp_table_map(table: NDTable, epsilons: Sequence[float] | np.ndarray, mechani
     -------
     RUMap
         ``parameter`` ``"epsilon"``, method ``"dp-table"``, knowledge
-        ``"outsider"``, target the mechanism; ``config`` with every measure per epsilon.
+        ``"outsider"``, target the mechanism; ``config`` with every measure per epsilon, those every
+        protection of a count table shares among them (:mod:`rumap.maps.table_common`).
 
     Examples
     --------
@@ -169,15 +171,19 @@ def dp_table_map(table: NDTable, epsilons: Sequence[float] | np.ndarray, mechani
     columns: dict[str, list[float]] = {key: [] for key in DP_TABLE_MEASURES}
     columns["interval_half_width"] = []
     risks, utilities, risk_se, utility_se = [], [], [], []
+    common_stats: list[np.ndarray] = []
     for epsilon, sequence in zip(np.asarray(epsilons, dtype=float), seeds, strict=True):
         loss = calibrate(mechanism, 1.0, epsilon=float(epsilon),
                          delta=delta if MECHANISMS[mechanism][0] == "make_gaussian" else None)
         rng = np.random.default_rng(sequence)
-        rows = []
+        rows, common = [], []
         release = None
         for _ in range(replicates):
             release = dp_release(table, loss, rng, small=small)
             rows.append(release_measures(release))
+            common.append(table_common_stats(release.original, np.rint(release.published) == release.original,
+                                             np.abs(release.published - release.original)))
+        common_stats.append(np.array(common))
         frame = {key: np.array([row[key] for row in rows]) for key in DP_TABLE_MEASURES}
         for key in DP_TABLE_MEASURES:
             columns[key].append(float(np.nanmean(frame[key])) if np.isfinite(frame[key]).any() else float("nan"))
@@ -190,7 +196,7 @@ def dp_table_map(table: NDTable, epsilons: Sequence[float] | np.ndarray, mechani
         utilities.append(float(np.nanmean(values)) if np.isfinite(values).any() else float("nan"))
         utility_se.append(_standard_error(values))
     config = {"mechanism": mechanism, "delta": delta, "replicates": replicates, "seed": seed, "small": small,
-              "risk": risk, "utility": utility, "dims": list(table.dims), **columns}
+              "risk": risk, "utility": utility, "dims": list(table.dims), **columns, **common_columns(common_stats)}
     return RUMap(parameter="epsilon", values=np.asarray(epsilons, dtype=float), risk=risks, utility=utilities,
                  risk_se=risk_se, utility_se=utility_se, risk_label=r.label, utility_label=u.label,
                  method="dp-table", knowledge="outsider", target=mechanism, config=config)
@@ -223,7 +229,8 @@ def suppression_threshold_map(table: NDTable, thresholds: Sequence[int] | np.nda
     Returns
     -------
     RUMap
-        ``parameter`` ``"threshold"``, method ``"suppression"``, knowledge ``"outsider"``.
+        ``parameter`` ``"threshold"``, method ``"suppression"``, knowledge ``"outsider"``; ``config`` also
+        holds the measures every protection of a count table shares (:mod:`rumap.maps.table_common`).
 
     Examples
     --------
@@ -240,17 +247,19 @@ def suppression_threshold_map(table: NDTable, thresholds: Sequence[int] | np.nda
         raise InputError("table: the map is of a count table (its risk is a recovered count)")
     records = table.frequencies
     small_cells = (records >= 1) & (records <= small)
+    audited_cells = small_cells | ((records >= 1) & (records <= SMALL))  # and the shared measures' small cells
     unit = records == 1
     finest = finest_mask(table.hierarchies) & (table.values != 0)
     equations = table.equations()
     r, u = DP_TABLE_RISKS[risk], DP_TABLE_UTILITIES[utility]
     columns: dict[str, list[float]] = {key: [] for key in (*DP_TABLE_MEASURES, "suppressed")}
+    common = []
     for threshold in np.asarray(thresholds, dtype=int):
         result = suppress_table(table, table.primary_mask("threshold", threshold=int(threshold)),
                                 protection=protection)
         suppressed = result.suppressed
-        audited = np.nonzero(small_cells & suppressed)[0]
-        recovered = small_cells & ~suppressed
+        audited = np.nonzero(audited_cells & suppressed)[0]
+        recovered = audited_cells & ~suppressed
         if audited.size:
             low, high = audit_pattern(table.values, equations, suppressed, audited)
             recovered[audited] = (high - low) < 1.0
@@ -261,10 +270,11 @@ def suppression_threshold_map(table: NDTable, thresholds: Sequence[int] | np.nda
                     "total_relative_error": float(suppressed[0]), "suppressed": float(suppressed.sum())}
         for key, value in measures.items():
             columns[key].append(value)
+        common.append(np.array([table_common_stats(records, recovered, np.where(suppressed, np.nan, 0.0))]))
     risks = columns[r.key]
     utilities = [1.0 - v if u.complement else v for v in columns[u.key]]
     config = {"protection": protection, "small": small, "risk": risk, "utility": utility, "dims": list(table.dims),
-              **columns}
+              **columns, **common_columns(common)}
     return RUMap(parameter="threshold", values=np.asarray(thresholds, dtype=float), risk=risks, utility=utilities,
                  risk_label=r.label, utility_label=u.label, method="suppression", knowledge="outsider",
                  target="threshold rule", config=config)

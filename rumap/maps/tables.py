@@ -35,6 +35,7 @@ from rumap._validation import (
 )
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
+from rumap.maps.table_common import common_columns, table_common_stats
 from rumap.result import RUMap
 from rumap.tables.controlled_rounding import controlled_round
 from rumap.tables.entropy import count_values_kernel, uniform_risk_kernel
@@ -81,6 +82,8 @@ class TableOutcome:
         Positions of the reference primaries.
     resolution : float
         Step between possible values.
+    published : ndarray, optional
+        The published entries (NaN where suppressed).
     """
 
     values: np.ndarray
@@ -93,6 +96,7 @@ class TableOutcome:
     required_high: np.ndarray
     reference: np.ndarray
     resolution: float
+    published: np.ndarray | None = None
 
     @property
     def possible(self) -> np.ndarray:
@@ -265,16 +269,18 @@ def _table_outcome(table: PublishedTable, low: np.ndarray, high: np.ndarray, ref
     inner[:-1, :-1] = True
     inner = inner.ravel()
     if rounded is not None:
-        deviation = np.abs(np.asarray(rounded, dtype=float).ravel() - values)
+        published = np.asarray(rounded, dtype=float).ravel()
+        deviation = np.abs(published - values)
         changed = deviation > _LEVEL_TOL * scale
         lost = np.where(inner, deviation, 0.0)
         hidden = np.ones_like(hidden)
     else:
         changed = hidden
         lost = np.where(inner & hidden, values, 0.0)
+        published = np.where(hidden, np.nan, values)
     required_low, required_high = _required(values, reference_positions, protection)
     return TableOutcome(values, low, high, hidden, changed, lost, required_low, required_high, reference_positions,
-                        resolution)
+                        resolution, published)
 
 
 def _suppression_outcome(table: PublishedTable, primary: Sequence[tuple[str, str]], reference: Sequence[tuple[str, str]],
@@ -296,9 +302,13 @@ def _suppression_outcome(table: PublishedTable, primary: Sequence[tuple[str, str
 
 
 def _ru_map(parameter: str, grid: np.ndarray, outcomes: list[TableOutcome], details: list[dict[str, Any]],
-            risk: str, utility: str, method: str, target: str, config: Mapping[str, Any]) -> RUMap:
+            risk: str, utility: str, method: str, target: str, config: Mapping[str, Any], counts: bool = False) -> RUMap:
     r, u = TABLE_RISKS[risk], TABLE_UTILITIES[utility]
     columns = {key: [d[key] for d in details] for key in details[0]} if details else {}
+    if counts:  # the measures every protection of a count table shares: recovered when one count is possible
+        columns.update(common_columns([np.array([table_common_stats(o.values, o.possible == 1,
+                                                                    np.abs(o.published - o.values))])
+                                       for o in outcomes]))
     return RUMap(parameter=parameter, values=grid, risk=[r.compute(o) for o in outcomes],
                  utility=[u.compute(o) for o in outcomes], risk_label=r.label, utility_label=u.label,
                  method=method, knowledge="outsider", target=target,
@@ -407,7 +417,7 @@ def rule_map(table: MicrodataTable, rule: str, values: Sequence[float] | np.ndar
              for cells in primaries]
     return _ru_map(swept, values, [p[0] for p in pairs], [p[1] for p in pairs], risk, utility, "suppression",
                    rule, {"rule": rule, "rule_parameters": fixed, "layer": layer, "protection": protection,
-                          "cost": cost, "reference": [list(c) for c in union]})
+                          "cost": cost, "reference": [list(c) for c in union]}, counts=table.response is None)
 
 
 def _protection_example() -> dict[str, Any]:
@@ -415,7 +425,8 @@ def _protection_example() -> dict[str, Any]:
     return {"table": table.published(), "primary": [("South", "large")], "protections": [5.0, 50.0]}
 
 
-_PROTECTION_CHECKS = {key: value for key, value in _SUPPRESSION_CHECKS.items() if key != "protection"}
+_PROTECTION_CHECKS = {**{key: value for key, value in _SUPPRESSION_CHECKS.items() if key != "protection"},
+                      "counts": InstanceOf(bool, "True or False")}
 
 
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable"),
@@ -427,7 +438,7 @@ _PROTECTION_CHECKS = {key: value for key, value in _SUPPRESSION_CHECKS.items() i
 def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], protections: Sequence[float] | np.ndarray,
                    cost: str = "value", risk: str = "underprotected", utility: str = "total_kept",
                    time_limit: float = 10.0, resolution: float = 1.0, budget: WorkBudget = DEFAULT_BUDGET,
-                   required: float | None = None) -> RUMap:
+                   required: float | None = None, counts: bool = False) -> RUMap:
     """R-U map of cell suppression over the protection level P of fixed primaries.
 
     Parameters
@@ -444,6 +455,9 @@ def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], pr
         The protection level the primaries need, percent of their values:
         ``"underprotected"`` and ``config["meets_requirement"]`` check every
         pattern against it (default the largest P of the grid).
+    counts : bool, default False
+        The entries are counts of records: ``config`` then also holds the measures every protection of a
+        count table shares (:mod:`rumap.maps.table_common`).
 
     Returns
     -------
@@ -485,7 +499,7 @@ def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], pr
              for p in protections]
     return _ru_map("P", protections, [p[0] for p in pairs], [p[1] for p in pairs], risk, utility, "suppression",
                    "protection", {"primary": [list(c) for c in reference], "cost": cost,
-                                  "reference_protection": required})
+                                  "reference_protection": required}, counts=counts)
 
 
 @validate_params({"table": InstanceOf(PublishedTable, "a PublishedTable"), "bases": Grid("rounding_base"),
@@ -493,12 +507,13 @@ def protection_map(table: PublishedTable, primary: Sequence[tuple[str, str]], pr
                   "protection": "protection",
                   "risk": StrOptions(TABLE_RISKS), "utility": StrOptions(TABLE_UTILITIES),
                   "time_limit": "time_limit",
-                  "resolution": "resolution", "budget": InstanceOf(WorkBudget)},
+                  "resolution": "resolution", "budget": InstanceOf(WorkBudget),
+                  "counts": InstanceOf(bool, "True or False")},
                  example=lambda: {"table": PublishedTable.from_cells([[3.0, 7.0], [12.0, 1.0]]), "bases": [2.0, 5.0]})
 def rounding_base_map(table: PublishedTable, bases: Sequence[float] | np.ndarray,
                       primary: Sequence[tuple[str, str]] | None = None, protection: float = 10.0,
                       risk: str = "max_cell_risk", utility: str = "total_kept", time_limit: float = 10.0,
-                      resolution: float = 1.0, budget: WorkBudget = DEFAULT_BUDGET) -> RUMap:
+                      resolution: float = 1.0, budget: WorkBudget = DEFAULT_BUDGET, counts: bool = False) -> RUMap:
     """R-U map of controlled rounding over the rounding base b.
 
     Parameters
@@ -516,6 +531,8 @@ def rounding_base_map(table: PublishedTable, bases: Sequence[float] | np.ndarray
         ``"total_kept"`` is 1 - sum |rounded - value| over the cells / grand total.
     time_limit, resolution, budget
         As in :func:`rule_map`.
+    counts : bool, default False
+        As in :func:`protection_map`.
 
     Returns
     -------
@@ -550,7 +567,7 @@ def rounding_base_map(table: PublishedTable, bases: Sequence[float] | np.ndarray
         details.append({"total_absolute_deviation": result.total_absolute_deviation, "optimal": result.optimal,
                         "gap": result.gap, "meets_requirement": _underprotected(outcome) == 0.0})
     return _ru_map("b", bases, outcomes, details, risk, utility, "controlled rounding", "rounding",
-                   {"primary": [list(c) for c in reference], "protection": protection})
+                   {"primary": [list(c) for c in reference], "protection": protection}, counts=counts)
 
 
 

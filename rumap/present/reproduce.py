@@ -32,7 +32,7 @@ from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_c
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, EmpiricalSpec
 from rumap.specs.calls import CallSpec
-from rumap.specs.dp_tables import DPTableSpec
+from rumap.specs.dp_tables import DPTableMapSpec, DPTableSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.synthetic import SyntheticSpec
@@ -286,6 +286,10 @@ CALL_COMMANDS: dict[str, CallCommand] = {
         column_flags=("--value", "--records")),
     "rumap.maps.databases.camouflage_map": CallCommand(no_command=_QUERIES_ONLY),
     "rumap.maps.databases.audit_map": CallCommand(no_command=_QUERIES_ONLY),
+    "rumap.maps.cellkey_map.ckm_map": CallCommand(
+        ("simulate", "--method", "ckm"), {"dims": _flag("--dims"), "variances": _flag("--variance"),
+                                          "max_perturbation": _flag("--max-perturbation"), "js": _flag("--js"),
+                                          "replicates": _flag("--replicates"), "seed": _flag("--seed")}),
     "rumap.databases.audit.audit_queries": CallCommand(
         ("query", "audit"), {"queries": _repeated("--query"), "protection": _flag("--protection")},
         column_flags=("--value", "--records")),
@@ -391,6 +395,7 @@ REPRODUCERS: dict[type, Reproducer] = {
     RoundingMapSpec: Reproducer(tables.rounding_python, no_command=tables.NO_ROUNDING_MAP),
     HierarchicalTableSpec: Reproducer(tables.hierarchical_python, tables.hierarchical_command),
     DPTableSpec: Reproducer(tables.dp_python, tables.dp_command),
+    DPTableMapSpec: Reproducer(tables.dp_map_python, tables.dp_map_command),
     MaskedRiskSpec: Reproducer(tables.masked_risk_python, tables.masked_risk_command, tables.NOTHING_CHOSEN),
     ScaleRiskSpec: Reproducer(tables.scale_risk_python, tables.scale_risk_command),
 }

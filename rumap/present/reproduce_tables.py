@@ -9,8 +9,9 @@ rumap).
 
 from __future__ import annotations
 
+from rumap.errors import InputError
 from rumap.present.code_text import command_line, python_script
-from rumap.specs.dp_tables import DPTableSpec
+from rumap.specs.dp_tables import DPTableMapSpec, DPTableSpec
 from rumap.specs.risk import EXAMPLE_NOISE_SEED, MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.tables import (
@@ -249,6 +250,39 @@ def dp_command(spec: DPTableSpec) -> str:
                                                for word in (f"--{name}", value))]
     if spec.seed is not None:
         parts += ["--seed", spec.seed]
+    return command_line(*parts, "--json")
+
+
+def dp_map_python(spec: DPTableMapSpec) -> str:
+    """The Python of a :class:`~rumap.specs.dp_tables.DPTableMapSpec`: its table, then its map."""
+    t = spec.table
+    name = "suppression_threshold_map" if spec.curve == "suppression" else "dp_table_map"
+    imports: dict[str, list[str]] = {"rumap.maps.dp_tables": [name], "rumap.tables.ndtable": ["build_table"]}
+    lines = _hierarchy_lines(t, imports)
+    lines.append(f"table = build_table(frame, {list(t.dims)!r}, hierarchies, None)")
+    if spec.curve == "suppression":
+        lines.append(f"m = suppression_threshold_map(table, {list(spec.thresholds or ())!r})")
+    else:
+        lines.append(f"m = dp_table_map(table, {list(spec.epsilons)!r}, mechanism={t.mechanism!r}, delta={t.delta!r}, "
+                     f"replicates={spec.replicates!r}, seed={t.seed!r})")
+    return python_script(imports, [*lines, "print(m.to_frame())"])
+
+
+def dp_map_command(spec: DPTableMapSpec) -> str:
+    """The ``simulate --method dp-table`` command of a :class:`~rumap.specs.dp_tables.DPTableMapSpec`."""
+    t = spec.table
+    parts: list[object] = ["simulate", "--method", "dp-table", "--data", *_hierarchy_flags(t)[1:],
+                           "--epsilon", ",".join(repr(e) for e in spec.epsilons), "--mechanism", t.mechanism]
+    if t.delta is not None:
+        parts += ["--delta", t.delta]
+    parts += ["--replicates", spec.replicates, "--seed", 0 if t.seed is None else t.seed]
+    if spec.thresholds:
+        from rumap.present.commands import _grid_text
+
+        grid = _grid_text(list(spec.thresholds), integer=True)
+        if grid is None:
+            raise InputError(f"--beside-suppression takes evenly spaced thresholds, not {list(spec.thresholds)}")
+        parts += ["--beside-suppression", grid]
     return command_line(*parts, "--json")
 
 

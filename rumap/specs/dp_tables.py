@@ -5,6 +5,9 @@ dimensions and their hierarchies, the value summed with its bounds, the
 mechanism, the privacy loss and the seed), computes it
 (:func:`rumap.tables.dp.dp_table`) and is what
 :mod:`rumap.present.reproduce` writes as Python and as ``python -m rumap table dp``.
+:class:`DPTableMapSpec` is the same table's map over epsilon, or the map of its
+cell suppression over the threshold rule's n on the same R and U
+(``python -m rumap simulate --method dp-table``).
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from rumap.errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from rumap.result import RUMap
     from rumap.tables.dp import DPTable
     from rumap.tables.hierarchy import Hierarchy
 
-__all__ = ["DPTableSpec"]
+__all__ = ["DPTableSpec", "DPTableMapSpec"]
 
 
 @dataclass(frozen=True)
@@ -97,3 +101,61 @@ class DPTableSpec:
         return dp_table(frame, list(self.dims), self.hierarchies(frame, read), self.value_column, self.bounds,
                         mechanism=self.mechanism, epsilon=self.epsilon, rho=self.rho, delta=self.delta,
                         seed=self.seed)
+
+
+@dataclass(frozen=True)
+class DPTableMapSpec:
+    """The map over epsilon of a count table released with noise, or of its cell suppression beside it.
+
+    Parameters
+    ----------
+    table : DPTableSpec
+        The table (dimensions, hierarchies), the mechanism, delta and the seed (its epsilon is not used).
+    epsilons : tuple of float
+        The map's privacy losses.
+    replicates : int, default 20
+        Releases per epsilon.
+    thresholds : tuple of int, optional
+        The threshold rule's n of the suppression map drawn beside it.
+    curve : {"dp", "suppression"}, default "dp"
+        Which of the two maps :meth:`run` gives.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"a": list("xxyyyz"), "b": list("pqpqpq")})
+    >>> spec = DPTableMapSpec(DPTableSpec("t.csv", ("a", "b")), (1.0, 10.0), replicates=3)
+    >>> spec.run(frame).parameter, spec.run(frame).values.tolist()
+    ('epsilon', [1.0, 10.0])
+    """
+
+    table: DPTableSpec
+    epsilons: tuple[float, ...]
+    replicates: int = 20
+    thresholds: tuple[int, ...] | None = None
+    curve: str = "dp"
+
+    def __post_init__(self) -> None:
+        if self.curve not in ("dp", "suppression"):
+            raise InputError(f"curve must be 'dp' or 'suppression', got {self.curve!r}")
+        if self.curve == "suppression" and not self.thresholds:
+            raise InputError("the suppression map needs thresholds")
+        object.__setattr__(self, "epsilons", tuple(float(e) for e in self.epsilons))
+        if self.thresholds is not None:
+            object.__setattr__(self, "thresholds", tuple(int(n) for n in self.thresholds))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The specification as plain data."""
+        return asdict(self)
+
+    def run(self, frame: pd.DataFrame, read: Mapping[str, Hierarchy] | None = None) -> RUMap:
+        """The map of the table built from ``frame`` (``read``: hierarchies of files already read)."""
+        from rumap.maps.dp_tables import dp_table_map, suppression_threshold_map
+        from rumap.tables.ndtable import build_table
+
+        t = self.table
+        table = build_table(frame, list(t.dims), t.hierarchies(frame, read), None)
+        if self.curve == "suppression":
+            return suppression_threshold_map(table, list(self.thresholds or ()))
+        return dp_table_map(table, list(self.epsilons), mechanism=t.mechanism, delta=t.delta,
+                            replicates=self.replicates, seed=t.seed)

@@ -188,9 +188,10 @@ class TableMapSpec:
                             protection=s.protection, cost=s.cost, time_limit=self.time_limit, **measures)
         if self.sweep == "protection":
             return protection_map(table.published(s.layer), s.primary(table), list(self.grid), cost=s.cost,
-                                  time_limit=self.time_limit, required=s.protection, **measures)
+                                  time_limit=self.time_limit, required=s.protection, counts=s.response is None,
+                                  **measures)
         return rounding_base_map(table.published(s.layer), list(self.grid), primary=s.primary(table),
-                                 protection=s.protection, **measures)
+                                 protection=s.protection, counts=s.response is None, **measures)
 
     def run(self, frame: pd.DataFrame) -> RUMap:
         """Build the table from ``frame`` and draw its map."""

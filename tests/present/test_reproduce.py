@@ -26,7 +26,7 @@ from rumap.release.plan import ReleasePlan, Step
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, DataSource, EmpiricalSpec
 from rumap.specs.calls import CallSpec
-from rumap.specs.dp_tables import DPTableSpec
+from rumap.specs.dp_tables import DPTableMapSpec, DPTableSpec
 from rumap.specs.risk import MaskedRiskSpec
 from rumap.specs.scale import ScaleRiskSpec
 from rumap.specs.synthetic import SyntheticSpec
@@ -45,7 +45,7 @@ from rumap.tables.microdata import example_microdata
 #: The specification types the cases below cover: every key of REPRODUCERS.
 COVERED = {AnalyticSpec, EmpiricalSpec, ReleaseSpec, TableProtectionSpec, TableMapSpec, CallSpec, RuleSpec,
            DominanceFlawSpec, SuppressedCellsSpec, RedesignSpec, LinkedTablesSpec, RoundingMapSpec, MaskedRiskSpec,
-           HierarchicalTableSpec, ScaleRiskSpec, DPTableSpec, SyntheticSpec}
+           HierarchicalTableSpec, ScaleRiskSpec, DPTableSpec, SyntheticSpec, DPTableMapSpec}
 
 
 def _command_output(spec, subcommand: str, line: int = 0):
@@ -582,6 +582,19 @@ def test_a_dp_table_from_files_and_prefixes(hierarchical_files, value, bounds, m
     shown = spec.run(f["frame"])
     assert json.loads(_command_output(spec, "table")) == json.loads(json.dumps(shown.to_dict()))
     pd.testing.assert_frame_equal(_python_namespace(spec)["result"].to_frame(), shown.to_frame())
+
+
+def test_a_dp_table_map_and_its_suppression_map(tmp_path):
+    pytest.importorskip("opendp")
+    path = tmp_path / "firms data.csv"
+    example_microdata().to_csv(path, index=False)
+    table = DPTableSpec(str(path), ("region", "size"), mechanism="discrete-laplace", seed=5)
+    noise = DPTableMapSpec(table, (0.5, 2.0), replicates=3, thresholds=(2, 4))
+    suppression = DPTableMapSpec(table, (0.5, 2.0), replicates=3, thresholds=(2, 4), curve="suppression")
+    assert to_command(noise) == to_command(suppression)  # the command prints both maps
+    shown = [noise.run(pd.read_csv(path)), suppression.run(pd.read_csv(path))]
+    _assert_same_curves(json.loads(_command_output(noise, "simulate"))["curves"], shown)
+    _assert_same_maps([_python_namespace(spec)["m"] for spec in (noise, suppression)], shown)
 
 
 def test_out_of_core_risk_of_a_file(tmp_path):

@@ -269,7 +269,7 @@ def test_hierarchical_tables_protect_every_level_and_show_a_subtotal(page):
 def test_cell_key_method_publishes_a_perturbed_table_and_says_it_is_not_additive(page):
     page.toggle(key="ckm_run").set_value(True).run()
     published = _markdown_with(page, "Published table")
-    assert "15 cells over sex x marital" in published and "totals differ from the sum of their children" in published
+    assert "65 cells over region x marital" in published and "totals differ from the sum of their children" in published
     page.number_input(key="ckm_v").set_value(3.0)
     page.number_input(key="ckm_js").set_value(3).run()
     assert any("no distribution of the perturbation" in shown(e.value) for e in page.error)
