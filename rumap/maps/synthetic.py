@@ -198,9 +198,15 @@ def synthetic_maps(data: pd.DataFrame, method: str, values: Sequence[float], ris
                    progress: Callable[[float], None] | None = None) -> tuple[RUMap, RUMap]:
     """The map of ``risk`` and ``utility`` and the map on the common measures, from the same synthetic copies.
 
-    The parameters are :func:`synthetic_map`'s; ``progress`` is told the share of (replicate, value) pairs
-    done. The second map measures ``linkage`` and ``common`` (:mod:`rumap.maps.common`), so that it
+    The second map measures ``linkage`` and ``common`` (:mod:`rumap.maps.common`), so that it
     overlays the masking maps' common curves; with those as ``risk`` and ``utility`` both maps are one.
+
+    Parameters
+    ----------
+    data, method, values, risk, utility, replicates, holdout_share, copies, keys, target, columns, seed, source
+        As in :func:`synthetic_map`.
+    progress : callable, optional
+        Told the share of (replicate, value) pairs done.
 
     Returns
     -------
