@@ -336,17 +336,23 @@ def _hidden_figure() -> None:
 REPRODUCE_KEY = "rumap_reproduce"
 
 
-def tabbed_sections(sections: Mapping[str, Callable[[], None]]) -> None:
-    """One tab per section, each drawn by its function inside its own error box.
+def tabbed_sections(sections: Mapping[str, Callable[[], None]], key: str) -> None:
+    """One tab per section, each drawn by its function inside its own error box, the open tab's alone.
+
+    Choosing a tab reruns the page, and a run draws the open tab only: a widget in one tab
+    no longer recomputes the others. The open tab is ``st.session_state[key]`` (its title).
 
     Parameters
     ----------
     sections : mapping of str to callable
         Each tab's title and the function that draws its body.
+    key : str
+        The tabs' key: the session remembers the open tab under it.
     """
-    for tab, section in zip(st.tabs(list(sections)), sections.values(), strict=True):
-        with tab, errors_shown():
-            section()
+    for tab, section in zip(st.tabs(list(sections), key=key, on_change="rerun"), sections.values(), strict=True):
+        if tab.open:
+            with tab, errors_shown():
+                section()
 
 
 def reproduce_code(python: str, command: str | None = None, what: str = "this map", no_command: str = "",

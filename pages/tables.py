@@ -22,6 +22,9 @@ from dashboard.table_rules import rules_section
 from dashboard.table_suppressed import suppression_section
 from dashboard.widgets import tabbed_sections
 
+#: The key of the page's tabs (``st.session_state[TAB_KEY]`` is the open tab's title).
+TAB_KEY = "tables_tab"
+
 SECTIONS = {
     "Sensitivity rules": rules_section,
     "Dominance flaw": flaw_section,
@@ -37,4 +40,4 @@ SECTIONS = {
 
 st.title("Tables: sensitivity rules and a posteriori disclosure risk")
 st.caption("Domingo-Ferrer & Torra (2004), Section 3; Domingo-Ferrer, Oganian & Torra, Sections 2-4.")
-tabbed_sections(SECTIONS)
+tabbed_sections(SECTIONS, TAB_KEY)

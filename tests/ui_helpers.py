@@ -38,3 +38,11 @@ def goto(at, page: str):
     at.switch_page(f"pages/{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def open_tab(at, title: str, key: str = "tables_tab"):
+    """Open the tab ``title`` of a page whose tabs draw the open one only (the Tables page's by default), run the page."""
+    at.session_state[key] = title
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import app_test, goto, open_reproduce_panels, shown
+from ui_helpers import app_test, goto, open_reproduce_panels, open_tab, shown
 
 from dashboard.widgets import PRELOAD_KEY
 from rumap import PARAMETERS
@@ -665,7 +665,7 @@ def test_pages_with_their_own_file_name_it_at_the_top():
 
 def test_a_kept_table_map_reaches_compare_and_report():
     at = _app()
-    _goto(at, "tables")
+    open_tab(_goto(at, "tables"), "From microdata")
     at.checkbox(key="micro_draw_map").check().run()
     assert not at.exception and not _errors(at), _errors(at)
     _keep(at, "tables_micro", "table by P")

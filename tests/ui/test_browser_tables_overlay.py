@@ -38,7 +38,8 @@ def _idle(pg) -> None:
 
 
 def _tab(pg, name: str):
-    pg.get_by_role("tab", name=name).click()
+    pg.get_by_role("tab", name=name).click()  # a run draws the open tab
+    _idle(pg)
     return pg.get_by_test_id("stMain").get_by_role("tabpanel", name=name)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import open_reproduce_panels, shown
+from ui_helpers import open_reproduce_panels, open_tab, shown
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -126,26 +126,30 @@ def test_risk_measures_shared_error_box_and_table_bounds():
 
 
 def test_tables_reproduce_panels_and_the_flaw_command(monkeypatch):
-    at = _goto("tables")
+    at = open_tab(_goto("tables"), "Dominance flaw")
     assert _code_with(at, "dominance-flaw") == "python -m rumap table dominance-flaw --n 1 --k 0.369 --cells 3 --json"
     flaw = _run_python(_code_with(at, "dominance_flaw("), monkeypatch)["flaw"]
     assert f"{flaw.r:.6f}" == _metric(at, "r (Lemma 1)")
+    slider = at.slider(key="flaw_k")
+    assert slider.min == 0.05 and slider.max == 0.99
+    open_tab(at, "Suppressed cells")
     bounds = _run_python(_code_with(at, "suppression_bounds(table)"), monkeypatch)["bounds"]
     assert f"{bounds.max_risk:.4g}" == _metric(at, "largest cell risk")
+    open_tab(at, "Rounding R-U map")
     maps = _run_python(_code_with(at, "rounding_ru_map("), monkeypatch)["maps"]
     rounding = next(d.value for d in at.dataframe if "largest risk" in d.value.columns)
     assert len(maps[0].values) == len(rounding) and list(rounding["b"]) == list(maps[0].values)
-    slider = at.slider(key="flaw_k")
-    assert slider.min == 0.05 and slider.max == 0.99
 
 
 def test_tables_error_box_stays_in_its_tab_and_the_rounding_map_is_kept():
-    at = _goto("tables")
+    at = open_tab(_goto("tables"), "Dominance flaw")
     at.slider(key="flaw_k").set_value(0.2).run()
     assert not at.exception
     (error,) = [shown(e.value) for e in at.error]
     assert "must exceed n/N" in error
-    assert _metric(at, "largest cell risk") == "0.1154"  # the other tabs still show
+    open_tab(at, "Suppressed cells")
+    assert _metric(at, "largest cell risk") == "0.1154"  # the other tabs still work
+    open_tab(at, "Rounding R-U map")
     at.text_input(key="tables_rounding_name").set_value("rounding").run()
     at.button(key="tables_rounding_keep").click().run()
     from dashboard.state import ANALYSES

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from cli_helpers import run_cli
 from streamlit.testing.v1 import AppTest
-from ui_helpers import app_test, goto, shown
+from ui_helpers import app_test, goto, open_tab, shown
 
 from dashboard import release_plan
 from rumap.io.data import BUNDLED_DATA, read_table
@@ -201,7 +201,7 @@ def test_apply_under_the_map_of_a_table_adds_its_three_steps():
     at = _app()
     at.switch_page("pages/data.py").run()
     at.selectbox(key="data_bundled").set_value("persons (synthetic, categorical keys)").run()
-    _goto(at, "tables")
+    open_tab(_goto(at, "tables"), "From microdata")
     at.checkbox(key="micro_draw_map").check().run()  # the map over the protection level
     choice = at.selectbox(key="tables_micro_apply_value")
     assert choice.label == "Release at P"  # the protection level, as the map names it

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from cli_helpers import ROOT
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import open_tab, shown
 
 PAGE = str(ROOT / "pages" / "tables.py")
 
@@ -27,16 +27,22 @@ def _markdown_with(at, fragment: str) -> str:
 
 
 def test_runs_without_exception_or_error(page):
-    assert not page.exception
-    assert [shown(e.value) for e in page.error] == []
-    assert len(page.tabs) == 10
-    assert _metric(page, "r (Lemma 1)") == "0.900010"  # Example 2: n = 1, k = 0.369, N = 3
-    assert _metric(page, "tail of X_ns (not sensitive)") == "0.298896"
-    assert _metric(page, "largest cell risk") == "0.1154"  # Table 1: 1/log2 407
-    assert "cells sensitive" in _markdown_with(page, "cells sensitive")
+    titles = [tab.label for tab in page.tabs]
+    assert len(titles) == 10
+    assert "cells sensitive" in _markdown_with(page, "cells sensitive")  # the first tab, open at the start
+    assert not any(m.label == "r (Lemma 1)" for m in page.metric)  # a closed tab is not drawn
+    for title in titles:  # each tab, opened, runs without an exception or an error box
+        open_tab(page, title)
+        assert [shown(e.value) for e in page.error] == [], title
+        if title == "Dominance flaw":
+            assert _metric(page, "r (Lemma 1)") == "0.900010"  # Example 2: n = 1, k = 0.369, N = 3
+            assert _metric(page, "tail of X_ns (not sensitive)") == "0.298896"
+        if title == "Suppressed cells":
+            assert _metric(page, "largest cell risk") == "0.1154"  # Table 1: 1/log2 407
 
 
 def test_flaw_sliders_change_the_construction(page):
+    open_tab(page, "Dominance flaw")
     page.slider(key="flaw_n").set_value(2)
     page.slider(key="flaw_cells").set_value(10)
     page.slider(key="flaw_k").set_value(0.7).run()
@@ -73,6 +79,7 @@ def test_rule_choice_changes_sensitive_cells(page):
 
 
 def test_a_dp_release_states_its_privacy_in_words(page):
+    open_tab(page, "Differential privacy")
     page.selectbox(key="dp_mechanism").set_value("gaussian")
     page.toggle(key="dp_run").set_value(True).run()
     assert not page.exception and [shown(e.value) for e in page.error] == []
@@ -83,6 +90,7 @@ def test_a_dp_release_states_its_privacy_in_words(page):
 
 
 def test_insider_contribution_changes_the_range(page):
+    open_tab(page, "Suppressed cells")
     page.number_input(key="insider_own").set_value(300.0).run()
     assert "0 .. 106" in _markdown_with(page, "for the insider")
     page.number_input(key="insider_own").set_value(100.0).run()
@@ -90,6 +98,7 @@ def test_insider_contribution_changes_the_range(page):
 
 
 def test_releasing_more_projections_raises_risk(page):
+    open_tab(page, "Linked tables")
     risks = [m.value for m in page.metric if m.label == "mean cell risk"]
     page.multiselect(key="linked_released").set_value(["AS"]).run()
     fewer = [m.value for m in page.metric if m.label == "mean cell risk"]
@@ -103,6 +112,7 @@ def _suppression_frame(at):
 
 
 def test_microdata_table_is_protected_and_audited(page):
+    open_tab(page, "From microdata")
     from rumap.io.data import BUNDLED_DATA, read_table
     from rumap.tables.microdata import table_from_microdata
     from rumap.tables.secondary import suppress_secondary
@@ -134,6 +144,7 @@ def test_microdata_table_is_protected_and_audited(page):
 
 
 def test_microdata_rule_and_rounding_and_map(page):
+    open_tab(page, "From microdata")
     page.selectbox(key="micro_rule").set_value("threshold").run()
     page.number_input(key="micro_threshold_threshold").set_value(10).run()
     assert not page.exception and [shown(e.value) for e in page.error] == []
@@ -152,6 +163,7 @@ def test_microdata_rule_and_rounding_and_map(page):
 
 
 def test_the_map_checks_the_chosen_protection_and_says_when_it_is_infeasible(page):
+    open_tab(page, "From microdata")
     page.checkbox(key="micro_draw_map").check().run()
     assert not page.exception and [shown(e.value) for e in page.error] == []
     curve = next(d.value for d in page.dataframe if "P" in getattr(d.value, "columns", []))
@@ -164,6 +176,7 @@ def test_the_map_checks_the_chosen_protection_and_says_when_it_is_infeasible(pag
 
 
 def test_the_rounding_base_starts_from_the_table_s_scale(page):
+    open_tab(page, "From microdata")
     from rumap.io.data import BUNDLED_DATA, read_table
     from rumap.maps.tables import default_rounding_base
     from rumap.tables.microdata import table_from_microdata
@@ -179,6 +192,7 @@ def test_the_rounding_base_starts_from_the_table_s_scale(page):
 
 
 def test_the_rounding_map_s_largest_base_follows_the_table(page):
+    open_tab(page, "Rounding R-U map")
     from rumap.maps.tables import default_rounding_base
     from rumap.tables.published import paper_table1_completed
     from rumap.tables.table_files import published_table_from_frame
@@ -200,6 +214,7 @@ def test_the_rounding_map_s_largest_base_follows_the_table(page):
 
 
 def test_microdata_counts_layers_and_bad_choices(page):
+    open_tab(page, "From microdata")
     page.selectbox(key="micro_response").set_value("(counts: a frequency table)").run()
     page.selectbox(key="micro_layers").set_value("sex").run()
     page.selectbox(key="micro_layer").set_value("female").run()
@@ -235,6 +250,7 @@ def test_microdata_section_in_a_browser(app_server, chromium):
 
 
 def test_hierarchical_tables_protect_every_level_and_show_a_subtotal(page):
+    open_tab(page, "Hierarchical tables")
     assert not any(m.label == "cells" for m in page.metric)  # nothing computed until asked
     page.toggle(key="nd_run").set_value(True).run()
     assert _metric(page, "cells") == "65"  # 12 regions + total by 4 marital states + total, flat
@@ -267,6 +283,7 @@ def test_hierarchical_tables_protect_every_level_and_show_a_subtotal(page):
 
 
 def test_cell_key_method_publishes_a_perturbed_table_and_says_it_is_not_additive(page):
+    open_tab(page, "Cell key method")
     page.toggle(key="ckm_run").set_value(True).run()
     published = _markdown_with(page, "Published table")
     assert "65 cells over region x marital" in published and "totals differ from the sum of their children" in published

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import open_tab, shown
 
 from dashboard.files import EXAMPLE, KEPT_FILES, SESSION
 from dashboard.markdown import plain
@@ -49,13 +49,16 @@ def _upload_on_data(at: AppTest, name: str = "mine.csv", content: bytes = SURVEY
     assert at.session_state[DATA].name == name
 
 
-@pytest.mark.parametrize(("page", "key", "what", "example"), [
-    ("categorical", "cat", "Data", "survey.csv"), ("identity", "identity", "Data", "persons.csv"),
-    ("databases", "databases", "Data", "persons.csv"), ("tables", "micro", "Microdata", "persons.csv")])
-def test_a_file_uploaded_on_the_data_page_is_what_the_file_pages_use(page, key, what, example):
+@pytest.mark.parametrize(("page", "tab", "key", "what", "example"), [
+    ("categorical", None, "cat", "Data", "survey.csv"), ("identity", None, "identity", "Data", "persons.csv"),
+    ("databases", None, "databases", "Data", "persons.csv"),
+    ("tables", "From microdata", "micro", "Microdata", "persons.csv")])
+def test_a_file_uploaded_on_the_data_page_is_what_the_file_pages_use(page, tab, key, what, example):
     at = _app()
     _upload_on_data(at)
     _goto(at, page)
+    if tab is not None:
+        open_tab(at, tab)
     assert at.radio(key=f"{key}_source").value == SESSION
     assert f"{what}: mine.csv, n = {ROWS:,} (the session's data, as on every page)." in _source_lines(at)
     at.radio(key=f"{key}_source").set_value(EXAMPLE).run()  # the page's example stays one click away
@@ -81,7 +84,7 @@ def test_a_file_uploaded_on_the_categorical_page_is_the_session_data_everywhere(
     assert at.radio(key="cat_source").value == SESSION  # the page now uses it
     assert next(m.value for m in at.metric if m.label == "records") == f"{ROWS:,}"
     assert at.session_state[SELECTION].source.name == "mine.csv"  # the map pages' choice too
-    _goto(at, "tables")
+    open_tab(_goto(at, "tables"), "From microdata")
     assert at.radio(key="micro_source").value == SESSION
     _goto(at, "empirical")
     assert any("Data: mine.csv [hh]" in shown(i.value) for i in at.info)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cli_helpers import ROOT
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import open_tab, shown
 
 PAGE = str(ROOT / "pages" / "tables.py")
 
@@ -12,7 +12,7 @@ PAGE = str(ROOT / "pages" / "tables.py")
 def test_suppressed_cells_marked_as_chosen():
     at = AppTest.from_file(PAGE, default_timeout=300)
     at.run()
-    assert not at.exception
+    open_tab(at, "From microdata")
     mark = at.radio(key="micro_mark")
     assert mark.options == ["blank", "x", "a code"] and mark.value == "x"
     assert any(b.proto.label == "Protected table (CSV)" for b in at.get("download_button"))
