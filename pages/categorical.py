@@ -33,6 +33,7 @@ from dashboard.widgets import (
     remembered,
     reproduce,
     selectbox,
+    tabbed_sections,
 )
 from rumap import PARAMETERS
 from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
@@ -55,6 +56,8 @@ EXAMPLE = "survey (synthetic, households and weights)"
 DEFAULT_KEYS = ("age_band", "sex", "region", "marital", "occupation")
 NONE = "(none)"
 DEFAULT_MEASURE = "(the method's own)"
+#: The key of the maps' tabs (``st.session_state[TAB_KEY]`` is the open tab's title).
+TAB_KEY = "categorical_tab"
 
 
 #: The file assessed (its table, name and how code refers to it).
@@ -498,15 +501,10 @@ with errors_shown():
     combinations_block(source, settings, working)
     st.subheader("R-U maps of the protections")
     chosen = measures_block(working, settings)
-    suppression, pram_, banding, swap, special = st.tabs(["Local suppression map", "PRAM map", "Banding map",
-                                                          "Targeted swapping map", "Special uniques (SUDA2)"])
-    with suppression, errors_shown():
-        suppression_tab(source, settings, working, chosen)
-    with pram_, errors_shown():
-        pram_tab(source, settings, working, chosen)
-    with banding, errors_shown():
-        banding_tab(source, settings, working, chosen)
-    with swap, errors_shown():
-        swap_tab(source, settings, working, chosen)
-    with special, errors_shown():
-        suda_tab(source, settings, working)
+    tabbed_sections({  # a run draws the open tab's map only
+        "Local suppression map": lambda: suppression_tab(source, settings, working, chosen),
+        "PRAM map": lambda: pram_tab(source, settings, working, chosen),
+        "Banding map": lambda: banding_tab(source, settings, working, chosen),
+        "Targeted swapping map": lambda: swap_tab(source, settings, working, chosen),
+        "Special uniques (SUDA2)": lambda: suda_tab(source, settings, working),
+    }, TAB_KEY)

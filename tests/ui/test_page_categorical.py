@@ -7,11 +7,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import open_reproduce_panels, shown
+from ui_helpers import open_reproduce_panels, open_tab, shown
 
 from dashboard import release_plan
 from dashboard.state import CACHE
 from rumap.risk.individual import individual_risk
+
+#: The key of the page's tabs (pages/categorical.py TAB_KEY): a run draws the open tab only.
+TAB = "categorical_tab"
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "categorical.py")
@@ -47,9 +50,12 @@ def app(first_session) -> AppTest:
 
 
 def test_the_map_of_targeted_swapping_is_drawn_when_asked(app):
+    open_tab(app, "Targeted swapping map", TAB)
+    assert any("its map is simulated when asked" in c.value for c in app.caption)
+    assert not app.get("plotly_chart")  # not drawn until asked
     app.toggle(key="cat_swap_draw").set_value(True).run()
     assert not app.exception and not app.error
-    assert len(app.get("plotly_chart")) == 3  # suppression, PRAM and swapping maps
+    assert len(app.get("plotly_chart")) == 1  # the swapping map, its tab alone drawn
     assert any("Targeted swapping exchanges the geography" in c.value for c in app.caption)
     assert any(c.value.startswith("python -m rumap simulate") and "--method swap" in c.value
                for c in open_reproduce_panels(app).code)
@@ -68,10 +74,12 @@ def test_runs_on_the_bundled_survey(app):
     assert "cat_server" not in [field.key for field in app.text_input]  # no file on the server unless offered
     assert metric(app, "expected re-identifications") == f"{expected.expected_reidentifications:.2f}"
     assert metric(app, "records with f_k < 3") == f"{expected.k_anonymity_violations:,}"
-    assert len(app.get("plotly_chart")) == 2  # suppression and PRAM maps; banding needs a numeric key
-    assert any("its map is simulated when asked" in c.value for c in app.caption)
-    assert any("Banding needs a numeric key" in shown(i.value) for i in app.info)
+    assert len(app.get("plotly_chart")) == 1  # the suppression map, the first tab's; the others run when opened
     assert any(c.value.startswith("python -m rumap risk individual") for c in open_reproduce_panels(app).code)
+    assert len(open_tab(app, "PRAM map", TAB).get("plotly_chart")) == 1
+    open_tab(app, "Banding map", TAB)
+    assert any("Banding needs a numeric key" in shown(i.value) for i in app.info)
+    assert not app.get("plotly_chart")
 
 
 def test_recoding_before_measuring_lowers_the_risk(app):
@@ -95,6 +103,7 @@ def test_integer_coded_categories_are_recoded_and_the_reproduce_commands_include
     app.multiselect(key="cat_keys").set_value(keys)
     app.button(key="cat_settings_apply").click().run()  # the settings form's button measures the file once
     before = float(metric(app, "expected re-identifications"))
+    open_tab(app, "Special uniques (SUDA2)", TAB)
     app.text_area(key="cat_recode").input("hh_size: 1, 2 = small\nhh_size: 5, 6, 7 = large\nregion: R99 = x").run()
     assert not app.exception and not app.error, [shown(e.value) for e in app.error]
     assert float(metric(app, "expected re-identifications")) < before
@@ -124,6 +133,7 @@ def test_a_bad_recoding_line_is_an_error_box(app):
 def test_the_pram_matrix_is_shown_and_invariant(app):
     import numpy as np
 
+    open_tab(app, "PRAM map", TAB)
     app.selectbox(key="cat_matrix_variable").set_value("region").run()
     app.number_input(key="cat_theta").set_value(0.5).run()
     assert not app.exception and not app.error
@@ -145,6 +155,7 @@ def test_the_suda_view_shows_sdcmicros_scores(app):
     from rumap.risk.suda import suda2
 
     expected = suda2(pd.read_csv(SURVEY), ["age_band", "sex", "region", "marital", "occupation"])
+    open_tab(app, "Special uniques (SUDA2)", TAB)
     assert metric(app, "special uniques") == f"{expected.special_uniques:,}"
     assert metric(app, "highest SUDA score") == f"{expected.score.max():g}"
     assert any(c.value.startswith("python -m rumap risk suda") for c in open_reproduce_panels(app).code)
@@ -164,6 +175,7 @@ def test_suda_searches_every_key_by_default_as_the_command_line_does(app):
     app.multiselect(key="cat_keys").set_value(keys)
     app.button(key="cat_settings_apply").click().run()
     assert not app.exception and not app.error
+    open_tab(app, "Special uniques (SUDA2)", TAB)
     _proc, summary = run_cli("risk", "suda", "--data", SURVEY, "--keys", ",".join(keys), "--json", check_json=True)
     assert summary["max_size"] == len(keys) and summary["special_uniques"] > 0
     assert metric(app, "special uniques") == f"{summary['special_uniques']:,}"
@@ -187,10 +199,13 @@ def test_the_maps_take_the_chosen_risk_and_utility(app):
 def test_the_maps_run_over_the_grids_of_the_core(app):
     from rumap.maps.categorical import CATEGORICAL_METHODS
 
-    grids = {column: frame.value[column].tolist() for frame in app.dataframe for column in ("k", "theta")
-             if column in frame.value.columns}
+    assert app.number_input(key="cat_k_max").value == 5  # the first tab's
+    grids = {}
+    for tab in ("Local suppression map", "PRAM map"):
+        grids.update({column: frame.value[column].tolist() for frame in open_tab(app, tab, TAB).dataframe
+                      for column in ("k", "theta") if column in frame.value.columns})
     assert grids == {"k": CATEGORICAL_METHODS["suppress"].values(), "theta": CATEGORICAL_METHODS["pram"].values()}
-    assert grids["k"] == [1, 2, 3, 4, 5] and app.number_input(key="cat_k_max").value == 5
+    assert grids["k"] == [1, 2, 3, 4, 5]
 
 
 def test_the_k_fields_explain_k_anonymity_not_microaggregation(app):

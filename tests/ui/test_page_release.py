@@ -147,7 +147,7 @@ def test_out_names_offer_the_upload_format_then_csv_and_parquet():
 
 def test_apply_under_a_map_of_keys_adds_pram_and_release_gives_the_command_line_bytes(tmp_path):
     survey = BUNDLED_DATA["survey (synthetic, households and weights)"]
-    at = _goto(_app(), "categorical")  # the page draws its maps on its own file (the bundled survey)
+    at = open_tab(_goto(_app(), "categorical"), "PRAM map", "categorical_tab")  # the page's own file, the survey
     assert at.selectbox(key="cat_pram_apply_value").value is None  # no bound, no recommendation: the user picks
     at.button(key="cat_pram_apply").click().run()
     assert [shown(w.value) for w in at.warning] == ["Pick the value to apply first: this map recommends none."]
@@ -156,7 +156,7 @@ def test_apply_under_a_map_of_keys_adds_pram_and_release_gives_the_command_line_
     assert any("has no column" in shown(w.value) for w in at.warning)  # the session's data are the income file
     at.switch_page("pages/data.py").run()
     at.selectbox(key="data_bundled").set_value("survey (synthetic, households and weights)").run()
-    _goto(at, "categorical")
+    open_tab(_goto(at, "categorical"), "PRAM map", "categorical_tab")
     theta = at.selectbox(key="cat_pram_apply_value").options[0]  # the least theta: most values change
     at.selectbox(key="cat_pram_apply_value").set_value(float(theta.split()[0])).run()
     at.button(key="cat_pram_apply").click().run()
