@@ -211,22 +211,25 @@ def choose(pg, label: str, option: str, timeout_ms: float) -> None:
     """Pick ``option`` in the selectbox labelled ``label`` (its list opens again if a rerun closed it).
 
     The list opens in the browser, with no answer from the server to wait for: when it has not opened
-    within 2 s the click was lost (the box took the focus only) and is made again.
+    within 2 s the click was lost (the box took the focus only), and when the option cannot be clicked
+    within 2 s a rerun closed the list; either way it is opened again.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     box = pg.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
-    for _ in range(3):
+    for _ in range(5):
         box.click()
         choice = pg.get_by_role("option", name=option, exact=True)
         try:
             choice.wait_for(timeout=2_000)
+            choice.click(timeout=2_000)  # a rerun may close the list between the two
         except PlaywrightTimeout:
             pg.keyboard.press("Escape")
             wait_idle(pg, timeout_ms)
             continue
-        choice.click()
         break
+    else:
+        raise AssertionError(f"the option {option!r} of {label!r} could not be chosen")
     wait_idle(pg, timeout_ms)
 
 
