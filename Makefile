@@ -25,20 +25,8 @@ $(RUN_STAMP): requirements.txt pyproject.toml | $(BIN)/uv
 	$(INSTALL) --no-deps -e .
 	touch $@
 
-# Once installed, two jobs side by side: the bytecode of the packages the tests and the dashboard import (their
-# own test folders left out), and numba's compiled kernels (cached on disk beside rumap's modules). Left to the
-# first import and the first call, both were paid several times over: by each test worker, the dashboard's
-# server and its worker processes, which start together.
-COMPILED_PACKAGES := numpy pandas scipy streamlit plotly sklearn polars pyarrow numba llvmlite dask distributed \
-	openpyxl playwright narwhals hypothesis _pytest opendp joblib tornado markdown_it anyio altair jinja2 pydeck \
-	PIL pygments google starlette uvicorn choreographer kaleido
 $(TEST_STAMP): $(RUN_STAMP) requirements-test.txt
 	$(INSTALL) -r requirements-test.txt
-	site=$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
-	dirs=$$(for p in $(COMPILED_PACKAGES); do [ -d "$$site/$$p" ] && echo "$$site/$$p"; done); \
-	$(BIN)/python -m compileall -q -j 0 -x '/(tests?|testing)/' $$dirs rumap dashboard pages > /dev/null & \
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -c 'from dashboard.background import _ready; _ready()'; \
-	status=$$?; wait $$! || true; exit $$status
 	touch $@
 
 run: $(RUN_STAMP)

@@ -66,7 +66,7 @@ def test_a_cart_map_beside_microaggregation_applied_and_released(app_server, chr
         main = pg.get_by_test_id("stMain")
         _open(pg, "Empirical map")
         _choose(pg, "Method", "microaggregation")
-        _fill(pg, "replicates M", "20")
+        _fill(pg, "replicates M", "5")
         _run_and_keep(pg, "micro map")
 
         _choose(pg, "Method", "cart")
