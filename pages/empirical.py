@@ -239,6 +239,7 @@ with errors_shown():
     if run and state.is_cached(spec):
         jobs.cancel(PAGE)  # the map asked for is at hand: a run for other settings is no longer wanted
     elif run:
+        spec.check_budget(x)  # refused here, at once, not by a worker once one is free
         jobs.start(PAGE, spec, x)  # in a worker: it goes on if the user leaves this page
     job = jobs.running(PAGE)
     cancel_slot = st.empty()  # the button goes once the run has ended

@@ -76,7 +76,7 @@ from rumap.maps.utility import (
 )
 from rumap.result import RUMap
 
-__all__ = ["SimulationConfig", "SimulationResult", "simulate", "simulate_subsampled", "RISK_LABEL"]
+__all__ = ["SimulationConfig", "SimulationResult", "simulate", "simulate_subsampled", "check_budget", "RISK_LABEL"]
 
 RISK_LABEL = "R = 1 / snooper's MSE (Eq 12)"
 
@@ -155,6 +155,36 @@ def _check_budget(shape: tuple[int, int], config: SimulationConfig, budget: Work
     budget.check_work(work, what)
     curves = len(config.targets) * len(config.knowledge) + len(config.risk_measures) + 4
     budget.check_cells(float(replicates) * values * curves, f"{replicates} replicates x {values} values x {curves} curves")
+
+
+def check_budget(shape: tuple[int, int], config: SimulationConfig, budget: WorkBudget = DEFAULT_BUDGET) -> None:
+    """Refuse, before any work, the simulation that :func:`simulate` would refuse on data of ``shape``.
+
+    A subsampled run is the work of its subsamples (``subsample`` x ``subsamples`` records).
+
+    Parameters
+    ----------
+    shape : (int, int)
+        Records and variables of the data.
+    config : SimulationConfig
+    budget : WorkBudget
+
+    Raises
+    ------
+    InputError
+        Naming the limit that the run would exceed.
+
+    Examples
+    --------
+    >>> check_budget((10_000_000, 2), SimulationConfig(values=(1.0,), replicates=1000))
+    Traceback (most recent call last):
+    ...
+    rumap.errors.InputError: the run needs 2e+10 steps (10000000 records x 2 variables x 1000 replicates x 1 values), over the work limit of 2e+09: ask for less (--work-limit raises the limit on the command line)
+    """
+    if config.subsample is not None:
+        shape = (int(config.subsample) * int(config.subsamples), shape[1])
+        config = dataclasses.replace(config, subsample=None, targets=())
+    _check_budget(shape, config, budget)
 
 
 def _make_plan(x: np.ndarray, config: SimulationConfig, common: bool = True) -> _Plan:

@@ -484,6 +484,13 @@ class EmpiricalSpec:
         return Analysis(spec=self, maps=tuple(result.maps), optima=(), replicates=result.replicate_risks,
                         n_records=result.n_records, common=result.common, subsample=result.subsample)
 
+    def check_budget(self, data: np.ndarray | None = None, budget: WorkBudget = DEFAULT_BUDGET) -> None:
+        """Refuse now, before the run is sent anywhere, what :meth:`run` would refuse over ``budget``."""
+        from rumap.maps.simulation import check_budget
+
+        shape = np.shape(self.data.resolve(data))
+        check_budget((shape[0], int(np.prod(shape[1:], dtype=np.int64))), self.simulation, budget)
+
     def title(self) -> str:
         method = self.simulation.method
         return f"{method}, {self.data.name} [{', '.join(self.data.columns)}]"

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from rumap._validation import check_scalar
+from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.result import json_safe
 from rumap.specs import Analysis, DataSource
@@ -134,12 +135,32 @@ class SyntheticSpec:
         from rumap.maps.synthetic import synthetic_maps
 
         values = self.data.resolve(data)
+        self.check_budget(values)
         frame = pd.DataFrame(values, columns=list(self.data.columns))
         own, common = synthetic_maps(frame, self.method, list(self.values), self.risk, self.utility,
                                      self.replicates, self.holdout_share, self.copies,
                                      list(self.keys) if self.keys else None, self.target, None, self.seed,
                                      self.data.name, progress=progress)
         return Analysis(spec=self, maps=(own,), n_records=int(values.shape[0]), common=common)
+
+    def check_budget(self, data: np.ndarray | None = None, budget: WorkBudget = DEFAULT_BUDGET) -> None:
+        """Refuse, before any work, a map over ``budget``: records x columns x replicates x values x copies drawn.
+
+        Examples
+        --------
+        >>> x = np.zeros((1_000_000, 10))
+        >>> SyntheticSpec("copula", (0.0, 0.5), DataSource.of("inline", "big", list("abcdefghij"), x),
+        ...               replicates=200).check_budget(x)
+        Traceback (most recent call last):
+        ...
+        rumap.errors.InputError: the run needs 4e+09 steps (1000000 records x 10 columns x 200 replicates x 2 values x 1 copies synthesised and measured), over the work limit of 2e+09: ask for less (--work-limit raises the limit on the command line)
+        """
+        shape = np.shape(self.data.resolve(data))
+        n, p = int(shape[0]), int(np.prod(shape[1:], dtype=np.int64))
+        budget.check_grid(len(self.values), self.parameter)
+        budget.check_work(float(n) * p * self.replicates * len(self.values) * self.copies,
+                          f"{n} records x {p} columns x {self.replicates} replicates x {len(self.values)} values x "
+                          f"{self.copies} copies synthesised and measured")
 
     def title(self) -> str:
         """The map's default name."""
