@@ -157,10 +157,12 @@ def _check_budget(shape: tuple[int, int], config: SimulationConfig, budget: Work
     budget.check_cells(float(replicates) * values * curves, f"{replicates} replicates x {values} values x {curves} curves")
 
 
+@assumes_valid
 def check_budget(shape: tuple[int, int], config: SimulationConfig, budget: WorkBudget = DEFAULT_BUDGET) -> None:
     """Refuse, before any work, the simulation that :func:`simulate` would refuse on data of ``shape``.
 
-    A subsampled run is the work of its subsamples (``subsample`` x ``subsamples`` records).
+    A subsampled run is the work of its subsamples (``subsample`` x ``subsamples`` records). ``config`` is
+    checked (a :class:`SimulationConfig` is when it is made), ``shape`` is the shape of checked data.
 
     Parameters
     ----------
@@ -183,7 +185,7 @@ def check_budget(shape: tuple[int, int], config: SimulationConfig, budget: WorkB
     """
     if config.subsample is not None:
         shape = (int(config.subsample) * int(config.subsamples), shape[1])
-        config = dataclasses.replace(config, subsample=None, targets=())
+        config = dataclasses.replace(config, subsample=None)
     _check_budget(shape, config, budget)
 
 
