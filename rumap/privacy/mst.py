@@ -41,7 +41,7 @@ from rumap._validation import SEED, Labels, Table, assumes_valid, validate_param
 from rumap.errors import InputError
 from rumap.privacy.accounting import DEFAULT_DELTA, _approx, _opendp, calibrate
 
-__all__ = ["MSTModel", "MSTSynthesis", "mst_fit", "mst_synthesize"]
+__all__ = ["MSTModel", "MSTSynthesis", "mst_fit", "mst_privacy", "mst_synthesize"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,25 @@ def _noisy_max_rho(dp: Any, scale: float) -> float:
 def _rho(epsilon: float, delta: float) -> float:
     """The zCDP rho that OpenDP states as (epsilon, delta) (its binary search, once per pair)."""
     return float(calibrate("gaussian", 1.0, epsilon=epsilon, delta=delta).rho)  # type: ignore[arg-type]
+
+
+def mst_privacy(epsilon: float, delta: float | None = None) -> dict[str, float]:
+    """What MST's release at (epsilon, delta) promises: ``{"epsilon", "delta", "rho"}`` (OpenDP's accounting).
+
+    Parameters
+    ----------
+    epsilon : float
+    delta : float, optional
+        Default :data:`rumap.privacy.accounting.DEFAULT_DELTA`.
+
+    Returns
+    -------
+    dict
+        As :meth:`rumap.privacy.accounting.PrivacyLoss.to_dict` states a loss (its rho, the zCDP its measurements
+        spend).
+    """
+    delta = DEFAULT_DELTA if delta is None else float(delta)
+    return {"epsilon": float(epsilon), "delta": delta, "rho": _rho(float(epsilon), delta)}
 
 
 def _distribution(counts: np.ndarray) -> np.ndarray:

@@ -48,7 +48,12 @@ def test_copula_shrinkage_moves_the_correlation_towards_none(data):
     assert set(copy["g"]) <= {"hi", "lo"} and set(copy["k"]) <= set(range(5))  # whole numbers stay whole
 
 
-@pytest.mark.parametrize("method", list(GENERATORS))
+#: Generators whose categories are a column's distinct values: the noise of their counts swamps a column of hundreds
+#: of them, so their missing values are tested on categorical columns (tests/synthesis/test_mst_generator.py).
+CATEGORIES_ONLY = ("mst",)
+
+
+@pytest.mark.parametrize("method", [m for m in GENERATORS if m not in CATEGORIES_ONLY])
 def test_missing_values_are_synthesised_as_a_category(data, method):
     holed = data.copy()
     holed.loc[::4, "y"] = np.nan
