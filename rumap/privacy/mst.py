@@ -97,6 +97,7 @@ def _rho(epsilon: float, delta: float) -> float:
     return float(calibrate("gaussian", 1.0, epsilon=epsilon, delta=delta).rho)  # type: ignore[arg-type]
 
 
+@validate_params({"epsilon": "privacy_loss", "delta": [None, "risk_bound"]}, example=lambda: {"epsilon": 1.0})
 def mst_privacy(epsilon: float, delta: float | None = None) -> dict[str, float]:
     """What MST's release at (epsilon, delta) promises: ``{"epsilon", "delta", "rho"}`` (OpenDP's accounting).
 
@@ -111,6 +112,12 @@ def mst_privacy(epsilon: float, delta: float | None = None) -> dict[str, float]:
     dict
         As :meth:`rumap.privacy.accounting.PrivacyLoss.to_dict` states a loss (its rho, the zCDP its measurements
         spend).
+
+    Examples
+    --------
+    >>> out = mst_privacy(1.0)
+    >>> out["epsilon"], out["delta"], round(out["rho"], 4)
+    (1.0, 1e-06, 0.0244)
     """
     delta = DEFAULT_DELTA if delta is None else float(delta)
     return {"epsilon": float(epsilon), "delta": delta, "rho": _rho(float(epsilon), delta)}
