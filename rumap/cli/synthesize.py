@@ -49,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--data", required=True, help="the original data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     p.add_argument("--method", required=True, choices=list(GENERATOR_NAMES),
                    help="cart: sequential CART as synthpop's default; copula: a Gaussian copula of the ranks; mst: "
-                        "MST's differentially private counts, each distinct value a category (rumap[dp])")
+                        "MST's differentially private counts of each value (of a numeric column of many, 20 bands; rumap[dp])")
     p.add_argument("--columns", metavar="A,B,...",
                    help="the columns to synthesise, in the order of synthesis (default: every column)")
     for method, (name, kind, default) in GENERATOR_PARAMETERS.items():

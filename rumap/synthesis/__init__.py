@@ -109,8 +109,8 @@ GENERATORS: dict[str, Generator] = {
                         grid=(0.0, 1.0, 5), label="shrinkage of the correlation"),
     "mst": Generator(fit_mst, "epsilon", 1.0,
                      "MST with differential privacy: noisy counts of each column and of a tree of column pairs, "
-                     "each distinct value a category", grid=(0.1, 10.0, 5), geometric=True,
-                     label="privacy loss epsilon", entry="privacy_loss", privacy=mst_privacy,
+                     "each distinct value (a band of a numeric column of many) a category", grid=(0.1, 10.0, 5),
+                     geometric=True, label="privacy loss epsilon", entry="privacy_loss", privacy=mst_privacy,
                      no_map="simulate --method mst draws MST's own map of --dims (the original's unique "
                             "combinations reproduced against the 2-way tables' distance), not this one"),
 }
