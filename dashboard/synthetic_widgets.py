@@ -1,7 +1,8 @@
 """The widgets of a synthetic-data generator on the Empirical page, drawn from its records.
 
 The generator's grid comes from its record (:data:`rumap.synthesis.GENERATORS`: its parameter's
-:data:`rumap.PARAMETERS` entry, default grid and spacing), the risks and utilities from
+:data:`rumap.PARAMETERS` entry, default grid and spacing; for a generator with differential privacy, what the
+grid's ends promise in words, by the Tables page's :func:`rumap.present.privacy.privacy_statement`), the risks and utilities from
 :data:`rumap.maps.synthetic.SYNTHETIC_RISKS` and ``SYNTHETIC_UTILITIES`` (what each needs: keys, a target;
 its bound to start from). :func:`synthetic_spec` turns them into a :class:`rumap.specs.synthetic.SyntheticSpec`
 on the page's data. No generator or measure is named here.
@@ -17,6 +18,7 @@ from dashboard import state
 from dashboard.risk_bound import bound_key, max_risk_input
 from dashboard.widgets import multiselect, number, remembered, selectbox
 from rumap.maps.synthetic import SYNTHETIC_RISKS, SYNTHETIC_UTILITIES
+from rumap.present.privacy import privacy_statement
 from rumap.specs.synthetic import SyntheticSpec
 from rumap.synthesis import GENERATORS
 
@@ -42,11 +44,15 @@ def _grid(method: str) -> list:
     low, high, count = record.grid
     key = f"{PREFIX}{method}_"
     label = record.label or record.parameter
-    start = number(record.parameter, f"smallest {label}", key + "start", low)
-    stop = number(record.parameter, f"largest {label}", key + "stop", high)
+    start = number(record.entry, f"smallest {label}", key + "start", low)
+    stop = number(record.entry, f"largest {label}", key + "stop", high)
     num = number("grid_num", f"number of {record.parameter} values", key + "num", count,
                  help="spaced by a constant factor" if record.geometric else "evenly spaced")
-    return record.values(start, stop, int(num))
+    values = record.values(start, stop, int(num))
+    if record.privacy is not None:  # a generator with differential privacy: what its grid's ends promise, in words
+        for value in dict.fromkeys((values[0], values[-1])):
+            st.caption(privacy_statement(record.privacy(value)))
+    return values
 
 
 def synthetic_settings(columns: list[str], method: str) -> dict[str, Any]:

@@ -49,8 +49,8 @@ SUMMARIES: dict[str, str] = {
                "targeted swapping",
     "query": "database queries: answers with a guarantee (camouflage) and an auditor of query sequences",
     "release": "apply a release plan (or one masking step) to a data file: the protected file and a report",
-    "synthesize": "synthetic data: fit a generator (sequential CART, Gaussian copula) on a data file and write "
-                  "synthetic records",
+    "synthesize": "synthetic data: fit a generator (sequential CART, Gaussian copula, MST with differential privacy) "
+                  "on a data file and write synthetic records",
 }
 
 

@@ -73,9 +73,10 @@ _KEY_FLAGS = {
     "band_width": ("--band-width", float, "recode: width of the bands of --band-variable"),
     "level": ("--level", float, "granularity: the index of granularity (percent) no hyper-row may reach"),
     "swaprate": ("--swaprate", float, "swap: least share of households swapped (default 0.05)"),
-    "generator": ("--generator", str, "synthesize: the generator, cart (default) or copula"),
+    "generator": ("--generator", str, "synthesize: the generator, cart (default), copula or mst"),
     "minbucket": ("--minbucket", int, "synthesize: cart's fewest original records in a leaf (default 5)"),
     "shrinkage": ("--shrinkage", float, "synthesize: copula's shrinkage of the correlation, in [0, 1] (default 0)"),
+    "epsilon": ("--epsilon", float, "synthesize: mst's privacy loss epsilon, at delta 1e-6 (default 1)"),
 }
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from rumap.cli.flags import budget_from_args, check_flag, parse_grid, split_names
-from rumap.cli.synthesize import GENERATOR_PARAMETERS
+from rumap.cli.synthesize import MAPPED_GENERATOR_PARAMETERS
 from rumap.errors import InputError
 
 
@@ -49,7 +49,7 @@ def run_synthetic(args: argparse.Namespace) -> int:
     from rumap.maps.recommend import recommend
     from rumap.maps.synthetic import synthetic_map
 
-    parameter, kind, _default = GENERATOR_PARAMETERS[args.method]
+    parameter, kind, _default = MAPPED_GENERATOR_PARAMETERS[args.method]
     text = getattr(args, parameter)
     if text is None:
         raise InputError(f"--method {args.method} needs --{parameter} (the grid of {parameter})")

@@ -2,8 +2,8 @@
 
 ::
 
-    python -m rumap synthesize --data FILE --method cart|copula [--columns A,B,...] [--minbucket M]
-        [--shrinkage S] [--copies m] [--rows N] [--seed S] --out FILE [--overwrite] [--json]
+    python -m rumap synthesize --data FILE --method cart|copula|mst [--columns A,B,...] [--minbucket M]
+        [--shrinkage S] [--epsilon E] [--copies m] [--rows N] [--seed S] --out FILE [--overwrite] [--json]
 
 With ``--copies`` m > 1 the file holds the m copies one after the other, after
 a first column ``copy`` (1 to m).
@@ -18,11 +18,18 @@ from rumap.errors import InputError
 
 # The parser is built from these names alone (``synthesize --help`` starts without pandas); tests/cli/test_startup.py
 # checks they are rumap.synthesis.GENERATORS' names and their parameters.
-GENERATOR_NAMES = ("cart", "copula")
+GENERATOR_NAMES = ("cart", "copula", "mst")
 #: Each generator's parameter, its flag's type and default (the generator's record holds them).
-GENERATOR_PARAMETERS = {"cart": ("minbucket", int, 5), "copula": ("shrinkage", float, 0.0)}
+GENERATOR_PARAMETERS = {"cart": ("minbucket", int, 5), "copula": ("shrinkage", float, 0.0),
+                        "mst": ("epsilon", float, 1.0)}
+#: The generators whose map ``simulate --method NAME`` draws (their records' ``no_map`` is empty; ``simulate
+#: --method mst`` is MST's own map, rumap.maps.mst).
+MAPPED_GENERATOR_NAMES = ("cart", "copula")
+#: Their parameters, as :data:`GENERATOR_PARAMETERS` holds them.
+MAPPED_GENERATOR_PARAMETERS = {name: GENERATOR_PARAMETERS[name] for name in MAPPED_GENERATOR_NAMES}
 
-HELP = "synthetic data: fit a generator (sequential CART, Gaussian copula) on a data file and write synthetic records"
+HELP = ("synthetic data: fit a generator (sequential CART, Gaussian copula, MST with differential privacy) on a data "
+        "file and write synthetic records")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -41,7 +48,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = subparsers.add_parser("synthesize", help=HELP, description=HELP)
     p.add_argument("--data", required=True, help="the original data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     p.add_argument("--method", required=True, choices=list(GENERATOR_NAMES),
-                   help="cart: sequential CART as synthpop's default; copula: a Gaussian copula of the ranks")
+                   help="cart: sequential CART as synthpop's default; copula: a Gaussian copula of the ranks; mst: "
+                        "MST's differentially private counts of each value (of a numeric column of many, 20 bands; rumap[dp])")
     p.add_argument("--columns", metavar="A,B,...",
                    help="the columns to synthesise, in the order of synthesis (default: every column)")
     for method, (name, kind, default) in GENERATOR_PARAMETERS.items():
@@ -86,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             check_flag(flag, parameter, value)
     value = getattr(args, record.parameter)
     if value is not None:
-        check_flag(f"--{record.parameter}", record.parameter, value)
+        check_flag(f"--{record.parameter}", record.entry, value)
     frame = read_table(args.data)
     columns = split_names(args.columns, "--columns") if args.columns else None
     result = synthesize(frame, args.method, columns, value, copies=args.copies, rows=args.rows, seed=args.seed,

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, ListOf, StrOptions, check_array, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, ListOf, StrOptions, check_array, validate_params
 from rumap.errors import InputError
 from rumap.maps.common import COMMON_RISK_LABEL, COMMON_UTILITY_LABEL
 from rumap.result import RUMap
@@ -157,7 +157,7 @@ def synthetic_map(data: pd.DataFrame, method: str, values: Sequence[float], risk
     method : str
         A generator of :data:`rumap.synthesis.GENERATORS`.
     values : sequence of float
-        Its parameter's values (``minbucket`` of cart, ``shrinkage`` of copula).
+        Its parameter's values (``minbucket`` of cart, ``shrinkage`` of copula, ``epsilon`` of mst).
     risk : str
         A key of :data:`SYNTHETIC_RISKS`.
     utility : str
@@ -285,7 +285,7 @@ def _sweep(data: pd.DataFrame, method: str, values: Sequence[float], pairs: Sequ
            progress: Callable[[float], None] | None = None) -> list[RUMap]:
     """The maps of every (risk, utility) pair of ``pairs``, measured on the same synthetic copies."""
     record = GENERATORS[method]
-    grid = check_array(record.parameter, values)
+    grid = check_array(record.parameter, values, PARAMETERS[record.entry])
     if record.integer:
         grid = grid.astype(int)
     names = chosen_columns(data, columns, source)

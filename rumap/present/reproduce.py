@@ -366,7 +366,11 @@ def _synthetic_python(spec: SyntheticSpec) -> str:
     return python_script(imports, lines)
 
 
-def _synthetic_command(spec: SyntheticSpec) -> str:
+def _synthetic_command(spec: SyntheticSpec) -> str | None:
+    from rumap.synthesis import GENERATORS
+
+    if GENERATORS[spec.method].no_map:
+        return None
     values = ",".join(str(v) if isinstance(v, int) else repr(float(v)) for v in spec.values)
     parts: list[object] = ["simulate", "--data", data_path(spec.data), "--method",
                            spec.method, f"--{spec.parameter.replace('_', '-')}", values,
@@ -382,7 +386,9 @@ def _synthetic_command(spec: SyntheticSpec) -> str:
 REPRODUCERS: dict[type, Reproducer] = {
     AnalyticSpec: Reproducer(_analytic_python, _analytic_cli),
     EmpiricalSpec: Reproducer(_empirical_python, _empirical_cli),
-    SyntheticSpec: Reproducer(_synthetic_python, _synthetic_command),
+    SyntheticSpec: Reproducer(_synthetic_python, _synthetic_command,
+                              "the command line's simulate draws another map of this generator (python -m rumap "
+                              "synthesize writes its synthetic file); the Python script draws this one"),
     ReleaseSpec: Reproducer(_release_python, _release_command),
     TableProtectionSpec: Reproducer(_protection_python, no_command=NO_MICRODATA_TABLE),
     TableMapSpec: Reproducer(_table_map_python, no_command=NO_MICRODATA_TABLE),

@@ -6,7 +6,7 @@ releases one synthetic copy of as many records. Every column of the data is
 synthesised, so that no original value is released: the step's ``columns``
 (optional; those of the map it was applied from) are synthesised first, in
 their order, and the data's other columns follow in theirs. Its parameters are the generator and each
-generator's own parameter (``minbucket``, ``shrinkage``; null: the generator's
+generator's own parameter (``minbucket``, ``shrinkage``, ``epsilon``; null: the generator's
 default; a parameter of another generator is refused).
 """
 
@@ -29,7 +29,7 @@ SYNTHESIS = "synthesize"
 
 #: The generators' names and parameters, as :data:`rumap.synthesis.GENERATORS` holds them (imported when a step
 #: is checked or applied; ``tests/release/test_synthesis_step.py`` checks they agree).
-GENERATOR_PARAMETERS = {"cart": "minbucket", "copula": "shrinkage"}
+GENERATOR_PARAMETERS = {"cart": "minbucket", "copula": "shrinkage", "mst": "epsilon"}
 
 
 def _check(parameters: dict, names: tuple[str, ...]) -> dict:
@@ -44,7 +44,7 @@ def _check(parameters: dict, names: tuple[str, ...]) -> dict:
         elif other != generator:
             raise InputError(f"parameter {parameter} is a parameter of generator {other}, not of {generator}")
         else:
-            out[parameter] = check_parameter(parameter, value)
+            out[parameter] = check_parameter(parameter, value, GENERATORS[other].entry)
     return out
 
 
@@ -97,7 +97,7 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
 SYNTHESIS_STEP_METHODS: dict[str, StepMethod] = {
     SYNTHESIS: StepMethod("columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())},
                              True, _check, _apply, None,
-                             "synthetic data: every column drawn by a generator fitted on the data (cart, copula)",
+                             "synthetic data: every column drawn by a generator fitted on the data (cart, copula, mst)",
                              predictor=_predict, every_column=True,
                              not_streamed="synthesis fits its generator on every record of the file: release a file "
                                           "that fits in memory, or a sample of it"),

@@ -18,11 +18,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, ListOf, StrOptions, check_scalar, validate_params
+from rumap._validation import PARAMETERS, InstanceOf, ListOf, StrOptions, check_scalar, validate_params
 from rumap.errors import InputError
+from rumap.privacy.mst import mst_privacy
 from rumap.synthesis.cart import fit_cart
 from rumap.synthesis.columns import chosen_columns
 from rumap.synthesis.copula import fit_copula
+from rumap.synthesis.mst import fit_mst
 
 __all__ = ["Generator", "GENERATORS", "Synthesis", "synthesize"]
 
@@ -49,6 +51,13 @@ class Generator:
         Whether the grid's values are spaced by a constant factor (else evenly).
     label : str
         The parameter in words, for a page's inputs.
+    entry : str
+        Its parameter's :data:`rumap._validation.PARAMETERS` entry, when not named as the parameter.
+    privacy : callable, optional
+        ``privacy(value) -> {"epsilon", "delta", "rho"}``: what a release at the value promises, for a generator
+        with differential privacy (a page states it in words).
+    no_map : str
+        Why ``simulate --method NAME`` does not draw its map (empty: it does).
     """
 
     fit: Callable[[pd.DataFrame, Any, np.random.Generator], Any]
@@ -59,6 +68,13 @@ class Generator:
     grid: tuple[float, float, int] = (0.0, 1.0, 5)
     geometric: bool = False
     label: str = ""
+    entry: str = ""
+    privacy: Callable[[float], dict] | None = None
+    no_map: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.entry:
+            object.__setattr__(self, "entry", self.parameter)
 
     def values(self, start: float, stop: float, count: int) -> list:
         """The grid from ``start`` to ``stop`` with ``count`` values (fewer when integers coincide).
@@ -79,7 +95,7 @@ class Generator:
 
     def check(self, value: Any) -> float | int:
         """The parameter's value checked against its entry (the default for ``None``)."""
-        return check_scalar(self.parameter, self.default if value is None else value)
+        return check_scalar(self.parameter, self.default if value is None else value, PARAMETERS[self.entry])
 
 
 #: The generators by name.
@@ -91,6 +107,12 @@ GENERATORS: dict[str, Generator] = {
     "copula": Generator(fit_copula, "shrinkage", 0.0,
                         "Gaussian copula of the columns' ranks, its correlation shrunk towards the identity",
                         grid=(0.0, 1.0, 5), label="shrinkage of the correlation"),
+    "mst": Generator(fit_mst, "epsilon", 1.0,
+                     "MST with differential privacy: noisy counts of each column and of a tree of column pairs, "
+                     "each distinct value (a band of a numeric column of many) a category", grid=(0.1, 10.0, 5),
+                     geometric=True, label="privacy loss epsilon", entry="privacy_loss", privacy=mst_privacy,
+                     no_map="simulate --method mst draws MST's own map of --dims (the original's unique "
+                            "combinations reproduced against the 2-way tables' distance), not this one"),
 }
 
 
@@ -146,11 +168,12 @@ def synthesize(data: pd.DataFrame, method: str, columns: Sequence[str] | None = 
     data : DataFrame
         The original file; numeric and categorical columns, missing values allowed.
     method : str
-        A key of :data:`GENERATORS` (``"cart"``, ``"copula"``).
+        A key of :data:`GENERATORS` (``"cart"``, ``"copula"``, ``"mst"``).
     columns : sequence of str, optional
         The columns to synthesise, in the order of synthesis (default: every column).
     parameter : number, optional
-        The generator's parameter (``minbucket`` of cart, ``shrinkage`` of copula; default its record's).
+        The generator's parameter (``minbucket`` of cart, ``shrinkage`` of copula, ``epsilon`` of mst; default its
+        record's).
     copies : int
         The number ``m`` of synthetic files.
     rows : int, optional

@@ -183,11 +183,12 @@ def test_release_default_replicates_agree_with_the_spec():
 
 def test_the_synthesize_parsers_names_are_the_generators():
     from rumap.cli.simulate import SYNTHETIC_RISK_NAMES, SYNTHETIC_UTILITY_NAMES
-    from rumap.cli.synthesize import GENERATOR_NAMES, GENERATOR_PARAMETERS
+    from rumap.cli.synthesize import GENERATOR_NAMES, GENERATOR_PARAMETERS, MAPPED_GENERATOR_NAMES
     from rumap.maps.synthetic import SYNTHETIC_RISKS, SYNTHETIC_UTILITIES
     from rumap.synthesis import GENERATORS
 
     assert GENERATOR_NAMES == tuple(GENERATORS) == tuple(GENERATOR_PARAMETERS)
+    assert MAPPED_GENERATOR_NAMES == tuple(name for name, record in GENERATORS.items() if not record.no_map)
     assert (SYNTHETIC_RISK_NAMES, SYNTHETIC_UTILITY_NAMES) == (tuple(SYNTHETIC_RISKS), tuple(SYNTHETIC_UTILITIES))
     for name, (parameter, kind, default) in GENERATOR_PARAMETERS.items():
         record = GENERATORS[name]

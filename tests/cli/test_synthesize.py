@@ -37,6 +37,16 @@ def test_synthesize_writes_the_same_bytes_for_a_seed(files):
     assert summary["rows"] == 20 and list(written.columns) == ["copy", "income", "sex"]
 
 
+def test_synthesize_with_mst_writes_the_same_bytes_for_a_seed(files):
+    pytest.importorskip("opendp")
+    base = ("synthesize", "--data", files / "train.csv", "--method", "mst", "--epsilon", "2", "--columns", "sex,region",
+            "--seed", "4", "--json")
+    outs = [run_cli(*base, "--out", files / name, check_json=True)[1] for name in ("m1.csv", "m2.csv")]
+    assert outs[0]["sha256_out"] == outs[1]["sha256_out"] == bytes_digest((files / "m1.csv").read_bytes())
+    assert (outs[0]["method"], outs[0]["parameters"], outs[0]["rows"]) == ("mst", {"epsilon": 2.0}, 60)
+    assert list(pd.read_csv(files / "m1.csv").columns) == ["sex", "region"]
+
+
 def test_risk_synthetic_prints_every_measure_its_inputs_allow(files):
     run_cli("synthesize", "--data", files / "train.csv", "--method", "copula", "--seed", "1",
             "--out", files / "s.csv")
@@ -70,6 +80,10 @@ def test_simulate_maps_a_generator_with_a_recommendation(files):
     (("synthesize", "--method", "copula", "--minbucket", "3"), "--minbucket"),
     (("synthesize", "--method", "cart", "--minbucket", "0"), "--minbucket must be"),
     (("synthesize", "--method", "cart", "--copies", "0"), "--copies must be"),
+    (("synthesize", "--method", "mst", "--epsilon", "0"), "--epsilon must be"),
+    (("synthesize", "--method", "cart", "--epsilon", "1"), "--epsilon is a parameter of --method mst"),
+    (("simulate", "--method", "mst", "--dims", "sex,region", "--epsilon", "1", "--holdout-share", "0.5"),
+     "--holdout-share applies to --method cart"),
     (("risk", "synthetic", "--release", "{train}", "--target", "age"), "--target needs --keys"),
     (("risk", "synthetic", "--release", "{train}", "--keys", "nosuch"), "nosuch"),
 ])

@@ -49,6 +49,8 @@ def test_the_report_sets_the_release_beside_its_map():
     ({"generator": "nosuch"}, "generator must be one of"),
     ({"generator": "cart", "shrinkage": 0.5}, "shrinkage is a parameter of generator copula"),
     ({"minbucket": 0}, "minbucket"),
+    ({"generator": "cart", "epsilon": 1.0}, "epsilon is a parameter of generator mst"),
+    ({"generator": "mst", "epsilon": 0.0}, "epsilon must be"),
 ])
 def test_bad_parameters_are_refused(parameters, fragment):
     with pytest.raises(InputError, match=fragment):
@@ -65,3 +67,15 @@ def test_release_synthesizes_every_column_without_columns(tmp_path):
     assert proc.returncode == 0, proc.stderr
     released = pd.read_csv(tmp_path / "o.csv")
     assert list(released.columns) == ["x", "s"] and len(released) == 20
+
+
+def test_release_synthesizes_with_mst_at_its_epsilon(tmp_path):
+    from cli_helpers import run_cli
+
+    pytest.importorskip("opendp")
+    pd.DataFrame({"k": [1, 2, 3, 1] * 5, "s": list("ab") * 10}).to_csv(tmp_path / "d.csv", index=False)
+    proc = run_cli("release", "--data", tmp_path / "d.csv", "--method", "synthesize", "--generator", "mst",
+                   "--epsilon", "2", "--seed", "3", "--out", tmp_path / "o.csv", "--no-prediction", "--json")
+    assert proc.returncode == 0, proc.stderr
+    released = pd.read_csv(tmp_path / "o.csv")
+    assert list(released.columns) == ["k", "s"] and len(released) == 20 and set(released["k"]) <= {1, 2, 3}

@@ -48,7 +48,12 @@ def test_copula_shrinkage_moves_the_correlation_towards_none(data):
     assert set(copy["g"]) <= {"hi", "lo"} and set(copy["k"]) <= set(range(5))  # whole numbers stay whole
 
 
-@pytest.mark.parametrize("method", list(GENERATORS))
+#: Generators whose noise (MST's differential privacy), at their default parameter, swamps the share of missing
+#: values of 400 records: theirs are tested at a parameter of little noise (tests/synthesis/test_mst_generator.py).
+NOISY = ("mst",)
+
+
+@pytest.mark.parametrize("method", [m for m in GENERATORS if m not in NOISY])
 def test_missing_values_are_synthesised_as_a_category(data, method):
     holed = data.copy()
     holed.loc[::4, "y"] = np.nan

@@ -25,6 +25,16 @@ def _errors(at) -> list[str]:
     return [shown(e.value) for e in at.error]
 
 
+def _draw_tiny_map(at, method: str) -> list[str]:
+    """Run the chosen generator's map on 2 values with 2 replicates; the code of its reproduce panels."""
+    at.number_input(key=f"em_syn_{method}_num").set_value(2)
+    at.number_input(key="em_syn_replicates").set_value(2).run()
+    at.button(key="em_run").click().run()
+    assert not at.exception and not _errors(at), _errors(at)
+    assert len(at.get("plotly_chart")) == 1
+    return [c.value for c in open_reproduce_panels(at).code]
+
+
 def test_the_empirical_page_maps_a_generator_keeps_it_and_applies_it():
     at = goto(app_test(), "empirical")
     assert at.selectbox(key="em_method").options == [*METHODS, *GENERATORS]
@@ -36,12 +46,7 @@ def test_the_empirical_page_maps_a_generator_keeps_it_and_applies_it():
     at.selectbox(key="em_syn_risk").set_value("repu").run()  # a risk that needs keys offers them
     assert at.multiselect(key="em_syn_keys").value
     at.selectbox(key="em_syn_risk").set_value("dcr_share")
-    at.number_input(key="em_syn_copula_num").set_value(2)
-    at.number_input(key="em_syn_replicates").set_value(2).run()
-    at.button(key="em_run").click().run()
-    assert not at.exception and not _errors(at), _errors(at)
-    assert len(at.get("plotly_chart")) == 1
-    codes = [c.value for c in open_reproduce_panels(at).code]
+    codes = _draw_tiny_map(at, "copula")
     assert any("simulate" in c and "--method copula --shrinkage 0.0,1.0" in c for c in codes), codes
     at.text_input(key="empirical_name").set_value("copula map").run()
     at.button(key="empirical_keep").click().run()
@@ -87,3 +92,25 @@ def _income_frame() -> pd.DataFrame:
 
 def _income() -> np.ndarray:
     return _income_frame()[["income"]].to_numpy(float)
+
+
+def test_the_empirical_page_offers_mst_from_its_record_with_its_privacy_in_words():
+    pytest.importorskip("opendp")
+    at = goto(app_test(), "empirical")
+    at.selectbox(key="em_method").set_value("mst").run()
+    assert not at.exception and not _errors(at), _errors(at)
+    captions = [shown(c.value) for c in at.caption]
+    assert any(c.startswith("rho = ") and "epsilon = 10 at delta" in c and "factor of 22,000" in c
+               for c in captions), captions  # the Tables page's sentence, at the grid's largest epsilon
+    codes = _draw_tiny_map(at, "mst")
+    assert any("synthetic_map(data, 'mst', [0.1, 10.0]" in c for c in codes), codes
+    assert not any("--method mst" in c for c in codes), codes  # simulate --method mst draws MST's own map
+    at.text_input(key="empirical_name").set_value("mst map").run()
+    at.button(key="empirical_keep").click().run()
+    (kept,) = at.session_state[ANALYSES]
+    assert kept.maps[0].parameter == "epsilon" and kept.maps[0].values.tolist() == [0.1, 10.0]
+    at.selectbox(key="empirical_apply_value").set_value(10.0).run()
+    at.button(key="empirical_apply").click().run()
+    assert not at.exception and not _errors(at), _errors(at)
+    (step,) = at.session_state[PLAN]
+    assert step.parameters["generator"] == "mst" and step.parameters["epsilon"] == 10.0
