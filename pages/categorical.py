@@ -37,6 +37,7 @@ from dashboard.widgets import (
 )
 from rumap import PARAMETERS
 from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
+from rumap.maps.swap_map import swapped_shares_sentence
 from rumap.masking.categorical import (
     MAX_LISTED_PRAM_CATEGORIES,
     parse_merges,
@@ -411,7 +412,7 @@ def swap_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     _show_map(ru, "cat_swap_chart", "Targeted swapping exchanges the geography of every household holding a record "
               "whose keys fewer than 3 records share in its area, and of random others up to the swap rate, with a "
               "household of another area that agrees on the similarity variables.",
-              " Bands: 95% over the replicates.")
+              f" Bands: 95% over the replicates. {swapped_shares_sentence(ru)}".rstrip())
     _keep(file, s, ru, "targeted swapping", {"keys": keys, "rates": rates, "replicates": replicates, "seed": 0,
                                              "hierarchy": list(hierarchy), "household": household,
                                              "similar": list(similar), **_measured(m)}, call, "cat_swap")

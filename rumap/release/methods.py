@@ -86,6 +86,9 @@ class StepMethod:
         (:func:`rumap.release.from_map.step_from_key_map`).
     every_column : bool
         A step that names no columns takes every column of the data (its ``columns`` may be left out).
+    summary_words : callable, optional
+        ``summary_words(summary) -> str``: what the step did, in words, from its summary (the Release page
+        and the report show it); None: the summary is shown as it is.
     """
 
     target: str
@@ -106,6 +109,7 @@ class StepMethod:
     text_flags: tuple[str, ...] = ()
     key_map: Any = None
     every_column: bool = False
+    summary_words: Callable[[dict], str] | None = None
 
 
 @assumes_valid

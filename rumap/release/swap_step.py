@@ -90,6 +90,22 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
     return (check,), f"the map at this swap rate, {replicates} simulated releases"
 
 
+def _words(summary: dict) -> str:
+    """What the swap did: the households swapped (of how many, to another area of which level), those at risk."""
+    households = int(summary.get("households", 0))
+    swapped = int(summary.get("swapped_households", 0))
+    levels = summary.get("levels") or {}
+    moved = ", ".join(f"{int(c['households']):,} to another {level}" for level, c in levels.items() if c.get("households"))
+    risky = ", ".join(f"{int(c['households_at_risk']):,} in their {level}" for level, c in levels.items()
+                      if c.get("households_at_risk"))
+    left = int(summary.get("unswapped_at_risk", 0))
+    return (f"swapped the geography of {swapped:,} of {households:,} households "
+            f"({swapped / households if households else 0.0:.1%}, {int(summary.get('records_swapped', 0)):,} records)"
+            + (f": {moved}" if moved else "")
+            + f"; households holding a record at risk: {risky or 'none'}"
+            + (f"; {left:,} of them left unswapped: {summary.get('unswapped_reason')}" if left else "") + ".")
+
+
 #: The ``swap`` step (:data:`rumap.release.apply.STEP_METHODS`).
 SWAP_STEP = StepMethod(
     "keys", {"hierarchy": REQUIRED, "household": REQUIRED, "similar": REQUIRED, "carry_along": [], "k": 3,
@@ -100,4 +116,4 @@ SWAP_STEP = StepMethod(
     not_streamed="targeted swapping pairs households anywhere in the file: it needs every household's keys and "
                  "geography at once (run it in memory)",
     predictor=_predict, text_flags=("--hierarchy", "--household", "--similar", "--carry-along"),
-    key_map=CATEGORICAL_METHODS["swap"])
+    key_map=CATEGORICAL_METHODS["swap"], summary_words=_words)

@@ -12,10 +12,11 @@ from cli_helpers import assert_bad_input, run_cli
 from rumap.errors import InputError
 from rumap.maps.swap_map import swap_map
 from rumap.masking.targeted_swap import targeted_swap
+from rumap.present.release_report import release_report_html
 from rumap.release.apply import STEP_METHODS, apply_plan
 from rumap.release.from_map import KEY_MAP_STEPS, step_from_key_map
 from rumap.release.plan import ReleasePlan, Step
-from rumap.release.report import predict_step
+from rumap.release.report import ReleaseReport, StepReport, predict_step
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "swap"
 PERSONS = pd.read_csv(DATA / "persons.csv").query("hid < 120")  # 120 households in 2 regions, 6 districts
@@ -56,6 +57,16 @@ def test_the_step_is_targeted_swap_and_its_summary_counts():
     summary = result.outcomes[0].summary
     assert "config" not in summary and summary["swapped_households"] == direct.swapped_households
     json.dumps(summary)
+    levels = summary["levels"]
+    words = StepReport(step, summary).what_it_did  # in words on the Release page and in the report
+    assert words.startswith(f"swapped the geography of {direct.swapped_households} of 120 households "
+                            f"({direct.swapped_households / 120:.1%}, {summary['records_swapped']} records): ")
+    assert f": {levels['region']['households']} to another region, {levels['district']['households']} to another " \
+           "district; households holding a record at risk: " \
+           f"{levels['region']['households_at_risk']} in their region, " \
+           f"{levels['district']['households_at_risk']} in their district." in words
+    html = release_report_html(ReleaseReport(rows=len(PERSONS), steps=(StepReport(step, summary),)))
+    assert f"What it did: {words}" in html and "What it did, counted: <code>" in html
     assert Step.from_dict(step.to_dict()) == step
     assert step.parameters["carry_along"] == [] and Step("swap", PARAMETERS, keys=["sex"]).seed == 0
 
