@@ -414,11 +414,13 @@ def step_decision(step: Step, checks: Sequence[MeasureCheck] = ()) -> dict[str, 
 
 
 def _union(steps: Sequence[Step], target: str, every: Sequence[str] = ()) -> list[str]:
-    """The names the steps on ``target`` name (``every``, the data's columns, for a step that names none)."""
+    """The names the steps on ``target`` name or are measured on (``every``, the data's columns, for a step that
+    names none)."""
     names: dict[str, None] = {}
     for step in steps:
-        if STEP_METHODS[step.method].target == target:
-            names.update(dict.fromkeys(step.names or every))
+        record = STEP_METHODS[step.method]
+        if record.target == target:
+            names.update(dict.fromkeys((record.measured(step) if record.measured else step.names) or every))
     return list(names)
 
 

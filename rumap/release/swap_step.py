@@ -73,6 +73,12 @@ def _apply(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> 
     return result.data, summary
 
 
+def _measured(step: Step) -> list[str]:
+    """The geography, top level first, then the keys: what the swap's map and the report measure."""
+    hierarchy = step.parameters["hierarchy"]
+    return [*hierarchy, *[k for k in step.keys if k not in hierarchy]]
+
+
 def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int, budget: WorkBudget,
              targets: Sequence[str] = (), applied: bool = False) -> tuple[tuple, str]:
     """Key matching on the geography and the keys, of this release beside the swap's map at its rate."""
@@ -84,8 +90,7 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
     m = swap_map(before, list(step.keys), [p["swaprate"]], hierarchy=p["hierarchy"], household=p["household"],
                  similar=p["similar"], carry_along=p["carry_along"], k=p["k"], replicates=replicates,
                  seed=step.seed or 0, budget=budget)
-    names = [*p["hierarchy"], *[k for k in step.keys if k not in p["hierarchy"]]]
-    check = _check("key_matching", pram_reidentification(before, after, names), float(m.risk[0]),
+    check = _check("key_matching", pram_reidentification(before, after, _measured(step)), float(m.risk[0]),
                    float(m.risk_se[0]), replicates)
     return (check,), f"the map at this swap rate, {replicates} simulated releases"
 
@@ -116,4 +121,4 @@ SWAP_STEP = StepMethod(
     not_streamed="targeted swapping pairs households anywhere in the file: it needs every household's keys and "
                  "geography at once (run it in memory)",
     predictor=_predict, text_flags=("--hierarchy", "--household", "--similar", "--carry-along"),
-    key_map=CATEGORICAL_METHODS["swap"], summary_words=_words)
+    key_map=CATEGORICAL_METHODS["swap"], summary_words=_words, measured=_measured)

@@ -16,7 +16,7 @@ from rumap.present.release_report import release_report_html
 from rumap.release.apply import STEP_METHODS, apply_plan
 from rumap.release.from_map import KEY_MAP_STEPS, step_from_key_map
 from rumap.release.plan import ReleasePlan, Step
-from rumap.release.report import ReleaseReport, StepReport, predict_step
+from rumap.release.report import ReleaseReport, StepReport, predict_step, release_report
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "swap"
 PERSONS = pd.read_csv(DATA / "persons.csv").query("hid < 120")  # 120 households in 2 regions, 6 districts
@@ -104,7 +104,14 @@ def test_apply_on_the_swap_map_gives_the_step_and_the_report_predicts_it():
     step = step_from_key_map(curve, ["sex", "age"], 0.1, seed=0)
     assert step == Step("swap", {"hierarchy": ["region", "district"], "household": "hid", "similar": [["hsize"]],
                                  "swaprate": 0.1}, keys=["sex", "age"], seed=0)
-    after = apply_plan(PERSONS, ReleasePlan((step,))).data
-    (check,), note = predict_step(step, PERSONS, after, replicates=2)
+    result = apply_plan(PERSONS, ReleasePlan((step,)))
+    (check,), note = predict_step(step, PERSONS, result.data, replicates=2)
     assert check.measure == "key_matching" and 0 < check.value <= 1 and "swap rate" in note
+    # the report measures the keys with the geography, as the map does: what the swap changed is the geography
+    categorical = release_report(PERSONS, result, replicates=None).categorical
+    moved = result.data[["region", "district"]].ne(PERSONS[["region", "district"]])
+    assert categorical["keys"] == ["region", "district", "sex", "age"]
+    assert categorical["changed"] == {"region": int(moved["region"].sum()), "district": int(moved["district"].sum()),
+                                      "sex": 0, "age": 0} and moved.any(axis=None)
+    assert categorical["after"]["global_risk"] != categorical["before"]["global_risk"]
     assert STEP_METHODS["swap"].stream is None and "household" in STEP_METHODS["swap"].not_streamed
