@@ -1,11 +1,11 @@
-"""Targeted record swapping in a real browser: a file of households in regions and districts uploaded on the
-Categorical keys page, the swapping map drawn on its tab, a swap rate applied, released and downloaded from Release.
+"""Targeted record swapping in a real browser: a file of households in regions and districts uploaded on the Data
+page, the swapping map drawn on the Categorical keys page's tab, a swap rate applied, released and downloaded.
 
 The file is ``tests/data/swap/persons.csv`` (300 households, 625 persons, 2 regions of 3 districts) with its
 columns named as the page's defaults expect (``hh``, ``hh_size``, ``age_band``), so that the sidebar's keys and
-the tab's household and similarity variables need no choosing. The downloaded file is checked against the input
-and against what the pages said: the rate applied, the share of households the map said it swaps, and the
-households the Release page says were swapped. Screenshots go to ``artifacts/screenshots/``.
+the tab's geography, household and similarity variables need no choosing. The downloaded file is checked against
+the input and against what the pages said: the rate applied, the share of households the map said it swaps, and
+the households the Release page says were swapped. Screenshots go to ``artifacts/screenshots/``.
 """
 
 from __future__ import annotations
@@ -94,6 +94,8 @@ def test_swap_households_on_the_map_apply_a_rate_and_release_the_file(app_server
     pd.testing.assert_frame_equal(released[others], PERSONS[others])
     # whole households moved: one geography per household, changed for the households said, at the rate applied
     assert (released.groupby("hh")[GEOGRAPHY].nunique() == 1).all().all()
+    areas = [f.drop_duplicates("hh").value_counts(GEOGRAPHY).sort_index() for f in (PERSONS, released)]
+    pd.testing.assert_series_equal(*areas)  # exchanged in pairs: each area keeps its number of households
     moved = (released[GEOGRAPHY] != PERSONS[GEOGRAPHY]).any(axis=1)
     households = PERSONS["hh"].nunique()
     swapped = released.loc[moved, "hh"].nunique()
