@@ -201,7 +201,8 @@ def _star(fig: go.Figure, choice: GridChoice | None, color: str) -> None:
     fig.add_trace(go.Scatter(
         x=[choice.utility], y=[y], mode="markers+text", name="most utility under the bound",
         marker={"symbol": "star", "size": 18, "color": color, "line": {"color": "black", "width": 1}},
-        text=[f"{symbol}={format_number(choice.value)}"], textposition="bottom right", cliponaxis=not zero,
+        text=[f"{symbol}={format_number(choice.value)}" + (", R=0" if zero else "")], textposition="bottom right",
+        cliponaxis=not zero,
         hovertext=[f"{choice.map}: {symbol}={format_number(choice.value)}" + (f", {ZERO_RISK}" if zero else "")],
         hoverinfo="text", meta={"label_priority": 0}))
 

@@ -109,7 +109,7 @@ def ru_map_figure(
         triangles at the top of the risk axis, "exact disclosure" on hover. On a
         log risk axis, which has no 0, risks of 0 are left out of the curve and
         drawn as open triangles pointing down at the bottom of the axis, labelled
-        "R=0", :data:`ZERO_RISK` on hover (:func:`zero_risk_note` says so in words).
+        with their value and "R=0", :data:`ZERO_RISK` on hover (:func:`zero_risk_note` says so in words).
     """
     fig = go.Figure()
     colors = {}
@@ -267,7 +267,7 @@ def _add_off_axis(fig: go.Figure, ru: RUMap, off: np.ndarray, name: str, symbol:
         x=ru.utility[off], y=np.ones(values.size), mode="markers+text" if label else "markers",
         name=f"{name}: {what}", legendgroup=name, showlegend=False, cliponaxis=False, customdata=custom,
         meta={where: True, "label_priority": 1}, marker={**marker, "color": color},
-        text=[label] * values.size if label else None, textposition="top right",
+        text=[f"{symbol}={format_number(v)}, {label}" for v in values] if label else None, textposition="top right",
         textfont={"size": max(font_size - 3, 9), "color": color},
         hovertemplate=(f"{symbol} = %{{customdata[0]:.4g}}<br>U = %{{x:.4g}}<br>{words}"
                        + ("<br>efficiency = %{customdata[1]:.1%}" if ru.efficiency is not None else "")

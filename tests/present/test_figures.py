@@ -95,6 +95,7 @@ def test_a_choice_of_risk_0_is_starred_at_the_floor_of_compare_and_pareto():
     star = next(t for t in fig.data if t.name == "most utility under the bound")
     (zero,) = [t for t in fig.data if isinstance(t.meta, dict) and t.meta.get(AT_FLOOR)]
     assert np.allclose([star.y[0], *zero.y], floor) and ZERO_RISK in star.hovertext[0]
+    assert "k=10, R=0" in [*star.text, *(a.text for a in fig.layout.annotations)]  # beside it or in a callout
     pareto = pareto_figure(map_points([m]).to_frame(), pareto_frontier([m]), max_risk=0.001, choice=choice)
     (zero,) = [t for t in pareto.data if isinstance(t.meta, dict) and t.meta.get(AT_FLOOR)]
     star = next(t for t in pareto.data if t.name == "most utility under the bound")

@@ -129,7 +129,7 @@ def test_a_risk_of_0_is_drawn_at_the_floor_of_a_log_axis_and_said_so(log_y):
     (floor,) = floors
     low, _ = fig.layout.yaxis.range
     assert list(floor.x) == [0.3] and np.allclose(floor.y, 10**low) and floor.cliponaxis is False
-    assert low < math.log10(0.01) and ZERO_RISK in floor.hovertemplate and list(floor.text) == ["R=0"]
+    assert low < math.log10(0.01) and ZERO_RISK in floor.hovertemplate and list(floor.text) == ["k=10, R=0"]
     assert floor.marker.symbol == "triangle-down-open"
     assert note.startswith("A log axis has no 0: 1 point of risk 0 is drawn at the bottom")
     assert list(set_ranges(fig).layout.yaxis.range)[0] == low  # placing them again keeps the floor

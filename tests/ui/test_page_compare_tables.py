@@ -50,7 +50,7 @@ def test_compare_overlays_the_three_protections_of_a_table_on_their_shared_measu
     (zero,) = [t for t in fig["data"] if (t.get("meta") or {}).get(AT_FLOOR)]
     assert plotly_array(zero["x"]) == [pytest.approx(kept[2].common.utility[0])] and kept[2].common.risk[0] == 0
     assert plotly_array(zero["y"]) == [pytest.approx(10 ** fig["layout"]["yaxis"]["range"][0])]
-    assert ZERO_RISK in zero["hovertemplate"] and zero["text"] == ["R=0"]
+    assert ZERO_RISK in zero["hovertemplate"] and zero["text"][0].endswith("=0.1, R=0")
     assert any(shown(c.value).startswith("A log axis has no 0: 1 point of risk 0 is drawn") for c in at.caption)
     bound = at.number_input(key="compare_max_share")
     assert bound.value == pytest.approx(SHARED_MEASURES[TABLE_COMMON_RISK_LABEL].first_bound)
