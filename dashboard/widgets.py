@@ -24,6 +24,7 @@ from rumap.errors import InputError
 from rumap.fingerprint import config_digest
 from rumap.present.figures import PLOTLY_CONFIG
 from rumap.present.numbers import distinct_digits
+from rumap.present.plotting import zero_risk_note
 from rumap.present.reproduce import to_command, to_python
 from rumap.specs import Analysis
 
@@ -244,6 +245,8 @@ def multiselect(label: str, options: Sequence[T], key: str, default: Sequence[T]
 def plot(fig, key: str | None = None) -> None:
     """Draw a Plotly figure across the page, with the SVG export button.
 
+    A caption under it says where its log risk axis draws risks of 0 (:func:`rumap.present.plotting.zero_risk_note`).
+
     Parameters
     ----------
     fig : plotly.graph_objects.Figure
@@ -251,6 +254,9 @@ def plot(fig, key: str | None = None) -> None:
         The chart's element key.
     """
     st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None)
+    note = zero_risk_note(fig)
+    if note:
+        st.caption(plain(note))
 
 
 #: The app's own style rules, sent with every run of every page. Streamlit's running indicator cycles through five

@@ -37,6 +37,7 @@ from dashboard.widgets import (
 )
 from rumap import PARAMETERS
 from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
+from rumap.maps.swap_map import swapped_shares_sentence
 from rumap.masking.categorical import (
     MAX_LISTED_PRAM_CATEGORIES,
     parse_merges,
@@ -262,8 +263,10 @@ def combinations_block(file: File, s: Settings, frame: pd.DataFrame) -> None:
                  hide_index=True)
 
 
-def _keep(file: File, s: Settings, ru, label: str, settings: dict, call: CallSpec, key: str) -> None:
-    spec = PageMapSpec(page="categorical", label=f"{label}, {file.name}: {' x '.join(s.keys)}",
+def _keep(file: File, s: Settings, ru, label: str, settings: dict, call: CallSpec, key: str,
+          measured: str = "") -> None:
+    """Keep and Apply under the map; ``measured`` names what it measures when not the sidebar's keys."""
+    spec = PageMapSpec(page="categorical", label=f"{label}, {file.name}: {measured or ' x '.join(s.keys)}",
                        settings={"data": file.path, "fingerprint": state.file_fingerprint(file.frame, file.session),
                                  "keys": list(s.keys), **settings,
                                  **({"merges": list(s.merges)} if s.merges else {})}, python=to_python(call),
@@ -387,7 +390,7 @@ def swap_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     c1, c2, c3 = st.columns(3)
     with c1:
         hierarchy = remembered(st.multiselect, "geography, top level first", "cat_swap_hierarchy",
-                               [c for c in ("region",) if c in columns], options=columns)
+                               [c for c in ("region", "district") if c in columns], options=columns)
     with c2:
         household = selectbox("household identifier", [NONE, *columns], "cat_swap_household",
                               "hh" if "hh" in columns else NONE)
@@ -411,10 +414,11 @@ def swap_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     _show_map(ru, "cat_swap_chart", "Targeted swapping exchanges the geography of every household holding a record "
               "whose keys fewer than 3 records share in its area, and of random others up to the swap rate, with a "
               "household of another area that agrees on the similarity variables.",
-              " Bands: 95% over the replicates.")
+              f" Bands: 95% over the replicates. {swapped_shares_sentence(ru)}".rstrip())
     _keep(file, s, ru, "targeted swapping", {"keys": keys, "rates": rates, "replicates": replicates, "seed": 0,
                                              "hierarchy": list(hierarchy), "household": household,
-                                             "similar": list(similar), **_measured(m)}, call, "cat_swap")
+                                             "similar": list(similar), **_measured(m)}, call, "cat_swap",
+          measured=ru.target)  # the geography with the keys
 
 
 def suda_tab(file: File, s: Settings, frame: pd.DataFrame) -> None:

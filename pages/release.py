@@ -137,6 +137,9 @@ with errors_shown():
             st.markdown(f":red[**Step {i + 1}: {plain(text)}**]")
     for note in done.report.notes:
         st.caption(plain(note))
+    for i, s in enumerate(done.report.steps):
+        if s.what_it_did:
+            st.caption(f"Step {i + 1} {plain(s.what_it_did)}")
     for i, outcome in enumerate(done.result.outcomes):
         for column, count in (outcome.summary.get("sign_changed") or {}).items():
             if count:

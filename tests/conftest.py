@@ -34,7 +34,7 @@ BROWSER_FILES = (
     "tests/ui/test_browser.py", "tests/ui/test_browser_session.py", "tests/ui/test_browser_newcomer.py",
     "tests/ui/test_browser_provenance.py", "tests/ui/test_browser_risk_pages.py", "tests/ui/test_browser_release.py",
     "tests/ui/test_browser_stopped_run.py", "tests/ui/test_upload_privacy.py", "tests/ui/test_page_tables.py",
-    "tests/ui/test_browser_synthetic.py", "tests/ui/test_browser_tables_overlay.py",
+    "tests/ui/test_browser_synthetic.py", "tests/ui/test_browser_tables_overlay.py", "tests/ui/test_browser_swap.py",
 )
 BROWSER_UNIT = "browser tests"
 

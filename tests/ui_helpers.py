@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import re
+
+import numpy as np
+
+
+def plotly_array(value) -> list:
+    """A trace's coordinates as a list: Plotly writes numpy arrays as base64 typed arrays."""
+    if isinstance(value, dict) and "bdata" in value:
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"])).tolist()
+    return list(value)
 
 
 def shown(markdown: str) -> str:

@@ -27,7 +27,7 @@ from rumap.masking.targeted_swap import swap_example as _swap_example
 from rumap.masking.targeted_swap import targeted_swap
 from rumap.result import RUMap
 
-__all__ = ["swap_map", "draw_swap", "SWAP_OPTIONS"]
+__all__ = ["swap_map", "draw_swap", "SWAP_OPTIONS", "swapped_shares_sentence"]
 
 #: The swap's own entries of a categorical map's ``options`` (the rest are the measures').
 SWAP_OPTIONS = ("hierarchy", "household", "similar", "carry_along", "swap_k")
@@ -74,7 +74,9 @@ def swap_map(data: pd.DataFrame, keys: Sequence[str], swaprates: Sequence[float]
     -------
     RUMap
         Parameter ``swaprate``; method ``swap``; ``config["step_parameters"]`` the release step's other
-        parameters (:func:`rumap.release.from_map.step_from_key_map`).
+        parameters (:func:`rumap.release.from_map.step_from_key_map`); ``config["swapped_share"]`` the share
+        of the households swapped at each rate, the mean over the replicates (at least the rate: every
+        household at risk is swapped, with its partner, whatever the rate).
 
     Examples
     --------
@@ -93,10 +95,16 @@ def swap_map(data: pd.DataFrame, keys: Sequence[str], swaprates: Sequence[float]
     r_measure = CATEGORICAL_RISKS[risk or "key_matching"]
     u_measure = CATEGORICAL_UTILITIES[utility or "hellinger"]
     settings = {"weight": weight, "options": dict(options or {}), "source": source, "budget": budget}
+    shares: dict[float, list[float]] = {}  # the share of households each release swapped, per rate
+
+    def release(rate: float, rng: np.random.Generator) -> pd.DataFrame:
+        result = targeted_swap(data, hierarchy, keys, household, similar, carry_along=carry_along, k=k,
+                               swaprate=rate, seed=rng)
+        shares.setdefault(rate, []).append(result.swapped_households / max(result.households, 1))
+        return result.data
+
     risk_mean, utility_mean, risk_se, utility_se = replicated_measures(
-        data, names, values, replicates, seed,
-        lambda rate, rng: targeted_swap(data, hierarchy, keys, household, similar, carry_along=carry_along, k=k,
-                                        swaprate=rate, seed=rng).data, r_measure, u_measure, settings)
+        data, names, values, replicates, seed, release, r_measure, u_measure, settings)
     return RUMap(parameter="swaprate", values=values, risk=risk_mean, utility=utility_mean, risk_se=risk_se,
                  utility_se=utility_se,
                  risk_label=r_measure.label, utility_label=u_measure.label, method="swap", knowledge="key",
@@ -105,6 +113,7 @@ def swap_map(data: pd.DataFrame, keys: Sequence[str], swaprates: Sequence[float]
                          "similar": [list(s) for s in similar], "carry_along": list(carry_along), "k": k,
                          "replicates": replicates, "seed": seed, "source": source,
                          "risk": risk or "key_matching", "utility": utility or "hellinger",
+                         "swapped_share": [float(np.mean(shares[float(v)])) for v in values],
                          "step_parameters": {"hierarchy": list(hierarchy), "household": household,
                                              "similar": [list(s) for s in similar],
                                              "carry_along": list(carry_along), "k": k}})
@@ -145,3 +154,40 @@ def draw_swap(frame: pd.DataFrame, keys: Sequence[str], values: Sequence[float],
                     similar=own["similar"], carry_along=own["carry_along"] or (), k=own["swap_k"] or 3,
                     replicates=replicates, seed=seed, weight=weight, source=source, budget=budget, risk=risk,
                     utility=utility, options=options)
+
+
+@validate_params({"m": InstanceOf(RUMap, "an RUMap")},
+                 example=lambda: {"m": swap_map(**_example())})
+def swapped_shares_sentence(m: RUMap) -> str:
+    """What share of the households a map of targeted swapping swaps at each rate, in words ("" if it does not say).
+
+    The swap rate is a floor, not the share swapped: every household holding a record at risk is swapped with
+    its partner whatever the rate, so where they are more than the rate, the rate adds nobody.
+
+    Parameters
+    ----------
+    m : RUMap
+        From :func:`swap_map`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> m = RUMap(parameter="swaprate", values=[0.01, 0.1], risk=[0.2, 0.1], utility=[0.9, 0.8],
+    ...           config={"swapped_share": [0.3, 0.3]})
+    >>> print(swapped_shares_sentence(m))
+    Households swapped (mean over the replicates): 30.0% at swap rate 0.01, 30.0% at 0.1. The households holding a record at risk are swapped with their partners whatever the rate (30.0% of the households here): a rate below that swaps no more.
+    """
+    shares = m.config.get("swapped_share")
+    if not shares or len(shares) != m.values.size:
+        return ""
+    listed = ", ".join(f"{share:.1%} at {'swap rate ' if i == 0 else ''}{rate:g}"
+                       for i, (rate, share) in enumerate(zip(m.values, shares, strict=True)))
+    text = f"Households swapped (mean over the replicates): {listed}."
+    floor = min(shares)
+    if floor > float(m.values.min()) + 0.005:  # the households at risk alone exceed the lowest rate
+        text += (" The households holding a record at risk are swapped with their partners whatever the rate "
+                 f"({floor:.1%} of the households here): a rate below that swaps no more.")
+    return text

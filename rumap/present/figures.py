@@ -21,13 +21,17 @@ from rumap.maps.utility import higher_is_better
 from rumap.present.examples import small_analysis
 from rumap.present.numbers import format_number
 from rumap.present.plotting import (
+    AT_FLOOR,
     PALETTE,
     PARAMETER_SYMBOLS,
+    ZERO_RISK,
     arrange_labels,
+    axis_floor,
     bound_line,
     fit_axis_titles,
     log_ticks,
     ru_map_figure,
+    set_ranges,
 )
 from rumap.result import RUMap
 from rumap.specs import Analysis
@@ -193,12 +197,20 @@ def _star(fig: go.Figure, choice: GridChoice | None, color: str) -> None:
     if choice is None or not choice.reachable:
         return
     symbol = PARAMETER_SYMBOLS.get(choice.parameter, choice.parameter)
+    y, zero = _risk_drawn(fig, choice.risk)
     fig.add_trace(go.Scatter(
-        x=[choice.utility], y=[choice.risk], mode="markers+text", name="most utility under the bound",
+        x=[choice.utility], y=[y], mode="markers+text", name="most utility under the bound",
         marker={"symbol": "star", "size": 18, "color": color, "line": {"color": "black", "width": 1}},
-        text=[f"{symbol}={format_number(choice.value)}"], textposition="bottom right",
-        hovertext=[f"{choice.map}: {symbol}={format_number(choice.value)}"], hoverinfo="text",
-        meta={"label_priority": 0}))
+        text=[f"{symbol}={format_number(choice.value)}" + (", R=0" if zero else "")], textposition="bottom right",
+        cliponaxis=not zero,
+        hovertext=[f"{choice.map}: {symbol}={format_number(choice.value)}" + (f", {ZERO_RISK}" if zero else "")],
+        hoverinfo="text", meta={"label_priority": 0}))
+
+
+def _risk_drawn(fig: go.Figure, risk: float) -> tuple[float, bool]:
+    """Where a marked point's risk is drawn, and whether it is a risk of 0 drawn at a log axis's floor."""
+    floor = axis_floor(fig)
+    return (floor, True) if risk == 0 and floor is not None else (risk, False)
 
 
 @validate_params({"m": InstanceOf(RUMap), "choice": [None, InstanceOf(GridChoice)], "title": InstanceOf(str),
@@ -227,12 +239,13 @@ def presentation_figure(m: RUMap, choice: GridChoice | None, *, title: str, log_
                                        title=_wrap(title, 55), font_size=font_size, labelled_markers=4))
     if choice is not None and choice.reachable and math.isfinite(choice.utility) and math.isfinite(choice.risk):
         symbol = PARAMETER_SYMBOLS.get(m.parameter, m.parameter)
-        fig.add_trace(go.Scatter(x=[choice.utility], y=[choice.risk], mode="markers", name="chosen",
+        y, zero = _risk_drawn(fig, choice.risk)
+        fig.add_trace(go.Scatter(x=[choice.utility], y=[y], mode="markers", name="chosen", cliponaxis=not zero,
                                  marker={"symbol": "star", "size": 26, "color": "gold",
                                          "line": {"color": "black", "width": 2}}, showlegend=False))
         fig.add_annotation(
             x=math.log10(choice.utility) if log_x else choice.utility,
-            y=math.log10(choice.risk) if log_y and choice.risk > 0 else choice.risk,
+            y=math.log10(y) if log_y and y > 0 else y,
             text=f"<b>chosen: {symbol} = {choice.value:.3g}</b><br>R = {choice.risk:.3g}, U = {choice.utility:.3g}",
             showarrow=True, arrowhead=2, arrowsize=1.5, ax=-120, ay=-80, font={"size": font_size},
             bgcolor="rgba(255,255,255,0.85)", bordercolor="black")
@@ -282,11 +295,21 @@ def pareto_figure(points: pd.DataFrame, frontier: pd.DataFrame, *, log_x: bool =
                              line={"shape": "hv", "color": "black", "width": 1.5}, hoverinfo="skip"))
     if max_risk is not None:
         bound_line(fig, max_risk, log_y)
-    _star(fig, choice, "gold")
     fig.update_layout(template="plotly_white", xaxis_title=utility_label, yaxis_title=risk_label,
                       legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0})
+    zero = shown[shown["risk"] == 0] if log_y else shown.iloc[:0]
+    if not zero.empty:  # a log axis has no 0: the points of risk 0 at its floor
+        fig.add_trace(go.Scatter(
+            x=zero["utility"], y=np.ones(len(zero)), mode="markers", name="risk 0", cliponaxis=False,
+            meta={AT_FLOOR: True}, marker={"symbol": "triangle-down-open", "size": 12, "line": {"width": 2},
+                                           "color": "black"},
+            text=[f"{m}: {p}={v:.3g}" for m, p, v in zip(zero["map"], zero["parameter"], zero["value"], strict=True)],
+            hovertemplate=f"%{{text}}<br>U = %{{x:.4g}}<br>{ZERO_RISK}<extra></extra>"))
     if log_x:
         fig.update_xaxes(type="log")
     if log_y:
         fig.update_yaxes(type="log")
+    if not zero.empty:
+        set_ranges(fig, max_risk=max_risk)  # explicit ranges, which place the points of risk 0
+    _star(fig, choice, "gold")  # at the floor too when its risk is 0
     return _readable_axes(fig)

@@ -29,7 +29,7 @@ from rumap.present.numbers import EXACT_DISCLOSURE, format_number, format_number
 from rumap.result import RUMap
 
 __all__ = ["ru_map_figure", "PARAMETER_SYMBOLS", "PALETTE", "curve_color_name", "arrange_labels", "set_ranges",
-           "bound_line", "log_ticks", "fit_axis_titles"]
+           "bound_line", "log_ticks", "fit_axis_titles", "ZERO_RISK", "zero_risk_note", "axis_floor"]
 
 
 #: The curves' colours in drawing order, with the word a text uses for each (one place for both).
@@ -106,7 +106,10 @@ def ru_map_figure(
     plotly.graph_objects.Figure
         Infinite risks (an exact disclosure: the snooper's error is 0, e.g. record
         knowledge at ``lambda2 = 0``) are left out of the curve and drawn as
-        triangles at the top of the risk axis, "exact disclosure" on hover.
+        triangles at the top of the risk axis, "exact disclosure" on hover. On a
+        log risk axis, which has no 0, risks of 0 are left out of the curve and
+        drawn as open triangles pointing down at the bottom of the axis, labelled
+        with their value and "R=0", :data:`ZERO_RISK` on hover (:func:`zero_risk_note` says so in words).
     """
     fig = go.Figure()
     colors = {}
@@ -141,7 +144,10 @@ def ru_map_figure(
             customdata=custom, hovertemplate=hover))
         exact = np.isposinf(ru.risk) & np.isfinite(ru.utility)
         if exact.any():
-            _add_exact_disclosures(fig, ru, exact, name, symbol, color)
+            _add_off_axis(fig, ru, exact, name, symbol, color, AT_TOP, font_size)
+        zero = (ru.risk == 0) & np.isfinite(ru.utility)
+        if log_y and zero.any():
+            _add_off_axis(fig, ru, zero, name, symbol, color, AT_FLOOR, font_size)
         idx = _marker_indices(v, labelled_markers)
         if idx.size:
             fig.add_trace(go.Scatter(
@@ -239,24 +245,99 @@ def fit_axis_titles(fig: go.Figure, width: int = FIT_SIZE[0], height: int = FIT_
 _DASHES = ["dash", "dot", "dashdot", "longdash"]
 #: The meta flag of the traces drawn at the top of the risk axis (infinite risks): :func:`set_ranges` places them.
 AT_TOP = "rumap_at_top"
+#: The meta flag of the traces drawn at the bottom of a log risk axis (risks of 0): :func:`set_ranges` places them.
+AT_FLOOR = "rumap_at_floor"
+#: The hover text of a risk of 0 on a log risk axis.
+ZERO_RISK = "risk 0 (drawn at the axis floor)"
+#: How each kind of point off the axis is drawn: its marker, what its hover says of its risk, its name, its label.
+_OFF_AXIS = {
+    AT_TOP: ({"symbol": "triangle-up", "size": 11, "line": {"color": "black", "width": 1}},
+             f"R = +∞: {EXACT_DISCLOSURE} (the snooper's error is 0)", EXACT_DISCLOSURE, ""),
+    AT_FLOOR: ({"symbol": "triangle-down-open", "size": 12, "line": {"width": 2}}, ZERO_RISK, "risk 0", "R=0"),
+}
 
 
-def _add_exact_disclosures(fig: go.Figure, ru: RUMap, exact: np.ndarray, name: str, symbol: str, color: str) -> None:
-    """The parameter values whose risk is infinite, as triangles at the top of the risk axis."""
-    values = ru.values[exact]
-    custom = np.column_stack([values, ru.efficiency[exact]]) if ru.efficiency is not None else values[:, None]
+def _add_off_axis(fig: go.Figure, ru: RUMap, off: np.ndarray, name: str, symbol: str, color: str, where: str,
+                  font_size: int = 14) -> None:
+    """The parameter values whose risk the axis cannot show: at its top (infinite) or its floor (0 on a log axis)."""
+    values = ru.values[off]
+    custom = np.column_stack([values, ru.efficiency[off]]) if ru.efficiency is not None else values[:, None]
+    marker, words, what, label = _OFF_AXIS[where]
     fig.add_trace(go.Scatter(
-        x=ru.utility[exact], y=np.ones(values.size), mode="markers", name=f"{name}: {EXACT_DISCLOSURE}",
-        legendgroup=name, showlegend=False, cliponaxis=False, customdata=custom, meta={AT_TOP: True},
-        marker={"symbol": "triangle-up", "size": 11, "color": color, "line": {"color": "black", "width": 1}},
-        hovertemplate=(f"{symbol} = %{{customdata[0]:.4g}}<br>U = %{{x:.4g}}<br>R = +∞: {EXACT_DISCLOSURE} "
-                       "(the snooper's error is 0)" + ("<br>efficiency = %{customdata[1]:.1%}"
-                                                       if ru.efficiency is not None else "")
+        x=ru.utility[off], y=np.ones(values.size), mode="markers+text" if label else "markers",
+        name=f"{name}: {what}", legendgroup=name, showlegend=False, cliponaxis=False, customdata=custom,
+        meta={where: True, "label_priority": 1}, marker={**marker, "color": color},
+        text=[f"{symbol}={format_number(v)}, {label}" for v in values] if label else None, textposition="top right",
+        textfont={"size": max(font_size - 3, 9), "color": color},
+        hovertemplate=(f"{symbol} = %{{customdata[0]:.4g}}<br>U = %{{x:.4g}}<br>{words}"
+                       + ("<br>efficiency = %{customdata[1]:.1%}" if ru.efficiency is not None else "")
                        + f"<extra>{name}</extra>")))
 
 
 def _at_top(trace) -> bool:
     return isinstance(trace.meta, dict) and bool(trace.meta.get(AT_TOP))
+
+
+def _at_floor(trace) -> bool:
+    return isinstance(trace.meta, dict) and bool(trace.meta.get(AT_FLOOR))
+
+
+@validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure")},
+                 example=lambda: {"fig": ru_map_figure([RUMap(parameter="k", values=[2, 3], risk=[0.1, 0.0],
+                                                              utility=[2.0, 1.0])], log_y=True)})
+def zero_risk_note(fig: go.Figure) -> str:
+    """The words under a figure whose log risk axis draws risks of 0 at its floor ("" when it draws none).
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        From :func:`ru_map_figure` or a figure built on it.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from rumap.present.plotting import ru_map_figure, zero_risk_note
+    >>> from rumap.result import RUMap
+    >>> m = RUMap(parameter="k", values=[2, 3], risk=[0.1, 0.0], utility=[2.0, 1.0])
+    >>> zero_risk_note(ru_map_figure([m], log_y=True))[:40], zero_risk_note(ru_map_figure([m]))
+    ('A log axis has no 0: 1 point of risk 0 i', '')
+    """
+    count = sum(len(t.x) for t in fig.data if _at_floor(t) and t.x is not None)
+    if not count:
+        return ""
+    return (f"A log axis has no 0: {count} point{'s' if count > 1 else ''} of risk 0 "
+            f"{'are' if count > 1 else 'is'} drawn at the bottom of the risk axis as an open triangle pointing down "
+            f"(hover: “{ZERO_RISK}”); a linear risk axis shows {'them' if count > 1 else 'it'} at 0.")
+
+
+@validate_params({"fig": InstanceOf(go.Figure, "a plotly Figure")},
+                 example=lambda: {"fig": go.Figure(layout={"yaxis": {"type": "log", "range": [-2, 0]}})})
+def axis_floor(fig: go.Figure) -> float | None:
+    """The lowest risk a figure's log risk axis shows (where it draws a risk of 0); ``None`` on a linear axis.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        With explicit axis ranges (:func:`set_ranges`).
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> from rumap.present.plotting import axis_floor
+    >>> axis_floor(go.Figure(layout={"yaxis": {"type": "log", "range": [-2, 0]}}))
+    0.01
+    """
+    axis = fig.layout.yaxis
+    if axis.type != "log" or axis.range is None:
+        return None
+    return float(10 ** axis.range[0])
 
 
 def _coincides_with(m: RUMap, earlier: Sequence[RUMap]) -> int | None:
@@ -334,22 +415,26 @@ def set_ranges(fig: go.Figure, max_risk: float | None = None) -> go.Figure:
     [-0.6, 10.6]
     """
     xs = [np.asarray(t.x, dtype=float) for t in fig.data if t.x is not None]
-    ys = [np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None and not _at_top(t)]
+    ys = [np.asarray(t.y, dtype=float) for t in fig.data if t.y is not None and not _at_top(t) and not _at_floor(t)]
     if max_risk is not None:
         ys.append(np.array([max_risk], dtype=float))
     for axis, values, update in (("xaxis", xs, fig.update_xaxes), ("yaxis", ys, fig.update_yaxes)):
         log = getattr(fig.layout, axis).type == "log"
         span = _span(np.concatenate(values), log) if values else None
+        if span is None and log and axis == "yaxis" and any(_at_floor(t) for t in fig.data):
+            span = (-1.0, 0.0)  # every risk drawn is 0: a decade above the floor where they are drawn
         if span is None:
             continue
         update(range=list(span))
         if log:
             update(**log_ticks(span))
-        if axis == "yaxis":  # infinite risks at the top of the axis
+        if axis == "yaxis":  # infinite risks at the top of the axis, risks of 0 at the floor of a log axis
             top = 10 ** span[1] if log else span[1]
             for trace in fig.data:
                 if _at_top(trace):
                     trace.y = np.full(len(trace.x), top)
+                elif _at_floor(trace):
+                    trace.y = np.full(len(trace.x), 10 ** span[0] if log else 0.0)
     return fig
 
 

@@ -188,8 +188,11 @@ def _steps_section(report: ReleaseReport) -> list[str]:
         parts.append(f"<h3>Step {i + 1}: {html.escape(s.step.method)}</h3>")
         parts.append(f"<pre>{html.escape(json.dumps(s.step.to_dict(), indent=1))}</pre>")
         parts += _decision_lines(s.decision)
+        if s.what_it_did:
+            parts.append(f"<p>What it did: {html.escape(s.what_it_did)}</p>")
         if s.summary:
-            parts.append(f"<p>What it did: <code>{html.escape(json.dumps(json_safe(s.summary)))}</code></p>")
+            parts.append(f"<p>What it did{', counted' if s.what_it_did else ''}: "
+                         f"<code>{html.escape(json.dumps(json_safe(s.summary)))}</code></p>")
         if s.checks:
             bounded = any(c.max_risk is not None for c in s.checks)
             frame = pd.DataFrame([{"measure": c.measure, "this release": c.value, "map mean": c.mean,

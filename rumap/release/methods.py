@@ -86,6 +86,12 @@ class StepMethod:
         (:func:`rumap.release.from_map.step_from_key_map`).
     every_column : bool
         A step that names no columns takes every column of the data (its ``columns`` may be left out).
+    summary_words : callable, optional
+        ``summary_words(summary) -> str``: what the step did, in words, from its summary (the Release page
+        and the report show it); None: the summary is shown as it is.
+    measured : callable, optional
+        ``measured(step) -> names``: the variables the report measures a step on categorical keys on, when
+        they are more than its keys (a swap's geography with its keys, as its map measures them).
     """
 
     target: str
@@ -106,6 +112,8 @@ class StepMethod:
     text_flags: tuple[str, ...] = ()
     key_map: Any = None
     every_column: bool = False
+    summary_words: Callable[[dict], str] | None = None
+    measured: Callable[[Step], Sequence[str]] | None = None
 
 
 @assumes_valid

@@ -86,6 +86,12 @@ class StepReport:
         """The checks whose released risk exceeds the map's R_max."""
         return tuple(c for c in self.checks if c.above_bound)
 
+    @property
+    def what_it_did(self) -> str:
+        """The step's summary in words, as its method words it ("" when it does not)."""
+        words = STEP_METHODS[self.step.method].summary_words
+        return words(self.summary) if words is not None and self.summary else ""
+
     def to_dict(self) -> dict[str, Any]:
         """The step (a plan entry), its summary, checks, the prediction's note and the decision behind it."""
         return {"step": self.step.to_dict(), "summary": dict(self.summary),
@@ -408,11 +414,13 @@ def step_decision(step: Step, checks: Sequence[MeasureCheck] = ()) -> dict[str, 
 
 
 def _union(steps: Sequence[Step], target: str, every: Sequence[str] = ()) -> list[str]:
-    """The names the steps on ``target`` name (``every``, the data's columns, for a step that names none)."""
+    """The names the steps on ``target`` name or are measured on (``every``, the data's columns, for a step that
+    names none)."""
     names: dict[str, None] = {}
     for step in steps:
-        if STEP_METHODS[step.method].target == target:
-            names.update(dict.fromkeys(step.names or every))
+        record = STEP_METHODS[step.method]
+        if record.target == target:
+            names.update(dict.fromkeys((record.measured(step) if record.measured else step.names) or every))
     return list(names)
 
 

@@ -73,6 +73,12 @@ def _apply(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> 
     return result.data, summary
 
 
+def _measured(step: Step) -> list[str]:
+    """The geography, top level first, then the keys: what the swap's map and the report measure."""
+    hierarchy = step.parameters["hierarchy"]
+    return [*hierarchy, *[k for k in step.keys if k not in hierarchy]]
+
+
 def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: int, budget: WorkBudget,
              targets: Sequence[str] = (), applied: bool = False) -> tuple[tuple, str]:
     """Key matching on the geography and the keys, of this release beside the swap's map at its rate."""
@@ -84,10 +90,25 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
     m = swap_map(before, list(step.keys), [p["swaprate"]], hierarchy=p["hierarchy"], household=p["household"],
                  similar=p["similar"], carry_along=p["carry_along"], k=p["k"], replicates=replicates,
                  seed=step.seed or 0, budget=budget)
-    names = [*p["hierarchy"], *[k for k in step.keys if k not in p["hierarchy"]]]
-    check = _check("key_matching", pram_reidentification(before, after, names), float(m.risk[0]),
+    check = _check("key_matching", pram_reidentification(before, after, _measured(step)), float(m.risk[0]),
                    float(m.risk_se[0]), replicates)
     return (check,), f"the map at this swap rate, {replicates} simulated releases"
+
+
+def _words(summary: dict) -> str:
+    """What the swap did: the households swapped (of how many, to another area of which level), those at risk."""
+    households = int(summary.get("households", 0))
+    swapped = int(summary.get("swapped_households", 0))
+    levels = summary.get("levels") or {}
+    moved = ", ".join(f"{int(c['households']):,} to another {level}" for level, c in levels.items() if c.get("households"))
+    risky = ", ".join(f"{int(c['households_at_risk']):,} in their {level}" for level, c in levels.items()
+                      if c.get("households_at_risk"))
+    left = int(summary.get("unswapped_at_risk", 0))
+    return (f"swapped the geography of {swapped:,} of {households:,} households "
+            f"({swapped / households if households else 0.0:.1%}, {int(summary.get('records_swapped', 0)):,} records)"
+            + (f": {moved}" if moved else "")
+            + f"; households holding a record at risk: {risky or 'none'}"
+            + (f"; {left:,} of them left unswapped: {summary.get('unswapped_reason')}" if left else "") + ".")
 
 
 #: The ``swap`` step (:data:`rumap.release.apply.STEP_METHODS`).
@@ -100,4 +121,4 @@ SWAP_STEP = StepMethod(
     not_streamed="targeted swapping pairs households anywhere in the file: it needs every household's keys and "
                  "geography at once (run it in memory)",
     predictor=_predict, text_flags=("--hierarchy", "--household", "--similar", "--carry-along"),
-    key_map=CATEGORICAL_METHODS["swap"])
+    key_map=CATEGORICAL_METHODS["swap"], summary_words=_words, measured=_measured)

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from rumap.maps.categorical_measures import CATEGORICAL_RISKS
-from rumap.maps.swap_map import swap_map
+from rumap.maps.swap_map import swap_map, swapped_shares_sentence
 from tests.cli_helpers import assert_bad_input, run_cli
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "swap"
@@ -36,3 +36,17 @@ def test_cli_simulate_swap():
     assert_bad_input(run_cli(*base, *swap, "--swaprate", "1.5"), "--swaprate")
     assert_bad_input(run_cli(*base, "--method", "pram", "--theta", "0.5", "--household", "hid"), "--household",
                      "not pram")
+
+
+def test_the_map_says_what_share_of_households_each_rate_swaps():
+    """The rate is a floor: with nobody at risk (k = 1) the share swapped is the rate; with keys at risk in their
+    district (k = 3), the households at risk and their partners are swapped at any rate, more than 1% here."""
+    free = swap_map(PERSONS, ["sex", "age"], [0.0, 0.1, 0.3], k=1, replicates=2, seed=1, **SWAP)
+    assert free.config["swapped_share"] == pytest.approx([0.0, 0.1, 0.3], abs=2 / 300)  # whole pairs: 2 of 300
+    assert swapped_shares_sentence(free) == ("Households swapped (mean over the replicates): 0.0% at swap rate 0, "
+                                             "10.0% at 0.1, 30.0% at 0.3.")
+    risky = swap_map(PERSONS, ["sex", "age"], [0.01, 0.1], k=3, replicates=2, seed=1, **SWAP)
+    floor = risky.config["swapped_share"][0]
+    assert floor > 0.02 and risky.config["swapped_share"][1] == pytest.approx(0.1, abs=2 / 300)
+    assert swapped_shares_sentence(risky).endswith(
+        f"whatever the rate ({floor:.1%} of the households here): a rate below that swaps no more.")

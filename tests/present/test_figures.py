@@ -80,3 +80,27 @@ def test_normalised_utility_is_one_at_the_best_value_in_the_measures_direction(m
     monkeypatch.setitem(utility.UTILITIES, "loss", replace_record(utility.UTILITIES["sse"], higher_is_better=False))
     loss = RUMap(parameter="k", values=[1, 2], risk=[2.0, 1.0], utility=[0.2, 0.8], config={"utility": "loss"})
     assert utility_on_scale([loss], "normalised")[0].utility.tolist() == [1.0, 0.25]
+
+
+def test_a_choice_of_risk_0_is_starred_at_the_floor_of_compare_and_pareto():
+    """The strongest suppression has R = 0 and is the only value under the bound: its star is drawn, at the floor."""
+    from rumap.present.plotting import AT_FLOOR, ZERO_RISK
+    from rumap.result import RUMap
+
+    m = RUMap(parameter="k", values=[2, 5, 10], risk=[0.2, 0.01, 0.0], utility=[0.9, 0.6, 0.3])
+    choice = best_under_risk([m], 0.001, labels=["suppression"])
+    assert (choice.reachable, choice.risk) == (True, 0.0)
+    fig = comparison_figure([m], ["suppression"], max_risk=0.001, choice=choice)
+    floor = 10 ** fig.layout.yaxis.range[0]
+    star = next(t for t in fig.data if t.name == "most utility under the bound")
+    (zero,) = [t for t in fig.data if isinstance(t.meta, dict) and t.meta.get(AT_FLOOR)]
+    assert np.allclose([star.y[0], *zero.y], floor) and ZERO_RISK in star.hovertext[0]
+    assert "k=10, R=0" in [*star.text, *(a.text for a in fig.layout.annotations)]  # beside it or in a callout
+    pareto = pareto_figure(map_points([m]).to_frame(), pareto_frontier([m]), max_risk=0.001, choice=choice)
+    (zero,) = [t for t in pareto.data if isinstance(t.meta, dict) and t.meta.get(AT_FLOOR)]
+    star = next(t for t in pareto.data if t.name == "most utility under the bound")
+    floor = 10 ** pareto.layout.yaxis.range[0]
+    assert list(zero.x) == [0.3] and np.allclose([star.y[0], *zero.y], floor) and ZERO_RISK in zero.hovertemplate
+    presented = presentation_figure(m, choice, title="suppression")
+    chosen = next(t for t in presented.data if t.name == "chosen")
+    assert np.allclose(chosen.y, 10 ** presented.layout.yaxis.range[0])

@@ -10,7 +10,7 @@ import pytest
 from rumap.maps.analytic import analytic_map
 from rumap.maps.optimum import max_tolerable_risk
 from rumap.maps.setting import AnalyticSetting
-from rumap.present.plotting import AT_TOP, ru_map_figure, set_ranges
+from rumap.present.plotting import AT_FLOOR, AT_TOP, ZERO_RISK, ru_map_figure, set_ranges, zero_risk_note
 from rumap.result import RUMap
 
 PAPER = AnalyticSetting(n=200, sigma2=1.0)
@@ -113,3 +113,26 @@ def test_exact_disclosures_are_drawn_at_the_top_of_the_risk_axis(log_y):
     assert (high < math.log10(9.0) + 1) if log_y else (high < 10)  # the axis spans the finite risks only
     again = set_ranges(fig)  # placing them again keeps them at the top, the range unchanged
     assert list(again.layout.yaxis.range) == [low, high]
+
+
+@pytest.mark.parametrize("log_y", [True, False])
+def test_a_risk_of_0_is_drawn_at_the_floor_of_a_log_axis_and_said_so(log_y):
+    """k = 10 suppresses every risky value (R = 0): a log axis has no 0, so it sits at the floor, labelled."""
+    m = RUMap(parameter="k", values=[2, 5, 10], risk=[0.2, 0.01, 0.0], utility=[0.9, 0.6, 0.3],
+              method="suppress", knowledge="key", target="keys")
+    fig = ru_map_figure([m], log_y=log_y)
+    floors = [t for t in fig.data if isinstance(t.meta, dict) and t.meta.get(AT_FLOOR)]
+    note = zero_risk_note(fig)
+    if not log_y:  # drawn on the curve at 0, nothing to say
+        assert not floors and not note and 0.0 in list(fig.data[0].y)
+        return
+    (floor,) = floors
+    low, _ = fig.layout.yaxis.range
+    assert list(floor.x) == [0.3] and np.allclose(floor.y, 10**low) and floor.cliponaxis is False
+    assert low < math.log10(0.01) and ZERO_RISK in floor.hovertemplate and list(floor.text) == ["k=10, R=0"]
+    assert floor.marker.symbol == "triangle-down-open"
+    assert note.startswith("A log axis has no 0: 1 point of risk 0 is drawn at the bottom")
+    assert list(set_ranges(fig).layout.yaxis.range)[0] == low  # placing them again keeps the floor
+    only_zero = ru_map_figure([RUMap(parameter="k", values=[9], risk=[0.0], utility=[0.1])], log_y=True)
+    (alone,) = [t for t in only_zero.data if isinstance(t.meta, dict) and t.meta.get(AT_FLOOR)]
+    assert np.allclose(alone.y, 10 ** only_zero.layout.yaxis.range[0])  # every risk 0: still at the floor

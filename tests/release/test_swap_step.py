@@ -12,10 +12,11 @@ from cli_helpers import assert_bad_input, run_cli
 from rumap.errors import InputError
 from rumap.maps.swap_map import swap_map
 from rumap.masking.targeted_swap import targeted_swap
+from rumap.present.release_report import release_report_html
 from rumap.release.apply import STEP_METHODS, apply_plan
 from rumap.release.from_map import KEY_MAP_STEPS, step_from_key_map
 from rumap.release.plan import ReleasePlan, Step
-from rumap.release.report import predict_step
+from rumap.release.report import ReleaseReport, StepReport, predict_step, release_report
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "swap"
 PERSONS = pd.read_csv(DATA / "persons.csv").query("hid < 120")  # 120 households in 2 regions, 6 districts
@@ -56,6 +57,16 @@ def test_the_step_is_targeted_swap_and_its_summary_counts():
     summary = result.outcomes[0].summary
     assert "config" not in summary and summary["swapped_households"] == direct.swapped_households
     json.dumps(summary)
+    levels = summary["levels"]
+    words = StepReport(step, summary).what_it_did  # in words on the Release page and in the report
+    assert words.startswith(f"swapped the geography of {direct.swapped_households} of 120 households "
+                            f"({direct.swapped_households / 120:.1%}, {summary['records_swapped']} records): ")
+    assert f": {levels['region']['households']} to another region, {levels['district']['households']} to another " \
+           "district; households holding a record at risk: " \
+           f"{levels['region']['households_at_risk']} in their region, " \
+           f"{levels['district']['households_at_risk']} in their district." in words
+    html = release_report_html(ReleaseReport(rows=len(PERSONS), steps=(StepReport(step, summary),)))
+    assert f"What it did: {words}" in html and "What it did, counted: <code>" in html
     assert Step.from_dict(step.to_dict()) == step
     assert step.parameters["carry_along"] == [] and Step("swap", PARAMETERS, keys=["sex"]).seed == 0
 
@@ -93,7 +104,14 @@ def test_apply_on_the_swap_map_gives_the_step_and_the_report_predicts_it():
     step = step_from_key_map(curve, ["sex", "age"], 0.1, seed=0)
     assert step == Step("swap", {"hierarchy": ["region", "district"], "household": "hid", "similar": [["hsize"]],
                                  "swaprate": 0.1}, keys=["sex", "age"], seed=0)
-    after = apply_plan(PERSONS, ReleasePlan((step,))).data
-    (check,), note = predict_step(step, PERSONS, after, replicates=2)
+    result = apply_plan(PERSONS, ReleasePlan((step,)))
+    (check,), note = predict_step(step, PERSONS, result.data, replicates=2)
     assert check.measure == "key_matching" and 0 < check.value <= 1 and "swap rate" in note
+    # the report measures the keys with the geography, as the map does: what the swap changed is the geography
+    categorical = release_report(PERSONS, result, replicates=None).categorical
+    moved = result.data[["region", "district"]].ne(PERSONS[["region", "district"]])
+    assert categorical["keys"] == ["region", "district", "sex", "age"]
+    assert categorical["changed"] == {"region": int(moved["region"].sum()), "district": int(moved["district"].sum()),
+                                      "sex": 0, "age": 0} and moved.any(axis=None)
+    assert categorical["after"]["global_risk"] != categorical["before"]["global_risk"]
     assert STEP_METHODS["swap"].stream is None and "household" in STEP_METHODS["swap"].not_streamed

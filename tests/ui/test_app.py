@@ -6,7 +6,6 @@ change what it shows (read from the Plotly figure's spec).
 
 from __future__ import annotations
 
-import base64
 import json
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import app_test, goto, open_reproduce_panels, open_tab, shown
+from ui_helpers import app_test, goto, open_reproduce_panels, open_tab, plotly_array, shown
 
 from dashboard.widgets import PRELOAD_KEY
 from rumap import PARAMETERS
@@ -36,11 +35,7 @@ def _figures(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
-def _array(value) -> list:
-    """A trace's coordinates: Plotly writes numpy arrays as base64 typed arrays."""
-    if isinstance(value, dict) and "bdata" in value:
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"])).tolist()
-    return list(value)
+_array = plotly_array
 
 
 def _traces(fig: dict, mode: str = "lines") -> dict[str, dict]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from ui_helpers import shown
+from ui_helpers import plotly_array, shown
 
 from dashboard.decisions import SHARED_MEASURES
 from dashboard.pagemaps import PageMapSpec, page_analysis
@@ -18,6 +18,7 @@ from rumap.maps.dp_tables import dp_table_map
 from rumap.maps.recommend import recommend
 from rumap.maps.table_common import TABLE_COMMON_RISK_LABEL, TABLE_COMMON_UTILITY_LABEL, table_common_curve
 from rumap.maps.tables import rule_map
+from rumap.present.plotting import AT_FLOOR, ZERO_RISK
 from rumap.tables.microdata import example_microdata, table_from_microdata
 from rumap.tables.ndtable import build_table
 
@@ -45,6 +46,12 @@ def test_compare_overlays_the_three_protections_of_a_table_on_their_shared_measu
     (fig,) = [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
     assert {t["name"] for t in fig["data"] if t.get("mode") == "lines"} == {"suppression", "cell key", "dp noise"}
     assert not [i for i in at.info if "Not drawn" in shown(i.value)]
+    # DP noise at epsilon 0.1 recovers no small count (R = 0): on the log risk axis, at its floor, said so
+    (zero,) = [t for t in fig["data"] if (t.get("meta") or {}).get(AT_FLOOR)]
+    assert plotly_array(zero["x"]) == [pytest.approx(kept[2].common.utility[0])] and kept[2].common.risk[0] == 0
+    assert plotly_array(zero["y"]) == [pytest.approx(10 ** fig["layout"]["yaxis"]["range"][0])]
+    assert ZERO_RISK in zero["hovertemplate"] and zero["text"][0].endswith("=0.1, R=0")
+    assert any(shown(c.value).startswith("A log axis has no 0: 1 point of risk 0 is drawn") for c in at.caption)
     bound = at.number_input(key="compare_max_share")
     assert bound.value == pytest.approx(SHARED_MEASURES[TABLE_COMMON_RISK_LABEL].first_bound)
     assert bound.label == "Tolerable share of small counts recovered exactly"
