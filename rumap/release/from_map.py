@@ -260,8 +260,8 @@ def step_from_synthetic(spec: SyntheticSpec, value: float) -> Step:
     --------
     >>> spec = SyntheticSpec("cart", (5, 20), DataSource.of("upload", "d.csv", ["a", "b"], np.zeros((4, 2))))
     >>> step_from_synthetic(spec, 20.0).to_dict()
-    {'method': 'synthesize', 'parameters': {'generator': 'cart', 'minbucket': 20, 'shrinkage': None}, \
-'columns': ['a', 'b'], 'seed': 0}
+    {'method': 'synthesize', 'parameters': {'generator': 'cart', 'minbucket': 20, 'shrinkage': None, \
+'epsilon': None}, 'columns': ['a', 'b'], 'seed': 0}
     """
     from rumap.synthesis import GENERATORS
 
