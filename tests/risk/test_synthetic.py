@@ -179,6 +179,6 @@ def test_the_search_by_groups_of_categories_equals_one_tree_of_one_hot_coordinat
     original, release = _frame(rng, 300), _frame(rng, 200)
     original.loc[::7, "x"] = np.nan
     grouped = [nndr(original, release), dcr_share(original, release, release.iloc[::-1])]
-    monkeypatch.setattr(synthetic, "MAX_GROUP_PAIRS", 0)
+    monkeypatch.setattr(synthetic, "MAX_SUBSET_COLUMNS", 0)
     assert [nndr(original, release), dcr_share(original, release, release.iloc[::-1])] == pytest.approx(grouped,
                                                                                                          abs=1e-12)
