@@ -209,15 +209,20 @@ def _within_groups(reference: np.ndarray, ref_key: np.ndarray, points: np.ndarra
     """Squared numeric distances and indices of each point's ``k`` nearest reference records of its own group."""
     n = len(points)
     if not reference.any() and not points.any():  # no numeric coordinate: every record of the group at 0
-        order = np.argsort(ref_key, kind="stable")
-        start = np.searchsorted(ref_key[order], pts_key, side="left")
-        count = np.searchsorted(ref_key[order], pts_key, side="right") - start
+        order = np.argsort(np.r_[ref_key, pts_key], kind="stable")  # a group's reference records before its points
+        ordered = np.r_[ref_key, pts_key][order]
+        place = np.arange(len(order))
+        run = np.maximum.accumulate(np.where(np.r_[True, ordered[1:] != ordered[:-1]], place, 0))
+        is_ref = order < len(reference)
+        refs = np.cumsum(is_ref) - np.cumsum(is_ref)[run] + is_ref[run]  # reference records of the run so far
+        at_point = ~is_ref
+        rows = order[at_point] - len(reference)
         index = np.full((n, k), len(reference), dtype=np.int64)
         value = np.full((n, k), np.inf)
         for j in range(k):
-            has = count > j
-            index[has, j] = order[start[has] + j]
-            value[has, j] = 0.0
+            has = refs[at_point] > j
+            index[rows[has], j] = order[run[at_point][has] + j]
+            value[rows[has], j] = 0.0
         return value, index
     if len(np.unique(ref_key)) > 1 or len(np.unique(pts_key)) > 1:
         ranks = np.unique(np.r_[ref_key, pts_key], return_inverse=True)[1].ravel()
@@ -255,11 +260,13 @@ def _nearest(reference: _Records, points: _Records, k: int = 1) -> np.ndarray:
             todo = np.flatnonzero(best[:, -1] > h)
             if not todo.size:
                 break
-            keys = _group_keys(np.vstack([reference.codes[:, agree], points.codes[todo][:, agree]]))
+            keys = _group_keys(np.vstack([reference.codes[:, agree], points.codes[np.ix_(todo, agree)]]))
             worst = float(best[todo, -1].max()) - h
             bound = np.sqrt(worst) * (1 + 1e-12) if np.isfinite(worst) else np.inf
             value, found = _within_groups(reference.numeric, keys[:len(reference.numeric)], points.numeric[todo],
                                           keys[len(reference.numeric):], k, bound)
+            better = value[:, 0] + h < best[todo, -1]
+            todo, value, found = todo[better], value[better], found[better]
             rows_best, rows_index = best[todo], index[todo]
             _merge(rows_best, rows_index, value + h, found)
             best[todo], index[todo] = rows_best, rows_index
