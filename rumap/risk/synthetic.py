@@ -152,6 +152,10 @@ MAX_SUBSET_COLUMNS = 12
 #: Reference records per leaf of a KD-tree: larger leaves than scipy's 16 pay where a tree barely prunes
 #: (about ten dimensions), measured by benchmarks/synthetic_measures.py.
 LEAFSIZE = 64
+#: With categorical columns, most reference x point pairs whose distances are all computed (in blocks of ``_BLOCK``
+#: pairs) rather than searched subset by subset (numeric columns alone: always a KD-tree, faster).
+BRUTE_PAIRS = 10_000_000
+_BLOCK = 1 << 18
 
 
 def _tree(reference: np.ndarray) -> Any:
@@ -238,6 +242,20 @@ def _within_groups(reference: np.ndarray, ref_key: np.ndarray, points: np.ndarra
     return value, index
 
 
+def _brute_nearest(reference: _Records, points: _Records, k: int) -> np.ndarray:
+    """The ``k`` smallest squared distances of each point to the reference records, every pair computed."""
+    n, m = len(points.numeric), len(reference.numeric)
+    best = np.full((n, k), np.inf)
+    step = max(1, _BLOCK // max(m, 1))
+    for start in range(0, n, step):
+        stop = min(n, start + step)
+        squared = ((points.numeric[start:stop, None, :] - reference.numeric[None]) ** 2).sum(axis=2)
+        squared += (points.codes[start:stop, None, :] != reference.codes[None]).sum(axis=2)
+        kk = min(k, m)
+        best[start:stop, :kk] = np.sort(np.partition(squared, kk - 1, axis=1)[:, :kk], axis=1)
+    return best
+
+
 def _nearest(reference: _Records, points: _Records, k: int = 1) -> np.ndarray:
     """The distances of each point to its ``k`` nearest reference records, shape (n_points,) or (n_points, k).
 
@@ -249,6 +267,9 @@ def _nearest(reference: _Records, points: _Records, k: int = 1) -> np.ndarray:
     best so far.
     """
     c = reference.codes.shape[1]
+    if c and len(reference.numeric) * len(points.numeric) <= BRUTE_PAIRS:
+        out = np.sqrt(_brute_nearest(reference, points, k))
+        return out[:, 0] if k == 1 else out
     if c > MAX_SUBSET_COLUMNS:
         ref, pts = _one_hot([reference, points])
         out = _tree_nearest(ref, pts, k)
