@@ -5,9 +5,12 @@ columns of ``((x - y) / s)^2``, ``s`` the original's standard deviation of the
 column (ddof 1; 1 for a constant column), plus the number of categorical columns
 that differ. A numeric column with missing values also counts 1 where exactly one
 of the two is missing (a missing value sits at the original's mean). Nearest
-neighbours are found by a KD-tree on coordinates whose squared Euclidean
-distance is that: a numeric value divided by ``s``, a categorical column one
-indicator per level, each ``1 / sqrt(2)``, so one differing column adds 1.
+neighbours are exact: every pair on small files with categories, else a KD-tree
+on the numeric coordinates (a numeric value divided by ``s``) within each
+combination of each subset of the categorical columns (:func:`_nearest`), or,
+past ``MAX_SUBSET_COLUMNS`` categorical columns, one KD-tree on coordinates whose
+squared Euclidean distance is the records' one (a categorical column one
+indicator per level, each ``1 / sqrt(2)``, so one differing column adds 1).
 
 - ``dcr_share``: with a holdout (original records the generator did not see),
   the share of release records nearer their nearest original than their nearest
