@@ -152,8 +152,8 @@ def record_coordinates(frames: Sequence[pd.DataFrame], columns: Sequence[str] | 
 #: Most categorical columns searched by subsets of agreeing columns (2 ** columns subsets at most); past it, the
 #: categories are one-hot coordinates of one KD-tree.
 MAX_SUBSET_COLUMNS = 12
-#: Reference records per leaf of a KD-tree: larger leaves than scipy's 16 pay where a tree barely prunes
-#: (about ten dimensions), measured by benchmarks/synthetic_measures.py.
+#: Reference records per leaf of a KD-tree (median splits): larger leaves than scipy's 16 pay where a tree barely
+#: prunes; on 10^5 iid normal records in ten dimensions 64 beat 32 and 128 (and sliding-midpoint splits).
 LEAFSIZE = 64
 #: With categorical columns, most reference x point pairs whose distances are all computed (in blocks of ``_BLOCK``
 #: pairs) rather than searched subset by subset (numeric columns alone: always a KD-tree, faster).
@@ -164,7 +164,7 @@ _BLOCK = 1 << 18
 def _tree(reference: np.ndarray) -> Any:
     from scipy.spatial import cKDTree
 
-    return cKDTree(reference, leafsize=LEAFSIZE, balanced_tree=False, compact_nodes=False)
+    return cKDTree(reference, leafsize=LEAFSIZE)
 
 
 def _query(tree: Any, points: np.ndarray, k: int, bound: float = np.inf) -> tuple[np.ndarray, np.ndarray]:
