@@ -277,23 +277,34 @@ def _nearest(reference: _Records, points: _Records, k: int = 1) -> np.ndarray:
         ref, pts = _one_hot([reference, points])
         out = _tree_nearest(ref, pts, k)
         return out[:, 0] if k == 1 else out
+    from concurrent.futures import ThreadPoolExecutor
+
     n = len(points.numeric)
     best, index = np.full((n, k), np.inf), np.full((n, k), -1, dtype=np.int64)
-    for h in range(c + 1):
-        for agree in itertools.combinations(range(c), c - h):
-            todo = np.flatnonzero(best[:, -1] > h)
-            if not todo.size:
-                break
-            keys = _group_keys(np.vstack([reference.codes[:, agree], points.codes[np.ix_(todo, agree)]]))
-            worst = float(best[todo, -1].max()) - h
-            bound = np.sqrt(worst) * (1 + 1e-12) if np.isfinite(worst) else np.inf
-            value, found = _within_groups(reference.numeric, keys[:len(reference.numeric)], points.numeric[todo],
-                                          keys[len(reference.numeric):], k, bound)
-            better = value[:, 0] + h < best[todo, -1]
-            todo, value, found = todo[better], value[better], found[better]
-            rows_best, rows_index = best[todo], index[todo]
-            _merge(rows_best, rows_index, value + h, found)
-            best[todo], index[todo] = rows_best, rows_index
+
+    def search(agree: tuple[int, ...], todo: np.ndarray, bound: float) -> tuple[np.ndarray, np.ndarray]:
+        keys = _group_keys(np.vstack([reference.codes[:, agree], points.codes[np.ix_(todo, agree)]]))
+        return _within_groups(reference.numeric, keys[:len(reference.numeric)], points.numeric[todo],
+                              keys[len(reference.numeric):], k, bound)
+
+    # Without numeric columns a group's search is sorting (no KD-tree of its own threads): two subsets at a time.
+    width = 2 if not reference.numeric.any() and not points.numeric.any() else 1
+    with ThreadPoolExecutor(width) as pool:
+        for h in range(c + 1):
+            subsets = list(itertools.combinations(range(c), c - h))
+            for first in range(0, len(subsets), width):
+                todo = np.flatnonzero(best[:, -1] > h)
+                if not todo.size:
+                    break
+                worst = float(best[todo, -1].max()) - h
+                bound = np.sqrt(worst) * (1 + 1e-12) if np.isfinite(worst) else np.inf
+                batch = subsets[first:first + width]
+                for value, found in pool.map(search, batch, [todo] * len(batch), [bound] * len(batch)):
+                    better = value[:, 0] + h < best[todo, -1]
+                    rows, value, found = todo[better], value[better], found[better]
+                    rows_best, rows_index = best[rows], index[rows]
+                    _merge(rows_best, rows_index, value + h, found)
+                    best[rows], index[rows] = rows_best, rows_index
     out = np.sqrt(best)
     return out[:, 0] if k == 1 else out
 
