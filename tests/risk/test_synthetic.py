@@ -26,15 +26,23 @@ def _frame(rng: np.random.Generator, n: int) -> pd.DataFrame:
                          "c": rng.choice(["u", "v", "w"], n), "d": rng.choice(["p", "q"], n)})
 
 
-def _distance(a: pd.Series, b: pd.Series, sd: dict) -> float:
+def _distance(a: pd.Series, b: pd.Series, sd: dict, categorical: list[str]) -> float:
     """The issue's distance, written out: numeric ((x - y) / s)^2 plus 1 per differing category."""
-    total = sum(((a[c] - b[c]) / sd[c]) ** 2 for c in sd) + sum(a[c] != b[c] for c in ("c", "d"))
+    total = sum(((a[c] - b[c]) / sd[c]) ** 2 for c in sd) + sum(a[c] != b[c] for c in categorical)
     return float(np.sqrt(total))
 
 
-def _distances(original: pd.DataFrame, points: pd.DataFrame, reference: pd.DataFrame) -> np.ndarray:
-    sd = {c: original[c].std(ddof=1) for c in ("x", "y")}
-    return np.array([[_distance(p, r, sd) for _, r in reference.iterrows()] for _, p in points.iterrows()])
+def _distances(original: pd.DataFrame, points: pd.DataFrame, reference: pd.DataFrame,
+               columns: list[str] = ("x", "y", "c", "d")) -> np.ndarray:
+    sd = {c: original[c].std(ddof=1) for c in ("x", "y") if c in columns}
+    categorical = [c for c in ("c", "d") if c in columns]
+    return np.array([[_distance(p, r, sd, categorical) for _, r in reference.iterrows()]
+                     for _, p in points.iterrows()])
+
+
+#: The searches of the nearest records, forced by their thresholds: every pair (the default on small files with
+#: categories), subsets of agreeing categorical columns with KD-trees, one KD-tree of one-hot coordinates.
+SEARCHES = {"pairs": {}, "subsets": {"BRUTE_PAIRS": 0}, "one-hot": {"BRUTE_PAIRS": 0, "MAX_SUBSET_COLUMNS": 0}}
 
 
 def _median(values) -> float:
@@ -51,24 +59,30 @@ def files():
     return original, release, holdout
 
 
-def test_distance_measures_equal_brute_force(files):
+@pytest.mark.parametrize("search", list(SEARCHES))
+@pytest.mark.parametrize("columns", [["x", "y", "c", "d"], ["x", "y"], ["c", "d"]])
+def test_distance_measures_equal_brute_force(files, monkeypatch, search, columns):
+    from rumap.risk import synthetic
+
+    for name, value in SEARCHES[search].items():
+        monkeypatch.setattr(synthetic, name, value)
     original, release, holdout = files
-    to_original = _distances(original, release, original)
-    to_holdout = _distances(original, release, holdout)
+    to_original = _distances(original, release, original, columns)
+    to_holdout = _distances(original, release, holdout, columns)
     d_o, d_h = to_original.min(axis=1), to_holdout.min(axis=1)
     close = np.isclose(d_o, d_h, rtol=1e-9, atol=1e-12)
     expected_dcr = np.mean(np.where(close, 0.5, (d_o < d_h).astype(float)))
-    assert dcr_share(original, release, holdout) == pytest.approx(expected_dcr, abs=1e-12)
+    assert dcr_share(original, release, holdout, columns) == pytest.approx(expected_dcr, abs=1e-12)
 
     two = np.sort(to_original, axis=1)[:, :2]
     ratios = [0.0 if b == 0 else a / b for a, b in two]
-    assert nndr(original, release) == pytest.approx(_median(ratios), abs=1e-12)
+    assert nndr(original, release, columns) == pytest.approx(_median(ratios), abs=1e-12)
 
-    member_o = _distances(original, original, release).min(axis=1)
-    member_h = _distances(original, holdout, release).min(axis=1)
+    member_o = _distances(original, original, release, columns).min(axis=1)
+    member_h = _distances(original, holdout, release, columns).min(axis=1)
     med = _median(list(member_o) + list(member_h))
     expected = np.mean(member_o < med) - np.mean(member_h < med)
-    assert membership_advantage(original, release, holdout) == pytest.approx(expected, abs=1e-12)
+    assert membership_advantage(original, release, holdout, columns) == pytest.approx(expected, abs=1e-12)
 
 
 def test_key_measures_equal_brute_force(files):
@@ -172,13 +186,19 @@ def test_every_combination_of_inputs_gives_its_measures(files):
         assert m["linkage"] is None  # the release has another number of records: no pairs
 
 
-def test_the_search_by_groups_of_categories_equals_one_tree_of_one_hot_coordinates(monkeypatch):
+def test_the_searches_agree_on_larger_files_with_missing_values(monkeypatch):
     from rumap.risk import synthetic
 
     rng = np.random.default_rng(9)
     original, release = _frame(rng, 300), _frame(rng, 200)
     original.loc[::7, "x"] = np.nan
-    grouped = [nndr(original, release), dcr_share(original, release, release.iloc[::-1])]
-    monkeypatch.setattr(synthetic, "MAX_GROUP_PAIRS", 0)
-    assert [nndr(original, release), dcr_share(original, release, release.iloc[::-1])] == pytest.approx(grouped,
-                                                                                                         abs=1e-12)
+    release = pd.concat([release, original.iloc[:20]], ignore_index=True)  # copies: distance 0, nndr 0 / 0
+    values = {}
+    for search, thresholds in SEARCHES.items():
+        with monkeypatch.context() as patch:
+            for name, value in thresholds.items():
+                patch.setattr(synthetic, name, value)
+            values[search] = [nndr(original, release), dcr_share(original, release, release.iloc[::-1]),
+                              nndr(original, release, ["c", "d"]), nndr(original, release, ["x", "c"])]
+    assert values["subsets"] == pytest.approx(values["pairs"], abs=1e-12)
+    assert values["one-hot"] == pytest.approx(values["pairs"], abs=1e-12)
