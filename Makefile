@@ -43,12 +43,13 @@ browser:
 		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium strace; \
 	fi
 
-# The ten slowest tests are listed at the end of the log. The tests run on two workers, each test file on one
-# worker in order (its module fixtures, e.g. one browser page, stay with it); PYTEST_ARGS="-n 0" runs them in
-# this process alone. Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
-# each worker, server and subprocess would otherwise compile the project's modules and pytest rewrite the
-# test files again (collection takes half the time with them cached).
-PYTEST_ARGS ?= -n 2 --dist loadfile
+# The ten slowest tests are listed at the end of the log. The tests run on three workers, each test file on one
+# worker in order (its module fixtures, e.g. one browser page, stay with it): the browser tests, in two units that
+# each start the app's server and Chromium once, wait on the server about half their time, which the third worker
+# uses (tests/conftest.py). PYTEST_ARGS="-n 0" runs them in this process alone. Bytecode is written even where the
+# environment says not to (PYTHONDONTWRITEBYTECODE): each worker, server and subprocess would otherwise compile the
+# project's modules and pytest rewrite the test files again (collection takes half the time with them cached).
+PYTEST_ARGS ?= -n 3 --dist loadfile
 test: $(TEST_STAMP) browser
 	$(BIN)/ruff check .
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --durations=10 $(PYTEST_ARGS)
