@@ -51,6 +51,8 @@ class _LockedFirstCall:
         self._thread_lock = threading.Lock()
 
     def __getattr__(self, name: str) -> Any:
+        if name in ("_dispatcher", "_first", "_thread_lock"):  # not set yet (a copy or unpickling in progress)
+            raise AttributeError(name)
         return getattr(self._dispatcher, name)
 
     def __call__(self, *args: Any) -> Any:
