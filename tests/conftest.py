@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import subprocess
 import sys
@@ -14,19 +15,20 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
-#: The process that, as a run on several workers starts, imports the packages the tests use (their bytecode written
-#: once, before the workers start, not by each worker, server and subprocess of a fresh virtual environment at once),
-#: then compiles the kernels (numba, cached on disk beside rumap's modules) at normal priority while the workers
-#: run. On a fresh clone the kernels were compiled by the dashboard's workers, which warm them up at the lowest
-#: priority and got no processor while the tests ran: the browser tests' first map waited for them. The tests
-#: that need a kernel first wait for it here, not compile it again (:mod:`rumap._compile`'s lock).
-_WARM_UP: subprocess.Popen | None = None
-WARM_UP = """
-import dask.dataframe, hypothesis, kaleido, numba, openpyxl, pandas, playwright.sync_api, plotly.graph_objects, plotly.io
-import polars, pyarrow.parquet, pyreadstat, scipy.optimize, scipy.sparse, scipy.spatial, scipy.stats, sklearn.linear_model
-import sklearn.tree, streamlit, streamlit.testing.v1
-import dashboard.background, rumap.cli
+#: The processes that, as a run on several workers starts, import the packages the tests use: their bytecode is
+#: written once, before the workers start, not by each worker, server and subprocess of a fresh virtual environment
+#: at once. Two processes share the packages (about 12 s on one processor alone on a fresh clone); the first then
+#: compiles the kernels (numba, cached on disk) at normal priority while the workers run. On a fresh clone the
+#: kernels were compiled by the dashboard's workers, which warm them up at the lowest priority and got no processor
+#: while the tests ran: the browser tests' first map waited for them. The tests that need a kernel first wait for it
+#: here, not compile it again (:mod:`rumap._compile`'s lock).
+WARM_UP = (
+    """
+import dask.dataframe, kaleido, pandas, playwright.sync_api, plotly.graph_objects, plotly.io, streamlit
+import streamlit.testing.v1, tornado.web
 print("imported", flush=True)
+import sys
+sys.stdin.readline()  # the workers have started: rumap's bytecode is written (by the controller) by now
 import numpy as np
 from dashboard.background import _ready
 from rumap.masking.microaggregation import ALGORITHMS, microaggregate
@@ -38,22 +40,69 @@ for name in ALGORITHMS:
             microaggregate(columns, 3, name)
         except ValueError:  # an algorithm for one column (InputError is a ValueError)
             pass
-"""
+""",
+    """
+import distributed, hypothesis, markdown_it, numba, openpyxl, opendp.prelude, polars, pyarrow.parquet, pygments
+import pyreadstat, scipy.optimize, scipy.sparse, scipy.spatial, scipy.stats, sklearn.linear_model, sklearn.tree
+print("imported", flush=True)
+""",
+)
+_WARM_UP: list[subprocess.Popen] = []
+
+
+def _write_bytecode_ahead(config) -> None:
+    """Write the bytecode of the project's modules and the rewritten test files (pytest's own cache) once.
+
+    Each worker otherwise rewrites the assertions of every test file as it collects them, all three at once on a
+    fresh clone (about 5 s of processor each); here it is done once, while the packages are imported beside.
+    """
+    import compileall
+
+    for folder in ("rumap", "dashboard", "pages"):
+        compileall.compile_dir(ROOT / folder, quiet=2)
+    compileall.compile_file(ROOT / "app.py", quiet=2)
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+    except (ImportError, AttributeError, KeyError):  # another pytest: the workers rewrite the files themselves
+        return
+    patterns = [*config.getini("python_files"), "conftest.py"]
+    for source in sorted((ROOT / "tests").rglob("*.py")):
+        if not any(fnmatch.fnmatch(source.name, pattern) for pattern in patterns):
+            continue
+        cache = rewrite.get_cache_dir(source)
+        pyc = cache / (source.name[:-3] + rewrite.PYC_TAIL)
+        if not rewrite.try_makedirs(cache) or rewrite._read_pyc(source, pyc, state.trace) is not None:
+            continue
+        source_hash, code = rewrite._rewrite_test(source, config)
+        rewrite._write_pyc(state, code, source_hash, pyc)
 
 
 def pytest_configure(config) -> None:
-    global _WARM_UP
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None) or config.option.collectonly:
         return
-    _WARM_UP = subprocess.Popen([sys.executable, "-c", WARM_UP], cwd=ROOT, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
-    _WARM_UP.stdout.readline()  # the imports done (or the process ended): the workers start now
+    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
+    for number, script in enumerate(WARM_UP):
+        _WARM_UP.append(subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE,
+                                         stdin=subprocess.PIPE if number == 0 else subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, text=True, env=environment))
+    if not sys.dont_write_bytecode:
+        _write_bytecode_ahead(config)
+    for process in _WARM_UP:
+        process.stdout.readline()  # the imports done (or the process ended)
+    try:
+        _WARM_UP[0].stdin.write("go\n")
+        _WARM_UP[0].stdin.close()
+    except OSError:  # it has ended
+        pass
 
 
 def pytest_unconfigure(config) -> None:
-    if _WARM_UP is not None and _WARM_UP.poll() is None:
-        _WARM_UP.terminate()
-        _WARM_UP.wait()
+    for process in _WARM_UP:
+        if process.poll() is None:
+            process.terminate()
+            process.wait()
 
 
 @pytest.fixture(scope="session")

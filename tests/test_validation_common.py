@@ -13,6 +13,7 @@ exception, or none, fails.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import pkgutil
@@ -170,10 +171,11 @@ def test_invalid_values_raise_input_error_naming_the_parameter(qualname, paramet
         entry.target(**valid_arguments(entry))  # the example is valid
         _VALID_EXAMPLES.add(qualname)
     constraint = entry.constraints[parameter]
-    invalid = constraint.invalid_values(parameter, valid_arguments(entry))
+    valid = valid_arguments(entry)  # built once (some examples solve a table); each call gets its own copy
+    invalid = constraint.invalid_values(parameter, copy.deepcopy(valid))
     assert len(invalid) >= 3, f"{qualname}: the constraint of {parameter} makes too few invalid values"
     for value in invalid:
-        arguments = {**valid_arguments(entry), parameter: value}
+        arguments = {**copy.deepcopy(valid), parameter: value}
         with pytest.raises(InputError) as caught:
             entry.target(**arguments)
         message = str(caught.value)

@@ -11,9 +11,30 @@ The browser tests share one server of ``app.py`` and one Chromium for the whole 
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from browser_helpers import SharedChromium, start_streamlit, stop_streamlit
+from streamlit.components.v2 import manifest_scanner
 from streamlit.runtime.pages_manager import PagesManager
+
+
+@functools.cache
+def _installed_component_manifests() -> tuple:
+    return tuple(_SCAN_COMPONENT_MANIFESTS())
+
+
+def _scan_once(max_workers: int | None = None) -> list:
+    """Streamlit's scan of the installed packages for components, done once per test process.
+
+    Every new ``AppTest`` scans the metadata of every installed distribution (about 0.3 s of processor
+    each, more than most page runs); the packages do not change during a run.
+    """
+    return list(_installed_component_manifests())
+
+
+_SCAN_COMPONENT_MANIFESTS = manifest_scanner.scan_component_manifests
+manifest_scanner.scan_component_manifests = _scan_once
 
 
 @pytest.fixture(autouse=True)
