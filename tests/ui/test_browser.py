@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser_helpers import nav_link, open_app, wait_idle
+from browser_helpers import POLL_MS, nav_link, open_app, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # one server, steps in order
 
@@ -145,7 +145,7 @@ def test_the_reproduce_panel_draws_its_code_when_opened(page):
     code.wait_for()
     assert "python -m rumap analytic" in code.inner_text()
     page.get_by_text("Reproduce this map: command line and Python").click()  # closed again: the code goes
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stCode\"]')")
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stCode\"]')", polling=POLL_MS)
 
 
 def test_draw_an_empirical_map(page):

@@ -9,7 +9,7 @@ pytestmark = [pytest.mark.browser]
 
 @pytest.fixture()
 def page(chromium):
-    context = chromium.browser.new_context()  # a new session for each test
+    context = chromium.new_context()  # a new session for each test
     yield context.new_page()
     context.close()
 

@@ -228,7 +228,7 @@ def test_microdata_counts_layers_and_bad_choices(page):
 def test_microdata_section_in_a_browser(app_server, chromium):
     from playwright.sync_api import expect
 
-    context = chromium.browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     try:
         pg = context.new_page()
         pg.goto(f"{app_server}/tables")

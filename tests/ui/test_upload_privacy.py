@@ -112,7 +112,7 @@ def test_a_2mb_upload_is_never_written_to_a_file(traced_server, chromium):
     start = traced_server.log.stat().st_size
     content = marked_csv(ROWS, 7)
     assert len(content) >= 2 * 1024 * 1024
-    context = chromium.browser.new_context()
+    context = chromium.new_context()
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
