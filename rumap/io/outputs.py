@@ -109,18 +109,28 @@ def check_outputs(outputs: Sequence[Named], inputs: Sequence[Named] = (), overwr
             raise InputError(f"{flag} {path}: the file exists; pass {_hint(flag)} to replace it")
 
 
-def _temporary(target: Path) -> Path:
-    """A new hidden empty file beside ``target``, created with the permissions of a new file.
+def _temporary(target: Path, made: list[Path | None]) -> None:
+    """Make a new hidden empty file beside ``target`` and add its name to ``made``.
 
-    Its name ends with the target's extension, which says the format to the readers and writers that go by it.
+    The name is added before the file is made, so a signal that stops the run
+    at any instant (SIGTERM raises ``SystemExit`` between two steps) leaves
+    ``made`` naming every file made; a name whose file was never made is
+    removed harmlessly. The file has the permissions of a new file, and its
+    name ends with the target's extension, which says the format to the
+    readers and writers that go by it.
     """
     while True:
-        temporary = target.parent / f".{target.stem}.{secrets.token_hex(6)}.partial{target.suffix}"
+        made.append(target.parent / f".{target.stem}.{secrets.token_hex(6)}.partial{target.suffix}")
         try:
-            os.close(os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+            descriptor = os.open(made[-1], os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
         except FileExistsError:
+            made.pop()  # another file's name: never to be removed
             continue
-        return temporary
+        except OSError:
+            made.pop()
+            raise
+        os.close(descriptor)
+        return
 
 
 def _remove(*paths: Path | None) -> None:
@@ -210,7 +220,10 @@ def atomic_outputs(*targets: str | os.PathLike | None, flag: str = "the output")
     temporaries: list[Path | None] = []
     try:
         for target in real:
-            temporaries.append(None if target is None else _temporary(target))
+            if target is None:
+                temporaries.append(None)
+            else:
+                _temporary(target, temporaries)
         yield tuple(temporaries)
     except BaseException as exc:
         _remove(*temporaries)

@@ -108,3 +108,39 @@ def test_a_temporary_that_cannot_be_made_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match=r"^--out .*x.csv: cannot write the file"), \
             atomic_outputs(tmp_path / "missing" / "x.csv", flag="--out"):
         pass
+
+
+@pytest.mark.parametrize("made_before", [0, 1])
+def test_a_stop_the_instant_a_temporary_is_made_leaves_no_file(tmp_path, monkeypatch, made_before):
+    """SIGTERM raises ``SystemExit`` between any two steps: here just after a temporary exists, before it is named."""
+    import rumap.io.outputs as outputs
+
+    (tmp_path / "a.csv").write_text("old")
+    before = listing(tmp_path)
+    real, calls = os.close, []
+
+    def close(descriptor):
+        real(descriptor)
+        calls.append(descriptor)
+        if len(calls) > made_before:
+            raise SystemExit(143)
+
+    monkeypatch.setattr(outputs.os, "close", close)
+    with pytest.raises(SystemExit), atomic_outputs(tmp_path / "a.csv", tmp_path / "b.csv"):
+        pytest.fail("the block is never entered")
+    assert len(calls) == made_before + 1
+    assert listing(tmp_path) == before
+
+
+def test_a_taken_name_is_never_removed(tmp_path, monkeypatch):
+    """A temporary name that is already another file's is passed over, and that file is left alone on failure."""
+    import rumap.io.outputs as outputs
+
+    hexes = iter(["aaaaaaaaaaaa", "bbbbbbbbbbbb"])
+    monkeypatch.setattr(outputs.secrets, "token_hex", lambda n: next(hexes))
+    (tmp_path / ".a.aaaaaaaaaaaa.partial.csv").write_text("someone else's")
+    before = listing(tmp_path)
+    with pytest.raises(KeyboardInterrupt), atomic_outputs(tmp_path / "a.csv") as (temporary,):
+        assert temporary.name == ".a.bbbbbbbbbbbb.partial.csv"
+        raise KeyboardInterrupt
+    assert listing(tmp_path) == before
