@@ -20,10 +20,10 @@ from dashboard.markdown import plain
 from dashboard.pagemaps import PageMapSpec, page_analysis
 from dashboard.widgets import keep_controls, multiselect, number, plot, remembered, reproduce, selectbox
 from rumap.io.data import table_bytes
-from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.masking.granularity import MOVES
 from rumap.present.plotting import ru_map_figure
 from rumap.present.reproduce import command_or_reason, to_python
+from rumap.release.granularity_step import GRANULARITY_STEP
 from rumap.release.plan import Step
 from rumap.specs.calls import CallSpec
 from rumap.tables.granularity_types import TYPES
@@ -121,7 +121,7 @@ def elimination_section(file: PageFile, keys: list[str], level: float) -> None:
 def _map(file: PageFile, keys: list[str], arguments: dict) -> None:
     """The R-U map of the elimination over the critical level, with every measure per level."""
     st.markdown("**R-U map over the critical level**")
-    levels = CATEGORICAL_METHODS["granularity"].values()
+    levels = GRANULARITY_STEP.key_map.values()
     options = {k: arguments[k] for k in _DEFAULTS if arguments[k] != _DEFAULTS[k]}
     map_arguments = {"keys": list(keys), "levels": levels, **options}
     call = CallSpec("rumap.maps.granularity.granularity_map", file.path, map_arguments, source=file.name)

@@ -36,7 +36,7 @@ from dashboard.widgets import (
     tabbed_sections,
 )
 from rumap import PARAMETERS
-from rumap.maps.categorical import CATEGORICAL_METHODS, CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
+from rumap.maps.categorical import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
 from rumap.maps.swap_map import swapped_shares_sentence
 from rumap.masking.categorical import (
     MAX_LISTED_PRAM_CATEGORIES,
@@ -48,6 +48,10 @@ from rumap.masking.categorical import (
 from rumap.present.plotting import ru_map_figure
 from rumap.present.report import csv_text
 from rumap.present.reproduce import command_or_reason, to_python
+from rumap.release.pram_step import PRAM_STEP
+from rumap.release.recode_step import RECODE_STEP
+from rumap.release.suppress_step import SUPPRESS_STEP
+from rumap.release.swap_step import SWAP_STEP
 from rumap.risk.individual import l_diversity
 from rumap.risk.keys import key_analysis, unsafe_cells
 from rumap.risk.suda import DEFAULT_DIS_FRACTION, DEFAULT_MAX_SIZE, max_size_choices
@@ -290,7 +294,7 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     frame : DataFrame
     m : Measures
     """
-    suppress = CATEGORICAL_METHODS["suppress"]
+    suppress = SUPPRESS_STEP.key_map
     top = int(number("k", "largest k", "cat_k_max", suppress.default_grid[1],
                      help="the map's last k of k-anonymity: local suppression is drawn for k = 2 up to this"))
     ks = suppress.values(stop=top)
@@ -321,7 +325,7 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     m : Measures
     """
     replicates = int(number("replicates", "replicates", "cat_replicates", 10))
-    thetas = CATEGORICAL_METHODS["pram"].values()
+    thetas = PRAM_STEP.key_map.values()
     call = _call(file, s, "rumap.maps.categorical.pram_map", keys=list(s.keys), thetas=thetas, replicates=replicates,
                  seed=0, weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
     ru = state.frame_cached(frame, "categorical", "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
@@ -361,7 +365,7 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
         st.info("Banding needs a numeric key variable (such as age): add one to the keys.")
         return
     variable = remembered(st.selectbox, "numeric key to band", "cat_band_variable", numeric[0], options=numeric)
-    widths = CATEGORICAL_METHODS["recode"].values()
+    widths = RECODE_STEP.key_map.values()
     call = _call(file, s, "rumap.maps.categorical.banding_map", keys=list(s.keys), variable=variable, widths=widths,
                  weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
     ru = state.frame_cached(frame, "categorical", "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
@@ -401,7 +405,7 @@ def swap_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
         st.info("Choose the geographic variables and the household identifier.")
         return
     replicates = int(number("replicates", "replicates", "cat_swap_replicates", 3))
-    rates = CATEGORICAL_METHODS["swap"].values()
+    rates = SWAP_STEP.key_map.values()
     keys = [k for k in s.keys if k not in hierarchy]
     call = _call(file, s, "rumap.maps.swap_map.swap_map", keys=keys, swaprates=rates, hierarchy=list(hierarchy),
                  household=household, similar=[list(similar)], replicates=replicates, seed=0, weight=s.weight,

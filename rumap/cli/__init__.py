@@ -118,7 +118,7 @@ def _run_command(module_name: str, args: argparse.Namespace) -> int | None:
 
 #: The registries a subcommand's parser reads (its flags and choices), by module and name.
 _PARSER_REGISTRIES = (("rumap.maps.methods", "METHODS"), ("rumap.maps.utility", "UTILITIES"),
-                      ("rumap.maps.categorical", "CATEGORICAL_METHODS"), ("rumap.release.apply", "STEP_METHODS"),
+                      ("rumap.release.registry", "CATEGORICAL_METHODS"), ("rumap.release.registry", "STEP_METHODS"),
                       ("rumap.risk.measures", "DATASET_RISK_MEASURES"))
 _PARSERS: dict[tuple[Any, ...], OneLineParser] = {}
 

@@ -33,7 +33,7 @@ from rumap.maps.methods import METHODS
 if TYPE_CHECKING:
     from rumap.release.plan import ReleasePlan, Step
 
-# The one-step methods (the microdata stage of rumap.release.apply.STEP_METHODS): the masking methods whose record
+# The one-step methods (the microdata stage of rumap.release.registry.STEP_METHODS): the masking methods whose record
 # has a release step (rumap.maps.methods.METHODS, a light module), then the steps on categorical keys, so that
 # ``release --help`` starts without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The release
 # modules are imported when the command runs.

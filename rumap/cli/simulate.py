@@ -34,11 +34,11 @@ if TYPE_CHECKING:
     from rumap.maps.simulation import SimulationConfig
 
 # The parser's choices and help: the masking methods' and utilities' registries themselves (their modules are light),
-# and the keys of the heavier ones (rumap.maps.categorical.CATEGORICAL_METHODS, rumap.maps.attacks.KNOWLEDGE,
+# and the keys of the heavier ones (rumap.release.registry.CATEGORICAL_METHODS, rumap.maps.attacks.KNOWLEDGE,
 # rumap.risk.measures.DATASET_RISK_MEASURES, rumap.maps.categorical_measures.CATEGORICAL_UTILITIES and
 # CATEGORICAL_RISKS, rumap.maps.recommend.DECISIONS), so that ``simulate --help`` starts without pandas or scipy;
 # ``tests/cli/test_startup.py`` checks they agree. The heavier modules are imported when the command runs.
-CATEGORICAL_METHOD_NAMES = ("suppress", "recode", "pram", "granularity", "swap")
+CATEGORICAL_METHOD_NAMES = ("recode", "suppress", "pram", "granularity", "swap")
 #: Flags of one categorical method only: attribute -> (flag, method) (the swap's parameters besides its grid).
 CATEGORICAL_METHOD_FLAGS = {"household": ("--household", "swap"), "similar": ("--similar", "swap"),
                             "carry_along": ("--carry-along", "swap"), "swap_k": ("--swap-k", "swap"),
@@ -65,7 +65,7 @@ def _grids() -> dict[str, tuple]:
 
 def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every flag that applies to some methods only: attribute -> (flag, methods), from the registries' records."""
-    from rumap.maps.categorical import CATEGORICAL_METHODS
+    from rumap.release.registry import CATEGORICAL_METHODS
 
     families = {"numeric": tuple(METHODS), "categorical": tuple(CATEGORICAL_METHODS)}
     scope: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -160,7 +160,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--method", default="noise",
                    choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES,
                             *MAPPED_GENERATOR_NAMES],
-                   help="masking method (default noise); suppress, recode, pram, granularity and swap protect "
+                   help="masking method (default noise); recode, suppress, pram, granularity and swap protect "
                         "categorical --keys; dp-table releases the count table of --dims with differential privacy, "
                         "mst synthesizes --dims, over --epsilon; ckm perturbs a table of --dims by the cell key method; "
                         "cart and copula synthesise the file")
@@ -180,7 +180,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")
     attack.add_argument("--response", help="response column of --utility regression (default: the first; "
                                            "required with categorical keys)")
-    categorical = p.add_argument_group("categorical keys (--method suppress, recode, pram, granularity, swap; swap's "
+    categorical = p.add_argument_group("categorical keys (--method recode, suppress, pram, granularity, swap; swap's "
                                        "geography in --hierarchy A,B,C)")
     categorical.add_argument("--keys", metavar="A,B,...", help="the categorical key variables")
     categorical.add_argument("--weight", metavar="W", help="sampling weight column (for the individual risk)")
@@ -510,8 +510,8 @@ def _run_categorical(args: argparse.Namespace) -> int:
 
     from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
     from rumap.io.data import read_table
-    from rumap.maps.categorical import CATEGORICAL_METHODS
     from rumap.maps.recommend import recommend
+    from rumap.release.registry import CATEGORICAL_METHODS
 
     method = CATEGORICAL_METHODS[args.method]
     _check_decision_flags(args)

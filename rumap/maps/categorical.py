@@ -38,15 +38,13 @@ from rumap.maps.categorical_measures import (
     pram_reidentification,
     replicated_measures,
 )
-from rumap.maps.granularity import granularity_map
 from rumap.maps.method_records import grid_values
-from rumap.maps.swap_map import draw_swap
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
 from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification",
-           "CategoricalMethod", "CATEGORICAL_METHODS", "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]
+           "CategoricalMethod", "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]
 
 _MEASURE_CONSTRAINTS = {"risk": [None, StrOptions(CATEGORICAL_RISKS)], "utility": [None, StrOptions(CATEGORICAL_UTILITIES)],
                         "options": [None, InstanceOf(dict, "a dict of the measures' options")]}
@@ -291,7 +289,7 @@ class CategoricalMethod:
     label : str
         The ``method`` its maps carry (:attr:`rumap.result.RUMap.method`);
         the step of a release plan whose record names this map (``key_map``
-        of :data:`rumap.release.apply.STEP_METHODS`) applies it at a point
+        of :data:`rumap.release.registry.STEP_METHODS`) applies it at a point
         of such a map (:func:`rumap.release.from_map.step_from_key_map`).
     variable : bool
         Whether its map needs the numeric key it bands (``variable``).
@@ -327,55 +325,12 @@ class CategoricalMethod:
 
         Examples
         --------
-        >>> CATEGORICAL_METHODS["pram"].values()
+        >>> thetas = CategoricalMethod("theta", False, True, pram_map, "PRAM", (0.2, 1.0, 5))
+        >>> thetas.values()
         [0.2, 0.4, 0.6, 0.8, 1.0]
-        >>> CATEGORICAL_METHODS["suppress"].values(stop=3)
+        >>> CategoricalMethod("k", True, False, suppression_map, "suppression", (1, 5, 5)).values(stop=3)
         [1, 2, 3]
         """
         low, high, count = self.default_grid
         return grid_values(low if start is None else start, high if stop is None else stop,
                            count if num is None else num, integer=self.integer).tolist()
-
-
-def _draw_suppression(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
-                      utility=None, options=None) -> RUMap:
-    return suppression_map(frame, keys, values, weight=weight, source=source, budget=budget, risk=risk,
-                           utility=utility, options=options)
-
-
-def _draw_banding(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
-                  utility=None, options=None) -> RUMap:
-    if variable is None:
-        raise InputError("recode needs the numeric key to band (--band-variable)")
-    return banding_map(frame, keys, variable, values, weight=weight, source=source, budget=budget, risk=risk,
-                       utility=utility, options=options)
-
-
-def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None, utility=None,
-               options=None) -> RUMap:
-    return pram_map(frame, keys, values, replicates=replicates, seed=seed, source=source, budget=budget, risk=risk,
-                    utility=utility, options=options, weight=weight)
-
-
-def _draw_granularity(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
-                      utility=None, options=None) -> RUMap:
-    return granularity_map(frame, keys, values, weight=weight, source=source, budget=budget, risk=risk,
-                           utility=utility, options=options)
-
-
-#: Categorical protections by name (``simulate --method NAME``).
-CATEGORICAL_METHODS: dict[str, CategoricalMethod] = {
-    "suppress": CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k",
-                                  (1, 5, 5), "local suppression", function=suppression_map, grid_argument="ks"),
-    "recode": CategoricalMethod("band_width", False, False, _draw_banding,
-                                "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5),
-                                "global recoding", variable=True, function=banding_map, grid_argument="widths"),
-    "pram": CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
-                              (0.2, 1.0, 5), "pram", function=pram_map, grid_argument="thetas"),
-    "granularity": CategoricalMethod("level", False, False, _draw_granularity,
-                                     "granularity eliminated after Mas, over the critical level", (20.0, 100.0, 5),
-                                     "granularity elimination", function=granularity_map, grid_argument="levels"),
-    "swap": CategoricalMethod("swaprate", False, True, draw_swap,
-                              "targeted record swapping of households, over the swap rate", (0.01, 0.1, 5),
-                              "swap"),
-}

@@ -323,7 +323,7 @@ class GridParameter:
 class ReleaseStep:
     """A masking method as a step of a release plan: it masks a file's columns at one value of its parameter.
 
-    :data:`rumap.release.apply.STEP_METHODS` holds a step method for every
+    :data:`rumap.release.registry.STEP_METHODS` holds a step method for every
     record of :data:`rumap.maps.methods.METHODS` that has one, under the
     method's name; the release plan, ``python -m rumap release`` and the
     Release page find it there.

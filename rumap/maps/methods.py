@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import pickle
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from rumap.maps.method_records import MaskingPlan as _Plan
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
-           "METHODS", "register_method", "registered_methods", "install_methods", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED",
+           "METHODS", "register_method", "reserve_method_names", "registered_methods", "install_methods", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED",
            "refuse_noise_past_magnitude"]
 
 
@@ -297,6 +297,30 @@ _RANKSWAP = MaskingMethod(
 METHODS: dict[str, MaskingMethod] = {"noise": _NOISE, "microaggregation": _MICROAGGREGATION, "rankswap": _RANKSWAP}
 
 
+#: Names of the other methods of a release plan (:func:`reserve_method_names`), which no masking method may take.
+_RESERVED: list[Collection[str]] = []
+
+
+@assumes_valid
+def reserve_method_names(names: Collection[str]) -> None:
+    """Refuse ``names`` to :func:`register_method`: the release's registry gives its other methods' names.
+
+    Parameters
+    ----------
+    names : collection of str
+        A live view (read at each registration).
+
+    Raises
+    ------
+    InputError
+        A masking method registered already under one of ``names``.
+    """
+    taken = [name for name in names if name in METHODS]
+    if taken:
+        raise InputError(f"a masking method {taken[0]!r} exists already under the name of another method")
+    _RESERVED.append(names)
+
+
 @assumes_valid
 def register_method(name: str, method: MaskingMethod, *, replace: bool = False) -> MaskingMethod:
     """Add a masking method to :data:`METHODS`: the command line, the Empirical page and the specs then offer it.
@@ -319,7 +343,8 @@ def register_method(name: str, method: MaskingMethod, *, replace: bool = False) 
     Raises
     ------
     InputError
-        A name that is taken (also by a categorical method of ``simulate``) or
+        A name that is taken (also by another method of a release plan's
+        registry, :data:`rumap.release.registry.STEP_METHODS`, once loaded) or
         not a plain name, a grid parameter without a :data:`PARAMETERS` entry,
         a flag that another method's grid or option has (a grid flag may be
         shared by the same grid parameter, as ``--k``), or a record that
@@ -340,14 +365,12 @@ def register_method(name: str, method: MaskingMethod, *, replace: bool = False) 
     True
     >>> del METHODS["swap_again"]
     """
-    from rumap.maps.categorical import CATEGORICAL_METHODS
-
     if not isinstance(name, str) or not name or not all(c.islower() or c.isdigit() or c == "_" for c in name) \
             or not name.isascii() or name[0].isdigit():
         raise InputError(f"name must be lower-case letters, digits and underscores, got {name!r}")
     if not isinstance(method, MaskingMethod):
         raise InputError(f"method must be a MaskingMethod, got {type(method).__name__}")
-    if name in CATEGORICAL_METHODS or (name in METHODS and not replace):
+    if any(name in names for names in _RESERVED) or (name in METHODS and not replace):
         raise InputError(f"a masking method {name!r} exists already")
     for grid in method.grids:
         if grid.entry not in PARAMETERS:

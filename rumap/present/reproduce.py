@@ -25,10 +25,10 @@ from typing import Any
 
 from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
-from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.present import reproduce_tables as tables
 from rumap.present.code_text import command_line, python_script
 from rumap.present.commands import _analytic_cli, _analytic_python, _empirical_cli, _empirical_python, data_path
+from rumap.release.registry import CATEGORICAL_METHODS
 from rumap.release.spec import ReleaseSpec
 from rumap.specs import AnalyticSpec, EmpiricalSpec
 from rumap.specs.calls import CallSpec
@@ -220,7 +220,7 @@ _MEASURES = {"risk": _flag("--risk"), "utility": _flag("--utility"), "options": 
 
 
 def _categorical_commands() -> dict[str, CallCommand]:
-    """The command of each map of :data:`rumap.maps.categorical.CATEGORICAL_METHODS`, from its record:
+    """The command of each map of :data:`rumap.release.registry.CATEGORICAL_METHODS`, from its record:
     ``simulate --method NAME``, its grid flag (``--`` + its parameter), ``--replicates`` and ``--seed`` of a
     simulated map, ``--band-variable`` of a map that bands one."""
     out = {}

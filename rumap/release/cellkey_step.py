@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rumap.budget import WorkBudget
     from rumap.release.methods import Step
 
-__all__ = ["CELLKEY_STEP_METHODS"]
+__all__ = ["CELL_KEY_STEP"]
 
 
 def _check_cell_key(parameters: dict, names: tuple[str, ...]) -> dict:
@@ -50,14 +50,11 @@ def _apply_cell_key(frame: pd.DataFrame, step: Step, source: str, budget: WorkBu
     return result.to_frame(), summary
 
 
-#: The cell key step, by name (merged into :data:`rumap.release.apply.STEP_METHODS`).
-CELLKEY_STEP_METHODS: dict[str, StepMethod] = {
-    "cell_key": StepMethod("keys", {"max_perturbation": REQUIRED, "variance": REQUIRED, "js": 0, "record_key": None},
-                           True, _check_cell_key, _apply_cell_key, None,
-                           "the cell key method: a frequency table with consistent random perturbation",
-                           stage="tabulate",
-                           not_streamed="the cell key method tabulates the whole file: run table ckm (its scale "
-                                        "engine reads a file of any size)",
-                           no_prediction="the cell key method's map runs over the perturbation's variance: simulate "
-                                         "--method ckm"),
-}
+#: The ``cell_key`` step (:data:`rumap.release.registry.STEP_METHODS`).
+CELL_KEY_STEP = StepMethod(
+    "keys", {"max_perturbation": REQUIRED, "variance": REQUIRED, "js": 0, "record_key": None}, True, _check_cell_key,
+    _apply_cell_key, None, "the cell key method: a frequency table with consistent random perturbation",
+    stage="tabulate",
+    not_streamed="the cell key method tabulates the whole file: run table ckm (its scale engine reads a file of any "
+                 "size)",
+    no_prediction="the cell key method's map runs over the perturbation's variance: simulate --method ckm")

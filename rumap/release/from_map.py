@@ -5,7 +5,7 @@ with a method of :data:`rumap.maps.methods.METHODS` over a grid of one
 parameter; the step of a release plan that applies that method at one of the
 grid's values, with the map's options and seed, is what an agency releases
 after reading the map. The step's method and its map are one record of
-:data:`rumap.release.apply.STEP_METHODS` (``map_method``).
+:data:`rumap.release.registry.STEP_METHODS` (``map_method``).
 """
 
 from __future__ import annotations

@@ -321,7 +321,7 @@ class GatheredKeys:
     Parameters
     ----------
     step : Step
-        A step on keys whose applier needs only its keys (:data:`rumap.release.apply.STEP_METHODS`).
+        A step on keys whose applier needs only its keys (:data:`rumap.release.registry.STEP_METHODS`).
     n : int
         Records of the file.
     place : int

@@ -15,13 +15,15 @@ import numpy as np
 from rumap._validation import StepName, StrOptions, check_parameter
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
-from rumap.maps.categorical import CATEGORICAL_METHODS
+from rumap.maps.categorical import CategoricalMethod
+from rumap.maps.granularity import granularity_map
 from rumap.release.methods import StepMethod
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from rumap.release.methods import Step
+    from rumap.result import RUMap
 
 __all__ = ["GRANULARITY_STEP"]
 
@@ -92,13 +94,22 @@ def _stream_keys(step: Step, file: Any) -> Any:
     return keys_stream(step, file)
 
 
-#: The ``granularity`` step (:data:`rumap.release.apply.STEP_METHODS`).
+def _draw_granularity(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
+                      utility=None, options=None) -> RUMap:
+    return granularity_map(frame, keys, values, weight=weight, source=source, budget=budget, risk=risk,
+                           utility=utility, options=options)
+
+
+#: The ``granularity`` step (:data:`rumap.release.registry.STEP_METHODS`).
 GRANULARITY_STEP = StepMethod(
     "keys", {"level": 50.0, "types": list(_TYPES), "moves": "both", "hierarchy": {}, "ordered": None,
              "population": {}, "dispersed_frequency": 5, "odd_expected": 5.0},
     False, _check, _apply, None,
     "granularity eliminated after Mas: categories merged or key values suppressed until no hyper-row of the tables of "
     "2 and 3 keys is flagged",
-    stream=_stream_keys, key_map=CATEGORICAL_METHODS["granularity"],
+    stream=_stream_keys,
+    key_map=CategoricalMethod("level", False, False, _draw_granularity,
+                              "granularity eliminated after Mas, over the critical level", (20.0, 100.0, 5),
+                              "granularity elimination", function=granularity_map, grid_argument="levels"),
     no_prediction="the map of eliminating granularity is exact: at this level its R is the released file's share of "
                   "records in unit cells")

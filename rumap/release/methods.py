@@ -1,6 +1,6 @@
 """A masking method as a step of a release plan: its record, a plan's step, and how a plan file names a parameter.
 
-A :class:`Step` checks itself against the registry of step methods (:data:`rumap.release.apply.STEP_METHODS`,
+A :class:`Step` checks itself against the registry of step methods (:data:`rumap.release.registry.STEP_METHODS`,
 which sets itself here through :func:`use_step_methods` when ``rumap.release`` loads), so this module imports
 no step of its own.
 
@@ -141,14 +141,14 @@ def plan_key(message: str, index: int) -> str:
 
 
 class _Registry:
-    """The step methods a :class:`Step` is checked against: :data:`rumap.release.apply.STEP_METHODS`, which sets
+    """The step methods a :class:`Step` is checked against: :data:`rumap.release.registry.STEP_METHODS`, which sets
     itself here when it loads (``rumap.release`` loads it before any of its modules)."""
 
     methods: Mapping[str, StepMethod] = {}
 
 
 def use_step_methods(methods: Mapping[str, StepMethod]) -> None:
-    """Make ``methods`` the registry steps are checked against (:data:`rumap.release.apply.STEP_METHODS` does).
+    """Make ``methods`` the registry steps are checked against (:data:`rumap.release.registry.STEP_METHODS` does).
 
     Parameters
     ----------
@@ -159,7 +159,7 @@ def use_step_methods(methods: Mapping[str, StepMethod]) -> None:
 
 
 def step_methods() -> Mapping[str, StepMethod]:
-    """The registry of step methods, :data:`rumap.release.apply.STEP_METHODS`, by name."""
+    """The registry of step methods, :data:`rumap.release.registry.STEP_METHODS`, by name."""
     return _Registry.methods
 
 
@@ -213,7 +213,7 @@ class Step:
     Parameters
     ----------
     method : str
-        A key of :data:`rumap.release.apply.STEP_METHODS`.
+        A key of :data:`rumap.release.registry.STEP_METHODS`.
     parameters : mapping
         The method's parameters (e.g. ``{"k": 5}``); defaults are filled in.
     columns : sequence of str, optional

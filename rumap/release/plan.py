@@ -1,6 +1,6 @@
 """A release plan: the ordered steps that turn a data set into the protected one, and its JSON file.
 
-A step is a masking method of :data:`rumap.release.apply.STEP_METHODS`, its
+A step is a masking method of :data:`rumap.release.registry.STEP_METHODS`, its
 parameters, the numeric ``columns`` or categorical ``keys`` it protects, and a
 seed, and, for a step applied from a map, its ``origin``: the map it came from,
 the fingerprint of the data the map was drawn on and the decision that set its

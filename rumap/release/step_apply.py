@@ -1,6 +1,6 @@
 """Applying one step of a release plan: its record's applier on the data, its columns read and put back.
 
-The step's record is the registry's (:data:`rumap.release.apply.STEP_METHODS`, through
+The step's record is the registry's (:data:`rumap.release.registry.STEP_METHODS`, through
 :func:`rumap.release.methods.step_methods`); :func:`rumap.release.apply.apply_plan` applies a plan's steps in
 order, and the streamed release (:mod:`rumap.release.chunked`, :mod:`rumap.release.gathered`) a step's chunks.
 """
@@ -120,3 +120,8 @@ def apply_step(frame: pd.DataFrame | TableState, step: Step, source: str = "the 
 
 def _example_step() -> Step:
     return Step("microaggregation", {"k": 2}, columns=("a",))
+
+
+def category_counts(before: pd.DataFrame, after: pd.DataFrame, names: Sequence[str]) -> dict:
+    """Number of categories of each key before and after the step (counts, not categories)."""
+    return {name: {"before": int(before[name].nunique()), "after": int(after[name].nunique())} for name in names}

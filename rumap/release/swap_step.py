@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from rumap._validation import ListOf, check_parameter
 from rumap.errors import InputError
-from rumap.maps.categorical import CATEGORICAL_METHODS
+from rumap.maps.categorical import CategoricalMethod
+from rumap.maps.swap_map import draw_swap
 from rumap.release.methods import REQUIRED, StepMethod
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def _words(summary: dict) -> str:
             + (f"; {left:,} of them left unswapped: {summary.get('unswapped_reason')}" if left else "") + ".")
 
 
-#: The ``swap`` step (:data:`rumap.release.apply.STEP_METHODS`).
+#: The ``swap`` step (:data:`rumap.release.registry.STEP_METHODS`).
 SWAP_STEP = StepMethod(
     "keys", {"hierarchy": REQUIRED, "household": REQUIRED, "similar": REQUIRED, "carry_along": [], "k": 3,
              "swaprate": 0.05},
@@ -121,4 +122,6 @@ SWAP_STEP = StepMethod(
     not_streamed="targeted swapping pairs households anywhere in the file: it needs every household's keys and "
                  "geography at once (run it in memory)",
     predictor=_predict, text_flags=("--hierarchy", "--household", "--similar", "--carry-along"),
-    key_map=CATEGORICAL_METHODS["swap"], summary_words=_words, measured=_measured)
+    key_map=CategoricalMethod("swaprate", False, True, draw_swap,
+                              "targeted record swapping of households, over the swap rate", (0.01, 0.1, 5), "swap"),
+    summary_words=_words, measured=_measured)

@@ -22,7 +22,7 @@ from rumap.release.methods import Step, StepMethod
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["SYNTHESIS_STEP_METHODS", "SYNTHESIS"]
+__all__ = ["SYNTHESIS_STEP", "SYNTHESIS"]
 
 #: The synthesis step's name.
 SYNTHESIS = "synthesize"
@@ -93,12 +93,10 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
                            "half of the records")
 
 
-#: The synthesis step by name.
-SYNTHESIS_STEP_METHODS: dict[str, StepMethod] = {
-    SYNTHESIS: StepMethod("columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())},
-                             True, _check, _apply, None,
-                             "synthetic data: every column drawn by a generator fitted on the data (cart, copula, mst)",
-                             predictor=_predict, every_column=True,
-                             not_streamed="synthesis fits its generator on every record of the file: release a file "
-                                          "that fits in memory, or a sample of it"),
-}
+#: The ``synthesize`` step (:data:`rumap.release.registry.STEP_METHODS`, under :data:`SYNTHESIS`).
+SYNTHESIS_STEP = StepMethod(
+    "columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())}, True, _check, _apply, None,
+    "synthetic data: every column drawn by a generator fitted on the data (cart, copula, mst)", predictor=_predict,
+    every_column=True,
+    not_streamed="synthesis fits its generator on every record of the file: release a file that fits in memory, or a "
+                 "sample of it")

@@ -29,7 +29,8 @@ from rumap.tables.secondary import COSTS, SecondarySuppression, suppress_seconda
 if TYPE_CHECKING:
     from rumap.release.methods import Step
 
-__all__ = ["TableState", "TABLE_STEP_METHODS"]
+__all__ = ["TableState", "TABLE_STEP", "PRIMARY_STEP", "SECONDARY_SUPPRESSION_STEP",
+           "CONTROLLED_ROUNDING_STEP"]
 
 
 @dataclass(frozen=True)
@@ -192,20 +193,24 @@ _NO_PREDICTION = ("a table's maps run over a rule's parameter, the protection le
 
 _WHOLE_TABLE = {"not_streamed": _NOT_STREAMED, "no_prediction": _NO_PREDICTION}
 
-#: The table steps, by name (merged into :data:`rumap.release.apply.STEP_METHODS`).
-TABLE_STEP_METHODS: dict[str, StepMethod] = {
-    "table": StepMethod("keys", {"response": None, "shadow": None}, False, _check_table, _apply_table, None,
+#: The ``table`` step (:data:`rumap.release.registry.STEP_METHODS`).
+TABLE_STEP = StepMethod("keys", {"response": None, "shadow": None}, False, _check_table, _apply_table, None,
                         "a table built from the microdata over one or two spanning variables (keys)",
-                        stage="tabulate", **_WHOLE_TABLE),
-    "primary": StepMethod("table", {"rule": REQUIRED, **dict.fromkeys(_RULE_PARAMETERS)}, False, _check_primary,
+                        stage="tabulate", **_WHOLE_TABLE)
+
+#: The ``primary`` step (:data:`rumap.release.registry.STEP_METHODS`).
+PRIMARY_STEP = StepMethod("table", {"rule": REQUIRED, **dict.fromkeys(_RULE_PARAMETERS)}, False, _check_primary,
                           _apply_primary, None, "the primary cells of the table by a sensitivity rule", stage="table",
-                          **_WHOLE_TABLE),
-    "secondary_suppression": StepMethod("table", {"protection": 10.0, "cost": "value", "time_limit": 30.0}, False,
+                          **_WHOLE_TABLE)
+
+#: The ``secondary_suppression`` step (:data:`rumap.release.registry.STEP_METHODS`).
+SECONDARY_SUPPRESSION_STEP = StepMethod("table", {"protection": 10.0, "cost": "value", "time_limit": 30.0}, False,
                                         _check_suppression, _apply_suppression, None,
                                         "secondary cell suppression of least cost (HiGHS), audited", stage="table",
-                                        **_WHOLE_TABLE),
-    "controlled_rounding": StepMethod("table", {"base": REQUIRED, "time_limit": 30.0}, False, _check_rounding,
+                                        **_WHOLE_TABLE)
+
+#: The ``controlled_rounding`` step (:data:`rumap.release.registry.STEP_METHODS`).
+CONTROLLED_ROUNDING_STEP = StepMethod("table", {"base": REQUIRED, "time_limit": 30.0}, False, _check_rounding,
                                       _apply_rounding, None, "additive controlled rounding to a base", stage="table",
-                                      **_WHOLE_TABLE),
-}
+                                      **_WHOLE_TABLE)
 

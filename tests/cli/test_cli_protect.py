@@ -68,7 +68,7 @@ def test_bad_input():
     assert_bad_input(run_cli("protect", "pram", "--data", SURVEY, "--keys", "sex", "--theta", "nan"), "--theta must be")
     assert_bad_input(run_cli("simulate", "--data", SURVEY, "--method", "pram", "--keys", "sex"), "needs --theta")
     assert_bad_input(run_cli("simulate", "--data", SURVEY, "--method", "noise", "--column", "age", "--target", "max",
-                             "--merge", "sex:f=x"), "--merge applies to --method suppress, recode, pram, granularity or swap")
+                             "--merge", "sex:f=x"), "--merge applies to --method recode, suppress, pram, granularity or swap")
     assert_bad_input(run_cli("risk", "suda", "--data", SURVEY, "--keys", "sex,region", "--merge", "region R01"),
                      "--merge must be VAR:A,B=NEW")
 

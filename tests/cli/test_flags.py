@@ -61,7 +61,7 @@ def test_every_scoped_flag_is_refused_for_every_method_it_does_not_apply_to():
     from rumap.cli.simulate import flag_scope
     from rumap.cli.simulate_ckm import TABLE_MAP_METHOD_NAMES
     from rumap.cli.simulate_dp import DP_TABLE_METHOD_NAMES
-    from rumap.maps.categorical import CATEGORICAL_METHODS
+    from rumap.release.registry import CATEGORICAL_METHODS
     from rumap.synthesis import GENERATORS
 
     methods = [*METHODS, *CATEGORICAL_METHODS, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES, *GENERATORS]

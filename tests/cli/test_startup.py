@@ -148,9 +148,9 @@ def test_simulate_and_release_help_import_no_heavy_module():
 def test_the_simulate_parsers_names_are_the_registries():
     from rumap.cli import simulate
     from rumap.maps.attacks import KNOWLEDGE
-    from rumap.maps.categorical import CATEGORICAL_METHODS
     from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
     from rumap.maps.recommend import DECISIONS
+    from rumap.release.registry import CATEGORICAL_METHODS
     from rumap.risk.measures import DATASET_RISK_MEASURES
 
     assert simulate.CATEGORICAL_METHOD_NAMES == tuple(CATEGORICAL_METHODS)

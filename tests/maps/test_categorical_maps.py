@@ -61,7 +61,7 @@ def test_hellinger_and_reidentification_by_hand():
 
 def test_the_default_grids_are_the_command_lines_expansion_of_the_same_ends():
     from rumap.cli.flags import parse_grid
-    from rumap.maps.categorical import CATEGORICAL_METHODS
+    from rumap.release.registry import CATEGORICAL_METHODS
 
     pram, recode, suppress = (CATEGORICAL_METHODS[name] for name in ("pram", "recode", "suppress"))
     assert pram.values() == parse_grid("0.2:1:5", "theta").tolist()

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from cli_helpers import run_cli
 
-from rumap.maps.categorical import CATEGORICAL_METHODS
 from rumap.maps.granularity import granularity_map
 from rumap.release.from_map import step_from_key_map
+from rumap.release.registry import CATEGORICAL_METHODS
 from rumap.tables.granularity import granularity_analysis
 
 

@@ -199,7 +199,7 @@ def test_the_maps_take_the_chosen_risk_and_utility(app):
 
 
 def test_the_maps_run_over_the_grids_of_the_core(app):
-    from rumap.maps.categorical import CATEGORICAL_METHODS
+    from rumap.release.registry import CATEGORICAL_METHODS
 
     assert app.number_input(key="cat_k_max").value == 5  # the first tab's
     grids = {}
