@@ -52,3 +52,23 @@ def test_a_registered_methods_step_is_released_on_the_release_page():
         checks = release_plan.checks_frame(done.report)
         assert not checks.empty and (checks["replicates"] == 1).all()  # its map beside it, deterministic
         assert at.get("download_button")
+
+
+def test_a_registered_protection_of_keys_is_released_on_the_release_page():
+    from key_method_helpers import NAME, coarsen_registered, coarsened
+
+    from dashboard import release_plan
+    from rumap.io.data import BUNDLED_DATA, read_table
+    from rumap.release.plan import Step
+
+    income = read_table(BUNDLED_DATA["income (synthetic, Table 1)"])
+    with coarsen_registered():
+        at = goto(app_test(timeout=300), "release")
+        at.session_state[release_plan.PLAN] = [Step(NAME, {"width": 5000, "variable": "income"}, keys=["income"])]
+        at.run()
+        assert not at.exception and not at.error, [shown(e.value) for e in at.error]
+        lines = [shown(m.value) for m in at.markdown if m.value.startswith("Step ")]
+        assert lines == ["Step 1: coarsen (width = 5000, variable = income) on income"]
+        done = at.session_state[release_plan.RELEASED][1]
+        np.testing.assert_array_equal(done.result.data["income"], coarsened(income["income"], 5000.0))
+        assert at.get("download_button")
