@@ -156,7 +156,9 @@ def _table(source: Source, frame: pl.LazyFrame, number: pl.Expr, sums: list[pl.E
     weight = table[_WEIGHT].to_numpy().astype(float) if weighted else count.astype(float)
     del table
     order = _by_pattern(codes)[0]
-    return np.asfortranarray(codes[order]), count[order], weight[order]
+    ordered = np.empty(codes.shape, dtype=codes.dtype, order="F")  # the rows in order, by columns, in one copy
+    np.take(codes, order, axis=0, out=ordered)
+    return ordered, count[order], weight[order]
 
 
 def _block(names: Sequence[str], values: tuple, codes: np.ndarray, count: np.ndarray, weight: np.ndarray,
@@ -314,8 +316,11 @@ def blocks(source: Source, names: list[str], frame: pl.LazyFrame, weight: str | 
         mine = frame.filter(known & (part == p))
         codes, count, total = _table(source, mine, number, sums, key_values, radix, offsets, weighted)
         m = count.size
-        both = (np.asfortranarray(np.vstack([codes, wild[0]])), np.concatenate([count, wild[1]]),
-                np.concatenate([total, wild[2]]))
+        if wild[1].size:
+            both = (np.asfortranarray(np.vstack([codes, wild[0]])), np.concatenate([count, wild[1]]),
+                    np.concatenate([total, wild[2]]))
+        else:  # no wild rows: the partition's own, as they are
+            both = (codes, count, total)
         del codes, count, total
         fk, Fk = wildcard_join(*both)
         added_fk += fk[m:] - wild_fk  # what this partition's rows add to each wild row
