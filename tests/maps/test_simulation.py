@@ -192,7 +192,7 @@ def test_unequal_variance_masking_keeps_more_utility_at_the_same_risk(income):
 
 def test_noise_is_drawn_once_per_replicate_for_the_whole_grid(income, monkeypatch):
     # the engine's speed rests on common random numbers: one noise draw per replicate serves every grid value
-    import rumap.maps.methods as engine
+    import rumap.maps.noise_method as engine
 
     draws = []
     real = engine.standard_noise

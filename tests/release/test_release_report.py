@@ -142,7 +142,7 @@ def test_a_release_compares_k_with_the_records_once(monkeypatch):
 
     monkeypatch.setattr(GridParameter, "check_records", check_records)
     monkeypatch.setattr(micro, "microaggregate", microaggregate)
-    monkeypatch.setattr("rumap.maps.methods.microaggregate", microaggregate)
+    monkeypatch.setattr("rumap.maps.microaggregation_method.microaggregate", microaggregate)
     frame = pd.DataFrame({"a": [1.0, 2.0, 4.0, 8.0, 9.0, 11.0]})
     plan = ReleasePlan((Step("microaggregation", {"k": 3}, columns=("a",)),))
     report = release_report(frame, apply_plan(frame, plan), replicates=2)
