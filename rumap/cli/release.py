@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rumap.cli.engine import AUTO_MEMORY_BYTES, ENGINE_NAMES
 from rumap.cli.flags import (
     TARGET_FORMS,
     WRITER_SUFFIXES,
@@ -151,6 +152,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                         help=f"repeatable: the snooper's target on a numeric step's first column, {TARGET_FORMS} "
                              "(default max)")
     scale = p.add_argument_group("a Parquet file larger than memory")
+    scale.add_argument("--engine", default="auto", choices=list(ENGINE_NAMES),
+                       help="memory: the whole file in memory, with the report; scale: the plan applied chunk by "
+                            "chunk (--chunk-size, default 1,000,000); auto (default): chunk by chunk when the file's "
+                            f"columns would take more than {AUTO_MEMORY_BYTES // 2**20} MB in memory, --data and --out "
+                            "are Parquet files, every step streams and no report flag (--report, --weight, "
+                            "--replicates, --target) is given")
     scale.add_argument("--chunk-size", type=int, metavar="R",
                        help="apply the plan R records at a time, from a .parquet --data to a .parquet --out: memory "
                             "grows with R, not with the file; microaggregation, rankswap and suppress hold their own "
@@ -387,8 +394,9 @@ def run(args: argparse.Namespace) -> int:
     plan = _plan(args)
     check_output_flags(args, ("--out", "--report"), ("--data", "--plan"))
     progress = Progress(args.progress)
-    if args.chunk_size is not None:
-        return _run_streamed(args, plan, out, progress)
+    chosen = _streamed(args, plan, out)
+    if chosen is not None:
+        return _run_streamed(args, plan, out, progress, chosen)
     progress.stage(f"reading {args.data}")
     frame = read_parquet_frame(args.data) if is_parquet(args.data) else read_table(args.data)
     progress.stage(f"read {frame.shape[0]} records x {frame.shape[1]} columns; applying {len(plan.steps)} step(s)")
@@ -471,7 +479,44 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progress: Progress) -> int:
+#: Records per chunk of a release the scale engine runs without --chunk-size.
+DEFAULT_CHUNK_RECORDS = 1_000_000
+
+
+def _streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path) -> str | None:
+    """Whether the plan is applied chunk by chunk, and why: ``--chunk-size`` or ``--engine scale``, or ``--engine
+    auto`` on a Parquet file whose columns would take more than :data:`AUTO_MEMORY_BYTES` in memory, to a Parquet
+    ``--out``, when every step streams and no flag asks for the report. None: the file is read into memory."""
+    if args.engine == "memory":
+        if args.chunk_size is not None:
+            raise InputError("--chunk-size goes with --engine scale or auto (--engine memory reads the whole file)")
+        return None
+    if args.chunk_size is not None:
+        return ""
+    if args.engine == "scale":
+        args.chunk_size = DEFAULT_CHUNK_RECORDS
+        return ""
+    from rumap.io.parquet import is_parquet
+    from rumap.io.table_size import in_memory_bytes, table_shape
+
+    if any((args.report, args.weight, args.replicates, args.target)) or not (is_parquet(args.data) and is_parquet(out)):
+        return None
+    shape = table_shape(args.data)
+    size = None if shape is None else in_memory_bytes(shape, None)
+    if size is None or size <= AUTO_MEMORY_BYTES:
+        return None
+    from rumap.release.stream import check_streamed
+
+    try:
+        check_streamed(plan)
+    except InputError:
+        return None  # a step that needs the whole file: in memory, as asked
+    args.chunk_size = DEFAULT_CHUNK_RECORDS
+    return (f"{args.data}'s {shape.rows:,} records x {len(shape.columns)} columns would take {size / 2**20:,.0f} MB in memory, "
+            f"so --engine auto applied the plan chunk by chunk; --engine memory gives the report")
+
+
+def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progress: Progress, why: str = "") -> int:
     """``release --chunk-size R``: the plan applied chunk by chunk (:mod:`rumap.release.stream`), the same keys."""
     from rumap import __version__
     from rumap.io.parquet import is_parquet
@@ -498,7 +543,7 @@ def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progre
     summary = {"out": str(out), "rows": done.rows, "columns": done.columns, "sha256_in": file_digest(args.data),
                "sha256_out": file_digest(out), "steps": [s.to_dict() for s in plan.steps],
                "step_summaries": [dict(summary) for summary in done.summaries], "risk": None, "utility": None, "predictions": [],
-               "notes": [note], "report": None, "rumap_version": __version__,
+               "notes": [note, *([why] if why else [])], "report": None, "rumap_version": __version__,
                "unreached": unreached(plan.steps, done.summaries)}
     if args.json:
         from rumap.cli import print_json
@@ -508,5 +553,6 @@ def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progre
     print(f"released {done.rows} records of {args.data} to {out} in {len(plan.steps)} step(s)")
     for line in summary["unreached"]:
         print(f"NOT REACHED: {line}")
-    print(f"note: {note}")
+    for line in summary["notes"]:
+        print(f"note: {line}")
     return 0

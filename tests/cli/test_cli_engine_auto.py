@@ -72,3 +72,37 @@ def test_refusals_come_before_the_work_and_name_what_would_work(monkeypatch):
     refused = run_cli("risk", "suda", "--data", SURVEY, "--keys", KEYS, "--engine", "scale", "--work-limit", "1000")
     assert_bad_input(refused, "over the work limit", "coarsen a key")
     assert "--engine scale" not in refused.stderr
+
+
+def test_release_applies_a_large_file_chunk_by_chunk_unless_the_report_is_asked_for(monkeypatch, tmp_path):
+    import pandas as pd
+
+    import rumap.cli.release as release
+
+    data = tmp_path / "survey.parquet"
+    pd.read_csv(SURVEY).to_parquet(data, index=False)
+    step = ["release", "--data", data, "--method", "pram", "--keys", "region,sex", "--theta", "0.8", "--seed", "3"]
+    _, memory = run_cli(*step, "--out", tmp_path / "memory.parquet", "--engine", "memory", "--json", check_json=True)
+    _, small = run_cli(*step, "--out", tmp_path / "small.parquet", "--json", check_json=True)
+    assert small["risk"] is not None and small["predictions"]  # under the limit: in memory, with the report
+    monkeypatch.setattr(release, "AUTO_MEMORY_BYTES", 1000)
+    _, auto = run_cli(*step, "--out", tmp_path / "auto.parquet", "--json", check_json=True)
+    assert auto["risk"] is None and auto["predictions"] == [] and auto["report"] is None
+    assert "--engine auto applied the plan chunk by chunk; --engine memory gives the report" in auto["notes"][-1]
+    assert auto["notes"][0].startswith("applied chunk by chunk (1000000 records, 1 chunks")
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "auto.parquet"), pd.read_parquet(tmp_path / "memory.parquet"))
+    assert auto["step_summaries"] == memory["step_summaries"]
+    _, scale = run_cli(*step, "--out", tmp_path / "scale.parquet", "--engine", "scale", "--json", check_json=True)
+    assert scale["risk"] is None and scale["notes"] == auto["notes"][:1]  # asked for: no note of why
+    for given in (["--report", tmp_path / "report.json"], ["--weight", "weight"], ["--replicates", "5"],
+                  ["--target", "max"]):  # the report asked for: in memory
+        _, kept = run_cli(*step, "--out", tmp_path / "kept.parquet", "--overwrite", *given, "--json", check_json=True)
+        assert kept["risk"] is not None, given
+    _, csv = run_cli(*step, "--out", tmp_path / "released.csv", "--json", check_json=True)
+    assert csv["risk"] is not None  # a CSV --out is written from memory
+    _, swap = run_cli("release", "--data", data, "--method", "swap", "--keys", "sex,age_band", "--household", "hh",
+                      "--hierarchy", "region", "--similar", "hh_size", "--seed", "1", "--out", tmp_path / "swapped.parquet",
+                      "--json", check_json=True)
+    assert swap["risk"] is not None  # a step that needs the whole file: in memory
+    assert_bad_input(run_cli(*step, "--out", tmp_path / "x.parquet", "--engine", "memory", "--chunk-size", "100"),
+                     "--chunk-size goes with --engine scale or auto")
