@@ -68,7 +68,7 @@ class WorkBudget:
         scale = max(1.0, work / self.work)
         return replace(self, work=float(work), grid=int(self.grid * scale), cells=self.cells * scale)
 
-    def check_work(self, amount: float, what: str) -> None:
+    def check_work(self, amount: float, what: str, instead: str = "") -> None:
         """Refuse ``amount`` elementary steps over the limit.
 
         Parameters
@@ -76,6 +76,9 @@ class WorkBudget:
         amount : float
         what : str
             How the amount is counted, e.g. ``"1000 records x 200 replicates x 20 values"``.
+        instead : str, optional
+            What would fit, in the caller's words (``"give --replicates 12 or --no-prediction"``);
+            the message says ``ask for less`` without it.
 
         Raises
         ------
@@ -83,7 +86,7 @@ class WorkBudget:
         """
         if amount > self.work:
             raise InputError(f"the run needs {amount:.3g} steps ({what}), over the work limit of {self.work:.3g}: "
-                             f"ask for less ({WORK_LIMIT_FLAG} raises the limit on the command line)")
+                             f"{instead or 'ask for less'} ({WORK_LIMIT_FLAG} raises the limit on the command line)")
 
     def check_grid(self, size: int, name: str) -> None:
         """Refuse a parameter grid of more than :attr:`grid` values.

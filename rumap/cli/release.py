@@ -32,6 +32,8 @@ from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rumap.release.plan import ReleasePlan, Step
 
 # The one-step methods (the microdata stage of rumap.release.registry.STEP_METHODS): the masking methods whose record
@@ -361,6 +363,7 @@ def run(args: argparse.Namespace) -> int:
     from rumap.io.data import WRITERS, read_table, table_bytes, write_files
     from rumap.io.formats import file_digest
     from rumap.io.parquet import is_parquet, read_parquet_frame
+    from rumap.io.table_size import table_shape
     from rumap.maps.attacks import parse_target
     from rumap.present.release_report import (
         above_sentences,
@@ -397,6 +400,12 @@ def run(args: argparse.Namespace) -> int:
     chosen = _streamed(args, plan, out)
     if chosen is not None:
         return _run_streamed(args, plan, out, progress, chosen)
+    budget = budget_from_args(args)
+    lighter = _lighter(args, plan, out)
+    shape = table_shape(args.data) if is_parquet(args.data) else None
+    if shape is not None:  # the plan's work from the file's metadata, before it is read
+        check_plan_work(plan, shape.rows, len(shape.columns), budget, None if args.no_prediction else replicates,
+                        lighter)
     progress.stage(f"reading {args.data}")
     frame = read_parquet_frame(args.data) if is_parquet(args.data) else read_table(args.data)
     progress.stage(f"read {frame.shape[0]} records x {frame.shape[1]} columns; applying {len(plan.steps)} step(s)")
@@ -410,9 +419,9 @@ def run(args: argparse.Namespace) -> int:
     if elsewhere:
         print(f"warning: step(s) {', '.join(map(str, elsewhere))} of the plan were decided on a map of other data "
               f"than {args.data}: the risk their maps promised does not hold for this file", file=sys.stderr)
-    budget = budget_from_args(args)
     # the plan's work with the report's predictions, before any step
-    check_plan_work(plan, frame.shape[0], frame.shape[1], budget, None if args.no_prediction else replicates)
+    check_plan_work(plan, frame.shape[0], frame.shape[1], budget, None if args.no_prediction else replicates,
+                    lighter)
     try:
         result = apply_plan(frame, plan, source=args.data, between=out.name, budget=budget)
     except InputError as exc:
@@ -477,6 +486,28 @@ def run(args: argparse.Namespace) -> int:
     if report_path is not None:
         print(f"report written: {report_path}")
     return 0
+
+
+def _lighter(args: argparse.Namespace, plan: ReleasePlan, out: Path) -> Callable[[int], str]:
+    """What would fit the work limit, in ``release``'s flags: fewer simulated releases (``fits`` at most) or
+    none, or the plan applied chunk by chunk when it can be."""
+    from rumap.io.parquet import is_parquet
+    from rumap.release.stream import check_streamed
+
+    streams = is_parquet(args.data) and is_parquet(out)
+    if streams:
+        try:
+            check_streamed(plan)
+        except InputError:
+            streams = False
+
+    def words(fits: int) -> str:
+        options = [] if args.no_prediction else [(f"--replicates {fits} or " if fits >= 1 else "") + "--no-prediction"]
+        if streams:
+            options.append("--engine scale (the plan applied chunk by chunk, without the report)")
+        return "give " + ", or ".join(options) if options else "ask for less"
+
+    return words
 
 
 #: Records per chunk of a release the scale engine runs without --chunk-size.

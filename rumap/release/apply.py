@@ -12,7 +12,7 @@ applied at once and its steps applied one release at a time give the same data.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,7 @@ __all__ = ["StepMethod", "STEP_METHODS", "StepOutcome", "ReleaseResult", "apply_
 
 @assumes_valid
 def check_plan_work(plan: ReleasePlan, records: int, columns: int, budget: WorkBudget,
-                    replicates: int | None = None) -> None:
+                    replicates: int | None = None, instead: Callable[[int], str] | None = None) -> None:
     """Refuse, before any step, a plan whose steps' work summed passes the budget's work limit.
 
     A step's work counts each value of the data once (the step's pass over the
@@ -51,6 +51,10 @@ def check_plan_work(plan: ReleasePlan, records: int, columns: int, budget: WorkB
     budget : WorkBudget
     replicates : int, optional
         Simulated releases per step of the report's predictions (None: no prediction).
+    instead : callable, optional
+        ``instead(fits) -> words``: what would fit, given the most simulated
+        releases that would (0: none), in the caller's words (a front end's
+        flags); without it the message says ``ask for less``.
 
     Raises
     ------
@@ -68,12 +72,15 @@ def check_plan_work(plan: ReleasePlan, records: int, columns: int, budget: WorkB
     ...
     rumap.errors.InputError: the run needs 4.2e+09 steps (20 step(s) x 1000000 records x 10 columns, and 200 simulated releases of each step's columns), over the work limit of 2e+09: ask for less (--work-limit raises the limit on the command line)
     """
-    total = float(records) * max(columns, 1) * len(plan.steps)
+    base = float(records) * max(columns, 1) * len(plan.steps)
     what = f"{len(plan.steps)} step(s) x {records} records x {columns} columns"
+    per_release = float(records) * sum(max(len(step.names), 1) for step in plan.steps)
+    total = base
     if replicates:
-        total += float(replicates) * records * sum(max(len(step.names), 1) for step in plan.steps)
+        total += replicates * per_release
         what += f", and {replicates} simulated releases of each step's columns"
-    budget.check_work(total, what)
+    fits = max(int((budget.work - base) // per_release), 0) if per_release else 0
+    budget.check_work(total, what, "" if instead is None else instead(min(fits, replicates or 0)))
 
 
 @assumes_valid

@@ -342,3 +342,27 @@ def _run(capsys, *args) -> str:
     captured = capsys.readouterr()
     assert code == 0, captured.err
     return captured.out
+
+
+def test_a_plan_over_the_work_limit_is_refused_before_the_file_is_read_with_what_would_fit(tmp_path, capsys,
+                                                                                           monkeypatch):
+    import rumap.io.parquet
+
+    data = tmp_path / "survey.parquet"
+    read_table(SURVEY).to_parquet(data, index=False)  # 2,329 records x 10 columns
+    step = ("--method", "pram", "--keys", "sex,region", "--theta", "0.5", "--seed", "4", "--work-limit", "3e5")
+
+    def unread(*args, **kwargs):
+        raise AssertionError("the file was read")
+
+    monkeypatch.setattr(rumap.io.parquet, "read_parquet_frame", unread)
+    message = bad(capsys, "--data", data, "--out", tmp_path / "o.parquet", *step, "--replicates", "60")
+    # 2,329 x 10 for the step, 2,329 x 2 for each simulated release: 59 fit under 3e5 (60 do not)
+    assert message.endswith("give --replicates 59 or --no-prediction, or --engine scale (the plan applied chunk by "
+                            "chunk, without the report) (--work-limit raises the limit on the command line)"), message
+    assert 2329 * 10 + 59 * 2329 * 2 <= 3e5 < 2329 * 10 + 60 * 2329 * 2
+    message = bad(capsys, "--data", data, "--out", tmp_path / "o.csv", *step, "--replicates", "60")
+    assert message.endswith("give --replicates 59 or --no-prediction (--work-limit raises the limit on the command "
+                            "line)"), message  # a CSV --out: no chunks
+    monkeypatch.undo()
+    assert json.loads(_run(capsys, "--data", data, "--out", tmp_path / "o.parquet", *step, "--replicates", "59"))
