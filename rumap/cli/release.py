@@ -397,9 +397,9 @@ def run(args: argparse.Namespace) -> int:
     plan = _plan(args)
     check_output_flags(args, ("--out", "--report"), ("--data", "--plan"))
     progress = Progress(args.progress)
-    chosen = _streamed(args, plan, out)
-    if chosen is not None:
-        return _run_streamed(args, plan, out, progress, chosen)
+    chunks = _chunks(args, plan, out)
+    if chunks is not None:
+        return _run_streamed(args, plan, out, progress, *chunks)
     budget = budget_from_args(args)
     lighter = _lighter(args, plan, out)
     shape = table_shape(args.data) if is_parquet(args.data) else None
@@ -488,22 +488,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lighter(args: argparse.Namespace, plan: ReleasePlan, out: Path) -> Callable[[int], str]:
-    """What would fit the work limit, in ``release``'s flags: fewer simulated releases (``fits`` at most) or
-    none, or the plan applied chunk by chunk when it can be."""
+def _can_stream(args: argparse.Namespace, plan: ReleasePlan, out: Path) -> bool:
+    """Whether the plan can be applied chunk by chunk: a Parquet ``--data`` and ``--out``, and every step streams."""
     from rumap.io.parquet import is_parquet
     from rumap.release.stream import check_streamed
 
-    streams = is_parquet(args.data) and is_parquet(out)
-    if streams:
-        try:
-            check_streamed(plan)
-        except InputError:
-            streams = False
+    if not (is_parquet(args.data) and is_parquet(out)):
+        return False
+    try:
+        check_streamed(plan)
+    except InputError:
+        return False
+    return True
 
+
+def _lighter(args: argparse.Namespace, plan: ReleasePlan, out: Path) -> Callable[[int], str]:
+    """What would fit the work limit, in ``release``'s flags: fewer simulated releases (``fits`` at most) or
+    none, or the plan applied chunk by chunk when it can be."""
     def words(fits: int) -> str:
         options = [] if args.no_prediction else [(f"--replicates {fits} or " if fits >= 1 else "") + "--no-prediction"]
-        if streams:
+        if _can_stream(args, plan, out):
             options.append("--engine scale (the plan applied chunk by chunk, without the report)")
         return "give " + ", or ".join(options) if options else "ask for less"
 
@@ -514,62 +518,55 @@ def _lighter(args: argparse.Namespace, plan: ReleasePlan, out: Path) -> Callable
 DEFAULT_CHUNK_RECORDS = 1_000_000
 
 
-def _streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path) -> str | None:
-    """Whether the plan is applied chunk by chunk, and why: ``--chunk-size`` or ``--engine scale``, or ``--engine
-    auto`` on a Parquet file whose columns would take more than :data:`AUTO_MEMORY_BYTES` in memory, to a Parquet
-    ``--out``, when every step streams and no flag asks for the report. None: the file is read into memory."""
+def _chunks(args: argparse.Namespace, plan: ReleasePlan, out: Path) -> tuple[int, str] | None:
+    """The records per chunk when the plan is applied chunk by chunk, and why if the engine chose it: ``--chunk-size``
+    or ``--engine scale``, or ``--engine auto`` on a Parquet file whose columns would take more than
+    :data:`AUTO_MEMORY_BYTES` in memory, to a Parquet ``--out``, when every step streams and no flag asks for the
+    report. None: the file is read into memory."""
     if args.engine == "memory":
         if args.chunk_size is not None:
             raise InputError("--chunk-size goes with --engine scale or auto (--engine memory reads the whole file)")
         return None
-    if args.chunk_size is not None:
-        return ""
-    if args.engine == "scale":
-        args.chunk_size = DEFAULT_CHUNK_RECORDS
-        return ""
-    from rumap.io.parquet import is_parquet
+    if args.chunk_size is not None or args.engine == "scale":
+        return (DEFAULT_CHUNK_RECORDS if args.chunk_size is None else args.chunk_size), ""
     from rumap.io.table_size import in_memory_bytes, table_shape
 
-    if any((args.report, args.weight, args.replicates, args.target)) or not (is_parquet(args.data) and is_parquet(out)):
-        return None
+    if any((args.report, args.weight, args.replicates, args.target)) or not _can_stream(args, plan, out):
+        return None  # the report asked for, or a step that needs the whole file: in memory
     shape = table_shape(args.data)
     size = None if shape is None else in_memory_bytes(shape, None)
     if size is None or size <= AUTO_MEMORY_BYTES:
         return None
-    from rumap.release.stream import check_streamed
-
-    try:
-        check_streamed(plan)
-    except InputError:
-        return None  # a step that needs the whole file: in memory, as asked
-    args.chunk_size = DEFAULT_CHUNK_RECORDS
-    return (f"{args.data}'s {shape.rows:,} records x {len(shape.columns)} columns would take {size / 2**20:,.0f} MB in memory, "
-            f"so --engine auto applied the plan chunk by chunk; --engine memory gives the report")
+    return DEFAULT_CHUNK_RECORDS, (f"{args.data}'s {shape.rows:,} records x {len(shape.columns)} columns would take "
+                                   f"{size / 2**20:,.0f} MB in memory, so --engine auto applied the plan chunk by "
+                                   "chunk; --engine memory gives the report")
 
 
-def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progress: Progress, why: str = "") -> int:
+def _run_streamed(args: argparse.Namespace, plan: ReleasePlan, out: Path, progress: Progress, chunk_size: int,
+                  why: str = "") -> int:
     """``release --chunk-size R``: the plan applied chunk by chunk (:mod:`rumap.release.stream`), the same keys."""
     from rumap import __version__
     from rumap.io.parquet import is_parquet
     from rumap.release.apply import unreached
     from rumap.release.stream import file_digest, release_in_chunks
 
-    check_flag("--chunk-size", "record_chunk", args.chunk_size)
+    check_flag("--chunk-size", "record_chunk", chunk_size)
+    flag = "--chunk-size" if args.chunk_size is not None else "--engine scale"  # what asked for the chunks
     if not (is_parquet(args.data) and is_parquet(out)):
-        raise InputError("--chunk-size reads a .parquet --data and writes a .parquet --out")
+        raise InputError(f"{flag} reads a .parquet --data and writes a .parquet --out")
     given = [flag for flag, value in (("--report", args.report), ("--weight", args.weight),
                                       ("--replicates", args.replicates), ("--target", args.target)) if value]
     if given:
-        raise InputError(f"{', '.join(given)} shape the report, which --chunk-size does not make (it needs the "
+        raise InputError(f"{', '.join(given)} shape the report, which {flag} does not make (it needs the "
                          "whole file in memory)")
-    progress.stage(f"applying {len(plan.steps)} step(s) to {args.data}, {args.chunk_size} records at a time")
+    progress.stage(f"applying {len(plan.steps)} step(s) to {args.data}, {chunk_size} records at a time")
     try:
-        done = release_in_chunks(args.data, plan, out, args.chunk_size, source=args.data,
+        done = release_in_chunks(args.data, plan, out, chunk_size, source=args.data,
                                  progress=lambda rows: progress.stage(f"{rows} records written"),
                                  budget=budget_from_args(args), stage=progress.stage, overwrite=args.overwrite)
     except InputError as exc:
-        raise InputError(f"--chunk-size: {_named_by_flags(str(exc), args)}") from None
-    note = (f"applied chunk by chunk ({args.chunk_size} records, {done.chunks} chunks, {done.passes} pass(es) over "
+        raise InputError(f"{flag}: {_named_by_flags(str(exc), args)}") from None
+    note = (f"applied chunk by chunk ({chunk_size} records, {done.chunks} chunks, {done.passes} pass(es) over "
             "the file): no report, risk, utility or predictions (they need the whole file in memory)")
     summary = {"out": str(out), "rows": done.rows, "columns": done.columns, "sha256_in": file_digest(args.data),
                "sha256_out": file_digest(out), "steps": [s.to_dict() for s in plan.steps],

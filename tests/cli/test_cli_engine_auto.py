@@ -98,17 +98,19 @@ def test_release_applies_a_large_file_chunk_by_chunk_unless_the_report_is_asked_
     _, scale = run_cli(*step, "--out", tmp_path / "scale.parquet", "--engine", "scale", "--json", check_json=True)
     assert scale["risk"] is None and scale["notes"] == auto["notes"][:1]  # asked for: no note of why
 
-    def streamed(*flags) -> str | None:
+    def streamed(*flags) -> tuple[int, str] | None:
         args = build_parser("release").parse_args([str(a) for a in [*step, *flags]])
-        return release._streamed(args, release._plan(args), Path(args.out))
+        return release._chunks(args, release._plan(args), Path(args.out))
 
-    assert streamed("--out", tmp_path / "x.parquet")  # why it streams
+    chunks, why = streamed("--out", tmp_path / "x.parquet")
+    assert chunks == 1_000_000 and why.endswith("--engine auto applied the plan chunk by chunk; --engine memory gives "
+                                                 "the report")
     for given in (["--report", "r.json"], ["--weight", "weight"], ["--replicates", "5"], ["--target", "max"],
                   ["--out", tmp_path / "x.csv"]):  # the report asked for, or an --out written from memory
         assert streamed("--out", tmp_path / "x.parquet", *given) is None, given
     swap = ["--method", "swap", "--keys", "sex,age_band", "--household", "hh", "--hierarchy", "region", "--similar",
             "hh_size"]
     args = build_parser("release").parse_args([str(a) for a in [*step[:3], *swap, "--out", tmp_path / "x.parquet"]])
-    assert release._streamed(args, release._plan(args), Path(args.out)) is None  # it needs the whole file
+    assert release._chunks(args, release._plan(args), Path(args.out)) is None  # it needs the whole file
     assert_bad_input(run_cli(*step, "--out", tmp_path / "x.parquet", "--engine", "memory", "--chunk-size", "100"),
                      "--chunk-size goes with --engine scale or auto")
