@@ -24,7 +24,7 @@ import io
 import pickle
 import types
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rumap._validation import PARAMETERS, assumes_valid
 from rumap.errors import InputError
@@ -42,9 +42,6 @@ from rumap.maps.noise_method import NOISE
 from rumap.maps.noise_step import refuse_noise_past_magnitude
 from rumap.maps.rankswap_method import RANKSWAP
 from rumap.maps.replicates import replicate_generator
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["MaskingMethod", "GridParameter", "MethodOption", "OptionWidget", "Flag", "Toggle", "ReleaseStep",
            "METHODS", "register_method", "reserve_method_names", "registered_methods", "install_methods", "replicate_generator", "PARAMETER_SYMBOLS", "UNMASKED",
