@@ -14,10 +14,9 @@ from collections.abc import Iterator
 import numpy as np
 import pandas as pd
 
-from rumap._validation import StepName, check_parameter
-from rumap.errors import InputError
-from rumap.maps.categorical import CategoricalMethod
+from rumap._validation import PARAMETERS, Interval, StepName, check_parameter
 from rumap.maps.categorical_measures import CATEGORICAL_RISKS
+from rumap.maps.method_records import CategoricalMethod, Flag
 from rumap.release import registry
 from rumap.release.methods import REQUIRED, StepMethod
 from rumap.result import RUMap
@@ -44,11 +43,12 @@ def _draw(frame, keys, values, *, weight, variable, replicates, seed, source, bu
                  knowledge="key", target=" x ".join(keys), config={"keys": keys, "variable": variable})
 
 
+#: Its parameter's bound, its line of the one table of bounds (:data:`rumap._validation.PARAMETERS`).
+WIDTH = Interval("float", 1.0, None, "left", "width of the multiples a key is coarsened to")
+
+
 def _check(parameters: dict, names: tuple[str, ...]) -> dict:
-    width = check_parameter("width", parameters["width"], [None, "value"])
-    if width is None or width < 1:
-        raise InputError("parameter width must be a number >= 1")
-    return {"width": float(width), "variable": check_parameter("variable", parameters["variable"],
+    return {"width": float(check_parameter("width", parameters["width"])), "variable": check_parameter("variable", parameters["variable"],
                                                                StepName(names, "keys"))}
 
 
@@ -84,20 +84,29 @@ def _stream(step, file):  # how its step runs on a file: record by record
     return _Stream(step)
 
 
+def _read_flags(given: dict) -> dict:  # release's --coarsen-variable VAR: the key coarsened
+    return {"variable": given["--coarsen-variable"]} if "--coarsen-variable" in given else {}
+
+
 #: The toy's one record: its step, how it runs on a file, and its map.
 COARSEN_STEP = StepMethod(
     "keys", {"width": REQUIRED, "variable": REQUIRED}, False, _check, _apply, None,
     "coarsening of an integer key to multiples of a width", stream=_stream,
     no_prediction="the map of coarsening is exact",
+    flags=(Flag("--width", "coarsen to multiples of this width"),),
+    text_flags=(Flag("--coarsen-variable", "the integer key coarsened", str, "VAR"),), read_flags=_read_flags,
     key_map=CategoricalMethod("width", False, False, _draw, "coarsening of an integer key, over the width",
-                              (1.0, 20.0, 4), "coarsening", variable=True))
+                              (1.0, 20.0, 4), "coarsening", variable=True,
+                              grid_help="widths of the coarsening of --band-variable"))
 
 
 @contextlib.contextmanager
 def coarsen_registered() -> Iterator[StepMethod]:
-    """The toy registered as ``"coarsen"`` (its one registry line) while the block runs."""
+    """The toy registered as ``"coarsen"`` (its one registry line, and its bound's) while the block runs."""
     registry._STEPS[NAME] = COARSEN_STEP
+    PARAMETERS["width"] = WIDTH
     try:
         yield COARSEN_STEP
     finally:
         registry._STEPS.pop(NAME, None)
+        PARAMETERS.pop("width", None)

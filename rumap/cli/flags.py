@@ -12,14 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, parse_number, validate_params
+from rumap._validation import Boolean, InstanceOf, assumes_valid, check_scalar, validate_params
+from rumap._validation.text import check_flag, split_names, variable_number
 from rumap.budget import DEFAULT_BUDGET, WORK_LIMIT_FLAG, WorkBudget
 from rumap.errors import InputError
-from rumap.maps.method_records import grid_values
+from rumap.maps.method_records import Flag, grid_values
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "recommendation_line", "print_map", "check_applies", "check_needs", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
-           "add_overwrite_flag", "check_output_flags"]
+           "add_overwrite_flag", "check_output_flags", "add_record_flag"]
 
 def __getattr__(name: str) -> dict:
     """``GRID_FLAGS`` and ``METHOD_FLAGS``, read from the masking methods' records when first asked for.
@@ -147,41 +148,6 @@ def check_needs(options: Sequence[Any], given: Mapping[str, object], flags: Mapp
             flag = flags[option.name]
             wanted = " or ".join(flags[o.name] for o in needs)
             raise InputError(f"{flag} does nothing without {wanted}: give one of them or drop {flag}")
-
-
-@assumes_valid
-def variable_number(text: str, flag: str) -> tuple[str, float]:
-    """A flag's ``VAR:NUMBER``: the variable and a finite number written in ASCII digits.
-
-    Parameters
-    ----------
-    text : str
-        The flag's value, e.g. ``"age:90"``.
-    flag : str
-        The flag, for the message.
-
-    Returns
-    -------
-    tuple of (str, float)
-
-    Raises
-    ------
-    InputError
-        No variable, no number, or a number that is not finite or not in ASCII digits.
-
-    Examples
-    --------
-    >>> variable_number(" age : 90", "--top")
-    ('age', 90.0)
-    """
-    variable, sep, value = text.partition(":")
-    try:
-        number = parse_number(value) if sep and variable.strip() else float("nan")
-    except ValueError:
-        number = float("nan")
-    if not np.isfinite(number):
-        raise InputError(f"{flag} must be VAR:NUMBER (a finite number in ASCII digits), got {text!r}")
-    return variable.strip(), number
 
 
 @validate_params({"text": InstanceOf(str, "text such as 0:1:11"), "name": InstanceOf(str), "integer": Boolean()},
@@ -327,62 +293,6 @@ def budget_from_args(args: argparse.Namespace) -> WorkBudget:
         return DEFAULT_BUDGET.raised(limit)
     except InputError as exc:
         raise InputError(str(exc).replace("work_limit", WORK_LIMIT_FLAG, 1)) from None
-
-
-@validate_params({"flag": InstanceOf(str), "parameter": InstanceOf(str)},
-                 example=lambda: {"flag": "--tolerance", "parameter": "tolerance", "value": 0.1})
-def check_flag(flag: str, parameter: str, value: object) -> float | int:
-    """A flag's value checked against its entry of :data:`rumap._validation.PARAMETERS`; messages name the flag.
-
-    Parameters
-    ----------
-    flag : str
-        The flag, e.g. ``"--tolerance"``.
-    parameter : str
-        Its entry in the table, e.g. ``"tolerance"``.
-    value : object
-
-    Returns
-    -------
-    float or int
-
-    Examples
-    --------
-    >>> check_flag("--tolerance", "tolerance", float("nan"))
-    Traceback (most recent call last):
-    ...
-    rumap.errors.InputError: --tolerance must be a number >= 0, got nan
-    """
-    try:
-        return check_scalar(parameter, value)
-    except InputError as exc:
-        raise InputError(str(exc).replace(parameter, flag, 1)) from None
-
-
-@validate_params({"text": InstanceOf(str, "comma-separated names"), "flag": InstanceOf(str)},
-                 example=lambda: {"text": "age, sex", "flag": "--keys"})
-def split_names(text: str, flag: str) -> list[str]:
-    """A flag's comma-separated column names, each one non-empty.
-
-    Parameters
-    ----------
-    text : str
-    flag : str
-        The flag, for messages.
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> split_names("age, sex", "--keys")
-    ['age', 'sex']
-    """
-    names = [part.strip() for part in text.split(",")]
-    if not all(names):
-        raise InputError(f"{flag} must be comma-separated column names, got {text!r}")
-    return names
 
 
 #: The suffixes ``--out`` writes, the keys of :data:`rumap.io.data.WRITERS` (the parsers' help, without importing
@@ -558,3 +468,36 @@ def print_map(args: Any, m: Any, extra: dict, heading: str, choice: Any) -> int:
     if choice is not None:
         print(recommendation_line(choice))
     return 0
+
+
+@assumes_valid
+def add_record_flag(group: argparse._ArgumentGroup, method: str, flag: Flag) -> None:
+    """Add a flag a method's record declares to ``group``, its help line saying which method it serves.
+
+    A flag already in the parser (another method declares it too) is not added again: its help line gains this
+    method's words.
+
+    Parameters
+    ----------
+    group : argparse._ArgumentGroup
+    method : str
+        The method's name, for the help line.
+    flag : rumap.maps.method_records.Flag
+        A ``type`` of None makes a switch; ``repeat`` a flag given several times (a list).
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> add_record_flag(parser, "pram", Flag("--theta", "kept with this probability"))
+    >>> add_record_flag(parser, "other", Flag("--theta", "its own theta"))
+    >>> parser._option_string_actions["--theta"].help
+    'pram: kept with this probability; other: its own theta'
+    """
+    action = group._option_string_actions.get(flag.flag)
+    if action is not None:
+        action.help = f"{action.help}; {method}: {flag.help}"
+    elif flag.type is None:
+        group.add_argument(flag.flag, action="store_true", help=f"{method}: {flag.help}")
+    else:
+        group.add_argument(flag.flag, type=flag.type, metavar=flag.metavar, action="append" if flag.repeat else "store",
+                           help=f"{method}: {flag.help}")

@@ -13,7 +13,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from rumap.cli.flags import WRITER_SUFFIXES, add_overwrite_flag, add_work_limit, check_flag, split_names
+from rumap._validation.text import similar_sets, split_names
+from rumap.cli.flags import WRITER_SUFFIXES, add_overwrite_flag, add_work_limit, check_flag
 from rumap.errors import InputError
 
 
@@ -52,53 +53,6 @@ def add_swap_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     sw.add_argument("--json", action="store_true", help="print one JSON object")
     sw.set_defaults(weight=None)
     return sw
-
-
-def similar_sets(text: str) -> list[list[str]]:
-    """The similarity sets of ``--similar`` (``S[+T][,S2...]``), each a list of variables.
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    list of list of str
-
-    Examples
-    --------
-    >>> similar_sets("hsize+ageband,hsize")
-    [['hsize', 'ageband'], ['hsize']]
-    """
-    sets = []
-    for part in text.split(","):
-        names = [name.strip() for name in part.split("+")]
-        if not all(names):
-            raise InputError(f"--similar {text}: a similarity set is empty; give S[+T][,S2...]")
-        sets.append(names)
-    return sets
-
-
-def swap_flags(args: argparse.Namespace) -> dict[str, Any]:
-    """The swap's ``household``, ``similar`` and ``carry_along`` from the flags given of ``--household``,
-    ``--similar`` and ``--carry-along`` (``simulate --method swap`` and ``release --method swap``).
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-
-    Returns
-    -------
-    dict
-    """
-    out: dict[str, Any] = {}
-    if args.household is not None:
-        out["household"] = args.household
-    if args.similar is not None:
-        out["similar"] = similar_sets(args.similar)
-    if args.carry_along is not None:
-        out["carry_along"] = split_names(args.carry_along, "--carry-along")
-    return out
 
 
 def run_swap(args: argparse.Namespace, read: Callable[[argparse.Namespace], Any], finish: Callable[..., int]) -> int:

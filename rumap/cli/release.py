@@ -19,41 +19,36 @@ from rumap.cli.flags import (
     TARGET_FORMS,
     WRITER_SUFFIXES,
     add_overwrite_flag,
+    add_record_flag,
     add_work_limit,
     budget_from_args,
     check_flag,
     check_needs,
     check_output_flags,
     split_names,
-    variable_number,
 )
 from rumap.cli.progress import Progress, add_progress_flag
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
+from rumap.release.registry import STEP_METHODS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rumap.release.plan import ReleasePlan, Step
 
-# The one-step methods (the microdata stage of rumap.release.registry.STEP_METHODS): the masking methods whose record
-# has a release step (rumap.maps.methods.METHODS, a light module), then the steps on categorical keys, so that
-# ``release --help`` starts without pandas or scipy; ``tests/cli/test_startup.py`` checks they agree. The release
-# modules are imported when the command runs.
-KEY_STEP_NAMES = ("recode", "top_bottom", "suppress", "pram", "granularity", "swap")
-#: The synthesis step (rumap.release.synthesis), after them.
-SYNTHESIS_STEP_NAMES = ("synthesize",)
+# The registry of step methods loads without pandas or scipy (each record imports its kernels when it runs), so that
+# ``release --help`` starts quickly with every method's flags read from its record.
 
 
 def step_method_names() -> tuple[str, ...]:
-    """The methods of ``--method``: every masking method with a release step, then the steps on keys.
+    """The methods of ``--method``: every step method of the microdata stage, in the registry's order.
 
     Returns
     -------
     tuple of str
     """
-    return (*(name for name, method in METHODS.items() if method.release is not None), *KEY_STEP_NAMES,
-            *SYNTHESIS_STEP_NAMES)
+    return tuple(name for name, record in STEP_METHODS.items() if record.stage == "microdata")
 
 
 def __getattr__(name: str) -> tuple[str, ...]:
@@ -69,18 +64,6 @@ HELP = "apply a release plan (or one masking step) to a data file: the protected
 REPORT_FORMATS = (".html", ".json")
 #: Simulated releases behind each map prediction unless --replicates says otherwise.
 DEFAULT_REPLICATES = 50  # rumap.release.spec.DEFAULT_REPLICATES (tests/cli/test_startup.py checks)
-
-#: Flags of the categorical steps' parameters: parameter -> (flag, argparse type, help).
-_KEY_FLAGS = {
-    "theta": ("--theta", float, "pram: probability that a value is kept, in [0, 1]"),
-    "band_width": ("--band-width", float, "recode: width of the bands of --band-variable"),
-    "level": ("--level", float, "granularity: the index of granularity (percent) no hyper-row may reach"),
-    "swaprate": ("--swaprate", float, "swap: least share of households swapped (default 0.05)"),
-    "generator": ("--generator", str, "synthesize: the generator, cart (default), copula or mst"),
-    "minbucket": ("--minbucket", int, "synthesize: cart's fewest original records in a leaf (default 5)"),
-    "shrinkage": ("--shrinkage", float, "synthesize: copula's shrinkage of the correlation, in [0, 1] (default 0)"),
-    "epsilon": ("--epsilon", float, "synthesize: mst's privacy loss epsilon, at delta 1e-6 (default 1)"),
-}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -108,16 +91,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                       help="the masking method (a table's steps go in a --plan)")
     step.add_argument("--columns", metavar="A,B,...", help="numeric columns (noise, microaggregation, rankswap); "
                       "synthesize: the columns synthesised first, in order (default: every column; the others follow)")
-    step.add_argument("--keys", metavar="A,B,...", help="categorical keys (recode, top_bottom, suppress, pram, granularity, "
-                      "swap)")
+    step.add_argument("--keys", metavar="A,B,...", help="categorical keys (" + ", ".join(
+        name for name in step_method_names() if STEP_METHODS[name].target == "keys") + ")")
     step.add_argument("--seed", type=int, help="seed of the step's random numbers (default 0)")
     step.add_argument("--lambda2", type=float, help="noise: the noise variance (data units squared)")
     step.add_argument("--lambda2-frac", type=float, help="noise: the noise variance as a fraction of each variable's")
-    step.add_argument("--k", type=int, help="microaggregation: least group size; suppress: the k of k-anonymity; "
-                      "swap: a record is at risk where fewer than K share its keys in its area (default 3)")
     step.add_argument("--swap-percent", type=float, help="rankswap: the window, %% of the records")
-    for flag, kind, text in _KEY_FLAGS.values():
-        step.add_argument(flag, type=kind, help=text)
     step.add_argument("--truncate-below", type=float, metavar="V", help="noise: release max(V, x + e)")
     step.add_argument("--truncate-above", type=float, metavar="V", help="noise: release min(V, x + e)")
     unequal = step.add_mutually_exclusive_group()
@@ -132,19 +111,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     step.add_argument("--algorithm", help="microaggregation: mdav, mwa, fixed, individual, optimal, mdav_partitioned or optimal_pc1 (default mdav)")
     step.add_argument("--standardize", action="store_true", help="microaggregation: form groups on z-scores")
     step.add_argument("--criterion", help="microaggregation: sorting criterion of 'fixed' (default pc1)")
-    step.add_argument("--band-variable", metavar="VAR", help="recode: the numeric key banded")
-    step.add_argument("--merge", action="append", default=[], metavar="VAR:A,B=NEW",
-                      help="recode: merge categories A and B of VAR into NEW (repeatable)")
-    step.add_argument("--top", metavar="VAR:LIMIT", help="top_bottom: values of VAR above LIMIT become '>LIMIT'")
-    step.add_argument("--bottom", metavar="VAR:LIMIT", help="top_bottom: values of VAR below LIMIT become '<LIMIT'")
-    step.add_argument("--optimal", action="store_true", help="suppress: the least costly suppression (HiGHS)")
-    step.add_argument("--importance", metavar="VAR:VALUE,...", help="suppress: importance of the keys")
-    step.add_argument("--hierarchy", metavar="A,B,C", help="swap: geographic variables, top level first")
-    step.add_argument("--household", metavar="H", help="swap: household identifier column")
-    step.add_argument("--similar", metavar="S[+T][,S2...]",
-                      help="swap: similarity sets tried in order, comma-separated; a set's variables joined by +")
-    step.add_argument("--carry-along", metavar="X,...", help="swap: household variables swapped with the geography")
     _add_record_flags(step)
+    _add_step_flags(step)
     report = p.add_argument_group("report")
     report.add_argument("--weight", metavar="W", help="sampling weight column (risk on the categorical keys)")
     report.add_argument("--replicates", type=int, metavar="M",
@@ -195,66 +163,48 @@ def _add_record_flags(group: argparse._ArgumentGroup) -> None:
                                    help=f"{name}: {flag.help}")
 
 
+def _add_step_flags(group: argparse._ArgumentGroup) -> None:
+    """The flags each step method's record declares (:attr:`rumap.release.methods.StepMethod.flags` and
+    ``text_flags``), each added once; a flag several methods declare says what it is for each."""
+    for name in step_method_names():
+        record = STEP_METHODS[name]
+        for flag in (*record.flags, *record.text_flags):
+            add_record_flag(group, name, flag)
+
+
 def _parameter_flags() -> dict[str, tuple[str, str]]:
     """Step parameter -> (attribute of the parsed flags, flag), for the flags that give one parameter each."""
     released = [method for method in METHODS.values() if method.release is not None]
     return {
         **{g.name: (g.name, g.flag.flag) for method in released for g in method.grids},
         **{o.name: (o.name, o.flag.flag) for method in released for o in method.options if o.flag is not None},
-        **{name: (name, flag) for name, (flag, _kind, _text) in _KEY_FLAGS.items()},
-        "optimal": ("optimal", "--optimal"),
+        **{flag.dest: (flag.dest, flag.flag) for record in STEP_METHODS.values() for flag in record.flags},
         "unequal_column": ("target_column", "--target-column"),
     }
 
 def _text_flags() -> dict[str, str]:
-    """Flags that build a parameter of one method from their text, each with the method whose record names it."""
-    from rumap.release.apply import STEP_METHODS
-
-    return {flag: name for name, record in STEP_METHODS.items() for flag in record.text_flags}
+    """Flags that build a parameter of one method from their text, each with the first method whose record names it."""
+    out: dict[str, str] = {}
+    for name, record in STEP_METHODS.items():
+        for flag in record.text_flags:
+            out.setdefault(flag.flag, name)
+    return out
 
 
 def _text_parameters(args: argparse.Namespace) -> dict:
-    """The parameters the text flags give (each checked against its method)."""
-    from rumap.release.apply import STEP_METHODS
-
-    given = {"--band-variable": args.band_variable, "--merge": args.merge, "--top": args.top,
-             "--bottom": args.bottom, "--importance": args.importance, "--hierarchy": args.hierarchy,
-             "--household": args.household, "--similar": args.similar, "--carry-along": args.carry_along}
+    """The parameters the text flags give, read by the record of ``--method`` (a flag of another method refused)."""
+    record = STEP_METHODS[args.method]
+    own = {flag.flag for flag in record.text_flags}
     methods = _text_flags()
-    for flag, value in given.items():
-        if value not in (None, []) and flag not in STEP_METHODS[args.method].text_flags:
+    given = {}
+    for flag in methods:
+        value = getattr(args, flag.lstrip("-").replace("-", "_"), None)
+        if value in (None, []):
+            continue
+        if flag not in own:
             raise InputError(f"{flag} applies to --method {methods[flag]}, not {args.method}")
-    out: dict = {}
-    if args.band_variable is not None:
-        out["variable"] = args.band_variable
-    if args.merge:
-        from rumap.masking.categorical import parse_merge
-
-        merge: dict[str, dict[str, str]] = {}
-        for text in args.merge:
-            variable, merges = parse_merge(text, "--merge", form="be VAR:A,B=NEW")
-            merge.setdefault(variable, {}).update(merges)
-        out["merge"] = merge
-    limits = [variable_number(text, flag) + (side,) for flag, text, side in (("--top", args.top, "above"),
-                                                                   ("--bottom", args.bottom, "below"))
-              if text is not None]
-    if limits:
-        if len({variable for variable, _, _ in limits}) > 1:
-            raise InputError("--top and --bottom must name the same variable (one step codes one variable)")
-        out["variable"] = limits[0][0]
-        out.update({side: value for _, value, side in limits})
-    if args.importance is not None:
-        importance = {}
-        for part in split_names(args.importance, "--importance"):
-            variable, value = variable_number(part, "--importance")
-            importance[variable] = value
-        out["importance"] = importance
-    if args.hierarchy is not None:
-        out["hierarchy"] = split_names(args.hierarchy, "--hierarchy")
-    from rumap.cli.protect_swap import swap_flags
-
-    out.update(swap_flags(args))
-    return out
+        given[flag] = value
+    return record.read_flags(given) if given and record.read_flags is not None else {}
 
 
 def step_from_args(args: argparse.Namespace) -> Step:
@@ -269,7 +219,6 @@ def step_from_args(args: argparse.Namespace) -> Step:
     -------
     Step
     """
-    from rumap.release.apply import STEP_METHODS
     from rumap.release.plan import Step
 
     record = STEP_METHODS[args.method]

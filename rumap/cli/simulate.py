@@ -12,6 +12,7 @@ from rumap.cli.flags import (
     FAMILY_FLAGS,
     TARGET_FORMS,
     add_merge_flag,
+    add_record_flag,
     add_work_limit,
     budget_from_args,
     check_applies,
@@ -29,20 +30,16 @@ from rumap.cli.synthesize import MAPPED_GENERATOR_NAMES, MAPPED_GENERATOR_PARAME
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
+from rumap.release.registry import CATEGORICAL_METHODS
 
 if TYPE_CHECKING:
     from rumap.maps.simulation import SimulationConfig
 
-# The parser's choices and help: the masking methods' and utilities' registries themselves (their modules are light),
-# and the keys of the heavier ones (rumap.release.registry.CATEGORICAL_METHODS, rumap.maps.attacks.KNOWLEDGE,
+# The parser's choices and help: the registries of the masking methods, the protections of keys (their records load
+# without pandas) and the utilities themselves, and the keys of the heavier ones (rumap.maps.attacks.KNOWLEDGE,
 # rumap.risk.measures.DATASET_RISK_MEASURES, rumap.maps.categorical_measures.CATEGORICAL_UTILITIES and
 # CATEGORICAL_RISKS, rumap.maps.recommend.DECISIONS), so that ``simulate --help`` starts without pandas or scipy;
 # ``tests/cli/test_startup.py`` checks they agree. The heavier modules are imported when the command runs.
-CATEGORICAL_METHOD_NAMES = ("recode", "suppress", "pram", "granularity", "swap")
-#: Flags of one categorical method only: attribute -> (flag, method) (the swap's parameters besides its grid).
-CATEGORICAL_METHOD_FLAGS = {"household": ("--household", "swap"), "similar": ("--similar", "swap"),
-                            "carry_along": ("--carry-along", "swap"), "swap_k": ("--swap-k", "swap"),
-                            "hierarchy": ("--hierarchy", "swap")}
 KNOWLEDGE_NAMES = ("index", "position", "corrected", "mean")
 DATASET_RISK_NAMES = ("record-linkage", "record-linkage-shared-ties", "probabilistic-linkage", "interval-disclosure",
                       "sdid")
@@ -65,8 +62,6 @@ def _grids() -> dict[str, tuple]:
 
 def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every flag that applies to some methods only: attribute -> (flag, methods), from the registries' records."""
-    from rumap.release.registry import CATEGORICAL_METHODS
-
     families = {"numeric": tuple(METHODS), "categorical": tuple(CATEGORICAL_METHODS)}
     scope: dict[str, tuple[str, tuple[str, ...]]] = {}
 
@@ -89,8 +84,9 @@ def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
         add(attr, flag, methods)
     for attr in ("dims", "hierarchy"):  # the table of the cell key method's map, as dp-table's
         add(attr, "--" + attr, TABLE_MAP_METHOD_NAMES)
-    for attr, (flag, name) in CATEGORICAL_METHOD_FLAGS.items():
-        add(attr, flag, (name,))
+    for name, method in CATEGORICAL_METHODS.items():
+        for flag in method.flags:
+            add(flag.dest, flag.flag, (name,))
     for name, (parameter, _kind, _default) in MAPPED_GENERATOR_PARAMETERS.items():
         add(parameter, f"--{parameter}", (name,))
     for attr, flag in (*_SYNTHETIC_SHARED, ("holdout_share", "--holdout-share"), ("copies", "--copies")):
@@ -158,9 +154,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                      "--target-column is given)")
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
     p.add_argument("--method", default="noise",
-                   choices=[*METHODS, *CATEGORICAL_METHOD_NAMES, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES,
+                   choices=[*METHODS, *CATEGORICAL_METHODS, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES,
                             *MAPPED_GENERATOR_NAMES],
-                   help="masking method (default noise); recode, suppress, pram, granularity and swap protect "
+                   help=f"masking method (default noise); {', '.join(CATEGORICAL_METHODS)} protect "
                         "categorical --keys; dp-table releases the count table of --dims with differential privacy, "
                         "mst synthesizes --dims, over --epsilon; ckm perturbs a table of --dims by the cell key method; "
                         "cart and copula synthesise the file")
@@ -180,22 +176,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     attack.add_argument("--quantiles", metavar="Q1,Q2,...", help="quantiles of --utility quantiles (default 0.1,0.5,0.9)")
     attack.add_argument("--response", help="response column of --utility regression (default: the first; "
                                            "required with categorical keys)")
-    categorical = p.add_argument_group("categorical keys (--method recode, suppress, pram, granularity, swap; swap's "
-                                       "geography in --hierarchy A,B,C)")
+    categorical = p.add_argument_group(f"categorical keys (--method {', '.join(CATEGORICAL_METHODS)})")
     categorical.add_argument("--keys", metavar="A,B,...", help="the categorical key variables")
     categorical.add_argument("--weight", metavar="W", help="sampling weight column (for the individual risk)")
-    categorical.add_argument("--theta", metavar="START:STOP:NUM", help="PRAM retention probabilities")
-    categorical.add_argument("--band-width", metavar="START:STOP:NUM", help="band widths of --band-variable")
-    categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that recode bands")
-    categorical.add_argument("--level", metavar="START:STOP:NUM",
-                             help="critical levels of granularity (percent) of --method granularity")
-    categorical.add_argument("--swaprate", metavar="START:STOP:NUM", help="swap: the swap rates (or R1,R2,...)")
-    categorical.add_argument("--household", metavar="H", help="swap: the household identifier")
-    categorical.add_argument("--similar", metavar="S[+T][,S2...]", help="swap: similarity sets tried in order")
-    categorical.add_argument("--carry-along", metavar="X,...", help="swap: household variables swapped with the "
-                                                                      "geography")
-    categorical.add_argument("--swap-k", type=int, metavar="K", help="swap: a record is at risk where fewer than K "
-                                                                     "share its keys in its area (default 3)")
+    _add_key_map_grids(categorical)
+    categorical.add_argument("--band-variable", metavar="VAR", help="the numeric key that a map banding one bands ("
+                             + ", ".join(name for name, method in CATEGORICAL_METHODS.items() if method.variable) + ")")
     categorical.add_argument("--risk", metavar="NAME",
                              choices=list(dict.fromkeys([*CATEGORICAL_RISK_NAMES, *SYNTHETIC_RISK_NAMES])),
                              help=f"R of the map: {', '.join(CATEGORICAL_RISK_NAMES)} (default: global_risk; "
@@ -234,8 +220,30 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     add_work_limit(run_group)
     add_progress_flag(run_group)
     add_ckm_flags(p)
+    _add_key_map_flags(categorical)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
+
+
+def _add_key_map_grids(group: argparse._ArgumentGroup) -> None:
+    """The grid flag of each protection of keys (``--`` + its map's parameter), from its record; a flag another
+    method's grid holds already (``--k``) says what it is for this one too."""
+    for name, method in CATEGORICAL_METHODS.items():
+        flag = "--" + method.parameter.replace("_", "-")
+        text = f"{name}: {method.grid_help or method.description}"
+        action = group._option_string_actions.get(flag)
+        if action is not None:
+            action.help = f"{action.help}; {text}"
+        else:
+            group.add_argument(flag, metavar="START:STOP:NUM", help=text)
+
+
+def _add_key_map_flags(group: argparse._ArgumentGroup) -> None:
+    """The flags of each protection of keys' own options (swap's ``--household``), from its record, after every
+    other group's: a flag another group holds (the tables' repeatable ``--hierarchy``) serves this one too."""
+    for name, method in CATEGORICAL_METHODS.items():
+        for flag in method.flags:
+            add_record_flag(group, name, flag)
 
 
 def _columns(args: argparse.Namespace) -> list[str]:
@@ -382,7 +390,7 @@ def run(args: argparse.Namespace) -> int:
     from rumap.specs import DataSource, EmpiricalSpec
 
     check_applies(args, flag_scope(), args.method)
-    if args.method in CATEGORICAL_METHOD_NAMES:
+    if args.method in CATEGORICAL_METHODS:
         return _run_categorical(args)
     if args.method in DP_TABLE_METHOD_NAMES:
         from rumap.cli.simulate_dp import run_dp
@@ -480,7 +488,7 @@ def _categorical_options(args: argparse.Namespace) -> dict:
         options["pair"] = tuple(pair)
     if args.response is not None:
         options["response"] = args.response
-    return {**options, **_swap_options(args)}
+    return {**options, **_key_map_options(args)}
 
 
 def _number_of(flag: str, text: str) -> float:
@@ -490,18 +498,12 @@ def _number_of(flag: str, text: str) -> float:
         raise InputError(f"{flag}: {text.strip()!r} is not a number") from None
 
 
-def _swap_options(args: argparse.Namespace) -> dict:
-    """The swap's parameters from their flags (``--hierarchy A,B,C`` once: the geography, top level first)."""
-    from rumap.cli.protect_swap import swap_flags
-
-    options: dict = swap_flags(args)
-    if args.swap_k is not None:
-        options["swap_k"] = check_flag("--swap-k", "k", args.swap_k)
-    if args.hierarchy and options:
-        if len(args.hierarchy) > 1 or "=" in args.hierarchy[0]:
-            raise InputError("--hierarchy of swap is given once: the geographic variables A,B,C, top level first")
-        options["hierarchy"] = split_names(args.hierarchy[0], "--hierarchy")
-    return options
+def _key_map_options(args: argparse.Namespace) -> dict:
+    """The options of the map of ``--method`` that its own flags give, read by its record (swap's geography)."""
+    method = CATEGORICAL_METHODS[args.method]
+    given = {flag.flag: getattr(args, flag.dest) for flag in method.flags
+             if getattr(args, flag.dest, None) not in (None, [])}
+    return method.read_flags(given) if given and method.read_flags is not None else {}
 
 
 def _run_categorical(args: argparse.Namespace) -> int:
@@ -511,7 +513,6 @@ def _run_categorical(args: argparse.Namespace) -> int:
     from rumap.cli.json_output import SIMULATION_CURVE_KEYS, curve_dict
     from rumap.io.data import read_table
     from rumap.maps.recommend import recommend
-    from rumap.release.registry import CATEGORICAL_METHODS
 
     method = CATEGORICAL_METHODS[args.method]
     _check_decision_flags(args)

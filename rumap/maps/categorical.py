@@ -19,8 +19,7 @@ as the other maps of rumap (a :class:`rumap.result.RUMap`):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -38,13 +37,12 @@ from rumap.maps.categorical_measures import (
     pram_reidentification,
     replicated_measures,
 )
-from rumap.maps.method_records import grid_values
 from rumap.masking.categorical import band, local_suppression, pram
 from rumap.result import RUMap
 from rumap.risk.paired import as_frame, select_columns
 
 __all__ = ["suppression_map", "banding_map", "pram_map", "hellinger_utility", "pram_reidentification",
-           "CategoricalMethod", "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]
+           "CATEGORICAL_RISKS", "CATEGORICAL_UTILITIES"]
 
 _MEASURE_CONSTRAINTS = {"risk": [None, StrOptions(CATEGORICAL_RISKS)], "utility": [None, StrOptions(CATEGORICAL_UTILITIES)],
                         "options": [None, InstanceOf(dict, "a dict of the measures' options")]}
@@ -264,73 +262,3 @@ def pram_map(data: Any, keys: Sequence[str | int], thetas: ArrayLike, replicates
                          "risk": risk or "key_matching", "utility": utility or "hellinger"})
 
 
-@dataclass(frozen=True)
-class CategoricalMethod:
-    """A protection of categorical keys whose R-U map the command line and pages draw.
-
-    Parameters
-    ----------
-    parameter : str
-        The map's parameter (its grid flag is ``--`` + the name with dashes).
-    integer : bool
-        Whether the grid holds whole numbers.
-    simulated : bool
-        Whether the map is simulated (replicates and seed apply).
-    draw : callable
-        ``draw(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk, utility,
-        options) -> RUMap``; ``risk`` and ``utility`` name entries of :data:`CATEGORICAL_RISKS` and
-        :data:`CATEGORICAL_UTILITIES` (None: the method's default).
-    description : str
-    default_grid : tuple
-        ``(start, stop, num)`` of the grid the Categorical keys page draws
-        (``num`` unused for integers; the page's input of the largest k
-        starts at ``stop``). The command line has no default: its grid flag is
-        required.
-    label : str
-        The ``method`` its maps carry (:attr:`rumap.result.RUMap.method`);
-        the step of a release plan whose record names this map (``key_map``
-        of :data:`rumap.release.registry.STEP_METHODS`) applies it at a point
-        of such a map (:func:`rumap.release.from_map.step_from_key_map`).
-    variable : bool
-        Whether its map needs the numeric key it bands (``variable``).
-    function : callable, optional
-        Its public map function (what a :class:`rumap.specs.calls.CallSpec` of
-        the map calls, reproduced by ``simulate --method NAME``).
-    grid_argument : str
-        The function's argument that takes the grid (``ks``).
-    """
-
-    parameter: str
-    integer: bool
-    simulated: bool
-    draw: Callable[..., RUMap]
-    description: str
-    default_grid: tuple[float, float, int]
-    label: str = ""
-    variable: bool = False
-    function: Callable[..., RUMap] | None = None
-    grid_argument: str = ""
-
-    def values(self, start: float | None = None, stop: float | None = None, num: int | None = None) -> list:
-        """The grid from ``start`` to ``stop`` with ``num`` values, each :attr:`default_grid`'s when not given.
-
-        Parameters
-        ----------
-        start, stop : float, optional
-        num : int, optional
-
-        Returns
-        -------
-        list
-
-        Examples
-        --------
-        >>> thetas = CategoricalMethod("theta", False, True, pram_map, "PRAM", (0.2, 1.0, 5))
-        >>> thetas.values()
-        [0.2, 0.4, 0.6, 0.8, 1.0]
-        >>> CategoricalMethod("k", True, False, suppression_map, "suppression", (1, 5, 5)).values(stop=3)
-        [1, 2, 3]
-        """
-        low, high, count = self.default_grid
-        return grid_values(low if start is None else start, high if stop is None else stop,
-                           count if num is None else num, integer=self.integer).tolist()

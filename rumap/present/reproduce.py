@@ -225,7 +225,7 @@ def _categorical_commands() -> dict[str, CallCommand]:
     simulated map, ``--band-variable`` of a map that bands one."""
     out = {}
     for name, record in CATEGORICAL_METHODS.items():
-        if record.function is None:
+        if not record.function:
             continue
         flags = {**_KEYS, record.grid_argument: _grid("--" + record.parameter.replace("_", "-"), record.integer),
                  **_MEASURES}
@@ -233,7 +233,7 @@ def _categorical_commands() -> dict[str, CallCommand]:
             flags.update(replicates=_flag("--replicates"), seed=_flag("--seed"))
         if record.variable:
             flags["variable"] = _flag("--band-variable")
-        out[f"{record.function.__module__}.{record.function.__qualname__}"] = CallCommand(
+        out[record.function] = CallCommand(
             ("simulate", "--method", name), flags)
     return out
 

@@ -7,5 +7,6 @@
   :mod:`rumap.release.step_apply`: one step applied; :mod:`rumap.release.prediction`: its map at its value.
 """
 
-# The registry of step methods first: a step checks itself against it (rumap.release.methods.step_methods).
-from rumap.release import apply as _apply  # noqa: F401
+# The registry of step methods first: a step checks itself against it (rumap.release.methods.step_methods). It
+# loads without pandas, so that the command line builds its flags from the records.
+from rumap.release import registry as _registry  # noqa: F401

@@ -26,7 +26,7 @@ from rumap.release.methods import REQUIRED, StepMethod, plan_key
 from rumap.release.plan import ReleasePlan, Step
 from rumap.release.registry import STEP_METHODS
 from rumap.release.step_apply import StepOutcome, apply_step
-from rumap.release.tables import TableState
+from rumap.release.table_state import TableState
 
 __all__ = ["StepMethod", "STEP_METHODS", "StepOutcome", "ReleaseResult", "apply_step", "apply_plan",
            "round_trip", "REQUIRED", "unreached", "check_plan_work"]

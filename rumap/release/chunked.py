@@ -221,9 +221,9 @@ class FilePass:
 
     def replace(self, frame: pd.DataFrame, columns: tuple[str, ...], released: np.ndarray) -> pd.DataFrame:
         """The chunk with ``columns`` replaced by ``released``, each keeping its type as the in-memory step does."""
-        from rumap.release.step_apply import _replace_columns
+        from rumap.release.step_apply import replace_columns
 
-        return _replace_columns(frame, columns, released)
+        return replace_columns(frame, columns, released)
 
     def refusal(self, step: Step, exc: InputError) -> InputError:
         """A step's refusal as the release says it: the step's place and method, and the plan's key."""

@@ -73,10 +73,10 @@ def chunk_values(frame: pd.DataFrame, step: Step, source: str, start: int) -> np
     """
     import pandas as pd
 
-    from rumap.release.step_apply import _step_values
+    from rumap.release.step_apply import step_values
 
     try:  # the checks of a file need two rows: a chunk of one is checked as two
-        return _step_values(frame if len(frame) > 1 else pd.concat([frame, frame]), step, source)[:len(frame)]
+        return step_values(frame if len(frame) > 1 else pd.concat([frame, frame]), step, source)[:len(frame)]
     except InputError as exc:
         raise InputError(f"{exc} (rows counted from record {start + 1})") from None
 
@@ -222,9 +222,9 @@ class GatheredColumns:
         self.masked = np.asarray(masked, dtype=float)
 
     def __call__(self, frame: pd.DataFrame, source: str, start: int) -> pd.DataFrame:
-        from rumap.release.step_apply import _replace_columns
+        from rumap.release.step_apply import replace_columns
 
-        return _replace_columns(frame, self.step.columns, self.masked[start:start + len(frame)])
+        return replace_columns(frame, self.step.columns, self.masked[start:start + len(frame)])
 
     def restart(self) -> None:
         """Nothing drawn chunk by chunk: nothing to restart."""

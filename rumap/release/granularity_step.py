@@ -15,8 +15,7 @@ import numpy as np
 from rumap._validation import StepName, StrOptions, check_parameter
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
-from rumap.maps.categorical import CategoricalMethod
-from rumap.maps.granularity import granularity_map
+from rumap.maps.method_records import CategoricalMethod, Flag
 from rumap.release.methods import StepMethod
 
 if TYPE_CHECKING:
@@ -96,6 +95,8 @@ def _stream_keys(step: Step, file: Any) -> Any:
 
 def _draw_granularity(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
                       utility=None, options=None) -> RUMap:
+    from rumap.maps.granularity import granularity_map
+
     return granularity_map(frame, keys, values, weight=weight, source=source, budget=budget, risk=risk,
                            utility=utility, options=options)
 
@@ -108,8 +109,10 @@ GRANULARITY_STEP = StepMethod(
     "granularity eliminated after Mas: categories merged or key values suppressed until no hyper-row of the tables of "
     "2 and 3 keys is flagged",
     stream=_stream_keys,
+    flags=(Flag("--level", "the index of granularity (percent) no hyper-row may reach"),),
     key_map=CategoricalMethod("level", False, False, _draw_granularity,
                               "granularity eliminated after Mas, over the critical level", (20.0, 100.0, 5),
-                              "granularity elimination", function=granularity_map, grid_argument="levels"),
+                              "granularity elimination", function="rumap.maps.granularity.granularity_map",
+                              grid_argument="levels", grid_help="critical levels of granularity (percent)"),
     no_prediction="the map of eliminating granularity is exact: at this level its R is the released file's share of "
                   "records in unit cells")

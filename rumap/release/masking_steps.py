@@ -11,17 +11,17 @@ says how it runs on a file; the report predicts it from its empirical map.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from rumap._validation import StepName, assumes_valid, check_parameter
-from rumap.budget import WorkBudget
 from rumap.errors import InputError
 from rumap.maps.methods import MaskingMethod
 from rumap.release.methods import REQUIRED, Step, StepMethod
-from rumap.release.step_apply import _replace_columns, _step_values
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rumap.budget import WorkBudget
 
 __all__ = ["record_step"]
 
@@ -59,9 +59,13 @@ def _record_applier(record: MaskingMethod) -> Callable[[pd.DataFrame, Step, str,
                                                        tuple[pd.DataFrame, dict]]:
     """A step's applier: the record's ``release.mask`` of the step's columns, every other column as it was."""
     def apply(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
-        masked, summary = record.release.mask(_step_values(frame, step, source), step.parameters, step.columns,
+        import numpy as np
+
+        from rumap.release.step_apply import replace_columns, step_values
+
+        masked, summary = record.release.mask(step_values(frame, step, source), step.parameters, step.columns,
                                               step.seed, budget)
-        return _replace_columns(frame, step.columns, np.asarray(masked, dtype=float)), summary
+        return replace_columns(frame, step.columns, np.asarray(masked, dtype=float)), summary
 
     return apply
 

@@ -20,6 +20,7 @@ from rumap._validation import assumes_valid, check_scalar
 from rumap._validation.steps import REQUIRED
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
+from rumap.maps.method_records import Flag
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,10 +79,16 @@ class StepMethod:
     file_work : callable, optional
         ``file_work(parameters, n, p, budget)``: refuses, before any pass over a file of ``n`` records, a step
         whose work on its ``p`` columns gathered exceeds ``budget`` (raises :class:`InputError`).
-    text_flags : tuple of str
-        The flags of ``python -m rumap release`` that give its parameters as text (``--merge``), refused with
-        another ``--method``.
-    key_map : rumap.maps.categorical.CategoricalMethod, optional
+    flags : tuple of rumap.maps.method_records.Flag
+        The flags of ``python -m rumap release --method NAME`` that give one parameter each, as the flag's
+        value: the parameter is named by the flag (``--band-width`` gives ``band_width``). A flag several methods
+        declare is one flag of the parser.
+    text_flags : tuple of rumap.maps.method_records.Flag
+        The flags of ``release`` that give its parameters as text (``--merge``), read by ``read_flags``;
+        refused with another ``--method``.
+    read_flags : callable, optional
+        ``read_flags(given) -> parameters``: the parameters that the text flags given (``{flag: text}``) make.
+    key_map : rumap.maps.method_records.CategoricalMethod, optional
         The map of categorical keys whose points are this step at a value of the map's parameter
         (:func:`rumap.release.from_map.step_from_key_map`).
     every_column : bool
@@ -109,7 +116,9 @@ class StepMethod:
     no_prediction: str = "no map"
     anonymity: str = ""
     file_work: Callable[[Mapping[str, Any], int, int, WorkBudget], None] | None = None
-    text_flags: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    text_flags: tuple[Flag, ...] = ()
+    read_flags: Callable[[Mapping[str, Any]], dict] | None = None
     key_map: Any = None
     every_column: bool = False
     summary_words: Callable[[dict], str] | None = None

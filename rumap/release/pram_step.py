@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rumap._validation import check_parameter
-from rumap.maps.categorical import CategoricalMethod, pram_map
-from rumap.masking.categorical import pram
+from rumap.maps.method_records import CategoricalMethod, Flag
 from rumap.release.chunked import pram_stream
 from rumap.release.methods import REQUIRED, StepMethod
 
@@ -29,6 +28,8 @@ __all__ = ["PRAM_STEP"]
 
 def _draw_pram(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None, utility=None,
                options=None) -> RUMap:
+    from rumap.maps.categorical import pram_map
+
     return pram_map(frame, keys, values, replicates=replicates, seed=seed, source=source, budget=budget, risk=risk,
                     utility=utility, options=options, weight=weight)
 
@@ -45,6 +46,8 @@ def _check_pram(parameters: dict, names: tuple[str, ...]) -> dict:
 
 
 def _apply_pram(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    from rumap.masking.categorical import pram
+
     result = pram(frame, list(step.keys), step.parameters["theta"], seed=step.seed, source=source)
     changed = {k: int(v) for k, v in zip(result.keys, result.changed.sum(axis=0), strict=True)}
     return result.data, {"changed": changed}
@@ -53,6 +56,7 @@ def _apply_pram(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget
 #: The ``pram`` step (:data:`rumap.release.registry.STEP_METHODS`) and its map (``simulate --method pram``).
 PRAM_STEP = StepMethod(
     "keys", {"theta": REQUIRED}, True, _check_pram, _apply_pram, None, "invariant PRAM", stream=pram_stream,
-    predictor=_predict_pram,
+    predictor=_predict_pram, flags=(Flag("--theta", "probability that a value is kept, in [0, 1]"),),
     key_map=CategoricalMethod("theta", False, True, _draw_pram, "invariant PRAM, over the retention probability",
-                              (0.2, 1.0, 5), "pram", function=pram_map, grid_argument="thetas"))
+                              (0.2, 1.0, 5), "pram", function="rumap.maps.categorical.pram_map",
+                              grid_argument="thetas", grid_help="retention probabilities"))

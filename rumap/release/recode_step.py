@@ -12,17 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from rumap._validation import StepName, check_parameter
 from rumap.errors import InputError
-from rumap.maps.categorical import CategoricalMethod, banding_map
-from rumap.masking.categorical import band, recode
+from rumap.maps.method_records import CategoricalMethod, Flag
 from rumap.release.chunked import coding_stream
 from rumap.release.methods import StepMethod
-from rumap.release.step_apply import _known, category_counts
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from rumap.budget import WorkBudget
     from rumap.release.methods import Step
     from rumap.result import RUMap
@@ -34,6 +32,8 @@ def _draw_banding(frame, keys, values, *, weight, variable, replicates, seed, so
                   utility=None, options=None) -> RUMap:
     if variable is None:
         raise InputError("recode needs the numeric key to band (--band-variable)")
+    from rumap.maps.categorical import banding_map
+
     return banding_map(frame, keys, variable, values, weight=weight, source=source, budget=budget, risk=risk,
                        utility=utility, options=options)
 
@@ -76,12 +76,15 @@ def _as_text(column: pd.Series) -> pd.Series:
 
 
 def _apply_recode(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
+    from rumap.masking.categorical import band, recode
+    from rumap.release.step_apply import category_counts, known_columns
+
     p = step.parameters
     out = frame
     if p["merge"]:
         out = frame.copy()
         for variable in p["merge"]:
-            (name,) = _known(frame, [variable], source)
+            (name,) = known_columns(frame, [variable], source)
             out[name] = _as_text(out[name])
         out = recode(out, p["merge"], source=source)
     if p["band_width"] is not None:
@@ -90,12 +93,33 @@ def _apply_recode(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudg
     return out, {"categories": category_counts(frame, out, changed)}
 
 
+def _read_flags(given: Mapping[str, Any]) -> dict:
+    """``--band-variable VAR`` (the key banded) and each ``--merge VAR:A,B=NEW``, as the step's parameters."""
+    out: dict[str, Any] = {}
+    if "--band-variable" in given:
+        out["variable"] = given["--band-variable"]
+    if given.get("--merge"):
+        from rumap.masking.categorical import parse_merge
+
+        merge: dict[str, dict[str, str]] = {}
+        for text in given["--merge"]:
+            variable, merges = parse_merge(text, "--merge", form="be VAR:A,B=NEW")
+            merge.setdefault(variable, {}).update(merges)
+        out["merge"] = merge
+    return out
+
+
 #: The ``recode`` step (:data:`rumap.release.registry.STEP_METHODS`) and its map (``simulate --method recode``).
 RECODE_STEP = StepMethod(
     "keys", {"band_width": None, "variable": None, "origin": 0.0, "merge": {}}, False, _check_recode, _apply_recode,
     None, "global recoding: a numeric key into bands, categories merged", stream=coding_stream,
-    text_flags=("--band-variable", "--merge"),
+    flags=(Flag("--band-width", "width of the bands of --band-variable"),),
+    text_flags=(Flag("--band-variable", "the numeric key banded", str, "VAR"),
+                Flag("--merge", "merge categories A and B of VAR into NEW (repeatable)", str, "VAR:A,B=NEW",
+                     repeat=True)),
+    read_flags=_read_flags,
     key_map=CategoricalMethod("band_width", False, False, _draw_banding,
                               "global recoding of a numeric key into bands, over the band width", (2.0, 10.0, 5),
-                              "global recoding", variable=True, function=banding_map, grid_argument="widths"),
+                              "global recoding", variable=True, function="rumap.maps.categorical.banding_map",
+                              grid_argument="widths", grid_help="band widths of --band-variable"),
     no_prediction="no simulated map (banding's map is exact; merges of categories have no map)")

@@ -14,31 +14,74 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rumap._validation import InstanceOf, validate_params
+from rumap._validation import InstanceOf, assumes_valid, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
 from rumap.io.data import numeric_columns
 from rumap.release.methods import Step, step_methods
-from rumap.release.tables import TableState
+from rumap.release.table_state import TableState
 
-__all__ = ["StepOutcome", "apply_step"]
+__all__ = ["StepOutcome", "apply_step", "known_columns", "category_counts", "replace_columns", "step_values"]
 
 
-def _replace_columns(frame: pd.DataFrame, names: Sequence[str], values: np.ndarray) -> pd.DataFrame:
-    """A copy of ``frame`` with ``names`` replaced by the columns of ``values``, every other column as it was."""
+@assumes_valid
+def replace_columns(frame: pd.DataFrame, names: Sequence[str], values: np.ndarray) -> pd.DataFrame:
+    """A copy of ``frame`` with ``names`` replaced by the columns of ``values``, every other column as it was.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    names : sequence of str
+        The columns replaced, in the order of ``values``' columns.
+    values : ndarray
+        One column per name.
+
+    Returns
+    -------
+    DataFrame
+    """
     out = frame.copy()
     for j, name in enumerate(names):
         out[name] = values[:, j]
     return out
 
 
-def _step_values(frame: pd.DataFrame, step: Step, source: str) -> np.ndarray:
+@assumes_valid
+def step_values(frame: pd.DataFrame, step: Step, source: str) -> np.ndarray:
+    """The step's columns of ``frame`` as a C-ordered float array (an :class:`InputError` names a bad column).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    step : Step
+        The step whose ``columns`` are read.
+    source : str
+        The data's name, for messages.
+
+    Returns
+    -------
+    ndarray
+    """
     # C order, as the maps' engine gets its data: MWA's groups can depend on the memory layout (ties broken
     # by sums in another order), and a step must mask as its map does
     return np.ascontiguousarray(numeric_columns(frame, list(step.columns), source=source))
 
 
-def _known(frame: pd.DataFrame, names: Sequence[str], source: str) -> list[str]:
+@assumes_valid
+def known_columns(frame: pd.DataFrame, names: Sequence[str], source: str) -> list[str]:
+    """``names``, each a column of ``frame`` (else an :class:`InputError` naming the first missing one).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    names : sequence of str
+    source : str
+        The data's name, for messages.
+
+    Returns
+    -------
+    list of str
+    """
     missing = [n for n in names if n not in frame.columns]
     if missing:
         raise InputError(f"{source}: no column {missing[0]!r}; columns are {', '.join(map(str, frame.columns))}")
@@ -111,7 +154,7 @@ def apply_step(frame: pd.DataFrame | TableState, step: Step, source: str = "the 
     if on_table:
         out, summary = record.apply(frame, step, source, budget)
         return out, StepOutcome(step, summary)
-    _known(frame, step.names, source)
+    known_columns(frame, step.names, source)
     out, summary = record.apply(frame, step, source, budget)
     if record.stage == "tabulate":
         return out, StepOutcome(step, summary)
@@ -122,6 +165,20 @@ def _example_step() -> Step:
     return Step("microaggregation", {"k": 2}, columns=("a",))
 
 
+@assumes_valid
 def category_counts(before: pd.DataFrame, after: pd.DataFrame, names: Sequence[str]) -> dict:
-    """Number of categories of each key before and after the step (counts, not categories)."""
+    """Number of categories of each key before and after the step (counts, not categories).
+
+    Parameters
+    ----------
+    before, after : DataFrame
+        The data before and after the step.
+    names : sequence of str
+        The keys counted.
+
+    Returns
+    -------
+    dict
+        ``{key: {"before": n, "after": n}}``.
+    """
     return {name: {"before": int(before[name].nunique()), "after": int(after[name].nunique())} for name in names}

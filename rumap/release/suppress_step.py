@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rumap._validation import JsonBoolean, StepName, check_parameter
+from rumap._validation.text import split_names, variable_number
 from rumap.errors import InputError
-from rumap.maps.categorical import CategoricalMethod, suppression_map
-from rumap.masking.categorical import local_suppression
+from rumap.maps.method_records import CategoricalMethod, Flag
 from rumap.release.methods import REQUIRED, StepMethod
 
 if TYPE_CHECKING:
@@ -33,6 +33,8 @@ __all__ = ["SUPPRESS_STEP"]
 
 def _draw_suppression(frame, keys, values, *, weight, variable, replicates, seed, source, budget, risk=None,
                       utility=None, options=None) -> RUMap:
+    from rumap.maps.categorical import suppression_map
+
     return suppression_map(frame, keys, values, weight=weight, source=source, budget=budget, risk=risk,
                            utility=utility, options=options)
 
@@ -66,6 +68,8 @@ def _apply_suppress(frame: pd.DataFrame, step: Step, source: str, budget: WorkBu
         result = optimal_suppression(frame, list(step.keys), p["k"], importance=importance, source=source,
                                      budget=budget)
     else:
+        from rumap.masking.categorical import local_suppression
+
         result = local_suppression(frame, list(step.keys), k=p["k"], importance=importance, source=source,
                                    budget=budget)
     counts = result.to_dict()
@@ -73,11 +77,24 @@ def _apply_suppress(frame: pd.DataFrame, step: Step, source: str, budget: WorkBu
                          "k_reached": bool(result.feasible), "reason": result.reason}
 
 
+def _read_flags(given: Mapping[str, Any]) -> dict:
+    """``--importance VAR:VALUE,...`` as the step's importance of the keys."""
+    if "--importance" not in given:
+        return {}
+    importance = {}
+    for part in split_names(given["--importance"], "--importance"):
+        variable, value = variable_number(part, "--importance")
+        importance[variable] = value
+    return {"importance": importance}
+
+
 #: The ``suppress`` step (:data:`rumap.release.registry.STEP_METHODS`) and its map (``simulate --method suppress``).
 SUPPRESS_STEP = StepMethod(
     "keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress, _apply_suppress, None,
     "local suppression to k-anonymity (heuristic or optimal)", stream=_stream_suppress, anonymity="k",
-    text_flags=("--importance",),
+    flags=(Flag("--k", "the k of k-anonymity", int), Flag("--optimal", "the least costly suppression (HiGHS)", None)),
+    text_flags=(Flag("--importance", "importance of the keys", str, "VAR:VALUE,..."),), read_flags=_read_flags,
     key_map=CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k",
-                              (1, 5, 5), "local suppression", function=suppression_map, grid_argument="ks"),
+                              (1, 5, 5), "local suppression", function="rumap.maps.categorical.suppression_map",
+                              grid_argument="ks", grid_help="the k of k-anonymity"),
     no_prediction="the map of local suppression is exact: its R at this k is the released file's global risk")

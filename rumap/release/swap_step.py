@@ -15,13 +15,13 @@ swapped per level and the households at risk left unswapped, with why.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rumap._validation import ListOf, check_parameter
+from rumap._validation.text import check_flag, similar_sets, split_names
 from rumap.errors import InputError
-from rumap.maps.categorical import CategoricalMethod
-from rumap.maps.swap_map import draw_swap
+from rumap.maps.method_records import CategoricalMethod, Flag
 from rumap.release.methods import REQUIRED, StepMethod
 
 if TYPE_CHECKING:
@@ -112,6 +112,46 @@ def _words(summary: dict) -> str:
             + (f"; {left:,} of them left unswapped: {summary.get('unswapped_reason')}" if left else "") + ".")
 
 
+def _draw(*args: Any, **kwargs: Any) -> Any:
+    from rumap.maps.swap_map import draw_swap
+
+    return draw_swap(*args, **kwargs)
+
+
+_HOUSEHOLD = Flag("--household", "the household identifier column", str, "H")
+_SIMILAR = Flag("--similar", "similarity sets tried in order, comma-separated; a set's variables joined by +", str,
+                "S[+T][,S2...]")
+_CARRY_ALONG = Flag("--carry-along", "household variables swapped with the geography", str, "X,...")
+_HIERARCHY = Flag("--hierarchy", "geographic variables, top level first", str, "A,B,C")
+
+
+def _read_flags(given: Mapping[str, Any]) -> dict:
+    """The step's ``hierarchy``, ``household``, ``similar`` and ``carry_along`` from their flags' text."""
+    out: dict[str, Any] = {}
+    if "--household" in given:
+        out["household"] = given["--household"]
+    if "--similar" in given:
+        out["similar"] = similar_sets(given["--similar"])
+    if "--carry-along" in given:
+        out["carry_along"] = split_names(given["--carry-along"], "--carry-along")
+    if "--hierarchy" in given:
+        hierarchy = given["--hierarchy"]
+        if not isinstance(hierarchy, str):  # simulate's --hierarchy, repeatable for the tables' maps
+            if len(hierarchy) > 1 or "=" in hierarchy[0]:
+                raise InputError("--hierarchy of swap is given once: the geographic variables A,B,C, top level first")
+            hierarchy = hierarchy[0]
+        out["hierarchy"] = split_names(hierarchy, "--hierarchy")
+    return out
+
+
+def _read_map_flags(given: Mapping[str, Any]) -> dict:
+    """The swap map's options (:data:`rumap.maps.swap_map.SWAP_OPTIONS`) from the flags of ``simulate``."""
+    out = _read_flags(given)
+    if "--swap-k" in given:
+        out["swap_k"] = check_flag("--swap-k", "k", given["--swap-k"])
+    return out
+
+
 #: The ``swap`` step (:data:`rumap.release.registry.STEP_METHODS`).
 SWAP_STEP = StepMethod(
     "keys", {"hierarchy": REQUIRED, "household": REQUIRED, "similar": REQUIRED, "carry_along": [], "k": 3,
@@ -121,7 +161,15 @@ SWAP_STEP = StepMethod(
     "similar households of other areas",
     not_streamed="targeted swapping pairs households anywhere in the file: it needs every household's keys and "
                  "geography at once (run it in memory)",
-    predictor=_predict, text_flags=("--hierarchy", "--household", "--similar", "--carry-along"),
-    key_map=CategoricalMethod("swaprate", False, True, draw_swap,
-                              "targeted record swapping of households, over the swap rate", (0.01, 0.1, 5), "swap"),
+    predictor=_predict,
+    flags=(Flag("--k", "a record is at risk where fewer than K share its keys in its area (default 3)", int),
+           Flag("--swaprate", "least share of households swapped (default 0.05)")),
+    text_flags=(_HIERARCHY, _HOUSEHOLD, _SIMILAR, _CARRY_ALONG), read_flags=_read_flags,
+    key_map=CategoricalMethod("swaprate", False, True, _draw,
+                              "targeted record swapping of households, over the swap rate", (0.01, 0.1, 5), "swap",
+                              grid_help="the swap rates (or R1,R2,...)",
+                              flags=(_HOUSEHOLD, _SIMILAR, _CARRY_ALONG,
+                                     Flag("--swap-k", "a record is at risk where fewer than K share its keys in its "
+                                                      "area (default 3)", int, "K"), _HIERARCHY),
+                              read_flags=_read_map_flags),
     summary_words=_words, measured=_measured)

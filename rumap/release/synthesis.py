@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rumap._validation import StrOptions, check_parameter
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
+from rumap.maps.method_records import Flag
 from rumap.release.methods import Step, StepMethod
 
 if TYPE_CHECKING:
@@ -98,5 +99,9 @@ SYNTHESIS_STEP = StepMethod(
     "columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())}, True, _check, _apply, None,
     "synthetic data: every column drawn by a generator fitted on the data (cart, copula, mst)", predictor=_predict,
     every_column=True,
+    flags=(Flag("--generator", "the generator, cart (default), copula or mst", str),
+           Flag("--minbucket", "cart's fewest original records in a leaf (default 5)", int),
+           Flag("--shrinkage", "copula's shrinkage of the correlation, in [0, 1] (default 0)"),
+           Flag("--epsilon", "mst's privacy loss epsilon, at delta 1e-6 (default 1)")),
     not_streamed="synthesis fits its generator on every record of the file: release a file that fits in memory, or a "
                  "sample of it")

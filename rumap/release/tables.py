@@ -1,7 +1,7 @@
 """Tables as steps of a release plan: the table built from microdata, its primary cells by a rule, then secondary
 suppression or controlled rounding.
 
-A ``table`` step turns the data into a :class:`TableState` (tau-Argus's way: the
+A ``table`` step turns the data into a :class:`rumap.release.table_state.TableState` (tau-Argus's way: the
 table computed from the microdata, with the contributions of each cell); the
 steps after it work on the table. The released file is the table with its
 totals: a first column of row labels named after the row variable, a column per
@@ -10,94 +10,22 @@ column label and ``Total``; a suppressed cell is missing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
-
 from rumap._validation import StrOptions, check_parameter
-from rumap.budget import WorkBudget
 from rumap.errors import InputError
 from rumap.release.methods import REQUIRED, StepMethod
-from rumap.tables.controlled_rounding import ControlledRounding, controlled_round
-from rumap.tables.microdata import MicrodataTable, table_from_microdata
-from rumap.tables.published import TOTAL_LABEL
-from rumap.tables.rules import RULES
-from rumap.tables.secondary import COSTS, SecondarySuppression, suppress_secondary
 
 if TYPE_CHECKING:
+    import pandas as pd
+
+    from rumap.budget import WorkBudget
     from rumap.release.methods import Step
+    from rumap.release.table_state import TableState
 
-__all__ = ["TableState", "TABLE_STEP", "PRIMARY_STEP", "SECONDARY_SUPPRESSION_STEP",
+__all__ = ["TABLE_STEP", "PRIMARY_STEP", "SECONDARY_SUPPRESSION_STEP",
            "CONTROLLED_ROUNDING_STEP"]
-
-
-@dataclass(frozen=True)
-class TableState:
-    """A table built by a plan, and what later steps did to it.
-
-    Parameters
-    ----------
-    table : MicrodataTable
-        The table built from the microdata.
-    row_variable : str
-        The spanning variable of the rows (the released file's first column).
-    primary : tuple of (str, str), optional
-        The primary cells of a rule (None before a ``primary`` step).
-    protection : SecondarySuppression or ControlledRounding, optional
-        The protected table (None before it is protected).
-    """
-
-    table: MicrodataTable
-    row_variable: str
-    primary: tuple[tuple[str, str], ...] | None = None
-    protection: SecondarySuppression | ControlledRounding | None = None
-
-    def to_frame(self) -> pd.DataFrame:
-        """The released table: row labels, then each column with the totals; a suppressed cell is missing."""
-        published = self.table.published()
-        values = np.array(published.values, dtype=float)
-        shape = values.shape
-        if isinstance(self.protection, ControlledRounding):
-            values = np.asarray(self.protection.rounded, dtype=float).reshape(shape)
-        elif isinstance(self.protection, SecondarySuppression):
-            values = np.where(np.array(self.protection.status) == "published",
-                              self.protection.values, np.nan).reshape(shape)
-        elif self.primary:  # primaries marked, not yet protected: they are not published
-            rows = {label: i for i, label in enumerate([*published.row_labels, TOTAL_LABEL])}
-            columns = {label: j for j, label in enumerate([*published.column_labels, TOTAL_LABEL])}
-            for row, column in self.primary:
-                values[rows[row], columns[column]] = np.nan
-        frame = pd.DataFrame(values, columns=[str(c) for c in (*published.column_labels, TOTAL_LABEL)])
-        frame.insert(0, self.row_variable if self.row_variable not in frame.columns else f"{self.row_variable} ",
-                     [*published.row_labels, TOTAL_LABEL])
-        return frame
-
-    def summary(self) -> dict[str, Any]:
-        """What was released of the table: its size, suppressed cells, audit intervals of the primaries, cost.
-
-        The audit intervals are about published cells and stay; the primaries' values, and the required
-        intervals around them (whose midpoint is the value), are left out.
-        """
-        published = self.table.published()
-        out: dict[str, Any] = {"kind": self.table.kind, "rows": len(published.row_labels),
-                               "columns": len(published.column_labels),
-                               "primary": [list(p) for p in self.primary or ()]}
-        if isinstance(self.protection, SecondarySuppression):
-            audit = self.protection.audit_frame()[["row", "column", "min", "max", "protected"]]
-            out.update({"protection": "secondary suppression", "suppressed": self.protection.suppressed_count,
-                        "secondary": [list(s) for s in self.protection.secondary], "cost": self.protection.cost,
-                        "optimal": self.protection.optimal, "protected": self.protection.all_protected,
-                        "audit": audit.to_dict(orient="records")})
-        elif isinstance(self.protection, ControlledRounding):
-            out.update({"protection": "controlled rounding", "base": self.protection.base,
-                        "total_absolute_deviation": self.protection.total_absolute_deviation,
-                        "max_absolute_deviation": self.protection.max_absolute_deviation,
-                        "optimal": self.protection.optimal, "max_risk": self.protection.max_risk})
-        else:
-            out.update({"protection": None, "suppressed": len(self.primary or ())})
-        return out
 
 
 def _text_or_none(name: str, value: Any) -> str | None:
@@ -114,6 +42,9 @@ def _check_table(parameters: dict, names: tuple[str, ...]) -> dict:
 
 
 def _apply_table(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[TableState, dict]:
+    from rumap.release.table_state import TableState
+    from rumap.tables.microdata import table_from_microdata
+
     p = step.parameters
     table = table_from_microdata(frame, step.keys[0], step.keys[1] if len(step.keys) > 1 else None,
                                  response=p["response"], shadow=p["shadow"], budget=budget)
@@ -122,15 +53,18 @@ def _apply_table(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudge
     return state, {"kind": table.kind, "rows": len(published.row_labels), "columns": len(published.column_labels)}
 
 
-#: The parameters of every rule (:data:`rumap.tables.rules.RULES`), each None unless the rule's.
-_RULE_PARAMETERS = sorted({name for rule in RULES.values() for name in rule.parameters})
+#: The parameters of every rule (:data:`rumap.tables.rules.RULES`), each None unless the rule's: named here so that
+#: the record loads without the rules' module (``tests/release/test_release_tables.py`` checks they agree).
+RULE_PARAMETERS = ("k", "n", "p", "q", "threshold")
 
 
 def _check_primary(parameters: dict, names: tuple[str, ...]) -> dict:
+    from rumap.tables.rules import RULES
+
     rule = check_parameter("rule", parameters["rule"], StrOptions(list(RULES)))
     own = RULES[rule].parameters
     out: dict[str, Any] = {"rule": rule}
-    for name in _RULE_PARAMETERS:
+    for name in RULE_PARAMETERS:
         value = parameters[name]
         if value is not None and name not in own:
             raise InputError(f"parameter {name} is not one of rule {rule}'s ({', '.join(own) or 'none'})")
@@ -153,6 +87,8 @@ def _needs_primaries(state: TableState, method: str) -> tuple[tuple[str, str], .
 
 
 def _check_suppression(parameters: dict, names: tuple[str, ...]) -> dict:
+    from rumap.tables.secondary import COSTS
+
     protection = float(check_parameter("protection", parameters["protection"]))
     time_limit = float(check_parameter("time_limit", parameters["time_limit"]))
     return {"protection": protection, "cost": check_parameter("cost", parameters["cost"], StrOptions(list(COSTS))),
@@ -160,6 +96,8 @@ def _check_suppression(parameters: dict, names: tuple[str, ...]) -> dict:
 
 
 def _apply_suppression(state: TableState, step: Step, source: str, budget: WorkBudget) -> tuple[TableState, dict]:
+    from rumap.tables.secondary import suppress_secondary
+
     primary = _needs_primaries(state, "secondary_suppression")
     p = step.parameters
     result = suppress_secondary(state.table.published(), list(primary), protection=p["protection"], cost=p["cost"],
@@ -177,6 +115,8 @@ def _check_rounding(parameters: dict, names: tuple[str, ...]) -> dict:
 def _apply_rounding(state: TableState, step: Step, source: str, budget: WorkBudget) -> tuple[TableState, dict]:
     if state.protection is not None:
         raise InputError("the table is protected already: one secondary_suppression or controlled_rounding step")
+    from rumap.tables.controlled_rounding import controlled_round
+
     result = controlled_round(state.table.published(), step.parameters["base"], time_limit=step.parameters["time_limit"],
                               budget=budget)
     return replace(state, protection=result), {"base": result.base, "optimal": result.optimal,
@@ -199,7 +139,7 @@ TABLE_STEP = StepMethod("keys", {"response": None, "shadow": None}, False, _chec
                         stage="tabulate", **_WHOLE_TABLE)
 
 #: The ``primary`` step (:data:`rumap.release.registry.STEP_METHODS`).
-PRIMARY_STEP = StepMethod("table", {"rule": REQUIRED, **dict.fromkeys(_RULE_PARAMETERS)}, False, _check_primary,
+PRIMARY_STEP = StepMethod("table", {"rule": REQUIRED, **dict.fromkeys(RULE_PARAMETERS)}, False, _check_primary,
                           _apply_primary, None, "the primary cells of the table by a sensitivity rule", stage="table",
                           **_WHOLE_TABLE)
 

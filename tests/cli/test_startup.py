@@ -150,10 +150,8 @@ def test_the_simulate_parsers_names_are_the_registries():
     from rumap.maps.attacks import KNOWLEDGE
     from rumap.maps.categorical_measures import CATEGORICAL_RISKS, CATEGORICAL_UTILITIES
     from rumap.maps.recommend import DECISIONS
-    from rumap.release.registry import CATEGORICAL_METHODS
     from rumap.risk.measures import DATASET_RISK_MEASURES
 
-    assert simulate.CATEGORICAL_METHOD_NAMES == tuple(CATEGORICAL_METHODS)
     assert simulate.KNOWLEDGE_NAMES == tuple(KNOWLEDGE)
     assert simulate.DATASET_RISK_NAMES == tuple(DATASET_RISK_MEASURES)
     assert simulate.CATEGORICAL_UTILITY_NAMES == tuple(CATEGORICAL_UTILITIES)
@@ -170,7 +168,7 @@ def test_the_release_parsers_names_are_the_registries():
     assert release.STEP_METHOD_NAMES == tuple(m for m, record in STEP_METHODS.items() if record.stage == "microdata")
     parser_flags = {flag for action in release.add_parser(argparse.ArgumentParser().add_subparsers())._actions
                     for flag in action.option_strings}
-    assert {flag for record in STEP_METHODS.values() for flag in record.text_flags} <= parser_flags
+    assert {flag.flag for record in STEP_METHODS.values() for flag in (*record.flags, *record.text_flags)} <= parser_flags
     assert TARGET_FORMS == attacks.TARGET_FORMS
 
 

@@ -78,3 +78,26 @@ def test_a_masking_method_may_not_take_its_name():
         register_method(NAME, MaskingMethod("rank swapping again", METHODS["rankswap"].grids,
                                             METHODS["rankswap"].make_masker))
     assert NAME not in METHODS
+
+
+def test_the_command_line_reads_its_flags_from_its_record(frame, tmp_path):
+    from cli_helpers import run_cli
+
+    data, out = tmp_path / "persons.csv", tmp_path / "released.csv"
+    frame.to_csv(data, index=False)
+    assert "coarsen" not in run_cli("release", "--help").stdout
+    with coarsen_registered():
+        helps = run_cli("release", "--help").stdout + run_cli("simulate", "--help").stdout
+        _, released = run_cli("release", "--data", data, "--method", NAME, "--keys", "age,sex", "--width", "10",
+                           "--coarsen-variable", "age", "--out", out, "--no-prediction", "--json", check_json=True)
+        _, drawn = run_cli("simulate", "--data", data, "--method", NAME, "--keys", "age,sex", "--width", "1,10",
+                        "--band-variable", "age", "--json", check_json=True)
+        refused = run_cli("release", "--data", data, "--method", "pram", "--keys", "age,sex", "--theta", "0.5",
+                          "--coarsen-variable", "age", "--out", tmp_path / "other.csv")
+        expected = apply_plan(frame, ReleasePlan((Step(NAME, {"width": 10, "variable": "age"}, keys=["age", "sex"]),)))
+    for flag in ("--width", "--coarsen-variable", "coarsen: the integer key coarsened"):
+        assert flag in helps
+    np.testing.assert_array_equal(pd.read_csv(out)["age"], expected.data["age"])
+    assert released["steps"][0]["parameters"] == {"width": 10.0, "variable": "age"}
+    assert drawn["config"]["values"] == [1.0, 10.0] and drawn["curves"][0]["method"] == "coarsening"
+    assert refused.returncode == 2 and "--coarsen-variable applies to --method coarsen, not pram" in refused.stderr

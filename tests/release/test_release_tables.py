@@ -13,7 +13,7 @@ from rumap.present.release_report import release_report_html, release_report_jso
 from rumap.release.apply import apply_plan
 from rumap.release.plan import ReleasePlan, Step, read_plan
 from rumap.release.report import release_report
-from rumap.release.tables import TableState
+from rumap.release.table_state import TableState
 from rumap.tables.controlled_rounding import controlled_round
 from rumap.tables.microdata import example_microdata, table_from_microdata
 from rumap.tables.secondary import suppress_secondary
@@ -108,3 +108,10 @@ def test_a_table_step_reads_the_bounds_of_protection_and_time_limit_from_their_e
     for method, extra in (("secondary_suppression", {}), ("controlled_rounding", {"base": 5})):
         with pytest.raises(InputError, match=r"^parameter time_limit must be a number in \(0, 86400\], got 86401.0$"):
             Step(method, {**extra, "time_limit": 86401})
+
+
+def test_the_primary_steps_rule_parameters_are_the_rules():
+    from rumap.release.tables import RULE_PARAMETERS
+    from rumap.tables.rules import RULES
+
+    assert RULE_PARAMETERS == tuple(sorted({name for rule in RULES.values() for name in rule.parameters}))
