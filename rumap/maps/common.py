@@ -84,20 +84,18 @@ def _linked_shares(original: np.ndarray, masked: np.ndarray,
     mean, sd, z_original, order = _common_keys(original) if keys is None else keys
     if original.shape[1] == 1:
         return _linked_shares_sorted(z_original[:, 0], masked[:, :, 0], mean[0], sd[0], order)
-    from scipy.spatial import cKDTree  # here: a map of one variable, the most common, needs no scipy
+    from rumap.risk.linkage.neighbours import OriginalsTree  # here: scipy's KD-tree; a map of one variable needs none
 
-    tree = cKDTree(z_original)
-    rows = np.arange(original.shape[0])
+    tree = OriginalsTree(z_original)  # each distinct point once: whole numbers repeat points many times
     shares = np.empty(masked.shape[0])
     for i in range(masked.shape[0]):
         z = (masked[i] - mean) / sd
         own = ((z - z_original) ** 2).sum(axis=1)
-        dist, idx = tree.query(z, k=2)
-        other = np.where(idx[:, 0] == rows, dist[:, 1], dist[:, 0]) ** 2
+        other = tree.nearest_other(z) ** 2
         correct = own < other * (1.0 - TIE_RTOL)
         tied = np.flatnonzero(~correct & (own <= other * (1.0 + TIE_RTOL)))
-        sizes = tree.query_ball_point(z[tied], r=np.sqrt(own[tied] * (1.0 + TIE_RTOL)) * (1 + 1e-12) + 1e-300,
-                                      return_length=True) if tied.size else np.zeros(0)
+        sizes = tree.count_within(z[tied], np.sqrt(own[tied] * (1.0 + TIE_RTOL)) * (1 + 1e-12) + 1e-300) \
+            if tied.size else np.zeros(0)
         shares[i] = (correct.sum() + np.sum(1.0 / np.maximum(np.asarray(sizes, dtype=float), 1.0))) / z.shape[0]
     return shares
 

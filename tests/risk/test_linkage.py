@@ -269,3 +269,26 @@ def test_microaggregation_map_with_record_linkage():
     assert 0.4 < shared[1] <= 0.5
     assert np.all(np.diff(shared) < 0), shared
     assert np.all(strict[2:] <= shared[2:])
+
+
+@pytest.mark.parametrize("aggregation", ["sum_of_squares", "sum", "max"])
+@pytest.mark.parametrize(("sample", "points"), [(2, 800), (200, 60)])
+def test_originals_repeated_many_times_link_as_brute_force_does(aggregation, sample, points, monkeypatch):
+    # whole numbers: each point of the original file repeated ~40 times. A sample of 200 rows finds the repeats and
+    # the KD-tree holds the distinct points (20 + 40); one of 2 rows misses them and the tree holds every row
+    from rumap.risk.linkage import distance, neighbours
+
+    monkeypatch.setattr(neighbours, "DISTINCT_SAMPLE", sample)
+    rng = np.random.default_rng(5)
+    x = np.column_stack([rng.integers(0, 5, 800), rng.integers(0, 4, 800)]).astype(float)
+    x[:40] = rng.normal(size=(40, 2))  # and some points of their own
+    y = x + np.where(rng.random(x.shape) < 0.5, 0.0, rng.normal(0, 0.4, x.shape))
+    keys = distance._encode_keys(x, y, None, None, None, "original")
+    assert len(neighbours.distinct_rows(keys.original)[0]) == points
+    own, other = distance._kdtree_nearest(keys, aggregation)
+    brute_own, brute_other = distance._brute_force_nearest(keys, aggregation)
+    np.testing.assert_allclose(own, brute_own, rtol=1e-12)
+    np.testing.assert_allclose(other, brute_other, rtol=1e-12, atol=1e-12)
+    kd, brute = (distance_linkage(x, y, aggregation=aggregation, engine=e) for e in ("kdtree", "brute"))
+    assert (kd.n_correct, kd.n_tied) == (brute.n_correct, brute.n_tied)
+    assert kd.n_tied > 500 and kd.n_correct > 0  # most repeated points tie; some of the others link

@@ -18,6 +18,7 @@ import pandas as pd
 from rumap._validation import InstanceOf, StrOptions, validate_params
 from rumap.budget import DEFAULT_BUDGET, WorkBudget
 from rumap.errors import InputError
+from rumap.risk.linkage.neighbours import OriginalsTree
 from rumap.risk.paired import numeric_matrix, paired_frames, select_columns
 from rumap.risk.ties import TIE_RTOL
 
@@ -337,12 +338,8 @@ def _kdtree_nearest(keys: _Keys, aggregation: str,
     """As :func:`_brute_force_nearest`, with a KD-tree on the embedded keys (O(n log n) for few dimensions)."""
     agg = AGGREGATIONS[aggregation]
     coords_o, coords_m, constant = embedded if embedded is not None else _embedding(keys, aggregation)
-    from scipy.spatial import cKDTree  # here: importing scipy takes a second, and the maps import this module
-
-    tree = cKDTree(coords_o)
-    dist, idx = tree.query(coords_m, k=2, p=agg.minkowski_p, workers=-1)
-    first_is_own = idx[:, 0] == np.arange(coords_o.shape[0])
-    other = agg.from_kdtree(np.where(first_is_own, dist[:, 1], dist[:, 0])) + constant
+    nearest = OriginalsTree(coords_o).nearest_other(coords_m, p=agg.minkowski_p, workers=-1)
+    other = agg.from_kdtree(nearest) + constant
     return _own_distance(keys, aggregation), other
 
 
@@ -376,12 +373,9 @@ def _tie_sizes(keys: _Keys, aggregation: str, rows: np.ndarray, own: np.ndarray)
         coords_o, coords_m, constant = embedded
         target = np.maximum(limit - constant, 0.0)
         radius = np.sqrt(target) if aggregation == "sum_of_squares" else target
-        from scipy.spatial import cKDTree
-
-        tree = cKDTree(coords_o)
-        sizes = tree.query_ball_point(coords_m[rows], r=radius * (1 + 1e-12) + 1e-300,
-                                      p=AGGREGATIONS[aggregation].minkowski_p, return_length=True)
-        return np.maximum(np.asarray(sizes, dtype=int), 1)
+        sizes = OriginalsTree(coords_o).count_within(coords_m[rows], radius * (1 + 1e-12) + 1e-300,
+                                                     p=AGGREGATIONS[aggregation].minkowski_p)
+        return np.maximum(sizes.astype(int), 1)
     agg = AGGREGATIONS[aggregation]
     sizes = np.empty(rows.size, dtype=int)
     n = keys.original.shape[0]
