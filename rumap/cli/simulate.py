@@ -26,7 +26,7 @@ from rumap.cli.flags import (
 from rumap.cli.progress import Progress, add_progress_flag
 from rumap.cli.simulate_ckm import TABLE_MAP_METHOD_NAMES, add_ckm_flags, run_ckm_map
 from rumap.cli.simulate_dp import DP_TABLE_FLAGS, DP_TABLE_METHOD_NAMES, add_dp_table_flags
-from rumap.cli.synthesize import MAPPED_GENERATOR_NAMES, MAPPED_GENERATOR_PARAMETERS
+from rumap.cli.synthesize import mapped_generators
 from rumap.errors import InputError
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
@@ -87,10 +87,10 @@ def flag_scope() -> dict[str, tuple[str, tuple[str, ...]]]:
     for name, method in CATEGORICAL_METHODS.items():
         for flag in method.flags:
             add(flag.dest, flag.flag, (name,))
-    for name, (parameter, _kind, _default) in MAPPED_GENERATOR_PARAMETERS.items():
-        add(parameter, f"--{parameter}", (name,))
+    for name, record in mapped_generators().items():
+        add(record.parameter, f"--{record.parameter}", (name,))
     for attr, flag in (*_SYNTHETIC_SHARED, ("holdout_share", "--holdout-share"), ("copies", "--copies")):
-        add(attr, flag, MAPPED_GENERATOR_NAMES)
+        add(attr, flag, tuple(mapped_generators()))
     return scope
 
 
@@ -155,7 +155,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--target-column", help="the column the snooper attacks (default: the first)")
     p.add_argument("--method", default="noise",
                    choices=[*METHODS, *CATEGORICAL_METHODS, *DP_TABLE_METHOD_NAMES, *TABLE_MAP_METHOD_NAMES,
-                            *MAPPED_GENERATOR_NAMES],
+                            *mapped_generators()],
                    help=f"masking method (default noise); {', '.join(CATEGORICAL_METHODS)} protect "
                         "categorical --keys; dp-table releases the count table of --dims with differential privacy, "
                         "mst synthesizes --dims, over --epsilon; ckm perturbs a table of --dims by the cell key method; "
@@ -195,7 +195,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     add_dp_table_flags(p)
     synthetic = p.add_argument_group("synthetic data (--method cart, copula; --columns, --keys, --risk, --utility "
                                      f"{'|'.join(SYNTHETIC_UTILITY_NAMES)}, --target of disco)")
-    for name, (parameter, _kind, _default) in MAPPED_GENERATOR_PARAMETERS.items():
+    for name, record in mapped_generators().items():
+        parameter = record.parameter
         synthetic.add_argument(f"--{parameter}", metavar="START:STOP:NUM|A,B,...", help=f"{name}: the grid of {parameter}")
     synthetic.add_argument("--holdout-share", type=float, metavar="F",
                            help="share of the records each replicate holds out of the generator's fit (default 0.5)")
@@ -398,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
         return run_dp(args)
     if args.method in TABLE_MAP_METHOD_NAMES:
         return run_ckm_map(args)
-    if args.method in MAPPED_GENERATOR_NAMES:
+    if args.method in mapped_generators():
         from rumap.cli.simulate_synthetic import run_synthetic
 
         _check_decision_flags(args)

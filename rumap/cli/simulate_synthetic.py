@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from rumap.cli.flags import budget_from_args, check_flag, parse_grid, split_names
-from rumap.cli.synthesize import MAPPED_GENERATOR_PARAMETERS
+from rumap.cli.synthesize import mapped_generators
 from rumap.errors import InputError
 
 
@@ -49,11 +49,12 @@ def run_synthetic(args: argparse.Namespace) -> int:
     from rumap.maps.recommend import recommend
     from rumap.maps.synthetic import synthetic_map
 
-    parameter, kind, _default = MAPPED_GENERATOR_PARAMETERS[args.method]
+    record = mapped_generators()[args.method]
+    parameter = record.parameter
     text = getattr(args, parameter)
     if text is None:
         raise InputError(f"--method {args.method} needs --{parameter} (the grid of {parameter})")
-    values = _values(text, parameter, kind is int, args)
+    values = _values(text, parameter, record.integer, args)
     for value in values:
         check_flag(f"--{parameter}", parameter, value)
     risk = args.risk or "dcr_share"

@@ -15,18 +15,20 @@ import argparse
 
 from rumap.cli.flags import WRITER_SUFFIXES, add_overwrite_flag, check_flag, check_output_flags, split_names
 from rumap.errors import InputError
+from rumap.synthesis.generators import GENERATORS, Generator
 
-# The parser is built from these names alone (``synthesize --help`` starts without pandas); tests/cli/test_startup.py
-# checks they are rumap.synthesis.GENERATORS' names and their parameters.
-GENERATOR_NAMES = ("cart", "copula", "mst")
-#: Each generator's parameter, its flag's type and default (the generator's record holds them).
-GENERATOR_PARAMETERS = {"cart": ("minbucket", int, 5), "copula": ("shrinkage", float, 0.0),
-                        "mst": ("epsilon", float, 1.0)}
-#: The generators whose map ``simulate --method NAME`` draws (their records' ``no_map`` is empty; ``simulate
-#: --method mst`` is MST's own map, rumap.maps.mst).
-MAPPED_GENERATOR_NAMES = ("cart", "copula")
-#: Their parameters, as :data:`GENERATOR_PARAMETERS` holds them.
-MAPPED_GENERATOR_PARAMETERS = {name: GENERATOR_PARAMETERS[name] for name in MAPPED_GENERATOR_NAMES}
+# The parser is built from the generators' records (rumap.synthesis.generators loads without pandas).
+
+
+def mapped_generators() -> dict[str, Generator]:
+    """The generators whose map ``simulate --method NAME`` draws: their records' ``no_map`` is empty (``simulate
+    --method mst`` is MST's own map, :mod:`rumap.maps.mst`).
+
+    Returns
+    -------
+    dict
+    """
+    return {name: record for name, record in GENERATORS.items() if not record.no_map}
 
 HELP = ("synthetic data: fit a generator (sequential CART, Gaussian copula, MST with differential privacy) on a data "
         "file and write synthetic records")
@@ -47,12 +49,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """
     p = subparsers.add_parser("synthesize", help=HELP, description=HELP)
     p.add_argument("--data", required=True, help="the original data file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
-    p.add_argument("--method", required=True, choices=list(GENERATOR_NAMES),
+    p.add_argument("--method", required=True, choices=list(GENERATORS),
                    help="cart: sequential CART as synthpop's default; copula: a Gaussian copula of the ranks; mst: "
                         "MST's differentially private counts of each value (of a numeric column of many, 20 bands; rumap[dp])")
     p.add_argument("--columns", metavar="A,B,...",
                    help="the columns to synthesise, in the order of synthesis (default: every column)")
-    for method, (name, kind, default) in GENERATOR_PARAMETERS.items():
+    for method, record in GENERATORS.items():
+        name, kind, default = record.parameter, int if record.integer else float, record.default
         p.add_argument(f"--{name}", type=kind, metavar=name.upper(),
                        help=f"{method}'s parameter (default {default:g})")
     p.add_argument("--copies", type=int, default=1, help="the number m of synthetic files (default 1)")
@@ -81,12 +84,12 @@ def run(args: argparse.Namespace) -> int:
     from rumap.fingerprint import bytes_digest
     from rumap.io.data import read_table
     from rumap.io.writers import write_table
-    from rumap.synthesis import GENERATORS, synthesize
+    from rumap.synthesis import synthesize
 
     record = GENERATORS[args.method]
-    for name, (parameter, _, _) in GENERATOR_PARAMETERS.items():
-        if name != args.method and getattr(args, parameter) is not None:
-            raise InputError(f"--{parameter} is a parameter of --method {name}, not of {args.method}")
+    for name, other in GENERATORS.items():
+        if name != args.method and getattr(args, other.parameter) is not None:
+            raise InputError(f"--{other.parameter} is a parameter of --method {name}, not of {args.method}")
     check_output_flags(args, ("--out",), ("--data",))
     for flag, parameter, value in (("--copies", "copies", args.copies), ("--rows", "records", args.rows),
                                    ("--seed", "seed", args.seed)):

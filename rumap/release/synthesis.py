@@ -19,6 +19,7 @@ from rumap.budget import WorkBudget
 from rumap.errors import InputError
 from rumap.maps.method_records import Flag
 from rumap.release.methods import Step, StepMethod
+from rumap.synthesis.generators import GENERATORS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,17 +29,11 @@ __all__ = ["SYNTHESIS_STEP", "SYNTHESIS"]
 #: The synthesis step's name.
 SYNTHESIS = "synthesize"
 
-#: The generators' names and parameters, as :data:`rumap.synthesis.GENERATORS` holds them (imported when a step
-#: is checked or applied; ``tests/release/test_synthesis_step.py`` checks they agree).
-GENERATOR_PARAMETERS = {"cart": "minbucket", "copula": "shrinkage", "mst": "epsilon"}
-
-
 def _check(parameters: dict, names: tuple[str, ...]) -> dict:
-    from rumap.synthesis import GENERATORS
-
     generator = check_parameter("generator", parameters["generator"], StrOptions(tuple(GENERATORS)))
     out: dict[str, Any] = {"generator": generator}
-    for other, parameter in GENERATOR_PARAMETERS.items():
+    for other, record in GENERATORS.items():
+        parameter = record.parameter
         value = parameters.get(parameter)
         if value is None:
             out[parameter] = None
@@ -50,7 +45,7 @@ def _check(parameters: dict, names: tuple[str, ...]) -> dict:
 
 
 def _apply(frame: pd.DataFrame, step: Step, source: str, budget: WorkBudget) -> tuple[pd.DataFrame, dict]:
-    from rumap.synthesis import GENERATORS, synthesize
+    from rumap.synthesis import synthesize
 
     generator = step.parameters["generator"]
     parameter = GENERATORS[generator].parameter
@@ -75,7 +70,6 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
     """
     from rumap.maps.synthetic import SYNTHETIC_RISKS, SYNTHETIC_UTILITIES, measure_synthetic, synthetic_maps
     from rumap.release.prediction import _check
-    from rumap.synthesis import GENERATORS
 
     generator = step.parameters["generator"]
     record = GENERATORS[generator]
@@ -96,12 +90,12 @@ def _predict(before: pd.DataFrame, after: pd.DataFrame, step: Step, replicates: 
 
 #: The ``synthesize`` step (:data:`rumap.release.registry.STEP_METHODS`, under :data:`SYNTHESIS`).
 SYNTHESIS_STEP = StepMethod(
-    "columns", {"generator": "cart", **dict.fromkeys(GENERATOR_PARAMETERS.values())}, True, _check, _apply, None,
+    "columns", {"generator": "cart", **dict.fromkeys(record.parameter for record in GENERATORS.values())}, True,
+    _check, _apply, None,
     "synthetic data: every column drawn by a generator fitted on the data (cart, copula, mst)", predictor=_predict,
     every_column=True,
-    flags=(Flag("--generator", "the generator, cart (default), copula or mst", str),
-           Flag("--minbucket", "cart's fewest original records in a leaf (default 5)", int),
-           Flag("--shrinkage", "copula's shrinkage of the correlation, in [0, 1] (default 0)"),
-           Flag("--epsilon", "mst's privacy loss epsilon, at delta 1e-6 (default 1)")),
+    flags=(Flag("--generator", f"the generator, {', '.join(GENERATORS)} (default cart)", str),
+           *(Flag(f"--{record.parameter}", f"{name}'s {record.label} (default {record.default:g})",
+                  int if record.integer else float) for name, record in GENERATORS.items())),
     not_streamed="synthesis fits its generator on every record of the file: release a file that fits in memory, or a "
                  "sample of it")

@@ -179,15 +179,20 @@ def test_release_default_replicates_agree_with_the_spec():
     assert DEFAULT_REPLICATES == SPEC_DEFAULT
 
 
-def test_the_synthesize_parsers_names_are_the_generators():
+def test_the_synthesize_parsers_read_the_generators_records():
+    from rumap.cli import simulate, synthesize
     from rumap.cli.simulate import SYNTHETIC_RISK_NAMES, SYNTHETIC_UTILITY_NAMES
-    from rumap.cli.synthesize import GENERATOR_NAMES, GENERATOR_PARAMETERS, MAPPED_GENERATOR_NAMES
     from rumap.maps.synthetic import SYNTHETIC_RISKS, SYNTHETIC_UTILITIES
     from rumap.synthesis import GENERATORS
 
-    assert GENERATOR_NAMES == tuple(GENERATORS) == tuple(GENERATOR_PARAMETERS)
-    assert MAPPED_GENERATOR_NAMES == tuple(name for name, record in GENERATORS.items() if not record.no_map)
+    def actions(module):
+        parser = module.add_parser(argparse.ArgumentParser().add_subparsers())
+        return {flag: action for action in parser._actions for flag in action.option_strings}
+
+    made, drawn = actions(synthesize), actions(simulate)
+    assert tuple(made["--method"].choices) == tuple(GENERATORS)
+    mapped = [name for name, record in GENERATORS.items() if not record.no_map]
+    assert tuple(synthesize.mapped_generators()) == tuple(mapped) and set(mapped) <= set(drawn["--method"].choices)
+    for record in GENERATORS.values():
+        assert made[f"--{record.parameter}"].type is (int if record.integer else float), record.parameter
     assert (SYNTHETIC_RISK_NAMES, SYNTHETIC_UTILITY_NAMES) == (tuple(SYNTHETIC_RISKS), tuple(SYNTHETIC_UTILITIES))
-    for name, (parameter, kind, default) in GENERATOR_PARAMETERS.items():
-        record = GENERATORS[name]
-        assert (parameter, kind is int, default) == (record.parameter, record.integer, record.default), name

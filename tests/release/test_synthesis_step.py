@@ -9,12 +9,14 @@ import pytest
 from rumap.errors import InputError
 from rumap.release.apply import apply_plan
 from rumap.release.plan import ReleasePlan, Step
-from rumap.release.synthesis import GENERATOR_PARAMETERS
+from rumap.release.synthesis import SYNTHESIS_STEP
 from rumap.synthesis import GENERATORS
 
 
-def test_the_steps_generators_are_the_registrys():
-    assert GENERATOR_PARAMETERS == {name: record.parameter for name, record in GENERATORS.items()}
+def test_the_steps_parameters_and_flags_are_the_generators_records():
+    parameters = [record.parameter for record in GENERATORS.values()]
+    assert list(SYNTHESIS_STEP.parameters) == ["generator", *parameters]
+    assert [flag.flag for flag in SYNTHESIS_STEP.flags] == ["--generator", *(f"--{p}" for p in parameters)]
 
 
 def test_a_plan_synthesises_every_column():
