@@ -16,6 +16,7 @@ from typing import Any
 
 from rumap._validation import InstanceOf, validate_params
 from rumap.errors import InputError
+from rumap.examples import example_file
 from rumap.scale.source import polars_module, scan
 from rumap.tables.cellkey import CellKeyTable, perturbed_table
 from rumap.tables.ndtable import build_table
@@ -27,12 +28,8 @@ _SCALE = 10.0**8
 
 
 def _example() -> dict[str, Any]:
-    import tempfile
-
-    path = os.path.join(tempfile.mkdtemp(), "persons.csv")
-    with open(path, "w") as handle:
-        handle.write("sex,rk\nf,0.25\nf,0.5\nm,0.125\n")
-    return {"path": path, "dims": ["sex"], "ptable": create_ptable(3, 1.08, 1), "record_key": "rk"}
+    path = example_file("cellkey_persons.csv", "sex,rk\nf,0.25\nf,0.5\nm,0.125\n")
+    return {"path": str(path), "dims": ["sex"], "ptable": create_ptable(3, 1.08, 1), "record_key": "rk"}
 
 
 @validate_params({"path": InstanceOf((str, os.PathLike), "a file path"),
