@@ -146,6 +146,8 @@ def _base(files: dict[str, str]) -> dict[str, list[str]]:
         "suppress": ["protect", "suppress", "--data", files["good"], "--keys", "region,spend", "--k", "2"],
         "pram": ["protect", "pram", "--data", files["good"], "--keys", "region", "--theta", "0.5"],
         "recode": ["protect", "recode", "--data", files["good"], "--keys", "region,income", "--band", "income:1000"],
+        "protect-top-bottom": ["protect", "top_bottom", "--data", files["good"], "--keys", "region,income", "--top",
+                               "income:5000"],
         "protect-granularity": ["protect", "granularity", "--data", files["good"], "--keys", "region,spend", "--level",
                                 "60"],
         "simulate-pram": ["simulate", "--data", files["good"], "--method", "pram", "--keys", "region", "--theta",

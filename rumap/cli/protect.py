@@ -1,7 +1,9 @@
-"""``python -m rumap protect recode|suppress|pram|granularity|swap``: protect categorical key variables of a file.
+"""``python -m rumap protect recode|suppress|pram|granularity|swap|...``: protect categorical key variables of a file.
 
 Each prints what the protection did (counts, never data values) and the risk
-before and after; ``--out`` writes the protected file.
+before and after; ``--out`` writes the protected file. Every other protection of
+keys in the registry of release steps is a subcommand made from its record
+(:mod:`rumap.cli.protect_step`).
 """
 
 from __future__ import annotations
@@ -96,6 +98,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     from rumap.cli.protect_swap import add_swap_parser
 
     add_swap_parser(sub).set_defaults(_protect_run=_run_swap)
+    from rumap.cli.protect_step import add_step_parsers
+
+    add_step_parsers(sub, _read, _finish)  # every other protection of keys, from its record
     return p
 
 

@@ -92,6 +92,10 @@ def test_the_command_line_reads_its_flags_from_its_record(frame, tmp_path):
                            "--coarsen-variable", "age", "--out", out, "--no-prediction", "--json", check_json=True)
         _, drawn = run_cli("simulate", "--data", data, "--method", NAME, "--keys", "age,sex", "--width", "1,10",
                         "--band-variable", "age", "--json", check_json=True)
+        _, protected = run_cli("protect", NAME, "--data", data, "--keys", "age,sex", "--width", "10",
+                               "--coarsen-variable", "age", "--out", tmp_path / "protected.csv", "--json",
+                               check_json=True)
+        listed = run_cli("protect", "--help").stdout
         refused = run_cli("release", "--data", data, "--method", "pram", "--keys", "age,sex", "--theta", "0.5",
                           "--coarsen-variable", "age", "--out", tmp_path / "other.csv")
         expected = apply_plan(frame, ReleasePlan((Step(NAME, {"width": 10, "variable": "age"}, keys=["age", "sex"]),)))
@@ -101,3 +105,7 @@ def test_the_command_line_reads_its_flags_from_its_record(frame, tmp_path):
     assert released["steps"][0]["parameters"] == {"width": 10.0, "variable": "age"}
     assert drawn["config"]["values"] == [1.0, 10.0] and drawn["curves"][0]["method"] == "coarsening"
     assert refused.returncode == 2 and "--coarsen-variable applies to --method coarsen, not pram" in refused.stderr
+    # protect coarsen: the same step, its file the release's, with the risk before and after
+    assert NAME in listed and (tmp_path / "protected.csv").read_bytes() == out.read_bytes()
+    assert protected["changed"] == int((expected.data["age"] != frame["age"]).sum())
+    assert protected["risk_after"]["global_risk"] <= protected["risk_before"]["global_risk"]
