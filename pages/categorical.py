@@ -298,7 +298,7 @@ def suppression_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -
     top = int(number("k", "largest k", "cat_k_max", suppress.default_grid[1],
                      help="the map's last k of k-anonymity: local suppression is drawn for k = 2 up to this"))
     ks = suppress.values(stop=top)
-    call = _call(file, s, "rumap.maps.categorical.suppression_map", keys=list(s.keys), ks=ks, weight=s.weight,
+    call = _call(file, s, suppress.function, keys=list(s.keys), ks=ks, weight=s.weight,
                  risk=m.risk, utility=m.utility, options=m.options)
     ru = state.frame_cached(frame, "categorical", "suppression", {"keys": list(s.keys), "ks": ks, "weight": s.weight, **_measured(m)},
                 lambda: call.apply(frame))
@@ -326,7 +326,7 @@ def pram_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> None:
     """
     replicates = int(number("replicates", "replicates", "cat_replicates", 10))
     thetas = PRAM_STEP.key_map.values()
-    call = _call(file, s, "rumap.maps.categorical.pram_map", keys=list(s.keys), thetas=thetas, replicates=replicates,
+    call = _call(file, s, PRAM_STEP.key_map.function, keys=list(s.keys), thetas=thetas, replicates=replicates,
                  seed=0, weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
     ru = state.frame_cached(frame, "categorical", "pram", {"keys": list(s.keys), "thetas": thetas, "replicates": replicates, **_measured(m),
                                 "weight": s.weight},
@@ -366,7 +366,7 @@ def banding_tab(file: File, s: Settings, frame: pd.DataFrame, m: Measures) -> No
         return
     variable = remembered(st.selectbox, "numeric key to band", "cat_band_variable", numeric[0], options=numeric)
     widths = RECODE_STEP.key_map.values()
-    call = _call(file, s, "rumap.maps.categorical.banding_map", keys=list(s.keys), variable=variable, widths=widths,
+    call = _call(file, s, RECODE_STEP.key_map.function, keys=list(s.keys), variable=variable, widths=widths,
                  weight=s.weight, risk=m.risk, utility=m.utility, options=m.options)
     ru = state.frame_cached(frame, "categorical", "banding", {"keys": list(s.keys), "variable": variable, "weight": s.weight, **_measured(m)},
                 lambda: call.apply(frame))

@@ -119,15 +119,15 @@ class Generator:
 
 #: The generators by name.
 GENERATORS: dict[str, Generator] = {
-    "cart": Generator(_fit_cart, "minbucket", 5,
-                      "sequential CART (synthpop): each column drawn from the original values of a tree's leaf",
+    "cart": Generator(_fit_cart, parameter="minbucket", default=5,
+                      description="sequential CART (synthpop): each column drawn from the original values of a tree's leaf",
                       integer=True, grid=(5, 320, 4), geometric=True,
                       label="minbucket (fewest records in a leaf)"),
-    "copula": Generator(_fit_copula, "shrinkage", 0.0,
-                        "Gaussian copula of the columns' ranks, its correlation shrunk towards the identity",
+    "copula": Generator(_fit_copula, parameter="shrinkage", default=0.0,
+                        description="Gaussian copula of the columns' ranks, its correlation shrunk towards the identity",
                         grid=(0.0, 1.0, 5), label="shrinkage of the correlation"),
-    "mst": Generator(_fit_mst, "epsilon", 1.0,
-                     "MST with differential privacy: noisy counts of each column and of a tree of column pairs, "
+    "mst": Generator(_fit_mst, parameter="epsilon", default=1.0,
+                     description="MST with differential privacy: noisy counts of each column and of a tree of column pairs, "
                      "each distinct value (a band of a numeric column of many) a category", grid=(0.1, 10.0, 5),
                      geometric=True, label="privacy loss epsilon", entry="privacy_loss", privacy=_mst_privacy,
                      no_map="simulate --method mst draws MST's own map of --dims (the original's unique "
