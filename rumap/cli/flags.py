@@ -20,7 +20,7 @@ from rumap.maps.method_records import Flag, grid_values
 
 __all__ = ["GRID_FLAGS", "METHOD_FLAGS", "FAMILY_FLAGS", "recommendation_line", "print_map", "check_applies", "check_needs", "variable_number", "parse_grid", "add_work_limit", "budget_from_args", "check_flag",  # noqa: F822 (read from the records on first use)
            "split_names", "WRITER_SUFFIXES", "TARGET_FORMS", "RULE_NAMES", "RULE_FLAGS", "add_rule_flags", "rule_parameters", "print_frame",
-           "add_overwrite_flag", "check_output_flags", "add_record_flag"]
+           "add_overwrite_flag", "check_output_flags", "add_record_flag", "add_method_flag"]
 
 def __getattr__(name: str) -> dict:
     """``GRID_FLAGS`` and ``METHOD_FLAGS``, read from the masking methods' records when first asked for.
@@ -501,3 +501,38 @@ def add_record_flag(group: argparse._ArgumentGroup, method: str, flag: Flag) -> 
     else:
         group.add_argument(flag.flag, type=flag.type, metavar=flag.metavar, action="append" if flag.repeat else "store",
                            help=f"{method}: {flag.help}")
+
+
+@assumes_valid
+def add_method_flag(group: argparse._ActionsContainer, flags: Sequence[Flag], name: str, **settings: Any) -> None:
+    """Add the flag ``name`` a method's record declares to that method's own subcommand (``protect pram --theta``).
+
+    Its type, metavar and help are the record's; ``settings`` are the subcommand's own (``required``, ``default``,
+    ``metavar``), and a default is said in the help.
+
+    Parameters
+    ----------
+    group : argparse._ActionsContainer
+    flags : sequence of rumap.maps.method_records.Flag
+        The record's flags (``flags`` and ``text_flags`` of a step method).
+    name : str
+        The flag, such as ``"--theta"``.
+    **settings
+        Keyword arguments of ``add_argument``.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> add_method_flag(parser, [Flag("--k", "the k of k-anonymity", int)], "--k", default=3)
+    >>> parser.parse_args([]).k, parser._option_string_actions["--k"].help
+    (3, 'the k of k-anonymity (default 3)')
+    """
+    flag = next(f for f in flags if f.flag == name)
+    text = flag.help
+    if settings.get("default") is not None and "(default" not in text:
+        text = f"{text} (default {settings['default']:g})"
+    if flag.type is None:
+        group.add_argument(flag.flag, action="store_true", help=text, **settings)
+    else:
+        group.add_argument(flag.flag, **{"type": flag.type, "metavar": flag.metavar,
+                                         "action": "append" if flag.repeat else "store", "help": text, **settings})

@@ -17,6 +17,7 @@ from rumap.cli.engine import add_engine_flags, scale_engine, work_refusal
 from rumap.cli.flags import (
     WRITER_SUFFIXES,
     add_merge_flag,
+    add_method_flag,
     add_overwrite_flag,
     add_work_limit,
     budget_from_args,
@@ -27,6 +28,9 @@ from rumap.cli.flags import (
     variable_number,
 )
 from rumap.errors import InputError
+from rumap.release.granularity_step import GRANULARITY_STEP
+from rumap.release.pram_step import PRAM_STEP
+from rumap.release.suppress_step import SUPPRESS_STEP
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,13 +80,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
     sup = sub.add_parser("suppress", help="local suppression to k-anonymity or a risk threshold (mu-Argus rule)")
     common(sup)
-    sup.add_argument("--k", type=int, help="reach k-anonymity (f_k >= K)")
+    own = (*SUPPRESS_STEP.flags, *SUPPRESS_STEP.text_flags)  # the flags of the release step, from its record
+    add_method_flag(sup, own, "--k")
     sup.add_argument("--max-risk", type=float, help="reach individual risk at most this")
-    sup.add_argument("--importance", metavar="VAR:VALUE,...", help="importance of variables (least important "
-                                                                    "suppressed first; with --optimal, the cost "
-                                                                    "of suppressing one value)")
-    sup.add_argument("--optimal", action="store_true",
-                     help="the least costly suppression for --k, by mixed integer programming (HiGHS)")
+    add_method_flag(sup, own, "--importance")
+    add_method_flag(sup, own, "--optimal")
     sup.add_argument("--household", metavar="H", help="household identifier column, with --household-variables")
     sup.add_argument("--household-variables", metavar="A,B,...",
                      help="keys the same for a whole household (region, household size): suppressed in one member, "
@@ -91,7 +93,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
     pr = sub.add_parser("pram", help="invariant PRAM with a retention probability")
     common(pr)
-    pr.add_argument("--theta", type=float, required=True, help="probability that a value is kept, in [0, 1]")
+    add_method_flag(pr, PRAM_STEP.flags, "--theta", required=True)
     pr.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     pr.set_defaults(_protect_run=run_pram)
     _add_granularity(sub)
@@ -110,8 +112,7 @@ def _add_granularity(sub: argparse._SubParsersAction) -> None:
                                             "tables of 2 and 3 keys reaches the level, after Mas")
     g.add_argument("--data", required=True, help="microdata file (CSV, TSV, Excel, Parquet, Stata, SPSS, SAS)")
     g.add_argument("--keys", required=True, metavar="A,B,...", help="categorical key variables (at least 2)")
-    g.add_argument("--level", type=float, default=50.0, metavar="L",
-                   help="index of granularity (percent) no hyper-row may reach (default 50)")
+    add_method_flag(g, GRANULARITY_STEP.flags, "--level", default=50.0, metavar="L")
     g.add_argument("--types", default="proportional,odd,dispersed", metavar="T,...",
                    help="types eliminated: proportional, odd, dispersed (default all)")
     moves = g.add_mutually_exclusive_group()

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rumap._validation.text import similar_sets, split_names
-from rumap.cli.flags import WRITER_SUFFIXES, add_overwrite_flag, add_work_limit, check_flag
+from rumap.cli.flags import WRITER_SUFFIXES, add_method_flag, add_overwrite_flag, add_work_limit, check_flag
 from rumap.errors import InputError
+from rumap.release.swap_step import SWAP_STEP
 
 
 def add_swap_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -37,15 +38,14 @@ def add_swap_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                     "others up to --swaprate of the households, with a household of another area "
                                     "that agrees on the --similar variables (the lowest level tried first).")
     sw.add_argument("--data", required=True, help="microdata file, one person per row")
-    sw.add_argument("--hierarchy", required=True, metavar="A,B,C", help="geographic variables, top level first")
+    own = (*SWAP_STEP.flags, *SWAP_STEP.text_flags)  # the flags of the release step, from its record
+    add_method_flag(sw, own, "--hierarchy", required=True)
     sw.add_argument("--keys", required=True, metavar="A,B,...", help="key variables of the risk")
-    sw.add_argument("--household", required=True, metavar="H", help="household identifier column")
-    sw.add_argument("--similar", required=True, metavar="S[+T][,S2...]",
-                    help="similarity sets tried in order, comma-separated; a set's variables joined by +")
-    sw.add_argument("--carry-along", metavar="X,...", help="household variables swapped with the geography")
-    sw.add_argument("--k", type=int, default=3, help="a record is at risk where fewer than K share its keys "
-                                                     "in its area (default 3)")
-    sw.add_argument("--swaprate", type=float, default=0.05, help="least share of households swapped (default 0.05)")
+    add_method_flag(sw, own, "--household", required=True)
+    add_method_flag(sw, own, "--similar", required=True)
+    add_method_flag(sw, own, "--carry-along")
+    add_method_flag(sw, own, "--k", default=3)
+    add_method_flag(sw, own, "--swaprate", default=0.05)
     sw.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sw.add_argument("--out", metavar="FILE", help=f"write the swapped file ({', '.join(WRITER_SUFFIXES)})")
     add_overwrite_flag(sw)

@@ -92,8 +92,11 @@ def _read_flags(given: Mapping[str, Any]) -> dict:
 SUPPRESS_STEP = StepMethod(
     "keys", {"k": REQUIRED, "optimal": False, "importance": {}}, False, _check_suppress, _apply_suppress, None,
     "local suppression to k-anonymity (heuristic or optimal)", stream=_stream_suppress, anonymity="k",
-    flags=(Flag("--k", "the k of k-anonymity", int), Flag("--optimal", "the least costly suppression (HiGHS)", None)),
-    text_flags=(Flag("--importance", "importance of the keys", str, "VAR:VALUE,..."),), read_flags=_read_flags,
+    flags=(Flag("--k", "reach k-anonymity (f_k >= K)", int),
+           Flag("--optimal", "the least costly suppression for --k, by mixed integer programming (HiGHS)", None)),
+    text_flags=(Flag("--importance", "importance of the keys (least important suppressed first; with --optimal, the "
+                                     "cost of suppressing one value)", str, "VAR:VALUE,..."),),
+    read_flags=_read_flags,
     key_map=CategoricalMethod("k", True, False, _draw_suppression, "local suppression to k-anonymity, over k",
                               (1, 5, 5), "local suppression", function="rumap.maps.categorical.suppression_map",
                               grid_argument="ks", grid_help="the k of k-anonymity"),
