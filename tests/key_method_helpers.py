@@ -16,7 +16,8 @@ import pandas as pd
 
 from rumap._validation import PARAMETERS, Interval, StepName, check_parameter
 from rumap.maps.categorical_measures import CATEGORICAL_RISKS
-from rumap.maps.method_records import CategoricalMethod, Flag
+from rumap.maps.key_method import CategoricalMethod
+from rumap.maps.method_records import Flag
 from rumap.release import registry
 from rumap.release.methods import REQUIRED, StepMethod
 from rumap.result import RUMap

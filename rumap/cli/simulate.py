@@ -28,6 +28,7 @@ from rumap.cli.simulate_ckm import TABLE_MAP_METHOD_NAMES, add_ckm_flags, run_ck
 from rumap.cli.simulate_dp import DP_TABLE_FLAGS, DP_TABLE_METHOD_NAMES, add_dp_table_flags
 from rumap.cli.synthesize import mapped_generators
 from rumap.errors import InputError
+from rumap.maps.method_records import Flag
 from rumap.maps.methods import METHODS
 from rumap.maps.utility import UTILITIES
 from rumap.release.registry import CATEGORICAL_METHODS
@@ -231,12 +232,7 @@ def _add_key_map_grids(group: argparse._ArgumentGroup) -> None:
     method's grid holds already (``--k``) says what it is for this one too."""
     for name, method in CATEGORICAL_METHODS.items():
         flag = "--" + method.parameter.replace("_", "-")
-        text = f"{name}: {method.grid_help or method.description}"
-        action = group._option_string_actions.get(flag)
-        if action is not None:
-            action.help = f"{action.help}; {text}"
-        else:
-            group.add_argument(flag, metavar="START:STOP:NUM", help=text)
+        add_record_flag(group, name, Flag(flag, method.grid_help or method.description, str, "START:STOP:NUM"))
 
 
 def _add_key_map_flags(group: argparse._ArgumentGroup) -> None:

@@ -15,7 +15,8 @@ import numpy as np
 from rumap._validation import StepName, StrOptions, check_parameter
 from rumap.budget import WorkBudget
 from rumap.errors import InputError
-from rumap.maps.method_records import CategoricalMethod, Flag
+from rumap.maps.key_method import CategoricalMethod
+from rumap.maps.method_records import Flag
 from rumap.release.methods import StepMethod
 
 if TYPE_CHECKING:

@@ -88,7 +88,7 @@ class StepMethod:
         refused with another ``--method``.
     read_flags : callable, optional
         ``read_flags(given) -> parameters``: the parameters that the text flags given (``{flag: text}``) make.
-    key_map : rumap.maps.method_records.CategoricalMethod, optional
+    key_map : rumap.maps.key_method.CategoricalMethod, optional
         The map of categorical keys whose points are this step at a value of the map's parameter
         (:func:`rumap.release.from_map.step_from_key_map`).
     every_column : bool

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rumap._validation import check_parameter
-from rumap.maps.method_records import CategoricalMethod, Flag
+from rumap.maps.key_method import CategoricalMethod
+from rumap.maps.method_records import Flag
 from rumap.release.chunked import pram_stream
 from rumap.release.methods import REQUIRED, StepMethod
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from rumap._validation import StepName, check_parameter
 from rumap.errors import InputError
-from rumap.maps.method_records import CategoricalMethod, Flag
+from rumap.maps.key_method import CategoricalMethod
+from rumap.maps.method_records import Flag
 from rumap.release.chunked import coding_stream
 from rumap.release.methods import StepMethod
 

@@ -16,7 +16,8 @@ Adding a method is its module and one line of :data:`_STEPS`. Everything else
 
 from __future__ import annotations
 
-from rumap.maps.method_records import CategoricalMethod, LiveTable, MaskingMethod
+from rumap.maps.key_method import CategoricalMethod
+from rumap.maps.method_records import LiveTable, MaskingMethod
 from rumap.maps.methods import METHODS, reserve_method_names
 from rumap.release.cellkey_step import CELL_KEY_STEP
 from rumap.release.granularity_step import GRANULARITY_STEP

@@ -18,7 +18,8 @@ import numpy as np
 from rumap._validation import JsonBoolean, StepName, check_parameter
 from rumap._validation.text import split_names, variable_number
 from rumap.errors import InputError
-from rumap.maps.method_records import CategoricalMethod, Flag
+from rumap.maps.key_method import CategoricalMethod
+from rumap.maps.method_records import Flag
 from rumap.release.methods import REQUIRED, StepMethod
 
 if TYPE_CHECKING:

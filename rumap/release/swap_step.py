@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 from rumap._validation import ListOf, check_parameter
 from rumap._validation.text import check_flag, similar_sets, split_names
 from rumap.errors import InputError
-from rumap.maps.method_records import CategoricalMethod, Flag
+from rumap.maps.key_method import CategoricalMethod
+from rumap.maps.method_records import Flag
 from rumap.release.methods import REQUIRED, StepMethod
 
 if TYPE_CHECKING:
